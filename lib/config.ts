@@ -1,0 +1,223 @@
+/**
+ * Configuration: `.review-gate.json` (JSONC) in the repository root, then
+ * `$XDG_CONFIG_HOME/review-gate/config.json`, then `REVIEW_GATE_*` environment variables, then
+ * flags. Precedence: flags > env > repo > user > defaults (DESIGN.md "Config"). Every layer is
+ * validated against `schemas/config.schema.json` by a validator generated at build time (no ajv
+ * load on the hook fast paths); an error names the file or variable and the key path.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
+import type { Severity } from "./answer/types.ts";
+import { ConfigError } from "./errors.ts";
+import type { ProviderName } from "./providers/provider.ts";
+import { configProblems } from "./config_validate.ts";
+
+/** What a gate does when the review could not run. */
+export type OnError = "allow" | "block";
+
+/** The effective configuration (keys as in the JSON file). */
+export interface Config {
+  provider: ProviderName;
+  model?: string;
+  timeout_seconds: number;
+  max_turns: number;
+  fail_on: Severity;
+  min_confidence: number;
+  cache: boolean;
+  budgets: { file_bytes: number; total_bytes: number };
+  gates: {
+    pre_push: { enabled: boolean; on_error: OnError; review_tags: boolean; max_commits: number };
+    claude_stop: {
+      enabled: boolean;
+      on_error: OnError;
+      max_blocks: number;
+      timeout_seconds: number;
+    };
+  };
+}
+
+/** Defaults (also published in the schema). */
+export const DEFAULT_CONFIG: Config = {
+  provider: "claude",
+  timeout_seconds: 600,
+  max_turns: 12,
+  fail_on: "high",
+  min_confidence: 0.5,
+  cache: true,
+  budgets: { file_bytes: 65536, total_bytes: 400000 },
+  gates: {
+    pre_push: { enabled: true, on_error: "allow", review_tags: false, max_commits: 100 },
+    claude_stop: { enabled: true, on_error: "allow", max_blocks: 3, timeout_seconds: 300 },
+  },
+};
+
+/** Name of the repository config file. */
+export const REPO_CONFIG_FILE = ".review-gate.json";
+
+/** A partial config as found in one layer. */
+export type ConfigLayer = Record<string, unknown>;
+
+/** Where each environment variable goes and how its text is read. */
+const ENV_KEYS: Record<string, { key: string; type: "string" | "number" | "integer" | "boolean" }> =
+  {
+    REVIEW_GATE_PROVIDER: { key: "provider", type: "string" },
+    REVIEW_GATE_MODEL: { key: "model", type: "string" },
+    REVIEW_GATE_TIMEOUT_SECONDS: { key: "timeout_seconds", type: "number" },
+    REVIEW_GATE_MAX_TURNS: { key: "max_turns", type: "integer" },
+    REVIEW_GATE_FAIL_ON: { key: "fail_on", type: "string" },
+    REVIEW_GATE_MIN_CONFIDENCE: { key: "min_confidence", type: "number" },
+    REVIEW_GATE_CACHE: { key: "cache", type: "boolean" },
+  };
+
+/** The environment variables that set config keys, for help texts. */
+export const CONFIG_ENV_VARS: readonly string[] = Object.keys(ENV_KEYS);
+
+/**
+ * Parse one JSONC config file's text and validate it.
+ *
+ * @param text file contents (JSON with comments and trailing commas)
+ * @param source file path, for messages
+ * @throws {ConfigError} on a syntax error (with line and column) or a schema problem (with key path)
+ */
+export function parseConfigText(text: string, source: string): ConfigLayer {
+  const errors: ParseError[] = [];
+  const value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) {
+    const { line, column } = positionOf(text, errors[0].offset);
+    throw new ConfigError(
+      `Invalid config "${source}": ${
+        printParseErrorCode(errors[0].error)
+      } at line ${line}, column ${column}`,
+    );
+  }
+  if (value === undefined && text.trim() === "") return {};
+  ensureValid(value, `config "${source}"`);
+  return value as ConfigLayer;
+}
+
+function positionOf(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length, column: before[before.length - 1].length + 1 };
+}
+
+function ensureValid(value: unknown, where: string): void {
+  const problems = configProblems(value);
+  if (problems.length > 0) {
+    throw new ConfigError(
+      `Invalid ${where}: ${problems.join("; ")}. Fix it or see "review-gate schema config"`,
+    );
+  }
+}
+
+/**
+ * Read the config layer carried by `REVIEW_GATE_*` variables.
+ *
+ * @throws {ConfigError} naming the variable when its value has the wrong type or is out of range
+ */
+export function envLayer(env: Record<string, string | undefined>): ConfigLayer {
+  const layer: ConfigLayer = {};
+  for (const [name, { key, type }] of Object.entries(ENV_KEYS)) {
+    const raw = env[name];
+    if (raw === undefined || raw === "") continue;
+    let value: unknown = raw;
+    if (type === "number" || type === "integer") {
+      value = Number(raw);
+      if (!Number.isFinite(value as number) || (type === "integer" && !Number.isInteger(value))) {
+        throw new ConfigError(
+          `Invalid ${name}="${raw}": expected ${
+            type === "integer" ? "a whole number" : "a number"
+          }`,
+        );
+      }
+    } else if (type === "boolean") {
+      if (!["0", "1", "true", "false"].includes(raw)) {
+        throw new ConfigError(`Invalid ${name}="${raw}": expected 1, 0, true or false`);
+      }
+      value = raw === "1" || raw === "true";
+    }
+    const problems = configProblems({ [key]: value });
+    if (problems.length > 0) {
+      throw new ConfigError(`Invalid ${name}="${raw}": ${problems.join("; ")}`);
+    }
+    layer[key] = value;
+  }
+  return layer;
+}
+
+/** Deep-merge config layers, later layers winning; arrays and scalars are replaced whole. */
+export function mergeLayers<T>(base: T, ...layers: ConfigLayer[]): T {
+  const out = structuredClone(base) as Record<string, unknown>;
+  for (const layer of layers) mergeInto(out, layer);
+  return out as T;
+}
+
+function mergeInto(target: Record<string, unknown>, layer: ConfigLayer): void {
+  for (const [key, value] of Object.entries(layer)) {
+    if (key === "$schema" || value === undefined) continue;
+    const current = target[key];
+    if (isPlainObject(value) && isPlainObject(current)) mergeInto(current, value);
+    else target[key] = structuredClone(value);
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Where the user config file lives: `$XDG_CONFIG_HOME/review-gate/config.json` (or ~/.config). */
+export function userConfigPath(env: Record<string, string | undefined>): string | undefined {
+  const base = env.XDG_CONFIG_HOME || (env.HOME ? join(env.HOME, ".config") : undefined);
+  return base ? join(base, "review-gate", "config.json") : undefined;
+}
+
+async function readLayer(path: string): Promise<ConfigLayer | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw new ConfigError(`Cannot read config "${path}": ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return parseConfigText(text, path);
+}
+
+/** Options of {@linkcode loadConfig}. */
+export interface LoadConfigOptions {
+  /** Repository root; its `.review-gate.json` is read when present. */
+  root?: string;
+  env: Record<string, string | undefined>;
+  /** Flag values (already typed), highest precedence. */
+  flags?: ConfigLayer;
+}
+
+/**
+ * Load the effective configuration.
+ *
+ * @returns the merged config and the files it was read from
+ * @throws {ConfigError} when any layer is invalid (names the file or variable and the key path)
+ */
+export async function loadConfig(
+  options: LoadConfigOptions,
+): Promise<{ config: Config; sources: string[] }> {
+  const sources: string[] = [];
+  const layers: ConfigLayer[] = [];
+  const userPath = userConfigPath(options.env);
+  for (const path of [userPath, options.root ? join(options.root, REPO_CONFIG_FILE) : undefined]) {
+    if (!path) continue;
+    const layer = await readLayer(path);
+    if (layer) {
+      sources.push(path);
+      layers.push(layer);
+    }
+  }
+  layers.push(envLayer(options.env));
+  if (options.flags) {
+    ensureValid(options.flags, "command-line options");
+    layers.push(options.flags);
+  }
+  return { config: mergeLayers(DEFAULT_CONFIG, ...layers), sources };
+}

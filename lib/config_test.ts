@@ -1,0 +1,103 @@
+import { deepEqual, equal, rejects, throws } from "node:assert/strict";
+import { join } from "node:path";
+import { DEFAULT_CONFIG, envLayer, loadConfig, mergeLayers, parseConfigText } from "./config.ts";
+import { ConfigError } from "./errors.ts";
+import { CONFIG_VALIDATOR_PATH, configValidatorSource } from "../scripts/gen_validators.ts";
+
+Deno.test("the generated config validator is up to date with schemas/config.schema.json", async () => {
+  equal(
+    await Deno.readTextFile(CONFIG_VALIDATOR_PATH),
+    configValidatorSource(),
+    "run: deno task gen",
+  );
+});
+
+Deno.test("parseConfigText() accepts comments and trailing commas", () => {
+  deepEqual(parseConfigText('{\n // c\n "fail_on": "medium",\n}', "x.json"), { fail_on: "medium" });
+});
+
+Deno.test("parseConfigText() names the key path of a schema problem", async (t) => {
+  const cases: [string, RegExp][] = [
+    [
+      '{"gates":{"pre_push":{"on_error":"maybe"}}}',
+      /"gates\.pre_push\.on_error" must be one of "allow", "block"/,
+    ],
+    ['{"fail_on":"urgent"}', /"fail_on" must be one of "critical", "high", "medium", "low"/],
+    ['{"providr":"codex"}', /unknown key "providr"/],
+    [
+      '{"gates":{"claude_stop":{"max_blocks":1.5}}}',
+      /"gates\.claude_stop\.max_blocks" must be a whole number/,
+    ],
+    ['{"min_confidence":2}', /"min_confidence" must be <= 1/],
+  ];
+  for (const [text, pattern] of cases) {
+    await t.step(text, () => {
+      throws(() => parseConfigText(text, "/r/.review-gate.json"), (e: Error) => {
+        equal(e instanceof ConfigError, true);
+        equal(e.message.includes('"/r/.review-gate.json"'), true, e.message);
+        return pattern.test(e.message);
+      });
+    });
+  }
+});
+
+Deno.test("parseConfigText() reports a syntax error with line and column", () => {
+  throws(() => parseConfigText('{\n  "fail_on": high\n}', "c.json"), /line 2, column 14/);
+});
+
+Deno.test("envLayer() reads typed values and names the variable on a bad one", () => {
+  deepEqual(
+    envLayer({ REVIEW_GATE_FAIL_ON: "low", REVIEW_GATE_CACHE: "0", REVIEW_GATE_MAX_TURNS: "4" }),
+    {
+      fail_on: "low",
+      cache: false,
+      max_turns: 4,
+    },
+  );
+  throws(
+    () => envLayer({ REVIEW_GATE_PROVIDER: "gpt" }),
+    /REVIEW_GATE_PROVIDER="gpt".*"provider" must be one of/,
+  );
+  throws(
+    () => envLayer({ REVIEW_GATE_TIMEOUT_SECONDS: "soon" }),
+    /REVIEW_GATE_TIMEOUT_SECONDS="soon": expected a number/,
+  );
+});
+
+Deno.test("mergeLayers() deep-merges objects and keeps defaults untouched", () => {
+  const merged = mergeLayers(DEFAULT_CONFIG, { gates: { pre_push: { on_error: "block" } } });
+  equal(merged.gates.pre_push.on_error, "block");
+  equal(merged.gates.pre_push.enabled, true);
+  equal(DEFAULT_CONFIG.gates.pre_push.on_error, "allow");
+});
+
+Deno.test("loadConfig() applies flags > env > repo > user > defaults", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const root = join(dir, "repo");
+    const xdg = join(dir, "xdg");
+    await Deno.mkdir(join(xdg, "review-gate"), { recursive: true });
+    await Deno.mkdir(root);
+    await Deno.writeTextFile(
+      join(xdg, "review-gate", "config.json"),
+      '{"fail_on":"low","max_turns":3,"model":"u"}',
+    );
+    await Deno.writeTextFile(join(root, ".review-gate.json"), '{"fail_on":"medium","max_turns":5}');
+    const { config, sources } = await loadConfig({
+      root,
+      env: { XDG_CONFIG_HOME: xdg, REVIEW_GATE_MAX_TURNS: "7" },
+      flags: { model: "flag" },
+    });
+    equal(config.fail_on, "medium");
+    equal(config.max_turns, 7);
+    equal(config.model, "flag");
+    equal(sources.length, 2);
+    await Deno.writeTextFile(join(root, ".review-gate.json"), '{"fail_on":42}');
+    await rejects(
+      loadConfig({ root, env: {} }),
+      /Invalid config ".*\.review-gate\.json": "fail_on" must be a string/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

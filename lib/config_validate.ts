@@ -1,0 +1,48 @@
+/**
+ * Config validation through the ajv standalone validator generated from
+ * `schemas/config.schema.json` (`deno task gen`), so loading config never loads ajv itself.
+ *
+ * @module
+ */
+import validateConfig from "./generated/config_validator.js";
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/**
+ * Check a parsed config value against the config schema.
+ *
+ * @param value parsed JSON of one config layer
+ * @returns problems like `gates.pre_push.on_error must be one of "allow", "block"`; empty when valid
+ */
+export function configProblems(value: unknown): string[] {
+  if (validateConfig(value)) return [];
+  const errors = (validateConfig as unknown as { errors?: AjvError[] }).errors ?? [];
+  return errors.map(describeError);
+}
+
+function describeError(error: AjvError): string {
+  const path = error.instancePath.split("/").slice(1).map((s) =>
+    s.replaceAll("~1", "/").replaceAll("~0", "~")
+  )
+    .join(".");
+  const at = path === "" ? "the config" : `"${path}"`;
+  switch (error.keyword) {
+    case "additionalProperties":
+      return `unknown key "${path === "" ? "" : path + "."}${error.params.additionalProperty}"`;
+    case "enum":
+      return `${at} must be one of ${
+        (error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")
+      }`;
+    case "type":
+      return `${at} must be ${
+        error.params.type === "integer" ? "a whole number" : `a ${error.params.type}`
+      }`;
+    default:
+      return `${at} ${error.message ?? "is invalid"}`;
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Error classes, each carrying the process exit code it maps to (DESIGN.md "Statuses and exit
+ * codes"). Only `main.ts` turns them into an exit; everything else throws.
+ *
+ * Messages follow Deno std's rules: sentence case, no final period, quoted values, say what failed
+ * and what to do next.
+ *
+ * @module
+ */
+
+/** Exit codes of the `review` command and every other command (contract). */
+export const ExitCode = {
+  ok: 0,
+  blocking: 1,
+  usage: 2,
+  couldNotRun: 3,
+  interrupted: 130,
+} as const;
+
+/** Base class: an error that knows its exit code. */
+export class ReviewGateError extends Error {
+  /** Process exit code for this error. */
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+  }
+}
+
+/** Bad command line: unknown flag, bad value, wrong target combination (exit 2). */
+export class UsageError extends ReviewGateError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, ExitCode.usage, options);
+  }
+}
+
+/** Invalid configuration: names the file and key path (exit 2). */
+export class ConfigError extends ReviewGateError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, ExitCode.usage, options);
+  }
+}
+
+/** A git command failed or the directory is not a repository (exit 2: the input is wrong). */
+export class GitError extends ReviewGateError {
+  /** The git arguments that failed, when a git command failed. */
+  readonly args: readonly string[];
+  /** Tail of git's stderr. */
+  readonly stderr: string;
+  constructor(
+    message: string,
+    details: { args?: readonly string[]; stderr?: string } = {},
+    options?: ErrorOptions,
+  ) {
+    super(message, ExitCode.usage, options);
+    this.args = details.args ?? [];
+    this.stderr = details.stderr ?? "";
+  }
+}
+
+/** The provider could not produce an answer: missing binary, bad argv, auth, timeout (exit 3). */
+export class ProviderError extends ReviewGateError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, ExitCode.couldNotRun, options);
+  }
+}
+
+/** The user pressed Ctrl-C or the process got SIGTERM (exit 130). */
+export class InterruptedError extends ReviewGateError {
+  constructor(message = "Interrupted", options?: ErrorOptions) {
+    super(message, ExitCode.interrupted, options);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The provider interface: one adapter per coding-agent CLI (claude, codex, vibe). Adapters are
+ * pure — they build an {@linkcode Invocation} and parse an {@linkcode Envelope} — and declare their
+ * capabilities as data. The runner in `lib/session.ts` does the I/O. Facts about each CLI come from
+ * ../shared/PROVIDERS.md.
+ *
+ * @module
+ */
+
+/** Names of the supported providers. */
+export type ProviderName = "claude" | "codex" | "vibe";
+
+/** Token usage reported by the provider, when it reports any. */
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+}
+
+/** What one provider call needs. */
+export interface ProviderRequest {
+  /** The whole prompt text (for a resume: the corrective prompt). */
+  prompt: string;
+  /** The canonical JSON Schema of the answer kind (adapters derive their dialect from it). */
+  schema: Record<string, unknown>;
+  /** Absolute repository root; the provider runs there, read-only. */
+  root: string;
+  /** Model name to pass on, when the user chose one. */
+  model?: string;
+  /** Agent turn limit. */
+  maxTurns: number;
+  /** Private 0700 directory for files the invocation needs (schema, last message). */
+  tmpDir: string;
+  /** Set for the corrective resume: the session to continue. */
+  resumeSessionId?: string;
+  /** Attempt number, 1 or 2; used to name temp files. */
+  attempt: number;
+}
+
+/** A fully built process invocation; the session runner writes `files`, spawns, then reads `readBack`. */
+export interface Invocation {
+  /** Arguments after the binary name. */
+  args: string[];
+  /** Text for stdin, or `null` for no stdin at all (vibe reads stdin even with -p). */
+  stdin: string | null;
+  /** Extra environment for the child (the runner adds REVIEW_GATE_CHILD=1). */
+  env: Record<string, string>;
+  /** Files to write before spawning: absolute path (inside tmpDir) → content. */
+  files: Record<string, string>;
+  /** Absolute paths to read after the process exits (missing → null), passed to parseEnvelope. */
+  readBack: string[];
+}
+
+/** What the process produced, as the adapter's parser sees it. */
+export interface ProcessOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** Contents of the invocation's `readBack` files (null when missing). */
+  files: Record<string, string | null>;
+}
+
+/** Metadata every envelope may carry. */
+export interface EnvelopeMeta {
+  sessionId?: string;
+  usage?: Usage;
+  costUsd?: number;
+  /** Model the provider reports having used. */
+  model?: string;
+  /** Agent turns used. */
+  turns?: number;
+}
+
+/**
+ * The adapter's classification of one attempt (PROVIDERS.md "What every adapter must do").
+ * - `answer`: the provider finished and gave a candidate answer — the decoder judges it. `value` is
+ *   an already-parsed object (Claude's `structured_output`); `text` is raw text (Codex, Vibe).
+ * - `refused`: the provider finished but gave no usable answer in a way that a corrective resume can
+ *   fix (Claude ended in prose without `structured_output`). Carries the prose and why.
+ * - `error`: a provider error — never resumed (auth, rate limit, argv, schema rejected, retries
+ *   exhausted, `turn.failed`, non-zero exit).
+ */
+export type Envelope =
+  & EnvelopeMeta
+  & (
+    | { outcome: "answer"; text: string; value?: undefined }
+    | { outcome: "answer"; value: unknown; text?: string }
+    | { outcome: "refused"; text: string; problem: string }
+    | { outcome: "error"; message: string }
+  );
+
+/** Capabilities as data. */
+export interface ProviderCapabilities {
+  /** The CLI enforces a JSON schema itself (claude --json-schema, codex --output-schema). */
+  nativeSchema: boolean;
+  /** The same session can be resumed for the corrective attempt. */
+  resume: boolean;
+}
+
+/** One provider adapter. */
+export interface ProviderAdapter {
+  readonly name: ProviderName;
+  /** Default binary name looked up on PATH. */
+  readonly defaultBin: string;
+  /** Environment variable that overrides the binary path. */
+  readonly binEnv: string;
+  /** How to install the CLI, for the "cannot find" message. */
+  readonly installHint: string;
+  readonly capabilities: ProviderCapabilities;
+  /** Arguments that print the CLI's version (for doctor). */
+  readonly versionArgs: string[];
+  /**
+   * Build the invocation for a first call or, when `request.resumeSessionId` is set, the corrective
+   * resume of that session.
+   */
+  buildInvocation(request: ProviderRequest): Invocation;
+  /** Classify what the process produced. Never throws: malformed output is an `error` envelope. */
+  parseEnvelope(output: ProcessOutput): Envelope;
+  /**
+   * Find the session id after the process ran, for CLIs that print it nowhere (vibe). I/O allowed.
+   * @param context the repo root, the spawn time (epoch ms) and the child's environment
+   */
+  locateSession?(
+    context: { root: string; spawnedAtMs: number; env: Record<string, string | undefined> },
+  ): Promise<string | undefined>;
+}

@@ -1,0 +1,71 @@
+/**
+ * Blocking policy and the status → exit code map (DESIGN.md "Statuses and exit codes"). Pure.
+ *
+ * @module
+ */
+import { type Finding, type ReviewAnswer, SEVERITIES, type Severity } from "../answer/types.ts";
+import { ExitCode } from "../errors.ts";
+import type { ReviewStatus } from "./types.ts";
+
+/** Policy settings (config keys `fail_on`, `min_confidence`). */
+export interface Policy {
+  /** Lowest severity that blocks. Default "high". */
+  failOn: Severity;
+  /** Lowest confidence (0..1) of a blocking finding. Default 0.5. */
+  minConfidence: number;
+}
+
+/** The default policy. */
+export const DEFAULT_POLICY: Policy = { failOn: "high", minConfidence: 0.5 };
+
+/** Rank of a severity: 0 = critical (most severe). */
+export function severityRank(severity: Severity): number {
+  return SEVERITIES.indexOf(severity);
+}
+
+/**
+ * The findings of an answer that block under a policy: at or above `failOn` and with
+ * `confidence ≥ minConfidence`. An `approve` verdict never blocks.
+ */
+export function blockingFindings(answer: ReviewAnswer, policy: Policy): Finding[] {
+  if (answer.verdict !== "needs-attention") return [];
+  const limit = severityRank(policy.failOn);
+  return answer.findings.filter((f) =>
+    severityRank(f.severity) <= limit && f.confidence >= policy.minConfidence
+  );
+}
+
+/** The status of a decoded answer. */
+export function answerStatus(answer: ReviewAnswer): ReviewStatus {
+  return answer.verdict === "approve" ? "approved" : "needs-attention";
+}
+
+/**
+ * Exit code of `review` for a finished run (contract): 0 approved / non-blocking / nothing to
+ * review, 1 blocking, 3 could not run, 130 interrupted.
+ */
+export function exitCodeFor(status: ReviewStatus, blocking: boolean): number {
+  switch (status) {
+    case "approved":
+    case "nothing-to-review":
+      return ExitCode.ok;
+    case "needs-attention":
+      return blocking ? ExitCode.blocking : ExitCode.ok;
+    case "interrupted":
+      return ExitCode.interrupted;
+    case "invalid-answer":
+    case "provider-error":
+    case "timeout":
+      return ExitCode.couldNotRun;
+  }
+}
+
+/** Findings sorted most severe first, then by confidence (high first), then file and line. */
+export function sortFindings(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort((a, b) =>
+    severityRank(a.severity) - severityRank(b.severity) ||
+    b.confidence - a.confidence ||
+    a.file.localeCompare(b.file) ||
+    a.line_start - b.line_start
+  );
+}

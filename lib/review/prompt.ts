@@ -1,0 +1,160 @@
+/**
+ * Prompt building (pure): fills a review template with the change's label, its coverage, the answer
+ * keys with their meaning (derived from the canonical schema's `description`s, so models that only
+ * see the schema through a side channel still see every key), and the diff fenced by a random nonce
+ * that does not occur in the diff.
+ *
+ * @module
+ */
+import type { Change } from "../git/types.ts";
+import { fillTemplate } from "./template.ts";
+import reviewTemplate from "../../prompts/review.txt" with { type: "text" };
+import adversarialTemplate from "../../prompts/adversarial-review.txt" with { type: "text" };
+import correctiveTemplate from "../../prompts/corrective.txt" with { type: "text" };
+
+/** Review kinds (one prompt template each). */
+export const REVIEW_KINDS = ["review", "adversarial-review"] as const;
+/** One review kind. */
+export type ReviewKind = typeof REVIEW_KINDS[number];
+
+const TEMPLATES: Record<ReviewKind, string> = {
+  "review": reviewTemplate,
+  "adversarial-review": adversarialTemplate,
+};
+
+/** The template text of a review kind (its hash goes into the cache key). */
+export function promptTemplate(kind: ReviewKind): string {
+  return TEMPLATES[kind];
+}
+
+type JsonSchema = {
+  type?: string | string[];
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+};
+
+/**
+ * List every key of a schema with its type and meaning, one per line, nested keys indented.
+ *
+ * @param schema a canonical answer schema (closed objects with `description`s)
+ * @returns lines like `- "verdict" (one of "approve", "needs-attention"): the overall judgement`
+ */
+export function describeAnswerKeys(schema: Record<string, unknown>): string {
+  const lines: string[] = [];
+  const walk = (node: JsonSchema, depth: number) => {
+    for (const [key, sub] of Object.entries(node.properties ?? {})) {
+      lines.push(
+        `${"  ".repeat(depth)}- "${key}" (${typeLabel(sub)}): ${sub.description ?? ""}`.trimEnd(),
+      );
+      const element = sub.items ?? sub;
+      if (element.properties) walk(element, depth + 1);
+    }
+  };
+  walk(schema as JsonSchema, 0);
+  return lines.join("\n");
+}
+
+function typeLabel(node: JsonSchema): string {
+  if (node.enum) return `one of ${node.enum.map((v) => JSON.stringify(v)).join(", ")}`;
+  const type = Array.isArray(node.type) ? node.type.join(" or ") : node.type ?? "any";
+  if (type === "array") {
+    return `array of ${
+      node.items?.properties ? "objects with the keys below" : typeLabel(node.items ?? {})
+    }`;
+  }
+  const range = node.minimum !== undefined || node.maximum !== undefined
+    ? ` ${node.minimum ?? "…"}..${node.maximum ?? "…"}`
+    : "";
+  return `${type}${range}`;
+}
+
+/**
+ * Pick a nonce (hex) that occurs nowhere in `text`.
+ *
+ * @param text the data to fence
+ * @param random source of random bytes, injectable for tests
+ */
+export function pickNonce(
+  text: string,
+  random: (bytes: Uint8Array) => Uint8Array = (b) => crypto.getRandomValues(b),
+): string {
+  for (;;) {
+    const nonce = Array.from(random(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0"))
+      .join("");
+    if (!text.includes(nonce)) return nonce;
+  }
+}
+
+/** Describe coverage for the prompt: empty when complete, else the omitted files by name. */
+export function describeCoverage(change: Change): string {
+  const binary = change.files.filter((f) => f.binary).map((f) => f.path);
+  const lines: string[] = [];
+  if (change.coverage.status === "partial") {
+    lines.push(
+      "Coverage: PARTIAL. The diffs of these files are NOT included below (too large or binary);",
+      "read them yourself with your read-only tools if they matter:",
+      ...change.coverage.omitted.map((o) => `- ${JSON.stringify(o.path)} (${o.reason})`),
+    );
+  } else if (binary.length > 0) {
+    lines.push("Binary files changed (not shown):", ...binary.map((p) => `- ${JSON.stringify(p)}`));
+  }
+  const renames = change.files.filter((f) => f.oldPath);
+  if (renames.length > 0) {
+    lines.push(
+      "Renamed:",
+      ...renames.map((f) => `- ${JSON.stringify(f.oldPath)} → ${JSON.stringify(f.path)}`),
+    );
+  }
+  return lines.length > 0 ? `\n${lines.join("\n")}\n` : "";
+}
+
+/** Options of {@linkcode buildReviewPrompt}. */
+export interface BuildPromptOptions {
+  kind: ReviewKind;
+  /** The canonical answer schema (for the key list). */
+  schema: Record<string, unknown>;
+  /** Extra focus text from `--focus`, inserted as the user's request. */
+  focus?: string;
+  /** Nonce override for tests. */
+  nonce?: string;
+}
+
+/**
+ * Build the first-attempt prompt for a change.
+ *
+ * @returns the prompt text; the diff appears exactly once, between nonce-carrying markers
+ */
+export function buildReviewPrompt(change: Change, options: BuildPromptOptions): string {
+  const nonce = options.nonce ?? pickNonce(change.diff + (options.focus ?? ""));
+  const focus = options.focus?.trim()
+    ? `\nThe user asks you to focus on: ${JSON.stringify(options.focus.trim())}\n`
+    : "";
+  return fillTemplate(TEMPLATES[options.kind], {
+    target: change.label,
+    coverage: describeCoverage(change),
+    focus,
+    answer_keys: describeAnswerKeys(options.schema),
+    nonce,
+    diff: change.diff.endsWith("\n") ? change.diff.slice(0, -1) : change.diff,
+  });
+}
+
+/**
+ * Build the corrective prompt for the one resume of a refused answer.
+ *
+ * @param refusalText the refusal lines, already formatted (one `path: problem` per line)
+ * @param schema the canonical answer schema
+ */
+export function buildCorrectivePrompt(
+  refusalText: string,
+  schema: Record<string, unknown>,
+): string {
+  return fillTemplate(correctiveTemplate, {
+    refusal: refusalText,
+    answer_keys: describeAnswerKeys(schema),
+  });
+}

@@ -1,0 +1,102 @@
+/**
+ * Review statuses and the run record stored as `runs/<id>/run.json` (DESIGN.md "Statuses and exit
+ * codes", "Store").
+ *
+ * @module
+ */
+import type { Refusal, ReviewAnswer } from "../answer/types.ts";
+import type { Coverage } from "../git/types.ts";
+import type { ProviderName, Usage } from "../providers/provider.ts";
+
+/** Every status a review can end in (contract). */
+export const REVIEW_STATUSES = [
+  "approved",
+  "needs-attention",
+  "invalid-answer",
+  "provider-error",
+  "timeout",
+  "interrupted",
+  "nothing-to-review",
+] as const;
+/** One review status. */
+export type ReviewStatus = typeof REVIEW_STATUSES[number];
+
+/** Statuses meaning "could not run": never shown as findings, never as a pass. */
+export const COULD_NOT_RUN: ReadonlySet<ReviewStatus> = new Set([
+  "invalid-answer",
+  "provider-error",
+  "timeout",
+]);
+
+/** How one provider attempt ended. */
+export type AttemptOutcome =
+  | "answer" // decoder accepted
+  | "refused" // decoder or adapter refused → maybe corrective resume
+  | "error" // provider error
+  | "timeout"
+  | "interrupted";
+
+/** One attempt's record; raw output lives in the transcript folder. */
+export interface AttemptRecord {
+  /** 1 = first call, 2 = corrective resume. */
+  n: number;
+  /** Binary and arguments as spawned. */
+  argv: string[];
+  /** Bytes written to stdin (0 for none). */
+  stdinBytes: number;
+  exitCode: number;
+  durationMs: number;
+  outcome: AttemptOutcome;
+  /** Refusal lines when outcome is "refused". */
+  refusal?: Refusal[];
+  /** Provider error text when outcome is "error". */
+  message?: string;
+  /** Transcript file names, relative to the run folder. */
+  stdoutFile: string;
+  stderrFile: string;
+  /** True when output was cut at the cap. */
+  truncated?: boolean;
+}
+
+/** The run record: `runs/<id>/run.json`, always written, also the `--json` envelope's core. */
+export interface RunRecord {
+  /** Run id: sortable, `YYYYMMDDTHHMMSSZ-<6 hex>`. */
+  id: string;
+  status: ReviewStatus;
+  /** True when policy says this result blocks (exit 1 for `review`). */
+  blocking: boolean;
+  /** Review kind: "review" or "adversarial-review". */
+  reviewKind: string;
+  focus?: string;
+  target: { kind: string; label: string; from?: string; to?: string };
+  provider: ProviderName;
+  model?: string;
+  sessionId?: string;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  attempts: AttemptRecord[];
+  usage?: Usage;
+  costUsd?: number;
+  coverage?: Coverage;
+  fingerprint?: string;
+  cacheKey?: string;
+  /** True when the verdict came from the cache (no model call). */
+  cached: boolean;
+  /** For could-not-run statuses: what went wrong, one line. */
+  message?: string;
+  /** Final refusal for invalid-answer. */
+  refusal?: Refusal[];
+  /** Counts by severity, for records.jsonl and quick rendering. */
+  findingCounts?: Record<string, number>;
+  /** Absolute run folder. */
+  runDir: string;
+  /** Decoder notes (normalisations). */
+  notes?: string[];
+}
+
+/** A finished review: the record plus the answer on success. */
+export interface ReviewResult {
+  record: RunRecord;
+  answer?: ReviewAnswer;
+}
