@@ -1,0 +1,55 @@
+/**
+ * `review-gate decode <file|->`: judge any JSON answer with the decoder, exactly as a provider's
+ * answer is judged (parse → schema → coherence against the current repository's worktree). Prints
+ * the normalised answer and exits 0, or prints the refusal lines and exits 3.
+ *
+ * @module
+ */
+import { type Command, Option } from "commander";
+import { resolve } from "node:path";
+import { formatRefusal } from "../answer/refusal.ts";
+import { listKinds } from "../answer/registry.ts";
+import type { AnswerKind } from "../answer/types.ts";
+import { ExitCode, UsageError } from "../errors.ts";
+import { resolveRepo } from "../git/repo.ts";
+import { worktreeView } from "../git/tree_view.ts";
+import type { CliDeps } from "./deps.ts";
+
+/** Register `decode` on the program. */
+export function registerDecode(program: Command, deps: CliDeps, setExit: (code: number) => void): void {
+  program.command("decode")
+    .description("Judge a JSON answer with the decoder (exit 0 accepted, 3 refused)")
+    .argument("<file>", 'answer file, or "-" for stdin')
+    .addOption(new Option("--kind <kind>", "answer kind").choices(listKinds()).default("review"))
+    .option("--json", "print {ok, answer | refusal} as JSON")
+    .addHelpText(
+      "after",
+      `
+File paths in findings are checked against the working tree of the repository around the current
+directory (or the current directory itself outside a repository).`,
+    )
+    .action(async (file: string, flags: { kind: AnswerKind; json?: boolean }) => {
+      let bytes: Uint8Array;
+      if (file === "-") bytes = await deps.readStdin();
+      else {
+        try {
+          bytes = await Deno.readFile(resolve(deps.cwd, file));
+        } catch (error) {
+          throw new UsageError(`Cannot read "${file}": ${(error as Error).message}`, { cause: error });
+        }
+      }
+      const root = await resolveRepo(deps.runner, deps.cwd).then((r) => r.root, () => resolve(deps.cwd));
+      const { decode } = await import("../answer/decoder.ts");
+      const text = new TextDecoder().decode(bytes);
+      const decision = await decode(flags.kind, { text }, worktreeView(root, { deleted: new Set() }));
+      if (flags.json) {
+        deps.stdout.write(JSON.stringify(decision, null, 2) + "\n");
+      } else if (decision.ok) {
+        deps.stdout.write(JSON.stringify(decision.answer, null, 2) + "\n");
+        for (const note of decision.notes) deps.stderr.write(`note: ${note}\n`);
+      } else {
+        deps.stdout.write(`Refused:\n${formatRefusal(decision.refusal)}\n`);
+      }
+      setExit(decision.ok ? ExitCode.ok : ExitCode.couldNotRun);
+    });
+}

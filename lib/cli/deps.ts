@@ -1,0 +1,30 @@
+/**
+ * The I/O a command gets from `main.ts`: arguments, environment, streams, clock, subprocess
+ * runner and the interrupt signal. Tests build their own.
+ *
+ * @module
+ */
+import type { Runner } from "../exec.ts";
+
+/** Something text can be written to. */
+export interface TextSink {
+  write(text: string): void;
+  /** True when it is a terminal (colour and progress allowed). */
+  readonly isTerminal: boolean;
+}
+
+/** Everything a command may touch. */
+export interface CliDeps {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdout: TextSink;
+  stderr: TextSink;
+  /** Read all of stdin (once). */
+  readStdin: () => Promise<Uint8Array>;
+  runner: Runner;
+  now: () => Date;
+  /** Aborted on SIGINT/SIGTERM. */
+  signal: AbortSignal;
+  /** How to run review-gate itself again (for installed hooks): argv prefix. */
+  selfCommand: string[];
+}

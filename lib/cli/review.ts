@@ -1,0 +1,125 @@
+/**
+ * `review-gate review`: collect a change, review it with a provider, print the review, exit with the
+ * contract code (0 approved or non-blocking, 1 blocking, 2 usage, 3 could not run, 130 interrupted).
+ *
+ * @module
+ */
+import type { Command } from "commander";
+import { Option } from "commander";
+import { type ConfigLayer, loadConfig } from "../config.ts";
+import { UsageError } from "../errors.ts";
+import { resolveRepo } from "../git/repo.ts";
+import { parseRangeSpec } from "../git/target.ts";
+import type { Target } from "../git/types.ts";
+import { PROVIDER_NAMES } from "../providers/registry.ts";
+import { buildJsonEnvelope } from "../render/json.ts";
+import { choosePaint } from "../render/style.ts";
+import { renderTerminal } from "../render/terminal.ts";
+import { policyOf, runReview } from "../review/run_review.ts";
+import type { CliDeps } from "./deps.ts";
+import { startProgress } from "./progress.ts";
+
+interface ReviewFlags {
+  provider?: string;
+  model?: string;
+  staged?: boolean;
+  base?: string;
+  range?: string;
+  commit?: string;
+  focus?: string;
+  adversarial?: boolean;
+  json?: boolean;
+  timeout?: string;
+  cache: boolean;
+  failOn?: string;
+}
+
+/** Turn the target flags into a target; at most one may be given. */
+export function targetFromFlags(flags: Pick<ReviewFlags, "staged" | "base" | "range" | "commit">): Target | undefined {
+  const given = [
+    flags.staged ? "--staged" : "",
+    flags.base !== undefined ? "--base" : "",
+    flags.range !== undefined ? "--range" : "",
+    flags.commit !== undefined ? "--commit" : "",
+  ].filter(Boolean);
+  if (given.length > 1) throw new UsageError(`Choose one target: ${given.join(", ")} cannot be combined`);
+  if (flags.staged) return { kind: "staged" };
+  if (flags.base !== undefined) return { kind: "base", ref: flags.base };
+  if (flags.range !== undefined) return parseRangeSpec(flags.range);
+  if (flags.commit !== undefined) return { kind: "commit", sha: flags.commit };
+  return undefined;
+}
+
+function flagLayer(flags: ReviewFlags): ConfigLayer {
+  const layer: ConfigLayer = {};
+  if (flags.provider !== undefined) layer.provider = flags.provider;
+  if (flags.model !== undefined) layer.model = flags.model;
+  if (flags.failOn !== undefined) layer.fail_on = flags.failOn;
+  if (flags.timeout !== undefined) {
+    const seconds = Number(flags.timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0) {
+      throw new UsageError(`Invalid --timeout "${flags.timeout}": give a number of seconds greater than 0`);
+    }
+    layer.timeout_seconds = seconds;
+  }
+  return layer;
+}
+
+/** Register `review` on the program. */
+export function registerReview(program: Command, deps: CliDeps, setExit: (code: number) => void): void {
+  program.command("review")
+    .description("Review a change with a coding-agent CLI and print the verdict")
+    .addOption(new Option("-p, --provider <name>", "provider CLI to ask").choices([...PROVIDER_NAMES]))
+    .option("-m, --model <model>", "model name passed to the provider")
+    .option("--staged", "review the staged changes (HEAD → index)")
+    .option("--base <ref>", "review merge-base(<ref>, HEAD) → HEAD")
+    .option("--range <A..B>", "review a commit range (A...B: from their merge-base)")
+    .option("--commit <sha>", "review one commit against its first parent")
+    .option("--focus <text>", "what the reviewer should focus on")
+    .option("--adversarial", "use the adversarial review prompt")
+    .addOption(new Option("--fail-on <severity>", "lowest severity that blocks").choices(["critical", "high", "medium", "low"]))
+    .option("--timeout <seconds>", "limit for the provider call, in seconds")
+    .option("--no-cache", "ignore cached verdicts and ask the provider again")
+    .option("--json", "print the run envelope as JSON on stdout")
+    .addHelpText(
+      "after",
+      `
+Without a target flag the working tree is reviewed (tracked, staged and untracked changes) when it
+has any change; otherwise there is nothing to review.
+
+Exit codes: 0 approved or no blocking finding, 1 blocking findings, 2 usage or config error,
+3 could not run (invalid answer, provider error, timeout), 130 interrupted.`,
+    )
+    .action(async (flags: ReviewFlags) => {
+      const target = targetFromFlags(flags);
+      const repo = await resolveRepo(deps.runner, deps.cwd);
+      const { config } = await loadConfig({ root: repo.root, env: deps.env, flags: flagLayer(flags) });
+      const progress = startProgress(deps.stderr, deps.now);
+      let outcome;
+      try {
+        outcome = await runReview(
+          {
+            cwd: deps.cwd,
+            repo,
+            target,
+            kind: flags.adversarial ? "adversarial-review" : "review",
+            focus: flags.focus,
+            config,
+            useCache: flags.cache,
+          },
+          { runner: deps.runner, env: deps.env, now: deps.now, signal: deps.signal, onProviderStart: progress.start },
+        );
+      } finally {
+        progress.stop();
+      }
+      const policy = policyOf(config);
+      if (flags.json) {
+        const envelope = buildJsonEnvelope(outcome, { exitCode: outcome.exitCode, policy, rawOutput: outcome.rawOutput });
+        deps.stdout.write(JSON.stringify(envelope, null, 2) + "\n");
+      } else {
+        const text = renderTerminal(outcome, { policy, paint: choosePaint(deps.stdout.isTerminal, deps.env) });
+        deps.stdout.write(text);
+      }
+      setExit(outcome.exitCode);
+    });
+}

@@ -1,0 +1,51 @@
+/**
+ * The `--json` run envelope (contract for scripts): status, exit code, the answer, refusals and raw
+ * provider output on failure, coverage, usage and cost, session id and the run folder. Pure.
+ *
+ * @module
+ */
+import type { Policy } from "../review/policy.ts";
+import { blockingFindings } from "../review/policy.ts";
+import { COULD_NOT_RUN, type ReviewResult } from "../review/types.ts";
+
+/** Bytes of raw provider output kept per stream in the envelope on failure (the rest is in the transcript). */
+export const RAW_OUTPUT_TAIL_BYTES = 16 * 1024;
+
+/**
+ * Build the JSON envelope of a finished review.
+ *
+ * @param result record + answer
+ * @param options exit code of the run, the policy, and the last attempt's raw output (for failures)
+ * @returns a plain object ready for `JSON.stringify`
+ */
+export function buildJsonEnvelope(
+  result: ReviewResult,
+  options: { exitCode: number; policy: Policy; rawOutput?: { stdout: string; stderr: string } },
+): Record<string, unknown> {
+  const { record, answer } = result;
+  const failed = COULD_NOT_RUN.has(record.status);
+  const tail = (s: string) => s.length > RAW_OUTPUT_TAIL_BYTES ? s.slice(-RAW_OUTPUT_TAIL_BYTES) : s;
+  return {
+    status: record.status,
+    exitCode: options.exitCode,
+    blocking: record.blocking,
+    answer: answer ?? null,
+    blockingFindings: answer ? blockingFindings(answer, options.policy).length : 0,
+    message: record.message ?? null,
+    refusal: record.refusal ?? null,
+    rawOutput: failed && options.rawOutput
+      ? { stdout: tail(options.rawOutput.stdout), stderr: tail(options.rawOutput.stderr) }
+      : null,
+    target: record.target,
+    coverage: record.coverage ?? null,
+    provider: record.provider,
+    model: record.model ?? null,
+    sessionId: record.sessionId ?? null,
+    usage: record.usage ?? null,
+    costUsd: record.costUsd ?? null,
+    cached: record.cached,
+    durationMs: record.durationMs,
+    runId: record.id,
+    runDir: record.runDir,
+  };
+}

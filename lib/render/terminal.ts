@@ -1,0 +1,91 @@
+/**
+ * Terminal rendering of a finished review (pure: data in, text out): status line, loud coverage
+ * warning when partial, severity-sorted findings with `file:start-end`, confidence and
+ * recommendation, next steps, and where the run folder is. "Could not run" is never rendered as
+ * findings nor as a pass.
+ *
+ * @module
+ */
+import type { Finding } from "../answer/types.ts";
+import { formatRefusal } from "../answer/refusal.ts";
+import { type Policy, blockingFindings, sortFindings } from "../review/policy.ts";
+import { COULD_NOT_RUN, type ReviewResult } from "../review/types.ts";
+import { type Paint, plain } from "./style.ts";
+
+const SEVERITY_FORMAT = {
+  critical: ["red", "bold"],
+  high: ["red"],
+  medium: ["yellow"],
+  low: ["gray"],
+} as const;
+
+/** `file:start-end` (or `file:line` when one line). */
+export function location(finding: Pick<Finding, "file" | "line_start" | "line_end">): string {
+  return finding.line_end > finding.line_start
+    ? `${finding.file}:${finding.line_start}-${finding.line_end}`
+    : `${finding.file}:${finding.line_start}`;
+}
+
+function indent(text: string, prefix: string): string {
+  return text.split("\n").map((line) => line === "" ? line : prefix + line).join("\n");
+}
+
+/**
+ * Render a review for a terminal.
+ *
+ * @param result the run record and, on success, the answer
+ * @param options `policy` marks blocking findings; `paint` adds colour (default none)
+ * @returns text ending in a newline
+ */
+export function renderTerminal(
+  result: ReviewResult,
+  options: { policy: Policy; paint?: Paint },
+): string {
+  const paint = options.paint ?? plain;
+  const { record, answer } = result;
+  const out: string[] = [];
+  const took = record.cached ? "cached verdict, no model call" : `${(record.durationMs / 1000).toFixed(1)} s`;
+  const via = `${record.provider}${record.model ? ` ${record.model}` : ""}, ${took}`;
+
+  if (record.status === "nothing-to-review") {
+    return `review-gate: nothing to review (${record.target.label})\n`;
+  }
+  if (COULD_NOT_RUN.has(record.status) || record.status === "interrupted") {
+    out.push(paint(["red", "bold"], `review-gate: NOT reviewed — ${record.status}`) + ` (${via})`);
+    out.push(`Change: ${record.target.label}`);
+    if (record.message) out.push(indent(record.message, "  "));
+    if (record.refusal?.length) {
+      out.push("The answer was refused:", indent(formatRefusal(record.refusal), "  "));
+    }
+    out.push(`Transcript: ${record.runDir}/transcript/`);
+    return out.join("\n") + "\n";
+  }
+  if (!answer) return `review-gate: ${record.status}\n`;
+
+  const blocking = new Set(blockingFindings(answer, options.policy));
+  const headline = record.status === "approved"
+    ? paint(["green", "bold"], "review-gate: approved")
+    : paint(["yellow", "bold"], "review-gate: needs attention");
+  const counts = `${answer.findings.length} finding${answer.findings.length === 1 ? "" : "s"}` +
+    (blocking.size > 0 ? `, ${blocking.size} blocking` : "");
+  out.push(`${headline} — ${counts} (${via})`);
+  out.push(`Change: ${record.target.label}`);
+  if (record.coverage?.status === "partial") {
+    out.push(paint(["yellow", "bold"], "WARNING: partial coverage — these files were not in the prompt:"));
+    for (const o of record.coverage.omitted) out.push(`  ${o.path} (${o.reason})`);
+  }
+  out.push("", answer.summary);
+  for (const f of sortFindings(answer.findings)) {
+    const tag = paint([...SEVERITY_FORMAT[f.severity]], `[${f.severity.toUpperCase()}]`);
+    const block = blocking.has(f) ? paint(["red", "bold"], " BLOCKING") : "";
+    out.push("", `${tag} ${f.title}${block}`);
+    out.push(`  ${paint(["cyan"], location(f))}  confidence ${f.confidence.toFixed(2)}`);
+    out.push(indent(f.body, "  "));
+    out.push(indent(`Fix: ${f.recommendation}`, "  "));
+  }
+  if (answer.next_steps.length > 0) {
+    out.push("", "Next steps:", ...answer.next_steps.map((s) => `  - ${s}`));
+  }
+  out.push("", `Run folder: ${record.runDir}`);
+  return out.join("\n") + "\n";
+}

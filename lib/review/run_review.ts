@@ -1,0 +1,229 @@
+/**
+ * The review pipeline, end to end: resolve the repository and target, collect the change, build the
+ * prompt, consult the verdict cache, run one structured call (with the read-only proof), store the
+ * run, and decide the status and exit code. Used by the `review` command and both gates.
+ *
+ * I/O arrives through {@linkcode ReviewDeps}; nothing here prints or exits.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { canonicalSchema } from "../answer/registry.ts";
+import { formatRefusal } from "../answer/refusal.ts";
+import type { ReviewAnswer } from "../answer/types.ts";
+import type { Config } from "../config.ts";
+import type { Runner } from "../exec.ts";
+import { collectChange } from "../git/collect.ts";
+import { type Repo, resolveRepo } from "../git/repo.ts";
+import { compareSnapshots, takeSnapshot } from "../git/snapshot.ts";
+import { autoTarget } from "../git/target.ts";
+import type { Change, Target } from "../git/types.ts";
+import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
+import { renderMarkdown } from "../render/markdown.ts";
+import { type CallOutcome, callStructured } from "../session.ts";
+import { cacheKey, readCache, writeCache } from "../store/cache.ts";
+import { appendRecord } from "../store/records.ts";
+import { createRunDir, newRunId, writeRunRecord, writeSuccess, writeTranscript } from "../store/run_dir.ts";
+import { ensureStateDir } from "../store/state.ts";
+import { answerStatus, blockingFindings, exitCodeFor, type Policy } from "./policy.ts";
+import { buildCorrectivePrompt, buildReviewPrompt, promptTemplate, type ReviewKind } from "./prompt.ts";
+import type { ReviewResult, ReviewStatus, RunRecord } from "./types.ts";
+
+/** The I/O a review needs. */
+export interface ReviewDeps {
+  runner: Runner;
+  env: Record<string, string | undefined>;
+  /** Clock (injectable for tests). */
+  now: () => Date;
+  /** Aborts the provider call (Ctrl-C, a hook deadline). */
+  signal?: AbortSignal;
+  /** Called when the provider starts, so a TTY can show progress. */
+  onProviderStart?: (provider: string) => void;
+}
+
+/** What to review and how. */
+export interface ReviewOptions {
+  /** Directory inside the repository. */
+  cwd: string;
+  /** What to review; `undefined` = the working tree when dirty, else nothing. */
+  target?: Target;
+  kind: ReviewKind;
+  focus?: string;
+  config: Config;
+  /** Consult and fill the verdict cache (also needs `config.cache`). */
+  useCache: boolean;
+  /** An already resolved repository (saves a git call). */
+  repo?: Repo;
+}
+
+/** A finished review and its exit code. */
+export interface ReviewOutcome extends ReviewResult {
+  exitCode: number;
+  /** The last attempt's raw output (for `--json` on failure). */
+  rawOutput?: { stdout: string; stderr: string };
+  /** The change that was reviewed (absent for nothing-to-review without a change). */
+  change?: Change;
+}
+
+/** The policy a config sets. */
+export function policyOf(config: Config): Policy {
+  return { failOn: config.fail_on, minConfidence: config.min_confidence };
+}
+
+function countFindings(answer: ReviewAnswer): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const f of answer.findings) counts[f.severity] = (counts[f.severity] ?? 0) + 1;
+  return counts;
+}
+
+function sha256Hex(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * Run one review.
+ *
+ * @returns the stored run record, the answer on success, and the exit code (0, 1, 3 or 130)
+ * @throws {import("../errors.ts").GitError} not a repository, git failure (exit 2)
+ * @throws {import("../errors.ts").UsageError} unknown ref or provider (exit 2)
+ */
+export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promise<ReviewOutcome> {
+  const { config } = options;
+  const started = deps.now();
+  const repo = options.repo ?? await resolveRepo(deps.runner, options.cwd);
+  const adapter = getProvider(config.provider);
+  const policy = policyOf(config);
+  const base = {
+    reviewKind: options.kind,
+    focus: options.focus,
+    provider: adapter.name,
+    model: config.model,
+    startedAt: started.toISOString(),
+    attempts: [],
+    cached: false,
+  };
+  const target = options.target ?? await autoTarget(deps.runner, repo);
+  const nothing = (label: string, change?: Change): ReviewOutcome => ({
+    record: {
+      ...base,
+      id: "",
+      status: "nothing-to-review",
+      blocking: false,
+      target: { kind: target?.kind ?? "worktree", label },
+      finishedAt: deps.now().toISOString(),
+      durationMs: deps.now().getTime() - started.getTime(),
+      runDir: "",
+    },
+    exitCode: 0,
+    change,
+  });
+  if (target === null) return nothing("working tree (clean)");
+  const change = await collectChange(deps.runner, {
+    repo,
+    target,
+    budgets: { perFileBytes: config.budgets.file_bytes, totalBytes: config.budgets.total_bytes },
+  });
+  if (change.files.length === 0) return nothing(change.label, change);
+
+  const schema = canonicalSchema("review");
+  const prompt = buildReviewPrompt(change, { kind: options.kind, schema, focus: options.focus });
+  const key = cacheKey({
+    fingerprint: change.fingerprint,
+    schemaId: sha256Hex(JSON.stringify(schema)),
+    promptTemplateHash: sha256Hex(promptTemplate(options.kind)),
+    provider: adapter.name,
+    model: config.model,
+    focus: options.focus,
+    reviewKind: options.kind,
+  });
+  const state = await ensureStateDir(repo.commonDir);
+  const useCache = options.useCache && config.cache;
+  const hit = useCache ? await readCache<ReviewAnswer>(state, key) : null;
+
+  const id = newRunId(started);
+  const runDir = await createRunDir(state, id);
+  const recordBase = {
+    ...base,
+    id,
+    runDir,
+    target: { kind: change.target.kind, label: change.label, from: change.from, to: change.to },
+    coverage: change.coverage,
+    fingerprint: change.fingerprint,
+    cacheKey: key,
+  };
+
+  let outcome: CallOutcome | undefined;
+  let answer: ReviewAnswer | undefined;
+  let status: ReviewStatus;
+  if (hit) {
+    answer = hit.answer;
+    status = answerStatus(answer);
+  } else {
+    deps.onProviderStart?.(adapter.name);
+    outcome = await callStructured({
+      adapter,
+      bin: resolveBinary(adapter, deps.env),
+      request: { prompt, schema, root: repo.root, model: config.model, maxTurns: config.max_turns },
+      correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), schema),
+      decode: async (input) => (await import("../answer/decoder.ts")).decode("review", input, change.tree),
+      runner: deps.runner,
+      timeoutMs: config.timeout_seconds * 1000,
+      signal: deps.signal,
+      env: deps.env,
+      proof: { take: () => takeSnapshot(deps.runner, repo), compare: compareSnapshots },
+      missingBinaryMessage: missingBinaryMessage(adapter),
+    });
+    answer = outcome.answer;
+    status = outcome.status === "ok" ? answerStatus(outcome.answer!) : outcome.status;
+  }
+
+  const blocking = answer ? blockingFindings(answer, policy).length > 0 : false;
+  const finished = deps.now();
+  const record: RunRecord = {
+    ...recordBase,
+    status,
+    blocking,
+    cached: hit !== null,
+    model: outcome?.model ?? hit?.record.model ?? config.model,
+    sessionId: outcome?.sessionId ?? hit?.record.sessionId,
+    attempts: outcome?.attempts.map(({ stdout: _o, stderr: _e, ...rest }) => rest) ?? [],
+    usage: outcome?.usage,
+    costUsd: outcome?.costUsd,
+    message: outcome?.message,
+    refusal: outcome?.refusal,
+    notes: outcome?.notes,
+    findingCounts: answer ? countFindings(answer) : undefined,
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - started.getTime(),
+  };
+  if (outcome) await writeTranscript(runDir, outcome.attempts);
+  if (answer) {
+    await writeSuccess(runDir, { answer, markdown: renderMarkdown(record, answer, policy) });
+    if (!hit && useCache) {
+      await writeCache(state, key, { answer, record });
+    }
+  }
+  await writeRunRecord(runDir, record);
+  await appendRecord(state, {
+    id,
+    status,
+    blocking,
+    target: record.target.label,
+    provider: record.provider,
+    model: record.model,
+    cached: record.cached,
+    findings: record.findingCounts,
+    coverage: record.coverage?.status,
+    durationMs: record.durationMs,
+    finishedAt: record.finishedAt,
+  });
+  const last = outcome?.attempts.at(-1);
+  const decoder = new TextDecoder();
+  return {
+    record,
+    answer,
+    exitCode: exitCodeFor(status, blocking),
+    rawOutput: last ? { stdout: decoder.decode(last.stdout), stderr: decoder.decode(last.stderr) } : undefined,
+    change,
+  };
+}
