@@ -1,0 +1,292 @@
+import assert from "node:assert/strict";
+import { decode } from "./decoder.ts";
+import { memoryTree } from "./memory_tree.ts";
+import type { Finding, Refusal, ReviewAnswer } from "./types.ts";
+
+const tree = memoryTree("/repo", { "src/session.ts": 120, "a/real.ts": 10, "real.ts": 5 }, [
+  "old/gone.ts",
+]);
+const good: ReviewAnswer = JSON.parse(
+  await Deno.readTextFile(new URL("../../fixtures/answers/review.good.json", import.meta.url)),
+);
+
+function withFinding(patch: Partial<Finding> & Record<string, unknown>): ReviewAnswer {
+  const answer = structuredClone(good);
+  answer.findings[0] = { ...answer.findings[0], ...patch };
+  return answer;
+}
+
+function text(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+type Case = {
+  name: string;
+  input: { text: string } | { value: unknown };
+  /** Expected refusals (exact), or null for an accepted answer. */
+  refusal?: Refusal[];
+  /** Expected refusal paths when the exact problem wording is not the point. */
+  paths?: string[];
+  /** Substring the first refusal's problem must contain. */
+  problemIncludes?: string;
+  file?: string;
+  notes?: number;
+};
+
+const cases: Case[] = [
+  {
+    name: "accepts the good answer",
+    input: { text: text(good) },
+    file: "src/session.ts",
+    notes: 0,
+  },
+  { name: "accepts surrounding whitespace", input: { text: `\n  ${text(good)}\n\n` }, notes: 0 },
+  {
+    name: "unwraps a whole-message ```json fence",
+    input: { text: "```json\n" + text(good) + "\n```" },
+    notes: 1,
+  },
+  { name: "unwraps a bare ``` fence", input: { text: "```\n" + text(good) + "\n```\n" }, notes: 1 },
+  {
+    name: "refuses prose around the JSON",
+    input: { text: `Here is my review:\n${text(good)}\nThanks` },
+    paths: [""],
+    problemIncludes: 'is not JSON; it starts with "Here is my review:',
+  },
+  {
+    name: "refuses a fence with prose after it",
+    input: { text: "```json\n" + text(good) + "\n```\nHope this helps" },
+    paths: [""],
+  },
+  {
+    name: "refuses truncated JSON without repair",
+    input: { text: text(good).slice(0, 80) },
+    paths: [""],
+    problemIncludes: "is not valid JSON",
+  },
+  { name: "refuses empty text", input: { text: "  \n" }, paths: [""], problemIncludes: "empty" },
+  {
+    name: "refuses an extra key",
+    input: { text: text({ ...good, foo: 1 }) },
+    refusal: [{ path: "", problem: 'unexpected key "foo"' }],
+  },
+  {
+    name: "refuses a missing key",
+    input: { text: text({ verdict: "approve", findings: [], next_steps: [] }) },
+    refusal: [{ path: "", problem: 'missing required key "summary"' }],
+  },
+  {
+    name: "refuses wrong types",
+    input: { text: text({ ...good, summary: 3, findings: {} }) },
+    refusal: [
+      { path: "/summary", problem: "must be string, got number 3" },
+      { path: "/findings", problem: "must be array, got an object" },
+    ],
+  },
+  {
+    name: "refuses an unknown verdict",
+    input: { value: { ...good, verdict: "lgtm" } },
+    refusal: [{
+      path: "/verdict",
+      problem: 'must be one of "approve", "needs-attention", got "lgtm"',
+    }],
+  },
+  {
+    name: "refuses an empty title",
+    input: { value: withFinding({ title: "" }) },
+    refusal: [{ path: "/findings/0/title", problem: "must not be empty" }],
+  },
+  {
+    name: "refuses line_end before line_start",
+    input: { value: withFinding({ line_start: 50, line_end: 40 }) },
+    refusal: [{ path: "/findings/0/line_end", problem: "line_end 40 is before line_start 50" }],
+  },
+  {
+    name: "refuses line_start 0",
+    input: { value: withFinding({ line_start: 0 }) },
+    refusal: [{ path: "/findings/0/line_start", problem: "must be >= 1, got number 0" }],
+  },
+  {
+    name: "refuses non-integer lines",
+    input: { value: withFinding({ line_end: 57.5 }) },
+    refusal: [{ path: "/findings/0/line_end", problem: "must be integer, got number 57.5" }],
+  },
+  {
+    name: "refuses confidence above 1",
+    input: { value: withFinding({ confidence: 1.2 }) },
+    refusal: [{ path: "/findings/0/confidence", problem: "must be <= 1, got number 1.2" }],
+  },
+  {
+    name: "refuses a file outside the repo (..)",
+    input: { value: withFinding({ file: "../other/x.ts" }) },
+    paths: ["/findings/0/file"],
+    problemIncludes: "outside the repository",
+  },
+  {
+    name: "refuses an absolute path outside the repo",
+    input: { value: withFinding({ file: "/etc/passwd" }) },
+    paths: ["/findings/0/file"],
+    problemIncludes: "absolute path outside the repository",
+  },
+  {
+    name: "refuses a sibling directory sharing the root's prefix",
+    input: { value: withFinding({ file: "/repo2/src/session.ts" }) },
+    paths: ["/findings/0/file"],
+  },
+  {
+    name: "strips the absolute repository prefix",
+    input: { value: withFinding({ file: "/repo/src/session.ts" }) },
+    file: "src/session.ts",
+    notes: 1,
+  },
+  {
+    name: "strips ./",
+    input: { value: withFinding({ file: "./src/session.ts" }) },
+    file: "src/session.ts",
+    notes: 1,
+  },
+  {
+    name: "strips a/",
+    input: { value: withFinding({ file: "a/src/session.ts" }) },
+    file: "src/session.ts",
+    notes: 1,
+  },
+  {
+    name: "strips b/",
+    input: { value: withFinding({ file: "b/src/session.ts" }) },
+    file: "src/session.ts",
+    notes: 1,
+  },
+  {
+    name: "keeps a real top-level a/ directory",
+    input: { value: withFinding({ file: "a/real.ts", line_start: 1, line_end: 2 }) },
+    file: "a/real.ts",
+    notes: 0,
+  },
+  {
+    name: "refuses a file not in the tree",
+    input: { value: withFinding({ file: "src/missing.ts" }) },
+    refusal: [{
+      path: "/findings/0/file",
+      problem:
+        '"src/missing.ts" is not in the reviewed tree: point at a file the change touches, relative to the repository root',
+    }],
+  },
+  {
+    name: "allows a file deleted by the change, without a line check",
+    input: { value: withFinding({ file: "old/gone.ts", line_start: 900, line_end: 901 }) },
+    file: "old/gone.ts",
+  },
+  {
+    name: "refuses line_end past EOF",
+    input: { value: withFinding({ line_end: 121 }) },
+    refusal: [{
+      path: "/findings/0/line_end",
+      problem: 'line_end 121 is past the end of "src/session.ts" (120 lines)',
+    }],
+  },
+  { name: "accepts line_end at EOF", input: { value: withFinding({ line_end: 120 }) } },
+  {
+    name: "refuses approve with a high finding",
+    input: { value: { ...good, verdict: "approve" } },
+    paths: ["/verdict"],
+    problemIncludes: '"approve" carries a high finding (/findings/0)',
+  },
+  {
+    name: "accepts approve with only low findings",
+    input: { value: { ...good, verdict: "approve", findings: [good.findings[1]] } },
+  },
+  {
+    name: "refuses needs-attention with zero findings",
+    input: { value: { ...good, findings: [] } },
+    paths: ["/findings"],
+    problemIncludes: "at least one finding",
+  },
+  {
+    name: "accepts approve with zero findings",
+    input: { value: { ...good, verdict: "approve", findings: [] } },
+  },
+  {
+    name: "reports every coherence problem at once",
+    input: {
+      value: {
+        ...good,
+        findings: [{ ...good.findings[0], file: "nope.ts" }, { ...good.findings[1], line_end: 1 }],
+      },
+    },
+    paths: ["/findings/0/file", "/findings/1/line_end"],
+  },
+  {
+    name: "refuses a JSON string value (structured_output of the wrong shape)",
+    input: { value: text(good) },
+    refusal: [{
+      path: "",
+      problem: "must be object, got " + JSON.stringify(text(good).slice(0, 40) + "…"),
+    }],
+  },
+];
+
+for (const c of cases) {
+  Deno.test(`decode() ${c.name}`, async () => {
+    const decision = await decode("review", c.input, tree);
+    const expectOk = c.refusal === undefined && c.paths === undefined;
+    if (expectOk) {
+      assert.ok(decision.ok, `refused: ${JSON.stringify(!decision.ok && decision.refusal)}`);
+      if (c.file !== undefined) assert.equal(decision.answer.findings[0].file, c.file);
+      if (c.notes !== undefined) {
+        assert.equal(decision.notes.length, c.notes, decision.notes.join("; "));
+      }
+      return;
+    }
+    assert.ok(!decision.ok, "accepted an answer that must be refused");
+    if (c.refusal) assert.deepEqual(decision.refusal, c.refusal);
+    if (c.paths) assert.deepEqual(decision.refusal.map((r) => r.path), c.paths);
+    if (c.problemIncludes) {
+      assert.ok(
+        decision.refusal[0].problem.includes(c.problemIncludes),
+        decision.refusal[0].problem,
+      );
+    }
+  });
+}
+
+Deno.test("decode() takes Claude's structured_output value as given", async () => {
+  // structured_output of /work/shared/provider-samples/claude-structured-ok.json (scripted reply):
+  // it lacks findings/next_steps, and the decoder must say exactly that.
+  const structuredOutput = { verdict: "approve", summary: "Looks fine." };
+  const decision = await decode("review", { value: structuredOutput }, tree);
+  assert.ok(!decision.ok);
+  assert.deepEqual(decision.refusal, [
+    { path: "", problem: 'missing required key "findings"' },
+    { path: "", problem: 'missing required key "next_steps"' },
+  ]);
+  const full = await decode("review", {
+    value: { ...structuredOutput, findings: [], next_steps: [] },
+  }, tree);
+  assert.ok(full.ok);
+  assert.deepEqual(full.notes, []);
+});
+
+Deno.test("decode() refuses fixtures/answers/review.bad.json with every schema problem", async () => {
+  const bad = await Deno.readTextFile(
+    new URL("../../fixtures/answers/review.bad.json", import.meta.url),
+  );
+  const decision = await decode("review", { text: bad }, tree);
+  assert.ok(!decision.ok);
+  assert.deepEqual(decision.refusal.map((r) => r.path).sort(), [
+    "",
+    "/findings/0",
+    "/findings/0/confidence",
+    "/findings/0/line_end",
+    "/findings/0/line_start",
+    "/summary",
+    "/verdict",
+  ]);
+});
+
+Deno.test("decode() does not modify its input value", async () => {
+  const value = withFinding({ file: "./src/session.ts" });
+  const decision = await decode("review", { value }, tree);
+  assert.ok(decision.ok);
+  assert.equal(value.findings[0].file, "./src/session.ts");
+});

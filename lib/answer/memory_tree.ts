@@ -1,0 +1,37 @@
+/**
+ * An in-memory {@link TreeView} for tests: a repository root, a map of repo-relative paths to line
+ * counts, and the paths the change deletes.
+ *
+ * @module
+ */
+
+import type { TreeView } from "./types.ts";
+
+/**
+ * Build a TreeView from plain data.
+ *
+ * @param root absolute repository root, no trailing slash (e.g. "/repo")
+ * @param files repo-relative path → line count (lines)
+ * @param deleted repo-relative paths the change deletes (not in `files`)
+ * @returns a TreeView whose `lineCount()` answers from `files` and `null` otherwise
+ * @example
+ * ```ts
+ * import { memoryTree } from "./memory_tree.ts";
+ * const tree = memoryTree("/repo", { "src/a.ts": 40 }, ["old.ts"]);
+ * await tree.lineCount("src/a.ts"); // 40
+ * tree.isDeleted("old.ts"); // true
+ * ```
+ */
+export function memoryTree(
+  root: string,
+  files: Readonly<Record<string, number>>,
+  deleted: readonly string[] = [],
+): TreeView {
+  const counts = new Map(Object.entries(files));
+  const gone = new Set(deleted);
+  return {
+    root,
+    lineCount: (path: string) => Promise.resolve(counts.get(path) ?? null),
+    isDeleted: (path: string) => gone.has(path),
+  };
+}

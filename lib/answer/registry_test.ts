@@ -1,0 +1,34 @@
+import assert from "node:assert/strict";
+import { canonicalSchema, listKinds } from "./registry.ts";
+import { memoryTree } from "./memory_tree.ts";
+
+Deno.test("canonicalSchema() returns the frozen review schema", () => {
+  assert.deepEqual(listKinds(), ["review"]);
+  const schema = canonicalSchema("review");
+  assert.equal(schema.$id, "https://review-gate.dev/schemas/review.schema.json");
+  assert.throws(() => {
+    (schema as Record<string, unknown>).title = "x";
+  }, TypeError);
+});
+
+Deno.test("canonicalSchema() throws on an unknown kind", () => {
+  assert.throws(() => canonicalSchema("nope" as "review"), /Unknown answer kind "nope"/);
+});
+
+Deno.test("registry.ts loads no ajv (hook fast paths import it)", async () => {
+  const source = await Deno.readTextFile(new URL("./registry.ts", import.meta.url));
+  const decoder = await Deno.readTextFile(new URL("./decoder.ts", import.meta.url));
+  for (const text of [source, decoder]) {
+    assert.ok(!/^import[^;]*["']ajv/m.test(text));
+    assert.ok(!/^import[^;]*validate\.ts/m.test(text));
+  }
+});
+
+Deno.test("memoryTree() answers line counts and deletions", async () => {
+  const tree = memoryTree("/r", { "a.ts": 3 }, ["b.ts"]);
+  assert.equal(tree.root, "/r");
+  assert.equal(await tree.lineCount("a.ts"), 3);
+  assert.equal(await tree.lineCount("b.ts"), null);
+  assert.ok(tree.isDeleted("b.ts"));
+  assert.ok(!tree.isDeleted("a.ts"));
+});

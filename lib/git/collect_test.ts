@@ -1,0 +1,279 @@
+import assert from "node:assert/strict";
+import { type ExecRequest, runProcess } from "../exec.ts";
+import { collectChange } from "./collect.ts";
+import { snapshotWorktreeTree } from "./live_tree.ts";
+import { resolveRepo } from "./repo.ts";
+import { makeTestRepo, type TestRepo } from "./test_repo.ts";
+import type { Budgets, Target } from "./types.ts";
+
+const BIG: Budgets = { perFileBytes: 1_000_000, totalBytes: 10_000_000 };
+
+function counting() {
+  const calls: string[][] = [];
+  const runner = (r: ExecRequest) => {
+    calls.push([...r.args]);
+    return runProcess(r);
+  };
+  return { runner, calls };
+}
+
+async function collect(repo: TestRepo, target: Target, budgets = BIG) {
+  const r = await resolveRepo(runProcess, repo.root);
+  return collectChange(runProcess, { repo: r, target, budgets });
+}
+
+async function withRepo(
+  files: Record<string, string | Uint8Array> | undefined,
+  body: (repo: TestRepo) => Promise<void>,
+) {
+  const repo = await makeTestRepo(files);
+  try {
+    await body(repo);
+  } finally {
+    await repo.cleanup();
+  }
+}
+
+Deno.test("collectChange() collects the worktree with untracked files in 4 git calls, index untouched", async () => {
+  await withRepo({ "a.txt": "one\n", "gone.txt": "x\n" }, async (repo) => {
+    await repo.write("a.txt", "one\ntwo\n");
+    await repo.write("new dir/ü ñ.txt", "hola\n");
+    await Deno.remove(`${repo.root}/gone.txt`);
+    const indexBefore = await repo.read(".git/index");
+    const r = await resolveRepo(runProcess, repo.root);
+    const { runner, calls } = counting();
+    const change = await collectChange(runner, {
+      repo: r,
+      target: { kind: "worktree" },
+      budgets: BIG,
+    });
+    assert.equal(calls.length, 4, JSON.stringify(calls));
+    assert.deepEqual(await repo.read(".git/index"), indexBefore);
+    assert.equal(change.label, "working tree");
+    assert.equal(change.to, "worktree");
+    assert.deepEqual(change.files.map((f) => [f.path, f.status, f.additions, f.deletions]), [
+      ["a.txt", "modified", 1, 0],
+      ["gone.txt", "deleted", 0, 1],
+      ["new dir/ü ñ.txt", "added", 1, 0],
+    ]);
+    assert.match(change.diff, /^diff --git a\/a.txt b\/a.txt\n/);
+    assert.match(change.diff, /\+\+\+ b\/new dir\/ü ñ.txt\t?\n@@ -0,0 \+1 @@\n\+hola\n/);
+    assert.equal(change.coverage.status, "complete");
+    assert.equal(change.coverage.includedBytes, new TextEncoder().encode(change.diff).length);
+    assert.equal(await change.tree.lineCount("a.txt"), 2);
+    assert.equal(await change.tree.lineCount("new dir/ü ñ.txt"), 1);
+    assert.equal(await change.tree.lineCount("gone.txt"), null);
+    assert.equal(await change.tree.lineCount("new dir"), null);
+    assert.equal(await change.tree.lineCount("../etc/passwd"), null);
+    assert.equal(change.tree.isDeleted("gone.txt"), true);
+    assert.equal(change.tree.isDeleted("a.txt"), false);
+    assert.equal(change.toTree, await snapshotWorktreeTree(runProcess, r));
+    assert.match(change.fingerprint, /^[0-9a-f]{64}$/);
+  });
+});
+
+Deno.test("collectChange() keeps the fingerprint stable and sensitive to content", async () => {
+  await withRepo({ "a.txt": "one\n" }, async (repo) => {
+    await repo.write("a.txt", "two\n");
+    const first = await collect(repo, { kind: "worktree" });
+    assert.equal((await collect(repo, { kind: "worktree" })).fingerprint, first.fingerprint);
+    await repo.write("a.txt", "three\n");
+    assert.notEqual((await collect(repo, { kind: "worktree" })).fingerprint, first.fingerprint);
+  });
+});
+
+Deno.test("collectChange() on an unborn branch diffs against the empty tree", async () => {
+  await withRepo(undefined, async (repo) => {
+    await repo.write("staged.txt", "s\n");
+    await repo.git("add", "staged.txt");
+    await repo.write("untracked.txt", "u\n");
+    const worktree = await collect(repo, { kind: "worktree" });
+    assert.deepEqual(worktree.files.map((f) => f.path), ["staged.txt", "untracked.txt"]);
+    const staged = await collect(repo, { kind: "staged" });
+    assert.deepEqual(staged.files.map((f) => [f.path, f.status]), [["staged.txt", "added"]]);
+    assert.equal(await staged.tree.lineCount("staged.txt"), 1);
+    assert.equal(await staged.tree.lineCount("untracked.txt"), null);
+  });
+});
+
+Deno.test("collectChange() reviews staged changes only for the staged target", async () => {
+  await withRepo({ "a.txt": "1\n", "b.txt": "1\n" }, async (repo) => {
+    await repo.write("a.txt", "1\n2\n");
+    await repo.git("add", "a.txt");
+    await repo.write("a.txt", "1\n2\n3\n");
+    await repo.write("b.txt", "changed\n");
+    const indexBefore = await repo.read(".git/index");
+    const change = await collect(repo, { kind: "staged" });
+    assert.deepEqual(await repo.read(".git/index"), indexBefore);
+    assert.equal(change.to, "index");
+    assert.deepEqual(change.files.map((f) => [f.path, f.additions]), [["a.txt", 1]]);
+    assert.equal(await change.tree.lineCount("a.txt"), 2); // the index's version, not the disk's
+  });
+});
+
+Deno.test("collectChange() collects base, range and commit targets from commits", async () => {
+  await withRepo({ "a.txt": "1\n" }, async (repo) => {
+    await repo.git("checkout", "-q", "-b", "feature");
+    await repo.write("a.txt", "1\n2\n");
+    await repo.git("commit", "-qam", "two");
+    await repo.write("worktree-only.txt", "w\n");
+    for (
+      const target of [
+        { kind: "base", ref: "main" },
+        { kind: "range", from: "main", to: "feature" },
+        { kind: "commit", sha: "HEAD" },
+      ] as Target[]
+    ) {
+      const change = await collect(repo, target);
+      assert.deepEqual(change.files.map((f) => f.path), ["a.txt"], target.kind);
+      assert.match(change.diff, /\+2\n/);
+      assert.equal(await change.tree.lineCount("a.txt"), 2);
+      assert.equal(await change.tree.lineCount("worktree-only.txt"), null);
+    }
+  });
+});
+
+Deno.test("collectChange() survives names with spaces, quotes, newlines and non-ASCII", async () => {
+  const names = [
+    "with space.txt",
+    'quo"te.txt',
+    "new\nline.txt",
+    "ü ñ.txt",
+    "back\\slash.txt",
+    "tab\there.txt",
+  ];
+  await withRepo({ "keep.txt": "k\n" }, async (repo) => {
+    for (const name of names) await repo.write(name, `content of ${JSON.stringify(name)}\n`);
+    const change = await collect(repo, { kind: "worktree" });
+    assert.deepEqual(change.files.map((f) => f.path).sort(), [...names].sort());
+    assert.ok(change.files.every((f) => f.status === "added" && f.additions === 1));
+    assert.equal(change.diff.match(/^diff --git /gm)?.length, names.length);
+    for (const name of names) assert.equal(await change.tree.lineCount(name), 1, name);
+  });
+});
+
+Deno.test("collectChange() keeps CRLF in the diff text", async () => {
+  await withRepo({ "win.txt": "a\r\nb\r\n" }, async (repo) => {
+    await repo.write("win.txt", "a\r\nB\r\n");
+    const change = await collect(repo, { kind: "worktree" });
+    assert.match(change.diff, /\n-b\r\n\+B\r\n$/);
+    assert.equal(change.files[0].additions, 1);
+    assert.equal(await change.tree.lineCount("win.txt"), 2);
+  });
+});
+
+Deno.test("collectChange() lists binary files without inlining them", async () => {
+  await withRepo({ "img.bin": new Uint8Array([0, 1, 2, 3]) }, async (repo) => {
+    await repo.write("img.bin", new Uint8Array([0, 1, 2, 4, 0]));
+    await repo.write("t.txt", "t\n");
+    const change = await collect(repo, { kind: "worktree" });
+    assert.deepEqual(change.files[0], {
+      path: "img.bin",
+      status: "modified",
+      binary: true,
+      additions: 0,
+      deletions: 0,
+      omitted: "binary",
+    });
+    assert.doesNotMatch(change.diff, /img\.bin/);
+    assert.match(change.diff, /t\.txt/);
+    assert.deepEqual(change.coverage.omitted, [{ path: "img.bin", reason: "binary" }]);
+  });
+});
+
+Deno.test("collectChange() detects renames", async () => {
+  const body = Array.from({ length: 30 }, (_, i) => `line ${i}\n`).join("");
+  await withRepo({ "old name.txt": body }, async (repo) => {
+    await Deno.rename(`${repo.root}/old name.txt`, `${repo.root}/new name.txt`);
+    await repo.write("new name.txt", `${body}extra\n`);
+    const change = await collect(repo, { kind: "worktree" });
+    assert.deepEqual(change.files, [{
+      path: "new name.txt",
+      oldPath: "old name.txt",
+      status: "renamed",
+      binary: false,
+      additions: 1,
+      deletions: 0,
+    }]);
+    assert.match(change.diff, /rename from old name.txt\nrename to new name.txt\n/);
+    assert.equal(change.tree.isDeleted("old name.txt"), true);
+  });
+});
+
+Deno.test("collectChange() names files cut by the per-file and total budgets", async () => {
+  await withRepo({ "k.txt": "k\n" }, async (repo) => {
+    await repo.write("huge.txt", "x\n".repeat(2000));
+    await repo.write("mid.txt", "m\n".repeat(100));
+    await repo.write("small.txt", "s\n");
+    const change = await collect(repo, { kind: "worktree" }, {
+      perFileBytes: 1000,
+      totalBytes: 250,
+    });
+    assert.equal(change.coverage.status, "partial");
+    assert.deepEqual(change.coverage.omitted, [
+      { path: "huge.txt", reason: "file-budget" },
+      { path: "mid.txt", reason: "total-budget" },
+    ]);
+    assert.deepEqual(change.files.map((f) => f.omitted), [
+      "file-budget",
+      "total-budget",
+      undefined,
+    ]);
+    assert.match(change.diff, /small\.txt/);
+    assert.doesNotMatch(change.diff, /huge\.txt|mid\.txt/);
+    assert.ok(change.coverage.totalBytes > change.coverage.includedBytes);
+  });
+});
+
+Deno.test("collectChange() handles a ~20k-line change quickly", async () => {
+  await withRepo({ "k.txt": "k\n" }, async (repo) => {
+    for (let f = 0; f < 10; f++) {
+      await repo.write(
+        `gen/f${f}.txt`,
+        Array.from({ length: 2000 }, (_, i) => `row ${f} ${i}\n`).join(""),
+      );
+    }
+    const started = performance.now();
+    const change = await collect(repo, { kind: "worktree" });
+    const ms = performance.now() - started;
+    assert.equal(change.files.reduce((n, f) => n + f.additions, 0), 20_000);
+    assert.equal(change.diff.match(/^\+row /gm)?.length, 20_000);
+    assert.ok(ms < 3000, `took ${ms} ms`);
+  });
+});
+
+Deno.test("collectChange() returns an empty change when nothing differs", async () => {
+  await withRepo({ "a.txt": "a\n" }, async (repo) => {
+    const change = await collect(repo, { kind: "worktree" });
+    assert.deepEqual(change.files, []);
+    assert.equal(change.diff, "");
+    assert.equal(change.coverage.status, "complete");
+  });
+});
+
+Deno.test("collectChange() omits files whose patch was cut by the output cap", async () => {
+  await withRepo({ "k.txt": "k\n" }, async (repo) => {
+    await repo.write("a.txt", "a\n");
+    await repo.write("b.txt", "b\n".repeat(50));
+    await repo.write("c.txt", "c\n");
+    const r = await resolveRepo(runProcess, repo.root);
+    const cutting = async (req: ExecRequest) => {
+      const result = await runProcess(req);
+      if (!req.args.includes("-p")) return result;
+      const text = new TextDecoder().decode(result.stdout);
+      const cut = text.indexOf("+b\n+b\n") + 6; // inside b.txt's section
+      return { ...result, stdout: result.stdout.subarray(0, cut), truncated: true };
+    };
+    const change = await collectChange(cutting, {
+      repo: r,
+      target: { kind: "worktree" },
+      budgets: BIG,
+    });
+    assert.equal(change.coverage.status, "partial");
+    assert.deepEqual(change.coverage.omitted, [
+      { path: "b.txt", reason: "total-budget" },
+      { path: "c.txt", reason: "total-budget" },
+    ]);
+    assert.match(change.diff, /^diff --git a\/a.txt b\/a.txt\n[\s\S]*\+a\n$/);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * Pure parsers for git's diff output: the `-z` raw + numstat listing (`git diff-tree -r -z -M
+ * --raw --numstat`, format in git-diff-tree(1) "RAW OUTPUT FORMAT" and "--numstat") and the
+ * splitting of one `-p` patch into per-file chunks on `diff --git ` line starts. Content lines of a
+ * patch always start with " ", "+", "-" or "\\", and names in headers are C-quoted when they hold a
+ * newline, so a line starting with `diff --git ` is always a file boundary.
+ *
+ * @module
+ */
+import type { FileStatus } from "./types.ts";
+
+/** One entry of the raw listing joined with its numstat line. */
+export interface RawEntry {
+  path: string;
+  oldPath?: string;
+  status: FileStatus;
+  binary: boolean;
+  additions: number;
+  deletions: number;
+}
+
+const STATUS: Record<string, FileStatus> = {
+  A: "added",
+  C: "copied",
+  D: "deleted",
+  M: "modified",
+  R: "renamed",
+  T: "typechange",
+  U: "modified",
+  X: "modified",
+};
+
+/**
+ * Parse `--raw --numstat -z` output. Paths are decoded as UTF-8 (invalid bytes become U+FFFD).
+ *
+ * @param bytes stdout of `git diff-tree -r -z -M --raw --numstat A B`
+ * @returns entries in git's order
+ * @throws {Error} when the output does not follow the format (a bug, not a user error)
+ */
+export function parseRawNumstat(bytes: Uint8Array): RawEntry[] {
+  const tokens = new TextDecoder().decode(bytes).split("\0");
+  if (tokens.at(-1) === "") tokens.pop();
+  const entries: RawEntry[] = [];
+  let i = 0;
+  while (i < tokens.length && tokens[i].startsWith(":")) {
+    const letter = tokens[i].split(" ")[4]?.[0] ?? "";
+    const status = STATUS[letter];
+    if (!status) throw new Error(`Unexpected raw diff status "${tokens[i]}"`);
+    if (letter === "R" || letter === "C") {
+      entries.push({ status, oldPath: tokens[i + 1], path: tokens[i + 2], ...noStat });
+      i += 3;
+    } else {
+      entries.push({ status, path: tokens[i + 1], ...noStat });
+      i += 2;
+    }
+  }
+  for (const entry of entries) {
+    const match = /^(\d+|-)\t(\d+|-)\t([\s\S]*)$/.exec(tokens[i] ?? "");
+    if (!match) throw new Error(`Unexpected numstat line "${tokens[i]}"`);
+    i += match[3] === "" ? 3 : 1; // renames and copies: "a\td\t\0old\0new\0"
+    entry.binary = match[1] === "-";
+    entry.additions = entry.binary ? 0 : Number(match[1]);
+    entry.deletions = entry.binary ? 0 : Number(match[2]);
+  }
+  return entries;
+}
+
+const noStat = { binary: false, additions: 0, deletions: 0 };
+
+const HEADER = new TextEncoder().encode("diff --git ");
+
+/**
+ * Split a patch into per-file chunks at each line starting with `diff --git `.
+ *
+ * @param bytes stdout of `git diff-tree -r -p …`
+ * @returns one byte chunk per file, in order, each starting with its `diff --git` line
+ */
+export function splitPatch(bytes: Uint8Array): Uint8Array[] {
+  const starts: number[] = [];
+  let pos = 0;
+  while (pos < bytes.length) {
+    if (startsWithHeader(bytes, pos)) starts.push(pos);
+    const nl = bytes.indexOf(0x0a, pos);
+    if (nl < 0) break;
+    pos = nl + 1;
+  }
+  return starts.map((start, k) => bytes.subarray(start, starts[k + 1] ?? bytes.length));
+}
+
+function startsWithHeader(bytes: Uint8Array, pos: number): boolean {
+  if (pos + HEADER.length > bytes.length) return false;
+  for (let j = 0; j < HEADER.length; j++) {
+    if (bytes[pos + j] !== HEADER[j]) return false;
+  }
+  return true;
+}
+
+/** Lines in a file's bytes: newlines, plus one for a last line without a newline. */
+export function countLines(bytes: Uint8Array): number {
+  let n = 0;
+  let pos = bytes.indexOf(0x0a);
+  while (pos >= 0) {
+    n++;
+    pos = bytes.indexOf(0x0a, pos + 1);
+  }
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? n + 1 : n;
+}

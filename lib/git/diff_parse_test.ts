@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { countLines, parseRawNumstat, splitPatch } from "./diff_parse.ts";
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const Z = "0000000000000000000000000000000000000000";
+const A = "1111111111111111111111111111111111111111";
+
+Deno.test("parseRawNumstat() reads statuses, renames, binary and odd names", () => {
+  const raw = [
+    `:100644 100644 ${A} ${A} R097`,
+    "old name.txt",
+    "new\nname.txt",
+    `:000000 100644 ${Z} ${A} A`,
+    "ü ñ.txt",
+    `:100644 100644 ${A} ${A} M`,
+    "bin",
+    `:100644 000000 ${A} ${Z} D`,
+    ":colon",
+    `:100644 120000 ${A} ${A} T`,
+    "link",
+    "1\t0\t",
+    "old name.txt",
+    "new\nname.txt",
+    "3\t0\tü ñ.txt",
+    "-\t-\tbin",
+    "0\t7\t:colon",
+    "1\t1\tlink",
+    "",
+  ].join("\0");
+  assert.deepEqual(parseRawNumstat(enc.encode(raw)), [
+    {
+      status: "renamed",
+      oldPath: "old name.txt",
+      path: "new\nname.txt",
+      binary: false,
+      additions: 1,
+      deletions: 0,
+    },
+    { status: "added", path: "ü ñ.txt", binary: false, additions: 3, deletions: 0 },
+    { status: "modified", path: "bin", binary: true, additions: 0, deletions: 0 },
+    { status: "deleted", path: ":colon", binary: false, additions: 0, deletions: 7 },
+    { status: "typechange", path: "link", binary: false, additions: 1, deletions: 1 },
+  ]);
+  assert.deepEqual(parseRawNumstat(new Uint8Array()), []);
+});
+
+Deno.test("parseRawNumstat() throws on output it does not understand", () => {
+  assert.throws(() => parseRawNumstat(enc.encode(`:100644 100644 ${A} ${A} M\0a\0garbage\0`)));
+});
+
+Deno.test("splitPatch() splits on diff --git line starts only", () => {
+  const one = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-diff --git a/y b/y\n+z\r\n";
+  const two = 'diff --git "a/n\\nl" "b/n\\nl"\nBinary files differ\n';
+  const chunks = splitPatch(enc.encode(one + two));
+  assert.deepEqual(chunks.map((c) => dec.decode(c)), [one, two]);
+  assert.deepEqual(splitPatch(new Uint8Array()), []);
+});
+
+Deno.test("countLines() counts a last line without newline", () => {
+  const table: [string, number][] = [["", 0], ["a", 1], ["a\n", 1], ["a\r\nb", 2], ["\n\n", 2]];
+  for (const [text, n] of table) {
+    assert.equal(countLines(enc.encode(text)), n, JSON.stringify(text));
+  }
+});

@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { GitError } from "../errors.ts";
+import { type ExecRequest, type ExecResult, runProcess } from "../exec.ts";
+import { git, gitText, runGit } from "./git.ts";
+
+const enc = new TextEncoder();
+
+function fakeResult(code: number, stdout = "", stderr = ""): ExecResult {
+  return {
+    code,
+    stdout: enc.encode(stdout),
+    stderr: enc.encode(stderr),
+    durationMs: 1,
+    timedOut: false,
+    aborted: false,
+    truncated: false,
+  };
+}
+
+Deno.test("runGit() passes fixed options and env, merging caller env", async () => {
+  const seen: ExecRequest[] = [];
+  const runner = (request: ExecRequest) => {
+    seen.push(request);
+    return Promise.resolve(fakeResult(0, "ok\n"));
+  };
+  await runGit(runner, "/repo", ["status"], { env: { GIT_INDEX_FILE: "/tmp/i" }, stdin: "x" });
+  assert.equal(seen[0].cmd, "git");
+  assert.equal(seen[0].cwd, "/repo");
+  assert.deepEqual(seen[0].args, [
+    "--no-pager",
+    "-c",
+    "core.quotepath=off",
+    "-c",
+    "color.ui=false",
+    "status",
+  ]);
+  assert.equal(seen[0].env?.GIT_OPTIONAL_LOCKS, "0");
+  assert.equal(seen[0].env?.LC_ALL, "C");
+  assert.equal(seen[0].env?.GIT_INDEX_FILE, "/tmp/i");
+  assert.equal(seen[0].stdin, "x");
+});
+
+Deno.test("git() throws GitError with args and stderr tail on failure", async () => {
+  const runner = () => Promise.resolve(fakeResult(128, "", "warning: a\nfatal: bad thing\n"));
+  await assert.rejects(git(runner, "/repo", ["diff", "x"]), (error: unknown) => {
+    assert.ok(error instanceof GitError);
+    assert.equal(error.exitCode, 2);
+    assert.deepEqual(error.args, ["diff", "x"]);
+    assert.match(error.stderr, /fatal: bad thing/);
+    assert.match(error.message, /"git diff x" failed with exit code 128: fatal: bad thing/);
+    return true;
+  });
+});
+
+Deno.test("git() accepts okCodes and gitText() strips the final newline", async () => {
+  const runner = () => Promise.resolve(fakeResult(1, "text\n"));
+  assert.deepEqual(await git(runner, "/r", ["diff"], { okCodes: [1] }), enc.encode("text\n"));
+  await assert.rejects(gitText(runner, "/r", ["diff"]), GitError);
+  assert.equal(await gitText(() => Promise.resolve(fakeResult(0, "a\nb\n")), "/r", []), "a\nb");
+});
+
+Deno.test("runGit() turns a missing directory into GitError", async () => {
+  await assert.rejects(runGit(runProcess, "/definitely/not/here", ["status"]), GitError);
+});

@@ -1,0 +1,166 @@
+/**
+ * Decide what a {@linkcode Target} means in a repository: the two endpoints of the diff and a human
+ * label. Every resolved `from` is an object id (commit or tree); `to` is an object id, or
+ * `"worktree"` / `"index"` for the live states, which `collect.ts` turns into trees through a
+ * temporary index.
+ *
+ * @module
+ */
+import { UsageError } from "../errors.ts";
+import type { Runner } from "../exec.ts";
+import { gitText, runGit, stderrTail } from "./git.ts";
+import { emptyTree, type Repo } from "./repo.ts";
+import type { Target } from "./types.ts";
+
+/** The endpoints of a target. */
+export interface ResolvedTarget {
+  /** Tree-ish object id of the base side (may be the empty tree). */
+  from: string;
+  /** Tree-ish object id of the reviewed side, or a live state. */
+  to: string | "worktree" | "index";
+  /** "working tree", "staged changes", "main...HEAD", "a1b2c3d..e4f5a6b", "commit a1b2c3d". */
+  label: string;
+}
+
+/**
+ * Parse a `--range` value: `A..B` or `A...B` (the latter reviews merge-base(A, B) → B).
+ *
+ * @throws {UsageError} when the text has no `..` or an empty side
+ */
+export function parseRangeSpec(spec: string): Target {
+  const match = /^(.+?)(\.\.\.?)(.+)$/.exec(spec);
+  if (!match || match[1].endsWith(".") || match[3].startsWith(".")) {
+    throw new UsageError(`Invalid range "${spec}": write it as "A..B" or "A...B"`);
+  }
+  return { kind: "range", from: match[1], to: match[3], mergeBase: match[2] === "..." };
+}
+
+/**
+ * Resolve a target to its endpoints. Calls git at most twice.
+ *
+ * - worktree: HEAD (or the empty tree on an unborn branch) → worktree incl. untracked
+ * - staged: HEAD (or the empty tree) → index
+ * - base REF: merge-base(REF, HEAD) → HEAD
+ * - range A..B: A → B; A...B: merge-base(A, B) → B
+ * - commit SHA: first parent (or the empty tree for a root commit) → SHA
+ * - tree: the two given tree-ish ids, verified
+ *
+ * @throws {UsageError} (exit 2) for an unknown ref or revision, a ref starting with "-", no
+ *   merge-base, or a HEAD-relative target on an unborn branch
+ */
+export async function resolveTarget(
+  runner: Runner,
+  repo: Repo,
+  target: Target,
+): Promise<ResolvedTarget> {
+  const base = repo.head ?? emptyTree(repo);
+  switch (target.kind) {
+    case "worktree":
+      return { from: base, to: "worktree", label: "working tree" };
+    case "staged":
+      return { from: base, to: "index", label: "staged changes" };
+    case "base": {
+      const head = requireHead(repo, `--base ${target.ref}`);
+      const from = await mergeBase(runner, repo, target.ref, head);
+      return { from, to: head, label: `${target.ref}...HEAD` };
+    }
+    case "range": {
+      const [a, b] = await resolveCommits(runner, repo, [target.from, target.to]);
+      const from = target.mergeBase ? await mergeBase(runner, repo, a, b) : a;
+      const sep = target.mergeBase ? "..." : "..";
+      return { from, to: b, label: `${target.from}${sep}${target.to}` };
+    }
+    case "commit": {
+      checkRef(target.sha);
+      const result = await runGit(runner, repo.root, [
+        "rev-list",
+        "--parents",
+        "-n",
+        "1",
+        target.sha,
+        "--",
+      ]);
+      if (result.code !== 0) throw unknownRevision(target.sha, stderrTail(result));
+      const [commit, parent] = new TextDecoder().decode(result.stdout).trim().split(" ");
+      return { from: parent ?? emptyTree(repo), to: commit, label: `commit ${commit.slice(0, 7)}` };
+    }
+    case "tree": {
+      const [from, to] = await resolveObjects(runner, repo, [target.from, target.to], "tree");
+      return { from, to, label: target.label };
+    }
+  }
+}
+
+/**
+ * The target to review when none was given: the worktree when it has any change (tracked, staged
+ * or untracked, ignored files excluded), else `null` (nothing to review). One `git status` call.
+ */
+export async function autoTarget(runner: Runner, repo: Repo): Promise<Target | null> {
+  const out = await gitText(runner, repo.root, [
+    "status",
+    "--porcelain",
+    "-z",
+    "--untracked-files=normal",
+  ]);
+  return out.length > 0 ? { kind: "worktree" } : null;
+}
+
+function requireHead(repo: Repo, what: string): string {
+  if (repo.head === null) {
+    throw new UsageError(
+      `Cannot review ${what}: the branch has no commit yet; review the working tree instead`,
+    );
+  }
+  return repo.head;
+}
+
+function checkRef(ref: string): void {
+  if (ref === "" || ref.startsWith("-")) {
+    throw new UsageError(`Invalid revision "${ref}": name a branch, tag or commit id`);
+  }
+}
+
+function unknownRevision(ref: string, stderr: string): UsageError {
+  const detail = stderr.split("\n").at(-1) ?? "";
+  return new UsageError(
+    `Unknown revision "${ref}": check the name with "git rev-parse --verify ${ref}"${
+      detail ? ` (${detail})` : ""
+    }`,
+  );
+}
+
+async function mergeBase(runner: Runner, repo: Repo, a: string, b: string): Promise<string> {
+  checkRef(a);
+  const result = await runGit(runner, repo.root, ["merge-base", a, b]);
+  if (result.code === 1) {
+    throw new UsageError(`No merge-base between "${a}" and "${b}": pass a range "A..B" instead`);
+  }
+  if (result.code !== 0) throw unknownRevision(a, stderrTail(result));
+  return new TextDecoder().decode(result.stdout).trim();
+}
+
+function resolveCommits(runner: Runner, repo: Repo, refs: string[]): Promise<string[]> {
+  return resolveObjects(runner, repo, refs, "commit");
+}
+
+async function resolveObjects(
+  runner: Runner,
+  repo: Repo,
+  refs: string[],
+  type: "commit" | "tree",
+): Promise<string[]> {
+  refs.forEach(checkRef);
+  // One call; `--verify` takes a single name, so check each line instead.
+  const result = await runGit(runner, repo.root, [
+    "rev-parse",
+    ...refs.map((r) => `${r}^{${type}}`),
+    "--",
+  ]);
+  const ids = new TextDecoder().decode(result.stdout).trim().split("\n");
+  if (result.code !== 0 || ids.length < refs.length + 1) {
+    const tail = stderrTail(result);
+    const bad = refs.find((r) => tail.includes(`'${r}^{${type}}'`)) ?? refs.join(", ");
+    throw unknownRevision(bad, tail);
+  }
+  return ids.slice(0, refs.length);
+}

@@ -1,0 +1,107 @@
+/**
+ * The verdict cache: `cache/<sha256>.json`, keyed by a hash of (change fingerprint, schema, prompt
+ * template, provider, model, focus, review kind) — DESIGN.md "Store (contract)". A hit costs no
+ * model call. Only successful verdicts (`approved`, `needs-attention`) are cached; a corrupt or
+ * foreign cache file is a miss, never a crash.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import type { RunRecord } from "../review/types.ts";
+import { jsonText, writeFileAtomic } from "./_atomic.ts";
+
+/** Everything a cached verdict depends on. */
+export interface CacheKeyParts {
+  /** Change fingerprint (lib/git). */
+  fingerprint: string;
+  /** Schema `$id` or hash of the canonical schema. */
+  schemaId: string;
+  /** Hash of the prompt template text. */
+  promptTemplateHash: string;
+  provider: string;
+  /** Model name; absent when the provider default is used. */
+  model?: string;
+  focus?: string;
+  /** "review" or "adversarial-review". */
+  reviewKind: string;
+}
+
+/** Statuses worth caching. */
+const CACHEABLE = new Set(["approved", "needs-attention"]);
+const KEY = /^[0-9a-f]{64}$/;
+const VERSION = 1;
+
+/** A cached verdict: a summary of the run that produced it, and the decoded answer. */
+export interface CacheEntry<A = unknown> {
+  record: Pick<RunRecord, "id" | "status"> & Partial<RunRecord>;
+  answer: A;
+}
+
+/**
+ * The cache key: sha256 (hex) of the parts in a fixed order (absent fields count as null).
+ *
+ * @param parts what the verdict depends on
+ * @returns 64 lowercase hex characters
+ */
+export function cacheKey(parts: CacheKeyParts): string {
+  const ordered = [
+    `v${VERSION}`,
+    parts.fingerprint,
+    parts.schemaId,
+    parts.promptTemplateHash,
+    parts.provider,
+    parts.model ?? null,
+    parts.focus ?? null,
+    parts.reviewKind,
+  ];
+  return createHash("sha256").update(JSON.stringify(ordered)).digest("hex");
+}
+
+function cachePath(state: string, key: string): string {
+  if (!KEY.test(key)) throw new TypeError(`Invalid cache key "${key}": expected 64 hex characters`);
+  return join(state, "cache", `${key}.json`);
+}
+
+/**
+ * Look a verdict up.
+ *
+ * @param state the state dir
+ * @param key from {@linkcode cacheKey}
+ * @returns the entry, or null on a miss, a corrupt file or an uncacheable status
+ * @throws {TypeError} when `key` is not a cache key
+ */
+export async function readCache<A = unknown>(
+  state: string,
+  key: string,
+): Promise<CacheEntry<A> | null> {
+  const path = cachePath(state, key);
+  try {
+    const data = JSON.parse(await Deno.readTextFile(path));
+    if (data?.version !== VERSION || data.key !== key) return null;
+    const { record, answer } = data;
+    if (typeof record !== "object" || record === null || typeof record.id !== "string") return null;
+    if (!CACHEABLE.has(record.status)) return null;
+    if (typeof answer !== "object" || answer === null) return null;
+    return { record, answer };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Store a verdict atomically; anything but `approved` / `needs-attention` is not stored.
+ *
+ * @param state the state dir
+ * @param key from {@linkcode cacheKey}
+ * @param entry the run summary and the answer
+ * @returns true when written, false when the status is not cacheable
+ * @throws {TypeError} for a bad key; Deno.errors from the file system
+ */
+export async function writeCache(state: string, key: string, entry: CacheEntry): Promise<boolean> {
+  const path = cachePath(state, key);
+  if (!CACHEABLE.has(entry.record.status)) return false;
+  await Deno.mkdir(join(state, "cache"), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(path, jsonText({ version: VERSION, key, ...entry }));
+  return true;
+}

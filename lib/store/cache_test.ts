@@ -1,0 +1,106 @@
+import assert from "node:assert/strict";
+import { cacheKey, type CacheKeyParts, readCache, writeCache } from "./cache.ts";
+
+const parts: CacheKeyParts = {
+  fingerprint: "fp",
+  schemaId: "review.schema.json#1",
+  promptTemplateHash: "t1",
+  provider: "claude",
+  model: "sonnet",
+  focus: "security",
+  reviewKind: "review",
+};
+
+async function withState(fn: (state: string) => Promise<void>): Promise<void> {
+  const state = await Deno.makeTempDir();
+  try {
+    await fn(state);
+  } finally {
+    await Deno.remove(state, { recursive: true });
+  }
+}
+
+Deno.test("cacheKey() is sha256 hex and changes with every part", () => {
+  const key = cacheKey(parts);
+  assert.match(key, /^[0-9a-f]{64}$/);
+  assert.equal(cacheKey({ ...parts }), key);
+  const variants: Partial<CacheKeyParts>[] = [
+    { fingerprint: "fp2" },
+    { schemaId: "other" },
+    { promptTemplateHash: "t2" },
+    { provider: "codex" },
+    { model: undefined },
+    { focus: undefined },
+    { reviewKind: "adversarial-review" },
+  ];
+  const keys = new Set(variants.map((v) => cacheKey({ ...parts, ...v })));
+  assert.equal(keys.size, variants.length);
+  assert.ok(!keys.has(key));
+});
+
+Deno.test("writeCache() stores verdicts that readCache() returns, atomically", async () => {
+  await withState(async (state) => {
+    const key = cacheKey(parts);
+    assert.equal(await readCache(state, key), null);
+    const entry = {
+      record: { id: "r1", status: "approved" as const },
+      answer: { verdict: "approve" },
+    };
+    assert.equal(await writeCache(state, key, entry), true);
+    assert.deepEqual(await readCache(state, key), entry);
+    assert.deepEqual([...Deno.readDirSync(`${state}/cache`)].map((e) => e.name), [`${key}.json`]);
+  });
+});
+
+Deno.test("writeCache() does not store could-not-run statuses", async () => {
+  await withState(async (state) => {
+    const key = cacheKey(parts);
+    for (const status of ["invalid-answer", "provider-error", "timeout", "interrupted"] as const) {
+      assert.equal(
+        await writeCache(state, key, { record: { id: "r", status }, answer: {} }),
+        false,
+      );
+    }
+    assert.equal(await readCache(state, key), null);
+  });
+});
+
+Deno.test("readCache() treats a corrupt or foreign file as a miss", async (t) => {
+  const key = cacheKey(parts);
+  const cases: [string, string][] = [
+    ["not JSON", "{oops"],
+    ["truncated", '{"version":1,"key":"'],
+    ["null", "null"],
+    [
+      "other key",
+      JSON.stringify({
+        version: 1,
+        key: "0".repeat(64),
+        record: { id: "r", status: "approved" },
+        answer: {},
+      }),
+    ],
+    [
+      "old version",
+      JSON.stringify({ version: 0, key, record: { id: "r", status: "approved" }, answer: {} }),
+    ],
+    [
+      "bad status",
+      JSON.stringify({ version: 1, key, record: { id: "r", status: "timeout" }, answer: {} }),
+    ],
+    ["no answer", JSON.stringify({ version: 1, key, record: { id: "r", status: "approved" } })],
+  ];
+  for (const [name, text] of cases) {
+    await t.step(name, async () => {
+      await withState(async (state) => {
+        await Deno.mkdir(`${state}/cache`);
+        await Deno.writeTextFile(`${state}/cache/${key}.json`, text);
+        assert.equal(await readCache(state, key), null);
+      });
+    });
+  }
+});
+
+Deno.test("readCache() refuses a key that is not a hash", async () => {
+  await assert.rejects(readCache("/tmp", "../../etc/passwd"), TypeError);
+});

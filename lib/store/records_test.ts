@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { appendRecord, readRecords, recordsPath } from "./records.ts";
+
+async function withState(fn: (state: string) => Promise<void>): Promise<void> {
+  const state = await Deno.makeTempDir();
+  try {
+    await fn(state);
+  } finally {
+    await Deno.remove(state, { recursive: true });
+  }
+}
+
+Deno.test("appendRecord() appends one JSON line per call", async () => {
+  await withState(async (state) => {
+    await appendRecord(state, { id: "a", n: 1 });
+    await appendRecord(state, { id: "b", text: "line\nbreak" });
+    const text = await Deno.readTextFile(recordsPath(state));
+    assert.equal(text.split("\n").length, 3);
+    assert.deepEqual(await readRecords(state), [{ id: "a", n: 1 }, {
+      id: "b",
+      text: "line\nbreak",
+    }]);
+  });
+});
+
+Deno.test("readRecords() returns [] without a file and skips a torn line", async () => {
+  await withState(async (state) => {
+    assert.deepEqual(await readRecords(state), []);
+    await Deno.writeTextFile(recordsPath(state), '{"id":"a"}\n{"id":"b\n');
+    assert.deepEqual(await readRecords(state), [{ id: "a" }]);
+  });
+});
+
+Deno.test("appendRecord() never interleaves lines from 20 concurrent processes", async () => {
+  await withState(async (state) => {
+    const module = import.meta.resolve("./records.ts");
+    const big = 100_000; // bytes per line: far past a pipe/page write, so a missing lock would show
+    const children = Array.from({ length: 20 }, (_, i) =>
+      new Deno.Command(Deno.execPath(), {
+        args: [
+          "eval",
+          `const { appendRecord } = await import(${JSON.stringify(module)});
+           for (let j = 0; j < 3; j++) {
+             await appendRecord(${JSON.stringify(state)}, { p: ${i}, j, pad: "${
+            "x".repeat(10)
+          }".repeat(${big / 10}) });
+           }`,
+        ],
+        stdout: "null",
+        stderr: "piped",
+      }).output());
+    const results = await Promise.all(children);
+    for (const r of results) assert.equal(r.code, 0, new TextDecoder().decode(r.stderr));
+    const lines = (await Deno.readTextFile(recordsPath(state))).split("\n").filter((l) => l);
+    assert.equal(lines.length, 60);
+    const seen = new Set(lines.map((l) => {
+      const v = JSON.parse(l); // throws on an interleaved line
+      assert.equal(v.pad.length, big);
+      return `${v.p}/${v.j}`;
+    }));
+    assert.equal(seen.size, 60);
+  });
+});
+
+Deno.test("appendRecord() waits while another process holds the lock", async () => {
+  await withState(async (state) => {
+    const module = import.meta.resolve("./records.ts");
+    using held = await Deno.open(recordsPath(state), { create: true, append: true });
+    await held.lock(true);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "eval",
+        `const { appendRecord } = await import(${JSON.stringify(module)});
+         await appendRecord(${JSON.stringify(state)}, { p: "child" });`,
+      ],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    await new Promise((resolve) => setTimeout(resolve, 700)); // child start-up is ~100 ms
+    assert.equal(await Deno.readTextFile(recordsPath(state)), "", "child wrote while locked");
+    await held.unlock();
+    const result = await child;
+    assert.equal(result.code, 0, new TextDecoder().decode(result.stderr));
+    assert.deepEqual(await readRecords(state), [{ p: "child" }]);
+  });
+});

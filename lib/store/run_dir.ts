@@ -1,0 +1,128 @@
+/**
+ * One run's folder: `runs/<run-id>/` with `run.json` (always), `transcript/` (always, also on
+ * failure) and `answer.json` + `review.md` (only on success, written together) — DESIGN.md "Store
+ * (contract)". `answer.json` is the commit marker: it is renamed into place last, so a reader that
+ * finds it also finds `review.md`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { AttemptRecord, RunRecord } from "../review/types.ts";
+import { jsonText, writeFileAtomic, writeTemp } from "./_atomic.ts";
+
+/** An attempt as the transcript stores it: its record plus raw output (lib/session.ts AttemptRun). */
+export interface TranscriptAttempt extends AttemptRecord {
+  stdout: Uint8Array;
+  stderr: Uint8Array;
+}
+
+const RUN_ID = /^\d{8}T\d{6}Z-[0-9a-f]{6}$/;
+
+/**
+ * A new sortable run id, `YYYYMMDDTHHMMSSZ-<6 hex>` (UTC, random suffix).
+ *
+ * @param now the clock reading
+ * @returns e.g. "20240102T030405Z-a1b2c3"
+ */
+export function newRunId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const bytes = crypto.getRandomValues(new Uint8Array(3));
+  return `${stamp}-${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/**
+ * Create `runs/<id>/transcript/` under the state dir.
+ *
+ * @param state the state dir (lib/store/state.ts)
+ * @param id a run id from {@linkcode newRunId}
+ * @returns the absolute run folder
+ * @throws {TypeError} when `id` is not a run id; Deno.errors.AlreadyExists when the run exists
+ */
+export async function createRunDir(state: string, id: string): Promise<string> {
+  if (!RUN_ID.test(id)) {
+    throw new TypeError(`Invalid run id "${id}": expected YYYYMMDDTHHMMSSZ-xxxxxx`);
+  }
+  const runs = join(state, "runs");
+  await Deno.mkdir(runs, { recursive: true, mode: 0o700 });
+  const runDir = join(runs, id);
+  await Deno.mkdir(runDir, { mode: 0o700 });
+  await Deno.mkdir(join(runDir, "transcript"), { mode: 0o700 });
+  return runDir;
+}
+
+/**
+ * Write every attempt's transcript: `transcript/attempt-N.stdout`, `.stderr` (raw bytes) and
+ * `attempt-N.json` (the record without the bytes). Call it on every outcome, failures included.
+ *
+ * @param runDir the run folder
+ * @param attempts attempts in order; N is each attempt's `n`
+ * @throws Deno.errors from the file system
+ */
+export async function writeTranscript(
+  runDir: string,
+  attempts: readonly TranscriptAttempt[],
+): Promise<void> {
+  const dir = join(runDir, "transcript");
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  for (const { stdout, stderr, ...record } of attempts) {
+    const base = join(dir, `attempt-${record.n}`);
+    await Deno.writeFile(`${base}.stdout`, stdout, { mode: 0o600 });
+    await Deno.writeFile(`${base}.stderr`, stderr, { mode: 0o600 });
+    await writeFileAtomic(`${base}.json`, jsonText(record));
+  }
+}
+
+/**
+ * Write `run.json` atomically (temp file + rename).
+ *
+ * @param runDir the run folder
+ * @param record the run record
+ * @throws Deno.errors from the file system
+ */
+export async function writeRunRecord(runDir: string, record: RunRecord): Promise<void> {
+  await writeFileAtomic(join(runDir, "run.json"), jsonText(record));
+}
+
+/**
+ * Write `answer.json` and `review.md` together: both to temp names first, then `review.md` renamed,
+ * then `answer.json` (the commit marker) — a reader never sees the answer without the review.
+ *
+ * @param runDir the run folder
+ * @param success the decoded answer (serialised as JSON) and the rendered markdown
+ * @throws Deno.errors from the file system; temp files are removed
+ */
+export async function writeSuccess(
+  runDir: string,
+  success: { answer: unknown; markdown: string },
+): Promise<void> {
+  const answerPath = join(runDir, "answer.json");
+  const reviewPath = join(runDir, "review.md");
+  const temps: string[] = [];
+  try {
+    temps.push(await writeTemp(reviewPath, success.markdown));
+    temps.push(await writeTemp(answerPath, jsonText(success.answer)));
+    await Deno.rename(temps[0], reviewPath);
+    await Deno.rename(temps[1], answerPath);
+  } catch (error) {
+    for (const temp of temps) await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Read a run's success files; `answer.json` is the commit marker.
+ *
+ * @param runDir the run folder
+ * @returns the parsed answer and the markdown, or null when the run has no (complete) success
+ */
+export async function readSuccess(
+  runDir: string,
+): Promise<{ answer: unknown; markdown: string } | null> {
+  try {
+    const answer = JSON.parse(await Deno.readTextFile(join(runDir, "answer.json")));
+    const markdown = await Deno.readTextFile(join(runDir, "review.md"));
+    return { answer, markdown };
+  } catch {
+    return null;
+  }
+}

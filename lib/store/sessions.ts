@@ -1,0 +1,80 @@
+/**
+ * Per-Claude-session state for the Stop gate: `sessions/<session-id>.json` holding the turn's
+ * baseline tree, the last fingerprint and verdict, and the count of consecutive blocks
+ * (DESIGN.md "Gates"). Session ids come from hook stdin and are untrusted: an id that is not a
+ * plain token (letters, digits, `-`, `_`, at most 128) is stored under its sha256 instead, so no id
+ * can name a path outside `sessions/`.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { jsonText, writeFileAtomic } from "./_atomic.ts";
+
+/** What the Stop gate remembers about one Claude session. */
+export interface SessionState {
+  /** Tree id recorded by the UserPromptSubmit hook at the start of the turn. */
+  baselineTree?: string;
+  /** Fingerprint of the change last reviewed. */
+  lastFingerprint?: string;
+  /** Status of that review, e.g. "approved". */
+  lastStatus?: string;
+  /** Run id of that review. */
+  lastRunId?: string;
+  /** Blocks in a row without an allow; capped by config. */
+  consecutiveBlocks: number;
+  /** ISO time of the last write. */
+  updatedAt?: string;
+}
+
+const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * File name for a session id: the id itself when it is a plain token, else `sha256-<hex>`.
+ *
+ * @param sessionId untrusted id from hook stdin
+ * @returns a file name without directory parts
+ */
+export function sessionFileName(sessionId: string): string {
+  if (SAFE_ID.test(sessionId)) return `${sessionId}.json`;
+  return `sha256-${createHash("sha256").update(sessionId).digest("hex")}.json`;
+}
+
+/**
+ * Read a session's state.
+ *
+ * @param state the state dir
+ * @param sessionId untrusted session id
+ * @returns the state, or null when missing or corrupt
+ */
+export async function readSessionState(
+  state: string,
+  sessionId: string,
+): Promise<SessionState | null> {
+  try {
+    const data = JSON.parse(
+      await Deno.readTextFile(join(state, "sessions", sessionFileName(sessionId))),
+    );
+    if (typeof data !== "object" || data === null || Array.isArray(data)) return null;
+    if (typeof data.consecutiveBlocks !== "number") return null;
+    return data as SessionState;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Write a session's state atomically (creates `sessions/` when missing).
+ *
+ * @param state the state dir
+ * @param session the untrusted session id and its state
+ * @throws Deno.errors from the file system
+ */
+export async function writeSessionState(
+  state: string,
+  session: { sessionId: string; value: SessionState },
+): Promise<void> {
+  const dir = join(state, "sessions");
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  await writeFileAtomic(join(dir, sessionFileName(session.sessionId)), jsonText(session.value));
+}

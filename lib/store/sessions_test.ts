@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { readSessionState, sessionFileName, writeSessionState } from "./sessions.ts";
+
+async function withState(fn: (state: string) => Promise<void>): Promise<void> {
+  const state = await Deno.makeTempDir();
+  try {
+    await fn(state);
+  } finally {
+    await Deno.remove(state, { recursive: true });
+  }
+}
+
+Deno.test("sessionFileName() keeps plain ids and hashes anything else", () => {
+  const uuid = "0f8fad5b-d9cb-469f-a165-70867728950e";
+  assert.equal(sessionFileName(uuid), `${uuid}.json`);
+  for (const bad of ["../../x", "a/b", "..", "", "a\\b", "x".repeat(200), "ünï"]) {
+    assert.match(sessionFileName(bad), /^sha256-[0-9a-f]{64}\.json$/, bad);
+  }
+  assert.notEqual(sessionFileName("a/b"), sessionFileName("a/c"));
+});
+
+Deno.test("writeSessionState() round-trips and stays inside sessions/", async () => {
+  await withState(async (state) => {
+    const value = { baselineTree: "abc", consecutiveBlocks: 2 };
+    await writeSessionState(state, { sessionId: "../../escape", value });
+    assert.deepEqual(await readSessionState(state, "../../escape"), value);
+    assert.deepEqual([...Deno.readDirSync(state)].map((e) => e.name), ["sessions"]);
+    assert.equal(await readSessionState(state, "other"), null);
+  });
+});
+
+Deno.test("readSessionState() treats a corrupt file as missing", async () => {
+  await withState(async (state) => {
+    await Deno.mkdir(`${state}/sessions`);
+    for (const text of ["{", "[]", '{"baselineTree":"x"}']) {
+      await Deno.writeTextFile(`${state}/sessions/s1.json`, text);
+      assert.equal(await readSessionState(state, "s1"), null, text);
+    }
+  });
+});

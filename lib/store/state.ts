@@ -1,0 +1,37 @@
+/**
+ * The state dir: `<git-common-dir>/review-gate/` (DESIGN.md "Store (contract)"), shared by all
+ * worktrees of a repository and never committed. Holds `runs/`, `records.jsonl`, `cache/` and
+ * `sessions/`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+
+/** Sub-directories of the state dir. */
+export const STATE_SUBDIRS = ["runs", "cache", "sessions"] as const;
+
+/**
+ * Path of the state dir for a git common dir (`git rev-parse --git-common-dir`, made absolute by
+ * the caller).
+ *
+ * @param commonDir absolute git common dir
+ * @returns `<commonDir>/review-gate`
+ */
+export function stateDir(commonDir: string): string {
+  return join(commonDir, "review-gate");
+}
+
+/**
+ * Create the state dir and its sub-directories (mode 0700) when missing.
+ *
+ * @param commonDir absolute git common dir
+ * @returns the state dir path
+ * @throws Deno.errors from the file system (e.g. PermissionDenied)
+ */
+export async function ensureStateDir(commonDir: string): Promise<string> {
+  const state = stateDir(commonDir);
+  for (const sub of STATE_SUBDIRS) {
+    await Deno.mkdir(join(state, sub), { recursive: true, mode: 0o700 });
+  }
+  return state;
+}

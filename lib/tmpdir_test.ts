@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { cleanupAllTempDirs, liveTempDirs, withPrivateTempDir } from "./tmpdir.ts";
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+Deno.test("withPrivateTempDir() makes a 0700 dir and removes it with its files", async () => {
+  let seen = "";
+  const result = await withPrivateTempDir(async (dir) => {
+    seen = dir;
+    assert.equal((await Deno.stat(dir)).mode! & 0o777, 0o700);
+    assert.deepEqual(liveTempDirs(), [dir]);
+    await Deno.mkdir(`${dir}/sub`);
+    await Deno.writeTextFile(`${dir}/sub/f.txt`, "x");
+    return 42;
+  });
+  assert.equal(result, 42);
+  assert.equal(await exists(seen), false);
+  assert.deepEqual(liveTempDirs(), []);
+});
+
+Deno.test("withPrivateTempDir() removes the dir when fn throws", async () => {
+  let seen = "";
+  await assert.rejects(
+    withPrivateTempDir((dir) => {
+      seen = dir;
+      return Promise.reject(new Error("boom"));
+    }),
+    /boom/,
+  );
+  assert.equal(await exists(seen), false);
+  assert.deepEqual(liveTempDirs(), []);
+});
+
+Deno.test("cleanupAllTempDirs() removes live dirs synchronously", async () => {
+  let seen = "";
+  let removed = -1;
+  await withPrivateTempDir(async (dir) => {
+    seen = dir;
+    await Deno.writeTextFile(`${dir}/f`, "x");
+    removed = cleanupAllTempDirs();
+    assert.equal(await exists(dir), false);
+  });
+  assert.equal(removed, 1);
+  assert.equal(await exists(seen), false);
+  assert.deepEqual(liveTempDirs(), []);
+});
