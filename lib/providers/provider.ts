@@ -96,6 +96,11 @@ export interface ProviderCapabilities {
   nativeSchema: boolean;
   /** The same session can be resumed for the corrective attempt. */
   resume: boolean;
+  /**
+   * Largest prompt the CLI can take, in bytes, when it is limited (vibe takes the prompt as one
+   * argv element, and Linux caps one argument at 128 KiB). The diff budget shrinks to fit.
+   */
+  maxPromptBytes?: number;
 }
 
 /** One provider adapter. */

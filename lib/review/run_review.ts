@@ -17,7 +17,7 @@ import { collectChange } from "../git/collect.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { compareSnapshots, takeSnapshot } from "../git/snapshot.ts";
 import { autoTarget } from "../git/target.ts";
-import type { Change, Target } from "../git/types.ts";
+import type { Budgets, Change, Target } from "../git/types.ts";
 import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
 import { renderMarkdown } from "../render/markdown.ts";
 import { type CallOutcome, callStructured } from "../session.ts";
@@ -63,6 +63,21 @@ export interface ReviewOutcome extends ReviewResult {
   rawOutput?: { stdout: string; stderr: string };
   /** The change that was reviewed (absent for nothing-to-review without a change). */
   change?: Change;
+}
+
+/** Room kept for the prompt template, key list and schema text around the diff, bytes. */
+const PROMPT_OVERHEAD_BYTES = 24 * 1024;
+
+/**
+ * Diff budgets for a review: the configured ones, shrunk so the whole prompt fits a provider that
+ * limits prompt size (`maxPromptBytes`).
+ */
+export function budgetsFor(config: Config, maxPromptBytes?: number): Budgets {
+  const room = maxPromptBytes === undefined ? Infinity : Math.max(4096, maxPromptBytes - PROMPT_OVERHEAD_BYTES);
+  return {
+    perFileBytes: Math.min(config.budgets.file_bytes, room),
+    totalBytes: Math.min(config.budgets.total_bytes, room),
+  };
 }
 
 /** The policy a config sets. */
@@ -121,7 +136,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
   const change = await collectChange(deps.runner, {
     repo,
     target,
-    budgets: { perFileBytes: config.budgets.file_bytes, totalBytes: config.budgets.total_bytes },
+    budgets: budgetsFor(config, adapter.capabilities.maxPromptBytes),
   });
   if (change.files.length === 0) return nothing(change.label, change);
 

@@ -1,0 +1,173 @@
+import assert from "node:assert/strict";
+import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
+import { buildClaudeInvocation, claudeAdapter, parseClaudeEnvelope } from "./claude.ts";
+import type { ProcessOutput, ProviderRequest } from "./provider.ts";
+
+const SAMPLES = new URL("../../fixtures/provider-samples/", import.meta.url);
+
+function sample(name: string): string {
+  return Deno.readTextFileSync(new URL(name, SAMPLES));
+}
+
+function output(stdout: string, code = 0, stderr = ""): ProcessOutput {
+  return { code, stdout, stderr, files: {} };
+}
+
+const REQUEST: ProviderRequest = {
+  prompt: "Review this change.",
+  schema: reviewSchema,
+  root: "/repo",
+  maxTurns: 8,
+  tmpDir: "/tmp/rg-x",
+  attempt: 1,
+};
+
+const SCHEMA_TEXT = (() => {
+  const copy: Record<string, unknown> = structuredClone(reviewSchema);
+  delete copy.$schema;
+  delete copy.$id;
+  return JSON.stringify(copy);
+})();
+
+const FIRST_ARGS = [
+  "-p",
+  "--output-format",
+  "json",
+  "--json-schema",
+  SCHEMA_TEXT,
+  "--setting-sources",
+  "",
+  "--strict-mcp-config",
+  "--tools",
+  "Read,Grep,Glob,Bash",
+  "--allowedTools",
+  "Bash(git log:*),Bash(git diff:*),Bash(git show:*),Bash(git status:*),Bash(git ls-files:*),Bash(git blame:*)",
+  "--disallowedTools",
+  "Write,Edit,NotebookEdit,WebFetch,WebSearch",
+  "--permission-mode",
+  "dontAsk",
+  "--max-turns",
+  "8",
+];
+
+Deno.test("buildClaudeInvocation() builds the first call with the prompt on stdin", () => {
+  const inv = buildClaudeInvocation(REQUEST);
+  assert.deepEqual(inv.args, FIRST_ARGS);
+  assert.equal(inv.stdin, "Review this change.");
+  assert.deepEqual(inv.files, {});
+  assert.deepEqual(inv.readBack, []);
+  assert.ok(!inv.args[4].includes("$schema"), "the 2020-12 $schema must be stripped");
+});
+
+Deno.test("buildClaudeInvocation() repeats every flag on resume and adds --model and --resume", () => {
+  const inv = buildClaudeInvocation({
+    ...REQUEST,
+    model: "opus",
+    resumeSessionId: "abc-1",
+    attempt: 2,
+  });
+  assert.deepEqual(inv.args, [...FIRST_ARGS, "--model", "opus", "--resume", "abc-1"]);
+});
+
+const CASES: Array<[string, number, string, RegExp | null]> = [
+  ["claude-structured-ok.json", 0, "answer", null],
+  ["claude-resume-ok.json", 0, "answer", null],
+  ["claude-stream.jsonl", 0, "answer", null],
+  ["claude-structured-bad.json", 0, "refused", null],
+  [
+    "claude-structured-maxretries.json",
+    1,
+    "error",
+    /error_max_structured_output_retries.*after 5 attempts/,
+  ],
+  ["claude-api400.json", 1, "error", /status 400\).*JSON schema is invalid/],
+  ["claude-api500.json", 1, "error", /status 500\).*API Error: 500/],
+  ["claude-maxturns.json", 1, "error", /"error_max_turns": Reached maximum number of turns/],
+  ["claude-maxbudget.json", 1, "error", /"error_max_budget_usd": Reached maximum budget/],
+];
+
+Deno.test("parseClaudeEnvelope() classifies every real sample", async (t) => {
+  for (const [file, code, outcome, message] of CASES) {
+    await t.step(file, () => {
+      const env = parseClaudeEnvelope(output(sample(file), code));
+      assert.equal(env.outcome, outcome);
+      assert.match(env.sessionId ?? "", /^[0-9a-f-]{36}$/);
+      if (env.outcome === "error" && message) assert.match(env.message, message);
+    });
+  }
+});
+
+Deno.test("parseClaudeEnvelope() carries structured_output, usage, cost, turns and model", () => {
+  const env = parseClaudeEnvelope(output(sample("claude-structured-ok.json")));
+  assert.equal(env.outcome, "answer");
+  assert.deepEqual(env.value, { verdict: "approve", summary: "Looks fine." });
+  assert.equal(env.sessionId, "9f2b635d-82cd-4057-b327-c45b2e074e0f");
+  assert.deepEqual(env.usage, {
+    inputTokens: 10,
+    outputTokens: 20,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+  });
+  assert.equal(env.costUsd, 0.00044);
+  assert.equal(env.turns, 2);
+  assert.equal(env.model, "claude-opus-5-5");
+});
+
+Deno.test("parseClaudeEnvelope() refuses prose without structured_output, keeping the prose", () => {
+  const env = parseClaudeEnvelope(output(sample("claude-structured-bad.json")));
+  assert.equal(env.outcome, "refused");
+  assert.equal(env.text, "Done.");
+  assert.match(env.problem, /StructuredOutput/);
+});
+
+Deno.test("parseClaudeEnvelope() takes the last result event of an array", () => {
+  const ok = JSON.parse(sample("claude-structured-ok.json"));
+  const array = [
+    { type: "system", subtype: "init" },
+    { ...ok, structured_output: { first: true } },
+    { type: "assistant" },
+    ok,
+  ];
+  const env = parseClaudeEnvelope(output(JSON.stringify(array)));
+  assert.equal(env.outcome, "answer");
+  assert.deepEqual(env.value, { verdict: "approve", summary: "Looks fine." });
+});
+
+Deno.test("parseClaudeEnvelope() treats a success envelope with a non-zero exit as an error", () => {
+  const env = parseClaudeEnvelope(output(sample("claude-structured-ok.json"), 1, "boom"));
+  assert.equal(env.outcome, "error");
+  assert.match(env.message, /exited with code 1.*stderr: boom/);
+});
+
+Deno.test("parseClaudeEnvelope() treats an API error with exit 0 (older builds) as an error", () => {
+  const env = parseClaudeEnvelope(output(sample("claude-api500.json"), 0));
+  assert.equal(env.outcome, "error");
+});
+
+Deno.test("parseClaudeEnvelope() returns an error, not a crash, for garbage and empty stdout", async (t) => {
+  const cases: Array<[string, number, string, RegExp]> = [
+    [
+      "not json at all {",
+      1,
+      "Error: --json-schema is not a valid JSON Schema",
+      /no JSON.*exit code 1.*not a valid JSON Schema/,
+    ],
+    ["", 0, "", /no JSON \(exit code 0\)$/],
+    ['{"type":"assistant"}', 0, "", /no result event/],
+    ["[1,2,3]", 0, "", /no JSON/],
+    ["\uFFFD\uFFFD", 139, "segmentation fault", /segmentation fault/],
+  ];
+  for (const [stdout, code, stderr, message] of cases) {
+    await t.step(JSON.stringify(stdout), () => {
+      const env = parseClaudeEnvelope(output(stdout, code, stderr));
+      assert.equal(env.outcome, "error");
+      if (env.outcome === "error") assert.match(env.message, message);
+    });
+  }
+});
+
+Deno.test("claudeAdapter declares its binary, env override and capabilities", () => {
+  assert.equal(claudeAdapter.name, "claude");
+  assert.equal(claudeAdapter.binEnv, "REVIEW_GATE_CLAUDE_BIN");
+  assert.deepEqual(claudeAdapter.capabilities, { nativeSchema: true, resume: true });
+});

@@ -1,0 +1,166 @@
+import assert from "node:assert/strict";
+import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
+import { dialectText } from "../answer/dialect.ts";
+import { buildCodexInvocation, parseCodexEnvelope } from "./codex.ts";
+import type { ProcessOutput, ProviderRequest } from "./provider.ts";
+
+const SAMPLES = new URL("../../fixtures/provider-samples/", import.meta.url);
+
+function sample(name: string): string {
+  return Deno.readTextFileSync(new URL(name, SAMPLES));
+}
+
+function output(
+  stdout: string,
+  code = 0,
+  lastMessage: string | null = null,
+  stderr = "",
+): ProcessOutput {
+  return { code, stdout, stderr, files: { "/tmp/rg-x/last-message-1.txt": lastMessage } };
+}
+
+const REQUEST: ProviderRequest = {
+  prompt: "Review this change.",
+  schema: reviewSchema,
+  root: "/repo",
+  maxTurns: 8,
+  tmpDir: "/tmp/rg-x",
+  attempt: 1,
+};
+
+Deno.test("buildCodexInvocation() builds the first call with the schema file and prompt on stdin", () => {
+  const inv = buildCodexInvocation({ ...REQUEST, model: "gpt-5" });
+  assert.deepEqual(inv.args, [
+    "exec",
+    "-C",
+    "/repo",
+    "--sandbox",
+    "read-only",
+    "-c",
+    'approval_policy="never"',
+    "--json",
+    "--output-schema",
+    "/tmp/rg-x/answer-1.schema.json",
+    "-o",
+    "/tmp/rg-x/last-message-1.txt",
+    "-m",
+    "gpt-5",
+    "-",
+  ]);
+  assert.equal(inv.stdin, "Review this change.");
+  assert.deepEqual(inv.files, {
+    "/tmp/rg-x/answer-1.schema.json": dialectText(reviewSchema, "codex"),
+  });
+  assert.deepEqual(inv.readBack, ["/tmp/rg-x/last-message-1.txt"]);
+});
+
+Deno.test("buildCodexInvocation() puts -C and --sandbox before resume and the sandbox again after it", () => {
+  const inv = buildCodexInvocation({
+    ...REQUEST,
+    attempt: 2,
+    resumeSessionId: "thread-1",
+    model: "gpt-5",
+  });
+  assert.deepEqual(inv.args, [
+    "exec",
+    "-C",
+    "/repo",
+    "--sandbox",
+    "read-only",
+    "-m",
+    "gpt-5",
+    "resume",
+    "-c",
+    'sandbox_mode="read-only"',
+    "-c",
+    'approval_policy="never"',
+    "--json",
+    "--output-schema",
+    "/tmp/rg-x/answer-2.schema.json",
+    "-o",
+    "/tmp/rg-x/last-message-2.txt",
+    "thread-1",
+    "-",
+  ]);
+  assert.deepEqual(Object.keys(inv.files), ["/tmp/rg-x/answer-2.schema.json"]);
+});
+
+Deno.test("parseCodexEnvelope() classifies every real sample", async (t) => {
+  const cases: Array<[string, number, string]> = [
+    ["codex-exec.jsonl", 0, "answer"],
+    ["codex-exec-tools.jsonl", 0, "answer"],
+    ["codex-resume.jsonl", 0, "answer"],
+    ["codex-exec-400.jsonl", 1, "error"],
+  ];
+  for (const [file, code, outcome] of cases) {
+    await t.step(file, () => {
+      const env = parseCodexEnvelope(output(sample(file), code));
+      assert.equal(env.outcome, outcome);
+      assert.match(env.sessionId ?? "", /^[0-9a-f-]{36}$/);
+    });
+  }
+});
+
+Deno.test("parseCodexEnvelope() takes the text of the last agent_message and the turn usage", () => {
+  const env = parseCodexEnvelope(output(sample("codex-exec.jsonl")));
+  assert.equal(env.outcome, "answer");
+  assert.equal(env.text, '{"verdict":"approve","summary":"Looks fine."}');
+  assert.equal(env.sessionId, "01a22a6a-8a17-7370-85d8-967ba346d6e2");
+  assert.deepEqual(env.usage, {
+    inputTokens: 10,
+    outputTokens: 5,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+  });
+});
+
+Deno.test("parseCodexEnvelope() names the schema problem of a failed turn", () => {
+  const env = parseCodexEnvelope(output(sample("codex-exec-400.jsonl"), 1));
+  assert.equal(env.outcome, "error");
+  if (env.outcome === "error") {
+    assert.match(
+      env.message,
+      /^Codex turn failed \(exit code 1\): Invalid schema for response_format 'codex_output_schema': .*'minLength' is not permitted\.$/,
+    );
+  }
+});
+
+Deno.test("parseCodexEnvelope() lets turn.failed override an earlier valid-looking answer", () => {
+  const stdout = sample("codex-exec.jsonl").replace(
+    /\{"type":"turn.completed".*\n?$/,
+    '{"type":"turn.failed","error":{"message":"stream disconnected"}}\n',
+  );
+  for (const code of [0, 1]) {
+    const env = parseCodexEnvelope(output(stdout, code, '{"verdict":"approve"}'));
+    assert.equal(env.outcome, "error");
+    if (env.outcome === "error") assert.match(env.message, /stream disconnected/);
+  }
+});
+
+Deno.test("parseCodexEnvelope() lets a non-zero exit override a complete answer", () => {
+  const env = parseCodexEnvelope(output(sample("codex-exec.jsonl"), 101, null, "broken pipe"));
+  assert.equal(env.outcome, "error");
+  if (env.outcome === "error") {
+    assert.equal(env.message, "Codex exited with code 101; stderr: broken pipe");
+  }
+});
+
+Deno.test("parseCodexEnvelope() falls back to the -o file when no agent_message was printed", () => {
+  const stdout = sample("codex-exec.jsonl").split("\n").filter((l) => !l.includes("agent_message"))
+    .join("\n");
+  assert.deepEqual(parseCodexEnvelope(output(stdout, 0, '{"a":1}')).outcome, "answer");
+  assert.equal(
+    (parseCodexEnvelope(output(stdout, 0, '{"a":1}')) as { text: string }).text,
+    '{"a":1}',
+  );
+  assert.equal(parseCodexEnvelope(output(stdout, 0, "")).outcome, "refused");
+});
+
+Deno.test("parseCodexEnvelope() ignores non-JSON lines and errors on garbage", () => {
+  const noisy = "Reading additional input from stdin...\n\uFFFD\n" + sample("codex-exec.jsonl") +
+    "\nnot json";
+  assert.equal(parseCodexEnvelope(output(noisy)).outcome, "answer");
+  const env = parseCodexEnvelope(output("garbage {", 0));
+  assert.equal(env.outcome, "error");
+  if (env.outcome === "error") assert.match(env.message, /no completed turn/);
+});

@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import { UsageError } from "../errors.ts";
+import { getProvider, missingBinaryMessage, PROVIDER_NAMES, resolveBinary } from "./registry.ts";
+
+Deno.test("getProvider() returns the adapter for each name", () => {
+  assert.deepEqual(PROVIDER_NAMES, ["claude", "codex", "vibe"]);
+  for (const name of PROVIDER_NAMES) assert.equal(getProvider(name).name, name);
+});
+
+Deno.test("getProvider() refuses an unknown name, listing the choices", () => {
+  assert.throws(() => getProvider("gemini"), (e: unknown) => {
+    assert.ok(e instanceof UsageError);
+    assert.equal(e.message, 'Unknown provider "gemini": choose one of "claude", "codex", "vibe"');
+    assert.equal(e.exitCode, 2);
+    return true;
+  });
+  assert.throws(() => getProvider("toString"), UsageError);
+});
+
+Deno.test("resolveBinary() prefers the non-empty env override", () => {
+  const codex = getProvider("codex");
+  assert.equal(resolveBinary(codex, {}), "codex");
+  assert.equal(resolveBinary(codex, { REVIEW_GATE_CODEX_BIN: "" }), "codex");
+  assert.equal(resolveBinary(codex, { REVIEW_GATE_CODEX_BIN: "/opt/codex" }), "/opt/codex");
+  assert.equal(
+    resolveBinary(getProvider("claude"), { REVIEW_GATE_CODEX_BIN: "/opt/codex" }),
+    "claude",
+  );
+  assert.equal(resolveBinary(getProvider("vibe"), { REVIEW_GATE_VIBE_BIN: "/x/vibe" }), "/x/vibe");
+});
+
+Deno.test("missingBinaryMessage() says how to install or override", () => {
+  assert.equal(
+    missingBinaryMessage(getProvider("codex")),
+    'Cannot find "codex": install it with "npm i -g @openai/codex" or set REVIEW_GATE_CODEX_BIN',
+  );
+  assert.match(
+    missingBinaryMessage(getProvider("claude")),
+    /@anthropic-ai\/claude-code.*REVIEW_GATE_CLAUDE_BIN/,
+  );
+});

@@ -1,0 +1,174 @@
+/**
+ * The Mistral Vibe adapter (PROVIDERS.md "Mistral Vibe"). Vibe has no schema flag, so the canonical
+ * schema text goes into the `-p` prompt with "Reply with the JSON object only"; tools are limited to
+ * `read` and `grep` (no bash: its allowlist is not read-only), stdin is null (Vibe reads stdin even
+ * with `-p`), the model comes from `VIBE_ACTIVE_MODEL`. The session id is printed nowhere:
+ * {@linkcode locateVibeSession} finds it in `$VIBE_HOME/logs/session/*\/meta.json`.
+ *
+ * Note: the prompt travels in argv, and Linux caps one argument at 128 KiB (MAX_ARG_STRLEN).
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { dialectText } from "../answer/dialect.ts";
+import { tailOf } from "./claude.ts";
+import type {
+  Envelope,
+  Invocation,
+  ProcessOutput,
+  ProviderAdapter,
+  ProviderRequest,
+} from "./provider.ts";
+
+/**
+ * The prompt Vibe gets: the review prompt, the schema text and the reply rule.
+ *
+ * @param request prompt and canonical schema
+ * @returns the `-p` text
+ */
+export function buildVibePrompt(request: ProviderRequest): string {
+  return [
+    request.prompt.trimEnd(),
+    "",
+    "Your answer must be one JSON object matching this JSON Schema:",
+    dialectText(request.schema, "vibe").trim(),
+    "",
+    "Reply with the JSON object only.",
+  ].join("\n");
+}
+
+/**
+ * Build the argv for a first call or, with `request.resumeSessionId`, the resume of that session.
+ *
+ * @param request prompt, schema, repo root, turn limit, optional model and session id
+ * @returns args, `stdin: null`, `VIBE_ACTIVE_MODEL` in env when a model is chosen
+ */
+export function buildVibeInvocation(request: ProviderRequest): Invocation {
+  const args = [
+    "-p",
+    buildVibePrompt(request),
+    "--output",
+    "streaming",
+    "--workdir",
+    request.root,
+    "--max-turns",
+    String(request.maxTurns),
+    "--enabled-tools",
+    "read",
+    "--enabled-tools",
+    "grep",
+  ];
+  if (request.resumeSessionId) args.push("--resume", request.resumeSessionId);
+  const env: Record<string, string> = request.model ? { VIBE_ACTIVE_MODEL: request.model } : {};
+  return { args, stdin: null, env, files: {}, readBack: [] };
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content.map((part) =>
+      typeof part === "string" ? part : typeof part?.text === "string" ? part.text : ""
+    ).join("");
+  }
+  return "";
+}
+
+/**
+ * Classify what `vibe --output streaming` produced: one message object per line; the answer is
+ * the last `role:"assistant"` message with non-empty content. Non-JSON lines are ignored. Never
+ * throws.
+ *
+ * @param output exit code, stdout (JSONL messages), stderr
+ * @returns answer (raw text), refused (exit 0 without an assistant message) or error (exit ≠ 0)
+ */
+export function parseVibeEnvelope(output: ProcessOutput): Envelope {
+  if (output.code !== 0) {
+    const tail = tailOf(output.stderr);
+    return {
+      outcome: "error",
+      message: `Vibe exited with code ${output.code}${tail === "" ? "" : `: ${tail}`}`,
+    };
+  }
+  let answer: string | undefined;
+  for (const line of output.stdout.split("\n")) {
+    try {
+      const message = JSON.parse(line);
+      if (message?.role !== "assistant") continue;
+      const text = contentText(message.content);
+      if (text.trim() !== "") answer = text;
+    } catch {
+      // not a message line
+    }
+  }
+  if (answer !== undefined) return { outcome: "answer", text: answer };
+  return {
+    outcome: "refused",
+    text: "",
+    problem: "Vibe finished without an assistant message",
+  };
+}
+
+/**
+ * Find the session Vibe just wrote: the newest `$VIBE_HOME/logs/session/*\/meta.json` (VIBE_HOME
+ * default `~/.vibe`) whose `environment.working_directory` realpath is `root` and whose mtime is ≥
+ * the spawn time (PROVIDERS.md "Mistral Vibe"). The id is meta's `session_id`, else the directory
+ * name.
+ *
+ * @param context repo root, spawn time (epoch ms), the child's environment
+ * @returns the session id, or undefined when none matches or the directory is unreadable
+ */
+export async function locateVibeSession(
+  context: { root: string; spawnedAtMs: number; env: Record<string, string | undefined> },
+): Promise<string | undefined> {
+  const home = context.env.VIBE_HOME ??
+    (context.env.HOME ? join(context.env.HOME, ".vibe") : undefined);
+  if (!home) return undefined;
+  const dir = join(home, "logs", "session");
+  let root: string;
+  try {
+    root = await Deno.realPath(context.root);
+  } catch {
+    root = context.root;
+  }
+  let best: { id: string; mtime: number } | undefined;
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (!entry.isDirectory) continue;
+      const metaPath = join(dir, entry.name, "meta.json");
+      try {
+        const stat = await Deno.stat(metaPath);
+        const mtime = stat.mtime?.getTime() ?? 0;
+        // filesystem mtimes may be coarser than the clock: allow one second of slack
+        if (mtime < context.spawnedAtMs - 1000) continue;
+        const meta = JSON.parse(await Deno.readTextFile(metaPath));
+        const wd = meta?.environment?.working_directory;
+        if (typeof wd !== "string") continue;
+        const real = await Deno.realPath(wd).catch(() => wd);
+        if (real !== root) continue;
+        if (!best || mtime >= best.mtime) {
+          const id = typeof meta.session_id === "string" ? meta.session_id : entry.name;
+          best = { id, mtime };
+        }
+      } catch {
+        // unreadable or half-written meta: skip it
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return best?.id;
+}
+
+/** The Mistral Vibe adapter. */
+export const vibeAdapter: ProviderAdapter = {
+  name: "vibe",
+  defaultBin: "vibe",
+  binEnv: "REVIEW_GATE_VIBE_BIN",
+  installHint: "uv tool install mistral-vibe",
+  capabilities: { nativeSchema: false, resume: true, maxPromptBytes: 120 * 1024 },
+  versionArgs: ["--version"],
+  buildInvocation: buildVibeInvocation,
+  parseEnvelope: parseVibeEnvelope,
+  locateSession: locateVibeSession,
+};
