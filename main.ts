@@ -7,8 +7,8 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { run } from "./lib/cli/app.ts";
 import type { CliDeps, TextSink } from "./lib/cli/deps.ts";
+import { isFastHookCall, runHook } from "./lib/cli/hook.ts";
 import { runProcess } from "./lib/exec.ts";
 import { cleanupAllTempDirs } from "./lib/tmpdir.ts";
 
@@ -22,14 +22,6 @@ function sink(file: typeof Deno.stdout): TextSink {
       while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
     },
   };
-}
-
-/** How this program is started again by installed hooks: the compiled binary, or deno run main.ts. */
-function selfCommand(): string[] {
-  const exe = Deno.execPath();
-  const isDeno = /(^|\/)deno$/.test(exe);
-  if (!isDeno) return [exe];
-  return [exe, "run", "--allow-read", "--allow-write", "--allow-env", "--allow-run", fileURLToPath(import.meta.url)];
 }
 
 async function main(): Promise<number> {
@@ -54,10 +46,13 @@ async function main(): Promise<number> {
     runner: runProcess,
     now: () => new Date(),
     signal: controller.signal,
-    selfCommand: selfCommand(),
+    self: { execPath: Deno.execPath(), mainPath: fileURLToPath(import.meta.url) },
   };
   try {
-    const code = await run(Deno.args, deps);
+    // Hooks run on every push and every Claude turn: skip loading the parser and the pipeline.
+    const code = isFastHookCall(Deno.args)
+      ? await runHook(Deno.args[1], Deno.args.slice(2), deps)
+      : await (await import("./lib/cli/app.ts")).run(Deno.args, deps);
     return controller.signal.aborted && code !== 0 ? 130 : code;
   } finally {
     cleanupAllTempDirs();

@@ -9,6 +9,10 @@ import denoJson from "../../deno.json" with { type: "json" };
 import { ExitCode, ReviewGateError } from "../errors.ts";
 import { SpawnError } from "../exec.ts";
 import { registerDecode } from "./decode.ts";
+import { registerDoctor } from "./doctor.ts";
+import { registerGate } from "./gate.ts";
+import { registerInstall } from "./install.ts";
+import { registerHook } from "./hook.ts";
 import type { CliDeps } from "./deps.ts";
 import { registerReview } from "./review.ts";
 import { registerSchema } from "./schema.ts";
@@ -31,13 +35,21 @@ export function buildProgram(deps: CliDeps, setExit: (code: number) => void): Co
   registerReview(program, deps, setExit);
   registerSchema(program, deps);
   registerDecode(program, deps, setExit);
-  for (const command of program.commands) {
+  registerHook(program, deps, setExit);
+  registerInstall(program, deps);
+  registerGate(program, deps);
+  registerDoctor(program, deps, setExit);
+  for (const command of allCommands(program)) {
     command.exitOverride().showHelpAfterError("(add --help for usage)").configureOutput({
       writeOut: (text) => deps.stdout.write(text),
       writeErr: (text) => deps.stderr.write(text),
     });
   }
   return program;
+}
+
+function allCommands(command: Command): Command[] {
+  return command.commands.flatMap((c) => [c, ...allCommands(c)]);
 }
 
 /**

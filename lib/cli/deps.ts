@@ -25,6 +25,9 @@ export interface CliDeps {
   now: () => Date;
   /** Aborted on SIGINT/SIGTERM. */
   signal: AbortSignal;
-  /** How to run review-gate itself again (for installed hooks): argv prefix. */
-  selfCommand: string[];
+  /**
+   * Where this review-gate runs from, for installed hooks: `execPath` is `Deno.execPath()` (deno or
+   * the compiled binary), `mainPath` the absolute `main.ts` when run by deno.
+   */
+  self: { execPath: string; mainPath?: string };
 }

@@ -49,6 +49,8 @@ export interface ReviewOptions {
   target?: Target;
   kind: ReviewKind;
   focus?: string;
+  /** What the coding agent said about the change (Stop gate), carried into the prompt as data. */
+  agentMessage?: string;
   config: Config;
   /** Consult and fill the verdict cache (also needs `config.cache`). */
   useCache: boolean;
@@ -141,7 +143,12 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
   if (change.files.length === 0) return nothing(change.label, change);
 
   const schema = canonicalSchema("review");
-  const prompt = buildReviewPrompt(change, { kind: options.kind, schema, focus: options.focus });
+  const prompt = buildReviewPrompt(change, {
+    kind: options.kind,
+    schema,
+    focus: options.focus,
+    agentMessage: options.agentMessage,
+  });
   const key = cacheKey({
     fingerprint: change.fingerprint,
     schemaId: sha256Hex(JSON.stringify(schema)),

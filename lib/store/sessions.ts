@@ -21,6 +21,15 @@ export interface SessionState {
   lastStatus?: string;
   /** Run id of that review. */
   lastRunId?: string;
+  /** Worktree tree id of the last completed review (Stop gate: same tree → reuse its verdict). */
+  lastTree?: string;
+  /** What that review decided, as the Stop gate needs it (lib/hooks/stop_gate.ts StoredVerdict). */
+  lastVerdict?: {
+    status: string;
+    runDir: string;
+    message?: string;
+    blocking: import("../answer/types.ts").Finding[];
+  };
   /** Blocks in a row without an allow; capped by config. */
   consecutiveBlocks: number;
   /** ISO time of the last write. */

@@ -1,0 +1,1 @@
+[ "${REVIEW_GATE:-}" = "0" ] || {{command}} hook pre-push "$@" || exit $? # managed-by: review-gate

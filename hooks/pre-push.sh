@@ -1,0 +1,7 @@
+#!/bin/sh
+# managed-by: review-gate
+# Reviews the pushed commits with "review-gate hook pre-push" before every push.
+# Skip once: git push --no-verify, or REVIEW_GATE=0 git push.
+# Remove with "review-gate uninstall --git".
+[ "${REVIEW_GATE:-}" = "0" ] && exit 0
+exec {{command}} hook pre-push "$@"

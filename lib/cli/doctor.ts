@@ -1,0 +1,175 @@
+/**
+ * `review-gate doctor`: reports the provider CLIs (found, version), config validity, and each
+ * hook's state — including a pre-push hook that is installed but not run by git (e.g. installed in
+ * `.git/hooks` while `core.hooksPath` points elsewhere). Exits 0 when nothing needs attention, 1
+ * otherwise.
+ *
+ * @module
+ */
+import type { Command } from "commander";
+import { join } from "node:path";
+import { loadConfig } from "../config.ts";
+import { ReviewGateError } from "../errors.ts";
+import { SpawnError } from "../exec.ts";
+import { type Repo, resolveRepo } from "../git/repo.ts";
+import { claudeSettingsPath, type ClaudeScope } from "../hooks/install_claude.ts";
+import { huskyDirOf, resolveHooksDir } from "../hooks/install_git.ts";
+import { MANAGED_MARKER } from "../hooks/git_stub.ts";
+import { getProvider, PROVIDER_NAMES, resolveBinary } from "../providers/registry.ts";
+import type { CliDeps } from "./deps.ts";
+
+/** One line of the report. */
+export interface DoctorCheck {
+  area: string;
+  ok: boolean;
+  /** `ok: false` checks that are information, not problems (an optional provider missing). */
+  optional?: boolean;
+  detail: string;
+}
+
+async function readOrNull(path: string): Promise<string | null> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch {
+    return null;
+  }
+}
+
+async function checkProviders(deps: CliDeps, selected: string): Promise<DoctorCheck[]> {
+  return await Promise.all(PROVIDER_NAMES.map(async (name) => {
+    const adapter = getProvider(name);
+    const bin = resolveBinary(adapter, deps.env);
+    const optional = name !== selected;
+    try {
+      const result = await deps.runner({
+        cmd: bin,
+        args: adapter.versionArgs,
+        stdin: null,
+        timeoutMs: 10_000,
+        env: { REVIEW_GATE_CHILD: "1" },
+      });
+      const text = new TextDecoder().decode(result.stdout).trim().split("\n")[0];
+      if (result.code !== 0) {
+        return { area: `provider ${name}`, ok: false, optional, detail: `"${bin}" ${adapter.versionArgs.join(" ")} exited ${result.code}` };
+      }
+      return { area: `provider ${name}`, ok: true, detail: `${text || "found"} (${bin})` };
+    } catch (error) {
+      const missing = error instanceof SpawnError;
+      return {
+        area: `provider ${name}`,
+        ok: false,
+        optional,
+        detail: missing
+          ? `not found ("${bin}"): install with "${adapter.installHint}" or set ${adapter.binEnv}`
+          : (error as Error).message,
+      };
+    }
+  }));
+}
+
+async function checkGitHook(deps: CliDeps, repo: Repo): Promise<DoctorCheck[]> {
+  const hooksDir = await resolveHooksDir(deps.runner, deps.cwd);
+  const husky = huskyDirOf(hooksDir);
+  const checks: DoctorCheck[] = [];
+  const active = husky ? join(husky, "pre-push") : join(hooksDir, "pre-push");
+  const text = await readOrNull(active);
+  const ours = text?.includes(MANAGED_MARKER) ?? false;
+  if (ours) {
+    const info = await Deno.stat(active);
+    const executable = ((info.mode ?? 0) & 0o111) !== 0 || husky !== null;
+    checks.push({
+      area: "git pre-push hook",
+      ok: executable,
+      detail: executable ? `installed (${active})` : `installed but not executable: chmod +x "${active}"`,
+    });
+  } else {
+    checks.push({ area: "git pre-push hook", ok: false, optional: true, detail: `not installed (git runs hooks from "${hooksDir}")` });
+  }
+  const defaultHook = join(repo.commonDir, "hooks", "pre-push");
+  if (defaultHook !== active && (await readOrNull(defaultHook))?.includes(MANAGED_MARKER)) {
+    checks.push({
+      area: "git pre-push hook",
+      ok: false,
+      detail: `installed in "${defaultHook}" but NOT run by git: core.hooksPath points at "${hooksDir}"; run "review-gate install --git" again`,
+    });
+  }
+  return checks;
+}
+
+async function checkClaude(deps: CliDeps, repo: Repo): Promise<DoctorCheck[]> {
+  const checks: DoctorCheck[] = [];
+  for (const scope of ["local", "project", "user"] as ClaudeScope[]) {
+    let path: string;
+    try {
+      path = claudeSettingsPath(scope, { projectDir: repo.root, home: deps.env.HOME });
+    } catch {
+      continue;
+    }
+    const text = await readOrNull(path);
+    if (text === null) continue;
+    let valid = true;
+    try {
+      JSON.parse(text);
+    } catch {
+      valid = false;
+    }
+    const ours = text.includes(MANAGED_MARKER);
+    if (!valid) checks.push({ area: `claude hooks (${scope})`, ok: false, detail: `"${path}" is not valid JSON` });
+    else if (ours) {
+      const both = text.includes("hook claude-stop") && text.includes("hook claude-prompt");
+      checks.push({
+        area: `claude hooks (${scope})`,
+        ok: both,
+        detail: both ? `installed (${path})` : `incomplete in "${path}": run "review-gate install --claude" again`,
+      });
+    }
+  }
+  if (checks.length === 0) checks.push({ area: "claude hooks", ok: false, optional: true, detail: "not installed" });
+  return checks;
+}
+
+/** Gather every check. */
+export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
+  const checks: DoctorCheck[] = [];
+  let repo: Repo | undefined;
+  try {
+    repo = await resolveRepo(deps.runner, deps.cwd);
+  } catch (error) {
+    checks.push({ area: "repository", ok: false, optional: true, detail: (error as Error).message });
+  }
+  let provider = "claude";
+  try {
+    const { config, sources } = await loadConfig({ root: repo?.root, env: deps.env });
+    provider = config.provider;
+    checks.push({
+      area: "config",
+      ok: true,
+      detail: `valid (${sources.length ? sources.join(", ") : "defaults"}); provider ${config.provider}; ` +
+        `pre-push ${config.gates.pre_push.enabled ? "enabled" : "disabled"}, ` +
+        `claude-stop ${config.gates.claude_stop.enabled ? "enabled" : "disabled"}`,
+    });
+  } catch (error) {
+    if (!(error instanceof ReviewGateError)) throw error;
+    checks.push({ area: "config", ok: false, detail: error.message });
+  }
+  checks.push(...await checkProviders(deps, provider));
+  if (repo) checks.push(...await checkGitHook(deps, repo), ...await checkClaude(deps, repo));
+  if (deps.env.REVIEW_GATE === "0") {
+    checks.push({ area: "environment", ok: false, detail: "REVIEW_GATE=0 is set: every hook is skipped" });
+  }
+  return checks;
+}
+
+/** Register `doctor` on the program. */
+export function registerDoctor(program: Command, deps: CliDeps, setExit: (code: number) => void): void {
+  program.command("doctor")
+    .description("Check provider CLIs, config and hook installation")
+    .action(async () => {
+      const checks = await runDoctor(deps);
+      for (const c of checks) {
+        const mark = c.ok ? "ok  " : c.optional ? "--  " : "FAIL";
+        deps.stdout.write(`${mark} ${c.area}: ${c.detail}\n`);
+      }
+      setExit(checks.some((c) => !c.ok && !c.optional) ? 1 : 0);
+    });
+}

@@ -1,0 +1,91 @@
+/**
+ * `review-gate gate enable|disable|status [pre-push|claude-stop|all]`: turn the gates on and off in
+ * config without uninstalling them. Edits keep the file's comments and formatting (jsonc-parser
+ * `modify`), are validated, and are written atomically.
+ *
+ * @module
+ */
+import { type Command, Option } from "commander";
+import { applyEdits, modify } from "jsonc-parser";
+import { join } from "node:path";
+import { loadConfig, parseConfigText, REPO_CONFIG_FILE, userConfigPath } from "../config.ts";
+import { ConfigError, UsageError } from "../errors.ts";
+import { resolveRepo } from "../git/repo.ts";
+import { writeFileAtomic } from "../store/_atomic.ts";
+import type { CliDeps } from "./deps.ts";
+
+const GATES = { "pre-push": "pre_push", "claude-stop": "claude_stop" } as const;
+type GateName = keyof typeof GATES;
+
+/**
+ * Set `gates.<gate>.enabled` in a JSONC config text, keeping everything else byte for byte.
+ *
+ * @param text current file text ("" for a new file)
+ * @param gates which gates
+ * @param enabled the new value
+ * @returns the new text (validated by the caller)
+ */
+export function setGateEnabled(text: string, gates: readonly GateName[], enabled: boolean): string {
+  let out = text.trim() === "" ? "{}\n" : text;
+  for (const gate of gates) {
+    const edits = modify(out, ["gates", GATES[gate], "enabled"], enabled, {
+      formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" },
+    });
+    out = applyEdits(out, edits);
+  }
+  return out;
+}
+
+function pickGates(which: string | undefined): GateName[] {
+  if (which === undefined || which === "all") return ["pre-push", "claude-stop"];
+  if (which in GATES) return [which as GateName];
+  throw new UsageError(`Unknown gate "${which}": choose pre-push, claude-stop or all`);
+}
+
+async function toggle(enabled: boolean, which: string | undefined, flags: { user?: boolean }, deps: CliDeps) {
+  const gates = pickGates(which);
+  let path: string;
+  if (flags.user) {
+    const userPath = userConfigPath(deps.env);
+    if (!userPath) throw new ConfigError("Cannot find the user config: set HOME or XDG_CONFIG_HOME");
+    path = userPath;
+  } else {
+    path = join((await resolveRepo(deps.runner, deps.cwd)).root, REPO_CONFIG_FILE);
+  }
+  let text = "";
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  parseConfigText(text, path); // refuse to edit an invalid file: the user must see the problem first
+  const next = setGateEnabled(text, gates, enabled);
+  parseConfigText(next, path);
+  if (next !== text) {
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await writeFileAtomic(path, next);
+  }
+  deps.stdout.write(`${gates.join(", ")}: ${enabled ? "enabled" : "disabled"} in "${path}"\n`);
+}
+
+async function status(deps: CliDeps): Promise<void> {
+  const repo = await resolveRepo(deps.runner, deps.cwd);
+  const { config, sources } = await loadConfig({ root: repo.root, env: deps.env });
+  const skip = deps.env.REVIEW_GATE === "0" ? " (but REVIEW_GATE=0 skips every hook now)" : "";
+  for (const [name, key] of Object.entries(GATES)) {
+    deps.stdout.write(`${name}: ${config.gates[key].enabled ? "enabled" : "disabled"}${skip}\n`);
+  }
+  deps.stdout.write(`config: ${sources.length ? sources.join(", ") : "defaults (no config file)"}\n`);
+}
+
+/** Register `gate` on the program. */
+export function registerGate(program: Command, deps: CliDeps): void {
+  const gate = program.command("gate").description("Turn the gates on or off in config without uninstalling them");
+  const userOption = () => new Option("--user", "edit the user config instead of the repository's .review-gate.json");
+  gate.command("enable").argument("[gate]", "pre-push, claude-stop or all", "all").addOption(userOption())
+    .description("Enable a gate").action((which: string, flags: { user?: boolean }) => toggle(true, which, flags, deps));
+  gate.command("disable").argument("[gate]", "pre-push, claude-stop or all", "all").addOption(userOption())
+    .description("Disable a gate").action((which: string, flags: { user?: boolean }) => toggle(false, which, flags, deps));
+  gate.command("status").description("Show which gates are enabled and where config comes from")
+    .action(() => status(deps));
+}

@@ -1,0 +1,71 @@
+/**
+ * `review-gate install` / `uninstall`: the git pre-push hook (where git runs hooks: honours
+ * `core.hooksPath`, linked worktrees, husky) and the Claude Code `UserPromptSubmit` + `Stop` hook
+ * entries (settings scope local, project or user). `--dry-run` prints the exact change.
+ *
+ * @module
+ */
+import { type Command, Option } from "commander";
+import { loadConfig } from "../config.ts";
+import { resolveRepo } from "../git/repo.ts";
+import { type ClaudeScope, installClaudeHooks, uninstallClaudeHooks } from "../hooks/install_claude.ts";
+import { installGitHook, uninstallGitHook } from "../hooks/install_git.ts";
+import { selfCommand } from "../hooks/self_command.ts";
+import type { CliDeps } from "./deps.ts";
+
+interface InstallFlags {
+  git?: boolean;
+  claude?: boolean;
+  scope: ClaudeScope;
+  projectDir?: string;
+  dryRun?: boolean;
+  force?: boolean;
+}
+
+function addFlags(command: Command, verb: string): Command {
+  return command
+    .option("--git", `${verb} the git pre-push hook only`)
+    .option("--claude", `${verb} the Claude Code hooks only`)
+    .addOption(
+      new Option("--scope <scope>", "Claude settings: local (.claude/settings.local.json), project or user")
+        .choices(["local", "project", "user"]).default("local"),
+    )
+    .option("--project-dir <dir>", "directory Claude Code is started in (default: the repository root)")
+    .option("--dry-run", "print the exact change, write nothing");
+}
+
+async function act(install: boolean, flags: InstallFlags, deps: CliDeps): Promise<void> {
+  const both = !flags.git && !flags.claude;
+  const repo = await resolveRepo(deps.runner, deps.cwd);
+  const command = install ? selfCommand(deps.self) : undefined;
+  const prefix = flags.dryRun ? "(dry run: nothing written)\n" : "";
+  if (flags.git || both) {
+    const options = { runner: deps.runner, cwd: deps.cwd, command, dryRun: flags.dryRun, force: flags.force };
+    const report = install ? await installGitHook(options) : await uninstallGitHook(options);
+    deps.stdout.write(`${prefix}git pre-push hook — ${report.text.trimEnd()}\n`);
+  }
+  if (flags.claude || both) {
+    const { config } = await loadConfig({ root: repo.root, env: deps.env });
+    const options = {
+      scope: flags.scope,
+      projectDir: flags.projectDir ?? repo.root,
+      home: deps.env.HOME,
+      command,
+      stopTimeoutSeconds: config.gates.claude_stop.timeout_seconds,
+      dryRun: flags.dryRun,
+    };
+    const report = install ? await installClaudeHooks(options) : await uninstallClaudeHooks(options);
+    deps.stdout.write(`${prefix}${report.text.trimEnd()}\n`);
+  }
+}
+
+/** Register `install` and `uninstall` on the program. */
+export function registerInstall(program: Command, deps: CliDeps): void {
+  addFlags(program.command("install"), "install")
+    .description("Install the git pre-push gate and the Claude Code Stop gate (default: both)")
+    .option("--force", "replace a foreign hook that cannot be chained (it is kept as a backup)")
+    .action((flags: InstallFlags) => act(true, flags, deps));
+  addFlags(program.command("uninstall"), "uninstall")
+    .description("Remove what install added and restore what was there before")
+    .action((flags: InstallFlags) => act(false, flags, deps));
+}

@@ -1,0 +1,95 @@
+/**
+ * The git pre-push gate (`review-gate hook pre-push <remote> <url>`, DESIGN.md "Gates"): reads the
+ * ref updates from stdin once, derives each update's range from the line and the remote in `$1`,
+ * reviews the pushed commits' tree (never the worktree), and blocks the push (exit 1) on blocking
+ * findings. Deletions and, by default, tags are skipped; a re-push of the same commits hits the
+ * verdict cache (no model call). A review that could not run follows `on_error` (default: allow
+ * with a loud "NOT reviewed" warning). All human output goes to stderr.
+ *
+ * @module
+ */
+import { loadConfig } from "../config.ts";
+import { resolveRepo } from "../git/repo.ts";
+import { renderNotReviewed, renderPrePushBlock } from "./decision.ts";
+import { ALLOW, type HookInput, type HookOutput, hooksSwitchedOff } from "./hook_io.ts";
+import { parsePushLines } from "./pre_push.ts";
+import { resolvePushRange } from "./push_range.ts";
+
+/** Arguments git passes to the hook: `$1` remote name (or URL), `$2` URL. */
+export interface PrePushArgs {
+  remote: string;
+  url: string;
+}
+
+/**
+ * Run the pre-push gate.
+ *
+ * @returns exit 0 (push goes ahead) or 1 (blocked), with all text on stderr
+ * @throws {import("../errors.ts").ConfigError} on invalid config (the CLI reports it; exit 2 blocks
+ *   the push, which is right: the user's gate is misconfigured)
+ */
+export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promise<HookOutput> {
+  if (hooksSwitchedOff(input.env)) return ALLOW;
+  const { updates, notes } = parsePushLines(input.stdinText);
+  const stderr: string[] = notes.map((n) => `review-gate: ${n}\n`);
+  if (updates.length === 0) return { stdout: "", stderr: stderr.join(""), exitCode: 0 };
+  const repo = await resolveRepo(input.runner, input.cwd);
+  const { config } = await loadConfig({ root: repo.root, env: input.env });
+  const gate = config.gates.pre_push;
+  if (!gate.enabled) return { stdout: "", stderr: stderr.join(""), exitCode: 0 };
+
+  let exitCode = 0;
+  for (const update of updates) {
+    const resolved = await resolvePushRange(input.runner, {
+      repo: repo.root,
+      remote: args.remote,
+      update,
+      maxCommits: gate.max_commits,
+      reviewTags: gate.review_tags,
+    });
+    if (resolved.kind === "skip") continue;
+    const { range } = resolved;
+    const label = `${update.remoteRef} (${range.commits} commit${range.commits === 1 ? "" : "s"})`;
+    for (const note of range.notes) stderr.push(`review-gate: ${note}\n`);
+    const { runReview } = await import("../review/run_review.ts");
+    const { blockingFindings, sortFindings } = await import("../review/policy.ts");
+    const outcome = await runReview(
+      {
+        cwd: repo.root,
+        repo,
+        target: { kind: "tree", from: range.from, to: range.to, label },
+        kind: "review",
+        config,
+        useCache: true,
+      },
+      { runner: input.runner, env: input.env, now: input.now, signal: input.signal },
+    );
+    const { record, answer } = outcome;
+    if (record.status === "interrupted") {
+      stderr.push(`review-gate: interrupted; the push is stopped\n`);
+      return { stdout: "", stderr: stderr.join(""), exitCode: 130 };
+    }
+    if (!answer) {
+      if (record.status === "nothing-to-review") continue;
+      const blocked = gate.on_error === "block";
+      stderr.push(renderNotReviewed({
+        label,
+        reason: `${record.status}: ${record.message ?? "no details"}`,
+        runPath: record.runDir || undefined,
+        blocked,
+      }));
+      if (blocked) exitCode = 1;
+      continue;
+    }
+    const blocking = sortFindings(blockingFindings(answer, { failOn: config.fail_on, minConfidence: config.min_confidence }));
+    if (blocking.length > 0) {
+      stderr.push(renderPrePushBlock({ label, findings: blocking, reviewPath: `${record.runDir}/review.md` }));
+      exitCode = 1;
+    } else {
+      const extra = answer.findings.length > 0 ? `, ${answer.findings.length} non-blocking finding(s)` : "";
+      const cached = record.cached ? " (cached verdict)" : "";
+      stderr.push(`review-gate: ${label}: ${record.status}${extra}${cached}\n`);
+    }
+  }
+  return { stdout: "", stderr: stderr.join(""), exitCode };
+}

@@ -1,0 +1,148 @@
+/**
+ * Decide which commits one pre-push ref update asks us to review (DESIGN.md "Gates" → pre-push).
+ *
+ * - Deletions are skipped; tags are skipped unless `reviewTags` (annotated tags are peeled).
+ * - The remote's old id is known locally → the range is `remoteOid..localOid`, diffed from
+ *   `remoteOid`'s tree.
+ * - Otherwise (new ref, or a force push over commits we do not have) → the commits reachable from
+ *   `localOid` and from no remote-tracking ref of *that* remote (`--not --remotes=<remote>`); when
+ *   `remote` is a URL or path (no remote of that name) → no remote-tracking ref at all
+ *   (`--not --remotes`). The diff starts at the first parent of the oldest such commit, or the empty
+ *   tree for a root commit.
+ * - At most `maxCommits` commits: the newest N are reviewed and a note says so.
+ * Three or four git calls; the remote name is never assumed to be `origin`.
+ *
+ * @module
+ */
+import type { Runner } from "../exec.ts";
+import { GitError } from "../errors.ts";
+import { runGit } from "./_git.ts";
+import type { PushUpdate } from "./pre_push.ts";
+
+/** Empty tree ids: SHA-1 and SHA-256 (`git hash-object -t tree /dev/null`). */
+export const EMPTY_TREE = {
+  sha1: "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+  sha256: "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
+} as const;
+
+/** A range to review: diff `from` (commit or tree id) → `to` (commit id). */
+export interface PushRange {
+  from: string;
+  /** The pushed commit (annotated tags peeled). */
+  to: string;
+  /** Commits in the range that are reviewed (≤ maxCommits). */
+  commits: number;
+  /** True when there were more than `maxCommits` new commits and only the newest were kept. */
+  truncated: boolean;
+  /** Human notes, e.g. about truncation or the fallback used. */
+  notes: string[];
+}
+
+/** Either a range or why this update needs no review. */
+export type PushRangeResult = { kind: "range"; range: PushRange } | {
+  kind: "skip";
+  reason: string;
+};
+
+/** Inputs of {@linkcode resolvePushRange}. */
+export interface PushRangeOptions {
+  /** Any directory inside the repository (the hook's cwd). */
+  repo: string;
+  /** The hook's `$1`: a remote name, or the URL/path pushed to. */
+  remote: string;
+  update: PushUpdate;
+  /** Most commits reviewed; default 100 (config `gates.pre_push.max_commits`). */
+  maxCommits?: number;
+  /** Review tag pushes too; default false (config `gates.pre_push.review_tags`). */
+  reviewTags?: boolean;
+}
+
+const decoder = new TextDecoder();
+
+async function peelCommit(runner: Runner, repo: string, oid: string): Promise<string | null> {
+  const r = await runGit(runner, repo, [
+    "rev-parse",
+    "--verify",
+    "--quiet",
+    "--end-of-options",
+    `${oid}^{commit}`,
+  ]);
+  return r.code === 0 ? decoder.decode(r.stdout).trim() : null;
+}
+
+/**
+ * Resolve the range of one ref update.
+ *
+ * @param runner subprocess seam
+ * @param options repo, remote (`$1`), the update, bounds
+ * @returns `{kind:"range", range}` or `{kind:"skip", reason}` (deletion, tag, not a commit, nothing new)
+ * @throws {GitError} never for expected cases; only when `git rev-list` itself fails
+ */
+export async function resolvePushRange(
+  runner: Runner,
+  options: PushRangeOptions,
+): Promise<PushRangeResult> {
+  const { repo, remote, update } = options;
+  const maxCommits = Math.max(1, options.maxCommits ?? 100);
+  if (update.deletion) return { kind: "skip", reason: `deletes ${update.remoteRef}` };
+  if (update.tag && !options.reviewTags) {
+    return { kind: "skip", reason: `tag ${update.remoteRef} (tags are not reviewed)` };
+  }
+  const to = await peelCommit(runner, repo, update.localOid);
+  if (!to) {
+    return {
+      kind: "skip",
+      reason: `${update.localOid} pushed to ${update.remoteRef} is not a commit`,
+    };
+  }
+
+  const notes: string[] = [];
+  let known: string | null = null;
+  let exclude: string[];
+  if (!update.newRef) known = await peelCommit(runner, repo, update.remoteOid);
+  if (known) {
+    exclude = [known];
+  } else {
+    const remotes = await runGit(runner, repo, ["remote"]);
+    const isRemote = decoder.decode(remotes.stdout).split("\n").includes(remote);
+    exclude = [isRemote ? `--remotes=${remote}` : "--remotes"];
+    if (!update.newRef) {
+      notes.push(
+        `The remote's ${update.remoteRef} (${
+          update.remoteOid.slice(0, 12)
+        }) is not here: reviewing the commits not on ${isRemote ? `"${remote}"` : "any remote"}`,
+      );
+    }
+  }
+  const args = [
+    "rev-list",
+    "--topo-order",
+    "--parents",
+    `--max-count=${maxCommits + 1}`,
+    to,
+    "--not",
+    ...exclude,
+  ];
+  const listed = await runGit(runner, repo, args);
+  if (listed.code !== 0) {
+    throw new GitError(`"git ${args.join(" ")}" failed in "${repo}"`, {
+      args,
+      stderr: decoder.decode(listed.stderr),
+    });
+  }
+  const rows = decoder.decode(listed.stdout).split("\n").filter((l) => l !== "").map((l) =>
+    l.split(" ")
+  );
+  if (rows.length === 0) {
+    return { kind: "skip", reason: `nothing new to review on ${update.remoteRef}` };
+  }
+  const truncated = rows.length > maxCommits;
+  const kept = rows.slice(0, maxCommits);
+  if (truncated) {
+    notes.push(`More than ${maxCommits} new commits: reviewing the newest ${maxCommits} only`);
+  }
+  let from: string;
+  if (known && !truncated) from = known;
+  else from = kept[kept.length - 1][1] ?? (to.length === 64 ? EMPTY_TREE.sha256 : EMPTY_TREE.sha1);
+  return { kind: "range", range: { from, to, commits: kept.length, truncated, notes } };
+}

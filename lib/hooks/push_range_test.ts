@@ -1,0 +1,233 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runProcess } from "../exec.ts";
+import { EMPTY_TREE, type PushRangeResult, resolvePushRange } from "./push_range.ts";
+import { parsePushLines, type PushUpdate } from "./pre_push.ts";
+import { commitFile, git, makeRepo } from "./_testing.ts";
+
+const runner = runProcess;
+
+function update(
+  localRef: string,
+  localOid: string,
+  remoteRef: string,
+  remoteOid: string,
+): PushUpdate {
+  return parsePushLines(`${localRef} ${localOid} ${remoteRef} ${remoteOid}\n`).updates[0];
+}
+
+function range(result: PushRangeResult) {
+  assert.equal(result.kind, "range", JSON.stringify(result));
+  return (result as Extract<PushRangeResult, { kind: "range" }>).range;
+}
+
+/** repo with `main` pushed to a bare remote named "upstream" (never origin). */
+async function withRemote(
+  fn: (ctx: { dir: string; repo: string; bare: string; base: string }) => Promise<void>,
+  objectFormat: "sha1" | "sha256" = "sha1",
+) {
+  const { dir, repo, cleanup } = await makeRepo({ objectFormat });
+  try {
+    const bare = join(dir, "remote.git");
+    await git(dir, ["init", "-q", "--bare", `--object-format=${objectFormat}`, bare]);
+    await git(repo, ["remote", "add", "upstream", bare]);
+    await git(repo, ["push", "-q", "upstream", "main"]);
+    await fn({ dir, repo, bare, base: await git(repo, ["rev-parse", "HEAD"]) });
+  } finally {
+    await cleanup();
+  }
+}
+
+Deno.test("resolvePushRange() reviews remote..local when the remote id is known", async () => {
+  await withRemote(async ({ repo, base }) => {
+    const tip = await commitFile(repo, "a.txt", "a\n", "a");
+    const r = range(
+      await resolvePushRange(runner, {
+        repo,
+        remote: "upstream",
+        update: update("refs/heads/main", tip, "refs/heads/main", base),
+      }),
+    );
+    assert.deepEqual(r, { from: base, to: tip, commits: 1, truncated: false, notes: [] });
+  });
+});
+
+Deno.test("resolvePushRange() reviews a new branch from where it left the remote's refs", async () => {
+  await withRemote(async ({ repo, base }) => {
+    await git(repo, ["switch", "-q", "-c", "feature"]);
+    await commitFile(repo, "a.txt", "a\n", "a");
+    const tip = await commitFile(repo, "b.txt", "b\n", "b");
+    const zero = "0".repeat(40);
+    const r = range(
+      await resolvePushRange(runner, {
+        repo,
+        remote: "upstream",
+        update: update("refs/heads/feature", tip, "refs/heads/feature", zero),
+      }),
+    );
+    assert.deepEqual({ from: r.from, to: r.to, commits: r.commits }, {
+      from: base,
+      to: tip,
+      commits: 2,
+    });
+    const head = range(
+      await resolvePushRange(runner, {
+        repo,
+        remote: "upstream",
+        update: update("HEAD", tip, "refs/heads/x", zero),
+      }),
+    );
+    assert.equal(head.commits, 2, "HEAD:refs/heads/x resolves the same");
+  });
+});
+
+Deno.test("resolvePushRange() skips deletions, tags, and pushes with nothing new", async () => {
+  await withRemote(async ({ repo, base }) => {
+    const zero = "0".repeat(40);
+    const del = await resolvePushRange(runner, {
+      repo,
+      remote: "upstream",
+      update: update("(delete)", zero, "refs/heads/old", base),
+    });
+    assert.deepEqual(del, { kind: "skip", reason: "deletes refs/heads/old" });
+    await git(repo, ["tag", "-a", "-m", "v1", "v1"]);
+    const tagOid = await git(repo, ["rev-parse", "v1"]);
+    const tag = await resolvePushRange(runner, {
+      repo,
+      remote: "upstream",
+      update: update("refs/tags/v1", tagOid, "refs/tags/v1", zero),
+    });
+    assert.equal(tag.kind, "skip");
+    const same = await resolvePushRange(runner, {
+      repo,
+      remote: "upstream",
+      update: update("refs/heads/main", base, "refs/heads/copy", zero),
+    });
+    assert.deepEqual(same, { kind: "skip", reason: "nothing new to review on refs/heads/copy" });
+  });
+});
+
+Deno.test("resolvePushRange() peels an annotated tag when tags are reviewed", async () => {
+  await withRemote(async ({ repo, base }) => {
+    const tip = await commitFile(repo, "a.txt", "a\n", "a");
+    await git(repo, ["tag", "-a", "-m", "v2", "v2"]);
+    const tagOid = await git(repo, ["rev-parse", "v2"]);
+    assert.notEqual(tagOid, tip);
+    const r = range(
+      await resolvePushRange(runner, {
+        repo,
+        remote: "upstream",
+        reviewTags: true,
+        update: update("refs/tags/v2", tagOid, "refs/tags/v2", "0".repeat(40)),
+      }),
+    );
+    assert.deepEqual({ from: r.from, to: r.to }, { from: base, to: tip });
+  });
+});
+
+Deno.test("resolvePushRange() handles a force push over commits not present locally", async () => {
+  await withRemote(async ({ repo, base }) => {
+    const tip = await commitFile(repo, "a.txt", "a\n", "a");
+    const unknown = "e".repeat(40);
+    const r = range(
+      await resolvePushRange(runner, {
+        repo,
+        remote: "upstream",
+        update: update("refs/heads/main", tip, "refs/heads/main", unknown),
+      }),
+    );
+    assert.deepEqual({ from: r.from, to: r.to, commits: r.commits }, {
+      from: base,
+      to: tip,
+      commits: 1,
+    });
+    assert.match(r.notes[0], /is not here/);
+  });
+});
+
+Deno.test("resolvePushRange() keeps only the newest maxCommits commits and says so", async () => {
+  await withRemote(async ({ repo }) => {
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await commitFile(repo, `f${i}.txt`, `${i}\n`, `c${i}`));
+    const r = range(
+      await resolvePushRange(runner, {
+        repo,
+        remote: "upstream",
+        maxCommits: 2,
+        update: update("refs/heads/main", ids[3], "refs/heads/main", "0".repeat(40)),
+      }),
+    );
+    assert.deepEqual({ from: r.from, to: r.to, commits: r.commits, truncated: r.truncated }, {
+      from: ids[1],
+      to: ids[3],
+      commits: 2,
+      truncated: true,
+    });
+    assert.match(r.notes.join("\n"), /newest 2/);
+  });
+});
+
+Deno.test("resolvePushRange() on a push to a URL excludes every remote-tracking ref, root → empty tree", async () => {
+  const { dir, repo, cleanup } = await makeRepo();
+  try {
+    const tip = await git(repo, ["rev-parse", "HEAD"]);
+    const url = join(dir, "elsewhere.git");
+    const r = range(
+      await resolvePushRange(runner, {
+        repo,
+        remote: url,
+        update: update("refs/heads/main", tip, "refs/heads/main", "0".repeat(40)),
+      }),
+    );
+    assert.deepEqual({ from: r.from, to: r.to, commits: r.commits }, {
+      from: EMPTY_TREE.sha1,
+      to: tip,
+      commits: 1,
+    });
+    assert.equal(
+      await git(repo, ["hash-object", "-t", "tree", "--stdin"], { stdin: "" }),
+      EMPTY_TREE.sha1,
+    );
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("resolvePushRange() works in a SHA-256 repository", async () => {
+  await withRemote(async ({ repo, base }) => {
+    assert.equal(base.length, 64);
+    const tip = await commitFile(repo, "a.txt", "a\n", "a");
+    const r = range(
+      await resolvePushRange(runner, {
+        repo,
+        remote: "upstream",
+        update: update("refs/heads/main", tip, "refs/heads/main", base),
+      }),
+    );
+    assert.deepEqual({ from: r.from, to: r.to }, { from: base, to: tip });
+    const viaUrl = range(
+      await resolvePushRange(runner, {
+        repo,
+        remote: "/some/url.git",
+        update: update("refs/heads/main", tip, "refs/heads/n", "0".repeat(64)),
+      }),
+    );
+    assert.equal(viaUrl.from, base, "a URL push excludes every remote-tracking ref");
+    await git(repo, ["update-ref", "-d", "refs/remotes/upstream/main"]);
+    const fresh = range(
+      await resolvePushRange(runner, {
+        repo,
+        remote: "upstream",
+        update: update("refs/heads/main", tip, "refs/heads/n", "0".repeat(64)),
+      }),
+    );
+    assert.deepEqual({ from: fresh.from, commits: fresh.commits }, {
+      from: EMPTY_TREE.sha256,
+      commits: 2,
+    });
+    assert.equal(
+      await git(repo, ["hash-object", "-t", "tree", "--stdin"], { stdin: "" }),
+      EMPTY_TREE.sha256,
+    );
+  }, "sha256");
+});

@@ -1,0 +1,70 @@
+/**
+ * The shell command that runs this very review-gate, as written into hook stubs and Claude Code
+ * settings (DESIGN.md "Gates" → "Installer"). A compiled binary is named by its absolute path; a
+ * `deno run` of `main.ts` becomes `'<deno>' run --allow-… '<main.ts>'`. Every word is single-quoted
+ * so paths with spaces, quotes or `$` survive `sh`.
+ *
+ * @module
+ */
+import { basename, isAbsolute } from "node:path";
+import { UsageError } from "../errors.ts";
+
+/** Permissions a hook run needs when review-gate is not compiled (the compiled binary bakes them in). */
+export const HOOK_RUN_PERMISSIONS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+] as const;
+
+/**
+ * Quote one word for POSIX `sh`: wrap in single quotes, `'` becomes `'\''`.
+ *
+ * @param word any string (may be empty)
+ * @returns the quoted word, e.g. `'/opt/my tools/review-gate'`
+ */
+export function shellQuote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Where this process runs from: both injected so tests decide. */
+export interface SelfCommandOptions {
+  /** `Deno.execPath()`: the deno binary, or the compiled review-gate binary. Absolute. */
+  execPath: string;
+  /** Absolute path of `main.ts` (only used when `execPath` is deno). */
+  mainPath?: string;
+}
+
+/**
+ * Decide the command line that starts review-gate from a hook.
+ *
+ * Compiled (`execPath` is not named `deno`): `'<execPath>'`. Not compiled:
+ * `'<deno>' run --allow-read --allow-write --allow-env --allow-run '<mainPath>'`.
+ *
+ * @param options execPath and mainPath, both absolute
+ * @returns a shell command prefix; append the subcommand words (`hook pre-push "$@"`)
+ * @throws {UsageError} when a path is relative, or `mainPath` is missing for a `deno run`
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(selfCommand({ execPath: "/opt/bin/review-gate" }), "'/opt/bin/review-gate'");
+ * ```
+ */
+export function selfCommand(options: SelfCommandOptions): string {
+  const { execPath, mainPath } = options;
+  if (!isAbsolute(execPath)) {
+    throw new UsageError(
+      `Cannot use the relative executable path "${execPath}" in a hook: run review-gate by an absolute path`,
+    );
+  }
+  const name = basename(execPath).toLowerCase();
+  if (name !== "deno" && name !== "deno.exe") return shellQuote(execPath);
+  if (mainPath === undefined || !isAbsolute(mainPath)) {
+    throw new UsageError(
+      `Cannot find review-gate's "main.ts" (got "${
+        mainPath ?? ""
+      }"): run it from a local checkout or use the compiled binary`,
+    );
+  }
+  return [shellQuote(execPath), "run", ...HOOK_RUN_PERMISSIONS, shellQuote(mainPath)].join(" ");
+}

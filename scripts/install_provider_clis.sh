@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Installs the pinned provider CLIs (Claude Code, Codex) used by the contract tests
+# (test/contract/) into a cache directory outside the repo and prints their bin paths.
+#
+# Pins: test/contract/versions.ts (keep both in sync; the version guard test fails otherwise).
+# Facts: /work/shared/PROVIDERS.md, "Pointing the real CLIs at a loopback mock model".
+#
+# Usage: scripts/install_provider_clis.sh [--quiet]
+#   env REVIEW_GATE_CLI_CACHE  cache root (default $HOME/.cache/review-gate-clis)
+# Output (stdout), one line per CLI:  claude=<abs bin path>  codex=<abs bin path>
+# Exit: 0 installed and `--version` ran; 1 install or verification failed.
+set -euo pipefail
+
+CLAUDE_VERSION="2.1.332"
+CODEX_VERSION="0.171.0"
+CACHE="${REVIEW_GATE_CLI_CACHE:-$HOME/.cache/review-gate-clis}"
+
+log() { echo "install_provider_clis: $*" >&2; }
+
+# install_one <package> <version> <bin name> -> prints the bin path
+install_one() {
+  local pkg="$1" ver="$2" bin="$3"
+  local dir="$CACHE/${pkg//\//+}@$ver"
+  local path="$dir/node_modules/.bin/$bin"
+  if [[ -x "$path" && -f "$dir/.complete" ]]; then
+    log "reusing $pkg@$ver in $dir"
+  else
+    log "installing $pkg@$ver into $dir"
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    local start=$SECONDS
+    # Optional dependencies carry the native binaries (codex: @openai/codex-linux-x64 alias;
+    # claude: @anthropic-ai/claude-code-linux-x64 + postinstall). Never --omit=optional.
+    npm install --prefix "$dir" --no-audit --no-fund --no-save --loglevel=error \
+      --include=optional "$pkg@$ver" >&2
+    log "installed $pkg@$ver in $((SECONDS - start)) s"
+    touch "$dir/.complete"
+  fi
+  echo "$path"
+}
+
+# verify <bin path> <expected version substring>: runs `--version` offline-safe.
+verify() {
+  local path="$1" ver="$2" out
+  if ! out="$(DISABLE_AUTOUPDATER=1 HOME="$(mktemp -d)" timeout 30 "$path" --version 2>&1)"; then
+    log "'$path --version' failed: $out"
+    return 1
+  fi
+  if [[ "$out" != *"$ver"* ]]; then
+    log "'$path --version' printed '$out', expected version '$ver'"
+    return 1
+  fi
+  log "$path --version: $out"
+}
+
+claude_bin="$(install_one @anthropic-ai/claude-code "$CLAUDE_VERSION" claude)"
+codex_bin="$(install_one @openai/codex "$CODEX_VERSION" codex)"
+verify "$claude_bin" "$CLAUDE_VERSION"
+verify "$codex_bin" "$CODEX_VERSION"
+echo "claude=$claude_bin"
+echo "codex=$codex_bin"

@@ -1,0 +1,287 @@
+/**
+ * Contract cases for the Codex adapter (issue 3): our real adapter + `callStructured` + decoder +
+ * read-only proof, driving the real pinned `codex` binary against the Responses mock.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { dialectText } from "../../lib/answer/dialect.ts";
+import { canonicalSchema } from "../../lib/answer/registry.ts";
+import { runProcess } from "../../lib/exec.ts";
+import {
+  codexEnv,
+  findCli,
+  git,
+  haveCli,
+  makeRepo,
+  makeSandbox,
+  type Sandbox,
+  writeCodexConfig,
+} from "./env.ts";
+import {
+  APPROVE,
+  attemptText,
+  DEFAULT_PROMPT,
+  exists,
+  NEEDS_ATTENTION,
+  runReview,
+} from "./harness.ts";
+import { type CodexTurn, type MockOpenAI, startMockOpenAI } from "./mock_openai.ts";
+import { assertCodexEventShape } from "./shapes.ts";
+
+const ignore = !haveCli("codex");
+
+async function withCodex(
+  turns: CodexTurn[],
+  fn: (ctx: { sb: Sandbox; repo: string; mock: MockOpenAI }) => Promise<void>,
+  configExtra = "",
+): Promise<void> {
+  const sb = await makeSandbox();
+  const mock = startMockOpenAI(turns);
+  try {
+    const repo = await makeRepo(sb.dir);
+    await writeCodexConfig(sb, mock.url, configExtra);
+    await fn({ sb, repo, mock });
+  } finally {
+    await mock.close();
+    await sb.cleanup();
+  }
+}
+
+const message = (value: unknown): CodexTurn => ({ kind: "message", text: JSON.stringify(value) });
+const shell = (cmd: string): CodexTurn => ({ kind: "call", name: "exec_command", args: { cmd } });
+
+function functionOutputs(body: Record<string, unknown> | null): string[] {
+  return ((body?.input ?? []) as { type: string; output?: string }[])
+    .filter((i) => i.type === "function_call_output")
+    .map((i) => String(i.output));
+}
+
+function threadId(stdout: string): string {
+  const started = assertCodexEventShape(stdout).find((e) => e.type === "thread.started");
+  return String(started!.thread_id);
+}
+
+Deno.test({
+  name: "codex: a valid answer is accepted and codex sent our strict Codex dialect",
+  ignore,
+  fn: () =>
+    withCodex([message(APPROVE)], async ({ sb, repo, mock }) => {
+      const { outcome, spawns } = await runReview({
+        provider: "codex",
+        sandbox: sb,
+        repo,
+        mockUrl: mock.url,
+      });
+      assert.equal(outcome.status, "ok", outcome.message);
+      assert.equal(outcome.answer?.verdict, "approve");
+      assert.equal(outcome.attempts.length, 1);
+      assert.equal(outcome.sessionId, threadId(attemptText(outcome, 1).stdout));
+      assert.equal(spawns[0].stdin, DEFAULT_PROMPT);
+      const [turn] = mock.turns();
+      assert.deepEqual((turn.body!.text as { format: unknown }).format, {
+        type: "json_schema",
+        strict: true,
+        schema: JSON.parse(dialectText(canonicalSchema("review"), "codex")),
+        name: "codex_output_schema",
+      });
+      assert.ok(JSON.stringify(turn.body!.input).includes("CONTRACT-PROMPT-MARKER-7f3a"));
+    }),
+});
+
+Deno.test({
+  name: "codex: a needs-attention answer is decoded with its finding",
+  ignore,
+  fn: () =>
+    withCodex([message(NEEDS_ATTENTION)], async ({ sb, repo, mock }) => {
+      const { outcome } = await runReview({
+        provider: "codex",
+        sandbox: sb,
+        repo,
+        mockUrl: mock.url,
+      });
+      assert.equal(outcome.status, "ok", outcome.message);
+      assert.equal(outcome.answer?.verdict, "needs-attention");
+      assert.equal(outcome.answer?.findings[0].line_start, 1);
+    }),
+});
+
+Deno.test({
+  name:
+    "codex: prose with exit 0 is refused, resumed on the same thread with argv the real parser accepts",
+  ignore,
+  fn: () =>
+    withCodex(
+      [{ kind: "message", text: "Looks good to me." }, message(APPROVE)],
+      async ({ sb, repo, mock }) => {
+        const { outcome, spawns } = await runReview({
+          provider: "codex",
+          sandbox: sb,
+          repo,
+          mockUrl: mock.url,
+        });
+        assert.equal(outcome.attempts[0].exitCode, 0);
+        assert.equal(outcome.attempts[0].outcome, "refused");
+        assert.equal(outcome.status, "ok", outcome.message);
+        assert.equal(outcome.attempts.length, 2);
+        assert.equal(outcome.attempts[1].exitCode, 0, attemptText(outcome, 2).stderr);
+        const first = threadId(attemptText(outcome, 1).stdout);
+        assert.equal(threadId(attemptText(outcome, 2).stdout), first, "same thread id");
+        const args = spawns[1].args;
+        assert.ok(args.includes("resume"));
+        assert.equal(args[args.indexOf("resume") - 1 + 0], "read-only", "--sandbox before resume");
+        assert.ok(args.includes(first));
+        const turns = mock.turns();
+        assert.equal(turns.length, 2);
+        const sent = JSON.stringify(turns[1].body!.input);
+        assert.ok(sent.includes("Looks good to me."), "resume lost the conversation");
+        const corrective = spawns[1].stdin!.split("\n").find((l) => l.trim().length > 20)!;
+        assert.ok(
+          sent.includes(JSON.stringify(corrective).slice(1, -1)),
+          "corrective prompt not sent",
+        );
+      },
+    ),
+});
+
+Deno.test({
+  name:
+    "codex: turn.failed after a valid-looking agent_message is a provider-error, never approved",
+  ignore,
+  fn: () =>
+    withCodex(
+      [
+        {
+          kind: "multi",
+          items: [{ kind: "message", text: JSON.stringify(APPROVE) }, {
+            kind: "call",
+            name: "exec_command",
+            args: { cmd: "git status" },
+          }],
+        },
+        { kind: "error", status: 500, message: "mock upstream failure" },
+      ],
+      async ({ sb, repo, mock }) => {
+        const { outcome } = await runReview({
+          provider: "codex",
+          sandbox: sb,
+          repo,
+          mockUrl: mock.url,
+        });
+        const events = assertCodexEventShape(attemptText(outcome, 1).stdout);
+        assert.ok(
+          events.some((e) =>
+            e.type === "item.completed" && (e.item as { type: string }).type === "agent_message"
+          ),
+          "the valid-looking message was emitted",
+        );
+        assert.ok(events.some((e) => e.type === "turn.failed"));
+        assert.equal(outcome.status, "provider-error");
+        assert.equal(outcome.answer, undefined);
+        assert.equal(outcome.attempts.length, 1, "never resumed");
+      },
+    ),
+});
+
+Deno.test({
+  name: "codex: a strict-mode schema error is a provider-error naming the problem, not resumed",
+  ignore,
+  fn: () =>
+    withCodex(
+      [{
+        kind: "error",
+        status: 400,
+        code: "invalid_json_schema",
+        message:
+          "Invalid schema for response_format 'codex_output_schema': In context=('properties', 'summary'), 'minLength' is not permitted.",
+      }],
+      async ({ sb, repo, mock }) => {
+        const { outcome } = await runReview({
+          provider: "codex",
+          sandbox: sb,
+          repo,
+          mockUrl: mock.url,
+        });
+        assert.equal(outcome.status, "provider-error");
+        assert.equal(outcome.attempts.length, 1);
+        assert.notEqual(outcome.attempts[0].exitCode, 0);
+        assert.match(outcome.message ?? "", /Invalid schema for response_format/);
+        assert.match(outcome.message ?? "", /minLength/);
+        assert.equal(mock.turns().length, 1);
+      },
+    ),
+});
+
+Deno.test({
+  name:
+    "codex: `touch x` fails inside the read-only sandbox, the review succeeds, the tree is unchanged",
+  ignore,
+  fn: () =>
+    withCodex([shell("touch x"), message(APPROVE)], async ({ sb, repo, mock }) => {
+      const { outcome } = await runReview({
+        provider: "codex",
+        sandbox: sb,
+        repo,
+        mockUrl: mock.url,
+      });
+      assert.equal(outcome.status, "ok", outcome.message);
+      assert.equal(await exists(join(repo, "x")), false);
+      assert.match(functionOutputs(mock.turns()[1].body).join("\n"), /Read-only file system/);
+      assert.equal(await git(repo, "status", "--porcelain", "--untracked-files=all"), "");
+    }),
+});
+
+Deno.test({
+  name:
+    "codex: a resumed thread stays read-only although CODEX_HOME config says danger-full-access",
+  ignore,
+  fn: () =>
+    withCodex(
+      [{ kind: "message", text: "Prose, not JSON." }, shell("touch y"), message(APPROVE)],
+      async ({ sb, repo, mock }) => {
+        const { outcome } = await runReview({
+          provider: "codex",
+          sandbox: sb,
+          repo,
+          mockUrl: mock.url,
+        });
+        assert.equal(outcome.attempts.length, 2);
+        assert.equal(await exists(join(repo, "y")), false, "the resume ran with full access");
+        assert.match(functionOutputs(mock.turns()[2].body).join("\n"), /Read-only file system/);
+        assert.equal(outcome.status, "ok", outcome.message);
+      },
+      `sandbox_mode = "danger-full-access"`,
+    ),
+});
+
+Deno.test({
+  name:
+    "codex (control): a plain resume with a danger-full-access config does write — why the adapter repeats the sandbox",
+  ignore,
+  fn: () =>
+    withCodex(
+      [{ kind: "message", text: "first" }, shell("touch y"), { kind: "message", text: "done" }],
+      async ({ sb, repo }) => {
+        const run = (args: string[]) =>
+          runProcess({
+            cmd: findCli("codex")!,
+            args,
+            cwd: repo,
+            env: codexEnv(sb),
+            stdin: "go",
+            timeoutMs: 60_000,
+          });
+        const first = await run(["exec", "-C", repo, "--sandbox", "read-only", "--json", "-"]);
+        const thread = threadId(new TextDecoder().decode(first.stdout));
+        const second = await run(["exec", "-C", repo, "resume", "--json", thread, "-"]);
+        assert.equal(second.code, 0);
+        assert.equal(
+          await exists(join(repo, "y")),
+          true,
+          "codex now keeps the sandbox on resume: update PROVIDERS.md",
+        );
+      },
+      `sandbox_mode = "danger-full-access"`,
+    ),
+});

@@ -1,0 +1,127 @@
+/**
+ * Drives our real adapters (lib/providers/claude.ts, codex.ts) and the real session runner
+ * (`callStructured` in lib/session.ts) against the real CLIs pointed at the loopback mocks, with
+ * the real decoder, runner and read-only proof. Only the model is fake.
+ *
+ * @module
+ */
+import { decode } from "../../lib/answer/decoder.ts";
+import { formatRefusal } from "../../lib/answer/refusal.ts";
+import { canonicalSchema } from "../../lib/answer/registry.ts";
+import type { ReviewAnswer } from "../../lib/answer/types.ts";
+import { type ExecRequest, runProcess } from "../../lib/exec.ts";
+import { resolveRepo } from "../../lib/git/repo.ts";
+import { compareSnapshots, takeSnapshot } from "../../lib/git/snapshot.ts";
+import { worktreeView } from "../../lib/git/tree_view.ts";
+import { getProvider } from "../../lib/providers/registry.ts";
+import { buildCorrectivePrompt } from "../../lib/review/prompt.ts";
+import { type CallOutcome, callStructured } from "../../lib/session.ts";
+import { claudeEnv, codexEnv, findCli, type Sandbox } from "./env.ts";
+
+/** Options for {@linkcode runReview}. */
+export interface RunReviewOptions {
+  provider: "claude" | "codex";
+  sandbox: Sandbox;
+  /** Absolute repo root. */
+  repo: string;
+  /** Mock base URL (claude: ANTHROPIC_BASE_URL; codex: config.toml already written). */
+  mockUrl: string;
+  prompt?: string;
+  maxTurns?: number;
+  timeoutMs?: number;
+}
+
+/** The recorded spawns of one run (argv, stdin, env) as the runner saw them. */
+export interface Spawn {
+  args: readonly string[];
+  stdin: string | null;
+  env: Record<string, string>;
+}
+
+/** The prompt used when a case does not give one; carries a marker the mocks can find. */
+export const DEFAULT_PROMPT = "Review the change. CONTRACT-PROMPT-MARKER-7f3a";
+
+/**
+ * Run one structured review call through our adapter and `callStructured`.
+ * @returns the call outcome and every spawn the session made
+ */
+export async function runReview(
+  options: RunReviewOptions,
+): Promise<{ outcome: CallOutcome<ReviewAnswer>; spawns: Spawn[] }> {
+  const adapter = getProvider(options.provider);
+  const schema = canonicalSchema("review") as Record<string, unknown>;
+  const cliEnv = options.provider === "claude"
+    ? claudeEnv(options.sandbox, options.mockUrl)
+    : codexEnv(options.sandbox);
+  const spawns: Spawn[] = [];
+  const runner = (request: ExecRequest) => {
+    spawns.push({
+      args: request.args,
+      stdin: typeof request.stdin === "string" ? request.stdin : null,
+      env: request.env ?? {},
+    });
+    return runProcess({ ...request, env: { ...cliEnv, ...request.env } });
+  };
+  const repo = await resolveRepo(runProcess, options.repo);
+  const outcome = await callStructured<ReviewAnswer, Awaited<ReturnType<typeof takeSnapshot>>>({
+    adapter,
+    bin: findCli(options.provider)!,
+    request: {
+      prompt: options.prompt ?? DEFAULT_PROMPT,
+      schema,
+      root: options.repo,
+      maxTurns: options.maxTurns ?? 6,
+    },
+    correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), schema),
+    decode: (input) =>
+      decode("review", input, worktreeView(options.repo, { deleted: new Set() })) as Promise<
+        import("../../lib/answer/types.ts").Decision<ReviewAnswer>
+      >,
+    runner,
+    timeoutMs: options.timeoutMs ?? 90_000,
+    proof: { take: () => takeSnapshot(runProcess, repo), compare: compareSnapshots },
+  });
+  return { outcome, spawns };
+}
+
+/** A valid approve answer. */
+export const APPROVE = {
+  verdict: "approve",
+  summary: "The change is small and correct.",
+  findings: [],
+  next_steps: [],
+};
+
+/** A valid needs-attention answer with one high finding in src/app.ts line 1. */
+export const NEEDS_ATTENTION = {
+  verdict: "needs-attention",
+  summary: "The constant is wrong.",
+  findings: [{
+    severity: "high",
+    title: "Wrong constant",
+    body: "a should be 2.",
+    file: "src/app.ts",
+    line_start: 1,
+    line_end: 1,
+    confidence: 0.9,
+    recommendation: "Set a to 2.",
+  }],
+  next_steps: ["Fix the constant."],
+};
+
+/** Decoded stdout/stderr of an attempt. */
+export function attemptText(outcome: CallOutcome<ReviewAnswer>, n: number) {
+  const a = outcome.attempts[n - 1];
+  const d = new TextDecoder();
+  return { stdout: d.decode(a.stdout), stderr: d.decode(a.stderr) };
+}
+
+/** True when `path` exists. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Envelope shape guards: the keys and types our adapters rely on, checked against what the pinned
+ * real CLIs print. A failure here means the CLI changed its envelope — update PROVIDERS.md, the
+ * adapter and test/contract/versions.ts together.
+ * Sources: PROVIDERS.md "Claude Code" (result table) and "Codex" (JSONL events).
+ *
+ * @module
+ */
+import { PINNED } from "./versions.ts";
+
+type Json = Record<string, unknown>;
+
+/** Keys (with `typeof`) every Claude result object must carry. */
+const CLAUDE_RESULT_KEYS: Record<string, string> = {
+  type: "string",
+  subtype: "string",
+  is_error: "boolean",
+  session_id: "string",
+  num_turns: "number",
+  total_cost_usd: "number",
+  usage: "object",
+};
+
+/**
+ * Throw a clear error when a Claude `--output-format json` stdout does not have the shape the
+ * adapter parses (one JSON object with `type:"result"` and the keys above).
+ * @param stdout raw stdout
+ * @returns the parsed result object
+ */
+export function assertClaudeResultShape(stdout: string): Json {
+  const changed = (what: string) =>
+    new Error(
+      `Claude Code ${PINNED.claude.version} envelope shape changed: ${what}; stdout: ` +
+        stdout.slice(0, 400),
+    );
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stdout);
+  } catch {
+    throw changed("stdout is not one JSON document");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw changed("stdout is not one JSON object");
+  }
+  const result = parsed as Json;
+  if (result.type !== "result") throw changed(`type is ${JSON.stringify(result.type)}`);
+  for (const [key, type] of Object.entries(CLAUDE_RESULT_KEYS)) {
+    const actual: string = typeof result[key];
+    if (actual !== type) throw changed(`"${key}" is not a ${type}`);
+  }
+  return result;
+}
+
+/** Event types the Codex adapter understands (PROVIDERS.md "Codex", JSONL events). */
+const CODEX_EVENTS = new Set([
+  "thread.started",
+  "turn.started",
+  "item.started",
+  "item.updated",
+  "item.completed",
+  "turn.completed",
+  "turn.failed",
+  "error",
+]);
+const CODEX_ITEMS = new Set([
+  "agent_message",
+  "reasoning",
+  "command_execution",
+  "file_change",
+  "mcp_tool_call",
+  "web_search",
+  "todo_list",
+  "error",
+]);
+
+/**
+ * Throw a clear error when `codex exec --json` stdout has an unknown event or item type, or lacks
+ * `thread.started {thread_id}`.
+ * @param stdout raw JSONL stdout
+ * @returns the parsed events
+ */
+export function assertCodexEventShape(stdout: string): Json[] {
+  const changed = (what: string) =>
+    new Error(
+      `codex-cli ${PINNED.codex.version} event shape changed: ${what}; stdout: ` +
+        stdout.slice(0, 400),
+    );
+  const events: Json[] = [];
+  for (const line of stdout.split("\n")) {
+    if (line.trim() === "") continue;
+    let event: Json;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      throw changed(`a stdout line is not JSON: ${JSON.stringify(line.slice(0, 100))}`);
+    }
+    if (!CODEX_EVENTS.has(String(event.type))) throw changed(`unknown event type "${event.type}"`);
+    const item = event.item as Json | undefined;
+    if (item && !CODEX_ITEMS.has(String(item.type))) {
+      throw changed(`unknown item type "${item.type}"`);
+    }
+    events.push(event);
+  }
+  const started = events.find((e) => e.type === "thread.started");
+  if (typeof started?.thread_id !== "string") throw changed("no thread.started with a thread_id");
+  return events;
+}

@@ -1,0 +1,13 @@
+/**
+ * The provider CLI versions the contract suite is pinned to. Keep in sync with
+ * scripts/install_provider_clis.sh; `version_guard_test.ts` fails when the installed CLIs differ.
+ * Source: /work/shared/PROVIDERS.md (tested with Claude Code 2.1.332, codex-cli 0.171.0).
+ *
+ * @module
+ */
+
+/** Pinned npm versions. */
+export const PINNED = {
+  claude: { pkg: "@anthropic-ai/claude-code", version: "2.1.332", bin: "claude" },
+  codex: { pkg: "@openai/codex", version: "0.171.0", bin: "codex" },
+} as const;
