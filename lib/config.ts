@@ -75,13 +75,28 @@ const ENV_KEYS: Record<string, { key: string; type: "string" | "number" | "integ
 export const CONFIG_ENV_VARS: readonly string[] = Object.keys(ENV_KEYS);
 
 /**
- * Parse one JSONC config file's text and validate it.
+ * Parse one JSONC config file's text and validate it. Plain JSON is parsed natively; jsonc-parser
+ * (an npm import costing ~50 ms of start-up, which the hook fast paths must not pay) is loaded only
+ * for text with comments, trailing commas or errors.
  *
  * @param text file contents (JSON with comments and trailing commas)
  * @param source file path, for messages
  * @throws {ConfigError} on a syntax error (with line and column) or a schema problem (with key path)
  */
-export function parseConfigText(text: string, source: string): ConfigLayer {
+export async function parseConfigText(text: string, source: string): Promise<ConfigLayer> {
+  let value: unknown;
+  try {
+    value = text.trim() === "" ? undefined : JSON.parse(text);
+  } catch {
+    value = await parseJsoncText(text, source);
+  }
+  if (value === undefined && text.trim() === "") return {};
+  ensureValid(value, `config "${source}"`);
+  return value as ConfigLayer;
+}
+
+async function parseJsoncText(text: string, source: string): Promise<unknown> {
+  const { parse: parseJsonc, printParseErrorCode } = await import("jsonc-parser");
   const errors: ParseError[] = [];
   const value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
@@ -182,7 +197,7 @@ async function readLayer(path: string): Promise<ConfigLayer | undefined> {
       cause: error,
     });
   }
-  return parseConfigText(text, path);
+  return await parseConfigText(text, path);
 }
 
 /** Options of {@linkcode loadConfig}. */

@@ -12,8 +12,10 @@ Deno.test("the generated config validator is up to date with schemas/config.sche
   );
 });
 
-Deno.test("parseConfigText() accepts comments and trailing commas", () => {
-  deepEqual(parseConfigText('{\n // c\n "fail_on": "medium",\n}', "x.json"), { fail_on: "medium" });
+Deno.test("parseConfigText() accepts comments and trailing commas", async () => {
+  deepEqual(await parseConfigText('{\n // c\n "fail_on": "medium",\n}', "x.json"), {
+    fail_on: "medium",
+  });
 });
 
 Deno.test("parseConfigText() names the key path of a schema problem", async (t) => {
@@ -31,8 +33,8 @@ Deno.test("parseConfigText() names the key path of a schema problem", async (t) 
     ['{"min_confidence":2}', /"min_confidence" must be <= 1/],
   ];
   for (const [text, pattern] of cases) {
-    await t.step(text, () => {
-      throws(() => parseConfigText(text, "/r/.review-gate.json"), (e: Error) => {
+    await t.step(text, async () => {
+      await rejects(parseConfigText(text, "/r/.review-gate.json"), (e: Error) => {
         equal(e instanceof ConfigError, true);
         equal(e.message.includes('"/r/.review-gate.json"'), true, e.message);
         return pattern.test(e.message);
@@ -41,8 +43,8 @@ Deno.test("parseConfigText() names the key path of a schema problem", async (t) 
   }
 });
 
-Deno.test("parseConfigText() reports a syntax error with line and column", () => {
-  throws(() => parseConfigText('{\n  "fail_on": high\n}', "c.json"), /line 2, column 14/);
+Deno.test("parseConfigText() reports a syntax error with line and column", async () => {
+  await rejects(parseConfigText('{\n  "fail_on": high\n}', "c.json"), /line 2, column 14/);
 });
 
 Deno.test("envLayer() reads typed values and names the variable on a bad one", () => {

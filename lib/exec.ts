@@ -52,7 +52,10 @@ export class SpawnError extends Error {
   /** The program that could not be started. */
   readonly cmd: string;
   constructor(cmd: string, options?: ErrorOptions) {
-    super(`Cannot start "${cmd}": ${(options?.cause as Error | undefined)?.message ?? "unknown error"}`, options);
+    super(
+      `Cannot start "${cmd}": ${(options?.cause as Error | undefined)?.message ?? "unknown error"}`,
+      options,
+    );
     this.name = "SpawnError";
     this.cmd = cmd;
   }

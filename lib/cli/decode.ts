@@ -16,7 +16,11 @@ import { worktreeView } from "../git/tree_view.ts";
 import type { CliDeps } from "./deps.ts";
 
 /** Register `decode` on the program. */
-export function registerDecode(program: Command, deps: CliDeps, setExit: (code: number) => void): void {
+export function registerDecode(
+  program: Command,
+  deps: CliDeps,
+  setExit: (code: number) => void,
+): void {
   program.command("decode")
     .description("Judge a JSON answer with the decoder (exit 0 accepted, 3 refused)")
     .argument("<file>", 'answer file, or "-" for stdin')
@@ -35,13 +39,22 @@ directory (or the current directory itself outside a repository).`,
         try {
           bytes = await Deno.readFile(resolve(deps.cwd, file));
         } catch (error) {
-          throw new UsageError(`Cannot read "${file}": ${(error as Error).message}`, { cause: error });
+          throw new UsageError(`Cannot read "${file}": ${(error as Error).message}`, {
+            cause: error,
+          });
         }
       }
-      const root = await resolveRepo(deps.runner, deps.cwd).then((r) => r.root, () => resolve(deps.cwd));
+      const root = await resolveRepo(deps.runner, deps.cwd).then(
+        (r) => r.root,
+        () => resolve(deps.cwd),
+      );
       const { decode } = await import("../answer/decoder.ts");
       const text = new TextDecoder().decode(bytes);
-      const decision = await decode(flags.kind, { text }, worktreeView(root, { deleted: new Set() }));
+      const decision = await decode(
+        flags.kind,
+        { text },
+        worktreeView(root, { deleted: new Set() }),
+      );
       if (flags.json) {
         deps.stdout.write(JSON.stringify(decision, null, 2) + "\n");
       } else if (decision.ok) {

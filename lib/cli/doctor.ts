@@ -12,7 +12,7 @@ import { loadConfig } from "../config.ts";
 import { ReviewGateError } from "../errors.ts";
 import { SpawnError } from "../exec.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
-import { claudeSettingsPath, type ClaudeScope } from "../hooks/install_claude.ts";
+import { type ClaudeScope, claudeSettingsPath } from "../hooks/install_claude.ts";
 import { huskyDirOf, resolveHooksDir } from "../hooks/install_git.ts";
 import { MANAGED_MARKER } from "../hooks/git_stub.ts";
 import { getProvider, PROVIDER_NAMES, resolveBinary } from "../providers/registry.ts";
@@ -50,7 +50,12 @@ async function checkProviders(deps: CliDeps, selected: string): Promise<DoctorCh
       });
       const text = new TextDecoder().decode(result.stdout).trim().split("\n")[0];
       if (result.code !== 0) {
-        return { area: `provider ${name}`, ok: false, optional, detail: `"${bin}" ${adapter.versionArgs.join(" ")} exited ${result.code}` };
+        return {
+          area: `provider ${name}`,
+          ok: false,
+          optional,
+          detail: `"${bin}" ${adapter.versionArgs.join(" ")} exited ${result.code}`,
+        };
       }
       return { area: `provider ${name}`, ok: true, detail: `${text || "found"} (${bin})` };
     } catch (error) {
@@ -80,17 +85,25 @@ async function checkGitHook(deps: CliDeps, repo: Repo): Promise<DoctorCheck[]> {
     checks.push({
       area: "git pre-push hook",
       ok: executable,
-      detail: executable ? `installed (${active})` : `installed but not executable: chmod +x "${active}"`,
+      detail: executable
+        ? `installed (${active})`
+        : `installed but not executable: chmod +x "${active}"`,
     });
   } else {
-    checks.push({ area: "git pre-push hook", ok: false, optional: true, detail: `not installed (git runs hooks from "${hooksDir}")` });
+    checks.push({
+      area: "git pre-push hook",
+      ok: false,
+      optional: true,
+      detail: `not installed (git runs hooks from "${hooksDir}")`,
+    });
   }
   const defaultHook = join(repo.commonDir, "hooks", "pre-push");
   if (defaultHook !== active && (await readOrNull(defaultHook))?.includes(MANAGED_MARKER)) {
     checks.push({
       area: "git pre-push hook",
       ok: false,
-      detail: `installed in "${defaultHook}" but NOT run by git: core.hooksPath points at "${hooksDir}"; run "review-gate install --git" again`,
+      detail:
+        `installed in "${defaultHook}" but NOT run by git: core.hooksPath points at "${hooksDir}"; run "review-gate install --git" again`,
     });
   }
   return checks;
@@ -114,17 +127,26 @@ async function checkClaude(deps: CliDeps, repo: Repo): Promise<DoctorCheck[]> {
       valid = false;
     }
     const ours = text.includes(MANAGED_MARKER);
-    if (!valid) checks.push({ area: `claude hooks (${scope})`, ok: false, detail: `"${path}" is not valid JSON` });
-    else if (ours) {
+    if (!valid) {
+      checks.push({
+        area: `claude hooks (${scope})`,
+        ok: false,
+        detail: `"${path}" is not valid JSON`,
+      });
+    } else if (ours) {
       const both = text.includes("hook claude-stop") && text.includes("hook claude-prompt");
       checks.push({
         area: `claude hooks (${scope})`,
         ok: both,
-        detail: both ? `installed (${path})` : `incomplete in "${path}": run "review-gate install --claude" again`,
+        detail: both
+          ? `installed (${path})`
+          : `incomplete in "${path}": run "review-gate install --claude" again`,
       });
     }
   }
-  if (checks.length === 0) checks.push({ area: "claude hooks", ok: false, optional: true, detail: "not installed" });
+  if (checks.length === 0) {
+    checks.push({ area: "claude hooks", ok: false, optional: true, detail: "not installed" });
+  }
   return checks;
 }
 
@@ -135,7 +157,12 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
   try {
     repo = await resolveRepo(deps.runner, deps.cwd);
   } catch (error) {
-    checks.push({ area: "repository", ok: false, optional: true, detail: (error as Error).message });
+    checks.push({
+      area: "repository",
+      ok: false,
+      optional: true,
+      detail: (error as Error).message,
+    });
   }
   let provider = "claude";
   try {
@@ -144,7 +171,10 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
     checks.push({
       area: "config",
       ok: true,
-      detail: `valid (${sources.length ? sources.join(", ") : "defaults"}); provider ${config.provider}; ` +
+      detail:
+        `valid (${
+          sources.length ? sources.join(", ") : "defaults"
+        }); provider ${config.provider}; ` +
         `pre-push ${config.gates.pre_push.enabled ? "enabled" : "disabled"}, ` +
         `claude-stop ${config.gates.claude_stop.enabled ? "enabled" : "disabled"}`,
     });
@@ -155,13 +185,21 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
   checks.push(...await checkProviders(deps, provider));
   if (repo) checks.push(...await checkGitHook(deps, repo), ...await checkClaude(deps, repo));
   if (deps.env.REVIEW_GATE === "0") {
-    checks.push({ area: "environment", ok: false, detail: "REVIEW_GATE=0 is set: every hook is skipped" });
+    checks.push({
+      area: "environment",
+      ok: false,
+      detail: "REVIEW_GATE=0 is set: every hook is skipped",
+    });
   }
   return checks;
 }
 
 /** Register `doctor` on the program. */
-export function registerDoctor(program: Command, deps: CliDeps, setExit: (code: number) => void): void {
+export function registerDoctor(
+  program: Command,
+  deps: CliDeps,
+  setExit: (code: number) => void,
+): void {
   program.command("doctor")
     .description("Check provider CLIs, config and hook installation")
     .action(async () => {

@@ -6,7 +6,6 @@
  * @module
  */
 import { type Command, Option } from "commander";
-import { applyEdits, modify } from "jsonc-parser";
 import { join } from "node:path";
 import { loadConfig, parseConfigText, REPO_CONFIG_FILE, userConfigPath } from "../config.ts";
 import { ConfigError, UsageError } from "../errors.ts";
@@ -25,7 +24,12 @@ type GateName = keyof typeof GATES;
  * @param enabled the new value
  * @returns the new text (validated by the caller)
  */
-export function setGateEnabled(text: string, gates: readonly GateName[], enabled: boolean): string {
+export async function setGateEnabled(
+  text: string,
+  gates: readonly GateName[],
+  enabled: boolean,
+): Promise<string> {
+  const { applyEdits, modify } = await import("jsonc-parser");
   let out = text.trim() === "" ? "{}\n" : text;
   for (const gate of gates) {
     const edits = modify(out, ["gates", GATES[gate], "enabled"], enabled, {
@@ -42,12 +46,19 @@ function pickGates(which: string | undefined): GateName[] {
   throw new UsageError(`Unknown gate "${which}": choose pre-push, claude-stop or all`);
 }
 
-async function toggle(enabled: boolean, which: string | undefined, flags: { user?: boolean }, deps: CliDeps) {
+async function toggle(
+  enabled: boolean,
+  which: string | undefined,
+  flags: { user?: boolean },
+  deps: CliDeps,
+) {
   const gates = pickGates(which);
   let path: string;
   if (flags.user) {
     const userPath = userConfigPath(deps.env);
-    if (!userPath) throw new ConfigError("Cannot find the user config: set HOME or XDG_CONFIG_HOME");
+    if (!userPath) {
+      throw new ConfigError("Cannot find the user config: set HOME or XDG_CONFIG_HOME");
+    }
     path = userPath;
   } else {
     path = join((await resolveRepo(deps.runner, deps.cwd)).root, REPO_CONFIG_FILE);
@@ -58,9 +69,9 @@ async function toggle(enabled: boolean, which: string | undefined, flags: { user
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  parseConfigText(text, path); // refuse to edit an invalid file: the user must see the problem first
-  const next = setGateEnabled(text, gates, enabled);
-  parseConfigText(next, path);
+  await parseConfigText(text, path); // refuse to edit an invalid file: the user must see the problem first
+  const next = await setGateEnabled(text, gates, enabled);
+  await parseConfigText(next, path);
   if (next !== text) {
     await Deno.mkdir(join(path, ".."), { recursive: true });
     await writeFileAtomic(path, next);
@@ -75,17 +86,30 @@ async function status(deps: CliDeps): Promise<void> {
   for (const [name, key] of Object.entries(GATES)) {
     deps.stdout.write(`${name}: ${config.gates[key].enabled ? "enabled" : "disabled"}${skip}\n`);
   }
-  deps.stdout.write(`config: ${sources.length ? sources.join(", ") : "defaults (no config file)"}\n`);
+  deps.stdout.write(
+    `config: ${sources.length ? sources.join(", ") : "defaults (no config file)"}\n`,
+  );
 }
 
 /** Register `gate` on the program. */
 export function registerGate(program: Command, deps: CliDeps): void {
-  const gate = program.command("gate").description("Turn the gates on or off in config without uninstalling them");
-  const userOption = () => new Option("--user", "edit the user config instead of the repository's .review-gate.json");
-  gate.command("enable").argument("[gate]", "pre-push, claude-stop or all", "all").addOption(userOption())
-    .description("Enable a gate").action((which: string, flags: { user?: boolean }) => toggle(true, which, flags, deps));
-  gate.command("disable").argument("[gate]", "pre-push, claude-stop or all", "all").addOption(userOption())
-    .description("Disable a gate").action((which: string, flags: { user?: boolean }) => toggle(false, which, flags, deps));
+  const gate = program.command("gate").description(
+    "Turn the gates on or off in config without uninstalling them",
+  );
+  const userOption = () =>
+    new Option("--user", "edit the user config instead of the repository's .review-gate.json");
+  gate.command("enable").argument("[gate]", "pre-push, claude-stop or all", "all").addOption(
+    userOption(),
+  )
+    .description("Enable a gate").action((which: string, flags: { user?: boolean }) =>
+      toggle(true, which, flags, deps)
+    );
+  gate.command("disable").argument("[gate]", "pre-push, claude-stop or all", "all").addOption(
+    userOption(),
+  )
+    .description("Disable a gate").action((which: string, flags: { user?: boolean }) =>
+      toggle(false, which, flags, deps)
+    );
   gate.command("status").description("Show which gates are enabled and where config comes from")
     .action(() => status(deps));
 }

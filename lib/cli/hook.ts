@@ -24,7 +24,11 @@ export function isFastHookCall(args: readonly string[]): boolean {
     !args.some((a) => a === "-h" || a === "--help");
 }
 
-async function hookOutput(name: string, args: readonly string[], input: HookInput): Promise<HookOutput> {
+async function hookOutput(
+  name: string,
+  args: readonly string[],
+  input: HookInput,
+): Promise<HookOutput> {
   switch (name) {
     case "pre-push": {
       const { runPrePushGate } = await import("../hooks/pre_push_gate.ts");
@@ -48,7 +52,11 @@ async function hookOutput(name: string, args: readonly string[], input: HookInpu
  * @param args the hook's own arguments (pre-push: remote, url)
  * @returns the exit code
  */
-export async function runHook(name: string, args: readonly string[], deps: CliDeps): Promise<number> {
+export async function runHook(
+  name: string,
+  args: readonly string[],
+  deps: CliDeps,
+): Promise<number> {
   if (hooksSwitchedOff(deps.env)) return 0; // before reading stdin or touching git
   const stdinText = new TextDecoder().decode(await deps.readStdin());
   const output = await hookOutput(name, args, {
@@ -65,17 +73,27 @@ export async function runHook(name: string, args: readonly string[], deps: CliDe
 }
 
 /** Register `hook` and its subcommands on the program (for help and full parsing). */
-export function registerHook(program: Command, deps: CliDeps, setExit: (code: number) => void): void {
-  const hook = program.command("hook").description("Entry points called by git and Claude Code (installed by \"install\")");
+export function registerHook(
+  program: Command,
+  deps: CliDeps,
+  setExit: (code: number) => void,
+): void {
+  const hook = program.command("hook").description(
+    'Entry points called by git and Claude Code (installed by "install")',
+  );
   hook.command("pre-push")
-    .description("git pre-push gate: review the pushed commits (stdin: git's ref lines); exit 1 blocks")
+    .description(
+      "git pre-push gate: review the pushed commits (stdin: git's ref lines); exit 1 blocks",
+    )
     .argument("<remote>", "remote name (or URL) as git passes it")
     .argument("[url]", "remote URL as git passes it")
     .action(async (remote: string, url: string | undefined) => {
       setExit(await runHook("pre-push", [remote, url ?? remote], deps));
     });
   hook.command("claude-prompt")
-    .description("Claude Code UserPromptSubmit hook: record the turn's baseline (stdin: hook payload)")
+    .description(
+      "Claude Code UserPromptSubmit hook: record the turn's baseline (stdin: hook payload)",
+    )
     .action(async () => setExit(await runHook("claude-prompt", [], deps)));
   hook.command("claude-stop")
     .description("Claude Code Stop hook: review the turn's changes; block on blocking findings")

@@ -8,7 +8,11 @@
 import { type Command, Option } from "commander";
 import { loadConfig } from "../config.ts";
 import { resolveRepo } from "../git/repo.ts";
-import { type ClaudeScope, installClaudeHooks, uninstallClaudeHooks } from "../hooks/install_claude.ts";
+import {
+  type ClaudeScope,
+  installClaudeHooks,
+  uninstallClaudeHooks,
+} from "../hooks/install_claude.ts";
 import { installGitHook, uninstallGitHook } from "../hooks/install_git.ts";
 import { selfCommand } from "../hooks/self_command.ts";
 import type { CliDeps } from "./deps.ts";
@@ -27,10 +31,16 @@ function addFlags(command: Command, verb: string): Command {
     .option("--git", `${verb} the git pre-push hook only`)
     .option("--claude", `${verb} the Claude Code hooks only`)
     .addOption(
-      new Option("--scope <scope>", "Claude settings: local (.claude/settings.local.json), project or user")
+      new Option(
+        "--scope <scope>",
+        "Claude settings: local (.claude/settings.local.json), project or user",
+      )
         .choices(["local", "project", "user"]).default("local"),
     )
-    .option("--project-dir <dir>", "directory Claude Code is started in (default: the repository root)")
+    .option(
+      "--project-dir <dir>",
+      "directory Claude Code is started in (default: the repository root)",
+    )
     .option("--dry-run", "print the exact change, write nothing");
 }
 
@@ -40,7 +50,13 @@ async function act(install: boolean, flags: InstallFlags, deps: CliDeps): Promis
   const command = install ? selfCommand(deps.self) : undefined;
   const prefix = flags.dryRun ? "(dry run: nothing written)\n" : "";
   if (flags.git || both) {
-    const options = { runner: deps.runner, cwd: deps.cwd, command, dryRun: flags.dryRun, force: flags.force };
+    const options = {
+      runner: deps.runner,
+      cwd: deps.cwd,
+      command,
+      dryRun: flags.dryRun,
+      force: flags.force,
+    };
     const report = install ? await installGitHook(options) : await uninstallGitHook(options);
     deps.stdout.write(`${prefix}git pre-push hook — ${report.text.trimEnd()}\n`);
   }
@@ -54,7 +70,9 @@ async function act(install: boolean, flags: InstallFlags, deps: CliDeps): Promis
       stopTimeoutSeconds: config.gates.claude_stop.timeout_seconds,
       dryRun: flags.dryRun,
     };
-    const report = install ? await installClaudeHooks(options) : await uninstallClaudeHooks(options);
+    const report = install
+      ? await installClaudeHooks(options)
+      : await uninstallClaudeHooks(options);
     deps.stdout.write(`${prefix}${report.text.trimEnd()}\n`);
   }
 }

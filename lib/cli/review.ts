@@ -35,14 +35,18 @@ interface ReviewFlags {
 }
 
 /** Turn the target flags into a target; at most one may be given. */
-export function targetFromFlags(flags: Pick<ReviewFlags, "staged" | "base" | "range" | "commit">): Target | undefined {
+export function targetFromFlags(
+  flags: Pick<ReviewFlags, "staged" | "base" | "range" | "commit">,
+): Target | undefined {
   const given = [
     flags.staged ? "--staged" : "",
     flags.base !== undefined ? "--base" : "",
     flags.range !== undefined ? "--range" : "",
     flags.commit !== undefined ? "--commit" : "",
   ].filter(Boolean);
-  if (given.length > 1) throw new UsageError(`Choose one target: ${given.join(", ")} cannot be combined`);
+  if (given.length > 1) {
+    throw new UsageError(`Choose one target: ${given.join(", ")} cannot be combined`);
+  }
   if (flags.staged) return { kind: "staged" };
   if (flags.base !== undefined) return { kind: "base", ref: flags.base };
   if (flags.range !== undefined) return parseRangeSpec(flags.range);
@@ -58,7 +62,9 @@ function flagLayer(flags: ReviewFlags): ConfigLayer {
   if (flags.timeout !== undefined) {
     const seconds = Number(flags.timeout);
     if (!Number.isFinite(seconds) || seconds <= 0) {
-      throw new UsageError(`Invalid --timeout "${flags.timeout}": give a number of seconds greater than 0`);
+      throw new UsageError(
+        `Invalid --timeout "${flags.timeout}": give a number of seconds greater than 0`,
+      );
     }
     layer.timeout_seconds = seconds;
   }
@@ -66,10 +72,16 @@ function flagLayer(flags: ReviewFlags): ConfigLayer {
 }
 
 /** Register `review` on the program. */
-export function registerReview(program: Command, deps: CliDeps, setExit: (code: number) => void): void {
+export function registerReview(
+  program: Command,
+  deps: CliDeps,
+  setExit: (code: number) => void,
+): void {
   program.command("review")
     .description("Review a change with a coding-agent CLI and print the verdict")
-    .addOption(new Option("-p, --provider <name>", "provider CLI to ask").choices([...PROVIDER_NAMES]))
+    .addOption(
+      new Option("-p, --provider <name>", "provider CLI to ask").choices([...PROVIDER_NAMES]),
+    )
     .option("-m, --model <model>", "model name passed to the provider")
     .option("--staged", "review the staged changes (HEAD → index)")
     .option("--base <ref>", "review merge-base(<ref>, HEAD) → HEAD")
@@ -77,7 +89,14 @@ export function registerReview(program: Command, deps: CliDeps, setExit: (code: 
     .option("--commit <sha>", "review one commit against its first parent")
     .option("--focus <text>", "what the reviewer should focus on")
     .option("--adversarial", "use the adversarial review prompt")
-    .addOption(new Option("--fail-on <severity>", "lowest severity that blocks").choices(["critical", "high", "medium", "low"]))
+    .addOption(
+      new Option("--fail-on <severity>", "lowest severity that blocks").choices([
+        "critical",
+        "high",
+        "medium",
+        "low",
+      ]),
+    )
     .option("--timeout <seconds>", "limit for the provider call, in seconds")
     .option("--no-cache", "ignore cached verdicts and ask the provider again")
     .option("--json", "print the run envelope as JSON on stdout")
@@ -93,7 +112,11 @@ Exit codes: 0 approved or no blocking finding, 1 blocking findings, 2 usage or c
     .action(async (flags: ReviewFlags) => {
       const target = targetFromFlags(flags);
       const repo = await resolveRepo(deps.runner, deps.cwd);
-      const { config } = await loadConfig({ root: repo.root, env: deps.env, flags: flagLayer(flags) });
+      const { config } = await loadConfig({
+        root: repo.root,
+        env: deps.env,
+        flags: flagLayer(flags),
+      });
       const progress = startProgress(deps.stderr, deps.now);
       let outcome;
       try {
@@ -107,17 +130,30 @@ Exit codes: 0 approved or no blocking finding, 1 blocking findings, 2 usage or c
             config,
             useCache: flags.cache,
           },
-          { runner: deps.runner, env: deps.env, now: deps.now, signal: deps.signal, onProviderStart: progress.start },
+          {
+            runner: deps.runner,
+            env: deps.env,
+            now: deps.now,
+            signal: deps.signal,
+            onProviderStart: progress.start,
+          },
         );
       } finally {
         progress.stop();
       }
       const policy = policyOf(config);
       if (flags.json) {
-        const envelope = buildJsonEnvelope(outcome, { exitCode: outcome.exitCode, policy, rawOutput: outcome.rawOutput });
+        const envelope = buildJsonEnvelope(outcome, {
+          exitCode: outcome.exitCode,
+          policy,
+          rawOutput: outcome.rawOutput,
+        });
         deps.stdout.write(JSON.stringify(envelope, null, 2) + "\n");
       } else {
-        const text = renderTerminal(outcome, { policy, paint: choosePaint(deps.stdout.isTerminal, deps.env) });
+        const text = renderTerminal(outcome, {
+          policy,
+          paint: choosePaint(deps.stdout.isTerminal, deps.env),
+        });
         deps.stdout.write(text);
       }
       setExit(outcome.exitCode);

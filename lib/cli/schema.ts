@@ -18,16 +18,28 @@ export function registerSchema(program: Command, deps: CliDeps): void {
   program.command("schema")
     .description("Print a JSON Schema: an answer kind (as each provider receives it) or the config")
     .argument("[kind]", `one of ${kinds.join(", ")}`, "review")
-    .addOption(new Option("--dialect <provider>", "print the dialect this provider receives").choices(["claude", "codex", "vibe"]))
+    .addOption(
+      new Option("--dialect <provider>", "print the dialect this provider receives").choices([
+        "claude",
+        "codex",
+        "vibe",
+      ]),
+    )
     .action((kind: string, flags: { dialect?: SchemaDialect }) => {
-      if (!kinds.includes(kind)) throw new UsageError(`Unknown schema "${kind}": choose one of ${kinds.join(", ")}`);
+      if (!kinds.includes(kind)) {
+        throw new UsageError(`Unknown schema "${kind}": choose one of ${kinds.join(", ")}`);
+      }
       if (kind === "config") {
-        if (flags.dialect) throw new UsageError(`The config schema has no provider dialect: drop --dialect`);
+        if (flags.dialect) {
+          throw new UsageError(`The config schema has no provider dialect: drop --dialect`);
+        }
         deps.stdout.write(JSON.stringify(configSchema, null, 2) + "\n");
         return;
       }
       const schema = canonicalSchema(kind as AnswerKind);
-      const text = flags.dialect ? dialectText(schema, flags.dialect) : JSON.stringify(schema, null, 2);
+      const text = flags.dialect
+        ? dialectText(schema, flags.dialect)
+        : JSON.stringify(schema, null, 2);
       deps.stdout.write(text.endsWith("\n") ? text : text + "\n");
     });
 }

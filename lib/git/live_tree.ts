@@ -48,7 +48,12 @@ async function withTempIndex<T>(
     await Deno.chmod(dir, 0o700);
     const index = `${dir}/index`;
     try {
+      // Keep the index's mtime on the copy: git's racy-clean check compares each entry's mtime
+      // with the index file's, and a fresh mtime would make a file edited in the same second as
+      // the last index write (same size) look unchanged, so the change would be missed.
+      const { mtime, atime } = await Deno.stat(`${repo.gitDir}/index`);
       await Deno.copyFile(`${repo.gitDir}/index`, index);
+      if (mtime) await Deno.utime(index, atime ?? mtime, mtime);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
       // no index yet (fresh repository): git starts from an empty one

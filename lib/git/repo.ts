@@ -66,7 +66,7 @@ export async function resolveRepo(runner: Runner, cwd: string): Promise<Repo> {
       );
     }
     throw new GitError(
-      `Not a git repository: "${cwd}". Run review-gate inside a repository, or pass --cwd`,
+      `Not a git repository: "${cwd}". Run review-gate inside a git repository (cd into it first)`,
       { args: ARGS, stderr: tail },
     );
   }

@@ -65,7 +65,7 @@ Deno.test("resolveRepo() refuses a directory outside any repository", async () =
       assert.equal(error.exitCode, 2);
       assert.equal(
         error.message,
-        `Not a git repository: "${dir}". Run review-gate inside a repository, or pass --cwd`,
+        `Not a git repository: "${dir}". Run review-gate inside a git repository (cd into it first)`,
       );
       return true;
     });

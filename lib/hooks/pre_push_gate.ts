@@ -8,12 +8,52 @@
  *
  * @module
  */
-import { loadConfig } from "../config.ts";
+import type { ReviewAnswer } from "../answer/types.ts";
+import { type Config, loadConfig } from "../config.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { renderNotReviewed, renderPrePushBlock } from "./decision.ts";
 import { ALLOW, type HookInput, type HookOutput, hooksSwitchedOff } from "./hook_io.ts";
 import { parsePushLines } from "./pre_push.ts";
 import { resolvePushRange } from "./push_range.ts";
+import { blockingFindings, sortFindings } from "../review/policy.ts";
+import { verdictIdentity } from "../review/identity.ts";
+import { readCache } from "../store/cache.ts";
+import { ensureStateDir } from "../store/state.ts";
+import { memoKey, readMemo } from "../store/verdict_memo.ts";
+
+/** Blocking findings of an answer under the config's policy, most severe first. */
+function blockingOf(answer: ReviewAnswer, config: Config) {
+  return sortFindings(
+    blockingFindings(answer, { failOn: config.fail_on, minConfidence: config.min_confidence }),
+  );
+}
+
+/**
+ * The cached verdict of a range reviewed before (same commits, provider, model, prompt, schema and
+ * budgets), found without collecting the change: the fast path of a re-push.
+ */
+async function cachedVerdict(
+  config: Config,
+  options: { commonDir: string; from: string; to: string },
+): Promise<
+  { memo: string; hit: { answer: ReviewAnswer; runDir?: string; status: string } | null }
+> {
+  const memo = await memoKey({
+    ...await verdictIdentity(config, { kind: "review" }),
+    from: options.from,
+    to: options.to,
+  });
+  if (!config.cache) return { memo, hit: null };
+  const state = await ensureStateDir(options.commonDir);
+  const cacheKey = await readMemo(state, memo);
+  const entry = cacheKey ? await readCache<ReviewAnswer>(state, cacheKey) : null;
+  return {
+    memo,
+    hit: entry
+      ? { answer: entry.answer, runDir: entry.record.runDir, status: entry.record.status }
+      : null,
+  };
+}
 
 /** Arguments git passes to the hook: `$1` remote name (or URL), `$2` URL. */
 export interface PrePushArgs {
@@ -51,8 +91,28 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
     const { range } = resolved;
     const label = `${update.remoteRef} (${range.commits} commit${range.commits === 1 ? "" : "s"})`;
     for (const note of range.notes) stderr.push(`review-gate: ${note}\n`);
+    const { memo, hit } = await cachedVerdict(config, {
+      commonDir: repo.commonDir,
+      from: range.from,
+      to: range.to,
+    });
+    if (hit) {
+      const blocking = blockingOf(hit.answer, config);
+      if (blocking.length > 0) {
+        stderr.push(
+          renderPrePushBlock({
+            label: `${label} (cached verdict)`,
+            findings: blocking,
+            reviewPath: `${hit.runDir}/review.md`,
+          }),
+        );
+        exitCode = 1;
+      } else {
+        stderr.push(`review-gate: ${label}: ${hit.status} (cached verdict, no model call)\n`);
+      }
+      continue;
+    }
     const { runReview } = await import("../review/run_review.ts");
-    const { blockingFindings, sortFindings } = await import("../review/policy.ts");
     const outcome = await runReview(
       {
         cwd: repo.root,
@@ -61,6 +121,7 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
         kind: "review",
         config,
         useCache: true,
+        memoKey: memo,
       },
       { runner: input.runner, env: input.env, now: input.now, signal: input.signal },
     );
@@ -81,12 +142,16 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
       if (blocked) exitCode = 1;
       continue;
     }
-    const blocking = sortFindings(blockingFindings(answer, { failOn: config.fail_on, minConfidence: config.min_confidence }));
+    const blocking = blockingOf(answer, config);
     if (blocking.length > 0) {
-      stderr.push(renderPrePushBlock({ label, findings: blocking, reviewPath: `${record.runDir}/review.md` }));
+      stderr.push(
+        renderPrePushBlock({ label, findings: blocking, reviewPath: `${record.runDir}/review.md` }),
+      );
       exitCode = 1;
     } else {
-      const extra = answer.findings.length > 0 ? `, ${answer.findings.length} non-blocking finding(s)` : "";
+      const extra = answer.findings.length > 0
+        ? `, ${answer.findings.length} non-blocking finding(s)`
+        : "";
       const cached = record.cached ? " (cached verdict)" : "";
       stderr.push(`review-gate: ${label}: ${record.status}${extra}${cached}\n`);
     }

@@ -24,7 +24,8 @@ export function buildJsonEnvelope(
 ): Record<string, unknown> {
   const { record, answer } = result;
   const failed = COULD_NOT_RUN.has(record.status);
-  const tail = (s: string) => s.length > RAW_OUTPUT_TAIL_BYTES ? s.slice(-RAW_OUTPUT_TAIL_BYTES) : s;
+  const tail = (s: string) =>
+    s.length > RAW_OUTPUT_TAIL_BYTES ? s.slice(-RAW_OUTPUT_TAIL_BYTES) : s;
   return {
     status: record.status,
     exitCode: options.exitCode,

@@ -4,7 +4,7 @@
  * @module
  */
 import type { ReviewAnswer } from "../answer/types.ts";
-import { type Policy, blockingFindings, sortFindings } from "../review/policy.ts";
+import { blockingFindings, type Policy, sortFindings } from "../review/policy.ts";
 import type { RunRecord } from "../review/types.ts";
 import { location } from "./terminal.ts";
 
@@ -30,14 +30,18 @@ export function renderMarkdown(record: RunRecord, answer: ReviewAnswer, policy: 
   out.push(`- Run: \`${record.id}\``);
   if (record.coverage) {
     out.push(`- Coverage: ${record.coverage.status}`);
-    for (const o of record.coverage.omitted) out.push(`  - not in the prompt: \`${o.path}\` (${o.reason})`);
+    for (const o of record.coverage.omitted) {
+      out.push(`  - not in the prompt: \`${o.path}\` (${o.reason})`);
+    }
   }
   out.push("", "## Summary", "", answer.summary, "");
   out.push(`## Findings (${answer.findings.length})`, "");
   if (answer.findings.length === 0) out.push("None.", "");
   for (const f of sortFindings(answer.findings)) {
     out.push(
-      `### ${f.severity.toUpperCase()}${blocking.has(f) ? " (blocking)" : ""}: ${escapeInline(f.title)}`,
+      `### ${f.severity.toUpperCase()}${blocking.has(f) ? " (blocking)" : ""}: ${
+        escapeInline(f.title)
+      }`,
       "",
     );
     out.push(`\`${location(f)}\` · confidence ${f.confidence.toFixed(2)}`, "");

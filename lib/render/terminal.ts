@@ -8,7 +8,7 @@
  */
 import type { Finding } from "../answer/types.ts";
 import { formatRefusal } from "../answer/refusal.ts";
-import { type Policy, blockingFindings, sortFindings } from "../review/policy.ts";
+import { blockingFindings, type Policy, sortFindings } from "../review/policy.ts";
 import { COULD_NOT_RUN, type ReviewResult } from "../review/types.ts";
 import { type Paint, plain } from "./style.ts";
 
@@ -44,7 +44,9 @@ export function renderTerminal(
   const paint = options.paint ?? plain;
   const { record, answer } = result;
   const out: string[] = [];
-  const took = record.cached ? "cached verdict, no model call" : `${(record.durationMs / 1000).toFixed(1)} s`;
+  const took = record.cached
+    ? "cached verdict, no model call"
+    : `${(record.durationMs / 1000).toFixed(1)} s`;
   const via = `${record.provider}${record.model ? ` ${record.model}` : ""}, ${took}`;
 
   if (record.status === "nothing-to-review") {
@@ -71,7 +73,9 @@ export function renderTerminal(
   out.push(`${headline} — ${counts} (${via})`);
   out.push(`Change: ${record.target.label}`);
   if (record.coverage?.status === "partial") {
-    out.push(paint(["yellow", "bold"], "WARNING: partial coverage — these files were not in the prompt:"));
+    out.push(
+      paint(["yellow", "bold"], "WARNING: partial coverage — these files were not in the prompt:"),
+    );
     for (const o of record.coverage.omitted) out.push(`  ${o.path} (${o.reason})`);
   }
   out.push("", answer.summary);

@@ -133,7 +133,9 @@ export const MAX_CONTEXT_CHARS = 4000;
 
 function describeContext(message: string | undefined, nonce: string): string {
   if (!message?.trim()) return "";
-  const text = message.length > MAX_CONTEXT_CHARS ? message.slice(0, MAX_CONTEXT_CHARS) + "\n[… cut]" : message;
+  const text = message.length > MAX_CONTEXT_CHARS
+    ? message.slice(0, MAX_CONTEXT_CHARS) + "\n[… cut]"
+    : message;
   return [
     "",
     `The coding agent that made the change described it as follows, between the markers carrying the`,
@@ -151,7 +153,8 @@ function describeContext(message: string | undefined, nonce: string): string {
  * @returns the prompt text; the diff appears exactly once, between nonce-carrying markers
  */
 export function buildReviewPrompt(change: Change, options: BuildPromptOptions): string {
-  const nonce = options.nonce ?? pickNonce(change.diff + (options.focus ?? "") + (options.agentMessage ?? ""));
+  const nonce = options.nonce ??
+    pickNonce(change.diff + (options.focus ?? "") + (options.agentMessage ?? ""));
   const focus = options.focus?.trim()
     ? `\nThe user asks you to focus on: ${JSON.stringify(options.focus.trim())}\n`
     : "";

@@ -7,7 +7,6 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import { canonicalSchema } from "../answer/registry.ts";
 import { formatRefusal } from "../answer/refusal.ts";
 import type { ReviewAnswer } from "../answer/types.ts";
@@ -17,16 +16,24 @@ import { collectChange } from "../git/collect.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { compareSnapshots, takeSnapshot } from "../git/snapshot.ts";
 import { autoTarget } from "../git/target.ts";
-import type { Budgets, Change, Target } from "../git/types.ts";
+import type { Change, Target } from "../git/types.ts";
 import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
 import { renderMarkdown } from "../render/markdown.ts";
 import { type CallOutcome, callStructured } from "../session.ts";
 import { cacheKey, readCache, writeCache } from "../store/cache.ts";
 import { appendRecord } from "../store/records.ts";
-import { createRunDir, newRunId, writeRunRecord, writeSuccess, writeTranscript } from "../store/run_dir.ts";
+import {
+  createRunDir,
+  newRunId,
+  writeRunRecord,
+  writeSuccess,
+  writeTranscript,
+} from "../store/run_dir.ts";
 import { ensureStateDir } from "../store/state.ts";
+import { writeMemo } from "../store/verdict_memo.ts";
 import { answerStatus, blockingFindings, exitCodeFor, type Policy } from "./policy.ts";
-import { buildCorrectivePrompt, buildReviewPrompt, promptTemplate, type ReviewKind } from "./prompt.ts";
+import { verdictIdentity } from "./identity.ts";
+import { buildCorrectivePrompt, buildReviewPrompt, type ReviewKind } from "./prompt.ts";
 import type { ReviewResult, ReviewStatus, RunRecord } from "./types.ts";
 
 /** The I/O a review needs. */
@@ -56,6 +63,11 @@ export interface ReviewOptions {
   useCache: boolean;
   /** An already resolved repository (saves a git call). */
   repo?: Repo;
+  /**
+   * Verdict memo key of an immutable target (lib/store/verdict_memo.ts); on success it is pointed
+   * at this verdict, so the next gate run for the same target skips collecting the change.
+   */
+  memoKey?: string;
 }
 
 /** A finished review and its exit code. */
@@ -67,21 +79,6 @@ export interface ReviewOutcome extends ReviewResult {
   change?: Change;
 }
 
-/** Room kept for the prompt template, key list and schema text around the diff, bytes. */
-const PROMPT_OVERHEAD_BYTES = 24 * 1024;
-
-/**
- * Diff budgets for a review: the configured ones, shrunk so the whole prompt fits a provider that
- * limits prompt size (`maxPromptBytes`).
- */
-export function budgetsFor(config: Config, maxPromptBytes?: number): Budgets {
-  const room = maxPromptBytes === undefined ? Infinity : Math.max(4096, maxPromptBytes - PROMPT_OVERHEAD_BYTES);
-  return {
-    perFileBytes: Math.min(config.budgets.file_bytes, room),
-    totalBytes: Math.min(config.budgets.total_bytes, room),
-  };
-}
-
 /** The policy a config sets. */
 export function policyOf(config: Config): Policy {
   return { failOn: config.fail_on, minConfidence: config.min_confidence };
@@ -91,10 +88,6 @@ function countFindings(answer: ReviewAnswer): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const f of answer.findings) counts[f.severity] = (counts[f.severity] ?? 0) + 1;
   return counts;
-}
-
-function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 /**
@@ -119,6 +112,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     attempts: [],
     cached: false,
   };
+  const identity = await verdictIdentity(config, { kind: options.kind, focus: options.focus });
   const target = options.target ?? await autoTarget(deps.runner, repo);
   const nothing = (label: string, change?: Change): ReviewOutcome => ({
     record: {
@@ -138,7 +132,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
   const change = await collectChange(deps.runner, {
     repo,
     target,
-    budgets: budgetsFor(config, adapter.capabilities.maxPromptBytes),
+    budgets: identity.budgets,
   });
   if (change.files.length === 0) return nothing(change.label, change);
 
@@ -149,10 +143,10 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     focus: options.focus,
     agentMessage: options.agentMessage,
   });
-  const key = cacheKey({
+  const key = await cacheKey({
     fingerprint: change.fingerprint,
-    schemaId: sha256Hex(JSON.stringify(schema)),
-    promptTemplateHash: sha256Hex(promptTemplate(options.kind)),
+    schemaId: identity.schemaHash,
+    promptTemplateHash: identity.templateHash,
     provider: adapter.name,
     model: config.model,
     focus: options.focus,
@@ -187,7 +181,8 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
       bin: resolveBinary(adapter, deps.env),
       request: { prompt, schema, root: repo.root, model: config.model, maxTurns: config.max_turns },
       correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), schema),
-      decode: async (input) => (await import("../answer/decoder.ts")).decode("review", input, change.tree),
+      decode: async (input) =>
+        (await import("../answer/decoder.ts")).decode("review", input, change.tree),
       runner: deps.runner,
       timeoutMs: config.timeout_seconds * 1000,
       signal: deps.signal,
@@ -224,6 +219,9 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     if (!hit && useCache) {
       await writeCache(state, key, { answer, record });
     }
+    if (options.memoKey && useCache) {
+      await writeMemo(state, { key: options.memoKey, cacheKey: key });
+    }
   }
   await writeRunRecord(runDir, record);
   await appendRecord(state, {
@@ -245,7 +243,9 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     record,
     answer,
     exitCode: exitCodeFor(status, blocking),
-    rawOutput: last ? { stdout: decoder.decode(last.stdout), stderr: decoder.decode(last.stderr) } : undefined,
+    rawOutput: last
+      ? { stdout: decoder.decode(last.stdout), stderr: decoder.decode(last.stderr) }
+      : undefined,
     change,
   };
 }

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { RunRecord } from "../review/types.ts";
 import { jsonText, writeFileAtomic } from "./_atomic.ts";
+import { sha256Hex } from "../sha256.ts";
 
 /** Everything a cached verdict depends on. */
 export interface CacheKeyParts {
@@ -44,7 +44,7 @@ export interface CacheEntry<A = unknown> {
  * @param parts what the verdict depends on
  * @returns 64 lowercase hex characters
  */
-export function cacheKey(parts: CacheKeyParts): string {
+export function cacheKey(parts: CacheKeyParts): Promise<string> {
   const ordered = [
     `v${VERSION}`,
     parts.fingerprint,
@@ -55,7 +55,7 @@ export function cacheKey(parts: CacheKeyParts): string {
     parts.focus ?? null,
     parts.reviewKind,
   ];
-  return createHash("sha256").update(JSON.stringify(ordered)).digest("hex");
+  return sha256Hex(JSON.stringify(ordered));
 }
 
 function cachePath(state: string, key: string): string {

@@ -20,10 +20,10 @@ async function withState(fn: (state: string) => Promise<void>): Promise<void> {
   }
 }
 
-Deno.test("cacheKey() is sha256 hex and changes with every part", () => {
-  const key = cacheKey(parts);
+Deno.test("cacheKey() is sha256 hex and changes with every part", async () => {
+  const key = await cacheKey(parts);
   assert.match(key, /^[0-9a-f]{64}$/);
-  assert.equal(cacheKey({ ...parts }), key);
+  assert.equal(await cacheKey({ ...parts }), key);
   const variants: Partial<CacheKeyParts>[] = [
     { fingerprint: "fp2" },
     { schemaId: "other" },
@@ -33,14 +33,14 @@ Deno.test("cacheKey() is sha256 hex and changes with every part", () => {
     { focus: undefined },
     { reviewKind: "adversarial-review" },
   ];
-  const keys = new Set(variants.map((v) => cacheKey({ ...parts, ...v })));
+  const keys = new Set(await Promise.all(variants.map((v) => cacheKey({ ...parts, ...v }))));
   assert.equal(keys.size, variants.length);
   assert.ok(!keys.has(key));
 });
 
 Deno.test("writeCache() stores verdicts that readCache() returns, atomically", async () => {
   await withState(async (state) => {
-    const key = cacheKey(parts);
+    const key = await cacheKey(parts);
     assert.equal(await readCache(state, key), null);
     const entry = {
       record: { id: "r1", status: "approved" as const },
@@ -54,7 +54,7 @@ Deno.test("writeCache() stores verdicts that readCache() returns, atomically", a
 
 Deno.test("writeCache() does not store could-not-run statuses", async () => {
   await withState(async (state) => {
-    const key = cacheKey(parts);
+    const key = await cacheKey(parts);
     for (const status of ["invalid-answer", "provider-error", "timeout", "interrupted"] as const) {
       assert.equal(
         await writeCache(state, key, { record: { id: "r", status }, answer: {} }),
@@ -66,7 +66,7 @@ Deno.test("writeCache() does not store could-not-run statuses", async () => {
 });
 
 Deno.test("readCache() treats a corrupt or foreign file as a miss", async (t) => {
-  const key = cacheKey(parts);
+  const key = await cacheKey(parts);
   const cases: [string, string][] = [
     ["not JSON", "{oops"],
     ["truncated", '{"version":1,"key":"'],

@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { jsonText, writeFileAtomic } from "./_atomic.ts";
+import { sha256Hex } from "../sha256.ts";
 
 /** What the Stop gate remembers about one Claude session. */
 export interface SessionState {
@@ -44,9 +44,9 @@ const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
  * @param sessionId untrusted id from hook stdin
  * @returns a file name without directory parts
  */
-export function sessionFileName(sessionId: string): string {
+export async function sessionFileName(sessionId: string): Promise<string> {
   if (SAFE_ID.test(sessionId)) return `${sessionId}.json`;
-  return `sha256-${createHash("sha256").update(sessionId).digest("hex")}.json`;
+  return `sha256-${await sha256Hex(sessionId)}.json`;
 }
 
 /**
@@ -62,7 +62,7 @@ export async function readSessionState(
 ): Promise<SessionState | null> {
   try {
     const data = JSON.parse(
-      await Deno.readTextFile(join(state, "sessions", sessionFileName(sessionId))),
+      await Deno.readTextFile(join(state, "sessions", await sessionFileName(sessionId))),
     );
     if (typeof data !== "object" || data === null || Array.isArray(data)) return null;
     if (typeof data.consecutiveBlocks !== "number") return null;
@@ -85,5 +85,8 @@ export async function writeSessionState(
 ): Promise<void> {
   const dir = join(state, "sessions");
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  await writeFileAtomic(join(dir, sessionFileName(session.sessionId)), jsonText(session.value));
+  await writeFileAtomic(
+    join(dir, await sessionFileName(session.sessionId)),
+    jsonText(session.value),
+  );
 }

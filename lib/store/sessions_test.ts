@@ -10,13 +10,13 @@ async function withState(fn: (state: string) => Promise<void>): Promise<void> {
   }
 }
 
-Deno.test("sessionFileName() keeps plain ids and hashes anything else", () => {
+Deno.test("sessionFileName() keeps plain ids and hashes anything else", async () => {
   const uuid = "0f8fad5b-d9cb-469f-a165-70867728950e";
-  assert.equal(sessionFileName(uuid), `${uuid}.json`);
+  assert.equal(await sessionFileName(uuid), `${uuid}.json`);
   for (const bad of ["../../x", "a/b", "..", "", "a\\b", "x".repeat(200), "ünï"]) {
-    assert.match(sessionFileName(bad), /^sha256-[0-9a-f]{64}\.json$/, bad);
+    assert.match(await sessionFileName(bad), /^sha256-[0-9a-f]{64}\.json$/, bad);
   }
-  assert.notEqual(sessionFileName("a/b"), sessionFileName("a/c"));
+  assert.notEqual(await sessionFileName("a/b"), await sessionFileName("a/c"));
 });
 
 Deno.test("writeSessionState() round-trips and stays inside sessions/", async () => {

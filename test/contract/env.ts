@@ -80,9 +80,13 @@ export async function ensureInstalled(): Promise<void> {
 await ensureInstalled();
 
 const warned = new Set<string>();
-/** True when the CLI is present; otherwise warns once on stderr (tests are then ignored). */
+/**
+ * True when the CLI is present; otherwise warns once on stderr (tests are then ignored) — or, with
+ * `REVIEW_GATE_CONTRACT_REQUIRE=1` (set by `.ci/run`), throws so a missing CLI fails the suite.
+ */
 export function haveCli(name: keyof typeof PINNED): boolean {
   if (findCli(name)) return true;
+  if (Deno.env.get("REVIEW_GATE_CONTRACT_REQUIRE") === "1") throw new Error(missingMessage(name));
   if (!warned.has(name)) {
     warned.add(name);
     warn(missingMessage(name));

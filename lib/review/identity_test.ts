@@ -1,7 +1,7 @@
 import { deepEqual } from "node:assert/strict";
 import { DEFAULT_CONFIG } from "../config.ts";
 import { vibeAdapter } from "../providers/vibe.ts";
-import { budgetsFor } from "./run_review.ts";
+import { budgetsFor } from "./identity.ts";
 
 Deno.test("budgetsFor() keeps configured budgets for providers without a prompt limit", () => {
   deepEqual(budgetsFor(DEFAULT_CONFIG), { perFileBytes: 65536, totalBytes: 400000 });

@@ -1,0 +1,200 @@
+/**
+ * The bench's cases. A case is one command measured N times; cases with the same `group` are
+ * compared with that group's `baseline` case (ratios in the table). Cases are built from a
+ * {@linkcode BenchContext} because the repositories exist only while the bench runs.
+ *
+ * To add cases, append a {@linkcode CaseFactory} to {@linkcode EXTENSION_CASES} (bottom of this
+ * file): the bench runs them after the built-in ones and prints them in the same table.
+ *
+ * @module
+ */
+import { hookCases } from "./hook_cases.ts";
+import { join } from "node:path";
+import type { GeneratedRepo } from "./gen_repo.ts";
+import type { Measurement } from "./measure.ts";
+
+/** What a case factory gets. */
+export interface BenchContext {
+  /** Absolute path of the project (where main.ts is). */
+  projectRoot: string;
+  /** The bench's temp dir (removed at the end); a case may create files under it. */
+  tmp: string;
+  /** argv prefix running review-gate as a user does: `deno run --allow-… <project>/main.ts`. */
+  reviewGate: string[];
+  /** Environment for review-gate runs: the zero-latency fake Claude, isolated git and XDG config. */
+  env: Record<string, string>;
+  /** Repository with an uncommitted change of ~2,000 `git diff` lines. */
+  small: GeneratedRepo;
+  /** Repository with an uncommitted change of ~100,000 `git diff` lines. */
+  large: GeneratedRepo;
+}
+
+/** One measured command. */
+export interface BenchCase {
+  /** Rows with the same group share a baseline. */
+  group: string;
+  name: string;
+  /** This row is the group's reference (ratio 1.0). One per group. */
+  baseline?: boolean;
+  /** argv (looked up on PATH). */
+  cmd: string[];
+  cwd: string;
+  env?: Record<string, string>;
+  /** Text piped to stdin (hook payloads, pre-push ref lines). */
+  stdin?: string;
+  /** Measured runs; the median wall time is reported. */
+  runs: number;
+  /** Unmeasured runs first (default 1). */
+  warmup?: number;
+  /** Accepted exit codes (default `[0]`). */
+  okCodes?: number[];
+  /** Runs once before the warm-up. */
+  setup?: () => Promise<void>;
+  /** Runs after the measured runs; throw when they did not do what the row claims. */
+  verify?: (m: Measurement) => Promise<void>;
+  /** Extra text for the notes under the table. */
+  describe?: (m: Measurement) => string;
+}
+
+/** Builds cases once the repositories exist. */
+export type CaseFactory = (ctx: BenchContext) => BenchCase[];
+
+/** `git diff` of the repository's change: the baseline of groups (a) and (b). */
+export function gitDiffCase(group: string, repo: GeneratedRepo, runs: number): BenchCase {
+  return {
+    group,
+    name: "git diff (baseline)",
+    baseline: true,
+    cmd: ["git", "--no-pager", "diff", "--no-color"],
+    cwd: repo.root,
+    runs,
+    describe: () =>
+      `${repo.diffLines} diff lines, ${
+        (repo.diffBytes / 1024).toFixed(0)
+      } KiB; files: ${repo.modified} modified, ` +
+      `${repo.added} added (intent-to-add), ${repo.deleted} deleted`,
+  };
+}
+
+/** Fail unless the last `count` lines of the repository's records.jsonl have `cached === want`. */
+async function expectCached(repo: GeneratedRepo, count: number, want: boolean): Promise<void> {
+  const text = await Deno.readTextFile(join(repo.root, ".git", "review-gate", "records.jsonl"));
+  const last = text.trim().split("\n").slice(-count).map((line) => JSON.parse(line));
+  const wrong = last.filter((r) => r.cached !== want || r.status !== "approved");
+  if (last.length !== count || wrong.length > 0) {
+    throw new Error(
+      `Expected ${count} approved runs with cached=${want}, got ${
+        JSON.stringify(wrong[0] ?? last)
+      }`,
+    );
+  }
+}
+
+/** (a) the whole `review` command on the ~2,000-line change, fresh and from the cache. */
+export const reviewCases: CaseFactory = (ctx) => {
+  const group = "(a) review, ~2k-line diff";
+  return [
+    gitDiffCase(group, ctx.small, 21),
+    {
+      group,
+      name: "review --no-cache (fake claude, 0 ms)",
+      cmd: [...ctx.reviewGate, "review", "--no-cache"],
+      cwd: ctx.small.root,
+      env: ctx.env,
+      runs: 11,
+      verify: (m) => expectCached(ctx.small, m.samplesMs.length, false),
+    },
+    {
+      group,
+      name: "review, cache hit",
+      cmd: [...ctx.reviewGate, "review"],
+      cwd: ctx.small.root,
+      env: ctx.env,
+      runs: 11,
+      warmup: 1, // the warm-up run asks the fake and fills the cache
+      verify: (m) => expectCached(ctx.small, m.samplesMs.length, true),
+    },
+  ];
+};
+
+/** (b) collect + prompt + decode in one subprocess on the ~100,000-line change. */
+export const pipelineCases: CaseFactory = (ctx) => {
+  const group = "(b) collect+prompt+decode, ~100k-line diff";
+  const script = join(ctx.projectRoot, "bench", "pipeline.ts");
+  const pipeline = (budgets: "defaults" | "unbounded", label: string): BenchCase => ({
+    group,
+    name: `pipeline, ${label}`,
+    cmd: [
+      Deno.execPath(),
+      "run",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-run",
+      script,
+      ctx.large.root,
+      budgets,
+    ],
+    cwd: ctx.projectRoot,
+    env: ctx.env,
+    runs: 7,
+    describe: (m) => describePipeline(m),
+  });
+  return [
+    gitDiffCase(group, ctx.large, 11),
+    pipeline("defaults", "default budgets (64 KiB/file, 400 KB total)"),
+    pipeline("unbounded", "budgets 1 GiB (whole diff)"),
+  ];
+};
+
+function describePipeline(m: Measurement): string {
+  const runs = m.outputs.map((o) => JSON.parse(o.trim().split("\n").at(-1)!));
+  const mid = (key: string) => {
+    const values = runs.map((r) => r[key] as number).sort((a, b) => a - b);
+    return values[Math.floor(values.length / 2)].toFixed(0);
+  };
+  const r = runs[0];
+  return `coverage ${r.coverage}: ${r.files - r.omitted} of ${r.files} files in the prompt ` +
+    `(${(r.includedBytes / 1024).toFixed(0)} of ${
+      (r.totalBytes / 1024).toFixed(0)
+    } KiB of patch), ` +
+    `prompt ${(r.promptBytes / 1024).toFixed(0)} KiB; in-process median ms: collect ${
+      mid("collectMs")
+    }, ` +
+    `prompt ${mid("promptMs")}, decode ${
+      mid("decodeMs")
+    } (the rest is Deno start-up and module load)`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// (c) EXTENSION POINT — cases for the lead to add. Append a CaseFactory to EXTENSION_CASES; give
+// its group one `baseline: true` row. Intended next (uncomment and adjust the argv and payloads
+// once `review-gate hook claude-stop` / `hook pre-push` are wired into main.ts):
+//
+//   (ctx) => {
+//     const group = "(c) hook fast paths";
+//     const repo = ctx.small.root;
+//     const stop = JSON.stringify({
+//       hook_event_name: "Stop", session_id: "bench", stop_hook_active: false, cwd: repo,
+//       transcript_path: join(ctx.tmp, "transcript.jsonl"),
+//     });
+//     return [
+//       { group, name: "git status --porcelain (baseline)", baseline: true,
+//         cmd: ["git", "status", "--porcelain"], cwd: repo, runs: 11 },
+//       { group, name: "Stop hook, turn changed nothing", cmd: [...ctx.reviewGate, "hook", "claude-stop"],
+//         cwd: repo, env: ctx.env, stdin: stop, runs: 11,
+//         // record the turn's baseline first (UserPromptSubmit), so the Stop sees no change:
+//         setup: async () => { /* run `hook claude-prompt` with the same session_id */ } },
+//       { group, name: "pre-push, cached verdict", cmd: [...ctx.reviewGate, "hook", "pre-push", "origin", "bench"],
+//         cwd: repo, env: ctx.env, stdin: "refs/heads/main <local sha> refs/heads/main <remote sha>\n", runs: 11,
+//         // setup: commit the change, create the remote ref, review the range once to fill the cache
+//       },
+//     ];
+//   },
+// ---------------------------------------------------------------------------------------------
+
+/** Cases added by hand (see the block above). Run after the built-in ones. */
+export const EXTENSION_CASES: CaseFactory[] = [hookCases];
+
+/** Every case factory, in table order. */
+export const ALL_CASES: CaseFactory[] = [reviewCases, pipelineCases, ...EXTENSION_CASES];

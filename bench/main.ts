@@ -1,0 +1,126 @@
+/**
+ * `deno task bench`: generates two throwaway repositories (a ~2,000-line and a ~100,000-line
+ * uncommitted change), measures every case of `cases.ts` under GNU time (median wall ms of N runs,
+ * peak RSS MB, ratios to the group's baseline), prints a Markdown table on stdout (progress on
+ * stderr) and removes its temp dir on every exit path. No network: the provider is the bundled
+ * zero-latency fake Claude (fixtures/fake, scenario `valid`). See bench/README.md.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { ALL_CASES, type BenchContext } from "./cases.ts";
+import { BENCH_GIT_ENV, generateRepo } from "./gen_repo.ts";
+import { GNU_TIME, measure } from "./measure.ts";
+import { renderTable, type ResultRow } from "./table.ts";
+
+const projectRoot = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
+
+function progress(text: string): void {
+  Deno.stderr.writeSync(new TextEncoder().encode(text));
+}
+
+async function versionOf(cmd: string, args: string[]): Promise<string> {
+  const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "null" }).output();
+  return new TextDecoder().decode(out.stdout).split("\n")[0].trim();
+}
+
+async function main(): Promise<number> {
+  try {
+    await Deno.stat(GNU_TIME);
+  } catch {
+    progress(`GNU time not found at "${GNU_TIME}": install it (apt-get install time)\n`);
+    return 2;
+  }
+  // The user's own review-gate settings must not leak into the measured runs.
+  for (const key of Object.keys(Deno.env.toObject())) {
+    if (key.startsWith("REVIEW_GATE")) Deno.env.delete(key);
+  }
+  const started = performance.now();
+  const tmp = await Deno.makeTempDir({ prefix: "review-gate-bench-" });
+  const onInterrupt = () => {
+    Deno.removeSync(tmp, { recursive: true });
+    Deno.exit(130);
+  };
+  Deno.addSignalListener("SIGINT", onInterrupt);
+  try {
+    progress("Generating repositories… ");
+    const small = await generateRepo(tmp, "small", {
+      targetLines: 2000,
+      minFileLines: 20,
+      maxFileLines: 300,
+      seed: 1,
+    });
+    const large = await generateRepo(tmp, "large", {
+      targetLines: 100_000,
+      minFileLines: 5,
+      maxFileLines: 4000,
+      seed: 2,
+    });
+    progress(`${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    await Deno.mkdir(join(tmp, "xdg"));
+    const ctx: BenchContext = {
+      projectRoot,
+      tmp,
+      reviewGate: [
+        Deno.execPath(),
+        "run",
+        "--allow-read",
+        "--allow-write",
+        "--allow-env",
+        "--allow-run",
+        join(projectRoot, "main.ts"),
+      ],
+      env: {
+        ...BENCH_GIT_ENV,
+        XDG_CONFIG_HOME: join(tmp, "xdg"),
+        REVIEW_GATE_CLAUDE_BIN: join(projectRoot, "fixtures", "fake", "bin", "claude"),
+        REVIEW_GATE_FAKE_DENO: Deno.execPath(),
+        REVIEW_GATE_FAKE_SCENARIO: "valid",
+      },
+      small,
+      large,
+    };
+    const rows: ResultRow[] = [];
+    for (const factory of ALL_CASES) {
+      for (const c of factory(ctx)) {
+        progress(`${c.group} | ${c.name}: `);
+        await c.setup?.();
+        const m = await measure({
+          ...c,
+          env: { ...BENCH_GIT_ENV, ...c.env },
+          timeFile: join(tmp, "time.txt"),
+        });
+        await c.verify?.(m);
+        progress(`${m.medianMs.toFixed(1)} ms, ${m.maxRssMb.toFixed(1)} MB\n`);
+        rows.push({
+          group: c.group,
+          name: c.name,
+          baseline: c.baseline ?? false,
+          runs: c.runs,
+          medianMs: m.medianMs,
+          maxRssMb: m.maxRssMb,
+          note: c.describe?.(m),
+        });
+      }
+    }
+    const header = [
+      `review-gate bench, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+      `${await versionOf(Deno.execPath(), ["--version"])}; ${await versionOf("git", [
+        "--version",
+      ])}; ` +
+      `${navigator.hardwareConcurrency} CPUs; ${Deno.build.os}/${Deno.build.arch}`,
+      "Wall time: median of the measured runs after 1 warm-up. Max RSS: largest process of the tree (GNU time %M).",
+    ];
+    Deno.stdout.writeSync(
+      new TextEncoder().encode(`${header.join("\n\n")}\n\n${renderTable(rows)}`),
+    );
+    progress(`Total ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    return 0;
+  } finally {
+    Deno.removeSignalListener("SIGINT", onInterrupt);
+    await Deno.remove(tmp, { recursive: true });
+  }
+}
+
+if (import.meta.main) Deno.exit(await main());

@@ -1,0 +1,52 @@
+/**
+ * What a cached verdict depends on besides the change itself: provider, model, review kind, focus,
+ * the canonical schema and prompt template (as hashes) and the diff budgets. Light to import (no
+ * ajv, no git), so the gates' fast paths can compute verdict memo keys.
+ *
+ * @module
+ */
+import { canonicalSchema } from "../answer/registry.ts";
+import type { Config } from "../config.ts";
+import type { Budgets } from "../git/types.ts";
+import { getProvider } from "../providers/registry.ts";
+import { sha256Hex } from "../sha256.ts";
+import type { MemoParts } from "../store/verdict_memo.ts";
+import { promptTemplate, type ReviewKind } from "./prompt.ts";
+
+/** Room kept for the prompt template, key list and schema text around the diff, bytes. */
+const PROMPT_OVERHEAD_BYTES = 24 * 1024;
+
+/**
+ * Diff budgets for a review: the configured ones, shrunk so the whole prompt fits a provider that
+ * limits prompt size (`maxPromptBytes`).
+ */
+export function budgetsFor(config: Config, maxPromptBytes?: number): Budgets {
+  const room = maxPromptBytes === undefined
+    ? Infinity
+    : Math.max(4096, maxPromptBytes - PROMPT_OVERHEAD_BYTES);
+  return {
+    perFileBytes: Math.min(config.budgets.file_bytes, room),
+    totalBytes: Math.min(config.budgets.total_bytes, room),
+  };
+}
+
+/**
+ * The verdict identity of a review under a config, minus the target.
+ *
+ * @throws {import("../errors.ts").UsageError} for an unknown provider
+ */
+export async function verdictIdentity(
+  config: Config,
+  options: { kind: ReviewKind; focus?: string },
+): Promise<Omit<MemoParts, "from" | "to">> {
+  const adapter = getProvider(config.provider);
+  return {
+    provider: adapter.name,
+    model: config.model,
+    reviewKind: options.kind,
+    focus: options.focus,
+    schemaHash: await sha256Hex(JSON.stringify(canonicalSchema("review"))),
+    templateHash: await sha256Hex(promptTemplate(options.kind)),
+    budgets: budgetsFor(config, adapter.capabilities.maxPromptBytes),
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The verdict memo: maps an immutable review target — two object ids plus everything else the
+ * verdict cache key depends on — to that cache key, so a gate can find a cached verdict without
+ * collecting the change again (a re-push of the same commits then costs a file read, not a diff).
+ * Stored as `cache/memo/<sha256>.json`; a missing or corrupt memo is a miss.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { jsonText, writeFileAtomic } from "./_atomic.ts";
+import { sha256Hex } from "../sha256.ts";
+
+/** What identifies a review of an immutable target. */
+export interface MemoParts {
+  /** Base side object id (commit or tree). */
+  from: string;
+  /** Reviewed side object id (commit or tree). */
+  to: string;
+  provider: string;
+  model?: string;
+  reviewKind: string;
+  focus?: string;
+  /** sha256 of the canonical schema and of the prompt template. */
+  schemaHash: string;
+  templateHash: string;
+  /** Diff budgets in bytes (they decide coverage). */
+  budgets: { perFileBytes: number; totalBytes: number };
+}
+
+/** The memo key of a target (sha256 hex). */
+export function memoKey(parts: MemoParts): Promise<string> {
+  const ordered = [
+    "memo-v1",
+    parts.from,
+    parts.to,
+    parts.provider,
+    parts.model ?? null,
+    parts.reviewKind,
+    parts.focus ?? null,
+    parts.schemaHash,
+    parts.templateHash,
+    parts.budgets.perFileBytes,
+    parts.budgets.totalBytes,
+  ];
+  return sha256Hex(JSON.stringify(ordered));
+}
+
+function memoPath(state: string, key: string): string {
+  return join(state, "cache", "memo", `${key}.json`);
+}
+
+/**
+ * Read the verdict cache key remembered for a target.
+ *
+ * @returns the cache key, or null (miss, unreadable or corrupt)
+ */
+export async function readMemo(state: string, key: string): Promise<string | null> {
+  try {
+    const data = JSON.parse(await Deno.readTextFile(memoPath(state, key)));
+    return typeof data?.cacheKey === "string" && /^[0-9a-f]{64}$/.test(data.cacheKey)
+      ? data.cacheKey
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Remember the verdict cache key of a target (atomic write). */
+export async function writeMemo(
+  state: string,
+  memo: { key: string; cacheKey: string },
+): Promise<void> {
+  await Deno.mkdir(join(state, "cache", "memo"), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(memoPath(state, memo.key), jsonText({ cacheKey: memo.cacheKey }));
+}

@@ -1,0 +1,60 @@
+/**
+ * Assertions shared by the end-to-end tests: what the provider was sent (the fenced diff with its
+ * nonce, each CLI's first-call argv).
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import type { FakeInvocation, Provider } from "./_cli.ts";
+
+/** The prompt the provider received: stdin (claude, codex) or the -p argument (vibe). */
+export function promptOf(call: FakeInvocation): string {
+  if (call.cli === "vibe") return call.argv[call.argv.indexOf("-p") + 1];
+  return call.stdin ?? "";
+}
+
+/** Assert the prompt fences the diff with a nonce that does not occur inside it. */
+export function assertFencedDiff(prompt: string, mustContain: string): string {
+  const open = prompt.match(/^<<<CHANGE ([0-9a-f]{16})$/m);
+  assert.ok(open, "prompt has an opening nonce marker");
+  const nonce = open[1];
+  const start = prompt.indexOf(open[0]) + open[0].length;
+  const end = prompt.indexOf(`CHANGE ${nonce}>>>`);
+  assert.ok(end > start, "prompt has the closing nonce marker after the opening one");
+  const diff = prompt.slice(start, end);
+  assert.ok(!diff.includes(nonce), "the nonce does not occur in the fenced diff");
+  assert.ok(diff.includes(mustContain), `the fenced diff contains ${JSON.stringify(mustContain)}`);
+  return diff;
+}
+
+/** Provider-specific checks of the first invocation's argv. */
+export function assertFirstCallArgv(provider: Provider, call: FakeInvocation, root: string): void {
+  assert.equal(call.cli, provider);
+  assert.equal(call.env.REVIEW_GATE_CHILD, "1");
+  if (provider === "claude") {
+    assert.ok(call.argv.includes("-p"));
+    assert.equal(call.argv[call.argv.indexOf("--output-format") + 1], "json");
+    assert.equal(call.argv[call.argv.indexOf("--setting-sources") + 1], "");
+    const schema = JSON.parse(call.argv[call.argv.indexOf("--json-schema") + 1]);
+    assert.equal(schema.$schema, undefined, "claude dialect has no $schema");
+    assert.equal(schema.$id, undefined, "claude dialect has no $id");
+    assert.ok(!call.argv.includes("--resume"));
+  } else if (provider === "codex") {
+    assert.equal(call.argv[0], "exec");
+    assert.equal(call.argv[call.argv.indexOf("--sandbox") + 1], "read-only");
+    assert.equal(call.argv.at(-1), "-");
+    assert.ok(call.schemaFile, "codex was given a schema file");
+    const schema = JSON.parse(call.schemaFile!);
+    assert.equal(schema.additionalProperties, false);
+    assert.deepEqual([...schema.required].sort(), ["findings", "next_steps", "summary", "verdict"]);
+    assert.ok(!call.schemaFile!.includes("minLength"), "codex dialect has no minLength");
+  } else {
+    assert.equal(call.stdin, null);
+    assert.equal(call.argv[call.argv.indexOf("--workdir") + 1], root);
+    assert.equal(call.argv[call.argv.indexOf("--output") + 1], "streaming");
+    for (const flag of ["--trust", "--yolo", "--auto-approve"]) {
+      assert.ok(!call.argv.includes(flag));
+    }
+    assert.ok(promptOf(call).includes('"verdict"'), "vibe gets the schema in the prompt");
+  }
+}
