@@ -8,6 +8,7 @@
  * @module
  */
 import type { Finding } from "../answer/types.ts";
+import { sanitizeForTerminal } from "../render/sanitize.ts";
 
 /** Most findings listed in a block reason or pre-push message. */
 export const MAX_LISTED_FINDINGS = 3;
@@ -25,7 +26,7 @@ export function renderFindingLine(finding: Finding): string {
     : `${finding.line_start}`;
   let title = finding.title.replace(/\s+/g, " ").trim();
   if (title.length > MAX_TITLE) title = title.slice(0, MAX_TITLE - 1) + "…";
-  return `[${finding.severity}] ${finding.file}:${lines} ${title}`;
+  return sanitizeForTerminal(`[${finding.severity}] ${finding.file}:${lines} ${title}`);
 }
 
 function listFindings(findings: readonly Finding[]): string[] {

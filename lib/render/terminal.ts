@@ -10,6 +10,7 @@ import type { Finding } from "../answer/types.ts";
 import { formatRefusal } from "../answer/refusal.ts";
 import { blockingFindings, type Policy, sortFindings } from "../review/policy.ts";
 import { COULD_NOT_RUN, type ReviewResult } from "../review/types.ts";
+import { sanitizeForTerminal as clean } from "./sanitize.ts";
 import { type Paint, plain } from "./style.ts";
 
 const SEVERITY_FORMAT = {
@@ -54,10 +55,10 @@ export function renderTerminal(
   }
   if (COULD_NOT_RUN.has(record.status) || record.status === "interrupted") {
     out.push(paint(["red", "bold"], `review-gate: NOT reviewed — ${record.status}`) + ` (${via})`);
-    out.push(`Change: ${record.target.label}`);
-    if (record.message) out.push(indent(record.message, "  "));
+    out.push(`Change: ${clean(record.target.label)}`);
+    if (record.message) out.push(indent(clean(record.message), "  "));
     if (record.refusal?.length) {
-      out.push("The answer was refused:", indent(formatRefusal(record.refusal), "  "));
+      out.push("The answer was refused:", indent(clean(formatRefusal(record.refusal)), "  "));
     }
     out.push(`Transcript: ${record.runDir}/transcript/`);
     return out.join("\n") + "\n";
@@ -71,24 +72,24 @@ export function renderTerminal(
   const counts = `${answer.findings.length} finding${answer.findings.length === 1 ? "" : "s"}` +
     (blocking.size > 0 ? `, ${blocking.size} blocking` : "");
   out.push(`${headline} — ${counts} (${via})`);
-  out.push(`Change: ${record.target.label}`);
+  out.push(`Change: ${clean(record.target.label)}`);
   if (record.coverage?.status === "partial") {
     out.push(
       paint(["yellow", "bold"], "WARNING: partial coverage — these files were not in the prompt:"),
     );
-    for (const o of record.coverage.omitted) out.push(`  ${o.path} (${o.reason})`);
+    for (const o of record.coverage.omitted) out.push(`  ${clean(o.path)} (${o.reason})`);
   }
-  out.push("", answer.summary);
+  out.push("", clean(answer.summary));
   for (const f of sortFindings(answer.findings)) {
     const tag = paint([...SEVERITY_FORMAT[f.severity]], `[${f.severity.toUpperCase()}]`);
     const block = blocking.has(f) ? paint(["red", "bold"], " BLOCKING") : "";
-    out.push("", `${tag} ${f.title}${block}`);
-    out.push(`  ${paint(["cyan"], location(f))}  confidence ${f.confidence.toFixed(2)}`);
-    out.push(indent(f.body, "  "));
-    out.push(indent(`Fix: ${f.recommendation}`, "  "));
+    out.push("", `${tag} ${clean(f.title)}${block}`);
+    out.push(`  ${paint(["cyan"], clean(location(f)))}  confidence ${f.confidence.toFixed(2)}`);
+    out.push(indent(clean(f.body), "  "));
+    out.push(indent(`Fix: ${clean(f.recommendation)}`, "  "));
   }
   if (answer.next_steps.length > 0) {
-    out.push("", "Next steps:", ...answer.next_steps.map((s) => `  - ${s}`));
+    out.push("", "Next steps:", ...answer.next_steps.map((s) => `  - ${clean(s)}`));
   }
   out.push("", `Run folder: ${record.runDir}`);
   return out.join("\n") + "\n";

@@ -43,12 +43,52 @@ export function assertClaudeResultShape(stdout: string): Json {
     throw changed("stdout is not one JSON object");
   }
   const result = parsed as Json;
-  if (result.type !== "result") throw changed(`type is ${JSON.stringify(result.type)}`);
+  if (result.type !== "result") {
+    throw changed(`field "type" is ${JSON.stringify(result.type)}, expected "result"`);
+  }
   for (const [key, type] of Object.entries(CLAUDE_RESULT_KEYS)) {
-    const actual: string = typeof result[key];
-    if (actual !== type) throw changed(`"${key}" is not a ${type}`);
+    if (typeOf(result[key]) !== type) throw changed(fieldProblem(key, result[key], type));
+  }
+  const subtype = String(result.subtype);
+  if (!CLAUDE_SUBTYPES.has(subtype)) {
+    throw changed(`unknown "subtype" ${JSON.stringify(subtype)} (known: ${[...CLAUDE_SUBTYPES]})`);
+  }
+  if (subtype === "success" && typeof result.result !== "string") {
+    throw changed(fieldProblem("result", result.result, "string") + ` with subtype "success"`);
+  }
+  if (subtype !== "success" && !Array.isArray(result.errors)) {
+    throw changed(fieldProblem("errors", result.errors, "array") + ` with subtype "${subtype}"`);
+  }
+  const status = result.api_error_status;
+  if (status !== undefined && status !== null && typeof status !== "number") {
+    throw changed(fieldProblem("api_error_status", status, "number or null"));
+  }
+  if ("structured_output" in result && typeOf(result.structured_output) !== "object") {
+    throw changed(fieldProblem("structured_output", result.structured_output, "object"));
   }
   return result;
+}
+
+/** Result subtypes the adapter knows (PROVIDERS.md "Claude Code", result table). */
+const CLAUDE_SUBTYPES = new Set([
+  "success",
+  "error_max_turns",
+  "error_max_budget_usd",
+  "error_max_structured_output_retries",
+  "error_during_execution",
+]);
+
+/** `typeof`, with "array" and "null" told apart from "object". */
+function typeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+
+/** `field "usage" is missing, expected object` / `field "num_turns" is a string, expected number`. */
+function fieldProblem(key: string, value: unknown, expected: string): string {
+  const actual = value === undefined ? "missing" : `a ${typeOf(value)}`;
+  return `field "${key}" is ${actual}, expected ${expected}`;
 }
 
 /** Event types the Codex adapter understands (PROVIDERS.md "Codex", JSONL events). */
@@ -98,6 +138,23 @@ export function assertCodexEventShape(stdout: string): Json[] {
     const item = event.item as Json | undefined;
     if (item && !CODEX_ITEMS.has(String(item.type))) {
       throw changed(`unknown item type "${item.type}"`);
+    }
+    if (event.type === "item.completed" && item?.type === "agent_message") {
+      if (typeof item.text !== "string") {
+        throw changed(`agent_message ${fieldProblem("item.text", item.text, "string")}`);
+      }
+    }
+    if (event.type === "turn.failed") {
+      const message = (event.error as Json | undefined)?.message;
+      if (typeof message !== "string") {
+        throw changed(`turn.failed ${fieldProblem("error.message", message, "string")}`);
+      }
+    }
+    if (event.type === "error" && typeof event.message !== "string") {
+      throw changed(`error event ${fieldProblem("message", event.message, "string")}`);
+    }
+    if (event.type === "thread.started" && typeof event.thread_id !== "string") {
+      throw changed(`thread.started ${fieldProblem("thread_id", event.thread_id, "string")}`);
     }
     events.push(event);
   }

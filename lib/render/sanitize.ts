@@ -1,0 +1,27 @@
+/**
+ * Neutralise control characters in text that came from a model (or a repository) before it reaches
+ * a terminal: ANSI escape sequences could otherwise recolour, move the cursor, rewrite earlier lines
+ * (hiding a finding) or set the window title. Newlines and tabs stay; every other C0/C1 control
+ * character and DEL becomes a visible `\u{…}` escape.
+ *
+ * @module
+ */
+
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Make text safe to print on a terminal.
+ *
+ * @param text untrusted text
+ * @returns the same text with control characters (except `\n`, `\t`) shown as `\u{1b}` etc.
+ * @example
+ * ```ts
+ * import { sanitizeForTerminal } from "./sanitize.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(sanitizeForTerminal("a\x1b[2Jb\n"), "a\\u{1b}[2Jb\n");
+ * ```
+ */
+export function sanitizeForTerminal(text: string): string {
+  return text.replace(CONTROL, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`);
+}
