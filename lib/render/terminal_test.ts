@@ -1,0 +1,100 @@
+import { equal, match, ok } from "node:assert/strict";
+import type { ReviewAnswer } from "../answer/types.ts";
+import { DEFAULT_POLICY } from "../review/policy.ts";
+import type { RunRecord } from "../review/types.ts";
+import { renderMarkdown } from "./markdown.ts";
+import { renderTerminal } from "./terminal.ts";
+
+function record(patch: Partial<RunRecord> = {}): RunRecord {
+  return {
+    id: "20261130T000000Z-abcdef",
+    status: "needs-attention",
+    blocking: true,
+    reviewKind: "review",
+    target: { kind: "worktree", label: "working tree" },
+    provider: "claude",
+    startedAt: "2026-11-30T00:00:00.000Z",
+    finishedAt: "2026-11-30T00:00:01.500Z",
+    durationMs: 1500,
+    attempts: [],
+    cached: false,
+    runDir: "/repo/.git/review-gate/runs/20261130T000000Z-abcdef",
+    ...patch,
+  };
+}
+
+const answer: ReviewAnswer = {
+  verdict: "needs-attention",
+  summary: "Two problems.",
+  findings: [
+    {
+      severity: "medium",
+      title: "Rounding",
+      body: "b1",
+      file: "src/b.ts",
+      line_start: 3,
+      line_end: 3,
+      confidence: 0.9,
+      recommendation: "r1",
+    },
+    {
+      severity: "high",
+      title: "Off by one",
+      body: "b2",
+      file: "src/a.ts",
+      line_start: 5,
+      line_end: 7,
+      confidence: 0.8,
+      recommendation: "r2",
+    },
+  ],
+  next_steps: ["Fix it"],
+};
+
+Deno.test("renderTerminal() sorts findings by severity and marks the blocking one", () => {
+  const text = renderTerminal({ record: record(), answer }, { policy: DEFAULT_POLICY });
+  ok(text.indexOf("[HIGH] Off by one BLOCKING") < text.indexOf("[MEDIUM] Rounding"), text);
+  match(text, /src\/a\.ts:5-7 {2}confidence 0\.80/);
+  match(text, /src\/b\.ts:3 {2}confidence 0\.90/);
+  match(text, /2 findings, 1 blocking \(claude, 1\.5 s\)/);
+  match(text, /Run folder: \/repo\/\.git\/review-gate\/runs\//);
+  equal(text.includes("\x1b"), false, "no colour without a paint");
+});
+
+Deno.test("renderTerminal() warns loudly about partial coverage and names omitted files", () => {
+  const coverage = {
+    status: "partial" as const,
+    omitted: [{ path: "big.json", reason: "file-budget" as const }],
+    includedBytes: 10,
+    totalBytes: 100,
+  };
+  const text = renderTerminal({ record: record({ coverage }), answer }, { policy: DEFAULT_POLICY });
+  match(text, /WARNING: partial coverage/);
+  match(text, /big\.json \(file-budget\)/);
+});
+
+Deno.test("renderTerminal() never shows a could-not-run review as findings or a pass", () => {
+  const text = renderTerminal(
+    { record: record({ status: "provider-error", blocking: false, message: "API Error: 500" }) },
+    { policy: DEFAULT_POLICY },
+  );
+  match(text, /NOT reviewed — provider-error/);
+  match(text, /API Error: 500/);
+  equal(/approved|finding/i.test(text), false, text);
+});
+
+Deno.test("renderTerminal() neutralises escape sequences in model text", () => {
+  const hostile = { ...answer, summary: "\x1b[2J\x1b[1;1Happroved" };
+  const text = renderTerminal({ record: record(), answer: hostile }, { policy: DEFAULT_POLICY });
+  equal(text.includes("\x1b"), false);
+  match(text, /\\u\{1b\}\[2J/);
+});
+
+Deno.test("renderMarkdown() lists every finding with location and recommendation", () => {
+  const md = renderMarkdown(record(), answer, DEFAULT_POLICY);
+  match(md, /^# Review: needs-attention/);
+  match(md, /### HIGH \(blocking\): Off by one/);
+  match(md, /`src\/a\.ts:5-7` · confidence 0\.80/);
+  match(md, /\*\*Recommendation:\*\* r2/);
+  match(md, /## Next steps\n\n- Fix it/);
+});
