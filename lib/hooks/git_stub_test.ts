@@ -8,7 +8,6 @@ import {
   renderPrePushStub,
 } from "./git_stub.ts";
 import { hasShellcheck, shellcheck } from "./_testing.ts";
-import { fillTemplate } from "./_template.ts";
 
 const CMD = "'/opt/it'\\''s here/review-gate'";
 
@@ -49,10 +48,4 @@ Deno.test("addHuskyLine() and removeHuskyLines() round-trip byte for byte", asyn
       "user lines added later keep the file",
     );
   });
-});
-
-Deno.test("fillTemplate() throws on a missing or unused placeholder", () => {
-  assert.equal(fillTemplate("a {{x}} b", { x: "1" }), "a 1 b");
-  assert.throws(() => fillTemplate("a {{x}}", {}), /"x" has no value/);
-  assert.throws(() => fillTemplate("a", { x: "1" }), /no placeholder "x"/);
 });

@@ -17,7 +17,7 @@
 import { basename, dirname, join } from "node:path";
 import type { Runner } from "../exec.ts";
 import { UsageError } from "../errors.ts";
-import { gitText } from "./_git.ts";
+import { gitText } from "../git/git.ts";
 import {
   applyActions,
   type FileAction,

@@ -15,15 +15,9 @@
  * @module
  */
 import type { Runner } from "../exec.ts";
-import { GitError } from "../errors.ts";
-import { runGit } from "./_git.ts";
+import { EMPTY_TREE } from "../git/repo.ts";
+import { gitFailure, runGit } from "../git/git.ts";
 import type { PushUpdate } from "./pre_push.ts";
-
-/** Empty tree ids: SHA-1 and SHA-256 (`git hash-object -t tree /dev/null`). */
-export const EMPTY_TREE = {
-  sha1: "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
-  sha256: "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
-} as const;
 
 /** A range to review: diff `from` (commit or tree id) → `to` (commit id). */
 export interface PushRange {
@@ -124,12 +118,7 @@ export async function resolvePushRange(
     ...exclude,
   ];
   const listed = await runGit(runner, repo, args);
-  if (listed.code !== 0) {
-    throw new GitError(`"git ${args.join(" ")}" failed in "${repo}"`, {
-      args,
-      stderr: decoder.decode(listed.stderr),
-    });
-  }
+  if (listed.code !== 0) throw gitFailure(args, listed);
   const rows = decoder.decode(listed.stdout).split("\n").filter((l) => l !== "").map((l) =>
     l.split(" ")
   );

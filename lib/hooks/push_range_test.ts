@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runProcess } from "../exec.ts";
-import { EMPTY_TREE, type PushRangeResult, resolvePushRange } from "./push_range.ts";
+import { EMPTY_TREE } from "../git/repo.ts";
+import { type PushRangeResult, resolvePushRange } from "./push_range.ts";
 import { parsePushLines, type PushUpdate } from "./pre_push.ts";
 import { commitFile, git, makeRepo } from "./_testing.ts";
 

@@ -21,7 +21,12 @@ import { type Repo, resolveRepo } from "../git/repo.ts";
 import { snapshotWorktreeTree } from "../git/live_tree.ts";
 import { ensureStateDir } from "../store/state.ts";
 import { readSessionState, type SessionState, writeSessionState } from "../store/sessions.ts";
-import { type ClaudeHookPayload, isMainAgentStop, isPromptSubmit, parseHookPayload } from "./claude_payload.ts";
+import {
+  type ClaudeHookPayload,
+  isMainAgentStop,
+  isPromptSubmit,
+  parseHookPayload,
+} from "./claude_payload.ts";
 import { buildStopBlock, buildStopCouldNotRun, buildStopMessage } from "./decision.ts";
 import { ALLOW, type HookInput, type HookOutput, hooksSwitchedOff } from "./hook_io.ts";
 
@@ -36,7 +41,10 @@ interface GateContext {
 }
 
 /** Parse stdin and resolve repo + config; `null` means "allow silently". */
-async function openGate(input: HookInput, wanted: (p: ClaudeHookPayload) => boolean): Promise<GateContext | null> {
+async function openGate(
+  input: HookInput,
+  wanted: (p: ClaudeHookPayload) => boolean,
+): Promise<GateContext | null> {
   if (hooksSwitchedOff(input.env)) return null;
   const parsed = parseHookPayload(input.stdinText);
   if (!parsed.ok || !wanted(parsed.payload)) return null;
@@ -54,7 +62,9 @@ async function openGate(input: HookInput, wanted: (p: ClaudeHookPayload) => bool
 }
 
 function failSafe(error: unknown): HookOutput {
-  const message = `review-gate: the Stop gate failed and allowed the stop: ${(error as Error)?.message ?? error}`;
+  const message = `review-gate: the Stop gate failed and allowed the stop: ${
+    (error as Error)?.message ?? error
+  }`;
   return { stdout: buildStopMessage(message), stderr: message + "\n", exitCode: 0 };
 }
 
@@ -71,11 +81,20 @@ export async function runPromptHook(input: HookInput): Promise<HookOutput> {
     const previous = await readSessionState(gate.state, gate.payload.session_id);
     await writeSessionState(gate.state, {
       sessionId: gate.payload.session_id,
-      value: { ...previous, baselineTree, consecutiveBlocks: 0, updatedAt: input.now().toISOString() },
+      value: {
+        ...previous,
+        baselineTree,
+        consecutiveBlocks: 0,
+        updatedAt: input.now().toISOString(),
+      },
     });
     return ALLOW;
   } catch (error) {
-    return { stdout: "", stderr: `review-gate: could not record the turn baseline: ${(error as Error).message}\n`, exitCode: 0 };
+    return {
+      stdout: "",
+      stderr: `review-gate: could not record the turn baseline: ${(error as Error).message}\n`,
+      exitCode: 0,
+    };
   }
 }
 
@@ -97,12 +116,16 @@ export async function runStopGate(input: HookInput): Promise<HookOutput> {
 async function stopWithGate(input: HookInput, gate: GateContext): Promise<HookOutput> {
   const { payload, repo, config, state } = gate;
   const started = input.now().getTime();
-  const session: SessionState = (await readSessionState(state, payload.session_id)) ?? { consecutiveBlocks: 0 };
-  const save = (patch: Partial<SessionState>) =>
-    writeSessionState(state, {
+  const session: SessionState = (await readSessionState(state, payload.session_id)) ??
+    { consecutiveBlocks: 0 };
+  // Patches accumulate: a later save (the block counter) must not drop an earlier one (the verdict).
+  const save = (patch: Partial<SessionState>) => {
+    Object.assign(session, patch);
+    return writeSessionState(state, {
       sessionId: payload.session_id,
-      value: { ...session, ...patch, updatedAt: input.now().toISOString() },
+      value: { ...session, updatedAt: input.now().toISOString() },
     });
+  };
   // A stop that does not follow a block starts a fresh streak.
   const streak = payload.stop_hook_active ? session.consecutiveBlocks : 0;
 
@@ -118,13 +141,22 @@ async function stopWithGate(input: HookInput, gate: GateContext): Promise<HookOu
   const stop = config.gates.claude_stop;
   const maxBlocks = stop.max_blocks;
   if (current === session.lastTree && session.lastVerdict) {
-    return decide(session.lastVerdict, { streak, maxBlocks, onError: stop.on_error, save, reused: true });
+    return decide(session.lastVerdict, {
+      streak,
+      maxBlocks,
+      onError: stop.on_error,
+      save,
+      reused: true,
+    });
   }
 
   const deadlineSeconds = Math.max(5, stop.timeout_seconds - DEADLINE_MARGIN_SECONDS);
   const remaining = deadlineSeconds - (input.now().getTime() - started) / 1000;
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error("deadline")), Math.max(1, remaining) * 1000);
+  const timer = setTimeout(
+    () => controller.abort(new Error("deadline")),
+    Math.max(1, remaining) * 1000,
+  );
   const onAbort = () => controller.abort(input.signal?.reason);
   input.signal?.addEventListener("abort", onAbort, { once: true });
   try {
@@ -134,10 +166,18 @@ async function stopWithGate(input: HookInput, gate: GateContext): Promise<HookOu
       {
         cwd: repo.root,
         repo,
-        target: { kind: "tree", from: session.baselineTree, to: current, label: "this Claude turn's changes" },
+        target: {
+          kind: "tree",
+          from: session.baselineTree,
+          to: current,
+          label: "this Claude turn's changes",
+        },
         kind: "review",
         agentMessage: payload.last_assistant_message,
-        config: { ...config, timeout_seconds: Math.max(1, Math.min(config.timeout_seconds, remaining - 2)) },
+        config: {
+          ...config,
+          timeout_seconds: Math.max(1, Math.min(config.timeout_seconds, remaining - 2)),
+        },
         useCache: true,
       },
       { runner: input.runner, env: input.env, now: input.now, signal: controller.signal },
@@ -148,7 +188,10 @@ async function stopWithGate(input: HookInput, gate: GateContext): Promise<HookOu
       runDir: record.runDir,
       message: record.message,
       blocking: outcome.answer
-        ? blockingFindings(outcome.answer, { failOn: config.fail_on, minConfidence: config.min_confidence })
+        ? blockingFindings(outcome.answer, {
+          failOn: config.fail_on,
+          minConfidence: config.min_confidence,
+        })
         : [],
     };
     const couldNotRun = !outcome.answer && record.status !== "nothing-to-review";
@@ -181,7 +224,9 @@ async function decide(
 ): Promise<HookOutput> {
   const { streak, maxBlocks } = options;
   const reviewPath = `${verdict.runDir}/review.md`;
-  const couldNotRun = ["invalid-answer", "provider-error", "timeout", "interrupted"].includes(verdict.status);
+  const couldNotRun = ["invalid-answer", "provider-error", "timeout", "interrupted"].includes(
+    verdict.status,
+  );
   const wantsBlock = couldNotRun ? options.onError === "block" : verdict.blocking.length > 0;
   if (!wantsBlock) {
     await options.save({ consecutiveBlocks: 0 });
@@ -195,7 +240,9 @@ async function decide(
   }
   if (streak >= maxBlocks) {
     await options.save({ consecutiveBlocks: 0 });
-    const what = couldNotRun ? "could not review this turn" : `still finds ${verdict.blocking.length} blocking finding(s)`;
+    const what = couldNotRun
+      ? "could not review this turn"
+      : `still finds ${verdict.blocking.length} blocking finding(s)`;
     const message =
       `review-gate ${what} but stopped blocking after ${maxBlocks} blocks in a row (max_blocks); see ${reviewPath}`;
     return { stdout: buildStopMessage(message), stderr: "", exitCode: 0 };

@@ -1,0 +1,163 @@
+/**
+ * End to end through the CLI: `install` / `uninstall` (both gates) leave a foreign pre-push hook and
+ * foreign Claude settings byte-identical; `--dry-run` writes nothing; `gate disable|enable
+ * claude-stop` switches the installed Stop hook off and on; `doctor` finds a hook git does not run
+ * and a missing provider.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  blockingScenario,
+  gitOk,
+  makeGateSandbox,
+  promptPayload,
+  providerCalls,
+  runCli,
+  runHook,
+  scenario,
+  stopDecision,
+  stopPayload,
+} from "./_gates.ts";
+
+/** Every file under `dir` (relative path → bytes as text and mode); `{}` when absent. */
+async function treeState(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (d: string, prefix: string) => {
+    for await (const e of Deno.readDir(d)) {
+      const rel = prefix + e.name;
+      if (e.isDirectory) await walk(join(d, e.name), rel + "/");
+      else {
+        const mode = ((await Deno.lstat(join(d, e.name))).mode ?? 0) & 0o7777;
+        out[rel] = `${mode.toString(8)} ${await Deno.readTextFile(join(d, e.name))}`;
+      }
+    }
+  };
+  await walk(dir, "").catch((e) => {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  });
+  return out;
+}
+
+const FOREIGN_SETTINGS = `{
+  "permissions": { "allow": ["Bash(ls:*)"] },
+  "hooks": {
+    "Stop": [{ "hooks": [{ "type": "command", "command": "echo user-stop" }] }],
+    "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "echo pre" }] }]
+  }
+}
+`;
+
+Deno.test("install then uninstall leaves a foreign pre-push hook and Claude settings byte-identical; --dry-run writes nothing", async (t) => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  const hooks = join(root, ".git", "hooks");
+  const claude = join(root, ".claude");
+  try {
+    await Deno.writeTextFile(
+      join(hooks, "pre-push"),
+      "#!/bin/sh\n# the user's own hook\nexit 0\n",
+      { mode: 0o750 },
+    );
+    await Deno.mkdir(claude);
+    await Deno.writeTextFile(join(claude, "settings.local.json"), FOREIGN_SETTINGS);
+    await Deno.writeTextFile(join(claude, "settings.json"), '{"model":"x"}');
+    const before = { hooks: await treeState(hooks), claude: await treeState(claude) };
+
+    await t.step("--dry-run prints the change and writes nothing", async () => {
+      const r = await runCli(sb, ["install", "--dry-run"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /dry run: nothing written/);
+      assert.match(r.stdout, /pre-push/);
+      assert.match(r.stdout, /settings\.local\.json/);
+      assert.deepEqual({ hooks: await treeState(hooks), claude: await treeState(claude) }, before);
+    });
+
+    await t.step("install adds our entries beside the user's", async () => {
+      const r = await runCli(sb, ["install"]);
+      assert.equal(r.code, 0, r.stderr);
+      const settings = JSON.parse(await Deno.readTextFile(join(claude, "settings.local.json")));
+      assert.deepEqual(settings.permissions, { allow: ["Bash(ls:*)"] });
+      const stop = JSON.stringify(settings.hooks.Stop);
+      assert.match(stop, /echo user-stop/);
+      assert.match(stop, /hook claude-stop # managed-by: review-gate/);
+      assert.match(JSON.stringify(settings.hooks.UserPromptSubmit), /hook claude-prompt/);
+      assert.equal(settings.hooks.PreToolUse.length, 1);
+      assert.match(await Deno.readTextFile(join(hooks, "pre-push")), /managed-by: review-gate/);
+      assert.equal(await Deno.readTextFile(join(claude, "settings.json")), '{"model":"x"}');
+    });
+
+    await t.step("uninstall restores every file byte for byte", async () => {
+      const r = await runCli(sb, ["uninstall"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual({ hooks: await treeState(hooks), claude: await treeState(claude) }, before);
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("gate disable claude-stop makes the installed Stop hook allow without a review; gate enable restores it", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    const blocking = await blockingScenario(sb);
+    const session = { sessionId: "sess-toggle", cwd: root };
+    await runHook(sb, "claude-prompt", promptPayload(session));
+    await Deno.writeTextFile(join(root, "src", "app.ts"), "export const a = 2;\n");
+
+    const off = await runCli(sb, ["gate", "disable", "claude-stop"]);
+    assert.equal(off.code, 0, off.stderr);
+    const status = await runCli(sb, ["gate", "status"]);
+    assert.match(status.stdout, /claude-stop: disabled/);
+    assert.match(status.stdout, /pre-push: enabled/);
+    const allowed = await runHook(sb, "claude-stop", stopPayload(session), {
+      env: scenario(blocking),
+    });
+    assert.deepEqual([allowed.code, allowed.stdout], [0, ""], allowed.stderr);
+    assert.equal(await providerCalls(sb), 0);
+
+    const on = await runCli(sb, ["gate", "enable", "claude-stop"]);
+    assert.equal(on.code, 0, on.stderr);
+    const blocked = await runHook(sb, "claude-stop", stopPayload(session), {
+      env: scenario(blocking),
+    });
+    assert.equal(stopDecision(blocked.stdout)?.decision, "block", blocked.stderr);
+    assert.equal(await providerCalls(sb), 1);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("doctor reports a hook git does not run and a missing provider with install advice", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    const installed = await runCli(sb, ["install", "--git"]);
+    assert.equal(installed.code, 0, installed.stderr);
+    const healthy = await runCli(sb, ["doctor"]);
+    assert.equal(healthy.code, 0, healthy.stdout + healthy.stderr);
+    assert.match(healthy.stdout, /ok {3}git pre-push hook: installed/);
+    assert.match(healthy.stdout, /ok {3}provider claude:/);
+
+    await gitOk(sb, ["config", "core.hooksPath", ".githooks"]);
+    const bypassed = await runCli(sb, ["doctor"]);
+    assert.equal(bypassed.code, 1);
+    assert.match(
+      bypassed.stdout,
+      /FAIL git pre-push hook: installed in ".*\/\.git\/hooks\/pre-push" but NOT run by git/,
+    );
+    assert.match(bypassed.stdout, /review-gate install --git/);
+
+    const missing = await runCli(sb, ["doctor"], {
+      env: { REVIEW_GATE_CLAUDE_BIN: join(sb.dir, "no-such-claude") },
+    });
+    assert.equal(missing.code, 1);
+    assert.match(
+      missing.stdout,
+      /FAIL provider claude: not found \(".*no-such-claude"\): install with "[^"]+" or set REVIEW_GATE_CLAUDE_BIN/,
+    );
+  } finally {
+    await sb.cleanup();
+  }
+});
