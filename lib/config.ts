@@ -8,7 +8,7 @@
  * @module
  */
 import { join } from "node:path";
-import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
 import type { Severity } from "./answer/types.ts";
 import { ConfigError } from "./errors.ts";
 import type { ProviderName } from "./providers/provider.ts";
