@@ -126,8 +126,9 @@ async function stopWithGate(input: HookInput, gate: GateContext): Promise<HookOu
       value: { ...session, updatedAt: input.now().toISOString() },
     });
   };
-  // A stop that does not follow a block starts a fresh streak.
-  const streak = payload.stop_hook_active ? session.consecutiveBlocks : 0;
+  // Blocks in a row since the last allow or user prompt. Counted whether or not Claude Code marks
+  // the stop with `stop_hook_active`, so the cap holds even if that flag is missing or wrong.
+  const streak = session.consecutiveBlocks;
 
   const current = await snapshotWorktreeTree(input.runner, repo);
   if (!session.baselineTree) {

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { isAbsolute, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
 import { claudeAdapter } from "./claude.ts";
 import { codexAdapter } from "./codex.ts";
@@ -46,26 +47,38 @@ export function getProvider(name: string): ProviderAdapter {
 
 /**
  * The binary to run for an adapter: the env override (e.g. `REVIEW_GATE_CODEX_BIN`) when set and
- * non-empty, else the default name looked up on PATH.
+ * non-empty, else the default name looked up on PATH. A relative override path (one with a "/") is
+ * taken relative to `cwd`, where the user set it — not to the repository root the provider runs in.
  *
  * @param adapter the provider adapter
  * @param env environment to read (e.g. `Deno.env.toObject()`)
+ * @param cwd directory a relative override is resolved against (default: the process cwd)
  * @returns a program name or path for the runner
  */
 export function resolveBinary(
   adapter: ProviderAdapter,
   env: Record<string, string | undefined>,
+  cwd?: string,
 ): string {
   const override = env[adapter.binEnv];
-  return override !== undefined && override.trim() !== "" ? override : adapter.defaultBin;
+  if (override === undefined || override.trim() === "") return adapter.defaultBin;
+  return override.includes("/") && !isAbsolute(override)
+    ? resolve(cwd ?? Deno.cwd(), override)
+    : override;
 }
 
 /**
  * The message for a provider binary that cannot be started.
  *
  * @param adapter the provider adapter
+ * @param bin the binary that was tried (from {@linkcode resolveBinary}); named when it came from the
+ *   override variable
  * @returns e.g. `Cannot find "codex": install it with "npm i -g @openai/codex" or set REVIEW_GATE_CODEX_BIN`
  */
-export function missingBinaryMessage(adapter: ProviderAdapter): string {
+export function missingBinaryMessage(adapter: ProviderAdapter, bin?: string): string {
+  if (bin !== undefined && bin !== adapter.defaultBin) {
+    return `Cannot run "${bin}" (from ${adapter.binEnv}): no such executable; fix the path, or unset ` +
+      `${adapter.binEnv} and install "${adapter.defaultBin}" with "${adapter.installHint}"`;
+  }
   return `Cannot find "${adapter.defaultBin}": install it with "${adapter.installHint}" or set ${adapter.binEnv}`;
 }

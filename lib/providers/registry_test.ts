@@ -39,3 +39,23 @@ Deno.test("missingBinaryMessage() says how to install or override", () => {
     /@anthropic-ai\/claude-code.*REVIEW_GATE_CLAUDE_BIN/,
   );
 });
+
+Deno.test("resolveBinary() resolves a relative override against the given cwd", () => {
+  const codex = getProvider("codex");
+  assert.equal(
+    resolveBinary(codex, { REVIEW_GATE_CODEX_BIN: "tools/codex" }, "/home/u/repo"),
+    "/home/u/repo/tools/codex",
+  );
+  assert.equal(
+    resolveBinary(codex, { REVIEW_GATE_CODEX_BIN: "codex-beta" }, "/home/u/repo"),
+    "codex-beta",
+  );
+});
+
+Deno.test("missingBinaryMessage() names an override path that does not exist", () => {
+  assert.equal(
+    missingBinaryMessage(getProvider("claude"), "/nope/claude"),
+    'Cannot run "/nope/claude" (from REVIEW_GATE_CLAUDE_BIN): no such executable; fix the path, or unset ' +
+      'REVIEW_GATE_CLAUDE_BIN and install "claude" with "npm i -g @anthropic-ai/claude-code"',
+  );
+});

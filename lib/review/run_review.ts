@@ -59,7 +59,11 @@ export interface ReviewOptions {
   /** What the coding agent said about the change (Stop gate), carried into the prompt as data. */
   agentMessage?: string;
   config: Config;
-  /** Consult and fill the verdict cache (also needs `config.cache`). */
+  /**
+   * Consult the verdict cache (also needs `config.cache`). With `false` (`--no-cache`) the provider
+   * is asked again and its fresh verdict replaces the cached one, so an old pass never outlives a
+   * newer review.
+   */
   useCache: boolean;
   /** An already resolved repository (saves a git call). */
   repo?: Repo;
@@ -153,8 +157,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     reviewKind: options.kind,
   });
   const state = await ensureStateDir(repo.commonDir);
-  const useCache = options.useCache && config.cache;
-  const hit = useCache ? await readCache<ReviewAnswer>(state, key) : null;
+  const hit = options.useCache && config.cache ? await readCache<ReviewAnswer>(state, key) : null;
 
   const id = newRunId(started);
   const runDir = await createRunDir(state, id);
@@ -176,9 +179,10 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     status = answerStatus(answer);
   } else {
     deps.onProviderStart?.(adapter.name);
+    const bin = resolveBinary(adapter, deps.env, options.cwd);
     outcome = await callStructured({
       adapter,
-      bin: resolveBinary(adapter, deps.env),
+      bin,
       request: { prompt, schema, root: repo.root, model: config.model, maxTurns: config.max_turns },
       correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), schema),
       decode: async (input) =>
@@ -188,7 +192,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
       signal: deps.signal,
       env: deps.env,
       proof: { take: () => takeSnapshot(deps.runner, repo), compare: compareSnapshots },
-      missingBinaryMessage: missingBinaryMessage(adapter),
+      missingBinaryMessage: missingBinaryMessage(adapter, bin),
     });
     answer = outcome.answer;
     status = outcome.status === "ok" ? answerStatus(outcome.answer!) : outcome.status;
@@ -216,10 +220,10 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
   if (outcome) await writeTranscript(runDir, outcome.attempts);
   if (answer) {
     await writeSuccess(runDir, { answer, markdown: renderMarkdown(record, answer, policy) });
-    if (!hit && useCache) {
+    if (!hit && config.cache) {
       await writeCache(state, key, { answer, record });
     }
-    if (options.memoKey && useCache) {
+    if (options.memoKey && config.cache) {
       await writeMemo(state, { key: options.memoKey, cacheKey: key });
     }
   }
