@@ -11,7 +11,7 @@
 import { hookCases } from "./hook_cases.ts";
 import { join } from "node:path";
 import type { GeneratedRepo } from "./gen_repo.ts";
-import type { Measurement } from "./measure.ts";
+import type { Measurement, MeasureRequest } from "./measure.ts";
 
 /** What a case factory gets. */
 export interface BenchContext {
@@ -29,25 +29,26 @@ export interface BenchContext {
   large: GeneratedRepo;
 }
 
-/** One measured command. */
-export interface BenchCase {
+/** argv prefix running a Deno script with the permissions review-gate needs (read, write, env, run). */
+export const DENO_RUN: readonly string[] = [
+  Deno.execPath(),
+  "run",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+];
+
+/**
+ * One measured command: the {@linkcode MeasureRequest} fields (argv, cwd, env, stdin such as hook
+ * payloads or pre-push ref lines, runs, warm-up, accepted exit codes) without the scratch file.
+ */
+export interface BenchCase extends Omit<MeasureRequest, "timeFile"> {
   /** Rows with the same group share a baseline. */
   group: string;
   name: string;
   /** This row is the group's reference (ratio 1.0). One per group. */
   baseline?: boolean;
-  /** argv (looked up on PATH). */
-  cmd: string[];
-  cwd: string;
-  env?: Record<string, string>;
-  /** Text piped to stdin (hook payloads, pre-push ref lines). */
-  stdin?: string;
-  /** Measured runs; the median wall time is reported. */
-  runs: number;
-  /** Unmeasured runs first (default 1). */
-  warmup?: number;
-  /** Accepted exit codes (default `[0]`). */
-  okCodes?: number[];
   /** Runs once before the warm-up. */
   setup?: () => Promise<void>;
   /** Runs after the measured runs; throw when they did not do what the row claims. */
@@ -125,12 +126,7 @@ export const pipelineCases: CaseFactory = (ctx) => {
     group,
     name: `pipeline, ${label}`,
     cmd: [
-      Deno.execPath(),
-      "run",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      "--allow-run",
+      ...DENO_RUN,
       script,
       ctx.large.root,
       budgets,

@@ -87,7 +87,12 @@ function estimate(kind: "modified" | "added" | "deleted", lines: number): number
   return kind === "modified" ? 4 + 9 * Math.floor(lines / 10) : 6 + lines;
 }
 
-async function git(cwd: string, args: string[]): Promise<Uint8Array> {
+/**
+ * Run git in `cwd` with {@linkcode BENCH_GIT_ENV}.
+ * @returns stdout bytes
+ * @throws Error naming the command and git's stderr when git exits non-zero
+ */
+export async function git(cwd: string, args: string[]): Promise<Uint8Array> {
   const out = await new Deno.Command("git", {
     args,
     cwd,

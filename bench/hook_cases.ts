@@ -7,21 +7,10 @@
  */
 import { join } from "node:path";
 import type { BenchCase, BenchContext, CaseFactory } from "./cases.ts";
-import { BENCH_GIT_ENV } from "./gen_repo.ts";
+import { git as benchGit } from "./gen_repo.ts";
 
 async function git(cwd: string, args: string[]): Promise<string> {
-  const out = await new Deno.Command("git", {
-    args,
-    cwd,
-    env: BENCH_GIT_ENV,
-    stdout: "piped",
-    stderr: "piped",
-  })
-    .output();
-  if (!out.success) {
-    throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-  }
-  return new TextDecoder().decode(out.stdout).trim();
+  return new TextDecoder().decode(await benchGit(cwd, args)).trim();
 }
 
 async function run(

@@ -9,7 +9,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { ALL_CASES, type BenchContext } from "./cases.ts";
+import { ALL_CASES, type BenchContext, DENO_RUN } from "./cases.ts";
 import { BENCH_GIT_ENV, generateRepo } from "./gen_repo.ts";
 import { GNU_TIME, measure } from "./measure.ts";
 import { renderTable, type ResultRow } from "./table.ts";
@@ -62,15 +62,7 @@ async function main(): Promise<number> {
     const ctx: BenchContext = {
       projectRoot,
       tmp,
-      reviewGate: [
-        Deno.execPath(),
-        "run",
-        "--allow-read",
-        "--allow-write",
-        "--allow-env",
-        "--allow-run",
-        join(projectRoot, "main.ts"),
-      ],
+      reviewGate: [...DENO_RUN, join(projectRoot, "main.ts")],
       env: {
         ...BENCH_GIT_ENV,
         XDG_CONFIG_HOME: join(tmp, "xdg"),

@@ -1,26 +1,7 @@
 import assert from "node:assert/strict";
 import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
 import { buildClaudeInvocation, claudeAdapter, parseClaudeEnvelope } from "./claude.ts";
-import type { ProcessOutput, ProviderRequest } from "./provider.ts";
-
-const SAMPLES = new URL("../../fixtures/provider-samples/", import.meta.url);
-
-function sample(name: string): string {
-  return Deno.readTextFileSync(new URL(name, SAMPLES));
-}
-
-function output(stdout: string, code = 0, stderr = ""): ProcessOutput {
-  return { code, stdout, stderr, files: {} };
-}
-
-const REQUEST: ProviderRequest = {
-  prompt: "Review this change.",
-  schema: reviewSchema,
-  root: "/repo",
-  maxTurns: 8,
-  tmpDir: "/tmp/rg-x",
-  attempt: 1,
-};
+import { output, REQUEST, sample } from "./_test_support.ts";
 
 const SCHEMA_TEXT = (() => {
   const copy: Record<string, unknown> = structuredClone(reviewSchema);

@@ -2,13 +2,8 @@ import assert from "node:assert/strict";
 import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
 import { dialectText } from "../answer/dialect.ts";
 import { buildCodexInvocation, parseCodexEnvelope } from "./codex.ts";
-import type { ProcessOutput, ProviderRequest } from "./provider.ts";
-
-const SAMPLES = new URL("../../fixtures/provider-samples/", import.meta.url);
-
-function sample(name: string): string {
-  return Deno.readTextFileSync(new URL(name, SAMPLES));
-}
+import { REQUEST, sample } from "./_test_support.ts";
+import type { ProcessOutput } from "./provider.ts";
 
 function output(
   stdout: string,
@@ -18,15 +13,6 @@ function output(
 ): ProcessOutput {
   return { code, stdout, stderr, files: { "/tmp/rg-x/last-message-1.txt": lastMessage } };
 }
-
-const REQUEST: ProviderRequest = {
-  prompt: "Review this change.",
-  schema: reviewSchema,
-  root: "/repo",
-  maxTurns: 8,
-  tmpDir: "/tmp/rg-x",
-  attempt: 1,
-};
 
 Deno.test("buildCodexInvocation() builds the first call with the schema file and prompt on stdin", () => {
   const inv = buildCodexInvocation({ ...REQUEST, model: "gpt-5" });

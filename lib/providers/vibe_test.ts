@@ -1,21 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
-import type { ProcessOutput, ProviderRequest } from "./provider.ts";
+import { output, REQUEST as BASE_REQUEST } from "./_test_support.ts";
+import type { ProviderRequest } from "./provider.ts";
 import { buildVibeInvocation, locateVibeSession, parseVibeEnvelope } from "./vibe.ts";
 
-const REQUEST: ProviderRequest = {
-  prompt: "Review this change.\n",
-  schema: reviewSchema,
-  root: "/repo",
-  maxTurns: 8,
-  tmpDir: "/tmp/rg-x",
-  attempt: 1,
-};
-
-function output(stdout: string, code = 0, stderr = ""): ProcessOutput {
-  return { code, stdout, stderr, files: {} };
-}
+const REQUEST: ProviderRequest = { ...BASE_REQUEST, prompt: "Review this change.\n" };
 
 const TAIL = [
   "--output",

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { withState } from "./_test_state.ts";
 import { cacheKey, type CacheKeyParts, readCache, writeCache } from "./cache.ts";
 
 const parts: CacheKeyParts = {
@@ -10,15 +11,6 @@ const parts: CacheKeyParts = {
   focus: "security",
   reviewKind: "review",
 };
-
-async function withState(fn: (state: string) => Promise<void>): Promise<void> {
-  const state = await Deno.makeTempDir();
-  try {
-    await fn(state);
-  } finally {
-    await Deno.remove(state, { recursive: true });
-  }
-}
 
 Deno.test("cacheKey() is sha256 hex and changes with every part", async () => {
   const key = await cacheKey(parts);

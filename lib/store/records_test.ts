@@ -1,14 +1,6 @@
 import assert from "node:assert/strict";
+import { withState } from "./_test_state.ts";
 import { appendRecord, readRecords, recordsPath } from "./records.ts";
-
-async function withState(fn: (state: string) => Promise<void>): Promise<void> {
-  const state = await Deno.makeTempDir();
-  try {
-    await fn(state);
-  } finally {
-    await Deno.remove(state, { recursive: true });
-  }
-}
 
 Deno.test("appendRecord() appends one JSON line per call", async () => {
   await withState(async (state) => {

@@ -1,14 +1,6 @@
 import assert from "node:assert/strict";
+import { withState } from "./_test_state.ts";
 import { readSessionState, sessionFileName, writeSessionState } from "./sessions.ts";
-
-async function withState(fn: (state: string) => Promise<void>): Promise<void> {
-  const state = await Deno.makeTempDir();
-  try {
-    await fn(state);
-  } finally {
-    await Deno.remove(state, { recursive: true });
-  }
-}
 
 Deno.test("sessionFileName() keeps plain ids and hashes anything else", async () => {
   const uuid = "0f8fad5b-d9cb-469f-a165-70867728950e";

@@ -9,14 +9,15 @@ import { join } from "node:path";
 import { dialectText } from "../../lib/answer/dialect.ts";
 import { canonicalSchema } from "../../lib/answer/registry.ts";
 import { runProcess } from "../../lib/exec.ts";
-import { claudeEnv, findCli, haveCli, makeRepo, makeSandbox, type Sandbox } from "./env.ts";
+import { claudeEnv, findCli, haveCli, type Sandbox } from "./env.ts";
 import {
   APPROVE,
   attemptText,
+  type CaseContext,
   DEFAULT_PROMPT,
   exists,
   NEEDS_ATTENTION,
-  runReview,
+  withCase,
 } from "./harness.ts";
 import {
   bash,
@@ -29,19 +30,11 @@ import { assertClaudeResultShape } from "./shapes.ts";
 
 const ignore = !haveCli("claude");
 
-async function withClaude(
+function withClaude(
   turns: ClaudeTurn[],
-  fn: (ctx: { sb: Sandbox; repo: string; mock: MockAnthropic }) => Promise<void>,
+  fn: (ctx: CaseContext<MockAnthropic>) => Promise<void>,
 ): Promise<void> {
-  const sb = await makeSandbox();
-  const mock = startMockAnthropic(turns);
-  try {
-    const repo = await makeRepo(sb.dir);
-    await fn({ sb, repo, mock });
-  } finally {
-    await mock.close();
-    await sb.cleanup();
-  }
+  return withCase({ provider: "claude", startMock: () => startMockAnthropic(turns) }, fn);
 }
 
 type Tool = { name: string; input_schema: unknown };
@@ -63,13 +56,8 @@ Deno.test({
   name: "claude: a valid StructuredOutput is approved with our full read-only argv",
   ignore,
   fn: () =>
-    withClaude([structured(APPROVE)], async ({ sb, repo, mock }) => {
-      const { outcome, spawns } = await runReview({
-        provider: "claude",
-        sandbox: sb,
-        repo,
-        mockUrl: mock.url,
-      });
+    withClaude([structured(APPROVE)], async ({ mock, review }) => {
+      const { outcome, spawns } = await review();
       assert.equal(outcome.status, "ok", outcome.message);
       assert.equal(outcome.answer?.verdict, "approve");
       assert.equal(outcome.attempts.length, 1);
@@ -111,13 +99,8 @@ Deno.test({
   name: "claude: a needs-attention StructuredOutput is decoded with its finding",
   ignore,
   fn: () =>
-    withClaude([structured(NEEDS_ATTENTION)], async ({ sb, repo, mock }) => {
-      const { outcome } = await runReview({
-        provider: "claude",
-        sandbox: sb,
-        repo,
-        mockUrl: mock.url,
-      });
+    withClaude([structured(NEEDS_ATTENTION)], async ({ review }) => {
+      const { outcome } = await review();
       assert.equal(outcome.status, "ok", outcome.message);
       assert.equal(outcome.answer?.verdict, "needs-attention");
       assert.equal(outcome.answer?.findings[0].file, "src/app.ts");
@@ -136,13 +119,8 @@ Deno.test({
         { kind: "text", text: "Still fine." },
         structured(APPROVE),
       ],
-      async ({ sb, repo, mock }) => {
-        const { outcome, spawns } = await runReview({
-          provider: "claude",
-          sandbox: sb,
-          repo,
-          mockUrl: mock.url,
-        });
+      async ({ mock, review }) => {
+        const { outcome, spawns } = await review();
         assert.equal(outcome.status, "ok", outcome.message);
         assert.equal(outcome.attempts.length, 2);
         assert.equal(outcome.attempts[0].outcome, "refused");
@@ -173,13 +151,8 @@ Deno.test({
   fn: () =>
     withClaude(
       Array.from({ length: 8 }, () => structured({ ...APPROVE, verdict: "maybe" })),
-      async ({ sb, repo, mock }) => {
-        const { outcome } = await runReview({
-          provider: "claude",
-          sandbox: sb,
-          repo,
-          mockUrl: mock.url,
-        });
+      async ({ review }) => {
+        const { outcome } = await review();
         assert.equal(outcome.status, "provider-error");
         assert.equal(outcome.attempts.length, 1, "never resumed");
         const envelope = assertClaudeResultShape(attemptText(outcome, 1).stdout);
@@ -196,13 +169,8 @@ for (const status of [500, 429]) {
     fn: () =>
       withClaude(
         [{ kind: "error", status, type: status === 429 ? "rate_limit_error" : "api_error" }],
-        async ({ sb, repo, mock }) => {
-          const { outcome } = await runReview({
-            provider: "claude",
-            sandbox: sb,
-            repo,
-            mockUrl: mock.url,
-          });
+        async ({ review }) => {
+          const { outcome } = await review();
           assert.equal(outcome.status, "provider-error");
           assert.equal(outcome.attempts.length, 1);
           const envelope = assertClaudeResultShape(attemptText(outcome, 1).stdout);
@@ -220,14 +188,8 @@ Deno.test({
   fn: () =>
     withClaude(
       Array.from({ length: 4 }, () => bash("git log --oneline -1")),
-      async ({ sb, repo, mock }) => {
-        const { outcome } = await runReview({
-          provider: "claude",
-          sandbox: sb,
-          repo,
-          mockUrl: mock.url,
-          maxTurns: 1,
-        });
+      async ({ review }) => {
+        const { outcome } = await review({ maxTurns: 1 });
         assert.equal(outcome.status, "provider-error");
         assert.equal(outcome.attempts.length, 1);
         const envelope = assertClaudeResultShape(attemptText(outcome, 1).stdout);
@@ -241,18 +203,13 @@ Deno.test({
   name: "claude: Write and `touch x` are denied by Claude Code and the review still succeeds",
   ignore,
   fn: () =>
-    withClaude([], async ({ sb, repo, mock }) => {
+    withClaude([], async ({ repo, mock, review }) => {
       mock.push(
         { kind: "tool", name: "Write", input: { file_path: join(repo, "w.txt"), content: "x\n" } },
         bash("touch x"),
         structured(APPROVE),
       );
-      const { outcome } = await runReview({
-        provider: "claude",
-        sandbox: sb,
-        repo,
-        mockUrl: mock.url,
-      });
+      const { outcome } = await review();
       assert.equal(outcome.status, "ok", outcome.message);
       assert.equal(await exists(join(repo, "w.txt")), false);
       assert.equal(await exists(join(repo, "x")), false);
@@ -272,13 +229,8 @@ Deno.test({
   fn: () =>
     withClaude(
       [bash("git log --output=leak.txt"), structured(APPROVE)],
-      async ({ sb, repo, mock }) => {
-        const { outcome } = await runReview({
-          provider: "claude",
-          sandbox: sb,
-          repo,
-          mockUrl: mock.url,
-        });
+      async ({ repo, mock, review }) => {
+        const { outcome } = await review();
         assert.equal(
           await exists(join(repo, "leak.txt")),
           true,
@@ -298,19 +250,14 @@ Deno.test({
     "claude: a trusted repo's .claude/settings.json allowing Write with a Stop hook widens nothing",
   ignore,
   fn: () =>
-    withClaude([], async ({ sb, repo, mock }) => {
+    withClaude([], async ({ sb, repo, mock, review }) => {
       const marker = await writeTrustedRepoSettings(sb, repo);
       mock.push(
         { kind: "tool", name: "Write", input: { file_path: join(repo, "w.txt"), content: "x\n" } },
         bash("touch x"),
         structured(APPROVE),
       );
-      const { outcome } = await runReview({
-        provider: "claude",
-        sandbox: sb,
-        repo,
-        mockUrl: mock.url,
-      });
+      const { outcome } = await review();
       assert.equal(await exists(join(repo, "w.txt")), false, "Write was allowed");
       assert.equal(await exists(join(repo, "x")), false, "touch was allowed");
       assert.equal(await exists(marker), false, "the repo's hook ran");

@@ -12,17 +12,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { claudeEnv, findCli, haveCli, makeRepo, makeSandbox, type Sandbox, warn } from "./env.ts";
-import { exists } from "./harness.ts";
+import { DENO_DIR, exists, MAIN } from "./harness.ts";
 import { type ClaudeTurn, type MockAnthropic, startMockAnthropic } from "./mock_anthropic.ts";
 import { assertClaudeResultShape } from "./shapes.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const FAKE_CLAUDE = new URL("../../fixtures/fake/bin/claude", import.meta.url).pathname;
 const haveMain = await exists(MAIN);
 if (!haveMain) warn(`contract: ${MAIN} does not exist yet (skipping Claude hook cases)`);
-/** Keep using the developer's Deno cache although HOME is a throwaway dir (the hooks run deno). */
-const DENO_DIR = Deno.env.get("DENO_DIR") ??
-  join(Deno.env.get("HOME") ?? "/root", ".cache", "deno");
 
 const BUGGY = "export function half(n: number): number {\n  return n * 2; // HOOK-BUG-MARKER\n}\n";
 const FIXED = "export function half(n: number): number {\n  return n / 2;\n}\n";

@@ -9,44 +9,31 @@ import { join } from "node:path";
 import { dialectText } from "../../lib/answer/dialect.ts";
 import { canonicalSchema } from "../../lib/answer/registry.ts";
 import { runProcess } from "../../lib/exec.ts";
-import {
-  codexEnv,
-  findCli,
-  git,
-  haveCli,
-  makeRepo,
-  makeSandbox,
-  type Sandbox,
-  writeCodexConfig,
-} from "./env.ts";
+import { codexEnv, findCli, git, haveCli, writeCodexConfig } from "./env.ts";
 import {
   APPROVE,
   attemptText,
+  type CaseContext,
   DEFAULT_PROMPT,
   exists,
   NEEDS_ATTENTION,
-  runReview,
+  withCase,
 } from "./harness.ts";
 import { type CodexTurn, type MockOpenAI, startMockOpenAI } from "./mock_openai.ts";
 import { assertCodexEventShape } from "./shapes.ts";
 
 const ignore = !haveCli("codex");
 
-async function withCodex(
+function withCodex(
   turns: CodexTurn[],
-  fn: (ctx: { sb: Sandbox; repo: string; mock: MockOpenAI }) => Promise<void>,
+  fn: (ctx: CaseContext<MockOpenAI>) => Promise<void>,
   configExtra = "",
 ): Promise<void> {
-  const sb = await makeSandbox();
-  const mock = startMockOpenAI(turns);
-  try {
-    const repo = await makeRepo(sb.dir);
-    await writeCodexConfig(sb, mock.url, configExtra);
-    await fn({ sb, repo, mock });
-  } finally {
-    await mock.close();
-    await sb.cleanup();
-  }
+  return withCase({
+    provider: "codex",
+    startMock: () => startMockOpenAI(turns),
+    setup: (sb, mock) => writeCodexConfig(sb, mock.url, configExtra),
+  }, fn);
 }
 
 const message = (value: unknown): CodexTurn => ({ kind: "message", text: JSON.stringify(value) });
@@ -67,13 +54,8 @@ Deno.test({
   name: "codex: a valid answer is accepted and codex sent our strict Codex dialect",
   ignore,
   fn: () =>
-    withCodex([message(APPROVE)], async ({ sb, repo, mock }) => {
-      const { outcome, spawns } = await runReview({
-        provider: "codex",
-        sandbox: sb,
-        repo,
-        mockUrl: mock.url,
-      });
+    withCodex([message(APPROVE)], async ({ mock, review }) => {
+      const { outcome, spawns } = await review();
       assert.equal(outcome.status, "ok", outcome.message);
       assert.equal(outcome.answer?.verdict, "approve");
       assert.equal(outcome.attempts.length, 1);
@@ -94,13 +76,8 @@ Deno.test({
   name: "codex: a needs-attention answer is decoded with its finding",
   ignore,
   fn: () =>
-    withCodex([message(NEEDS_ATTENTION)], async ({ sb, repo, mock }) => {
-      const { outcome } = await runReview({
-        provider: "codex",
-        sandbox: sb,
-        repo,
-        mockUrl: mock.url,
-      });
+    withCodex([message(NEEDS_ATTENTION)], async ({ review }) => {
+      const { outcome } = await review();
       assert.equal(outcome.status, "ok", outcome.message);
       assert.equal(outcome.answer?.verdict, "needs-attention");
       assert.equal(outcome.answer?.findings[0].line_start, 1);
@@ -114,13 +91,8 @@ Deno.test({
   fn: () =>
     withCodex(
       [{ kind: "message", text: "Looks good to me." }, message(APPROVE)],
-      async ({ sb, repo, mock }) => {
-        const { outcome, spawns } = await runReview({
-          provider: "codex",
-          sandbox: sb,
-          repo,
-          mockUrl: mock.url,
-        });
+      async ({ mock, review }) => {
+        const { outcome, spawns } = await review();
         assert.equal(outcome.attempts[0].exitCode, 0);
         assert.equal(outcome.attempts[0].outcome, "refused");
         assert.equal(outcome.status, "ok", outcome.message);
@@ -162,13 +134,8 @@ Deno.test({
         },
         { kind: "error", status: 500, message: "mock upstream failure" },
       ],
-      async ({ sb, repo, mock }) => {
-        const { outcome } = await runReview({
-          provider: "codex",
-          sandbox: sb,
-          repo,
-          mockUrl: mock.url,
-        });
+      async ({ review }) => {
+        const { outcome } = await review();
         const events = assertCodexEventShape(attemptText(outcome, 1).stdout);
         assert.ok(
           events.some((e) =>
@@ -196,13 +163,8 @@ Deno.test({
         message:
           "Invalid schema for response_format 'codex_output_schema': In context=('properties', 'summary'), 'minLength' is not permitted.",
       }],
-      async ({ sb, repo, mock }) => {
-        const { outcome } = await runReview({
-          provider: "codex",
-          sandbox: sb,
-          repo,
-          mockUrl: mock.url,
-        });
+      async ({ mock, review }) => {
+        const { outcome } = await review();
         assert.equal(outcome.status, "provider-error");
         assert.equal(outcome.attempts.length, 1);
         assert.notEqual(outcome.attempts[0].exitCode, 0);
@@ -218,13 +180,8 @@ Deno.test({
     "codex: `touch x` fails inside the read-only sandbox, the review succeeds, the tree is unchanged",
   ignore,
   fn: () =>
-    withCodex([shell("touch x"), message(APPROVE)], async ({ sb, repo, mock }) => {
-      const { outcome } = await runReview({
-        provider: "codex",
-        sandbox: sb,
-        repo,
-        mockUrl: mock.url,
-      });
+    withCodex([shell("touch x"), message(APPROVE)], async ({ repo, mock, review }) => {
+      const { outcome } = await review();
       assert.equal(outcome.status, "ok", outcome.message);
       assert.equal(await exists(join(repo, "x")), false);
       assert.match(functionOutputs(mock.turns()[1].body).join("\n"), /Read-only file system/);
@@ -239,13 +196,8 @@ Deno.test({
   fn: () =>
     withCodex(
       [{ kind: "message", text: "Prose, not JSON." }, shell("touch y"), message(APPROVE)],
-      async ({ sb, repo, mock }) => {
-        const { outcome } = await runReview({
-          provider: "codex",
-          sandbox: sb,
-          repo,
-          mockUrl: mock.url,
-        });
+      async ({ repo, mock, review }) => {
+        const { outcome } = await review();
         assert.equal(outcome.attempts.length, 2);
         assert.equal(await exists(join(repo, "y")), false, "the resume ran with full access");
         assert.match(functionOutputs(mock.turns()[2].body).join("\n"), /Read-only file system/);

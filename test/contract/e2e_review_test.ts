@@ -19,17 +19,13 @@ import {
   warn,
   writeCodexConfig,
 } from "./env.ts";
-import { APPROVE, exists, NEEDS_ATTENTION } from "./harness.ts";
+import { APPROVE, DENO_DIR, exists, MAIN, NEEDS_ATTENTION } from "./harness.ts";
 import { bash, type ClaudeTurn, startMockAnthropic, structured } from "./mock_anthropic.ts";
 import { type CodexTurn, startMockOpenAI } from "./mock_openai.ts";
 import { assertClaudeResultShape, assertCodexEventShape } from "./shapes.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const haveMain = await exists(MAIN);
 if (!haveMain) warn(`contract: ${MAIN} does not exist yet (skipping e2e review cases)`);
-/** Keep using the developer's Deno cache although HOME is a throwaway dir. */
-const DENO_DIR = Deno.env.get("DENO_DIR") ??
-  join(Deno.env.get("HOME") ?? "/root", ".cache", "deno");
 const CHANGE = "export const a = 2; // E2E-DIFF-MARKER\n";
 
 interface Run {

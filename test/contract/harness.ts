@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { join } from "node:path";
 import { decode } from "../../lib/answer/decoder.ts";
 import { formatRefusal } from "../../lib/answer/refusal.ts";
 import { canonicalSchema } from "../../lib/answer/registry.ts";
@@ -16,7 +17,7 @@ import { worktreeView } from "../../lib/git/tree_view.ts";
 import { getProvider } from "../../lib/providers/registry.ts";
 import { buildCorrectivePrompt } from "../../lib/review/prompt.ts";
 import { type CallOutcome, callStructured } from "../../lib/session.ts";
-import { claudeEnv, codexEnv, findCli, type Sandbox } from "./env.ts";
+import { claudeEnv, codexEnv, findCli, makeRepo, makeSandbox, type Sandbox } from "./env.ts";
 
 /** Options for {@linkcode runReview}. */
 export interface RunReviewOptions {
@@ -37,6 +38,13 @@ export interface Spawn {
   stdin: string | null;
   env: Record<string, string>;
 }
+
+/** Absolute path of our main.ts, which the end-to-end and hook cases spawn. */
+export const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+/** The developer's Deno cache, kept although HOME is a throwaway dir (the CLI and hooks run deno). */
+export const DENO_DIR = Deno.env.get("DENO_DIR") ??
+  join(Deno.env.get("HOME") ?? "/root", ".cache", "deno");
 
 /** The prompt used when a case does not give one; carries a marker the mocks can find. */
 export const DEFAULT_PROMPT = "Review the change. CONTRACT-PROMPT-MARKER-7f3a";
@@ -123,5 +131,44 @@ export async function exists(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The context of one adapter case: the sandbox, its repo, the mock and a bound `runReview`. */
+export interface CaseContext<M> {
+  sb: Sandbox;
+  /** Absolute repo root. */
+  repo: string;
+  mock: M;
+  /** {@linkcode runReview} with this case's provider, sandbox, repo and mock URL. */
+  review: (
+    extra?: Pick<RunReviewOptions, "prompt" | "maxTurns" | "timeoutMs">,
+  ) => ReturnType<typeof runReview>;
+}
+
+/**
+ * Run one adapter case: a fresh sandbox and repo, the mock started by `startMock`, then `setup`
+ * (e.g. the codex config.toml) and `fn`; the mock is closed and the sandbox removed afterwards,
+ * also when `fn` throws.
+ */
+export async function withCase<M extends { url: string; close(): Promise<void> }>(
+  options: {
+    provider: RunReviewOptions["provider"];
+    startMock: () => M;
+    setup?: (sb: Sandbox, mock: M) => Promise<void>;
+  },
+  fn: (ctx: CaseContext<M>) => Promise<void>,
+): Promise<void> {
+  const sb = await makeSandbox();
+  const mock = options.startMock();
+  try {
+    const repo = await makeRepo(sb.dir);
+    await options.setup?.(sb, mock);
+    const review: CaseContext<M>["review"] = (extra = {}) =>
+      runReview({ provider: options.provider, sandbox: sb, repo, mockUrl: mock.url, ...extra });
+    await fn({ sb, repo, mock, review });
+  } finally {
+    await mock.close();
+    await sb.cleanup();
   }
 }

@@ -12,6 +12,8 @@
  * @module
  */
 
+import { mockLog, readJsonBody, serveLoopback, sseResponse } from "./_mock_server.ts";
+
 /** One scripted model turn. */
 export type ClaudeTurn =
   | { kind: "text"; text: string }
@@ -54,14 +56,7 @@ export function bash(command: string): ClaudeTurn {
   return { kind: "tool", name: "Bash", input: { command, description: "run" } };
 }
 
-const encoder = new TextEncoder();
 let counter = 0;
-
-function sse(events: [string, unknown][]): string {
-  return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join(
-    "",
-  );
-}
 
 function usage() {
   return {
@@ -160,15 +155,9 @@ function isMain(body: Record<string, unknown> | null): boolean {
 export function startMockAnthropic(turns: ClaudeTurn[] = []): MockAnthropic {
   const queue = [...turns];
   const requests: RecordedRequest[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+  const server = serveLoopback(async (req) => {
     const url = new URL(req.url);
-    let body: Record<string, unknown> | null = null;
-    try {
-      const text = await req.text();
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      body = null;
-    }
+    const body = await readJsonBody(req);
     const main = url.pathname.endsWith("/v1/messages") && req.method === "POST" && isMain(body);
     requests.push({
       method: req.method,
@@ -177,11 +166,7 @@ export function startMockAnthropic(turns: ClaudeTurn[] = []): MockAnthropic {
       main,
       headers: Object.fromEntries(req.headers),
     });
-    if (Deno.env.get("MOCK_LOG")) {
-      Deno.stderr.writeSync(encoder.encode(
-        `[mock_anthropic] ${req.method} ${url.pathname} main=${main} model=${body?.model}\n`,
-      ));
-    }
+    mockLog(`[mock_anthropic] ${req.method} ${url.pathname} main=${main} model=${body?.model}`);
     const model = typeof body?.model === "string" ? body.model : "claude-mock";
     if (url.pathname.endsWith("/count_tokens")) {
       return Response.json({ input_tokens: 10 });
@@ -204,17 +189,14 @@ export function startMockAnthropic(turns: ClaudeTurn[] = []): MockAnthropic {
       const text = turn.kind === "text" ? turn.text : JSON.stringify(turn.input);
       return Response.json(plainMessage(text, model));
     }
-    return new Response(encoder.encode(sse(messageEvents(turn, model))), {
-      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-    });
+    return sseResponse(messageEvents(turn, model));
   });
-  const addr = server.addr as Deno.NetAddr;
   return {
-    url: `http://127.0.0.1:${addr.port}`,
+    url: server.url,
     requests,
     mainRequests: () => requests.filter((r) => r.main),
     push: (...more) => queue.push(...more),
     pending: () => queue.length,
-    close: () => server.shutdown(),
+    close: server.close,
   };
 }

@@ -10,6 +10,8 @@
  * @module
  */
 
+import { mockLog, readJsonBody, serveLoopback, sseResponse } from "./_mock_server.ts";
+
 /** One scripted model turn (one `POST /v1/responses`). */
 export type CodexTurn =
   | { kind: "message"; text: string }
@@ -87,10 +89,6 @@ function item(
   };
 }
 
-function sse(events: Record<string, unknown>[]): string {
-  return events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("");
-}
-
 /**
  * Start the mock on 127.0.0.1 with an ephemeral port.
  * @param turns initial script; when it runs out a turn gets the message `"(mock: no scripted turn)"`
@@ -98,26 +96,16 @@ function sse(events: Record<string, unknown>[]): string {
 export function startMockOpenAI(turns: CodexTurn[] = []): MockOpenAI {
   const queue = [...turns];
   const requests: RecordedRequest[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+  const server = serveLoopback(async (req) => {
     const url = new URL(req.url);
-    let body: Record<string, unknown> | null = null;
-    try {
-      const text = await req.text();
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      body = null;
-    }
+    const body = await readJsonBody(req);
     requests.push({
       method: req.method,
       path: url.pathname,
       body,
       headers: Object.fromEntries(req.headers),
     });
-    if (Deno.env.get("MOCK_LOG")) {
-      Deno.stderr.writeSync(
-        new TextEncoder().encode(`[mock_openai] ${req.method} ${url.pathname}\n`),
-      );
-    }
+    mockLog(`[mock_openai] ${req.method} ${url.pathname}`);
     if (url.pathname.endsWith("/models")) {
       return Response.json({ object: "list", data: [], models: [] });
     }
@@ -159,17 +147,14 @@ export function startMockOpenAI(turns: CodexTurn[] = []): MockOpenAI {
         response: { ...base, status: "completed", output, usage: usage() },
       });
     }
-    return new Response(sse(events), {
-      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-    });
+    return sseResponse(events.map((e) => [String(e.type), e]));
   });
-  const addr = server.addr as Deno.NetAddr;
   return {
-    url: `http://127.0.0.1:${addr.port}`,
+    url: server.url,
     requests,
     turns: () => requests.filter((r) => r.path.endsWith("/responses") && r.method === "POST"),
     push: (...more) => queue.push(...more),
     pending: () => queue.length,
-    close: () => server.shutdown(),
+    close: server.close,
   };
 }
