@@ -9,6 +9,7 @@
 import type { Command } from "commander";
 import type { HookInput, HookOutput } from "../hooks/hook_io.ts";
 import { hooksSwitchedOff } from "../hooks/hook_io.ts";
+import { PRE_PUSH_SKIP_HINT } from "../hooks/decision.ts";
 import type { CliDeps } from "./deps.ts";
 
 /** The hook names. */
@@ -46,7 +47,9 @@ async function hookOutput(
 }
 
 /**
- * Run one hook: read stdin once, decide, write stdout/stderr.
+ * Run one hook: read stdin once, decide, write stdout/stderr. Never throws and never blocks on an
+ * infrastructure error (invalid config, broken state dir, not a repository): see
+ * {@linkcode renderHookFailure}.
  *
  * @param name one of {@linkcode HOOK_NAMES}
  * @param args the hook's own arguments (pre-push: remote, url)
@@ -58,18 +61,83 @@ export async function runHook(
   deps: CliDeps,
 ): Promise<number> {
   if (hooksSwitchedOff(deps.env)) return 0; // before reading stdin or touching git
-  const stdinText = new TextDecoder().decode(await deps.readStdin());
-  const output = await hookOutput(name, args, {
-    stdinText,
-    env: deps.env,
-    cwd: deps.cwd,
-    runner: deps.runner,
-    now: deps.now,
-    signal: deps.signal,
-  });
+  let output: HookOutput;
+  try {
+    const stdinText = new TextDecoder().decode(await deps.readStdin());
+    output = await hookOutput(name, args, {
+      stdinText,
+      env: deps.env,
+      cwd: deps.cwd,
+      runner: deps.runner,
+      now: deps.now,
+      signal: deps.signal,
+    });
+  } catch (error) {
+    const block = name === "pre-push" && await prePushBlocksOnError(deps);
+    output = renderHookFailure(name, error, { block });
+  }
   if (output.stdout) deps.stdout.write(output.stdout);
   if (output.stderr) deps.stderr.write(output.stderr);
   return output.exitCode;
+}
+
+/** True only when the config can be read and says `gates.pre_push.on_error: "block"`. */
+async function prePushBlocksOnError(deps: CliDeps): Promise<boolean> {
+  try {
+    const { resolveRepo } = await import("../git/repo.ts");
+    const { loadConfig } = await import("../config.ts");
+    const repo = await resolveRepo(deps.runner, deps.cwd);
+    const { config } = await loadConfig({ root: repo.root, env: deps.env });
+    return config.gates.pre_push.on_error === "block";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What a hook says when it failed before deciding (pure). pre-push: a loud one-paragraph warning on
+ * stderr, exit 0 (exit 1 with the skip hint when `block`; 130 when interrupted). claude-stop: exit 0
+ * with a `systemMessage` saying the turn was NOT reviewed. claude-prompt: exit 0, stderr only
+ * (stdout would be added to Claude's context). No stack trace.
+ *
+ * @param error what was thrown; a `ConfigError` message names the file or variable and key
+ * @param options `block`: `gates.pre_push.on_error` is `"block"`
+ */
+export function renderHookFailure(
+  name: string,
+  error: unknown,
+  options: { block?: boolean } = {},
+): HookOutput {
+  const message = error instanceof Error ? error.message : String(error);
+  const isConfig = error instanceof Error && error.name === "ConfigError";
+  const fix = isConfig && !/\bfix\b/i.test(message)
+    ? ' Fix the configuration named above, or run "review-gate doctor".'
+    : "";
+  if (name === "pre-push") {
+    if (error instanceof Error && error.name === "InterruptedError") {
+      return {
+        stdout: "",
+        stderr: "review-gate: interrupted; the push is stopped\n",
+        exitCode: 130,
+      };
+    }
+    const outcome = options.block
+      ? `The push is blocked because gates.pre_push.on_error is "block". ${PRE_PUSH_SKIP_HINT}`
+      : "The push goes ahead unreviewed.";
+    return {
+      stdout: "",
+      stderr: `review-gate: WARNING: the push was NOT reviewed: ${message}.${fix} ${outcome}\n`,
+      exitCode: options.block ? 1 : 0,
+    };
+  }
+  const text = `review-gate: WARNING: ${
+    name === "claude-stop" ? "this turn was NOT reviewed" : "the turn's baseline was not recorded"
+  }: ${message}.${fix}`;
+  return {
+    stdout: name === "claude-stop" ? JSON.stringify({ systemMessage: text }) + "\n" : "",
+    stderr: text + "\n",
+    exitCode: 0,
+  };
 }
 
 /** Register `hook` and its subcommands on the program (for help and full parsing). */

@@ -1,7 +1,8 @@
 /**
  * `review-gate install` / `uninstall`: the git pre-push hook (where git runs hooks: honours
  * `core.hooksPath`, linked worktrees, husky) and the Claude Code `UserPromptSubmit` + `Stop` hook
- * entries (settings scope local, project or user). `--dry-run` prints the exact change.
+ * entries (settings scope local, project or user). `--dry-run` prints the exact change. Both plans
+ * are made before anything is written.
  *
  * @module
  */
@@ -14,6 +15,15 @@ import {
   uninstallClaudeHooks,
 } from "../hooks/install_claude.ts";
 import { installGitHook, uninstallGitHook } from "../hooks/install_git.ts";
+import {
+  applyActions,
+  type FileAction,
+  installStatePath,
+  planCreatedDirRemovals,
+  pruneCreatedDirs,
+  recordCreatedDirs,
+  renderActions,
+} from "../hooks/_file_actions.ts";
 import { selfCommand } from "../hooks/self_command.ts";
 import type { CliDeps } from "./deps.ts";
 
@@ -44,21 +54,26 @@ function addFlags(command: Command, verb: string): Command {
     .option("--dry-run", "print the exact change, write nothing");
 }
 
+/**
+ * Plan both installs (or uninstalls) first, then apply them, so an error in either plan (an invalid
+ * settings file, a hooks path that is not a directory) leaves nothing half installed. Install records
+ * the directories it created; uninstall removes them once empty.
+ */
 async function act(install: boolean, flags: InstallFlags, deps: CliDeps): Promise<void> {
   const both = !flags.git && !flags.claude;
   const repo = await resolveRepo(deps.runner, deps.cwd);
   const command = install ? selfCommand(deps.self) : undefined;
-  const prefix = flags.dryRun ? "(dry run: nothing written)\n" : "";
+  const reports: { actions: FileAction[]; text: string }[] = [];
   if (flags.git || both) {
     const options = {
       runner: deps.runner,
       cwd: deps.cwd,
       command,
-      dryRun: flags.dryRun,
+      dryRun: true,
       force: flags.force,
     };
     const report = install ? await installGitHook(options) : await uninstallGitHook(options);
-    deps.stdout.write(`${prefix}git pre-push hook — ${report.text.trimEnd()}\n`);
+    reports.push({ actions: report.actions, text: `git pre-push hook — ${report.text}` });
   }
   if (flags.claude || both) {
     const { config } = await loadConfig({ root: repo.root, env: deps.env });
@@ -68,13 +83,29 @@ async function act(install: boolean, flags: InstallFlags, deps: CliDeps): Promis
       home: deps.env.HOME,
       command,
       stopTimeoutSeconds: config.gates.claude_stop.timeout_seconds,
-      dryRun: flags.dryRun,
+      dryRun: true,
     };
     const report = install
       ? await installClaudeHooks(options)
       : await uninstallClaudeHooks(options);
-    deps.stdout.write(`${prefix}${report.text.trimEnd()}\n`);
+    reports.push({ actions: report.actions, text: report.text });
   }
+  const statePath = installStatePath(repo.commonDir);
+  const planned = reports.flatMap((r) => r.actions);
+  const rmdirs = install ? [] : await planCreatedDirRemovals(statePath, planned);
+  if (rmdirs.length > 0) {
+    reports.push({
+      actions: rmdirs,
+      text: `directories install created\n${renderActions(rmdirs)}`,
+    });
+  }
+  const prefix = flags.dryRun ? "(dry run: nothing written)\n" : "";
+  if (!flags.dryRun) {
+    for (const report of reports) await applyActions(report.actions);
+    if (install) await recordCreatedDirs(statePath, planned);
+    else await pruneCreatedDirs(statePath);
+  }
+  for (const report of reports) deps.stdout.write(`${prefix}${report.text.trimEnd()}\n`);
 }
 
 /** Register `install` and `uninstall` on the program. */

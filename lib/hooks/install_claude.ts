@@ -4,7 +4,9 @@
  * settings and from `<cwd>/.claude/settings.json` / `settings.local.json`, looked up in Claude's
  * cwd, not the git root).
  *
- * Read → drop our entries → append ours → atomic write (temp + rename, mode kept). The first change
+ * Read → drop our entries → append ours → atomic write (temp + rename, mode kept). A symlinked
+ * settings file (`~/.claude/settings.json -> ~/dotfiles/…`) is edited at its target; the link stays,
+ * and the target's mode is kept (and given to the backup). The first change
  * to an existing file keeps a copy of it as `<file>.review-gate.bak`. Uninstall writes the backup's
  * bytes back when the file minus our entries equals it (byte-identical restore), deletes a file we
  * created once nothing is left in it, and otherwise writes the file minus our entries.
@@ -14,7 +16,13 @@
 import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { ConfigError } from "../errors.ts";
-import { applyActions, type FileAction, lstatOrNull, renderActions } from "./_file_actions.ts";
+import {
+  applyActions,
+  type FileAction,
+  fileMode,
+  lstatOrNull,
+  renderActions,
+} from "./_file_actions.ts";
 import {
   buildClaudeEntries,
   checkSettingsShape,
@@ -79,9 +87,9 @@ export function claudeSettingsPath(
 
 async function readSettings(
   path: string,
-): Promise<{ text: string | null; settings: Settings; mode: number }> {
+): Promise<{ text: string | null; settings: Settings; mode: number; isSymlink: boolean }> {
   const info = await lstatOrNull(path);
-  if (!info) return { text: null, settings: {}, mode: 0o644 };
+  if (!info) return { text: null, settings: {}, mode: 0o644, isSymlink: false };
   let text: string;
   try {
     text = await Deno.readTextFile(path);
@@ -107,7 +115,9 @@ async function readSettings(
       `Claude settings "${path}" cannot take review-gate's hooks: ${problem}; fix it, then run install again`,
     );
   }
-  return { text, settings: value as Settings, mode: (info.mode ?? 0o644) & 0o777 };
+  // The mode of what is edited: a symlink's target (a link's own lstat mode is 0777).
+  const mode = (await fileMode(path, 0o644)) & 0o777;
+  return { text, settings: value as Settings, mode, isSymlink: info.isSymlink };
 }
 
 async function finish(
@@ -183,7 +193,7 @@ export async function uninstallClaudeHooks(options: ClaudeHookOptions): Promise<
       why: "restore the settings saved before install",
     });
     actions.push({ op: "remove", path: backupPath, before: backup.text, why: "backup restored" });
-  } else if (backup === null && Object.keys(settings).length === 0) {
+  } else if (backup === null && Object.keys(settings).length === 0 && !current.isSymlink) {
     actions.push({
       op: "remove",
       path,

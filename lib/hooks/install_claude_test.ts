@@ -162,3 +162,36 @@ Deno.test("claudeSettingsPath() maps scopes, user scope from the injected HOME",
   );
   assert.throws(() => claudeSettingsPath("user", { projectDir: "/p" }), ConfigError);
 });
+
+Deno.test("installClaudeHooks() edits a symlinked settings file at its target; uninstall restores it with the link intact", async () => {
+  await withDir(async (dir) => {
+    const target = join(dir, "dotfiles/settings.json");
+    await Deno.mkdir(join(dir, "dotfiles"));
+    await Deno.writeTextFile(target, FOREIGN);
+    await Deno.chmod(target, 0o600);
+    const home = join(dir, "home");
+    await Deno.mkdir(join(home, ".claude"), { recursive: true });
+    const link = join(home, ".claude/settings.json");
+    await Deno.symlink(target, link);
+    const options = { scope: "user" as const, home, projectDir: dir, command: COMMAND };
+    const modeOf = async (p: string) => ((await Deno.lstat(p)).mode ?? 0) & 0o7777;
+
+    await installClaudeHooks(options);
+    assert.equal(await Deno.readLink(link), target);
+    assert.match(await Deno.readTextFile(target), /managed-by: review-gate/);
+    assert.equal(await modeOf(target), 0o600);
+    const backup = link + BACKUP_SUFFIX;
+    assert.equal((await Deno.lstat(backup)).isFile, true);
+    assert.equal(await modeOf(backup), 0o600);
+    assert.equal(await Deno.readTextFile(backup), FOREIGN);
+
+    await uninstallClaudeHooks(options);
+    assert.equal(await Deno.readLink(link), target);
+    assert.equal(await Deno.readTextFile(target), FOREIGN);
+    assert.equal(await modeOf(target), 0o600);
+    assert.equal(await exists(backup), false);
+    const leftovers = [];
+    for await (const e of Deno.readDir(join(dir, "dotfiles"))) leftovers.push(e.name);
+    assert.deepEqual(leftovers, ["settings.json"]);
+  });
+});

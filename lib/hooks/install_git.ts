@@ -21,9 +21,11 @@ import { gitText } from "../git/git.ts";
 import {
   applyActions,
   type FileAction,
+  fileMode,
   lstatOrNull,
   readTextOrNull,
   renderActions,
+  statOrNull,
 } from "./_file_actions.ts";
 import {
   addHuskyLine,
@@ -94,10 +96,22 @@ export function huskyDirOf(hooksDir: string): string | null {
 export async function installGitHook(options: GitHookOptions): Promise<GitHookReport> {
   if (!options.command) throw new UsageError("Cannot install the pre-push hook without a command");
   const hooksDir = await resolveHooksDir(options.runner, options.cwd);
+  if (await notADirectory(hooksDir)) {
+    throw new UsageError(
+      `Cannot install the pre-push hook: the git hooks path "${hooksDir}" is not a directory; unset core.hooksPath ("git config --unset core.hooksPath") or point it at a directory ("git config core.hooksPath .githooks"), then run install again`,
+    );
+  }
   const husky = huskyDirOf(hooksDir);
   const plan = husky
     ? await planHuskyInstall(husky, options.command)
     : await planStubInstall(hooksDir, options.command, options.force ?? false);
+  if (await insideWorktree(options.runner, options.cwd, hooksDir)) {
+    plan.notes.push(
+      `The hooks directory "${hooksDir}" is inside the worktree: the ${
+        husky ? "line in .husky/pre-push" : "stub"
+      } holds a machine-specific path to review-gate, so do not commit it (or use the compiled binary, installed at the same path on every machine).`,
+    );
+  }
   return await finish(hooksDir, plan, options.dryRun);
 }
 
@@ -109,6 +123,10 @@ export async function installGitHook(options: GitHookOptions): Promise<GitHookRe
  */
 export async function uninstallGitHook(options: GitHookOptions): Promise<GitHookReport> {
   const hooksDir = await resolveHooksDir(options.runner, options.cwd);
+  if (await notADirectory(hooksDir)) {
+    const notes = [`The git hooks path "${hooksDir}" is not a directory: no hook to remove.`];
+    return await finish(hooksDir, { layout: "plain", actions: [], notes }, options.dryRun);
+  }
   const husky = huskyDirOf(hooksDir);
   const plan = husky ? await planHuskyUninstall(husky) : await planStubUninstall(hooksDir);
   return await finish(hooksDir, plan, options.dryRun);
@@ -118,6 +136,30 @@ interface Plan {
   layout: GitHookReport["layout"];
   actions: FileAction[];
   notes: string[];
+}
+
+/** True when `path` exists (following symlinks) and is not a directory (`core.hooksPath=/dev/null`). */
+async function notADirectory(path: string): Promise<boolean> {
+  const info = await statOrNull(path).catch(() => null);
+  return info !== null && !info.isDirectory;
+}
+
+/** True when `dir` is inside the worktree of `cwd` but not inside its git dir (false when bare). */
+async function insideWorktree(runner: Runner, cwd: string, dir: string): Promise<boolean> {
+  const ask = (args: string[]) => gitText(runner, cwd, args).catch(() => "");
+  const top = await ask(["rev-parse", "--show-toplevel"]);
+  if (top === "" || !isWithin(dir, top)) return false;
+  const gitDirs = await ask([
+    "rev-parse",
+    "--path-format=absolute",
+    "--git-dir",
+    "--git-common-dir",
+  ]);
+  return !gitDirs.split("\n").some((d) => d !== "" && isWithin(dir, d));
+}
+
+function isWithin(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith("/") ? dir : dir + "/");
 }
 
 async function finish(hooksDir: string, plan: Plan, dryRun?: boolean): Promise<GitHookReport> {
@@ -249,7 +291,7 @@ async function planHuskyInstall(huskyDir: string, command: string): Promise<Plan
   if (text === current) {
     return { layout: "husky", actions: [], notes: [...notes, "The line is already there."] };
   }
-  const mode = info ? (info.mode ?? 0o644) & 0o7777 : 0o755;
+  const mode = info ? await fileMode(file, 0o755) : 0o755; // a symlink's target's mode
   const why = current === null
     ? "husky pre-push with review-gate's line"
     : "add review-gate's line";
@@ -277,7 +319,7 @@ async function planHuskyUninstall(huskyDir: string): Promise<Plan> {
       op: "write",
       path: file,
       text,
-      mode: (info!.mode ?? 0o644) & 0o7777,
+      mode: await fileMode(file, 0o644),
       before: current,
       why: "remove review-gate's line",
     };

@@ -256,3 +256,57 @@ Deno.test("the chained stub gives the foreign hook and review-gate the same args
     await cleanup();
   }
 });
+
+Deno.test("installGitHook() edits a symlinked .husky/pre-push at its target and uninstall restores it", async () => {
+  const { dir, repo, cleanup } = await makeRepo();
+  try {
+    await Deno.mkdir(join(repo, ".husky/_"), { recursive: true });
+    await git(repo, ["config", "core.hooksPath", ".husky/_"]);
+    const target = join(dir, "dotfiles-pre-push");
+    await Deno.writeTextFile(target, "npm test\n");
+    await Deno.chmod(target, 0o755);
+    const link = join(repo, ".husky/pre-push");
+    await Deno.symlink(target, link);
+    const before = await snapshot(target);
+    await installGitHook({ runner, cwd: repo, command: COMMAND });
+    assert.equal(await Deno.readLink(link), target);
+    assert.match(await Deno.readTextFile(target), /managed-by: review-gate/);
+    assert.equal((await snapshot(target)).mode, 0o755);
+    await uninstallGitHook({ runner, cwd: repo });
+    assert.equal(await Deno.readLink(link), target);
+    assert.deepEqual(await snapshot(target), before);
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("installGitHook() refuses a hooks path that is not a directory with advice", async () => {
+  const { repo, cleanup } = await makeRepo();
+  try {
+    await git(repo, ["config", "core.hooksPath", "/dev/null"]);
+    await assert.rejects(
+      installGitHook({ runner, cwd: repo, command: COMMAND }),
+      (e: Error) =>
+        e instanceof UsageError && /"\/dev\/null" is not a directory/.test(e.message) &&
+        /git config --unset core\.hooksPath/.test(e.message),
+    );
+    const report = await uninstallGitHook({ runner, cwd: repo });
+    assert.deepEqual(report.actions, []);
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("installGitHook() notes a hooks directory inside the worktree, not .git/hooks", async () => {
+  const { repo, cleanup } = await makeRepo();
+  try {
+    const plain = await installGitHook({ runner, cwd: repo, command: COMMAND, dryRun: true });
+    assert.equal(plain.notes.some((n) => n.includes("inside the worktree")), false);
+    await git(repo, ["config", "core.hooksPath", ".githooks"]);
+    const inside = await installGitHook({ runner, cwd: repo, command: COMMAND, dryRun: true });
+    assert.ok(inside.notes.some((n) => /inside the worktree.*do not commit it/.test(n)));
+    assert.match(inside.text, /inside the worktree/);
+  } finally {
+    await cleanup();
+  }
+});

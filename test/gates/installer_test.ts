@@ -161,3 +161,60 @@ Deno.test("doctor reports a hook git does not run and a missing provider with in
     await sb.cleanup();
   }
 });
+
+const exists = (p: string) => Deno.lstat(p).then(() => true, () => false);
+
+Deno.test("install with invalid Claude settings writes nothing (both plans are made first) and exits 2", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    await Deno.mkdir(join(root, ".claude"));
+    await Deno.writeTextFile(join(root, ".claude", "settings.local.json"), "{ broken");
+    const r = await runCli(sb, ["install"]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /settings\.local\.json/);
+    assert.equal(await exists(join(root, ".git", "hooks", "pre-push")), false);
+    assert.equal(await Deno.readTextFile(join(root, ".claude", "settings.local.json")), "{ broken");
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("install --git with core.hooksPath=/dev/null is a usage error with advice, exit 2", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    await gitOk(sb, ["config", "core.hooksPath", "/dev/null"]);
+    const r = await runCli(sb, ["install", "--git"]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /"\/dev\/null" is not a directory/);
+    assert.match(r.stderr, /core\.hooksPath/);
+    assert.doesNotMatch(r.stderr, /internal error/);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("uninstall removes the directories install created once empty, and only those", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    await gitOk(sb, ["config", "core.hooksPath", "hooks-dir"]);
+    const installed = await runCli(sb, ["install"]);
+    assert.equal(installed.code, 0, installed.stderr);
+    assert.match(installed.stdout, /inside the worktree/);
+    assert.ok(await exists(join(root, "hooks-dir", "pre-push")));
+    assert.ok(await exists(join(root, ".claude", "settings.local.json")));
+    const removed = await runCli(sb, ["uninstall"]);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.equal(await exists(join(root, "hooks-dir")), false);
+    assert.equal(await exists(join(root, ".claude")), false);
+
+    await Deno.mkdir(join(root, ".claude"));
+    assert.equal((await runCli(sb, ["install", "--claude"])).code, 0);
+    assert.equal((await runCli(sb, ["uninstall", "--claude"])).code, 0);
+    assert.equal(await exists(join(root, ".claude", "settings.local.json")), false);
+    assert.ok(await exists(join(root, ".claude")), "a directory that was there before stays");
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -1,0 +1,108 @@
+/**
+ * End to end: the hook entry points never block on an infrastructure error and never print a stack
+ * trace. The CLI is spawned as git and Claude Code spawn it (`hook pre-push <remote> <url>` with
+ * git's ref lines on stdin; `hook claude-stop` with a Stop payload) with an invalid
+ * `.review-gate.json`, a broken state dir (`.git/review-gate/runs` is a file), or outside a
+ * repository.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  commitToken,
+  gitOk,
+  makeGateSandbox,
+  runCli,
+  runGit,
+  runHook,
+  scenario,
+  stopDecision,
+  stopPayload,
+  writeRepoConfig,
+} from "./_gates.ts";
+
+const STACK = /^\s+at /m;
+const NOT_REVIEWED = /review-gate: WARNING: the push was NOT reviewed: /;
+
+Deno.test("hook pre-push allows with a loud warning on infrastructure errors, blocks only with on_error block", async (t) => {
+  const sb = await makeGateSandbox();
+  try {
+    const base = await gitOk(sb, ["rev-parse", "HEAD"]);
+    const head = await commitToken(sb, "ERRORS");
+    const stdin = `refs/heads/main ${head} refs/heads/main ${base}\n`;
+    const push = (cwd?: string) =>
+      runCli(sb, ["hook", "pre-push", "origin", sb.remote], { stdin, cwd, env: scenario("valid") });
+
+    await t.step("an invalid .review-gate.json names the file and exits 0", async () => {
+      await Deno.writeTextFile(join(sb.repo.root, ".review-gate.json"), '{"fail_on": 5}');
+      const r = await push();
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, NOT_REVIEWED);
+      assert.match(r.stderr, /\.review-gate\.json/);
+      assert.match(r.stderr, /fail_on/);
+      assert.match(r.stderr, /The push goes ahead unreviewed/);
+      assert.doesNotMatch(r.stderr, STACK);
+    });
+
+    await t.step("a real git push with the installed hook goes through", async () => {
+      const installed = await runCli(sb, ["install", "--git"]);
+      assert.equal(installed.code, 0, installed.stderr);
+      const r = await runGit(sb, ["push", "origin", "main"], { env: scenario("valid") });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, NOT_REVIEWED);
+      assert.doesNotMatch(r.stderr, STACK);
+      await writeRepoConfig(sb, null);
+      await gitOk(sb, ["push", "-q", "--no-verify", "origin", `+${base}:refs/heads/main`]);
+    });
+
+    const runs = join(sb.repo.root, ".git", "review-gate", "runs");
+    await t.step("a state dir that cannot be created exits 0 with the warning", async () => {
+      await Deno.remove(join(sb.repo.root, ".git", "review-gate"), { recursive: true })
+        .catch(() => {});
+      await Deno.mkdir(join(sb.repo.root, ".git", "review-gate"), { recursive: true });
+      await Deno.writeTextFile(runs, "not a directory\n");
+      const r = await push();
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, NOT_REVIEWED);
+      assert.doesNotMatch(r.stderr, STACK);
+    });
+
+    await t.step("the same error blocks with the skip hint when on_error is block", async () => {
+      await writeRepoConfig(sb, { gates: { pre_push: { on_error: "block" } } });
+      const r = await push();
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, NOT_REVIEWED);
+      assert.match(r.stderr, /git push --no-verify/);
+      assert.match(r.stderr, /REVIEW_GATE=0/);
+      assert.doesNotMatch(r.stderr, STACK);
+    });
+
+    await t.step("outside a repository exits 0 with the warning", async () => {
+      const r = await push(sb.dir);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, NOT_REVIEWED);
+      assert.doesNotMatch(r.stderr, STACK);
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("hook claude-stop and claude-prompt allow with a NOT reviewed systemMessage on an invalid config", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    await Deno.writeTextFile(join(sb.repo.root, ".review-gate.json"), "{ not json");
+    const session = { sessionId: "sess-errors", cwd: sb.repo.root };
+    const stop = await runHook(sb, "claude-stop", stopPayload(session));
+    assert.equal(stop.code, 0, stop.stderr);
+    const message = String(stopDecision(stop.stdout)?.systemMessage ?? "");
+    assert.match(message, /NOT reviewed|failed/);
+    assert.match(message, /\.review-gate\.json/);
+    assert.doesNotMatch(stop.stderr, STACK);
+    const prompt = await runCli(sb, ["hook", "claude-prompt"], { stdin: "{}" });
+    assert.deepEqual([prompt.code, prompt.stdout], [0, ""], prompt.stderr);
+  } finally {
+    await sb.cleanup();
+  }
+});
