@@ -23,7 +23,7 @@ import {
   pruneCreatedDirs,
   recordCreatedDirs,
   renderActions,
-} from "../hooks/_file_actions.ts";
+} from "../hooks/file_actions.ts";
 import { selfCommand } from "../hooks/self_command.ts";
 import type { CliDeps } from "./deps.ts";
 

@@ -19,7 +19,11 @@ Deno.test("renderPrePushStub() output passes shellcheck in both shapes", async (
     assert.ok(isManaged(text));
     assert.ok(!text.includes("{{"));
   }
-  if (!(await hasShellcheck())) return;
+  if (!(await hasShellcheck())) {
+    // CI installs shellcheck (.ci/run); there its absence is a failure, not a skip.
+    if (Deno.env.get("CI")) throw new Error("shellcheck is required in CI but is not installed");
+    return;
+  }
   assert.equal(await shellcheck(plain), "");
   assert.equal(await shellcheck(chained), "");
   assert.equal(await shellcheck(`#!/bin/sh\n${renderHuskyLine(CMD)}\n`), "");

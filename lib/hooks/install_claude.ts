@@ -22,7 +22,7 @@ import {
   fileMode,
   lstatOrNull,
   renderActions,
-} from "./_file_actions.ts";
+} from "./file_actions.ts";
 import {
   buildClaudeEntries,
   checkSettingsShape,

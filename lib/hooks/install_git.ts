@@ -26,7 +26,7 @@ import {
   readTextOrNull,
   renderActions,
   statOrNull,
-} from "./_file_actions.ts";
+} from "./file_actions.ts";
 import {
   addHuskyLine,
   CHAINED_HOOK_NAME,

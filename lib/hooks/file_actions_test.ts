@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { applyActions, writeAtomic } from "./_file_actions.ts";
+import { applyActions, writeAtomic } from "./file_actions.ts";
 
 async function withDir(fn: (dir: string) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "rg-actions-" });
