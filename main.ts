@@ -1,15 +1,16 @@
 /**
  * review-gate's entry point and the only place that reads `Deno.args` and exits: builds the real
  * dependencies (runner, clock, environment, streams, interrupt signal), runs one command, and maps
- * the result to an exit code. Ctrl-C (SIGINT) or SIGTERM aborts the provider call (its process
- * group is killed), removes temp dirs and ends with 130; a second Ctrl-C exits at once.
+ * the result to an exit code. Ctrl-C (SIGINT), SIGTERM or SIGHUP (terminal closed) aborts the
+ * provider call (its process group is killed), removes temp dirs and ends with 130; a second
+ * signal kills every child process group still running, removes temp dirs and exits at once.
  *
  * @module
  */
 import { fileURLToPath } from "node:url";
 import type { CliDeps, TextSink } from "./lib/cli/deps.ts";
 import { isFastHookCall, runHook } from "./lib/cli/hook.ts";
-import { runProcess } from "./lib/exec.ts";
+import { killAllChildren, runProcess } from "./lib/exec.ts";
 import { cleanupAllTempDirs } from "./lib/tmpdir.ts";
 
 function sink(file: typeof Deno.stdout): TextSink {
@@ -24,19 +25,40 @@ function sink(file: typeof Deno.stdout): TextSink {
   };
 }
 
-async function main(): Promise<number> {
-  const controller = new AbortController();
+/** The signals that interrupt a run: Ctrl-C, `kill`, and the terminal closing. */
+export const INTERRUPT_SIGNALS: readonly Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/**
+ * Build the handler for {@linkcode INTERRUPT_SIGNALS}: the first signal aborts `controller` (the
+ * running child's group is killed through its abort signal and the command ends with 130); the
+ * second kills every child process group still running (children are detached, so the terminal's
+ * Ctrl-C never reaches them), removes the temp dirs and calls `exit(130)` at once.
+ *
+ * @param controller aborted on the first signal
+ * @param exit called with 130 on the second signal (`Deno.exit` in production)
+ * @returns the listener to register for each signal
+ */
+export function interruptHandler(
+  controller: AbortController,
+  exit: (code: number) => void,
+): () => void {
   let interrupts = 0;
-  const onSignal = () => {
+  return () => {
     interrupts++;
     if (interrupts > 1) {
+      killAllChildren();
       cleanupAllTempDirs();
-      Deno.exit(130);
+      exit(130);
+      return;
     }
     controller.abort(new Error("interrupted"));
   };
-  Deno.addSignalListener("SIGINT", onSignal);
-  Deno.addSignalListener("SIGTERM", onSignal);
+}
+
+async function main(): Promise<number> {
+  const controller = new AbortController();
+  const onSignal = interruptHandler(controller, (code) => Deno.exit(code));
+  for (const signal of INTERRUPT_SIGNALS) Deno.addSignalListener(signal, onSignal);
   const deps: CliDeps = {
     cwd: Deno.cwd(),
     env: Deno.env.toObject(),

@@ -3,6 +3,12 @@
  * through a {@linkcode Runner}: argv arrays only (never a shell string), stdout and stderr piped and
  * bounded, a timeout or an abort signal that kills the child's whole process group.
  *
+ * The result comes when the child exits, not when its output pipes close: a grandchild that keeps
+ * stdout open (a `setsid` daemon, a background job) gets {@linkcode OUTPUT_GRACE_MS} to let go,
+ * then the pipes are cancelled and the result says `outputCutAfterExit`. Every child alive right
+ * now is in a registry ({@linkcode liveChildren}) so `main.ts` can kill their groups before it
+ * exits on a second Ctrl-C ({@linkcode killAllChildren}).
+ *
  * @module
  */
 
@@ -42,6 +48,12 @@ export interface ExecResult {
   aborted: boolean;
   /** True when stdout or stderr went past `maxOutputBytes` and was cut. */
   truncated: boolean;
+  /**
+   * True when the child had exited (or was killed) but something else still held stdout or stderr
+   * open after {@linkcode OUTPUT_GRACE_MS}: the pipes were cancelled, the output may lack its end.
+   * Absent (or false) when both pipes reached EOF. Optional so injected runners may omit it.
+   */
+  outputCutAfterExit?: boolean;
 }
 
 /** A function that runs one process to completion. Tests may inject their own. */
@@ -63,14 +75,72 @@ export class SpawnError extends Error {
 
 const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 
-async function readBounded(
-  stream: ReadableStream<Uint8Array>,
+/**
+ * How long, in milliseconds, stdout and stderr may stay open after the child exited (or was
+ * killed) before {@linkcode runProcess} cancels them and returns what it read. A child's own
+ * output is in the pipe by the time it exits; only a grandchild that inherited the pipes (a
+ * daemon, a background job) keeps them open longer, and waiting for it would hold the answer,
+ * Ctrl-C and the hook deadline hostage.
+ */
+export const OUTPUT_GRACE_MS = 1000;
+
+/** Process ids (= process group ids, children are detached) of every child now running. */
+const live = new Set<number>();
+
+/**
+ * Process group ids of the children {@linkcode runProcess} has started and not yet returned from
+ * (for `main.ts` and tests).
+ *
+ * @returns pids, which are also the children's process group ids
+ */
+export function liveChildren(): number[] {
+  return [...live];
+}
+
+/**
+ * Kill (SIGKILL) the process group of every child {@linkcode runProcess} started and has not yet
+ * returned from, synchronously. For `main.ts`, right before it exits on a second signal: children
+ * are detached into their own groups, so the terminal's Ctrl-C never reaches them.
+ *
+ * @returns how many groups were signalled
+ */
+export function killAllChildren(): number {
+  let killed = 0;
+  for (const pid of live) {
+    killGroupOnly(pid); // the group, never a bare pid: a leader may already be reaped
+    killed++;
+  }
+  return killed;
+}
+
+interface Drain {
+  done: Promise<{ bytes: Uint8Array; truncated: boolean }>;
+  /** Stop reading now; `done` resolves with what was read. */
+  cancel(): void;
+}
+
+function readBounded(stream: ReadableStream<Uint8Array>, limit: number): Drain {
+  const reader = stream.getReader();
+  const done = collect(reader, limit);
+  return { done, cancel: () => void reader.cancel().catch(() => {}) };
+}
+
+async function collect(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
   limit: number,
 ): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   let truncated = false;
-  for await (const chunk of stream) {
+  while (true) {
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      break; // cancelled or the pipe broke: keep what was read
+    }
+    if (next.done) break;
+    const chunk = next.value;
     if (size >= limit) {
       truncated = true;
       continue; // keep draining: closing early makes codex exit 101 (PROVIDERS.md)
@@ -106,14 +176,43 @@ function killGroup(pid: number): void {
   }
 }
 
+/** Kill what is left of a group whose leader may already be reaped: never the bare pid. */
+function killGroupOnly(pgid: number): void {
+  try {
+    Deno.kill(-pgid, "SIGKILL");
+  } catch {
+    // the group is empty
+  }
+}
+
+function feedStdin(child: Deno.ChildProcess, stdin: Uint8Array | string): Drain {
+  const data = typeof stdin === "string" ? new TextEncoder().encode(stdin) : stdin;
+  const writer = child.stdin.getWriter();
+  const done = (async () => {
+    try {
+      await writer.write(data);
+      await writer.close();
+    } catch {
+      // the child closed stdin early (or died): its exit code tells the story
+    }
+    return { bytes: new Uint8Array(), truncated: false };
+  })();
+  return { done, cancel: () => void writer.abort().catch(() => {}) };
+}
+
 /**
  * Run a process to completion in its own process group.
  *
  * The child is started `detached` (a new process group), so a timeout or abort kills it together
- * with everything it spawned (`kill -KILL -pgid`). Output is read to EOF even past the cap.
+ * with everything it spawned (`kill -KILL -pgid`). Output is read to EOF even past the cap while
+ * the child lives (closing early makes codex exit 101, PROVIDERS.md). Once the child has exited or
+ * been killed, the pipes get {@linkcode OUTPUT_GRACE_MS} ms to reach EOF; if something still holds
+ * them (a grandchild, a daemon), the rest of the child's group is killed, the pipes are cancelled
+ * and the result has `outputCutAfterExit: true` with the code the child itself exited with — a
+ * lingering grandchild never turns a finished answer into a timeout.
  *
  * @param request what to run
- * @returns exit code, bounded output, duration in ms, and whether it was killed
+ * @returns exit code, bounded output, duration in ms (spawn to exit), and whether it was killed
  * @throws {SpawnError} when the program is missing or not executable
  */
 export async function runProcess(request: ExecRequest): Promise<ExecResult> {
@@ -134,53 +233,61 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
   } catch (cause) {
     throw new SpawnError(request.cmd, { cause });
   }
+  const pid = child.pid;
+  live.add(pid);
   let timedOut = false;
   let aborted = false;
+  let exited = false;
+  let cutNow: (() => void) | undefined;
   const timer = request.timeoutMs !== undefined
     ? setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid);
+      killGroup(pid);
     }, request.timeoutMs)
     : undefined;
   const onAbort = () => {
-    aborted = true;
-    killGroup(child.pid);
+    aborted = !exited;
+    if (exited) killGroupOnly(pid);
+    else killGroup(pid);
+    cutNow?.();
   };
   if (request.signal?.aborted) onAbort();
   else request.signal?.addEventListener("abort", onAbort, { once: true });
 
-  const writeStdin = async () => {
-    if (!hasStdin) return;
-    const data = typeof request.stdin === "string"
-      ? new TextEncoder().encode(request.stdin)
-      : request.stdin as Uint8Array;
-    const writer = child.stdin.getWriter();
-    try {
-      await writer.write(data);
-      await writer.close();
-    } catch {
-      // the child closed stdin early (or died): its exit code tells the story
-    }
-  };
+  const drains = [readBounded(child.stdout, limit), readBounded(child.stderr, limit)];
+  if (hasStdin) drains.push(feedStdin(child, request.stdin as Uint8Array | string));
+  let grace: ReturnType<typeof setTimeout> | undefined;
   try {
-    const [out, err, status] = await Promise.all([
-      readBounded(child.stdout, limit),
-      readBounded(child.stderr, limit),
-      child.status,
-      writeStdin(),
-    ]);
+    const status = await child.status;
+    exited = true;
+    const durationMs = Math.round(performance.now() - started);
+    if (timer !== undefined) clearTimeout(timer);
+    const drained = Promise.all(drains.map((d) => d.done)).then(() => true);
+    const late = new Promise<boolean>((resolve) => {
+      cutNow = () => resolve(false);
+      grace = setTimeout(cutNow, OUTPUT_GRACE_MS);
+    });
+    const outputCutAfterExit = !(await Promise.race([drained, late]));
+    if (outputCutAfterExit) {
+      killGroupOnly(pid); // a grandchild of ours holds the pipes
+      for (const d of drains) d.cancel();
+    }
+    const [out, err] = await Promise.all(drains.map((d) => d.done));
     return {
       code: status.signal ? 128 + signalNumber(status.signal) : status.code,
       stdout: out.bytes,
       stderr: err.bytes,
-      durationMs: Math.round(performance.now() - started),
+      durationMs,
       timedOut,
       aborted,
       truncated: out.truncated || err.truncated,
+      ...(outputCutAfterExit ? { outputCutAfterExit } : {}),
     };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
+    if (grace !== undefined) clearTimeout(grace);
     request.signal?.removeEventListener("abort", onAbort);
+    live.delete(pid);
   }
 }
 

@@ -197,6 +197,7 @@ async function attempt<T>(
     stdout: result.stdout,
     stderr: result.stderr,
     ...(result.truncated ? { truncated: true } : {}),
+    ...(result.outputCutAfterExit ? { outputCutAfterExit: true } : {}),
   });
   if (result.aborted || signal?.aborted) {
     record.outcome = "interrupted";

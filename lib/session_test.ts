@@ -334,3 +334,13 @@ Deno.test("toAttemptRecords() drops the raw bytes", async () => {
   assert.equal("stderr" in record, false);
   assert.equal(record.stdoutFile, "transcript/attempt-1.stdout");
 });
+
+Deno.test("callStructured() records output cut after the provider exited and still decodes it", async () => {
+  const { adapter } = fakeAdapter([ok()]);
+  const { runner } = fakeRunner([{ outputCutAfterExit: true }, {}]);
+  const out = await callStructured(options(adapter, runner));
+  assert.equal(out.status, "ok");
+  assert.equal(out.attempts[0].outputCutAfterExit, true);
+  assert.equal(out.attempts[0].truncated, undefined);
+  assert.equal(toAttemptRecords(out.attempts)[0].outputCutAfterExit, true);
+});

@@ -60,7 +60,7 @@ export function renderTerminal(
     if (record.refusal?.length) {
       out.push("The answer was refused:", indent(clean(formatRefusal(record.refusal)), "  "));
     }
-    out.push(`Transcript: ${record.runDir}/transcript/`);
+    if (record.runDir) out.push(`Transcript: ${record.runDir}/transcript/`);
     return out.join("\n") + "\n";
   }
   if (!answer) return `review-gate: ${record.status}\n`;

@@ -3,7 +3,10 @@
  * prompt, consult the verdict cache, run one structured call (with the read-only proof), store the
  * run, and decide the status and exit code. Used by the `review` command and both gates.
  *
- * I/O arrives through {@linkcode ReviewDeps}; nothing here prints or exits.
+ * I/O arrives through {@linkcode ReviewDeps}; nothing here prints or exits. The abort signal reaches
+ * the git calls that collect the change (a Ctrl-C kills a slow `git add -A`) and is checked between
+ * phases: an abort before the provider starts ends the review as `interrupted` without calling it.
+ * The run folder's `run.json` says "running" from the moment the folder exists until the end.
  *
  * @module
  */
@@ -11,7 +14,7 @@ import { canonicalSchema } from "../answer/registry.ts";
 import { formatRefusal } from "../answer/refusal.ts";
 import type { ReviewAnswer } from "../answer/types.ts";
 import type { Config } from "../config.ts";
-import type { Runner } from "../exec.ts";
+import type { ExecRequest, Runner } from "../exec.ts";
 import { collectChange } from "../git/collect.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { compareSnapshots, takeSnapshot } from "../git/snapshot.ts";
@@ -42,7 +45,7 @@ export interface ReviewDeps {
   env: Record<string, string | undefined>;
   /** Clock (injectable for tests). */
   now: () => Date;
-  /** Aborts the provider call (Ctrl-C, a hook deadline). */
+  /** Aborts the review (Ctrl-C, a hook deadline): collection git calls and the provider call. */
   signal?: AbortSignal;
   /** Called when the provider starts, so a TTY can show progress. */
   onProviderStart?: (provider: string) => void;
@@ -94,8 +97,20 @@ function countFindings(answer: ReviewAnswer): Record<string, number> {
   return counts;
 }
 
+/** `runner` with `signal` added to every request that has none (so an abort kills the child). */
+function signalled(runner: Runner, signal: AbortSignal | undefined): Runner {
+  if (!signal) return runner;
+  return (request: ExecRequest) => runner({ ...request, signal: request.signal ?? signal });
+}
+
+const EARLY_INTERRUPT = "Interrupted before the provider started";
+
 /**
  * Run one review.
+ *
+ * An abort (`deps.signal`) during repository resolution or change collection kills the running git
+ * child and ends the review as `interrupted` (exit 130) without calling the provider and without
+ * a run folder; so does an abort noticed between phases.
  *
  * @returns the stored run record, the answer on success, and the exit code (0, 1, 3 or 130)
  * @throws {import("../errors.ts").GitError} not a repository, git failure (exit 2)
@@ -104,7 +119,9 @@ function countFindings(answer: ReviewAnswer): Record<string, number> {
 export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promise<ReviewOutcome> {
   const { config } = options;
   const started = deps.now();
-  const repo = options.repo ?? await resolveRepo(deps.runner, options.cwd);
+  const aborted = () => deps.signal?.aborted === true;
+  // git calls that only read (collection) may die on an abort; the read-only proof may not.
+  const gitRunner = signalled(deps.runner, deps.signal);
   const adapter = getProvider(config.provider);
   const policy = policyOf(config);
   const base = {
@@ -117,28 +134,46 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     cached: false,
   };
   const identity = await verdictIdentity(config, { kind: options.kind, focus: options.focus });
-  const target = options.target ?? await autoTarget(deps.runner, repo);
-  const nothing = (label: string, change?: Change): ReviewOutcome => ({
+  const early = (
+    status: "nothing-to-review" | "interrupted",
+    at: { label: string; kind?: string; change?: Change },
+  ): ReviewOutcome => ({
     record: {
       ...base,
       id: "",
-      status: "nothing-to-review",
+      status,
       blocking: false,
-      target: { kind: target?.kind ?? "worktree", label },
+      target: { kind: at.kind ?? "worktree", label: at.label },
+      ...(status === "interrupted" ? { message: EARLY_INTERRUPT } : {}),
       finishedAt: deps.now().toISOString(),
       durationMs: deps.now().getTime() - started.getTime(),
       runDir: "",
     },
-    exitCode: 0,
-    change,
+    exitCode: exitCodeFor(status, false),
+    change: at.change,
   });
-  if (target === null) return nothing("working tree (clean)");
-  const change = await collectChange(deps.runner, {
-    repo,
-    target,
-    budgets: identity.budgets,
-  });
-  if (change.files.length === 0) return nothing(change.label, change);
+  const interrupted = (at: { label: string; kind?: string; change?: Change }) =>
+    early("interrupted", at);
+  const pending = { label: "change not collected", kind: options.target?.kind };
+
+  let repo: Repo;
+  let target: Target | null;
+  let change: Change;
+  try {
+    if (aborted()) return interrupted(pending);
+    repo = options.repo ?? await resolveRepo(gitRunner, options.cwd);
+    target = options.target ?? await autoTarget(gitRunner, repo);
+    if (aborted()) return interrupted({ ...pending, kind: target?.kind });
+    if (target === null) return early("nothing-to-review", { label: "working tree (clean)" });
+    change = await collectChange(gitRunner, { repo, target, budgets: identity.budgets });
+  } catch (error) {
+    // a git child killed by the abort fails with a GitError: the abort is the real story
+    if (aborted()) return interrupted(pending);
+    throw error;
+  }
+  const collected = { label: change.label, kind: change.target.kind, change };
+  if (aborted()) return interrupted(collected);
+  if (change.files.length === 0) return early("nothing-to-review", collected);
 
   const schema = canonicalSchema("review");
   const prompt = buildReviewPrompt(change, {
@@ -158,6 +193,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
   });
   const state = await ensureStateDir(repo.commonDir);
   const hit = options.useCache && config.cache ? await readCache<ReviewAnswer>(state, key) : null;
+  if (!hit && aborted()) return interrupted(collected);
 
   const id = newRunId(started);
   const runDir = await createRunDir(state, id);
@@ -170,6 +206,8 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     fingerprint: change.fingerprint,
     cacheKey: key,
   };
+  // Replaced at the end; still "running" afterwards means the run never finished (kill -9).
+  await writeRunRecord(runDir, { ...recordBase, status: "running", cached: hit !== null });
 
   let outcome: CallOutcome | undefined;
   let answer: ReviewAnswer | undefined;

@@ -56,6 +56,11 @@ export interface AttemptRecord {
   stderrFile: string;
   /** True when output was cut at the cap. */
   truncated?: boolean;
+  /**
+   * True when the provider exited but a leftover process kept its output open past the grace
+   * period (lib/exec.ts `OUTPUT_GRACE_MS`): the pipes were cancelled, the output may lack its end.
+   */
+  outputCutAfterExit?: boolean;
 }
 
 /** The run record: `runs/<id>/run.json`, always written, also the `--json` envelope's core. */
@@ -94,6 +99,24 @@ export interface RunRecord {
   /** Decoder notes (normalisations). */
   notes?: string[];
 }
+
+/**
+ * The status `run.json` carries while its run is still going: written when the run folder is
+ * created, replaced (atomically) by the final {@linkcode RunRecord} when the run ends. A `run.json`
+ * that still says "running" after review-gate exited means the run never finished (e.g. `kill -9`).
+ * Only ever stored, never returned: not a {@linkcode ReviewStatus}, not in
+ * {@linkcode REVIEW_STATUSES}, no exit code.
+ */
+export const RUNNING_STATUS = "running";
+
+/** `run.json` of a run that has started and not (yet) finished; see {@linkcode RUNNING_STATUS}. */
+export interface RunningRecord
+  extends Omit<RunRecord, "status" | "blocking" | "finishedAt" | "durationMs"> {
+  status: typeof RUNNING_STATUS;
+}
+
+/** What `run.json` may hold: a finished run's record or a started run's placeholder. */
+export type StoredRunRecord = RunRecord | RunningRecord;
 
 /** A finished review: the record plus the answer on success. */
 export interface ReviewResult {

@@ -1,13 +1,14 @@
 /**
- * One run's folder: `runs/<run-id>/` with `run.json` (always), `transcript/` (always, also on
- * failure) and `answer.json` + `review.md` (only on success, written together) — DESIGN.md "Store
- * (contract)". `answer.json` is the commit marker: it is renamed into place last, so a reader that
+ * One run's folder: `runs/<run-id>/` with `run.json` (always: status "running" from the start,
+ * replaced atomically by the final record at the end, so a run killed with `kill -9` still
+ * explains itself), `transcript/` (always, also on failure) and `answer.json` + `review.md` (only on
+ * success, written together) — DESIGN.md "Store (contract)". `answer.json` is the commit marker: it is renamed into place last, so a reader that
  * finds it also finds `review.md`.
  *
  * @module
  */
 import { join } from "node:path";
-import type { AttemptRecord, RunRecord } from "../review/types.ts";
+import type { AttemptRecord, StoredRunRecord } from "../review/types.ts";
 import { jsonText, writeFileAtomic, writeTemp } from "./_atomic.ts";
 
 /** An attempt as the transcript stores it: its record plus raw output (lib/session.ts AttemptRun). */
@@ -73,13 +74,14 @@ export async function writeTranscript(
 }
 
 /**
- * Write `run.json` atomically (temp file + rename).
+ * Write `run.json` atomically (temp file + rename): the "running" placeholder right after
+ * {@linkcode createRunDir}, then the final record.
  *
  * @param runDir the run folder
- * @param record the run record
+ * @param record the final run record, or a `RunningRecord` (lib/review/types.ts) at the start
  * @throws Deno.errors from the file system
  */
-export async function writeRunRecord(runDir: string, record: RunRecord): Promise<void> {
+export async function writeRunRecord(runDir: string, record: StoredRunRecord): Promise<void> {
   await writeFileAtomic(join(runDir, "run.json"), jsonText(record));
 }
 

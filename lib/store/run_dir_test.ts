@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { RunRecord } from "../review/types.ts";
+import type { RunningRecord, RunRecord } from "../review/types.ts";
 import {
   createRunDir,
   newRunId,
@@ -108,5 +108,19 @@ Deno.test("writeSuccess() removes its temp files when a rename fails", async () 
     await assert.rejects(writeSuccess(dir, { answer: {}, markdown: "m" }));
     assert.deepEqual(names(dir).filter((n) => n.endsWith(".tmp")), []);
     assert.equal(await readSuccess(dir), null); // no answer.json commit marker
+  });
+});
+
+Deno.test("writeRunRecord() stores a running placeholder that the final record replaces", async () => {
+  await withState(async (state) => {
+    const id = newRunId(new Date());
+    const dir = await createRunDir(state, id);
+    const running = { id, status: "running", attempts: [] } as unknown as RunningRecord;
+    await writeRunRecord(dir, running);
+    assert.deepEqual(names(dir), ["run.json", "transcript"]);
+    assert.equal(JSON.parse(await Deno.readTextFile(`${dir}/run.json`)).status, "running");
+    await writeRunRecord(dir, { ...running, status: "timeout" } as unknown as RunRecord);
+    assert.deepEqual(names(dir), ["run.json", "transcript"]);
+    assert.equal(JSON.parse(await Deno.readTextFile(`${dir}/run.json`)).status, "timeout");
   });
 });

@@ -1,0 +1,108 @@
+/**
+ * End-to-end: signals other than one Ctrl-C — the terminal closing (SIGHUP), a second signal while
+ * a child still runs, and `kill -9` of review-gate itself (the run folder must say "running").
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { interruptHandler } from "../../main.ts";
+import { liveChildren, runProcess } from "../../lib/exec.ts";
+import { liveTempDirs, withPrivateTempDir } from "../../lib/tmpdir.ts";
+import {
+  entriesOf,
+  lastRun,
+  makeSandbox,
+  processAlive,
+  readFakeLog,
+  type Sandbox,
+  spawnCli,
+} from "./_cli.ts";
+
+async function withSandbox(fn: (sandbox: Sandbox) => Promise<void>): Promise<void> {
+  const sandbox = await makeSandbox({ "src/app.ts": "export const a = 1;\n" });
+  try {
+    await sandbox.repo.write("src/app.ts", "export const a = 2;\n");
+    await fn(sandbox);
+  } finally {
+    await sandbox.cleanup();
+  }
+}
+
+async function waitFor(check: () => Promise<boolean>, ms: number): Promise<void> {
+  const until = performance.now() + ms;
+  while (!(await check())) {
+    if (performance.now() > until) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+function killQuietly(pid: number): void {
+  for (const target of [-pid, pid]) {
+    try {
+      Deno.kill(target, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+Deno.test("review interrupted by SIGHUP (terminal closed) exits 130 and kills the provider", async () => {
+  await withSandbox(async (sandbox) => {
+    const child = spawnCli(sandbox, ["review", "--provider", "claude"], { scenario: "hang" });
+    await waitFor(async () => (await readFakeLog(sandbox)).length > 0, 15_000);
+    const [call] = await readFakeLog(sandbox);
+    try {
+      child.kill("SIGHUP");
+      const out = await child.output();
+      const stdout = new TextDecoder().decode(out.stdout);
+      assert.equal(out.signal, null, "review-gate handled SIGHUP instead of dying of it");
+      assert.equal(out.code, 130, stdout + new TextDecoder().decode(out.stderr));
+      await waitFor(async () => !(await processAlive(call.grandchildPid!)), 3_000);
+      assert.equal(await processAlive(call.pid), false, "the provider is gone");
+      assert.deepEqual(await entriesOf(sandbox.tmp), [], "no temp dir left");
+      assert.equal((await lastRun(sandbox)).run.status, "interrupted");
+    } finally {
+      killQuietly(call.pid);
+    }
+  });
+});
+
+Deno.test("review killed with SIGKILL leaves a run.json saying running", async () => {
+  await withSandbox(async (sandbox) => {
+    const child = spawnCli(sandbox, ["review", "--provider", "claude"], { scenario: "hang" });
+    await waitFor(async () => (await readFakeLog(sandbox)).length > 0, 15_000);
+    const [call] = await readFakeLog(sandbox);
+    try {
+      child.kill("SIGKILL");
+      await child.output();
+      const run = await lastRun(sandbox);
+      assert.equal(run.run.status, "running");
+      assert.equal(run.run.provider, "claude");
+      assert.ok(run.files.includes("run.json"));
+      assert.ok(!run.files.includes("answer.json"));
+    } finally {
+      killQuietly(call.pid); // kill -9 left the provider's group behind: ours to clean up here
+      if (call.grandchildPid) killQuietly(call.grandchildPid);
+    }
+  });
+});
+
+Deno.test("interruptHandler() aborts on the first signal; the second kills children and exits 130", async () => {
+  const controller = new AbortController();
+  const exits: number[] = [];
+  const onSignal = interruptHandler(controller, (code) => exits.push(code));
+  await withPrivateTempDir(async (dir) => {
+    // a child started without the abort signal, like `git add -A` mid-collection
+    const running = runProcess({ cmd: "sleep", args: ["30"] });
+    onSignal();
+    assert.equal(controller.signal.aborted, true);
+    assert.deepEqual(exits, []);
+    assert.equal(liveChildren().length, 1, "the first signal leaves unsignalled children alone");
+    onSignal();
+    assert.deepEqual(exits, [130]);
+    assert.deepEqual(liveTempDirs(), []);
+    assert.equal(await Deno.stat(dir).then(() => true, () => false), false, "temp dir removed");
+    const result = await running;
+    assert.equal(result.code, 137, "the child was killed");
+  });
+});
