@@ -79,11 +79,13 @@ export const CONFIG_ENV_VARS: readonly string[] = Object.keys(ENV_KEYS);
  * (an npm import costing ~50 ms of start-up, which the hook fast paths must not pay) is loaded only
  * for text with comments, trailing commas or errors.
  *
- * @param text file contents (JSON with comments and trailing commas)
+ * @param text file contents (JSON with comments and trailing commas; a leading UTF-8 BOM is dropped)
  * @param source file path, for messages
  * @throws {ConfigError} on a syntax error (with line and column) or a schema problem (with key path)
  */
 export async function parseConfigText(text: string, source: string): Promise<ConfigLayer> {
+  // A UTF-8 byte order mark (editors on Windows write one) is not JSON: drop it.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let value: unknown;
   try {
     value = text.trim() === "" ? undefined : JSON.parse(text);

@@ -31,6 +31,22 @@ Deno.test("parseConfigText() names the key path of a schema problem", async (t) 
       /"gates\.claude_stop\.max_blocks" must be a whole number/,
     ],
     ['{"min_confidence":2}', /"min_confidence" must be <= 1/],
+    ['{"max_turns":1e300}', /"max_turns" must be <= 200/],
+    ['{"timeout_seconds":86401}', /"timeout_seconds" must be <= 86400/],
+    ['{"budgets":{"file_bytes":67108865}}', /"budgets\.file_bytes" must be <= 67108864/],
+    ['{"budgets":{"total_bytes":1e12}}', /"budgets\.total_bytes" must be <= 67108864/],
+    [
+      '{"gates":{"claude_stop":{"max_blocks":21}}}',
+      /"gates\.claude_stop\.max_blocks" must be <= 20/,
+    ],
+    [
+      '{"gates":{"claude_stop":{"timeout_seconds":1e9}}}',
+      /"gates\.claude_stop\.timeout_seconds" must be <= 86400/,
+    ],
+    [
+      '{"gates":{"pre_push":{"max_commits":10001}}}',
+      /"gates\.pre_push\.max_commits" must be <= 10000/,
+    ],
   ];
   for (const [text, pattern] of cases) {
     await t.step(text, async () => {
@@ -41,6 +57,18 @@ Deno.test("parseConfigText() names the key path of a schema problem", async (t) 
       });
     });
   }
+});
+
+Deno.test("parseConfigText() drops a leading UTF-8 byte order mark", async () => {
+  deepEqual(await parseConfigText('\uFEFF{"fail_on": "low"}', "bom.json"), { fail_on: "low" });
+  deepEqual(await parseConfigText('\uFEFF{\n // c\n "fail_on": "low",\n}', "bom.json"), {
+    fail_on: "low",
+  });
+  deepEqual(await parseConfigText("\uFEFF", "bom.json"), {});
+});
+
+Deno.test("envLayer() refuses REVIEW_GATE_MAX_TURNS past the schema maximum", () => {
+  throws(() => envLayer({ REVIEW_GATE_MAX_TURNS: "1e300" }), /REVIEW_GATE_MAX_TURNS.*<= 200/);
 });
 
 Deno.test("parseConfigText() reports a syntax error with line and column", async () => {

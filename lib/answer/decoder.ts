@@ -4,16 +4,28 @@
  *    repair), or take an already-parsed value (Claude's `structured_output`);
  * 2. validate with ajv (Ajv2020, strict, allErrors) against the kind's canonical schema;
  * 3. check coherence for the kind against the reviewed tree.
+ * Text with a duplicate key in any object is refused after parsing (`JSON.parse` would silently keep
+ * the last one). A review with more than {@linkcode MAX_FINDINGS} findings is refused before
+ * coherence (each finding costs a tree lookup). A refusal lists at most
+ * {@linkcode MAX_REFUSAL_LINES} problems plus one line counting the rest.
  * Same outcome whichever provider answered. ajv is loaded lazily (`await import`) so modules that
  * import the decoder stay cheap on hook fast paths.
  *
  * @module
  */
 
+import { findDuplicateKeys } from "./duplicate_keys.ts";
 import { parseAnswerText } from "./parse_text.ts";
+import { capRefusal } from "./refusal.ts";
 import { canonicalSchema } from "./registry.ts";
 import { checkReviewCoherence } from "./review_coherence.ts";
 import type { AnswerKind, Decision, ReviewAnswer, TreeView } from "./types.ts";
+
+/** Most findings a review answer may carry (checked after the schema, before coherence). */
+export const MAX_FINDINGS = 100;
+
+/** Most problems one refusal lists; the rest are counted in one extra line. */
+export const MAX_REFUSAL_LINES = 20;
 
 /** What the decoder judges: the provider's answer text, or a value the provider already parsed. */
 export type DecoderInput = { text: string } | { value: unknown };
@@ -26,8 +38,9 @@ export type DecoderInput = { text: string } | { value: unknown };
  *   or `{value}` — Claude's `structured_output` (PROVIDERS.md "Claude Code")
  * @param tree the reviewed tree, for file presence and line counts
  * @returns `{ok: true, answer, notes}` with repo-relative file paths, or `{ok: false, refusal}`
- *   listing every problem (JSON-pointer paths; "" = the whole answer). Parse failures stop before
- *   ajv; ajv failures stop before coherence.
+ *   listing the problems (JSON-pointer paths; "" = the whole answer; at most
+ *   {@linkcode MAX_REFUSAL_LINES} plus a line counting the rest). Parse failures and duplicate keys
+ *   stop before ajv; ajv failures and too many findings stop before coherence.
  * @throws {Error} only on programming errors (unknown kind, a schema that does not compile)
  */
 export async function decode(
@@ -35,11 +48,20 @@ export async function decode(
   input: DecoderInput,
   tree: TreeView,
 ): Promise<Decision> {
+  const decision = await judge(kind, input, tree);
+  return decision.ok
+    ? decision
+    : { ok: false, refusal: capRefusal(decision.refusal, MAX_REFUSAL_LINES) };
+}
+
+async function judge(kind: AnswerKind, input: DecoderInput, tree: TreeView): Promise<Decision> {
   let value: unknown;
   const notes: string[] = [];
   if ("text" in input) {
     const parsed = parseAnswerText(input.text);
     if (!parsed.ok) return parsed;
+    const duplicates = await findDuplicateKeys(parsed.body);
+    if (duplicates.length > 0) return { ok: false, refusal: duplicates };
     value = parsed.value;
     notes.push(...parsed.notes);
   } else {
@@ -50,6 +72,17 @@ export async function decode(
   if (schemaRefusal.length > 0) return { ok: false, refusal: schemaRefusal };
   switch (kind) {
     case "review": {
+      const count = (value as ReviewAnswer).findings.length;
+      if (count > MAX_FINDINGS) {
+        return {
+          ok: false,
+          refusal: [{
+            path: "/findings",
+            problem:
+              `has ${count} findings; at most ${MAX_FINDINGS} findings: report the most important ones`,
+          }],
+        };
+      }
       const coherence = await checkReviewCoherence(value as ReviewAnswer, tree);
       if (coherence.refusal.length > 0) return { ok: false, refusal: coherence.refusal };
       return { ok: true, answer: coherence.answer, notes: [...notes, ...coherence.notes] };

@@ -290,3 +290,69 @@ Deno.test("decode() does not modify its input value", async () => {
   assert.ok(decision.ok);
   assert.equal(value.findings[0].file, "./src/session.ts");
 });
+
+Deno.test("decode() refuses duplicate keys at any depth instead of keeping the last", async (t) => {
+  const { verdict: _v, findings: _f, ...rest } = withFinding({ severity: "high" });
+  const blocking = `{"verdict":"needs-attention",${text(rest).slice(1, -1)},"findings":${
+    text(withFinding({ severity: "high" }).findings)
+  }`;
+  const cases: [string, string, string[]][] = [
+    [
+      "a second verdict and findings at the end",
+      `${blocking},"findings":[],"verdict":"approve"}`,
+      ["/findings", "/verdict"],
+    ],
+    [
+      "a repeated key inside a finding",
+      text(good).replace('"severity":', '"severity":"low","severity":'),
+      ["/findings/0/severity"],
+    ],
+    [
+      "a repeated key inside a fenced answer",
+      "```json\n" + text(good).replace('"summary":', '"summary":"x","summary":') + "\n```",
+      ["/summary"],
+    ],
+  ];
+  for (const [name, input, paths] of cases) {
+    await t.step(name, async () => {
+      assert.doesNotThrow(() => JSON.parse(input.replace(/^```json\n|\n```$/g, "")));
+      const decision = await decode("review", { text: input }, tree);
+      assert.ok(!decision.ok, name);
+      assert.deepEqual(decision.refusal.map((r) => r.path).sort(), paths);
+      assert.match(decision.refusal[0].problem, /^duplicate key "/);
+    });
+  }
+  await t.step("the same key in sibling objects is fine", async () => {
+    const two = structuredClone(good);
+    two.findings.push({ ...two.findings[0] });
+    assert.ok((await decode("review", { text: text(two) }, tree)).ok);
+  });
+});
+
+Deno.test("decode() refuses more than 100 findings before looking any file up", async () => {
+  let lookups = 0;
+  const counting = {
+    ...tree,
+    lineCount: (path: string) => (lookups++, tree.lineCount(path)),
+  };
+  const many = structuredClone(good);
+  many.verdict = "needs-attention";
+  many.findings = Array.from({ length: 5000 }, (_, i) => ({
+    ...good.findings[0],
+    severity: "low" as const,
+    file: `made/up/${i}.ts`,
+  }));
+  const decision = await decode("review", { text: text(many) }, counting);
+  assert.ok(!decision.ok);
+  assert.deepEqual(decision.refusal, [{
+    path: "/findings",
+    problem: "has 5000 findings; at most 100 findings: report the most important ones",
+  }]);
+  assert.equal(lookups, 0);
+  many.findings = many.findings.slice(0, 100);
+  const hundred = await decode("review", { text: text(many) }, counting);
+  assert.ok(!hundred.ok);
+  assert.equal(hundred.refusal.length, 21, "20 problems plus the count of the rest");
+  assert.deepEqual(hundred.refusal.at(-1), { path: "", problem: "… and 80 more problems" });
+  assert.ok(lookups > 0);
+});

@@ -11,7 +11,7 @@ import type { Refusal } from "./types.ts";
 
 /** Parsed answer text, or the refusal saying why it is not JSON. */
 export type ParsedText =
-  | { ok: true; value: unknown; notes: string[] }
+  | { ok: true; value: unknown; notes: string[]; body: string }
   | { ok: false; refusal: Refusal[] };
 
 const WHOLE_FENCE = /^```([A-Za-z0-9_-]*)[ \t]*\r?\n([\s\S]*?)\r?\n?```$/;
@@ -27,7 +27,7 @@ function excerpt(text: string): string {
  *
  * @param text the provider's answer text (Codex last agent message, Vibe last assistant content,
  *   Claude `result` when no `structured_output` came back)
- * @returns the parsed value and notes (e.g. "unwrapped a ```json fence around the whole answer"),
+ * @returns the parsed value, the JSON text it came from (`body`, fence removed) and notes (e.g. "unwrapped a ```json fence around the whole answer"),
  *   or one refusal at path "" when the text is empty or not JSON (with an excerpt of its start)
  */
 export function parseAnswerText(text: string): ParsedText {
@@ -45,7 +45,7 @@ export function parseAnswerText(text: string): ParsedText {
     notes.push(`unwrapped a \`\`\`${fence[1]} fence around the whole answer`);
   }
   try {
-    return { ok: true, value: JSON.parse(body), notes };
+    return { ok: true, value: JSON.parse(body), notes, body };
   } catch (error) {
     const starts = body.startsWith("{") || body.startsWith("[");
     const reason = starts && error instanceof SyntaxError ? ` (${error.message})` : "";

@@ -25,3 +25,21 @@ export function formatRefusal(refusal: readonly Refusal[]): string {
     .map(({ path, problem }) => `${path === "" ? "(answer)" : "`" + path + "`"}: ${problem}`)
     .join("\n");
 }
+
+/**
+ * Keep the first `max` refusals and replace the rest with one whole-answer line counting them, so
+ * a hostile answer cannot make the terminal, the transcript or the corrective prompt huge.
+ *
+ * @param refusal the decoder's refusal list
+ * @param max how many problems to keep (≥ 1)
+ * @returns the list itself when it has at most `max` entries, else `max` entries plus
+ *   `{path: "", problem: "… and N more problems"}`
+ */
+export function capRefusal(refusal: readonly Refusal[], max: number): Refusal[] {
+  if (refusal.length <= max) return [...refusal];
+  const more = refusal.length - max;
+  return [
+    ...refusal.slice(0, max),
+    { path: "", problem: `… and ${more} more problem${more === 1 ? "" : "s"}` },
+  ];
+}

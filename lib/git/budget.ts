@@ -6,7 +6,10 @@
  * out the big ones, which the agent can still read itself with its read-only tools. The included
  * patches are emitted in git's path order, not in admission order.
  *
- * Coverage is "partial" when any file was cut by a budget. Binary files are listed in `omitted`
+ * Submodules (changed gitlinks) are never inlined either: they are omitted as "submodule" and make
+ * coverage "partial" (their content changes are not in the diff; the agent must read them).
+ *
+ * Coverage is "partial" when any file was cut by a budget or is a submodule. Binary files are listed in `omitted`
  * with reason "binary" but do not make coverage partial: their content is never reviewable as text.
  *
  * @module
@@ -17,6 +20,8 @@ import type { Budgets, Coverage, OmitReason } from "./types.ts";
 export interface BudgetItem {
   path: string;
   binary: boolean;
+  /** True for a submodule gitlink. */
+  submodule?: boolean;
   /** Bytes of this file's patch. */
   size: number;
 }
@@ -37,7 +42,13 @@ export interface BudgetPlan {
  */
 export function planBudget(items: readonly BudgetItem[], budgets: Budgets): BudgetPlan {
   const reasons: (OmitReason | undefined)[] = items.map((item) =>
-    item.binary ? "binary" : item.size > budgets.perFileBytes ? "file-budget" : undefined
+    item.submodule
+      ? "submodule"
+      : item.binary
+      ? "binary"
+      : item.size > budgets.perFileBytes
+      ? "file-budget"
+      : undefined
   );
   const order = items.map((_, i) => i).filter((i) => reasons[i] === undefined)
     .sort((a, b) => items[a].size - items[b].size || a - b);

@@ -45,3 +45,14 @@ Deno.test("planBudget() keeps coverage complete when only binary files are left 
   assert.equal(plan.coverage.status, "complete");
   assert.deepEqual(plan.coverage.omitted, [{ path: "b", reason: "binary" }]);
 });
+
+Deno.test("planBudget() never inlines a submodule and makes coverage partial", () => {
+  const plan = planBudget([
+    { path: "a.txt", binary: false, size: 10 },
+    { path: "sm", binary: false, submodule: true, size: 5 },
+  ], { perFileBytes: 100, totalBytes: 100 });
+  assert.deepEqual(plan.reasons, [undefined, "submodule"]);
+  assert.equal(plan.coverage.status, "partial");
+  assert.deepEqual(plan.coverage.omitted, [{ path: "sm", reason: "submodule" }]);
+  assert.equal(plan.coverage.includedBytes, 10);
+});

@@ -3,12 +3,21 @@
  * temporary index (never the user's), list files with `diff-tree -z --raw --numstat` and take the
  * patch with one `diff-tree -p`, split per file and cut to the budgets.
  *
- * Git calls for a worktree target: `add -A` + `write-tree` (temp index), then the listing and the
- * patch in parallel: 4 in all (plus `rev-parse` in {@linkcode resolveRepo}).
+ * Git calls for a worktree target: `add -A` + `write-tree` (temp index), then the listing, the
+ * patch and `diff-files` (submodules with uncommitted changes) in parallel: 5 in all (plus
+ * `rev-parse` in {@linkcode resolveRepo}), and one `git status` per dirty submodule.
+ *
+ * Submodules are never reviewed through the diff (a gitlink's patch is one `Subproject commit`
+ * line): a changed gitlink, and for worktree targets a submodule with uncommitted changes (up to
+ * {@linkcode MAX_DIRTY_SUBMODULES}), are listed in coverage `omitted` as "submodule" and make
+ * coverage "partial"; the agent can read them with its own tools. A change of only a submodule is
+ * therefore still a change to review.
  *
  * The fingerprint is the sha256 hex of the target kind, a NUL, and the raw `-z` listing (modes,
- * blob ids and paths of both sides of every changed file). It changes exactly when a changed file's
- * content, mode or path changes, binary files included, and does not depend on the budgets.
+ * blob ids and paths of both sides of every changed file), then, when a submodule has uncommitted
+ * changes, its path and the status and content hashes of its changed files. It changes exactly
+ * when a changed file's content, mode or path changes, binary files included, and does not depend
+ * on the budgets.
  *
  * @module
  */
@@ -17,6 +26,7 @@ import type { Runner } from "../exec.ts";
 import { planBudget } from "./budget.ts";
 import { parseRawNumstat, splitPatch } from "./diff_parse.ts";
 import { git, gitFailure, runGit } from "./git.ts";
+import { listStatus } from "./status_listing.ts";
 import { snapshotIndexTree, snapshotWorktreeTree } from "./live_tree.ts";
 import type { Repo } from "./repo.ts";
 import { resolveTarget } from "./target.ts";
@@ -30,6 +40,9 @@ export interface CollectOptions {
   /** Byte limits on the diff text. */
   budgets: Budgets;
 }
+
+/** Most submodules with uncommitted changes listed (and fingerprinted) per change. */
+export const MAX_DIRTY_SUBMODULES = 20;
 
 /** Patch bytes read at most (64 MiB); files past it are omitted as "total-budget". */
 const PATCH_CAP = 64 * 1024 * 1024;
@@ -65,9 +78,10 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     : resolved.to;
   const range = [resolved.from, toTree];
   const patchArgs = ["diff-tree", "-r", "-M", ...PATCH_ARGS, ...range];
-  const [raw, patch] = await Promise.all([
+  const [raw, patch, dirty] = await Promise.all([
     git(runner, repo.root, ["diff-tree", "-r", "-z", "-M", "--raw", "--numstat", ...range]),
     runGit(runner, repo.root, patchArgs, { maxOutputBytes: PATCH_CAP }),
+    resolved.to === "worktree" ? collectDirtySubmodules(runner, repo.root) : [],
   ]);
   if (patch.code !== 0) throw gitFailure(patchArgs, patch);
   const entries = parseRawNumstat(raw);
@@ -78,7 +92,12 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     throw new Error(`Patch has ${chunks.length} file sections for ${entries.length} changed files`);
   }
   const plan = planBudget(
-    entries.map((e, i) => ({ path: e.path, binary: e.binary, size: chunks[i]?.length ?? 0 })),
+    entries.map((e, i) => ({
+      path: e.path,
+      binary: e.binary,
+      submodule: e.gitlink,
+      size: chunks[i]?.length ?? 0,
+    })),
     budgets,
   );
   entries.forEach((e, i) => {
@@ -89,10 +108,25 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     }
   });
   const decoder = new TextDecoder();
-  const files: ChangedFile[] = entries.map((e, i) => {
+  const files: ChangedFile[] = entries.map(({ gitlink: _, ...e }, i) => {
     const reason = plan.reasons[i];
     return reason ? { ...e, omitted: reason } : { ...e };
   });
+  const listed = new Set(entries.map((e) => e.path));
+  for (const { path } of dirty) {
+    if (listed.has(path)) continue;
+    const file: ChangedFile = {
+      path,
+      status: "modified",
+      binary: false,
+      additions: 0,
+      deletions: 0,
+      omitted: "submodule",
+    };
+    files.push(file);
+    plan.coverage.omitted.push({ path, reason: "submodule" });
+    plan.coverage.status = "partial";
+  }
   const diff = chunks.filter((_, i) => !plan.reasons[i]).map((c) => decoder.decode(c)).join("");
   const deleted = new Set(
     entries.flatMap((e) =>
@@ -112,12 +146,51 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     files,
     diff,
     coverage: plan.coverage,
-    fingerprint: fingerprintOf(target.kind, raw),
+    fingerprint: fingerprintOf(target.kind, raw, dirty.map((d) => d.signature).join("\0")),
     tree,
   };
 }
 
-/** sha256 hex of `kind`, a NUL byte, and the raw listing bytes. */
-export function fingerprintOf(kind: string, raw: Uint8Array): string {
-  return createHash("sha256").update(`${kind}\0`).update(raw).digest("hex");
+/**
+ * sha256 hex of `kind`, a NUL byte, and the raw listing bytes; then, when `extra` is not empty, a
+ * NUL and `extra` (the signature of uncommitted submodule changes).
+ */
+export function fingerprintOf(kind: string, raw: Uint8Array, extra = ""): string {
+  const hash = createHash("sha256").update(`${kind}\0`).update(raw);
+  if (extra !== "") hash.update("\0").update(extra);
+  return hash.digest("hex");
+}
+
+/** A submodule with uncommitted changes and a signature of them. */
+interface DirtySubmodule {
+  path: string;
+  /** Path, submodule HEAD, and every changed file's status entry and content hash. */
+  signature: string;
+}
+
+/**
+ * Submodules of the worktree at `root` with uncommitted changes (modified, staged or untracked
+ * files inside), in path order, at most {@linkcode MAX_DIRTY_SUBMODULES}. `git diff-files
+ * --ignore-submodules=none` names the gitlinks whose checkout differs from the index; one
+ * `git status` per such submodule tells whether it has uncommitted changes (a moved submodule HEAD
+ * alone is already a changed gitlink in the listing) and yields their signature.
+ */
+async function collectDirtySubmodules(runner: Runner, root: string): Promise<DirtySubmodule[]> {
+  const out = await git(runner, root, ["diff-files", "-z", "--ignore-submodules=none"]);
+  const tokens = new TextDecoder().decode(out).split("\0");
+  const paths: string[] = [];
+  for (let i = 0; i + 1 < tokens.length; i += 2) {
+    // ":<mode index> <mode worktree> <id> <id> <status>" NUL "<path>" (git-diff-files(1) raw format)
+    if (tokens[i].startsWith(":160000 ")) paths.push(tokens[i + 1]);
+  }
+  const found = await Promise.all(
+    paths.slice(0, MAX_DIRTY_SUBMODULES).map(async (path) => {
+      const inner = await listStatus(runner, `${root}/${path}`, { ignoreSubmodules: "all" })
+        .catch(() => null);
+      if (inner === null || Object.keys(inner.files).length === 0) return null;
+      const entries = Object.entries(inner.files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      return { path, signature: JSON.stringify([path, inner.head, entries]) };
+    }),
+  );
+  return found.filter((d): d is DirtySubmodule => d !== null);
 }

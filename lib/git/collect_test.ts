@@ -34,7 +34,7 @@ async function withRepo(
   }
 }
 
-Deno.test("collectChange() collects the worktree with untracked files in 4 git calls, index untouched", async () => {
+Deno.test("collectChange() collects the worktree with untracked files in 5 git calls, index untouched", async () => {
   await withRepo({ "a.txt": "one\n", "gone.txt": "x\n" }, async (repo) => {
     await repo.write("a.txt", "one\ntwo\n");
     await repo.write("new dir/ü ñ.txt", "hola\n");
@@ -47,7 +47,7 @@ Deno.test("collectChange() collects the worktree with untracked files in 4 git c
       target: { kind: "worktree" },
       budgets: BIG,
     });
-    assert.equal(calls.length, 4, JSON.stringify(calls));
+    assert.equal(calls.length, 5, JSON.stringify(calls));
     assert.deepEqual(await repo.read(".git/index"), indexBefore);
     assert.equal(change.label, "working tree");
     assert.equal(change.to, "worktree");
@@ -276,4 +276,53 @@ Deno.test("collectChange() omits files whose patch was cut by the output cap", a
     ]);
     assert.match(change.diff, /^diff --git a\/a.txt b\/a.txt\n[\s\S]*\+a\n$/);
   });
+});
+
+Deno.test('collectChange() omits submodules as "submodule" and makes coverage partial', async (t) => {
+  const sub = await makeTestRepo({ "s.txt": "s\n" });
+  try {
+    await withRepo({ "a.txt": "a\n" }, async (repo) => {
+      await repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.root, "sm");
+      await repo.git("commit", "-q", "-m", "submodule");
+      await t.step("an uncommitted edit inside the submodule alone is a change", async () => {
+        await repo.write("sm/s.txt", "edited\n");
+        const change = await collect(repo, { kind: "worktree" });
+        assert.deepEqual(change.files, [{
+          path: "sm",
+          status: "modified",
+          binary: false,
+          additions: 0,
+          deletions: 0,
+          omitted: "submodule",
+        }]);
+        assert.equal(change.diff, "");
+        assert.equal(change.coverage.status, "partial");
+        assert.deepEqual(change.coverage.omitted, [{ path: "sm", reason: "submodule" }]);
+        await repo.write("sm/s.txt", "edited again\n");
+        const again = await collect(repo, { kind: "worktree" });
+        assert.notEqual(again.fingerprint, change.fingerprint, "content inside counts");
+        assert.equal((await collect(repo, { kind: "worktree" })).fingerprint, again.fingerprint);
+      });
+      await t.step("a changed gitlink next to a file edit", async () => {
+        await repo.git("-C", "sm", "commit", "-q", "-am", "inner");
+        await repo.write("a.txt", "a2\n");
+        const change = await collect(repo, { kind: "worktree" });
+        assert.deepEqual(change.files.map((f) => [f.path, f.omitted]), [
+          ["a.txt", undefined],
+          ["sm", "submodule"],
+        ]);
+        assert.equal("gitlink" in change.files[1], false);
+        assert.doesNotMatch(change.diff, /Subproject commit/);
+        assert.equal(change.coverage.status, "partial");
+        await repo.git("commit", "-q", "-am", "bump");
+        const commit = await collect(repo, { kind: "commit", sha: "HEAD" });
+        assert.deepEqual(commit.coverage.omitted, [{ path: "sm", reason: "submodule" }]);
+        assert.equal(commit.coverage.status, "partial");
+        assert.doesNotMatch(commit.diff, /Subproject commit/);
+        assert.match(commit.diff, /^diff --git a\/a.txt b\/a.txt\n/);
+      });
+    });
+  } finally {
+    await sub.cleanup();
+  }
 });

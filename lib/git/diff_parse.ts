@@ -17,6 +17,8 @@ export interface RawEntry {
   binary: boolean;
   additions: number;
   deletions: number;
+  /** True when either side is a submodule gitlink (mode 160000). */
+  gitlink?: boolean;
 }
 
 const STATUS: Record<string, FileStatus> = {
@@ -43,14 +45,16 @@ export function parseRawNumstat(bytes: Uint8Array): RawEntry[] {
   const entries: RawEntry[] = [];
   let i = 0;
   while (i < tokens.length && tokens[i].startsWith(":")) {
-    const letter = tokens[i].split(" ")[4]?.[0] ?? "";
+    const fields = tokens[i].split(" ");
+    const letter = fields[4]?.[0] ?? "";
     const status = STATUS[letter];
     if (!status) throw new Error(`Unexpected raw diff status "${tokens[i]}"`);
+    const gitlink = fields[0] === ":160000" || fields[1] === "160000" ? { gitlink: true } : {};
     if (letter === "R" || letter === "C") {
-      entries.push({ status, oldPath: tokens[i + 1], path: tokens[i + 2], ...noStat });
+      entries.push({ status, oldPath: tokens[i + 1], path: tokens[i + 2], ...noStat, ...gitlink });
       i += 3;
     } else {
-      entries.push({ status, path: tokens[i + 1], ...noStat });
+      entries.push({ status, path: tokens[i + 1], ...noStat, ...gitlink });
       i += 2;
     }
   }

@@ -63,3 +63,26 @@ Deno.test("countLines() counts a last line without newline", () => {
     assert.equal(countLines(enc.encode(text)), n, JSON.stringify(text));
   }
 });
+
+Deno.test("parseRawNumstat() flags submodule gitlinks on either side", () => {
+  const z = "0".repeat(40);
+  const a = "a".repeat(40);
+  const raw = [
+    `:160000 160000 ${a} ${z} M`,
+    "sm",
+    `:000000 160000 ${z} ${a} A`,
+    "new-sm",
+    `:100644 100644 ${a} ${z} M`,
+    "f.txt",
+    "1\t1\tsm",
+    "1\t0\tnew-sm",
+    "2\t1\tf.txt",
+    "",
+  ].join("\0");
+  const entries = parseRawNumstat(new TextEncoder().encode(raw));
+  assert.deepEqual(entries.map((e) => [e.path, e.gitlink ?? false]), [
+    ["sm", true],
+    ["new-sm", true],
+    ["f.txt", false],
+  ]);
+});

@@ -1,41 +1,60 @@
 /**
- * The read-only proof (DESIGN.md "One structured call"): fingerprint HEAD, the index and the
- * worktree before a provider runs, again after, and name what differs. Nothing is written: the
- * status call runs with `GIT_OPTIONAL_LOCKS=0` so it does not even refresh the index.
+ * The read-only proof (DESIGN.md "One structured call"): fingerprint HEAD, the index, the worktree,
+ * the git dir's config, hooks, `info/` and refs, and changed submodules before a provider runs,
+ * again after, and name what differs. Nothing is written: every git call runs with
+ * `GIT_OPTIONAL_LOCKS=0` so `git status` does not even refresh the index.
  *
  * - HEAD: `# branch.head` and `# branch.oid` of `git status --porcelain=v2 --branch` (symbolic ref
  *   and commit id).
  * - index: sha256 of `git ls-files -s -z` (mode, blob id, stage, path of every entry). Index stat
  *   refreshes (e.g. the provider running a plain `git status`) do not count as changes.
- * - worktree: every path `git status --porcelain=v2 -z --untracked-files=all --ignored=no` lists
- *   (modified, deleted, renamed, unmerged, untracked), keyed by its status line plus a signature of
- *   the file on disk: sha256 of the content (files up to 64 MiB; larger ones by size and mtime),
- *   the link target for symlinks, "absent" for deleted paths. A clean tracked file that changes
- *   appears in the listing, so it is caught too. Ignored files are not watched.
+ * - worktree: every path `git status --porcelain=v2 -z --untracked-files=all --ignored=no
+ *   --ignore-submodules=none` lists, keyed by its status line plus a signature of the file on disk
+ *   (see {@linkcode listStatus}). A clean tracked file that changes appears in the listing, so it is
+ *   caught too.
+ * - git dir ({@linkcode gitMetaSignature}): the config files ("git config"), the hooks directory as
+ *   `git rev-parse --git-path hooks` resolves it (core.hooksPath honoured; ".git/hooks/pre-commit"),
+ *   `.git/info/*` and every ref from `git for-each-ref` ("refs/heads/x").
+ * - submodules: each submodule the status lists as changed (up to {@linkcode MAX_SUBMODULES}) is
+ *   listed the same way one level down: its HEAD joins the superproject entry ("sm") and its changed
+ *   files appear as "sm/path". A clean submodule that gets written shows up in the superproject's
+ *   listing, so it is caught as "sm".
  *
- * Two git calls, run in parallel; file contents are hashed in-process.
+ * Not detected (cheaply): writes to ignored files, to files outside the repository, inside nested
+ * submodules (two levels down), to a submodule's own git dir (`.git/modules/…`), and to other parts
+ * of the git dir (objects, logs, `FETCH_HEAD`); the README states this limit.
+ *
+ * Five git calls in parallel plus one per changed submodule; file contents are hashed in-process.
  *
  * @module
  */
 import { createHash } from "node:crypto";
 import type { Runner } from "../exec.ts";
 import { git } from "./git.ts";
+import { gitMetaSignature } from "./git_meta.ts";
 import type { Repo } from "./repo.ts";
+import { listStatus } from "./status_listing.ts";
 
-/** A fingerprint of HEAD, the index and the worktree. Plain data (JSON-serialisable). */
+/** A fingerprint of HEAD, the index, the worktree and the git dir. Plain data (JSON-serialisable). */
 export interface Snapshot {
   /** "<branch.head> <branch.oid>", e.g. "main 1a2b…" or "(detached) 1a2b…" or "main (initial)". */
   head: string;
   /** sha256 hex of `git ls-files -s -z`. */
   index: string;
-  /** Repo-relative path → status line and on-disk signature, for every path git status lists. */
+  /**
+   * Repo-relative path → status line and on-disk signature, for every path git status lists;
+   * changed submodules' files as "<submodule>/<path>".
+   */
   files: Record<string, string>;
+  /** Git-dir config, hooks, `info/` and refs: name → signature. Absent in older snapshots. */
+  git?: Record<string, string>;
 }
 
-const HASH_LIMIT = 64 * 1024 * 1024;
+/** Most changed submodules listed one level down. */
+export const MAX_SUBMODULES = 20;
 
 /**
- * Take a {@linkcode Snapshot}. Two git calls in parallel; reads (never writes) listed files.
+ * Take a {@linkcode Snapshot}. Reads (never writes) listed files and git-dir metadata.
  *
  * @param runner the subprocess seam
  * @param repo the resolved repository
@@ -43,47 +62,37 @@ const HASH_LIMIT = 64 * 1024 * 1024;
  * @throws {import("../errors.ts").GitError} when git fails
  */
 export async function takeSnapshot(runner: Runner, repo: Repo): Promise<Snapshot> {
-  const [status, index] = await Promise.all([
-    git(runner, repo.root, [
-      "status",
-      "--porcelain=v2",
-      "-z",
-      "--branch",
-      "--untracked-files=all",
-      "--ignored=no",
-      "--no-renames",
-    ]),
+  const [status, index, meta] = await Promise.all([
+    listStatus(runner, repo.root, { ignoreSubmodules: "none" }),
     git(runner, repo.root, ["ls-files", "-s", "-z"]),
+    gitMetaSignature(runner, repo),
   ]);
-  const tokens = new TextDecoder().decode(status).split("\0");
-  let branchHead = "";
-  let branchOid = "";
-  const files: Record<string, string> = {};
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
-    if (token.startsWith("# branch.head ")) branchHead = token.slice(14);
-    else if (token.startsWith("# branch.oid ")) branchOid = token.slice(13);
-    else if (token.startsWith("#") || token === "") continue;
-    else {
-      const [line, path] = splitStatusLine(token);
-      files[path] = line;
-      if (token.startsWith("2 ")) files[tokens[++i]] = "source of a rename";
-    }
-  }
+  const files = status.files;
   await Promise.all(
-    Object.keys(files).map(async (path) => {
-      files[path] += ` | ${await diskSignature(`${repo.root}/${path}`)}`;
+    status.submodules.slice(0, MAX_SUBMODULES).map(async (path) => {
+      try {
+        const inner = await listStatus(runner, `${repo.root}/${path}`, {
+          prefix: `${path}/`,
+          ignoreSubmodules: "all",
+        });
+        files[path] += ` | HEAD ${inner.head}`;
+        Object.assign(files, inner.files);
+      } catch {
+        files[path] += " | unreadable submodule";
+      }
     }),
   );
   return {
-    head: `${branchHead} ${branchOid}`,
+    head: status.head,
     index: createHash("sha256").update(index).digest("hex"),
     files,
+    git: meta,
   };
 }
 
 /**
- * Name what differs between two snapshots: "HEAD", "index", then changed paths in sorted order.
+ * Name what differs between two snapshots: "HEAD", "index", then changed git-dir entries ("git
+ * config", ".git/hooks/pre-commit", "refs/heads/x"), then changed paths, each group sorted.
  *
  * @returns an empty array when the snapshots are identical
  */
@@ -91,31 +100,12 @@ export function compareSnapshots(before: Snapshot, after: Snapshot): string[] {
   const changed: string[] = [];
   if (before.head !== after.head) changed.push("HEAD");
   if (before.index !== after.index) changed.push("index");
-  const paths = new Set([...Object.keys(before.files), ...Object.keys(after.files)]);
-  for (const path of [...paths].sort()) {
-    if (before.files[path] !== after.files[path]) changed.push(path);
-  }
+  changed.push(...differingKeys(before.git ?? {}, after.git ?? {}));
+  changed.push(...differingKeys(before.files, after.files));
   return changed;
 }
 
-/** Split a porcelain v2 entry into (entry without the path, path). Formats: git-status(1). */
-function splitStatusLine(token: string): [string, string] {
-  const fields = { "1": 8, "2": 9, "u": 10, "?": 1, "!": 1 }[token[0]] ?? 1;
-  let pos = 0;
-  for (let k = 0; k < fields; k++) pos = token.indexOf(" ", pos) + 1;
-  return [token.slice(0, pos - 1), token.slice(pos)];
-}
-
-async function diskSignature(path: string): Promise<string> {
-  try {
-    const info = await Deno.lstat(path);
-    if (info.isSymlink) return `link ${await Deno.readLink(path)}`;
-    if (info.isDirectory) return "directory";
-    if (info.size > HASH_LIMIT) return `large ${info.size} ${info.mtime?.getTime() ?? 0}`;
-    const hash = createHash("sha256").update(await Deno.readFile(path)).digest("hex");
-    return `file ${info.size} ${hash}`;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return "absent";
-    return `unreadable ${(error as Error).name}`;
-  }
+function differingKeys(a: Record<string, string>, b: Record<string, string>): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].sort().filter((key) => a[key] !== b[key]);
 }

@@ -22,7 +22,7 @@ Deno.test("takeSnapshot() is identical across calls on an unchanged repo and wri
     };
     const first = await takeSnapshot(counted, r);
     const second = await takeSnapshot(counted, r);
-    assert.equal(calls.length, 4);
+    assert.equal(calls.length, 8, "status, ls-files, for-each-ref, rev-parse per snapshot");
     assert.deepEqual(compareSnapshots(first, second), []);
     assert.deepEqual(first, second);
     assert.deepEqual(await repo.read(".git/index"), index);
@@ -42,8 +42,29 @@ Deno.test("compareSnapshots() names each kind of change", async (t) => {
     ["deleted untracked file", (r) => Deno.remove(`${r.root}/u.txt`), ["u.txt"]],
     ["HEAD move", async (r) => void await r.git("commit", "-q", "--allow-empty", "-m", "x"), [
       "HEAD",
+      "refs/heads/main",
     ]],
-    ["branch switch", async (r) => void await r.git("checkout", "-q", "-b", "other"), ["HEAD"]],
+    ["branch switch", async (r) => void await r.git("checkout", "-q", "-b", "other"), [
+      "HEAD",
+      "refs/heads/other",
+    ]],
+    ["new hook", (r) => r.write(".git/hooks/pre-commit", "#!/bin/sh\n"), [".git/hooks/pre-commit"]],
+    ["hook made executable", (r) => Deno.chmod(`${r.root}/.git/hooks/off`, 0o755), [
+      ".git/hooks/off",
+    ]],
+    ["git config change", async (r) => void await r.git("config", "core.pager", "evil"), [
+      "git config",
+    ]],
+    ["info/exclude change", (r) => r.write(".git/info/exclude", "*.secret\n"), [
+      ".git/info/exclude",
+    ]],
+    ["info/attributes created", (r) => r.write(".git/info/attributes", "* diff=x\n"), [
+      ".git/info/attributes",
+    ]],
+    ["new branch without checkout", async (r) => void await r.git("branch", "x"), [
+      "refs/heads/x",
+    ]],
+    ["tag", async (r) => void await r.git("tag", "v1"), ["refs/tags/v1"]],
     ["index change", async (r) => void await r.git("add", "dirty.txt"), ["index", "dirty.txt"]],
     ["touch without content change", async (r) => {
       const now = new Date(Date.now() + 5000);
@@ -62,6 +83,8 @@ Deno.test("compareSnapshots() names each kind of change", async (t) => {
       try {
         await repo.write("dirty.txt", "dirty\n");
         await repo.write("u.txt", "u\n");
+        await repo.write(".git/hooks/off", "#!/bin/sh\n");
+        await Deno.chmod(`${repo.root}/.git/hooks/off`, 0o644);
         const before = await snap(repo);
         await mutate(repo);
         assert.deepEqual(compareSnapshots(before, await snap(repo)), expected);
@@ -69,5 +92,64 @@ Deno.test("compareSnapshots() names each kind of change", async (t) => {
         await repo.cleanup();
       }
     });
+  }
+});
+
+Deno.test("compareSnapshots() watches the hooks directory core.hooksPath names", async () => {
+  const repo = await makeTestRepo({ "a.txt": "a\n" });
+  const hooks = await Deno.realPath(await Deno.makeTempDir({ prefix: "review-gate-hooks-" }));
+  try {
+    await repo.git("config", "core.hooksPath", hooks);
+    const before = await snap(repo);
+    await Deno.writeTextFile(`${hooks}/pre-commit`, "#!/bin/sh\n");
+    await repo.write(".git/hooks/pre-commit", "#!/bin/sh\n"); // inactive: hooksPath wins
+    assert.deepEqual(compareSnapshots(before, await snap(repo)), [`${hooks}/pre-commit`]);
+  } finally {
+    await repo.cleanup();
+    await Deno.remove(hooks, { recursive: true });
+  }
+});
+
+Deno.test("compareSnapshots() sees writes inside a submodule that already had changes", async (t) => {
+  const sub = await makeTestRepo({ "s.txt": "s\n", "t.txt": "t\n" });
+  const repo = await makeTestRepo({ "a.txt": "a\n" });
+  try {
+    await repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.root, "sm");
+    await repo.git("commit", "-q", "-m", "submodule");
+    const cases: [string, () => Promise<unknown>, string[]][] = [
+      ["edit of a dirty file", () => repo.write("sm/s.txt", "dirtier\n"), ["sm/s.txt"]],
+      ["edit of a clean file", () => repo.write("sm/t.txt", "t2\n"), ["sm/t.txt"]],
+      ["new untracked file", () => repo.write("sm/new.txt", "n\n"), ["sm", "sm/new.txt"]],
+      [
+        "commit inside",
+        () => repo.git("-C", "sm", "commit", "-q", "-am", "inner"),
+        ["sm", "sm/s.txt", "sm/t.txt"],
+      ],
+    ];
+    await repo.write("sm/s.txt", "dirty\n");
+    for (const [name, mutate, expected] of cases) {
+      await t.step(name, async () => {
+        const before = await snap(repo);
+        assert.deepEqual(compareSnapshots(before, await snap(repo)), []);
+        await mutate();
+        assert.deepEqual(compareSnapshots(before, await snap(repo)), expected);
+      });
+    }
+  } finally {
+    await repo.cleanup();
+    await sub.cleanup();
+  }
+});
+
+Deno.test("compareSnapshots() ignores remote-tracking refs a background fetch may move", async () => {
+  const repo = await makeTestRepo({ "a.txt": "a\n" });
+  try {
+    const before = await snap(repo);
+    await repo.git("update-ref", "refs/remotes/origin/main", "HEAD");
+    assert.deepEqual(compareSnapshots(before, await snap(repo)), []);
+    await repo.git("update-ref", "refs/heads/sneaky", "HEAD");
+    assert.deepEqual(compareSnapshots(before, await snap(repo)), ["refs/heads/sneaky"]);
+  } finally {
+    await repo.cleanup();
   }
 });

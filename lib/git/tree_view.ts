@@ -1,14 +1,16 @@
 /**
  * {@linkcode TreeView}s of the reviewed tree for the decoder's coherence checks: the worktree read
- * from disk, or a git tree read lazily with `git cat-file blob <tree>:<path>` (one call per path,
- * cached).
+ * from disk, or a git tree read lazily: on the first lookup one `git ls-tree -r -z <tree>` learns
+ * every blob's path and id (so a path absent from the tree costs nothing, however many an answer
+ * names), then `git cat-file blob <id>` counts the lines of each present path asked for (one call
+ * per distinct present path, cached; the decoder caps an answer at 100 findings).
  *
  * @module
  */
 import type { TreeView } from "../answer/types.ts";
 import type { Runner } from "../exec.ts";
 import { countLines } from "./diff_parse.ts";
-import { runGit } from "./git.ts";
+import { git, runGit } from "./git.ts";
 
 /** Options shared by both views. */
 export interface TreeViewOptions {
@@ -35,17 +37,24 @@ export function worktreeView(root: string, options: TreeViewOptions): TreeView {
 }
 
 /**
- * View of a git tree: `tree` is any tree-ish id; lookups run `git cat-file blob` in `root`.
- * `lineCount` is `null` for a path that is not a blob in the tree.
+ * View of a git tree: `tree` is any tree-ish id. The first lookup lists the tree once
+ * (`git ls-tree -r -z`); `lineCount` is `null` at once for a path that is not a blob in it, else
+ * one `git cat-file blob <id>` per distinct path (cached).
+ *
+ * @throws {import("../errors.ts").GitError} from `lineCount` when the tree cannot be listed
  */
 export function gitTreeView(
   runner: Runner,
   root: string,
   options: TreeViewOptions & { tree: string },
 ): TreeView {
+  let blobs: Promise<Map<string, string>> | undefined;
   const cache = new Map<string, Promise<number | null>>();
   const lookup = async (path: string) => {
-    const result = await runGit(runner, root, ["cat-file", "blob", `${options.tree}:${path}`]);
+    blobs ??= listBlobs(runner, root, options.tree);
+    const id = (await blobs).get(path);
+    if (id === undefined) return null;
+    const result = await runGit(runner, root, ["cat-file", "blob", id]);
     return result.code === 0 ? countLines(result.stdout) : null;
   };
   return {
@@ -58,6 +67,20 @@ export function gitTreeView(
       return hit;
     },
   };
+}
+
+/** Path → blob id of every blob in `tree` (submodule gitlinks and trees left out). */
+async function listBlobs(runner: Runner, root: string, tree: string): Promise<Map<string, string>> {
+  const out = new TextDecoder().decode(await git(runner, root, ["ls-tree", "-r", "-z", tree]));
+  const blobs = new Map<string, string>();
+  for (const entry of out.split("\0")) {
+    // "<mode> SP <type> SP <object> TAB <path>" (git-ls-tree(1) "OUTPUT FORMAT")
+    const tab = entry.indexOf("\t");
+    if (tab < 0) continue;
+    const [, type, id] = entry.slice(0, tab).split(" ");
+    if (type === "blob") blobs.set(entry.slice(tab + 1), id);
+  }
+  return blobs;
 }
 
 function isRepoRelative(path: string): boolean {

@@ -18,8 +18,11 @@ export type Target =
 /** How a file changed. */
 export type FileStatus = "added" | "modified" | "deleted" | "renamed" | "copied" | "typechange";
 
-/** Why a file's diff is not in the prompt. */
-export type OmitReason = "binary" | "file-budget" | "total-budget";
+/**
+ * Why a file's diff is not in the prompt. "submodule": a changed gitlink (its diff is only a
+ * `Subproject commit` line) or a submodule with uncommitted changes; the agent reads it itself.
+ */
+export type OmitReason = "binary" | "file-budget" | "total-budget" | "submodule";
 
 /** One changed file. */
 export interface ChangedFile {

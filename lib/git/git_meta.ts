@@ -1,0 +1,102 @@
+/**
+ * Fingerprint the parts of the git dir a provider could write to change what git does later
+ * (for the read-only proof, DESIGN.md "One structured call"): the config files, the hooks, `info/`
+ * (attributes, exclude, sparse-checkout) and every ref. Keys name what changed the way a user
+ * reads it: "git config", "git config (worktree)", ".git/hooks/pre-commit",
+ * ".git/info/exclude", "refs/heads/x".
+ *
+ * Two git calls (`for-each-ref` and `rev-parse --git-path hooks`, which honours core.hooksPath);
+ * the files themselves are read in-process. Hook and `info/` listings are bounded
+ * ({@linkcode MAX_ENTRIES} entries each, one directory level below the top).
+ *
+ * @module
+ */
+import type { Runner } from "../exec.ts";
+import { gitText } from "./git.ts";
+import type { Repo } from "./repo.ts";
+import { diskSignature } from "./status_listing.ts";
+
+/** Most entries read from one watched directory. */
+export const MAX_ENTRIES = 500;
+
+/**
+ * Collect the git-dir fingerprint.
+ *
+ * @param runner the subprocess seam
+ * @param repo the resolved repository (git dir and common dir)
+ * @returns name → signature (config and hook files by content and mode, refs by object id)
+ * @throws {import("../errors.ts").GitError} when git fails
+ */
+export async function gitMetaSignature(
+  runner: Runner,
+  repo: Repo,
+): Promise<Record<string, string>> {
+  const [refs, hooksDir] = await Promise.all([
+    // Local refs and tags only: remote-tracking refs move when an IDE or a cron job fetches during
+    // the review, which would turn a good review into a false read-only violation.
+    gitText(runner, repo.root, [
+      "for-each-ref",
+      "--format=%(refname) %(objectname)",
+      "refs/heads",
+      "refs/tags",
+      "refs/notes",
+      "refs/stash",
+    ]),
+    gitText(runner, repo.root, ["rev-parse", "--path-format=absolute", "--git-path", "hooks"]),
+  ]);
+  const meta: Record<string, string> = {};
+  for (const line of refs.split("\n")) {
+    const space = line.lastIndexOf(" ");
+    if (space > 0) meta[line.slice(0, space)] = line.slice(space + 1);
+  }
+  const configs: [string, string][] = [
+    ["git config", `${repo.commonDir}/config`],
+    ["git config (worktree)", `${repo.commonDir}/config.worktree`],
+  ];
+  if (repo.gitDir !== repo.commonDir) {
+    configs.push(["git config (this worktree)", `${repo.gitDir}/config.worktree`]);
+  }
+  const reads = configs.map(async ([name, path]) => {
+    meta[name] = await diskSignature(path, true);
+  });
+  reads.push(signDirectory(hooksDir, displayName(repo, hooksDir), meta));
+  reads.push(signDirectory(`${repo.commonDir}/info`, ".git/info", meta));
+  await Promise.all(reads);
+  return meta;
+}
+
+/** ".git/…" for paths in the common dir, repo-relative inside the worktree, else absolute. */
+function displayName(repo: Repo, path: string): string {
+  if (path === repo.commonDir || path.startsWith(`${repo.commonDir}/`)) {
+    return `.git${path.slice(repo.commonDir.length)}`;
+  }
+  if (path.startsWith(`${repo.root}/`)) return path.slice(repo.root.length + 1);
+  return path;
+}
+
+/** Sign every entry of `dir` (and of its subdirectories, one level) under `label/<name>`. */
+async function signDirectory(
+  dir: string,
+  label: string,
+  meta: Record<string, string>,
+  depth = 0,
+): Promise<void> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (names.length >= MAX_ENTRIES) break;
+      names.push(entry.name);
+    }
+  } catch (error) {
+    meta[label] = error instanceof Deno.errors.NotFound ? "absent" : "unreadable";
+    return;
+  }
+  meta[label] = "directory";
+  await Promise.all(names.map(async (name) => {
+    const path = `${dir}/${name}`;
+    const signature = await diskSignature(path, true);
+    if (signature === "directory" && depth < 1) {
+      await signDirectory(path, `${label}/${name}`, meta, depth + 1);
+    } else meta[`${label}/${name}`] = signature;
+  }));
+}

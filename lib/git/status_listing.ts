@@ -1,0 +1,114 @@
+/**
+ * One `git status --porcelain=v2 -z` listing of a worktree, each listed path keyed by its status
+ * entry plus a signature of the file on disk, and the submodules git reports as changed. Shared by
+ * the read-only proof (`snapshot.ts`) and change collection (the fingerprint of a submodule's
+ * uncommitted changes). Reads files, writes nothing: every git call runs with
+ * `GIT_OPTIONAL_LOCKS=0`.
+ *
+ * Format: git-status(1) "Porcelain Format Version 2": ordinary ("1"), renamed ("2"), unmerged
+ * ("u"), untracked ("?") entries; the third field of 1/2/u entries is "N..." for a file and
+ * "S<c><m><u>" for a submodule.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import type { Runner } from "../exec.ts";
+import { git } from "./git.ts";
+
+/** A worktree's status listing. */
+export interface StatusListing {
+  /** "<branch.head> <branch.oid>", e.g. "main 1a2b…", "(detached) 1a2b…", "main (initial)". */
+  head: string;
+  /** `prefix` + repo-relative path → "<status entry> | <disk signature>", for every listed path. */
+  files: Record<string, string>;
+  /** Repo-relative paths (without `prefix`) of the listed entries that are submodules. */
+  submodules: string[];
+}
+
+/** Options of {@linkcode listStatus}. */
+export interface ListStatusOptions {
+  /** Prepended to every key of `files` (e.g. "sm/" for a submodule's listing). */
+  prefix?: string;
+  /** `--ignore-submodules` value: "none" (report submodule changes) or "all" (do not recurse). */
+  ignoreSubmodules: "none" | "all";
+}
+
+/** Files larger than this (bytes) are signed by size and mtime instead of a content hash. */
+const HASH_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * List the worktree at `dir` (untracked files included, ignored ones not, no rename detection).
+ * One git call; listed files are hashed in-process (sha256 up to 64 MiB).
+ *
+ * @param runner the subprocess seam
+ * @param dir absolute path of the worktree top level
+ * @returns the listing
+ * @throws {import("../errors.ts").GitError} when git fails
+ */
+export async function listStatus(
+  runner: Runner,
+  dir: string,
+  options: ListStatusOptions,
+): Promise<StatusListing> {
+  const prefix = options.prefix ?? "";
+  const status = await git(runner, dir, [
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--branch",
+    "--untracked-files=all",
+    "--ignored=no",
+    "--no-renames",
+    `--ignore-submodules=${options.ignoreSubmodules}`,
+  ]);
+  const tokens = new TextDecoder().decode(status).split("\0");
+  let branchHead = "";
+  let branchOid = "";
+  const files: Record<string, string> = {};
+  const submodules: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.startsWith("# branch.head ")) branchHead = token.slice(14);
+    else if (token.startsWith("# branch.oid ")) branchOid = token.slice(13);
+    else if (token.startsWith("#") || token === "") continue;
+    else {
+      const [line, path] = splitStatusLine(token);
+      files[prefix + path] = line;
+      if ("12u".includes(token[0]) && token.split(" ")[2]?.startsWith("S")) submodules.push(path);
+      if (token.startsWith("2 ")) files[prefix + tokens[++i]] = "source of a rename";
+    }
+  }
+  await Promise.all(
+    Object.keys(files).map(async (key) => {
+      files[key] += ` | ${await diskSignature(`${dir}/${key.slice(prefix.length)}`)}`;
+    }),
+  );
+  return { head: `${branchHead} ${branchOid}`, files, submodules };
+}
+
+/** Split a porcelain v2 entry into (entry without the path, path). Formats: git-status(1). */
+function splitStatusLine(token: string): [string, string] {
+  const fields = { "1": 8, "2": 9, "u": 10, "?": 1, "!": 1 }[token[0]] ?? 1;
+  let pos = 0;
+  for (let k = 0; k < fields; k++) pos = token.indexOf(" ", pos) + 1;
+  return [token.slice(0, pos - 1), token.slice(pos)];
+}
+
+/**
+ * Signature of a path on disk: "file <size> <sha256>" (or "large <size> <mtime ms>" past 64 MiB,
+ * with the mode bits when `withMode`), "link <target>", "directory", "absent", "unreadable <error>".
+ */
+export async function diskSignature(path: string, withMode = false): Promise<string> {
+  try {
+    const info = await Deno.lstat(path);
+    if (info.isSymlink) return `link ${await Deno.readLink(path)}`;
+    if (info.isDirectory) return "directory";
+    const mode = withMode ? ` mode ${(info.mode ?? 0).toString(8)}` : "";
+    if (info.size > HASH_LIMIT) return `large ${info.size} ${info.mtime?.getTime() ?? 0}${mode}`;
+    const hash = createHash("sha256").update(await Deno.readFile(path)).digest("hex");
+    return `file ${info.size} ${hash}${mode}`;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return "absent";
+    return `unreadable ${(error as Error).name}`;
+  }
+}
