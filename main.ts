@@ -10,7 +10,8 @@
 import { fileURLToPath } from "node:url";
 import type { CliDeps, TextSink } from "./lib/cli/deps.ts";
 import { isFastHookCall, runHook } from "./lib/cli/hook.ts";
-import { killAllChildren, runProcess } from "./lib/exec.ts";
+import { runProcess } from "./lib/exec.ts";
+import { killAllChildren } from "./lib/exec_children.ts";
 import { cleanupAllTempDirs } from "./lib/tmpdir.ts";
 
 function sink(file: typeof Deno.stdout): TextSink {

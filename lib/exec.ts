@@ -6,11 +6,13 @@
  * The result comes when the child exits, not when its output pipes close: a grandchild that keeps
  * stdout open (a `setsid` daemon, a background job) gets {@linkcode OUTPUT_GRACE_MS} to let go,
  * then the pipes are cancelled and the result says `outputCutAfterExit`. Every child alive right
- * now is in a registry ({@linkcode liveChildren}) so `main.ts` can kill their groups before it
- * exits on a second Ctrl-C ({@linkcode killAllChildren}).
+ * now is in the registry of lib/exec_children.ts, so `main.ts` can kill their groups before it
+ * exits on a second Ctrl-C; the bounded pipe reading is in lib/exec_output.ts.
  *
  * @module
  */
+import { killGroup, killGroupOnly, trackChild, untrackChild } from "./exec_children.ts";
+import { feedStdin, readBounded } from "./exec_output.ts";
 
 /** What to run. */
 export interface ExecRequest {
@@ -84,122 +86,6 @@ const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
  */
 export const OUTPUT_GRACE_MS = 1000;
 
-/** Process ids (= process group ids, children are detached) of every child now running. */
-const live = new Set<number>();
-
-/**
- * Process group ids of the children {@linkcode runProcess} has started and not yet returned from
- * (for `main.ts` and tests).
- *
- * @returns pids, which are also the children's process group ids
- */
-export function liveChildren(): number[] {
-  return [...live];
-}
-
-/**
- * Kill (SIGKILL) the process group of every child {@linkcode runProcess} started and has not yet
- * returned from, synchronously. For `main.ts`, right before it exits on a second signal: children
- * are detached into their own groups, so the terminal's Ctrl-C never reaches them.
- *
- * @returns how many groups were signalled
- */
-export function killAllChildren(): number {
-  let killed = 0;
-  for (const pid of live) {
-    killGroupOnly(pid); // the group, never a bare pid: a leader may already be reaped
-    killed++;
-  }
-  return killed;
-}
-
-interface Drain {
-  done: Promise<{ bytes: Uint8Array; truncated: boolean }>;
-  /** Stop reading now; `done` resolves with what was read. */
-  cancel(): void;
-}
-
-function readBounded(stream: ReadableStream<Uint8Array>, limit: number): Drain {
-  const reader = stream.getReader();
-  const done = collect(reader, limit);
-  return { done, cancel: () => void reader.cancel().catch(() => {}) };
-}
-
-async function collect(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  limit: number,
-): Promise<{ bytes: Uint8Array; truncated: boolean }> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  while (true) {
-    let next: ReadableStreamReadResult<Uint8Array>;
-    try {
-      next = await reader.read();
-    } catch {
-      break; // cancelled or the pipe broke: keep what was read
-    }
-    if (next.done) break;
-    const chunk = next.value;
-    if (size >= limit) {
-      truncated = true;
-      continue; // keep draining: closing early makes codex exit 101 (PROVIDERS.md)
-    }
-    const room = limit - size;
-    if (chunk.byteLength > room) {
-      chunks.push(chunk.subarray(0, room));
-      size += room;
-      truncated = true;
-    } else {
-      chunks.push(chunk);
-      size += chunk.byteLength;
-    }
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.byteLength;
-  }
-  return { bytes, truncated };
-}
-
-function killGroup(pid: number): void {
-  try {
-    Deno.kill(-pid, "SIGKILL"); // the child leads its own process group (detached)
-  } catch {
-    try {
-      Deno.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-}
-
-/** Kill what is left of a group whose leader may already be reaped: never the bare pid. */
-function killGroupOnly(pgid: number): void {
-  try {
-    Deno.kill(-pgid, "SIGKILL");
-  } catch {
-    // the group is empty
-  }
-}
-
-function feedStdin(child: Deno.ChildProcess, stdin: Uint8Array | string): Drain {
-  const data = typeof stdin === "string" ? new TextEncoder().encode(stdin) : stdin;
-  const writer = child.stdin.getWriter();
-  const done = (async () => {
-    try {
-      await writer.write(data);
-      await writer.close();
-    } catch {
-      // the child closed stdin early (or died): its exit code tells the story
-    }
-    return { bytes: new Uint8Array(), truncated: false };
-  })();
-  return { done, cancel: () => void writer.abort().catch(() => {}) };
-}
-
 /**
  * Run a process to completion in its own process group.
  *
@@ -234,7 +120,7 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
     throw new SpawnError(request.cmd, { cause });
   }
   const pid = child.pid;
-  live.add(pid);
+  trackChild(pid);
   let timedOut = false;
   let aborted = false;
   let exited = false;
@@ -287,7 +173,7 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
     if (timer !== undefined) clearTimeout(timer);
     if (grace !== undefined) clearTimeout(grace);
     request.signal?.removeEventListener("abort", onAbort);
-    live.delete(pid);
+    untrackChild(pid);
   }
 }
 

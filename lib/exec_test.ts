@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { killAllChildren, liveChildren, OUTPUT_GRACE_MS, runProcess } from "./exec.ts";
+import { killAllChildren, liveChildren } from "./exec_children.ts";
+import { OUTPUT_GRACE_MS, runProcess } from "./exec.ts";
 
 const dec = new TextDecoder();
 

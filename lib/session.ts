@@ -5,14 +5,16 @@
  * difference is a `provider-error` naming the changed paths (nothing is reverted). Every attempt
  * keeps its argv, stdin size, raw stdout/stderr, exit code and duration for the transcript.
  *
- * The adapter, decoder, runner and proof are injected, so this file is tested alone with fakes.
+ * The adapter, decoder, runner and proof are injected, so this file is tested alone with fakes. One
+ * attempt (spawn, envelope, decoder) is lib/session_attempt.ts.
  *
  * @module
  */
 import type { Decision, Refusal, ReviewAnswer } from "./answer/types.ts";
-import { type ExecResult, type Runner, SpawnError } from "./exec.ts";
-import type { Envelope, ProviderAdapter, ProviderRequest, Usage } from "./providers/provider.ts";
+import type { Runner } from "./exec.ts";
+import type { ProviderAdapter, ProviderRequest, Usage } from "./providers/provider.ts";
 import type { AttemptRecord } from "./review/types.ts";
+import { runAttempt } from "./session_attempt.ts";
 import { withPrivateTempDir } from "./tmpdir.ts";
 
 /** One attempt: its record plus the raw output bytes (written to `transcript/` by the store). */
@@ -76,11 +78,6 @@ export interface CallOptions<T = ReviewAnswer, S = unknown> {
   missingBinaryMessage?: string;
 }
 
-type Step<T> =
-  | { kind: "ok"; answer: T; notes: string[] }
-  | { kind: "refused"; refusal: Refusal[] }
-  | { kind: "stop"; status: CallStatus; message: string };
-
 /**
  * Run one structured provider call with at most one corrective resume.
  *
@@ -95,10 +92,10 @@ export function callStructured<T = ReviewAnswer, S = unknown>(
   return withPrivateTempDir(async (tmpDir) => {
     const before = options.proof ? await options.proof.take() : undefined;
     const out: CallOutcome<T> = { status: "provider-error", attempts: [] };
-    let step = await attempt(options, out, { tmpDir, n: 1, deadline });
+    let step = await runAttempt(options, out, { tmpDir, n: 1, deadline });
     if (step.kind === "refused" && out.sessionId && options.adapter.capabilities.resume) {
       const prompt = options.correctivePrompt(step.refusal);
-      step = await attempt(options, out, { tmpDir, n: 2, deadline, prompt });
+      step = await runAttempt(options, out, { tmpDir, n: 2, deadline, prompt });
     }
     if (step.kind === "ok") {
       Object.assign(out, { status: "ok", answer: step.answer, notes: step.notes });
@@ -126,160 +123,6 @@ function applyViolation<T>(out: CallOutcome<T>, changed: string[]): void {
   out.message = text;
   delete out.answer;
   delete out.notes;
-}
-
-async function attempt<T>(
-  options: CallOptions<T, unknown>,
-  out: CallOutcome<T>,
-  at: { tmpDir: string; n: number; deadline: number; prompt?: string },
-): Promise<Step<T>> {
-  const { adapter, signal } = options;
-  const seconds = Math.round(options.timeoutMs / 100) / 10;
-  const timeoutStep: Step<T> = {
-    kind: "stop",
-    status: "timeout",
-    message:
-      `The provider did not finish within ${seconds} s: raise the timeout or review a smaller change`,
-  };
-  if (signal?.aborted) return { kind: "stop", status: "interrupted", message: "Interrupted" };
-  const remaining = Math.floor(at.deadline - performance.now());
-  if (remaining <= 0) return timeoutStep;
-  const invocation = adapter.buildInvocation({
-    ...options.request,
-    ...(at.prompt !== undefined ? { prompt: at.prompt, resumeSessionId: out.sessionId } : {}),
-    tmpDir: at.tmpDir,
-    attempt: at.n,
-  });
-  for (const [path, content] of Object.entries(invocation.files)) {
-    if (!path.startsWith(at.tmpDir + "/")) {
-      throw new Error(`Adapter "${adapter.name}" wrote outside its temp dir: "${path}"`);
-    }
-    await Deno.writeTextFile(path, content, { mode: 0o600 });
-  }
-  const stdinBytes = invocation.stdin === null
-    ? 0
-    : new TextEncoder().encode(invocation.stdin).byteLength;
-  const record: AttemptRun = {
-    n: at.n,
-    argv: [options.bin, ...invocation.args],
-    stdinBytes,
-    exitCode: -1,
-    durationMs: 0,
-    outcome: "error",
-    stdoutFile: `transcript/attempt-${at.n}.stdout`,
-    stderrFile: `transcript/attempt-${at.n}.stderr`,
-    stdout: new Uint8Array(),
-    stderr: new Uint8Array(),
-  };
-  out.attempts.push(record);
-  const spawnedAtMs = Date.now();
-  let result: ExecResult;
-  try {
-    result = await options.runner({
-      cmd: options.bin,
-      args: invocation.args,
-      stdin: invocation.stdin,
-      env: { ...invocation.env, REVIEW_GATE_CHILD: "1" },
-      cwd: options.request.root,
-      timeoutMs: remaining,
-      signal,
-    });
-  } catch (error) {
-    const missing = error instanceof SpawnError && error.cause instanceof Deno.errors.NotFound;
-    const fallback = error instanceof Error ? error.message : String(error);
-    const message = missing ? options.missingBinaryMessage ?? fallback : fallback;
-    record.message = message;
-    return { kind: "stop", status: "provider-error", message };
-  }
-  Object.assign(record, {
-    exitCode: result.code,
-    durationMs: result.durationMs,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    ...(result.truncated ? { truncated: true } : {}),
-    ...(result.outputCutAfterExit ? { outputCutAfterExit: true } : {}),
-  });
-  if (result.aborted || signal?.aborted) {
-    record.outcome = "interrupted";
-    return { kind: "stop", status: "interrupted", message: "Interrupted" };
-  }
-  if (result.timedOut) {
-    record.outcome = "timeout";
-    return timeoutStep;
-  }
-  const files: Record<string, string | null> = {};
-  for (const path of invocation.readBack) {
-    files[path] = await Deno.readTextFile(path).catch(() => null);
-  }
-  const decoder = new TextDecoder();
-  const envelope = adapter.parseEnvelope({
-    code: result.code,
-    stdout: decoder.decode(result.stdout),
-    stderr: decoder.decode(result.stderr),
-    files,
-  });
-  const env = { ...options.env, ...invocation.env };
-  await collectMeta(options, out, envelope, { spawnedAtMs, env });
-  return await judge(options, record, envelope);
-}
-
-async function judge<T>(
-  options: CallOptions<T, unknown>,
-  record: AttemptRun,
-  envelope: Envelope,
-): Promise<Step<T>> {
-  if (envelope.outcome === "error") {
-    record.message = envelope.message;
-    return { kind: "stop", status: "provider-error", message: envelope.message };
-  }
-  const decision = envelope.outcome === "refused"
-    ? { ok: false as const, refusal: [{ path: "", problem: envelope.problem }] }
-    : await options.decode(
-      envelope.value !== undefined ? { value: envelope.value } : { text: envelope.text ?? "" },
-    );
-  if (decision.ok) {
-    record.outcome = "answer";
-    return { kind: "ok", answer: decision.answer, notes: decision.notes };
-  }
-  record.outcome = "refused";
-  record.refusal = decision.refusal;
-  return { kind: "refused", refusal: decision.refusal };
-}
-
-async function collectMeta<T>(
-  options: CallOptions<T, unknown>,
-  out: CallOutcome<T>,
-  envelope: Envelope,
-  context: { spawnedAtMs: number; env: Record<string, string | undefined> },
-): Promise<void> {
-  let sessionId = envelope.sessionId;
-  if (!sessionId && options.adapter.locateSession) {
-    sessionId = await options.adapter.locateSession({
-      root: options.request.root,
-      ...context,
-    }).catch(() => undefined);
-  }
-  if (sessionId) out.sessionId = sessionId;
-  if (envelope.model) out.model = envelope.model;
-  if (envelope.costUsd !== undefined) out.costUsd = (out.costUsd ?? 0) + envelope.costUsd;
-  if (envelope.usage) out.usage = sumUsage(out.usage, envelope.usage);
-}
-
-/**
- * Add two usage reports field by field; a field absent from both stays absent.
- *
- * @param a running total (or undefined)
- * @param b one attempt's usage
- * @returns the sum, tokens
- */
-export function sumUsage(a: Usage | undefined, b: Usage): Usage {
-  const sum: Usage = { ...a };
-  for (
-    const key of ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"] as const
-  ) {
-    if (b[key] !== undefined) sum[key] = (sum[key] ?? 0) + b[key];
-  }
-  return sum;
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Decision, Refusal } from "./answer/types.ts";
 import { type ExecRequest, type ExecResult, type Runner, runProcess } from "./exec.ts";
 import type { Envelope, ProviderAdapter, ProviderRequest } from "./providers/provider.ts";
-import { type CallOptions, callStructured, sumUsage, toAttemptRecords } from "./session.ts";
+import { type CallOptions, callStructured, toAttemptRecords } from "./session.ts";
 
 type Answer = { verdict: string };
 
@@ -316,14 +316,6 @@ Deno.test("callStructured() keeps ok when the proof shows no change", async () =
     proof: { take: () => Promise.resolve("same"), compare: (a, b) => (a === b ? [] : ["x"]) },
   }));
   assert.equal(out.status, "ok");
-});
-
-Deno.test("sumUsage() adds present fields and leaves absent ones absent", () => {
-  assert.deepEqual(sumUsage(undefined, { inputTokens: 2 }), { inputTokens: 2 });
-  assert.deepEqual(
-    sumUsage({ inputTokens: 2, cacheReadTokens: 1 }, { inputTokens: 3, outputTokens: 4 }),
-    { inputTokens: 5, outputTokens: 4, cacheReadTokens: 1 },
-  );
 });
 
 Deno.test("toAttemptRecords() drops the raw bytes", async () => {

@@ -13,7 +13,7 @@ import { ReviewGateError } from "../errors.ts";
 import { SpawnError } from "../exec.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { type ClaudeScope, claudeSettingsPath } from "../hooks/install_claude.ts";
-import { huskyDirOf, resolveHooksDir } from "../hooks/install_git.ts";
+import { huskyDirOf, resolveHooksDir } from "../hooks/hooks_dir.ts";
 import { MANAGED_MARKER } from "../hooks/git_stub.ts";
 import { getProvider, PROVIDER_NAMES, resolveBinary } from "../providers/registry.ts";
 import type { CliDeps } from "./deps.ts";

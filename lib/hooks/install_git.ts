@@ -1,9 +1,8 @@
 /**
  * Install and uninstall the git `pre-push` hook (DESIGN.md "Gates" → "Installer").
  *
- * The hook goes where git runs hooks from: `git rev-parse --path-format=absolute --git-path hooks`
- * (honours `core.hooksPath`, linked worktrees share the main repository's hooks, submodules have
- * their own). Three layouts:
+ * The hook goes where git runs hooks from (lib/hooks/hooks_dir.ts: honours `core.hooksPath`,
+ * linked worktrees share the main repository's hooks, submodules have their own). Three layouts:
  * - **plain**: no hook there → our stub.
  * - **chained**: a foreign `pre-push` is renamed to {@linkcode CHAINED_HOOK_NAME} (a rename keeps its
  *   bytes and mode) and our stub runs it first with the same arguments and stdin bytes.
@@ -14,10 +13,9 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { join } from "node:path";
 import type { Runner } from "../exec.ts";
 import { UsageError } from "../errors.ts";
-import { gitText } from "../git/git.ts";
 import {
   applyActions,
   type FileAction,
@@ -25,7 +23,6 @@ import {
   lstatOrNull,
   readTextOrNull,
   renderActions,
-  statOrNull,
 } from "./file_actions.ts";
 import {
   addHuskyLine,
@@ -35,6 +32,13 @@ import {
   renderHuskyLine,
   renderPrePushStub,
 } from "./git_stub.ts";
+import {
+  ensureInstallableHooksDir,
+  huskyDirOf,
+  insideWorktreeNote,
+  notADirectory,
+  resolveHooksDir,
+} from "./hooks_dir.ts";
 
 /** Inputs of {@linkcode installGitHook} and {@linkcode uninstallGitHook}. */
 export interface GitHookOptions {
@@ -63,28 +67,6 @@ export interface GitHookReport {
 }
 
 /**
- * Ask git where it runs hooks from.
- *
- * @returns absolute hooks directory (may not exist yet)
- * @throws {GitError} when `cwd` is not inside a git repository
- */
-export function resolveHooksDir(runner: Runner, cwd: string): Promise<string> {
-  return gitText(runner, cwd, ["rev-parse", "--path-format=absolute", "--git-path", "hooks"]);
-}
-
-/**
- * The husky directory when git's hooks dir is husky's: `<x>/.husky/_` (husky 9) → `<x>/.husky`;
- * `<x>/.husky` (husky 5–8) → itself; otherwise `null`.
- */
-export function huskyDirOf(hooksDir: string): string | null {
-  if (basename(hooksDir) === "_" && basename(dirname(hooksDir)) === ".husky") {
-    return dirname(hooksDir);
-  }
-  if (basename(hooksDir) === ".husky") return hooksDir;
-  return null;
-}
-
-/**
  * Install the pre-push hook (or, with `dryRun`, only plan it).
  *
  * @returns the report; `actions` is empty when already installed
@@ -95,23 +77,14 @@ export function huskyDirOf(hooksDir: string): string | null {
  */
 export async function installGitHook(options: GitHookOptions): Promise<GitHookReport> {
   if (!options.command) throw new UsageError("Cannot install the pre-push hook without a command");
-  const hooksDir = await resolveHooksDir(options.runner, options.cwd);
-  if (await notADirectory(hooksDir)) {
-    throw new UsageError(
-      `Cannot install the pre-push hook: the git hooks path "${hooksDir}" is not a directory; unset core.hooksPath ("git config --unset core.hooksPath") or point it at a directory ("git config core.hooksPath .githooks"), then run install again`,
-    );
-  }
+  const hooksDir = await ensureInstallableHooksDir(options.runner, options.cwd);
   const husky = huskyDirOf(hooksDir);
   const plan = husky
     ? await planHuskyInstall(husky, options.command)
     : await planStubInstall(hooksDir, options.command, options.force ?? false);
-  if (await insideWorktree(options.runner, options.cwd, hooksDir)) {
-    plan.notes.push(
-      `The hooks directory "${hooksDir}" is inside the worktree: the ${
-        husky ? "line in .husky/pre-push" : "stub"
-      } holds a machine-specific path to review-gate, so do not commit it (or use the compiled binary, installed at the same path on every machine).`,
-    );
-  }
+  const { runner, cwd } = options;
+  const note = await insideWorktreeNote(hooksDir, { runner, cwd, husky: husky !== null });
+  if (note !== null) plan.notes.push(note);
   return await finish(hooksDir, plan, options.dryRun);
 }
 
@@ -136,30 +109,6 @@ interface Plan {
   layout: GitHookReport["layout"];
   actions: FileAction[];
   notes: string[];
-}
-
-/** True when `path` exists (following symlinks) and is not a directory (`core.hooksPath=/dev/null`). */
-async function notADirectory(path: string): Promise<boolean> {
-  const info = await statOrNull(path).catch(() => null);
-  return info !== null && !info.isDirectory;
-}
-
-/** True when `dir` is inside the worktree of `cwd` but not inside its git dir (false when bare). */
-async function insideWorktree(runner: Runner, cwd: string, dir: string): Promise<boolean> {
-  const ask = (args: string[]) => gitText(runner, cwd, args).catch(() => "");
-  const top = await ask(["rev-parse", "--show-toplevel"]);
-  if (top === "" || !isWithin(dir, top)) return false;
-  const gitDirs = await ask([
-    "rev-parse",
-    "--path-format=absolute",
-    "--git-dir",
-    "--git-common-dir",
-  ]);
-  return !gitDirs.split("\n").some((d) => d !== "" && isWithin(dir, d));
-}
-
-function isWithin(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(dir.endsWith("/") ? dir : dir + "/");
 }
 
 async function finish(hooksDir: string, plan: Plan, dryRun?: boolean): Promise<GitHookReport> {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runProcess } from "../exec.ts";
 import { GitError, UsageError } from "../errors.ts";
-import { huskyDirOf, installGitHook, uninstallGitHook } from "./install_git.ts";
+import { installGitHook, uninstallGitHook } from "./install_git.ts";
 import { CHAINED_HOOK_NAME, MANAGED_MARKER } from "./git_stub.ts";
 import { shellQuote } from "./self_command.ts";
 import { git, hasShellcheck, makeRepo, shellcheck } from "./_testing.ts";
@@ -199,13 +199,6 @@ Deno.test("installGitHook() adds one line to husky's .husky/pre-push and uninsta
       await cleanup();
     }
   });
-});
-
-Deno.test("huskyDirOf() recognises husky 9 and husky 5-8 layouts only", () => {
-  assert.equal(huskyDirOf("/r/.husky/_"), "/r/.husky");
-  assert.equal(huskyDirOf("/r/.husky"), "/r/.husky");
-  assert.equal(huskyDirOf("/r/.git/hooks"), null);
-  assert.equal(huskyDirOf("/r/x/_"), null);
 });
 
 Deno.test("the chained stub gives the foreign hook and review-gate the same args and stdin in a real push", async () => {

@@ -1,7 +1,7 @@
 /**
  * The review pipeline, end to end: resolve the repository and target, collect the change, build the
  * prompt, consult the verdict cache, run one structured call (with the read-only proof), store the
- * run, and decide the status and exit code. Used by the `review` command and both gates.
+ * run (lib/review/store_run.ts), and decide the status and exit code. Used by the `review` command and both gates.
  *
  * I/O arrives through {@linkcode ReviewDeps}; nothing here prints or exits. The abort signal reaches
  * the git calls that collect the change (a Ctrl-C kills a slow `git add -A`) and is checked between
@@ -21,23 +21,15 @@ import { compareSnapshots, takeSnapshot } from "../git/snapshot.ts";
 import { autoTarget } from "../git/target.ts";
 import type { Change, Target } from "../git/types.ts";
 import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
-import { renderMarkdown } from "../render/markdown.ts";
 import { type CallOutcome, callStructured } from "../session.ts";
-import { cacheKey, readCache, writeCache } from "../store/cache.ts";
-import { appendRecord } from "../store/records.ts";
-import {
-  createRunDir,
-  newRunId,
-  writeRunRecord,
-  writeSuccess,
-  writeTranscript,
-} from "../store/run_dir.ts";
+import { cacheKey, readCache } from "../store/cache.ts";
+import { createRunDir, newRunId, writeRunRecord } from "../store/run_dir.ts";
 import { ensureStateDir } from "../store/state.ts";
-import { writeMemo } from "../store/verdict_memo.ts";
 import { answerStatus, blockingFindings, exitCodeFor, type Policy } from "./policy.ts";
 import { verdictIdentity } from "./identity.ts";
 import { buildCorrectivePrompt, buildReviewPrompt, type ReviewKind } from "./prompt.ts";
-import type { ReviewResult, ReviewStatus, RunRecord } from "./types.ts";
+import { type RunStart, storeRun } from "./store_run.ts";
+import type { ReviewResult, ReviewStatus } from "./types.ts";
 
 /** The I/O a review needs. */
 export interface ReviewDeps {
@@ -89,12 +81,6 @@ export interface ReviewOutcome extends ReviewResult {
 /** The policy a config sets. */
 export function policyOf(config: Config): Policy {
   return { failOn: config.fail_on, minConfidence: config.min_confidence };
-}
-
-function countFindings(answer: ReviewAnswer): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const f of answer.findings) counts[f.severity] = (counts[f.severity] ?? 0) + 1;
-  return counts;
 }
 
 /** `runner` with `signal` added to every request that has none (so an abort kills the child). */
@@ -197,7 +183,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
 
   const id = newRunId(started);
   const runDir = await createRunDir(state, id);
-  const recordBase = {
+  const recordBase: RunStart = {
     ...base,
     id,
     runDir,
@@ -238,46 +224,18 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
 
   const blocking = answer ? blockingFindings(answer, policy).length > 0 : false;
   const finished = deps.now();
-  const record: RunRecord = {
-    ...recordBase,
+  const record = await storeRun(recordBase, {
+    state,
     status,
     blocking,
-    cached: hit !== null,
-    model: outcome?.model ?? hit?.record.model ?? config.model,
-    sessionId: outcome?.sessionId ?? hit?.record.sessionId,
-    attempts: outcome?.attempts.map(({ stdout: _o, stderr: _e, ...rest }) => rest) ?? [],
-    usage: outcome?.usage,
-    costUsd: outcome?.costUsd,
-    message: outcome?.message,
-    refusal: outcome?.refusal,
-    notes: outcome?.notes,
-    findingCounts: answer ? countFindings(answer) : undefined,
-    finishedAt: finished.toISOString(),
-    durationMs: finished.getTime() - started.getTime(),
-  };
-  if (outcome) await writeTranscript(runDir, outcome.attempts);
-  if (answer) {
-    await writeSuccess(runDir, { answer, markdown: renderMarkdown(record, answer, policy) });
-    if (!hit && config.cache) {
-      await writeCache(state, key, { answer, record });
-    }
-    if (options.memoKey && config.cache) {
-      await writeMemo(state, { key: options.memoKey, cacheKey: key });
-    }
-  }
-  await writeRunRecord(runDir, record);
-  await appendRecord(state, {
-    id,
-    status,
-    blocking,
-    target: record.target.label,
-    provider: record.provider,
-    model: record.model,
-    cached: record.cached,
-    findings: record.findingCounts,
-    coverage: record.coverage?.status,
-    durationMs: record.durationMs,
-    finishedAt: record.finishedAt,
+    answer,
+    outcome,
+    hit,
+    config,
+    policy,
+    memoKey: options.memoKey,
+    started,
+    finished,
   });
   const last = outcome?.attempts.at(-1);
   const decoder = new TextDecoder();

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { interruptHandler } from "../../main.ts";
-import { liveChildren, runProcess } from "../../lib/exec.ts";
+import { runProcess } from "../../lib/exec.ts";
+import { liveChildren } from "../../lib/exec_children.ts";
 import { liveTempDirs, withPrivateTempDir } from "../../lib/tmpdir.ts";
 import {
   entriesOf,

@@ -1,0 +1,93 @@
+/**
+ * The pipes of a child started by `runProcess` (lib/exec.ts): stdout and stderr read to EOF but
+ * kept only up to a byte cap, and stdin fed then closed. Each is a {@linkcode Drain} that can be
+ * cancelled once the child has exited and something else still holds the pipe.
+ *
+ * @module
+ */
+
+/** One pipe being read or written. */
+export interface Drain {
+  /** The bytes read (empty for stdin) and whether the cap cut them. */
+  done: Promise<{ bytes: Uint8Array; truncated: boolean }>;
+  /** Stop reading now; `done` resolves with what was read. */
+  cancel(): void;
+}
+
+/**
+ * Read `stream` to EOF (or until cancelled), keeping at most `limit` bytes.
+ *
+ * Reading goes on past the cap, dropping the rest: closing early makes codex exit 101
+ * (PROVIDERS.md). A read error (a cancel, a broken pipe) ends the read with what was kept.
+ *
+ * @param stream a child's stdout or stderr
+ * @param limit bytes to keep at most
+ * @returns the drain; `done` never rejects
+ */
+export function readBounded(stream: ReadableStream<Uint8Array>, limit: number): Drain {
+  const reader = stream.getReader();
+  const done = collect(reader, limit);
+  return { done, cancel: () => void reader.cancel().catch(() => {}) };
+}
+
+async function collect(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  limit: number,
+): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  while (true) {
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      break; // cancelled or the pipe broke: keep what was read
+    }
+    if (next.done) break;
+    const chunk = next.value;
+    if (size >= limit) {
+      truncated = true;
+      continue; // keep draining: closing early makes codex exit 101 (PROVIDERS.md)
+    }
+    const room = limit - size;
+    if (chunk.byteLength > room) {
+      chunks.push(chunk.subarray(0, room));
+      size += room;
+      truncated = true;
+    } else {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+    }
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    bytes.set(c, offset);
+    offset += c.byteLength;
+  }
+  return { bytes, truncated };
+}
+
+/**
+ * Write `stdin` (text as UTF-8) to the child's stdin, then close it.
+ *
+ * @param child a child spawned with `stdin: "piped"`
+ * @param stdin the bytes or text to write
+ * @returns a drain whose `done` resolves with no bytes once written, or once the child closed
+ *   stdin early (its exit code tells the story); never rejects
+ */
+export function feedStdin(child: Deno.ChildProcess, stdin: Uint8Array | string): Drain {
+  const data = typeof stdin === "string" ? new TextEncoder().encode(stdin) : stdin;
+  const writer = child.stdin.getWriter();
+  const done = (async () => {
+    try {
+      await writer.write(data);
+      await writer.close();
+    } catch {
+      // the child closed stdin early (or died): its exit code tells the story
+    }
+    return { bytes: new Uint8Array(), truncated: false };
+  })();
+  return { done, cancel: () => void writer.abort().catch(() => {}) };
+}

@@ -1,0 +1,109 @@
+/**
+ * Store a finished review run (DESIGN.md "Store (contract)"): build its {@linkcode RunRecord} from the
+ * run's start, the provider call's outcome or the cache hit, and the answer; write the transcript,
+ * `answer.json` + `review.md` on success, the verdict cache and memo, the final `run.json` (which
+ * replaces the "running" placeholder), and one line in the records log.
+ *
+ * @module
+ */
+import type { ReviewAnswer } from "../answer/types.ts";
+import type { Config } from "../config.ts";
+import { renderMarkdown } from "../render/markdown.ts";
+import { type CallOutcome, toAttemptRecords } from "../session.ts";
+import { type CacheEntry, writeCache } from "../store/cache.ts";
+import { appendRecord } from "../store/records.ts";
+import { writeRunRecord, writeSuccess, writeTranscript } from "../store/run_dir.ts";
+import { writeMemo } from "../store/verdict_memo.ts";
+import type { Policy } from "./policy.ts";
+import type { ReviewStatus, RunningRecord, RunRecord } from "./types.ts";
+
+/** What is known of a run when its folder is created: its "running" record without the status. */
+export type RunStart = Omit<RunningRecord, "status"> & { cacheKey: string };
+
+/** How a run ended, for {@linkcode storeRun}. */
+export interface FinishedRun {
+  /** The state directory (lib/store/state.ts). */
+  state: string;
+  status: ReviewStatus;
+  /** True when the answer has findings the policy blocks on. */
+  blocking: boolean;
+  /** The accepted answer (fresh or cached), absent on failure. */
+  answer?: ReviewAnswer;
+  /** The provider call, absent on a cache hit. */
+  outcome?: CallOutcome;
+  /** The cache entry the answer came from, or `null`. */
+  hit: CacheEntry<ReviewAnswer> | null;
+  config: Config;
+  policy: Policy;
+  /** Verdict memo key of an immutable target, pointed at this verdict on success. */
+  memoKey?: string;
+  /** When the run started and finished (`durationMs` is their difference). */
+  started: Date;
+  finished: Date;
+}
+
+/**
+ * Build the final record of a run and store everything about it.
+ *
+ * The record takes the model from the call, else the cached record, else the config; attempts
+ * without their raw bytes (those go to `transcript/`); finding counts by severity. The cache is
+ * written only for a fresh answer with `config.cache`; the memo only with `memoKey` and
+ * `config.cache`.
+ *
+ * @param start the run's start, as written in the "running" `run.json`
+ * @param run how it ended
+ * @returns the stored record
+ * @throws Deno.errors from the file system
+ */
+export async function storeRun(start: RunStart, run: FinishedRun): Promise<RunRecord> {
+  const { outcome, answer, hit, config, state } = run;
+  const record: RunRecord = {
+    ...start,
+    status: run.status,
+    blocking: run.blocking,
+    cached: hit !== null,
+    model: outcome?.model ?? hit?.record.model ?? config.model,
+    sessionId: outcome?.sessionId ?? hit?.record.sessionId,
+    attempts: outcome ? toAttemptRecords(outcome.attempts) : [],
+    usage: outcome?.usage,
+    costUsd: outcome?.costUsd,
+    message: outcome?.message,
+    refusal: outcome?.refusal,
+    notes: outcome?.notes,
+    findingCounts: answer ? countFindings(answer) : undefined,
+    finishedAt: run.finished.toISOString(),
+    durationMs: run.finished.getTime() - run.started.getTime(),
+  };
+  if (outcome) await writeTranscript(start.runDir, outcome.attempts);
+  if (answer) {
+    const markdown = renderMarkdown(record, answer, run.policy);
+    await writeSuccess(start.runDir, { answer, markdown });
+    if (!hit && config.cache) {
+      await writeCache(state, start.cacheKey, { answer, record });
+    }
+    if (run.memoKey && config.cache) {
+      await writeMemo(state, { key: run.memoKey, cacheKey: start.cacheKey });
+    }
+  }
+  await writeRunRecord(start.runDir, record);
+  await appendRecord(state, {
+    id: record.id,
+    status: record.status,
+    blocking: record.blocking,
+    target: record.target.label,
+    provider: record.provider,
+    model: record.model,
+    cached: record.cached,
+    findings: record.findingCounts,
+    coverage: record.coverage?.status,
+    durationMs: record.durationMs,
+    finishedAt: record.finishedAt,
+  });
+  return record;
+}
+
+function countFindings(answer: ReviewAnswer): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const f of answer.findings) counts[f.severity] = (counts[f.severity] ?? 0) + 1;
+  return counts;
+}

@@ -1,0 +1,185 @@
+/**
+ * One attempt of a structured call (lib/session.ts): build the provider invocation, spawn it
+ * through the injected runner within the time left, parse its envelope (PROVIDERS.md) and judge
+ * it with the decoder. The attempt's argv, stdin size, raw stdout/stderr, exit code and duration
+ * are kept in its record; session id, model, cost and usage are gathered into the call's outcome.
+ *
+ * @module
+ */
+import type { Refusal } from "./answer/types.ts";
+import { type ExecResult, SpawnError } from "./exec.ts";
+import type { Envelope, Usage } from "./providers/provider.ts";
+import type { AttemptRun, CallOptions, CallOutcome, CallStatus } from "./session.ts";
+
+/** Where an attempt left the call: an answer, a refusal to correct, or the end. */
+export type Step<T> =
+  | { kind: "ok"; answer: T; notes: string[] }
+  | { kind: "refused"; refusal: Refusal[] }
+  | { kind: "stop"; status: CallStatus; message: string };
+
+/**
+ * Run one attempt of `callStructured` (lib/session.ts): build the invocation (a resume of
+ * `out.sessionId` when `at.prompt` is given), write its files into `at.tmpDir`, spawn it with the
+ * time left until `at.deadline`, parse the envelope (PROVIDERS.md, the adapter's section) and hand
+ * an answer to the decoder. The attempt's record is pushed onto `out.attempts` before the spawn;
+ * the session id, model, cost (USD) and usage (tokens) are gathered into `out`.
+ *
+ * @param options the call's options
+ * @param out the outcome being built (mutated)
+ * @param at temp dir, attempt number (1 or 2), deadline (`performance.now()` ms), corrective prompt
+ * @returns `ok` with the answer, `refused` with the refusal, or `stop` with a status and message
+ * @throws when an adapter writes outside its temp dir, or what the decoder or file writes throw
+ */
+export async function runAttempt<T>(
+  options: CallOptions<T, unknown>,
+  out: CallOutcome<T>,
+  at: { tmpDir: string; n: number; deadline: number; prompt?: string },
+): Promise<Step<T>> {
+  const { adapter, signal } = options;
+  const seconds = Math.round(options.timeoutMs / 100) / 10;
+  const timeoutStep: Step<T> = {
+    kind: "stop",
+    status: "timeout",
+    message:
+      `The provider did not finish within ${seconds} s: raise the timeout or review a smaller change`,
+  };
+  if (signal?.aborted) return { kind: "stop", status: "interrupted", message: "Interrupted" };
+  const remaining = Math.floor(at.deadline - performance.now());
+  if (remaining <= 0) return timeoutStep;
+  const invocation = adapter.buildInvocation({
+    ...options.request,
+    ...(at.prompt !== undefined ? { prompt: at.prompt, resumeSessionId: out.sessionId } : {}),
+    tmpDir: at.tmpDir,
+    attempt: at.n,
+  });
+  for (const [path, content] of Object.entries(invocation.files)) {
+    if (!path.startsWith(at.tmpDir + "/")) {
+      throw new Error(`Adapter "${adapter.name}" wrote outside its temp dir: "${path}"`);
+    }
+    await Deno.writeTextFile(path, content, { mode: 0o600 });
+  }
+  const stdinBytes = invocation.stdin === null
+    ? 0
+    : new TextEncoder().encode(invocation.stdin).byteLength;
+  const record: AttemptRun = {
+    n: at.n,
+    argv: [options.bin, ...invocation.args],
+    stdinBytes,
+    exitCode: -1,
+    durationMs: 0,
+    outcome: "error",
+    stdoutFile: `transcript/attempt-${at.n}.stdout`,
+    stderrFile: `transcript/attempt-${at.n}.stderr`,
+    stdout: new Uint8Array(),
+    stderr: new Uint8Array(),
+  };
+  out.attempts.push(record);
+  const spawnedAtMs = Date.now();
+  let result: ExecResult;
+  try {
+    result = await options.runner({
+      cmd: options.bin,
+      args: invocation.args,
+      stdin: invocation.stdin,
+      env: { ...invocation.env, REVIEW_GATE_CHILD: "1" },
+      cwd: options.request.root,
+      timeoutMs: remaining,
+      signal,
+    });
+  } catch (error) {
+    const missing = error instanceof SpawnError && error.cause instanceof Deno.errors.NotFound;
+    const fallback = error instanceof Error ? error.message : String(error);
+    const message = missing ? options.missingBinaryMessage ?? fallback : fallback;
+    record.message = message;
+    return { kind: "stop", status: "provider-error", message };
+  }
+  Object.assign(record, {
+    exitCode: result.code,
+    durationMs: result.durationMs,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    ...(result.truncated ? { truncated: true } : {}),
+    ...(result.outputCutAfterExit ? { outputCutAfterExit: true } : {}),
+  });
+  if (result.aborted || signal?.aborted) {
+    record.outcome = "interrupted";
+    return { kind: "stop", status: "interrupted", message: "Interrupted" };
+  }
+  if (result.timedOut) {
+    record.outcome = "timeout";
+    return timeoutStep;
+  }
+  const files: Record<string, string | null> = {};
+  for (const path of invocation.readBack) {
+    files[path] = await Deno.readTextFile(path).catch(() => null);
+  }
+  const decoder = new TextDecoder();
+  const envelope = adapter.parseEnvelope({
+    code: result.code,
+    stdout: decoder.decode(result.stdout),
+    stderr: decoder.decode(result.stderr),
+    files,
+  });
+  const env = { ...options.env, ...invocation.env };
+  await collectMeta(options, out, envelope, { spawnedAtMs, env });
+  return await judge(options, record, envelope);
+}
+
+async function judge<T>(
+  options: CallOptions<T, unknown>,
+  record: AttemptRun,
+  envelope: Envelope,
+): Promise<Step<T>> {
+  if (envelope.outcome === "error") {
+    record.message = envelope.message;
+    return { kind: "stop", status: "provider-error", message: envelope.message };
+  }
+  const decision = envelope.outcome === "refused"
+    ? { ok: false as const, refusal: [{ path: "", problem: envelope.problem }] }
+    : await options.decode(
+      envelope.value !== undefined ? { value: envelope.value } : { text: envelope.text ?? "" },
+    );
+  if (decision.ok) {
+    record.outcome = "answer";
+    return { kind: "ok", answer: decision.answer, notes: decision.notes };
+  }
+  record.outcome = "refused";
+  record.refusal = decision.refusal;
+  return { kind: "refused", refusal: decision.refusal };
+}
+
+async function collectMeta<T>(
+  options: CallOptions<T, unknown>,
+  out: CallOutcome<T>,
+  envelope: Envelope,
+  context: { spawnedAtMs: number; env: Record<string, string | undefined> },
+): Promise<void> {
+  let sessionId = envelope.sessionId;
+  if (!sessionId && options.adapter.locateSession) {
+    sessionId = await options.adapter.locateSession({
+      root: options.request.root,
+      ...context,
+    }).catch(() => undefined);
+  }
+  if (sessionId) out.sessionId = sessionId;
+  if (envelope.model) out.model = envelope.model;
+  if (envelope.costUsd !== undefined) out.costUsd = (out.costUsd ?? 0) + envelope.costUsd;
+  if (envelope.usage) out.usage = sumUsage(out.usage, envelope.usage);
+}
+
+/**
+ * Add two usage reports field by field; a field absent from both stays absent.
+ *
+ * @param a running total (or undefined)
+ * @param b one attempt's usage
+ * @returns the sum, tokens
+ */
+export function sumUsage(a: Usage | undefined, b: Usage): Usage {
+  const sum: Usage = { ...a };
+  for (
+    const key of ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"] as const
+  ) {
+    if (b[key] !== undefined) sum[key] = (sum[key] ?? 0) + b[key];
+  }
+  return sum;
+}
