@@ -8,6 +8,7 @@ import { Command, CommanderError } from "commander";
 import denoJson from "../../deno.json" with { type: "json" };
 import { ExitCode, ReviewGateError } from "../errors.ts";
 import { SpawnError } from "../exec.ts";
+import { sanitizeForTerminal } from "../render/sanitize.ts";
 import { registerDecode } from "./decode.ts";
 import { registerDoctor } from "./doctor.ts";
 import { registerGate } from "./gate.ts";
@@ -30,7 +31,7 @@ export function buildProgram(deps: CliDeps, setExit: (code: number) => void): Co
     .showSuggestionAfterError(true)
     .configureOutput({
       writeOut: (text) => deps.stdout.write(text),
-      writeErr: (text) => deps.stderr.write(text),
+      writeErr: (text) => deps.stderr.write(sanitizeForTerminal(text)),
     });
   registerReview(program, deps, setExit);
   registerSchema(program, deps);
@@ -42,7 +43,7 @@ export function buildProgram(deps: CliDeps, setExit: (code: number) => void): Co
   for (const command of allCommands(program)) {
     command.exitOverride().showHelpAfterError("(add --help for usage)").configureOutput({
       writeOut: (text) => deps.stdout.write(text),
-      writeErr: (text) => deps.stderr.write(text),
+      writeErr: (text) => deps.stderr.write(sanitizeForTerminal(text)),
     });
   }
   return program;
@@ -52,8 +53,34 @@ function allCommands(command: Command): Command[] {
   return command.commands.flatMap((c) => [c, ...allCommands(c)]);
 }
 
+/** Commands whose `--json` output must stay valid JSON even when they fail before a run exists. */
+const JSON_COMMANDS = new Set(["review", "decode"]);
+
 /**
- * Run review-gate with the given arguments (without the program name).
+ * True when argv asks `review` or `decode` for JSON (`--json` before any `--`).
+ *
+ * @param args argv without the program name
+ */
+export function wantsJsonErrors(args: readonly string[]): boolean {
+  if (!JSON_COMMANDS.has(args[0])) return false;
+  const end = args.indexOf("--");
+  return (end === -1 ? args : args.slice(0, end)).includes("--json");
+}
+
+/**
+ * The `--json` envelope of a command that failed before producing its own output.
+ *
+ * @returns one JSON line `{"status":"error","exitCode":…,"message":…}` with a final newline
+ */
+export function renderJsonError(exitCode: number, message: string): string {
+  return JSON.stringify({ status: "error", exitCode, message }) + "\n";
+}
+
+/**
+ * Run review-gate with the given arguments (without the program name). Error messages are
+ * sanitised for the terminal (a provider message or a config key may carry escape sequences);
+ * with `review --json` / `decode --json` a failure also prints {@linkcode renderJsonError} on
+ * stdout so stdout is always JSON.
  *
  * @returns the exit code (see lib/errors.ts ExitCode); never throws
  */
@@ -64,26 +91,31 @@ export async function run(args: readonly string[], deps: CliDeps): Promise<numbe
     deps.stderr.write(program.helpInformation());
     return ExitCode.usage;
   }
+  const fail = (code: number, message: string, text = `review-gate: ${message}\n`) => {
+    deps.stderr.write(sanitizeForTerminal(text));
+    if (wantsJsonErrors(args)) {
+      deps.stdout.write(renderJsonError(code, sanitizeForTerminal(message)));
+    }
+    return code;
+  };
   try {
     await program.parseAsync([...args], { from: "user" });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      // help and version print and end with 0; every parse error is a usage error (2)
-      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+      // help and version print and end with 0; every parse error is a usage error (2), and
+      // commander has already written its message to stderr
+      if (error.exitCode === 0) return ExitCode.ok;
+      return fail(ExitCode.usage, error.message.replace(/^error: /, ""), "");
     }
-    if (error instanceof ReviewGateError) {
-      deps.stderr.write(`review-gate: ${error.message}\n`);
-      return error.exitCode;
-    }
-    if (error instanceof SpawnError) {
-      deps.stderr.write(`review-gate: ${error.message}\n`);
-      return ExitCode.couldNotRun;
-    }
-    const detail = deps.env.REVIEW_GATE_DEBUG ? (error as Error).stack : (error as Error).message;
-    deps.stderr.write(
+    if (error instanceof ReviewGateError) return fail(error.exitCode, error.message);
+    if (error instanceof SpawnError) return fail(ExitCode.couldNotRun, error.message);
+    const message = (error as Error)?.message ?? String(error);
+    const detail = deps.env.REVIEW_GATE_DEBUG ? (error as Error).stack : message;
+    return fail(
+      ExitCode.couldNotRun,
+      `internal error: ${message}`,
       `review-gate: internal error: ${detail}\nPlease report it; set REVIEW_GATE_DEBUG=1 for the stack\n`,
     );
-    return ExitCode.couldNotRun;
   }
 }

@@ -15,7 +15,9 @@ import { type Repo, resolveRepo } from "../git/repo.ts";
 import { type ClaudeScope, claudeSettingsPath } from "../hooks/install_claude.ts";
 import { huskyDirOf, resolveHooksDir } from "../hooks/hooks_dir.ts";
 import { MANAGED_MARKER } from "../hooks/git_stub.ts";
+import { reviewGateSkips } from "../hooks/hook_io.ts";
 import { getProvider, PROVIDER_NAMES, resolveBinary } from "../providers/registry.ts";
+import { sanitizeForTerminal } from "../render/sanitize.ts";
 import type { CliDeps } from "./deps.ts";
 
 /** One line of the report. */
@@ -150,6 +152,35 @@ async function checkClaude(deps: CliDeps, repo: Repo): Promise<DoctorCheck[]> {
   return checks;
 }
 
+/**
+ * The environment switches that silently turn the gates off: `REVIEW_GATE` set to a skip value
+ * (`0`, `false`, `off`, `no`) and `REVIEW_GATE_CHILD=1` (meant only for the children review-gate
+ * starts; set in a user's shell it skips every hook).
+ *
+ * @returns failing checks, one per switch that is on (none when the gates run)
+ */
+export function checkEnvironment(env: Record<string, string | undefined>): DoctorCheck[] {
+  const checks: DoctorCheck[] = [];
+  if (reviewGateSkips(env)) {
+    checks.push({
+      area: "environment",
+      ok: false,
+      detail: `REVIEW_GATE=${
+        JSON.stringify(env.REVIEW_GATE)
+      } is set: every hook is skipped; unset it to run the gates`,
+    });
+  }
+  if (env.REVIEW_GATE_CHILD === "1") {
+    checks.push({
+      area: "environment",
+      ok: false,
+      detail:
+        "REVIEW_GATE_CHILD=1 is set: every gate is silently off (it is meant only for processes review-gate starts); unset it",
+    });
+  }
+  return checks;
+}
+
 /** Gather every check. */
 export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
@@ -184,13 +215,7 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
   }
   checks.push(...await checkProviders(deps, provider));
   if (repo) checks.push(...await checkGitHook(deps, repo), ...await checkClaude(deps, repo));
-  if (deps.env.REVIEW_GATE === "0") {
-    checks.push({
-      area: "environment",
-      ok: false,
-      detail: "REVIEW_GATE=0 is set: every hook is skipped",
-    });
-  }
+  checks.push(...checkEnvironment(deps.env));
   return checks;
 }
 
@@ -206,7 +231,7 @@ export function registerDoctor(
       const checks = await runDoctor(deps);
       for (const c of checks) {
         const mark = c.ok ? "ok  " : c.optional ? "--  " : "FAIL";
-        deps.stdout.write(`${mark} ${c.area}: ${c.detail}\n`);
+        deps.stdout.write(sanitizeForTerminal(`${mark} ${c.area}: ${c.detail}\n`));
       }
       setExit(checks.some((c) => !c.ok && !c.optional) ? 1 : 0);
     });

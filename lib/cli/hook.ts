@@ -10,6 +10,7 @@ import type { Command } from "commander";
 import type { HookInput, HookOutput } from "../hooks/hook_io.ts";
 import { hooksSwitchedOff } from "../hooks/hook_io.ts";
 import { PRE_PUSH_SKIP_HINT } from "../hooks/decision.ts";
+import { sanitizeForTerminal } from "../render/sanitize.ts";
 import type { CliDeps } from "./deps.ts";
 
 /** The hook names. */
@@ -77,7 +78,7 @@ export async function runHook(
     output = renderHookFailure(name, error, { block });
   }
   if (output.stdout) deps.stdout.write(output.stdout);
-  if (output.stderr) deps.stderr.write(output.stderr);
+  if (output.stderr) deps.stderr.write(sanitizeForTerminal(output.stderr));
   return output.exitCode;
 }
 
@@ -98,7 +99,8 @@ async function prePushBlocksOnError(deps: CliDeps): Promise<boolean> {
  * What a hook says when it failed before deciding (pure). pre-push: a loud one-paragraph warning on
  * stderr, exit 0 (exit 1 with the skip hint when `block`; 130 when interrupted). claude-stop: exit 0
  * with a `systemMessage` saying the turn was NOT reviewed. claude-prompt: exit 0, stderr only
- * (stdout would be added to Claude's context). No stack trace.
+ * (stdout would be added to Claude's context). No stack trace; control and bidi characters of the
+ * error message are neutralised.
  *
  * @param error what was thrown; a `ConfigError` message names the file or variable and key
  * @param options `block`: `gates.pre_push.on_error` is `"block"`
@@ -108,7 +110,7 @@ export function renderHookFailure(
   error: unknown,
   options: { block?: boolean } = {},
 ): HookOutput {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = sanitizeForTerminal(error instanceof Error ? error.message : String(error));
   const isConfig = error instanceof Error && error.name === "ConfigError";
   const fix = isConfig && !/\bfix\b/i.test(message)
     ? ' Fix the configuration named above, or run "review-gate doctor".'

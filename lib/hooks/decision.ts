@@ -3,7 +3,9 @@
  * text. Stop output shapes per PROVIDERS.md "Claude Code hooks, as the real CLI runs them": block =
  * `{"decision":"block","reason":…}` on stdout with exit 0; a `systemMessage` shows the user a note
  * without blocking; printing nothing allows. Reasons stay short and point at the stored
- * `review.md`; at most three findings are listed, one line each.
+ * `review.md`; at most three findings are listed, one line each. Every text that reaches the user
+ * (Claude Code shows `systemMessage`s and block reasons; pre-push text goes to the terminal) passes
+ * through {@linkcode sanitizeForTerminal}: provider errors and config keys are untrusted.
  *
  * @module
  */
@@ -58,7 +60,7 @@ export function buildStopBlock(
     `Full review: ${input.reviewPath}`,
     "Fix them (or explain why they are not problems), then finish your turn.",
   ].join("\n");
-  return JSON.stringify({ decision: "block", reason }) + "\n";
+  return JSON.stringify({ decision: "block", reason: sanitizeForTerminal(reason) }) + "\n";
 }
 
 /**
@@ -68,7 +70,7 @@ export function buildStopBlock(
  * @returns one JSON line `{"systemMessage":…}` with a final newline
  */
 export function buildStopMessage(message: string): string {
-  return JSON.stringify({ systemMessage: message }) + "\n";
+  return JSON.stringify({ systemMessage: sanitizeForTerminal(message) }) + "\n";
 }
 
 /** Stop hook stdout that simply allows the stop: nothing. */
@@ -93,9 +95,9 @@ export function buildStopCouldNotRun(
   const reason = [
     `review-gate could not review this turn's changes: ${input.reason}${where}.`,
     "The gate is set to block when that happens (on_error: block). Tell the user; they can turn the",
-    'gate off with "review-gate gate disable" or REVIEW_GATE=0.',
+    'gate off with "review-gate gate disable claude-stop" or REVIEW_GATE=0.',
   ].join("\n");
-  return JSON.stringify({ decision: "block", reason }) + "\n";
+  return JSON.stringify({ decision: "block", reason: sanitizeForTerminal(reason) }) + "\n";
 }
 
 /** The skip hint every pre-push block carries. */
@@ -112,14 +114,16 @@ export const PRE_PUSH_SKIP_HINT =
 export function renderPrePushBlock(
   input: { label: string; findings: readonly Finding[]; reviewPath: string },
 ): string {
-  return [
-    `review-gate: push blocked: ${
-      plural(input.findings.length, "blocking finding")
-    } in ${input.label}`,
-    ...listFindings(input.findings).map((l) => `  ${l}`),
-    `Full review: ${input.reviewPath}`,
-    PRE_PUSH_SKIP_HINT,
-  ].join("\n") + "\n";
+  return sanitizeForTerminal(
+    [
+      `review-gate: push blocked: ${
+        plural(input.findings.length, "blocking finding")
+      } in ${input.label}`,
+      ...listFindings(input.findings).map((l) => `  ${l}`),
+      `Full review: ${input.reviewPath}`,
+      PRE_PUSH_SKIP_HINT,
+    ].join("\n") + "\n",
+  );
 }
 
 /**
@@ -127,7 +131,7 @@ export function renderPrePushBlock(
  *
  * @param input what was not reviewed, why, where the run record is, and whether the push is
  *   blocked for it (`on_error: block`)
- * @returns lines ending in a newline
+ * @returns lines ending in a newline, control and bidi characters neutralised
  */
 export function renderNotReviewed(
   input: { label: string; reason: string; runPath?: string; blocked: boolean },
@@ -139,5 +143,5 @@ export function renderNotReviewed(
       ? `The push is blocked because gates.pre_push.on_error is "block". ${PRE_PUSH_SKIP_HINT}`
       : "The push goes ahead unreviewed.",
   ];
-  return lines.join("\n") + "\n";
+  return sanitizeForTerminal(lines.join("\n") + "\n");
 }

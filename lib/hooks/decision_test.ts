@@ -95,3 +95,27 @@ Deno.test("renderNotReviewed() is loud and says whether the push goes ahead", ()
   assert.match(blocked, /--no-verify/);
   assert.match(blocked, /Details: \/r/);
 });
+
+const HOSTILE = "\u001b]0;T\u0007\u001b[2J\u202e\u009b";
+// deno-lint-ignore no-control-regex
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+
+Deno.test("stop and pre-push texts neutralise control and bidi characters from untrusted messages", () => {
+  const texts = [
+    JSON.parse(buildStopMessage(`boom ${HOSTILE}`)).systemMessage,
+    JSON.parse(buildStopCouldNotRun({ reason: HOSTILE, runPath: "/r", block: false }))
+      .systemMessage,
+    JSON.parse(buildStopCouldNotRun({ reason: HOSTILE, runPath: "/r", block: true })).reason,
+    renderNotReviewed({ label: `refs/heads/x${HOSTILE}`, reason: HOSTILE, blocked: true }),
+    renderNotReviewed({ label: "x", reason: "r", runPath: `/runs/${HOSTILE}`, blocked: false }),
+  ];
+  for (const text of texts) {
+    assert.doesNotMatch(text, RAW_CONTROL, text);
+    assert.match(text, /\\u\{1b\}\]0;T\\u\{7\}/, text);
+  }
+});
+
+Deno.test("buildStopCouldNotRun() with block names the command that disables the Stop gate", () => {
+  const reason = JSON.parse(buildStopCouldNotRun({ reason: "x", block: true })).reason;
+  assert.match(reason, /"review-gate gate disable claude-stop" or REVIEW_GATE=0/);
+});

@@ -30,10 +30,22 @@ export interface HookOutput {
 /** Allow silently. */
 export const ALLOW: HookOutput = Object.freeze({ stdout: "", stderr: "", exitCode: 0 });
 
+const SKIP_VALUES = new Set(["0", "false", "off", "no"]);
+
 /**
- * True when every hook must return at once: `REVIEW_GATE=0` (the user's skip switch) or
- * `REVIEW_GATE_CHILD=1` (we are inside a provider that review-gate started: recursion guard).
+ * True when `REVIEW_GATE` is the user's skip switch: `0`, `false`, `off` or `no`, in any case, with
+ * surrounding spaces ignored (the generated shell stub only checks `0`; the rest is caught here).
+ */
+export function reviewGateSkips(env: Record<string, string | undefined>): boolean {
+  const value = env.REVIEW_GATE;
+  return value !== undefined && SKIP_VALUES.has(value.trim().toLowerCase());
+}
+
+/**
+ * True when every hook must return at once: `REVIEW_GATE=0` (or `false`/`off`/`no`, see
+ * {@linkcode reviewGateSkips}; the user's skip switch) or `REVIEW_GATE_CHILD=1` (we are inside a
+ * provider that review-gate started: recursion guard).
  */
 export function hooksSwitchedOff(env: Record<string, string | undefined>): boolean {
-  return env.REVIEW_GATE === "0" || env.REVIEW_GATE_CHILD === "1";
+  return reviewGateSkips(env) || env.REVIEW_GATE_CHILD === "1";
 }

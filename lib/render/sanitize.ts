@@ -1,20 +1,23 @@
 /**
  * Neutralise control characters in text that came from a model (or a repository) before it reaches
  * a terminal: ANSI escape sequences could otherwise recolour, move the cursor, rewrite earlier lines
- * (hiding a finding) or set the window title. Newlines and tabs stay; every other C0/C1 control
- * character and DEL becomes a visible `\u{…}` escape.
+ * (hiding a finding) or set the window title, and Unicode bidi controls could reorder what is shown
+ * (Trojan Source). Newlines and tabs stay; every other C0/C1 control character, DEL, the bidi
+ * embedding/override/isolate controls (U+202A–U+202E, U+2066–U+2069) and the LRM/RLM marks
+ * (U+200E, U+200F) become a visible `\u{…}` escape.
  *
  * @module
  */
 
 // deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * Make text safe to print on a terminal.
  *
  * @param text untrusted text
- * @returns the same text with control characters (except `\n`, `\t`) shown as `\u{1b}` etc.
+ * @returns the same text with control characters (except `\n`, `\t`) and bidi controls shown as
+ *   `\u{1b}`, `\u{202e}` etc.
  * @example
  * ```ts
  * import { sanitizeForTerminal } from "./sanitize.ts";

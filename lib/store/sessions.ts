@@ -21,8 +21,17 @@ export interface SessionState {
   lastStatus?: string;
   /** Run id of that review. */
   lastRunId?: string;
-  /** Worktree tree id of the last completed review (Stop gate: same tree → reuse its verdict). */
+  /**
+   * Worktree tree id of the last completed review (Stop gate: same baseline and same tree → reuse
+   * its verdict).
+   */
   lastTree?: string;
+  /**
+   * Baseline tree that review started from: the reviewed change is `lastBaseline → lastTree`, so a
+   * verdict is reused only when both match (the same tree reached from another baseline is another
+   * change).
+   */
+  lastBaseline?: string;
   /** What that review decided, as the Stop gate needs it (lib/hooks/stop_gate.ts StoredVerdict). */
   lastVerdict?: {
     status: string;

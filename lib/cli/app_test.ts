@@ -1,0 +1,121 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type Runner, runProcess } from "../exec.ts";
+import { makeRepo } from "../hooks/_testing.ts";
+import { renderJsonError, run, wantsJsonErrors } from "./app.ts";
+import type { CliDeps } from "./deps.ts";
+
+const ESCAPES = "\u001b]0;T\u0007\u001b[2J";
+// deno-lint-ignore no-control-regex
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+
+function deps(
+  options: { cwd?: string; runner?: Runner; env?: Record<string, string> } = {},
+): CliDeps & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    cwd: options.cwd ?? Deno.cwd(),
+    env: { HOME: "/nonexistent", XDG_CONFIG_HOME: "/nonexistent", ...options.env },
+    stdout: { isTerminal: false, write: (t) => void out.push(t) },
+    stderr: { isTerminal: false, write: (t) => void err.push(t) },
+    readStdin: () => Promise.resolve(new Uint8Array()),
+    runner: options.runner ?? runProcess,
+    now: () => new Date(),
+    signal: new AbortController().signal,
+    self: { execPath: Deno.execPath() },
+  };
+}
+
+/** stdout parsed as the error envelope (throws when stdout is not exactly one JSON value). */
+function envelope(out: string[]): Record<string, unknown> {
+  return JSON.parse(out.join(""));
+}
+
+Deno.test("wantsJsonErrors() is true only for review/decode with --json before --", () => {
+  const cases: [string[], boolean][] = [
+    [["review", "--json"], true],
+    [["decode", "-", "--json"], true],
+    [["review", "--staged"], false],
+    [["doctor", "--json"], false],
+    [["review", "--", "--json"], false],
+  ];
+  for (const [args, expected] of cases) {
+    assert.equal(wantsJsonErrors(args), expected, args.join(" "));
+  }
+  assert.deepEqual(JSON.parse(renderJsonError(2, "m")), {
+    status: "error",
+    exitCode: 2,
+    message: "m",
+  });
+});
+
+Deno.test("run() prints a JSON error envelope on stdout for exit-2 errors of review and decode --json", async (t) => {
+  const outside = await Deno.makeTempDir({ prefix: "rg-app-" });
+  try {
+    const cases: [string, string[], RegExp, string?][] = [
+      ["flag conflict", ["review", "--json", "--staged", "--base", "main"], /Choose one target/],
+      ["unknown flag", ["review", "--json", "--bogus"], /unknown option/],
+      ["bad choice", ["review", "--json", "--fail-on", "huge"], /huge/],
+      [
+        "unreadable answer file",
+        ["decode", join(outside, "missing.json"), "--json"],
+        /Cannot read/,
+      ],
+      ["not a repository", ["review", "--json"], /repositor/i, outside],
+    ];
+    for (const [name, args, message, cwd] of cases) {
+      await t.step(name, async () => {
+        const d = deps({ cwd });
+        const code = await run(args, d);
+        assert.equal(code, 2, d.err.join(""));
+        const json = envelope(d.out);
+        assert.equal(json.status, "error");
+        assert.equal(json.exitCode, 2);
+        assert.match(String(json.message), message);
+        assert.match(d.err.join(""), message, "the human message stays on stderr");
+      });
+    }
+    await t.step("without --json stdout stays empty", async () => {
+      const d = deps();
+      assert.equal(await run(["review", "--staged", "--base", "main"], d), 2);
+      assert.deepEqual(d.out, []);
+    });
+  } finally {
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("run() prints the JSON error envelope with exit 3 for an internal error before a run exists", async () => {
+  const d = deps({ runner: () => Promise.reject(new Error(`boom ${ESCAPES}`)) });
+  const code = await run(["review", "--json"], d);
+  assert.equal(code, 3);
+  const json = envelope(d.out);
+  assert.deepEqual([json.status, json.exitCode], ["error", 3]);
+  assert.match(String(json.message), /internal error: boom/);
+  assert.doesNotMatch(String(json.message), RAW_CONTROL);
+  assert.doesNotMatch(d.err.join(""), RAW_CONTROL);
+});
+
+Deno.test("run() neutralises escape sequences of a config key in the error it prints", async () => {
+  const { repo, cleanup } = await makeRepo();
+  try {
+    await Deno.writeTextFile(
+      join(repo, ".review-gate.json"),
+      JSON.stringify({ [`key${ESCAPES}`]: 1 }),
+    );
+    for (const args of [["review"], ["review", "--json"]]) {
+      const d = deps({ cwd: repo });
+      const code = await run(args, d);
+      assert.equal(code, 2, d.err.join(""));
+      const stderr = d.err.join("");
+      assert.match(stderr, /key\\u\{1b\}\]0;T\\u\{7\}/, stderr);
+      assert.doesNotMatch(stderr, RAW_CONTROL);
+      if (args.includes("--json")) assert.equal(envelope(d.out).exitCode, 2);
+    }
+  } finally {
+    await cleanup();
+  }
+});

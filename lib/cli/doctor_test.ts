@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import type { ExecResult, Runner } from "../exec.ts";
+import type { CliDeps } from "./deps.ts";
+import { checkEnvironment, runDoctor } from "./doctor.ts";
+
+const failing: Runner = () =>
+  Promise.resolve<ExecResult>({
+    code: 1,
+    stdout: new Uint8Array(),
+    stderr: new TextEncoder().encode("fatal: not a git repository"),
+    durationMs: 1,
+    timedOut: false,
+    aborted: false,
+    truncated: false,
+  });
+
+function deps(env: Record<string, string>): CliDeps {
+  return {
+    cwd: "/",
+    env: { HOME: "/nonexistent", XDG_CONFIG_HOME: "/nonexistent", ...env },
+    stdout: { isTerminal: false, write: () => {} },
+    stderr: { isTerminal: false, write: () => {} },
+    readStdin: () => Promise.resolve(new Uint8Array()),
+    runner: failing,
+    now: () => new Date(),
+    signal: new AbortController().signal,
+    self: { execPath: Deno.execPath() },
+  };
+}
+
+Deno.test("checkEnvironment() reports every switch that silently turns the gates off", () => {
+  const cases: [Record<string, string>, RegExp[]][] = [
+    [{}, []],
+    [{ REVIEW_GATE: "1" }, []],
+    [{ REVIEW_GATE: "0" }, [/REVIEW_GATE="0" is set: every hook is skipped/]],
+    [{ REVIEW_GATE: " Off " }, [/REVIEW_GATE=" Off " is set: every hook is skipped/]],
+    [{ REVIEW_GATE_CHILD: "1" }, [/REVIEW_GATE_CHILD=1 is set: every gate is silently off/]],
+    [{ REVIEW_GATE: "false", REVIEW_GATE_CHILD: "1" }, [
+      /REVIEW_GATE="false"/,
+      /REVIEW_GATE_CHILD=1/,
+    ]],
+  ];
+  for (const [env, expected] of cases) {
+    const checks = checkEnvironment(env);
+    assert.equal(checks.length, expected.length, JSON.stringify(env));
+    checks.forEach((c, i) => {
+      assert.equal(c.ok, false);
+      assert.equal(c.optional, undefined, "a switched-off gate is a problem, not information");
+      assert.match(c.detail, expected[i]);
+    });
+  }
+});
+
+Deno.test("runDoctor() fails on REVIEW_GATE_CHILD=1 in the user's environment", async () => {
+  const checks = await runDoctor(deps({ REVIEW_GATE_CHILD: "1" }));
+  const env = checks.filter((c) => c.area === "environment");
+  assert.equal(env.length, 1);
+  assert.match(env[0].detail, /REVIEW_GATE_CHILD=1/);
+  const clean = await runDoctor(deps({}));
+  assert.equal(clean.filter((c) => c.area === "environment").length, 0);
+});

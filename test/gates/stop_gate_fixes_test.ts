@@ -1,0 +1,164 @@
+/**
+ * End to end: Stop gate regressions found by QA — an internal error follows `on_error` (counted and
+ * capped), a verdict is reused only for the same baseline *and* tree, concurrent stops of one
+ * session make one model call, and provider messages reach the user without control characters.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  APP,
+  blockingScenario,
+  gitOk,
+  makeGateSandbox,
+  promptPayload,
+  providerCalls,
+  runHook,
+  scenario,
+  stopDecision,
+  stopPayload,
+  writeRepoConfig,
+} from "./_gates.ts";
+
+// deno-lint-ignore no-control-regex
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+
+async function edit(root: string, token: string): Promise<void> {
+  const path = join(root, APP);
+  await Deno.writeTextFile(path, `${await Deno.readTextFile(path)}export const t = "${token}";\n`);
+}
+
+Deno.test("claude Stop gate internal error follows on_error: block is counted and capped, allow is loud", async (t) => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    const session = { sessionId: "sess-internal", cwd: root };
+    await writeRepoConfig(sb, { gates: { claude_stop: { on_error: "block", max_blocks: 2 } } });
+    const p = await runHook(sb, "claude-prompt", promptPayload(session));
+    assert.deepEqual([p.code, p.stdout], [0, ""], p.stderr);
+    await edit(root, "NESTED");
+    await gitOk(sb, ["init", "-q", "vendor"]); // `git add -A` fails on an empty nested repository
+
+    await t.step("on_error block blocks, naming the file and how to disable the gate", async () => {
+      const decisions = [];
+      for (let i = 0; i < 3; i++) {
+        const s = await runHook(
+          sb,
+          "claude-stop",
+          stopPayload({ ...session, stopHookActive: i > 0 }),
+          {
+            env: scenario("valid"),
+          },
+        );
+        assert.equal(s.code, 0, s.stderr);
+        decisions.push(stopDecision(s.stdout));
+      }
+      assert.deepEqual(decisions.map((d) => d?.decision), ["block", "block", undefined]);
+      const reason = String(decisions[0]?.reason);
+      assert.match(reason, /the Stop gate failed/);
+      assert.match(reason, /vendor\//, "the message names the offending path");
+      assert.match(reason, /"review-gate gate disable claude-stop" or REVIEW_GATE=0/);
+      assert.match(
+        String(decisions[2]?.systemMessage),
+        /could not review this turn .*vendor.* stopped blocking after 2 blocks in a row \(max_blocks\)/,
+      );
+      assert.equal(await providerCalls(sb), 0);
+    });
+
+    await t.step(
+      "the default on_error allows with a loud systemMessage naming the file",
+      async () => {
+        await writeRepoConfig(sb, null);
+        const s = await runHook(sb, "claude-stop", stopPayload(session), {
+          env: scenario("valid"),
+        });
+        assert.equal(s.code, 0, s.stderr);
+        const decision = stopDecision(s.stdout);
+        assert.equal(decision?.decision, undefined);
+        assert.match(String(decision?.systemMessage), /NOT reviewed: the Stop gate failed/);
+        assert.match(String(decision?.systemMessage), /vendor\//);
+      },
+    );
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("claude Stop gate reuses a verdict only for the same baseline and the same tree", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    const blocking = await blockingScenario(sb);
+    const session = { sessionId: "sess-baseline", cwd: root };
+    const original = await Deno.readTextFile(join(root, APP));
+    // Turn 1: baseline = HEAD; the turn adds a line and the review approves it.
+    await runHook(sb, "claude-prompt", promptPayload(session));
+    await edit(root, "BAD");
+    const turnOneTree = await Deno.readTextFile(join(root, APP));
+    const first = await runHook(sb, "claude-stop", stopPayload(session), {
+      env: scenario("valid"),
+    });
+    assert.deepEqual([first.code, first.stdout], [0, ""], first.stderr);
+    assert.equal(await providerCalls(sb), 1);
+    // The user fixes the file between turns.
+    await Deno.writeTextFile(join(root, APP), original + 'export const t = "FIXED";\n');
+    // Turn 2 puts the old code back: the same tree as turn 1, reached from another baseline.
+    await runHook(sb, "claude-prompt", promptPayload(session));
+    await Deno.writeTextFile(join(root, APP), turnOneTree);
+    const second = await runHook(sb, "claude-stop", stopPayload(session), {
+      env: scenario(blocking),
+    });
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(await providerCalls(sb), 2, "a different change is reviewed again");
+    assert.equal(stopDecision(second.stdout)?.decision, "block");
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("claude Stop gate serialises concurrent stops of one session: one model call", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    const slow = join(sb.dir, "slow.json");
+    await Deno.writeTextFile(slow, JSON.stringify({ steps: [{ kind: "valid", delayMs: 1500 }] }));
+    const session = { sessionId: "sess-concurrent", cwd: root };
+    await runHook(sb, "claude-prompt", promptPayload(session));
+    await edit(root, "CONCURRENT");
+    const results = await Promise.all(
+      [0, 1, 2].map(() =>
+        runHook(sb, "claude-stop", stopPayload(session), { env: scenario(slow) })
+      ),
+    );
+    for (const r of results) assert.deepEqual([r.code, r.stdout], [0, ""], r.stderr);
+    assert.equal(await providerCalls(sb), 1);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("claude Stop gate shows a provider error message without control characters", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    const hostile = join(sb.dir, "hostile.json");
+    await Deno.writeTextFile(
+      hostile,
+      JSON.stringify({
+        steps: [{ kind: "error", message: "overloaded \u001b]0;T\u0007\u001b[2J\u202e" }],
+      }),
+    );
+    const session = { sessionId: "sess-hostile", cwd: root };
+    await runHook(sb, "claude-prompt", promptPayload(session));
+    await edit(root, "HOSTILE");
+    const s = await runHook(sb, "claude-stop", stopPayload(session), { env: scenario(hostile) });
+    assert.equal(s.code, 0, s.stderr);
+    const message = String(stopDecision(s.stdout)?.systemMessage);
+    assert.match(message, /NOT reviewed/, `${s.stdout} ${s.stderr}`);
+    assert.doesNotMatch(message, RAW_CONTROL);
+    assert.doesNotMatch(s.stderr, RAW_CONTROL);
+  } finally {
+    await sb.cleanup();
+  }
+});
