@@ -72,3 +72,28 @@ export class InterruptedError extends ReviewGateError {
     super(message, ExitCode.interrupted, options);
   }
 }
+
+/**
+ * The file system refused a write review-gate needs: a read-only `.git`, a full disk, a bad
+ * `TMPDIR` (exit 3: the review could not run). The message names the path and the reason, e.g.
+ * `Cannot write the run folder "/repo/.git/review-gate/runs/…": Permission denied (os error 13):
+ * mkdir '…'; check permissions and free space`.
+ */
+export class StoreError extends ReviewGateError {
+  /** The path that could not be written. */
+  readonly path: string;
+  /**
+   * @param path the file or folder that could not be written
+   * @param cause the file-system error (its message is the reason)
+   * @param what what the path is, default "the run folder" (e.g. "a temp directory in")
+   */
+  constructor(path: string, cause: unknown, what = "the run folder") {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `Cannot write ${what} "${path}": ${reason}; check permissions and free space`,
+      ExitCode.couldNotRun,
+      { cause },
+    );
+    this.path = path;
+  }
+}

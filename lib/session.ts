@@ -11,6 +11,7 @@
  * @module
  */
 import type { Decision, Refusal, ReviewAnswer } from "./answer/types.ts";
+import { ReviewGateError, StoreError } from "./errors.ts";
 import type { Runner } from "./exec.ts";
 import type { ProviderAdapter, ProviderRequest, Usage } from "./providers/provider.ts";
 import type { AttemptRecord } from "./review/types.ts";
@@ -82,14 +83,27 @@ export interface CallOptions<T = ReviewAnswer, S = unknown> {
  * Run one structured provider call with at most one corrective resume.
  *
  * @param options adapter, binary, request, injected decoder/runner/proof, deadline (ms), signal
- * @returns the outcome; provider failures are statuses, not exceptions
- * @throws only what the proof or the decoder throw (e.g. a GitError from a snapshot)
+ * @returns the outcome; provider failures and decoder throws are statuses, not exceptions
+ * @throws what the proof throws (e.g. a GitError from a snapshot); {@linkcode StoreError} when the
+ *   private temp dir cannot be created (a bad `TMPDIR`)
  */
-export function callStructured<T = ReviewAnswer, S = unknown>(
+export async function callStructured<T = ReviewAnswer, S = unknown>(
   options: CallOptions<T, S>,
 ): Promise<CallOutcome<T>> {
+  let entered = false;
+  try {
+    return await callIn(options, () => entered = true);
+  } catch (error) {
+    if (entered || error instanceof ReviewGateError) throw error;
+    // the private temp dir could not be made: a bad TMPDIR, a full disk
+    throw new StoreError(options.env?.TMPDIR || "/tmp", error, "a temp directory in");
+  }
+}
+
+function callIn<T, S>(options: CallOptions<T, S>, enter: () => void): Promise<CallOutcome<T>> {
   const deadline = performance.now() + options.timeoutMs;
   return withPrivateTempDir(async (tmpDir) => {
+    enter();
     const before = options.proof ? await options.proof.take() : undefined;
     const out: CallOutcome<T> = { status: "provider-error", attempts: [] };
     let step = await runAttempt(options, out, { tmpDir, n: 1, deadline });

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Refusal } from "./answer/types.ts";
+import type { Decision, Refusal } from "./answer/types.ts";
 import { type ExecResult, SpawnError } from "./exec.ts";
 import type { Envelope, Usage } from "./providers/provider.ts";
 import type { AttemptRun, CallOptions, CallOutcome, CallStatus } from "./session.ts";
@@ -28,7 +28,8 @@ export type Step<T> =
  * @param out the outcome being built (mutated)
  * @param at temp dir, attempt number (1 or 2), deadline (`performance.now()` ms), corrective prompt
  * @returns `ok` with the answer, `refused` with the refusal, or `stop` with a status and message
- * @throws when an adapter writes outside its temp dir, or what the decoder or file writes throw
+ * @throws when an adapter writes outside its temp dir, or what file writes throw; a decoder throw
+ *   becomes a refusal (`{path: "", problem: "the answer could not be judged: <message>"}`)
  */
 export async function runAttempt<T>(
   options: CallOptions<T, unknown>,
@@ -136,7 +137,8 @@ async function judge<T>(
   }
   const decision = envelope.outcome === "refused"
     ? { ok: false as const, refusal: [{ path: "", problem: envelope.problem }] }
-    : await options.decode(
+    : await decodeSafely(
+      options,
       envelope.value !== undefined ? { value: envelope.value } : { text: envelope.text ?? "" },
     );
   if (decision.ok) {
@@ -146,6 +148,26 @@ async function judge<T>(
   record.outcome = "refused";
   record.refusal = decision.refusal;
   return { kind: "refused", refusal: decision.refusal };
+}
+
+/**
+ * The decoder's decision, with a throw (a stack overflow on a hostile answer, a bug) turned into a
+ * refusal of the whole answer, so the call goes on: corrective resume, then `invalid-answer`, and
+ * the run is stored with its transcript.
+ */
+async function decodeSafely<T>(
+  options: CallOptions<T, unknown>,
+  input: { text: string } | { value: unknown },
+): Promise<Decision<T>> {
+  try {
+    return await options.decode(input);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      refusal: [{ path: "", problem: `the answer could not be judged: ${message}` }],
+    };
+  }
 }
 
 async function collectMeta<T>(

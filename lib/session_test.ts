@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Decision, Refusal } from "./answer/types.ts";
+import { StoreError } from "./errors.ts";
 import { type ExecRequest, type ExecResult, type Runner, runProcess } from "./exec.ts";
 import type { Envelope, ProviderAdapter, ProviderRequest } from "./providers/provider.ts";
 import { type CallOptions, callStructured, toAttemptRecords } from "./session.ts";
@@ -281,14 +282,22 @@ Deno.test("callStructured() reports a missing binary with the caller's message",
   assert.equal(await exists(requests[0].tmpDir), false);
 });
 
-Deno.test("callStructured() removes the temp dir when the decoder throws", async () => {
-  const { adapter, requests } = fakeAdapter([ok()]);
-  await assert.rejects(
-    callStructured(options(adapter, fakeRunner().runner, {
-      decode: () => Promise.reject(new Error("boom")),
-    })),
-    /boom/,
-  );
+Deno.test("callStructured() turns a decoder throw into a refusal, resumes once, then invalid-answer", async () => {
+  const { adapter, requests } = fakeAdapter([ok(), ok()]);
+  const { runner, calls } = fakeRunner();
+  const out = await callStructured(options(adapter, runner, {
+    decode: () => Promise.reject(new RangeError("Maximum call stack size exceeded")),
+  }));
+  const refusal = [{
+    path: "",
+    problem: "the answer could not be judged: Maximum call stack size exceeded",
+  }];
+  assert.equal(out.status, "invalid-answer");
+  assert.equal(calls.length, 2);
+  assert.equal(requests[1].prompt, `fix: ${refusal[0].problem}`);
+  assert.deepEqual(out.attempts.map((a) => a.outcome), ["refused", "refused"]);
+  assert.deepEqual(out.attempts[0].refusal, refusal);
+  assert.deepEqual(out.refusal, refusal);
   assert.equal(await exists(requests[0].tmpDir), false);
 });
 
@@ -335,4 +344,25 @@ Deno.test("callStructured() records output cut after the provider exited and sti
   assert.equal(out.attempts[0].outputCutAfterExit, true);
   assert.equal(out.attempts[0].truncated, undefined);
   assert.equal(toAttemptRecords(out.attempts)[0].outputCutAfterExit, true);
+});
+
+Deno.test("callStructured() reports a temp dir it cannot create as StoreError", async () => {
+  const { adapter } = fakeAdapter([ok()]);
+  const { runner, calls } = fakeRunner();
+  const saved = Deno.env.get("TMPDIR");
+  Deno.env.set("TMPDIR", "/nonexistent/review-gate-tmp");
+  try {
+    const error = await callStructured(options(adapter, runner, {
+      env: { TMPDIR: "/nonexistent/review-gate-tmp" },
+    })).catch((e) => e);
+    assert.ok(error instanceof StoreError, String(error));
+    assert.match(
+      error.message,
+      /^Cannot write a temp directory in "\/nonexistent\/review-gate-tmp"/,
+    );
+    assert.equal(calls.length, 0);
+  } finally {
+    if (saved === undefined) Deno.env.delete("TMPDIR");
+    else Deno.env.set("TMPDIR", saved);
+  }
 });

@@ -4,6 +4,8 @@
  *    repair), or take an already-parsed value (Claude's `structured_output`);
  * 2. validate with ajv (Ajv2020, strict, allErrors) against the kind's canonical schema;
  * 3. check coherence for the kind against the reviewed tree.
+ * An answer nested deeper than {@linkcode MAX_ANSWER_DEPTH} levels is refused first, before any
+ * recursive step (parse, duplicate keys, ajv) can overflow the stack.
  * Text with a duplicate key in any object is refused after parsing (`JSON.parse` would silently keep
  * the last one). A review with more than {@linkcode MAX_FINDINGS} findings is refused before
  * coherence (each finding costs a tree lookup). A refusal lists at most
@@ -14,12 +16,15 @@
  * @module
  */
 
+import { depthRefusal, textDepth, valueDepth } from "./depth.ts";
 import { findDuplicateKeys } from "./duplicate_keys.ts";
 import { parseAnswerText } from "./parse_text.ts";
 import { capRefusal } from "./refusal.ts";
 import { canonicalSchema } from "./registry.ts";
 import { checkReviewCoherence } from "./review_coherence.ts";
 import type { AnswerKind, Decision, ReviewAnswer, TreeView } from "./types.ts";
+
+export { MAX_ANSWER_DEPTH } from "./depth.ts";
 
 /** Most findings a review answer may carry (checked after the schema, before coherence). */
 export const MAX_FINDINGS = 100;
@@ -57,6 +62,8 @@ export async function decode(
 async function judge(kind: AnswerKind, input: DecoderInput, tree: TreeView): Promise<Decision> {
   let value: unknown;
   const notes: string[] = [];
+  const deep = depthRefusal("text" in input ? textDepth(input.text) : valueDepth(input.value));
+  if (deep.length > 0) return { ok: false, refusal: deep };
   if ("text" in input) {
     const parsed = parseAnswerText(input.text);
     if (!parsed.ok) return parsed;

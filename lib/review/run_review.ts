@@ -7,6 +7,8 @@
  * the git calls that collect the change (a Ctrl-C kills a slow `git add -A`) and is checked between
  * phases: an abort before the provider starts ends the review as `interrupted` without calling it.
  * The run folder's `run.json` says "running" from the moment the folder exists until the end.
+ * Store writes after the provider answered are best-effort (`storeWarnings`): a verdict in hand is
+ * never lost to a full disk.
  *
  * @module
  */
@@ -76,6 +78,12 @@ export interface ReviewOutcome extends ReviewResult {
   rawOutput?: { stdout: string; stderr: string };
   /** The change that was reviewed (absent for nothing-to-review without a change). */
   change?: Change;
+  /**
+   * What could not be stored after the provider answered (transcript, answer/review, run.json,
+   * cache, memo, records line), one line each; absent when everything was stored. The status and
+   * exit code stand regardless: show these as warnings.
+   */
+  storeWarnings?: string[];
 }
 
 /** The policy a config sets. */
@@ -101,6 +109,9 @@ const EARLY_INTERRUPT = "Interrupted before the provider started";
  * @returns the stored run record, the answer on success, and the exit code (0, 1, 3 or 130)
  * @throws {import("../errors.ts").GitError} not a repository, git failure (exit 2)
  * @throws {import("../errors.ts").UsageError} unknown ref or provider (exit 2)
+ * @throws {import("../errors.ts").StoreError} the state dir, run folder or a temp dir cannot be
+ *   written before the provider starts (exit 3); after it answered, store failures are
+ *   `storeWarnings` instead
  */
 export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promise<ReviewOutcome> {
   const { config } = options;
@@ -224,7 +235,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
 
   const blocking = answer ? blockingFindings(answer, policy).length > 0 : false;
   const finished = deps.now();
-  const record = await storeRun(recordBase, {
+  const { record, warnings } = await storeRun(recordBase, {
     state,
     status,
     blocking,
@@ -236,6 +247,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     memoKey: options.memoKey,
     started,
     finished,
+    signal: deps.signal,
   });
   const last = outcome?.attempts.at(-1);
   const decoder = new TextDecoder();
@@ -247,5 +259,6 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
       ? { stdout: decoder.decode(last.stdout), stderr: decoder.decode(last.stderr) }
       : undefined,
     change,
+    ...(warnings.length > 0 ? { storeWarnings: warnings } : {}),
   };
 }

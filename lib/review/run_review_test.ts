@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_CONFIG } from "../config.ts";
+import { StoreError } from "../errors.ts";
 import { type ExecRequest, type ExecResult, runProcess } from "../exec.ts";
 import { makeTestRepo, type TestRepo } from "../git/test_repo.ts";
 import { runReview } from "./run_review.ts";
@@ -70,12 +71,19 @@ Deno.test("runReview() returns interrupted between collection and the provider",
   await dirtyRepo(async (repo) => {
     const controller = new AbortController();
     const cmds: string[][] = [];
+    let inFlight = 0;
+    let rawDone = false;
     const runner = async (request: ExecRequest) => {
       cmds.push([request.cmd, ...request.args]);
-      const result = await runProcess(request);
-      // the abort lands while the last collection call finishes normally
-      if (request.args.includes("--raw")) controller.abort();
-      return result;
+      inFlight++;
+      try {
+        return await runProcess(request);
+      } finally {
+        // the abort lands once the last collection calls (run in parallel) finished normally
+        inFlight--;
+        rawDone ||= request.args.includes("--raw");
+        if (rawDone && inFlight === 0) controller.abort();
+      }
     };
     const outcome = await review(repo, runner, controller.signal);
     assert.equal(outcome.record.status, "interrupted");
@@ -112,5 +120,114 @@ Deno.test("runReview() writes run.json as running before the provider starts, fi
     const stored = JSON.parse(await Deno.readTextFile(join(outcome.record.runDir, "run.json")));
     assert.equal(stored.status, "provider-error");
     assert.ok(stored.finishedAt);
+  });
+});
+
+/** A claude `result` envelope carrying `answer` as structured_output, exit 0. */
+function claudeAnswer(answer: unknown): ExecResult {
+  const envelope = {
+    type: "result",
+    subtype: "success",
+    is_error: false,
+    session_id: "s-1",
+    result: "",
+    structured_output: answer,
+  };
+  return {
+    code: 0,
+    stdout: new TextEncoder().encode(JSON.stringify(envelope) + "\n"),
+    stderr: new Uint8Array(),
+    durationMs: 1,
+    timedOut: false,
+    aborted: false,
+    truncated: false,
+  };
+}
+
+const BLOCKING = {
+  verdict: "needs-attention",
+  summary: "A bug",
+  findings: [{
+    severity: "high",
+    title: "Wrong value",
+    body: "a is 2",
+    file: "a.ts",
+    line_start: 1,
+    line_end: 1,
+    confidence: 0.9,
+    recommendation: "Use 1",
+  }],
+  next_steps: [],
+};
+
+Deno.test("runReview() keeps a blocking verdict when the cache and records writes fail", async () => {
+  await dirtyRepo(async (repo) => {
+    const state = join(repo.root, ".git", "review-gate");
+    const runner = async (request: ExecRequest): Promise<ExecResult> => {
+      if (request.cmd !== FAKE_BIN) return await runProcess(request);
+      // the disk "fills up" while the provider runs: cache/ and records.jsonl cannot be written
+      await Deno.remove(join(state, "cache"), { recursive: true });
+      await Deno.writeTextFile(join(state, "cache"), "in the way");
+      await Deno.mkdir(join(state, "records.jsonl"));
+      return claudeAnswer(BLOCKING);
+    };
+    const outcome = await runReview(
+      {
+        cwd: repo.root,
+        kind: "review",
+        config: { ...DEFAULT_CONFIG, cache: true },
+        useCache: true,
+      },
+      { runner, env: { REVIEW_GATE_CLAUDE_BIN: FAKE_BIN }, now: () => new Date() },
+    );
+    assert.equal(outcome.record.status, "needs-attention");
+    assert.equal(outcome.exitCode, 1);
+    assert.equal(outcome.record.blocking, true);
+    const warnings = outcome.storeWarnings ?? [];
+    assert.equal(warnings.length, 2, warnings.join("\n"));
+    assert.match(warnings[0], /^Cannot write the verdict cache ".*": .*check permissions/);
+    assert.match(warnings[1], /^Could not store the records line: /);
+    const stored = JSON.parse(await Deno.readTextFile(join(outcome.record.runDir, "run.json")));
+    assert.equal(stored.status, "needs-attention");
+    assert.ok(stored.notes.includes(warnings[0]));
+    await Deno.stat(join(outcome.record.runDir, "answer.json"));
+    await Deno.stat(join(outcome.record.runDir, "transcript", "attempt-1.stdout"));
+  });
+});
+
+Deno.test("runReview() reports a state dir it cannot create as StoreError before the provider", async () => {
+  await dirtyRepo(async (repo) => {
+    await Deno.writeTextFile(join(repo.root, ".git", "review-gate"), "in the way");
+    const cmds: string[] = [];
+    const runner = (request: ExecRequest) => {
+      cmds.push(request.cmd);
+      return runProcess(request);
+    };
+    const error = await review(repo, runner).catch((e) => e);
+    assert.ok(error instanceof StoreError, String(error));
+    assert.equal(error.exitCode, 3);
+    assert.match(
+      error.message,
+      /^Cannot write the state directory .*check permissions and free space$/,
+    );
+    assert.ok(!cmds.includes(FAKE_BIN), "the provider was started");
+  });
+});
+
+Deno.test("runReview() stores a provider answer nested 10,000 levels deep as invalid-answer", async () => {
+  await dirtyRepo(async (repo) => {
+    let deep: unknown = [];
+    for (let i = 1; i < 10_000; i++) deep = [deep];
+    const runner = async (request: ExecRequest): Promise<ExecResult> =>
+      request.cmd === FAKE_BIN ? claudeAnswer(deep) : await runProcess(request);
+    const outcome = await review(repo, runner);
+    assert.equal(outcome.record.status, "invalid-answer");
+    assert.equal(outcome.exitCode, 3);
+    assert.equal(outcome.record.attempts.length, 2);
+    assert.match(outcome.record.message ?? "", /nested 10000 levels deep \(at most 64\)/);
+    const stored = JSON.parse(await Deno.readTextFile(join(outcome.record.runDir, "run.json")));
+    assert.equal(stored.status, "invalid-answer");
+    const transcript = [...Deno.readDirSync(join(outcome.record.runDir, "transcript"))];
+    assert.equal(transcript.length, 6);
   });
 });

@@ -2,12 +2,14 @@
  * Store a finished review run (DESIGN.md "Store (contract)"): build its {@linkcode RunRecord} from the
  * run's start, the provider call's outcome or the cache hit, and the answer; write the transcript,
  * `answer.json` + `review.md` on success, the verdict cache and memo, the final `run.json` (which
- * replaces the "running" placeholder), and one line in the records log.
+ * replaces the "running" placeholder), and one line in the records log. Every write is
+ * best-effort: a failure is a warning, never a lost verdict.
  *
  * @module
  */
 import type { ReviewAnswer } from "../answer/types.ts";
 import type { Config } from "../config.ts";
+import { StoreError } from "../errors.ts";
 import { renderMarkdown } from "../render/markdown.ts";
 import { type CallOutcome, toAttemptRecords } from "../session.ts";
 import { type CacheEntry, writeCache } from "../store/cache.ts";
@@ -40,10 +42,25 @@ export interface FinishedRun {
   /** When the run started and finished (`durationMs` is their difference). */
   started: Date;
   finished: Date;
+  /** Stops waiting for the records lock (Ctrl-C); the records line is then skipped. */
+  signal?: AbortSignal;
+}
+
+/** A stored run: its final record and what could not be stored. */
+export interface StoredRun {
+  record: RunRecord;
+  /**
+   * One line per store write that failed (transcript, answer/review, cache, memo, `run.json`,
+   * records line); empty when everything was written.
+   */
+  warnings: string[];
 }
 
 /**
- * Build the final record of a run and store everything about it.
+ * Build the final record of a run and store everything about it, best-effort: the verdict is
+ * already in hand, so a failed write (a full disk, a read-only `.git`, a records lock held by
+ * another process) becomes a warning and the other writes still run. `run.json` is written last but
+ * one (before the records line) and carries the warnings so far in `notes`.
  *
  * The record takes the model from the call, else the cached record, else the config; attempts
  * without their raw bytes (those go to `transcript/`); finding counts by severity. The cache is
@@ -52,10 +69,9 @@ export interface FinishedRun {
  *
  * @param start the run's start, as written in the "running" `run.json`
  * @param run how it ended
- * @returns the stored record
- * @throws Deno.errors from the file system
+ * @returns the record and the warnings; never throws for a file-system failure
  */
-export async function storeRun(start: RunStart, run: FinishedRun): Promise<RunRecord> {
+export async function storeRun(start: RunStart, run: FinishedRun): Promise<StoredRun> {
   const { outcome, answer, hit, config, state } = run;
   const record: RunRecord = {
     ...start,
@@ -74,32 +90,55 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<RunRe
     finishedAt: run.finished.toISOString(),
     durationMs: run.finished.getTime() - run.started.getTime(),
   };
-  if (outcome) await writeTranscript(start.runDir, outcome.attempts);
+  const warnings: string[] = [];
+  const attempt = async (what: string, write: () => Promise<unknown>) => {
+    try {
+      await write();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      warnings.push(error instanceof StoreError ? reason : `Could not store ${what}: ${reason}`);
+    }
+  };
+  if (outcome) {
+    await attempt("the transcript", () => writeTranscript(start.runDir, outcome.attempts));
+  }
   if (answer) {
-    const markdown = renderMarkdown(record, answer, run.policy);
-    await writeSuccess(start.runDir, { answer, markdown });
+    await attempt("answer.json and review.md", () => {
+      const markdown = renderMarkdown(record, answer, run.policy);
+      return writeSuccess(start.runDir, { answer, markdown });
+    });
     if (!hit && config.cache) {
-      await writeCache(state, start.cacheKey, { answer, record });
+      await attempt(
+        "the verdict cache",
+        () => writeCache(state, start.cacheKey, { answer, record }),
+      );
     }
     if (run.memoKey && config.cache) {
-      await writeMemo(state, { key: run.memoKey, cacheKey: start.cacheKey });
+      const key = run.memoKey;
+      await attempt("the verdict memo", () => writeMemo(state, { key, cacheKey: start.cacheKey }));
     }
   }
-  await writeRunRecord(start.runDir, record);
-  await appendRecord(state, {
-    id: record.id,
-    status: record.status,
-    blocking: record.blocking,
-    target: record.target.label,
-    provider: record.provider,
-    model: record.model,
-    cached: record.cached,
-    findings: record.findingCounts,
-    coverage: record.coverage?.status,
-    durationMs: record.durationMs,
-    finishedAt: record.finishedAt,
+  const stored = warnings.length > 0
+    ? { ...record, notes: [...record.notes ?? [], ...warnings] }
+    : record;
+  await attempt("run.json", () => writeRunRecord(start.runDir, stored));
+  await attempt("the records line", async () => {
+    const result = await appendRecord(state, {
+      id: record.id,
+      status: record.status,
+      blocking: record.blocking,
+      target: record.target.label,
+      provider: record.provider,
+      model: record.model,
+      cached: record.cached,
+      findings: record.findingCounts,
+      coverage: record.coverage?.status,
+      durationMs: record.durationMs,
+      finishedAt: record.finishedAt,
+    }, { signal: run.signal });
+    if (!result.written) warnings.push(result.warning);
   });
-  return record;
+  return { record: stored, warnings };
 }
 
 function countFindings(answer: ReviewAnswer): Record<string, number> {

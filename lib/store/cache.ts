@@ -9,6 +9,7 @@
 import { join } from "node:path";
 import type { RunRecord } from "../review/types.ts";
 import { jsonText, writeFileAtomic } from "./_atomic.ts";
+import { guardStore } from "./_guard.ts";
 import { sha256Hex } from "../sha256.ts";
 
 /** Everything a cached verdict depends on. */
@@ -96,12 +97,15 @@ export async function readCache<A = unknown>(
  * @param key from {@linkcode cacheKey}
  * @param entry the run summary and the answer
  * @returns true when written, false when the status is not cacheable
- * @throws {TypeError} for a bad key; Deno.errors from the file system
+ * @throws {TypeError} for a bad key; StoreError (lib/errors.ts) on a
+ *   file-system failure
  */
 export async function writeCache(state: string, key: string, entry: CacheEntry): Promise<boolean> {
   const path = cachePath(state, key);
   if (!CACHEABLE.has(entry.record.status)) return false;
-  await Deno.mkdir(join(state, "cache"), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(path, jsonText({ version: VERSION, key, ...entry }));
+  await guardStore(path, async () => {
+    await Deno.mkdir(join(state, "cache"), { recursive: true, mode: 0o700 });
+    await writeFileAtomic(path, jsonText({ version: VERSION, key, ...entry }));
+  }, "the verdict cache");
   return true;
 }

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { withState } from "./_test_state.ts";
-import { cacheKey, type CacheKeyParts, readCache, writeCache } from "./cache.ts";
+import { StoreError } from "../errors.ts";
+import { type CacheEntry, cacheKey, type CacheKeyParts, readCache, writeCache } from "./cache.ts";
+import { writeMemo } from "./verdict_memo.ts";
 
 const parts: CacheKeyParts = {
   fingerprint: "fp",
@@ -95,4 +97,16 @@ Deno.test("readCache() treats a corrupt or foreign file as a miss", async (t) =>
 
 Deno.test("readCache() refuses a key that is not a hash", async () => {
   await assert.rejects(readCache("/tmp", "../../etc/passwd"), TypeError);
+});
+
+Deno.test("writeCache() and writeMemo() throw StoreError when cache/ cannot be written", async () => {
+  await withState(async (state) => {
+    await Deno.writeTextFile(`${state}/cache`, "a file in the way");
+    const key = "a".repeat(64);
+    const entry = { record: { id: "r", status: "approved" }, answer: {} } as CacheEntry;
+    const cache = await writeCache(state, key, entry).catch((e) => e);
+    assert.ok(cache instanceof StoreError && /^Cannot write the verdict cache/.test(cache.message));
+    const memo = await writeMemo(state, { key, cacheKey: key }).catch((e) => e);
+    assert.ok(memo instanceof StoreError && /^Cannot write the verdict memo/.test(memo.message));
+  });
 });

@@ -76,3 +76,50 @@ Deno.test("appendRecord() waits while another process holds the lock", async () 
     assert.deepEqual(await readRecords(state), [{ p: "child" }]);
   });
 });
+
+/** `promise`, or "hung" when it takes longer than `ms` (the timer is cleared either way). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | "hung"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<"hung">((resolve) => timer = setTimeout(() => resolve("hung"), ms));
+  try {
+    return await Promise.race([promise, hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+Deno.test("appendRecord() skips the line with a warning when the lock is held past the timeout", async () => {
+  await withState(async (state) => {
+    const held = await Deno.open(recordsPath(state), { create: true, append: true });
+    await held.lock(true);
+    const t0 = performance.now();
+    const result = await within(appendRecord(state, { id: "a" }, { lockTimeoutMs: 200 }), 3000);
+    assert.notEqual(result, "hung", "appendRecord() waited for the lock without bound");
+    assert.ok(performance.now() - t0 < 2000);
+    assert.equal(result !== "hung" && result.written, false);
+    assert.match(
+      result !== "hung" && !result.written ? result.warning : "",
+      /^Skipped the line of this run in ".*records\.jsonl": another process held its lock for more than 0\.2 s/,
+    );
+    await held.unlock();
+    held.close();
+    // the abandoned wait releases the lock it gets: a later append in this process still works
+    assert.deepEqual(await appendRecord(state, { id: "b" }), { written: true });
+    assert.deepEqual(await readRecords(state), [{ id: "b" }]);
+  });
+});
+
+Deno.test("appendRecord() stops waiting for the lock on abort", async () => {
+  await withState(async (state) => {
+    const held = await Deno.open(recordsPath(state), { create: true, append: true });
+    await held.lock(true);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const pending = appendRecord(state, { id: "a" }, { signal: controller.signal });
+    const result = await within(pending, 3000);
+    assert.ok(result !== "hung" && !result.written && /interrupted/.test(result.warning));
+    await held.unlock();
+    held.close();
+    assert.deepEqual(await appendRecord(state, { id: "b" }), { written: true });
+  });
+});

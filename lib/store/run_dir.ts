@@ -10,6 +10,8 @@
 import { join } from "node:path";
 import type { AttemptRecord, StoredRunRecord } from "../review/types.ts";
 import { jsonText, writeFileAtomic, writeTemp } from "./_atomic.ts";
+import { guardStore } from "./_guard.ts";
+import { StoreError } from "../errors.ts";
 
 /** An attempt as the transcript stores it: its record plus raw output (lib/session.ts AttemptRun). */
 export interface TranscriptAttempt extends AttemptRecord {
@@ -37,17 +39,21 @@ export function newRunId(now: Date): string {
  * @param state the state dir (lib/store/state.ts)
  * @param id a run id from {@linkcode newRunId}
  * @returns the absolute run folder
- * @throws {TypeError} when `id` is not a run id; Deno.errors.AlreadyExists when the run exists
+ * @throws {TypeError} when `id` is not a run id
+ * @throws {import("../errors.ts").StoreError} when the folder cannot be created (permissions, a
+ *   full disk, the run exists)
  */
 export async function createRunDir(state: string, id: string): Promise<string> {
   if (!RUN_ID.test(id)) {
     throw new TypeError(`Invalid run id "${id}": expected YYYYMMDDTHHMMSSZ-xxxxxx`);
   }
   const runs = join(state, "runs");
-  await Deno.mkdir(runs, { recursive: true, mode: 0o700 });
   const runDir = join(runs, id);
-  await Deno.mkdir(runDir, { mode: 0o700 });
-  await Deno.mkdir(join(runDir, "transcript"), { mode: 0o700 });
+  await guardStore(runDir, async () => {
+    await Deno.mkdir(runs, { recursive: true, mode: 0o700 });
+    await Deno.mkdir(runDir, { mode: 0o700 });
+    await Deno.mkdir(join(runDir, "transcript"), { mode: 0o700 });
+  });
   return runDir;
 }
 
@@ -57,20 +63,22 @@ export async function createRunDir(state: string, id: string): Promise<string> {
  *
  * @param runDir the run folder
  * @param attempts attempts in order; N is each attempt's `n`
- * @throws Deno.errors from the file system
+ * @throws {import("../errors.ts").StoreError} on a file-system failure (names the transcript folder)
  */
 export async function writeTranscript(
   runDir: string,
   attempts: readonly TranscriptAttempt[],
 ): Promise<void> {
   const dir = join(runDir, "transcript");
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  for (const { stdout, stderr, ...record } of attempts) {
-    const base = join(dir, `attempt-${record.n}`);
-    await Deno.writeFile(`${base}.stdout`, stdout, { mode: 0o600 });
-    await Deno.writeFile(`${base}.stderr`, stderr, { mode: 0o600 });
-    await writeFileAtomic(`${base}.json`, jsonText(record));
-  }
+  await guardStore(dir, async () => {
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    for (const { stdout, stderr, ...record } of attempts) {
+      const base = join(dir, `attempt-${record.n}`);
+      await Deno.writeFile(`${base}.stdout`, stdout, { mode: 0o600 });
+      await Deno.writeFile(`${base}.stderr`, stderr, { mode: 0o600 });
+      await writeFileAtomic(`${base}.json`, jsonText(record));
+    }
+  }, "the transcript");
 }
 
 /**
@@ -79,10 +87,11 @@ export async function writeTranscript(
  *
  * @param runDir the run folder
  * @param record the final run record, or a `RunningRecord` (lib/review/types.ts) at the start
- * @throws Deno.errors from the file system
+ * @throws {import("../errors.ts").StoreError} on a file-system failure (names `run.json`)
  */
 export async function writeRunRecord(runDir: string, record: StoredRunRecord): Promise<void> {
-  await writeFileAtomic(join(runDir, "run.json"), jsonText(record));
+  const path = join(runDir, "run.json");
+  await guardStore(path, () => writeFileAtomic(path, jsonText(record)), "the run record");
 }
 
 /**
@@ -91,7 +100,7 @@ export async function writeRunRecord(runDir: string, record: StoredRunRecord): P
  *
  * @param runDir the run folder
  * @param success the decoded answer (serialised as JSON) and the rendered markdown
- * @throws Deno.errors from the file system; temp files are removed
+ * @throws {import("../errors.ts").StoreError} on a file-system failure; temp files are removed
  */
 export async function writeSuccess(
   runDir: string,
@@ -107,7 +116,7 @@ export async function writeSuccess(
     await Deno.rename(temps[1], answerPath);
   } catch (error) {
     for (const temp of temps) await Deno.remove(temp).catch(() => {});
-    throw error;
+    throw new StoreError(runDir, error, "answer.json and review.md in");
   }
 }
 

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { StoreError } from "../errors.ts";
 import type { RunningRecord, RunRecord } from "../review/types.ts";
 import {
   createRunDir,
@@ -40,7 +41,41 @@ Deno.test("createRunDir() refuses a bad id and an existing run", async () => {
     const dir = await createRunDir(state, id);
     assert.equal(dir, `${state}/runs/${id}`);
     assert.deepEqual(names(dir), ["transcript"]);
-    await assert.rejects(createRunDir(state, id), Deno.errors.AlreadyExists);
+    const error = await createRunDir(state, id).catch((e) => e);
+    assert.ok(error instanceof StoreError);
+    assert.ok(error.cause instanceof Deno.errors.AlreadyExists);
+  });
+});
+
+Deno.test("run folder writes throw StoreError naming the path and what to do", async (t) => {
+  const hint = /; check permissions and free space$/;
+  await t.step("createRunDir() when runs/ is a file", async () => {
+    await withState(async (state) => {
+      await Deno.writeTextFile(`${state}/runs`, "");
+      const id = newRunId(new Date());
+      const error = await createRunDir(state, id).catch((e) => e);
+      assert.ok(error instanceof StoreError, String(error));
+      assert.equal(error.exitCode, 3);
+      assert.ok(error.message.startsWith(`Cannot write the run folder "${state}/runs/${id}": `));
+      assert.match(error.message, hint);
+    });
+  });
+  await t.step("writeRunRecord() and writeSuccess() into a missing folder", async () => {
+    await withState(async (state) => {
+      const gone = `${state}/gone`;
+      const record = await writeRunRecord(gone, {} as never).catch((e) => e);
+      assert.ok(record instanceof StoreError && record.path === `${gone}/run.json`);
+      assert.match(record.message, hint);
+      const success = await writeSuccess(gone, { answer: {}, markdown: "" }).catch((e) => e);
+      assert.ok(success instanceof StoreError && success.path === gone, String(success));
+    });
+  });
+  await t.step("writeTranscript() when transcript/ is a file", async () => {
+    await withState(async (state) => {
+      await Deno.writeTextFile(`${state}/transcript`, "");
+      const error = await writeTranscript(state, []).catch((e) => e);
+      assert.ok(error instanceof StoreError && /the transcript/.test(error.message));
+    });
   });
 });
 

@@ -6,6 +6,7 @@
  * @module
  */
 import { join } from "node:path";
+import { guardStore } from "./_guard.ts";
 
 /** Sub-directories of the state dir. */
 export const STATE_SUBDIRS = ["runs", "cache", "sessions"] as const;
@@ -26,12 +27,15 @@ export function stateDir(commonDir: string): string {
  *
  * @param commonDir absolute git common dir
  * @returns the state dir path
- * @throws Deno.errors from the file system (e.g. PermissionDenied)
+ * @throws {import("../errors.ts").StoreError} when a directory cannot be created (e.g. a
+ *   read-only `.git`)
  */
 export async function ensureStateDir(commonDir: string): Promise<string> {
   const state = stateDir(commonDir);
-  for (const sub of STATE_SUBDIRS) {
-    await Deno.mkdir(join(state, sub), { recursive: true, mode: 0o700 });
-  }
+  await guardStore(state, async () => {
+    for (const sub of STATE_SUBDIRS) {
+      await Deno.mkdir(join(state, sub), { recursive: true, mode: 0o700 });
+    }
+  }, "the state directory");
   return state;
 }

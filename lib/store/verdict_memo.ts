@@ -8,6 +8,7 @@
  */
 import { join } from "node:path";
 import { jsonText, writeFileAtomic } from "./_atomic.ts";
+import { guardStore } from "./_guard.ts";
 import { sha256Hex } from "../sha256.ts";
 
 /** What identifies a review of an immutable target. */
@@ -65,11 +66,18 @@ export async function readMemo(state: string, key: string): Promise<string | nul
   }
 }
 
-/** Remember the verdict cache key of a target (atomic write). */
+/**
+ * Remember the verdict cache key of a target (atomic write).
+ *
+ * @throws {import("../errors.ts").StoreError} on a file-system failure
+ */
 export async function writeMemo(
   state: string,
   memo: { key: string; cacheKey: string },
 ): Promise<void> {
-  await Deno.mkdir(join(state, "cache", "memo"), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(memoPath(state, memo.key), jsonText({ cacheKey: memo.cacheKey }));
+  const path = memoPath(state, memo.key);
+  await guardStore(path, async () => {
+    await Deno.mkdir(join(state, "cache", "memo"), { recursive: true, mode: 0o700 });
+    await writeFileAtomic(path, jsonText({ cacheKey: memo.cacheKey }));
+  }, "the verdict memo");
 }

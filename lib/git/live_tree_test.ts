@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { GitError, StoreError } from "../errors.ts";
+import { type ExecRequest, runProcess } from "../exec.ts";
+import { liveTempDirs } from "../tmpdir.ts";
+import { noCommitRepos, snapshotIndexTree, snapshotWorktreeTree } from "./live_tree.ts";
+import { type Repo, resolveRepo } from "./repo.ts";
+import { makeTestRepo, type TestRepo } from "./test_repo.ts";
+
+async function withRepo(fn: (t: TestRepo, repo: Repo) => Promise<void>): Promise<void> {
+  const t = await makeTestRepo({ "a.txt": "one\n" });
+  try {
+    await fn(t, await resolveRepo(runProcess, t.root));
+  } finally {
+    await t.cleanup();
+  }
+}
+
+const isAdd = (request: ExecRequest) => request.cmd === "git" && request.args.includes("add");
+
+Deno.test("snapshotWorktreeTree() names an empty nested repository and what to do", async () => {
+  await withRepo(async (t, repo) => {
+    await t.write("b.txt", "two\n");
+    const nested = await new Deno.Command("git", { args: ["init", "-q", `${t.root}/vendor`] })
+      .output();
+    assert.ok(nested.success);
+    const error = await snapshotWorktreeTree(runProcess, repo).catch((e) => e);
+    assert.ok(error instanceof GitError, String(error));
+    assert.equal(
+      error.message,
+      "Cannot snapshot the worktree: vendor/ is a git repository without a commit: commit in it, remove it, or add it to .gitignore",
+    );
+    assert.match(error.stderr, /vendor/);
+    await t.write(".gitignore", "vendor/\n");
+    assert.match(await snapshotWorktreeTree(runProcess, repo), /^[0-9a-f]{40}$/);
+  });
+});
+
+Deno.test("snapshotWorktreeTree() goes on past files git could not index (--ignore-errors)", async () => {
+  await withRepo(async (t, repo) => {
+    await t.write("b.txt", "two\n");
+    const expected = await snapshotWorktreeTree(runProcess, repo);
+    const seen: string[][] = [];
+    // Root reads every file, so the unreadable file is played: git's exit 1 and stderr for it.
+    const runner = async (request: ExecRequest) => {
+      const result = await runProcess(request);
+      if (!isAdd(request)) return result;
+      seen.push([...request.args]);
+      const stderr =
+        `error: open("secret"): Permission denied\nerror: unable to index file 'secret'\n`;
+      return { ...result, code: 1, stderr: new TextEncoder().encode(stderr) };
+    };
+    assert.equal(await snapshotWorktreeTree(runner, repo), expected);
+    assert.ok(seen[0].includes("--ignore-errors"), seen[0].join(" "));
+  });
+});
+
+Deno.test("snapshotWorktreeTree() keeps git's stderr on any other failure", async () => {
+  await withRepo(async (_t, repo) => {
+    const runner = async (request: ExecRequest) => {
+      const result = await runProcess(request);
+      if (!isAdd(request)) return result;
+      return { ...result, code: 128, stderr: new TextEncoder().encode("fatal: disk on fire\n") };
+    };
+    const error = await snapshotWorktreeTree(runner, repo).catch((e) => e);
+    assert.ok(error instanceof GitError);
+    assert.match(error.message, /failed with exit code 128: fatal: disk on fire/);
+    assert.equal(error.stderr, "fatal: disk on fire");
+  });
+});
+
+Deno.test("snapshotWorktreeTree() registers its temp index dir for signal cleanup", async () => {
+  await withRepo(async (_t, repo) => {
+    let live: string[] = [];
+    const runner = (request: ExecRequest) => {
+      if (isAdd(request)) live = liveTempDirs();
+      return runProcess(request);
+    };
+    await snapshotWorktreeTree(runner, repo);
+    assert.equal(live.length, 1);
+    assert.match(live[0], /\/review-gate-index-[^/]+$/);
+    assert.deepEqual(liveTempDirs(), []);
+    assert.equal(await Deno.stat(live[0]).then(() => true, () => false), false);
+  });
+});
+
+Deno.test("snapshotIndexTree() reports a bad TMPDIR as StoreError, not an internal error", async () => {
+  await withRepo(async (_t, repo) => {
+    const saved = Deno.env.get("TMPDIR");
+    Deno.env.set("TMPDIR", "/nonexistent/review-gate-tmp");
+    try {
+      const error = await snapshotIndexTree(runProcess, repo).catch((e) => e);
+      assert.ok(error instanceof StoreError, String(error));
+      assert.equal(error.exitCode, 3);
+      assert.match(
+        error.message,
+        /^Cannot write a temp directory in "\/nonexistent\/review-gate-tmp": .*check permissions and free space$/,
+      );
+    } finally {
+      if (saved === undefined) Deno.env.delete("TMPDIR");
+      else Deno.env.set("TMPDIR", saved);
+    }
+  });
+});
+
+Deno.test("noCommitRepos() reads every path git names", () => {
+  const stderr = "error: 'a b/' does not have a commit checked out\n" +
+    "error: 'vendor/' does not have a commit checked out\nfatal: adding files failed";
+  assert.deepEqual(noCommitRepos(stderr), ["a b/", "vendor/"]);
+  assert.deepEqual(noCommitRepos("fatal: other"), []);
+});

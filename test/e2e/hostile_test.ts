@@ -1,0 +1,76 @@
+/**
+ * End-to-end: hostile answers and a hostile environment end with a stored, final run and a clear
+ * message, never an internal error — an answer nested 10,000 levels deep, a records lock another
+ * process never releases, an empty nested repository in the worktree.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { lastRun, makeSandbox, readFakeLog, runCli, writeScenario } from "./_cli.ts";
+
+Deno.test("review --json refuses a codex answer nested 10,000 levels deep and stores the run", async () => {
+  const sandbox = await makeSandbox({ "a.ts": "export const a = 1;\n" });
+  try {
+    await sandbox.repo.write("a.ts", "export const a = 2;\n");
+    const text = "[".repeat(10_000) + "]".repeat(10_000);
+    const scenario = await writeScenario(sandbox, "deep", [{ kind: "prose", text }]);
+    const result = await runCli(sandbox, ["review", "--json", "--provider", "codex"], {
+      scenario,
+    });
+    assert.equal(result.code, 3, result.stderr);
+    assert.doesNotMatch(result.stderr, /internal error/);
+    const json = JSON.parse(result.stdout);
+    assert.equal(json.status, "invalid-answer");
+    assert.match(JSON.stringify(json.refusal), /nested 10000 levels deep \(at most 64\)/);
+    assert.equal((await readFakeLog(sandbox)).length, 2, "one corrective resume");
+    const run = await lastRun(sandbox);
+    assert.equal(run.run.status, "invalid-answer");
+    assert.ok(run.files.includes("transcript/attempt-2.stdout"), run.files.join(", "));
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("review does not hang while another process holds the records lock", async () => {
+  const sandbox = await makeSandbox({ "a.ts": "export const a = 1;\n" });
+  const state = join(sandbox.repo.root, ".git", "review-gate");
+  await Deno.mkdir(state, { recursive: true });
+  const holder = new Deno.Command("flock", {
+    args: [join(state, "records.jsonl"), "sleep", "60"],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 300)); // flock takes the lock
+    await sandbox.repo.write("a.ts", "export const a = 2;\n");
+    const t0 = performance.now();
+    const result = await runCli(sandbox, ["review", "--json", "--no-cache"]);
+    assert.ok(performance.now() - t0 < 15_000, "review waited for the lock without bound");
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).status, "approved");
+    const run = await lastRun(sandbox);
+    assert.equal(run.run.status, "approved");
+    // the line was skipped, not written around the lock
+    assert.equal(await Deno.readTextFile(join(state, "records.jsonl")), "");
+  } finally {
+    holder.kill("SIGKILL");
+    await holder.status;
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("review names an empty nested repository instead of an internal error", async () => {
+  const sandbox = await makeSandbox({ "a.ts": "export const a = 1;\n" });
+  try {
+    await sandbox.repo.write("a.ts", "export const a = 2;\n");
+    await sandbox.repo.git("init", "-q", "vendor");
+    const result = await runCli(sandbox, ["review", "--no-cache"]);
+    assert.equal(result.code, 2, result.stdout + result.stderr);
+    assert.match(result.stderr, /vendor\/ is a git repository without a commit: commit in it/);
+    assert.doesNotMatch(result.stderr, /internal error/);
+    assert.equal((await readFakeLog(sandbox)).length, 0);
+  } finally {
+    await sandbox.cleanup();
+  }
+});
