@@ -14,6 +14,7 @@ import type { Target } from "../git/types.ts";
 import { PROVIDER_NAMES } from "../providers/registry.ts";
 import { buildJsonEnvelope } from "../render/json.ts";
 import { choosePaint } from "../render/style.ts";
+import { sanitizeForTerminal } from "../render/sanitize.ts";
 import { renderTerminal } from "../render/terminal.ts";
 import { policyOf, runReview } from "../review/run_review.ts";
 import type { CliDeps } from "./deps.ts";
@@ -155,6 +156,9 @@ Exit codes: 0 approved or no blocking finding, 1 blocking findings, 2 usage or c
           paint: choosePaint(deps.stdout.isTerminal, deps.env),
         });
         deps.stdout.write(text);
+      }
+      for (const warning of outcome.storeWarnings ?? []) {
+        deps.stderr.write(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
       }
       setExit(outcome.exitCode);
     });

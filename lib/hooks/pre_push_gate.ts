@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { sanitizeForTerminal } from "../render/sanitize.ts";
 import type { ReviewAnswer } from "../answer/types.ts";
 import { type Config, loadConfig } from "../config.ts";
 import { resolveRepo } from "../git/repo.ts";
@@ -126,6 +127,9 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
       { runner: input.runner, env: input.env, now: input.now, signal: input.signal },
     );
     const { record, answer } = outcome;
+    for (const warning of outcome.storeWarnings ?? []) {
+      stderr.push(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
+    }
     if (record.status === "interrupted") {
       stderr.push(`review-gate: interrupted; the push is stopped\n`);
       return { stdout: "", stderr: stderr.join(""), exitCode: 130 };
