@@ -23,17 +23,7 @@ export interface TreeViewOptions {
  * directory, absolute, escapes the root with "..", or resolves (through symlinks) outside the root.
  */
 export function worktreeView(root: string, options: TreeViewOptions): TreeView {
-  const cache = new Map<string, Promise<number | null>>();
-  return {
-    root,
-    isDeleted: (path) => options.deleted.has(path),
-    lineCount(path) {
-      if (!isRepoRelative(path)) return Promise.resolve(null);
-      let hit = cache.get(path);
-      if (!hit) cache.set(path, hit = diskLineCount(root, path));
-      return hit;
-    },
-  };
+  return cachedView(root, { ...options, count: (path) => diskLineCount(root, path) });
 }
 
 /**
@@ -49,21 +39,32 @@ export function gitTreeView(
   options: TreeViewOptions & { tree: string },
 ): TreeView {
   let blobs: Promise<Map<string, string>> | undefined;
-  const cache = new Map<string, Promise<number | null>>();
-  const lookup = async (path: string) => {
+  const count = async (path: string) => {
     blobs ??= listBlobs(runner, root, options.tree);
     const id = (await blobs).get(path);
     if (id === undefined) return null;
     const result = await runGit(runner, root, ["cat-file", "blob", id]);
     return result.code === 0 ? countLines(result.stdout) : null;
   };
+  return cachedView(root, { ...options, count });
+}
+
+/**
+ * A view whose `lineCount` is `null` for a path that is not repo-relative, else `count(path)`,
+ * cached per path (a failed count stays failed).
+ */
+function cachedView(
+  root: string,
+  options: TreeViewOptions & { count: (path: string) => Promise<number | null> },
+): TreeView {
+  const cache = new Map<string, Promise<number | null>>();
   return {
     root,
     isDeleted: (path) => options.deleted.has(path),
     lineCount(path) {
       if (!isRepoRelative(path)) return Promise.resolve(null);
       let hit = cache.get(path);
-      if (!hit) cache.set(path, hit = lookup(path));
+      if (!hit) cache.set(path, hit = options.count(path));
       return hit;
     },
   };

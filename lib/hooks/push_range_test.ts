@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runProcess } from "../exec.ts";
 import { EMPTY_TREE } from "../git/repo.ts";
-import { type PushRangeResult, resolvePushRange } from "./push_range.ts";
+import { type PushRangeOptions, type PushRangeResult, resolvePushRange } from "./push_range.ts";
 import { parsePushLines, type PushUpdate } from "./pre_push.ts";
 import { commitFile, git, makeRepo } from "./_testing.ts";
 
@@ -20,6 +20,14 @@ function update(
 function range(result: PushRangeResult) {
   assert.equal(result.kind, "range", JSON.stringify(result));
   return (result as Extract<PushRangeResult, { kind: "range" }>).range;
+}
+
+/** {@linkcode resolvePushRange} (remote "upstream" unless given) that must give a range. */
+async function pushRange(
+  repo: string,
+  options: Omit<PushRangeOptions, "repo" | "remote"> & { remote?: string },
+) {
+  return range(await resolvePushRange(runner, { repo, remote: "upstream", ...options }));
 }
 
 /** repo with `main` pushed to a bare remote named "upstream" (never origin). */
@@ -42,13 +50,9 @@ async function withRemote(
 Deno.test("resolvePushRange() reviews remote..local when the remote id is known", async () => {
   await withRemote(async ({ repo, base }) => {
     const tip = await commitFile(repo, "a.txt", "a\n", "a");
-    const r = range(
-      await resolvePushRange(runner, {
-        repo,
-        remote: "upstream",
-        update: update("refs/heads/main", tip, "refs/heads/main", base),
-      }),
-    );
+    const r = await pushRange(repo, {
+      update: update("refs/heads/main", tip, "refs/heads/main", base),
+    });
     assert.deepEqual(r, { from: base, to: tip, commits: 1, truncated: false, notes: [] });
   });
 });
@@ -59,25 +63,17 @@ Deno.test("resolvePushRange() reviews a new branch from where it left the remote
     await commitFile(repo, "a.txt", "a\n", "a");
     const tip = await commitFile(repo, "b.txt", "b\n", "b");
     const zero = "0".repeat(40);
-    const r = range(
-      await resolvePushRange(runner, {
-        repo,
-        remote: "upstream",
-        update: update("refs/heads/feature", tip, "refs/heads/feature", zero),
-      }),
-    );
+    const r = await pushRange(repo, {
+      update: update("refs/heads/feature", tip, "refs/heads/feature", zero),
+    });
     assert.deepEqual({ from: r.from, to: r.to, commits: r.commits }, {
       from: base,
       to: tip,
       commits: 2,
     });
-    const head = range(
-      await resolvePushRange(runner, {
-        repo,
-        remote: "upstream",
-        update: update("HEAD", tip, "refs/heads/x", zero),
-      }),
-    );
+    const head = await pushRange(repo, {
+      update: update("HEAD", tip, "refs/heads/x", zero),
+    });
     assert.equal(head.commits, 2, "HEAD:refs/heads/x resolves the same");
   });
 });
@@ -114,14 +110,10 @@ Deno.test("resolvePushRange() peels an annotated tag when tags are reviewed", as
     await git(repo, ["tag", "-a", "-m", "v2", "v2"]);
     const tagOid = await git(repo, ["rev-parse", "v2"]);
     assert.notEqual(tagOid, tip);
-    const r = range(
-      await resolvePushRange(runner, {
-        repo,
-        remote: "upstream",
-        reviewTags: true,
-        update: update("refs/tags/v2", tagOid, "refs/tags/v2", "0".repeat(40)),
-      }),
-    );
+    const r = await pushRange(repo, {
+      reviewTags: true,
+      update: update("refs/tags/v2", tagOid, "refs/tags/v2", "0".repeat(40)),
+    });
     assert.deepEqual({ from: r.from, to: r.to }, { from: base, to: tip });
   });
 });
@@ -130,13 +122,9 @@ Deno.test("resolvePushRange() handles a force push over commits not present loca
   await withRemote(async ({ repo, base }) => {
     const tip = await commitFile(repo, "a.txt", "a\n", "a");
     const unknown = "e".repeat(40);
-    const r = range(
-      await resolvePushRange(runner, {
-        repo,
-        remote: "upstream",
-        update: update("refs/heads/main", tip, "refs/heads/main", unknown),
-      }),
-    );
+    const r = await pushRange(repo, {
+      update: update("refs/heads/main", tip, "refs/heads/main", unknown),
+    });
     assert.deepEqual({ from: r.from, to: r.to, commits: r.commits }, {
       from: base,
       to: tip,
@@ -150,14 +138,10 @@ Deno.test("resolvePushRange() keeps only the newest maxCommits commits and says 
   await withRemote(async ({ repo }) => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push(await commitFile(repo, `f${i}.txt`, `${i}\n`, `c${i}`));
-    const r = range(
-      await resolvePushRange(runner, {
-        repo,
-        remote: "upstream",
-        maxCommits: 2,
-        update: update("refs/heads/main", ids[3], "refs/heads/main", "0".repeat(40)),
-      }),
-    );
+    const r = await pushRange(repo, {
+      maxCommits: 2,
+      update: update("refs/heads/main", ids[3], "refs/heads/main", "0".repeat(40)),
+    });
     assert.deepEqual({ from: r.from, to: r.to, commits: r.commits, truncated: r.truncated }, {
       from: ids[1],
       to: ids[3],
@@ -173,13 +157,10 @@ Deno.test("resolvePushRange() on a push to a URL excludes every remote-tracking 
   try {
     const tip = await git(repo, ["rev-parse", "HEAD"]);
     const url = join(dir, "elsewhere.git");
-    const r = range(
-      await resolvePushRange(runner, {
-        repo,
-        remote: url,
-        update: update("refs/heads/main", tip, "refs/heads/main", "0".repeat(40)),
-      }),
-    );
+    const r = await pushRange(repo, {
+      remote: url,
+      update: update("refs/heads/main", tip, "refs/heads/main", "0".repeat(40)),
+    });
     assert.deepEqual({ from: r.from, to: r.to, commits: r.commits }, {
       from: EMPTY_TREE.sha1,
       to: tip,
@@ -198,30 +179,19 @@ Deno.test("resolvePushRange() works in a SHA-256 repository", async () => {
   await withRemote(async ({ repo, base }) => {
     assert.equal(base.length, 64);
     const tip = await commitFile(repo, "a.txt", "a\n", "a");
-    const r = range(
-      await resolvePushRange(runner, {
-        repo,
-        remote: "upstream",
-        update: update("refs/heads/main", tip, "refs/heads/main", base),
-      }),
-    );
+    const r = await pushRange(repo, {
+      update: update("refs/heads/main", tip, "refs/heads/main", base),
+    });
     assert.deepEqual({ from: r.from, to: r.to }, { from: base, to: tip });
-    const viaUrl = range(
-      await resolvePushRange(runner, {
-        repo,
-        remote: "/some/url.git",
-        update: update("refs/heads/main", tip, "refs/heads/n", "0".repeat(64)),
-      }),
-    );
+    const viaUrl = await pushRange(repo, {
+      remote: "/some/url.git",
+      update: update("refs/heads/main", tip, "refs/heads/n", "0".repeat(64)),
+    });
     assert.equal(viaUrl.from, base, "a URL push excludes every remote-tracking ref");
     await git(repo, ["update-ref", "-d", "refs/remotes/upstream/main"]);
-    const fresh = range(
-      await resolvePushRange(runner, {
-        repo,
-        remote: "upstream",
-        update: update("refs/heads/main", tip, "refs/heads/n", "0".repeat(64)),
-      }),
-    );
+    const fresh = await pushRange(repo, {
+      update: update("refs/heads/main", tip, "refs/heads/n", "0".repeat(64)),
+    });
     assert.deepEqual({ from: fresh.from, commits: fresh.commits }, {
       from: EMPTY_TREE.sha256,
       commits: 2,

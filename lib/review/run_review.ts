@@ -1,7 +1,8 @@
 /**
  * The review pipeline, end to end: resolve the repository and target, collect the change, build the
- * prompt, consult the verdict cache, run one structured call (with the read-only proof), store the
- * run (lib/review/store_run.ts), and decide the status and exit code. Used by the `review` command and both gates.
+ * prompt, consult the verdict cache, open the run (lib/review/open_run.ts), run one structured call
+ * (with the read-only proof), store the run (lib/review/store_run.ts), and decide the status and
+ * exit code. Used by the `review` command and both gates.
  *
  * I/O arrives through {@linkcode ReviewDeps}; nothing here prints or exits. The abort signal reaches
  * the git calls that collect the change (a Ctrl-C kills a slow `git add -A`) and is checked between
@@ -25,12 +26,12 @@ import type { Change, Target } from "../git/types.ts";
 import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
 import { type CallOutcome, callStructured } from "../session.ts";
 import { cacheKey, readCache } from "../store/cache.ts";
-import { createRunDir, newRunId, writeRunRecord } from "../store/run_dir.ts";
 import { ensureStateDir } from "../store/state.ts";
 import { answerStatus, blockingFindings, exitCodeFor, type Policy } from "./policy.ts";
 import { verdictIdentity } from "./identity.ts";
 import { buildCorrectivePrompt, buildReviewPrompt, type ReviewKind } from "./prompt.ts";
-import { type RunStart, storeRun } from "./store_run.ts";
+import { openRun } from "./open_run.ts";
+import { storeRun } from "./store_run.ts";
 import type { ReviewResult, ReviewStatus } from "./types.ts";
 
 /** The I/O a review needs. */
@@ -192,19 +193,13 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
   const hit = options.useCache && config.cache ? await readCache<ReviewAnswer>(state, key) : null;
   if (!hit && aborted()) return interrupted(collected);
 
-  const id = newRunId(started);
-  const runDir = await createRunDir(state, id);
-  const recordBase: RunStart = {
-    ...base,
-    id,
-    runDir,
-    target: { kind: change.target.kind, label: change.label, from: change.from, to: change.to },
-    coverage: change.coverage,
-    fingerprint: change.fingerprint,
+  const recordBase = await openRun(state, {
+    started,
+    base,
+    change,
     cacheKey: key,
-  };
-  // Replaced at the end; still "running" afterwards means the run never finished (kill -9).
-  await writeRunRecord(runDir, { ...recordBase, status: "running", cached: hit !== null });
+    cached: hit !== null,
+  });
 
   let outcome: CallOutcome | undefined;
   let answer: ReviewAnswer | undefined;

@@ -32,7 +32,10 @@ export interface SessionState {
    * change).
    */
   lastBaseline?: string;
-  /** What that review decided, as the Stop gate needs it (lib/hooks/stop_gate.ts StoredVerdict). */
+  /**
+   * What that review decided, as the Stop gate needs it (lib/hooks/stop_decision.ts
+   * StoredVerdict).
+   */
   lastVerdict?: {
     status: string;
     runDir: string;

@@ -17,31 +17,13 @@ import {
   readRunFolder,
   repoState,
   runCli,
-  type Sandbox,
   spawnCli,
 } from "./_cli.ts";
-
-async function withSandbox(fn: (sandbox: Sandbox) => Promise<void>): Promise<void> {
-  const sandbox = await makeSandbox({ "src/app.ts": "export const a = 1;\n" });
-  try {
-    await sandbox.repo.write("src/app.ts", "export const a = 2;\n");
-    await fn(sandbox);
-  } finally {
-    await sandbox.cleanup();
-  }
-}
-
-async function waitFor(check: () => Promise<boolean>, ms: number): Promise<void> {
-  const until = performance.now() + ms;
-  while (!(await check())) {
-    if (performance.now() > until) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((done) => setTimeout(done, 50));
-  }
-}
+import { waitFor, withChangedSandbox } from "./_sandbox_scope.ts";
 
 for (const provider of ["claude", "codex"] as const) {
   Deno.test(`review interrupted by Ctrl-C (${provider}) exits 130 and leaves nothing behind`, async () => {
-    await withSandbox(async (sandbox) => {
+    await withChangedSandbox(async (sandbox) => {
       const before = await repoState(sandbox.repo);
       const child = spawnCli(sandbox, ["review", "--provider", provider], { scenario: "hang" });
       await waitFor(async () => (await readFakeLog(sandbox)).length > 0, 15_000);
@@ -64,7 +46,7 @@ for (const provider of ["claude", "codex"] as const) {
 }
 
 Deno.test("review reuses a cached verdict with no provider call; --no-cache asks again", async () => {
-  await withSandbox(async (sandbox) => {
+  await withChangedSandbox(async (sandbox) => {
     const first = await runCli(sandbox, ["review"]);
     assert.equal(first.code, 0, first.stdout + first.stderr);
     assert.equal((await readFakeLog(sandbox)).length, 1);
@@ -97,7 +79,7 @@ Deno.test("review reuses a cached verdict with no provider call; --no-cache asks
 });
 
 Deno.test("review --json prints the run envelope on success and on failure", async (t) => {
-  await withSandbox(async (sandbox) => {
+  await withChangedSandbox(async (sandbox) => {
     await t.step("approved", async () => {
       const result = await runCli(sandbox, ["review", "--json", "--no-cache"]);
       assert.equal(result.code, 0, result.stderr);
@@ -166,7 +148,7 @@ Deno.test("review --json prints the run envelope on success and on failure", asy
 });
 
 Deno.test("schema prints the canonical schema and each provider's dialect", async (t) => {
-  await withSandbox(async (sandbox) => {
+  await withChangedSandbox(async (sandbox) => {
     await t.step("canonical", async () => {
       const result = await runCli(sandbox, ["schema"]);
       assert.equal(result.code, 0);
@@ -268,7 +250,7 @@ Deno.test("decode judges answer files and stdin (exit 0 accepted, 3 refused)", a
 });
 
 Deno.test("--help works on every command and --version prints the version", async (t) => {
-  await withSandbox(async (sandbox) => {
+  await withChangedSandbox(async (sandbox) => {
     for (
       const args of [["--help"], ["review", "--help"], ["schema", "--help"], ["decode", "--help"], [
         "help",

@@ -13,25 +13,12 @@ import {
   entriesOf,
   lastRun,
   listRunDirs,
-  makeSandbox,
   readFakeLog,
   repoState,
   runCli,
-  type Sandbox,
   writeScenario,
 } from "./_cli.ts";
-
-async function withSandbox(
-  files: Record<string, string | Uint8Array> | undefined,
-  fn: (sandbox: Sandbox) => Promise<void>,
-): Promise<void> {
-  const sandbox = await makeSandbox(files);
-  try {
-    await fn(sandbox);
-  } finally {
-    await sandbox.cleanup();
-  }
-}
+import { withSandbox } from "./_sandbox_scope.ts";
 
 Deno.test("review outside a git repository exits 2 with a clear message", async () => {
   await withSandbox({ "a.txt": "a\n" }, async (sandbox) => {

@@ -9,33 +9,8 @@ import { interruptHandler } from "../../main.ts";
 import { runProcess } from "../../lib/exec.ts";
 import { liveChildren } from "../../lib/exec_children.ts";
 import { liveTempDirs, withPrivateTempDir } from "../../lib/tmpdir.ts";
-import {
-  entriesOf,
-  lastRun,
-  makeSandbox,
-  processAlive,
-  readFakeLog,
-  type Sandbox,
-  spawnCli,
-} from "./_cli.ts";
-
-async function withSandbox(fn: (sandbox: Sandbox) => Promise<void>): Promise<void> {
-  const sandbox = await makeSandbox({ "src/app.ts": "export const a = 1;\n" });
-  try {
-    await sandbox.repo.write("src/app.ts", "export const a = 2;\n");
-    await fn(sandbox);
-  } finally {
-    await sandbox.cleanup();
-  }
-}
-
-async function waitFor(check: () => Promise<boolean>, ms: number): Promise<void> {
-  const until = performance.now() + ms;
-  while (!(await check())) {
-    if (performance.now() > until) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((done) => setTimeout(done, 50));
-  }
-}
+import { entriesOf, lastRun, processAlive, readFakeLog, spawnCli } from "./_cli.ts";
+import { waitFor, withChangedSandbox } from "./_sandbox_scope.ts";
 
 function killQuietly(pid: number): void {
   for (const target of [-pid, pid]) {
@@ -48,7 +23,7 @@ function killQuietly(pid: number): void {
 }
 
 Deno.test("review interrupted by SIGHUP (terminal closed) exits 130 and kills the provider", async () => {
-  await withSandbox(async (sandbox) => {
+  await withChangedSandbox(async (sandbox) => {
     const child = spawnCli(sandbox, ["review", "--provider", "claude"], { scenario: "hang" });
     await waitFor(async () => (await readFakeLog(sandbox)).length > 0, 15_000);
     const [call] = await readFakeLog(sandbox);
@@ -69,7 +44,7 @@ Deno.test("review interrupted by SIGHUP (terminal closed) exits 130 and kills th
 });
 
 Deno.test("review killed with SIGKILL leaves a run.json saying running", async () => {
-  await withSandbox(async (sandbox) => {
+  await withChangedSandbox(async (sandbox) => {
     const child = spawnCli(sandbox, ["review", "--provider", "claude"], { scenario: "hang" });
     await waitFor(async () => (await readFakeLog(sandbox)).length > 0, 15_000);
     const [call] = await readFakeLog(sandbox);

@@ -84,6 +84,12 @@ export async function gitOk(sandbox: Sandbox, args: string[], cwd?: string): Pro
   return r.stdout.trim();
 }
 
+/** Append `export const t = "<token>";` to {@linkcode APP} in the worktree at `root`. */
+export async function appendToken(root: string, token: string): Promise<void> {
+  const path = join(root, APP);
+  await Deno.writeTextFile(path, `${await Deno.readTextFile(path)}export const t = "${token}";\n`);
+}
+
 /**
  * Append a line carrying `token` to {@linkcode APP} and commit it.
  *
@@ -91,8 +97,7 @@ export async function gitOk(sandbox: Sandbox, args: string[], cwd?: string): Pro
  */
 export async function commitToken(sandbox: Sandbox, token: string, cwd?: string): Promise<string> {
   const root = cwd ?? sandbox.repo.root;
-  const path = join(root, APP);
-  await Deno.writeTextFile(path, `${await Deno.readTextFile(path)}export const t = "${token}";\n`);
+  await appendToken(root, token);
   await gitOk(sandbox, ["commit", "-q", "-am", `add ${token}`], root);
   return await gitOk(sandbox, ["rev-parse", "HEAD"], root);
 }

@@ -1,0 +1,54 @@
+/**
+ * Open a review run (DESIGN.md "Store (contract)"): create its folder under `runs/` and write the
+ * "running" `run.json` placeholder, which {@linkcode import("./store_run.ts").storeRun} replaces
+ * with the final record. A `run.json` still "running" afterwards means the run never finished
+ * (kill -9).
+ *
+ * @module
+ */
+import type { Change } from "../git/types.ts";
+import { createRunDir, newRunId, writeRunRecord } from "../store/run_dir.ts";
+import type { RunStart } from "./store_run.ts";
+
+/** What a run's record holds before its folder exists. */
+export type RunBase = Omit<
+  RunStart,
+  "id" | "runDir" | "target" | "coverage" | "fingerprint" | "cacheKey"
+>;
+
+/** The run to open. */
+export interface RunOpening {
+  /** When the review started (the run id is derived from it). */
+  started: Date;
+  base: RunBase;
+  /** The collected change under review. */
+  change: Change;
+  /** Verdict cache key of this review (lib/store/cache.ts). */
+  cacheKey: string;
+  /** Whether the answer comes from the verdict cache (recorded in the "running" `run.json`). */
+  cached: boolean;
+}
+
+/**
+ * Create the run folder and write its "running" `run.json`.
+ *
+ * @param state the state directory (lib/store/state.ts)
+ * @returns the run's start, to pass to `storeRun` when it ends
+ * @throws {import("../errors.ts").StoreError} the run folder or `run.json` cannot be written
+ */
+export async function openRun(state: string, run: RunOpening): Promise<RunStart> {
+  const { change } = run;
+  const id = newRunId(run.started);
+  const runDir = await createRunDir(state, id);
+  const start: RunStart = {
+    ...run.base,
+    id,
+    runDir,
+    target: { kind: change.target.kind, label: change.label, from: change.from, to: change.to },
+    coverage: change.coverage,
+    fingerprint: change.fingerprint,
+    cacheKey: run.cacheKey,
+  };
+  await writeRunRecord(runDir, { ...start, status: "running", cached: run.cached });
+  return start;
+}
