@@ -104,6 +104,10 @@ export function buildStopCouldNotRun(
 export const PRE_PUSH_SKIP_HINT =
   "To push anyway: git push --no-verify (skips all pre-push hooks) or REVIEW_GATE=0 git push";
 
+/** Extra hint when a block comes from a cached verdict: how to have the commits reviewed again. */
+export const PRE_PUSH_RECHECK_HINT =
+  "This verdict is cached for these commits; to review them again: REVIEW_GATE_CACHE=0 git push";
+
 /**
  * Pre-push stderr text when blocking findings stop the push.
  *

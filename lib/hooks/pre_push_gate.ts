@@ -12,7 +12,7 @@ import { sanitizeForTerminal } from "../render/sanitize.ts";
 import type { ReviewAnswer } from "../answer/types.ts";
 import { type Config, loadConfig } from "../config.ts";
 import { resolveRepo } from "../git/repo.ts";
-import { renderNotReviewed, renderPrePushBlock } from "./decision.ts";
+import { PRE_PUSH_RECHECK_HINT, renderNotReviewed, renderPrePushBlock } from "./decision.ts";
 import { ALLOW, type HookInput, type HookOutput, hooksSwitchedOff } from "./hook_io.ts";
 import { parsePushLines } from "./pre_push.ts";
 import { resolvePushRange } from "./push_range.ts";
@@ -106,6 +106,7 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
             findings: blocking,
             reviewPath: `${hit.runDir}/review.md`,
           }),
+          `${PRE_PUSH_RECHECK_HINT}\n`,
         );
         exitCode = 1;
       } else {
@@ -150,6 +151,7 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
     if (blocking.length > 0) {
       stderr.push(
         renderPrePushBlock({ label, findings: blocking, reviewPath: `${record.runDir}/review.md` }),
+        record.cached ? `${PRE_PUSH_RECHECK_HINT}\n` : "",
       );
       exitCode = 1;
     } else {

@@ -77,6 +77,7 @@ Deno.test("pre-push gate reviews real git pushes and blocks, skips and caches as
         const r = await runGit(sb, ["push", "origin", "main"], { env: scenario("valid") });
         assert.notEqual(r.code, 0, "the cached blocking verdict still blocks");
         assert.match(r.stderr, /push blocked/);
+        assert.match(r.stderr, /to review them again: REVIEW_GATE_CACHE=0 git push/);
         assert.equal(await providerCalls(sb), 2);
       },
     );
@@ -187,6 +188,23 @@ Deno.test("pre-push gate reviews real git pushes and blocks, skips and caches as
         await writeRepoConfig(sb, null);
       },
     );
+
+    await t.step("REVIEW_GATE_CACHE=0 reviews commits whose cached verdict blocks", async () => {
+      const head = await commitToken(sb, "RECHECK_NINE");
+      const first = await runGit(sb, ["push", "origin", "main"], { env: scenario(blocking) });
+      assert.notEqual(first.code, 0);
+      const calls = await providerCalls(sb);
+      const cached = await runGit(sb, ["push", "origin", "main"], { env: scenario("valid") });
+      assert.notEqual(cached.code, 0, "the cached blocking verdict still blocks");
+      assert.match(cached.stderr, /to review them again: REVIEW_GATE_CACHE=0 git push/);
+      assert.equal(await providerCalls(sb), calls);
+      const again = await runGit(sb, ["push", "origin", "main"], {
+        env: { ...scenario("valid"), REVIEW_GATE_CACHE: "0" },
+      });
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(await providerCalls(sb), calls + 1);
+      assert.equal(await remoteRef(sb, "main"), head);
+    });
   } finally {
     await sb.cleanup();
   }
