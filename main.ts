@@ -14,14 +14,22 @@ import { runProcess } from "./lib/exec.ts";
 import { killAllChildren } from "./lib/exec_children.ts";
 import { cleanupAllTempDirs } from "./lib/tmpdir.ts";
 
+/** A stream sink; once the reader has gone (`review-gate … | head`), further output is dropped. */
 function sink(file: typeof Deno.stdout): TextSink {
   const encoder = new TextEncoder();
+  let closed = false;
   return {
     isTerminal: file.isTerminal(),
     write(text) {
+      if (closed) return;
       const bytes = encoder.encode(text);
       let written = 0;
-      while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
+      try {
+        while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
+      } catch (error) {
+        if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+        closed = true;
+      }
     },
   };
 }
