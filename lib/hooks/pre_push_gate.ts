@@ -4,7 +4,9 @@
  * reviews the pushed commits' tree (never the worktree), and blocks the push (exit 1) on blocking
  * findings. Deletions and, by default, tags are skipped; a re-push of the same commits hits the
  * verdict cache (no model call). A review that could not run follows `on_error` (default: allow
- * with a loud "NOT reviewed" warning). All human output goes to stderr.
+ * with a loud "NOT reviewed" warning). At most {@linkcode MAX_REVIEWED_REFS} ref updates are
+ * reviewed per push; the others are reported as NOT reviewed and follow `on_error` too. All human
+ * output goes to stderr.
  *
  * @module
  */
@@ -56,6 +58,9 @@ async function cachedVerdict(
   };
 }
 
+/** Most ref updates reviewed (cached or by the model) in one push; the rest are NOT reviewed. */
+export const MAX_REVIEWED_REFS = 20;
+
 /** Arguments git passes to the hook: `$1` remote name (or URL), `$2` URL. */
 export interface PrePushArgs {
   remote: string;
@@ -80,7 +85,14 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
   if (!gate.enabled) return { stdout: "", stderr: stderr.join(""), exitCode: 0 };
 
   let exitCode = 0;
+  let reviewed = 0;
+  const overBound: string[] = [];
   for (const update of updates) {
+    if (reviewed >= MAX_REVIEWED_REFS) {
+      // No git call for these: a push of 200 refs stays bounded.
+      if (!update.deletion && (!update.tag || gate.review_tags)) overBound.push(update.remoteRef);
+      continue;
+    }
     const resolved = await resolvePushRange(input.runner, {
       repo: repo.root,
       remote: args.remote,
@@ -90,6 +102,7 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
     });
     if (resolved.kind === "skip") continue;
     const { range } = resolved;
+    reviewed++;
     const label = `${update.remoteRef} (${range.commits} commit${range.commits === 1 ? "" : "s"})`;
     for (const note of range.notes) stderr.push(`review-gate: ${note}\n`);
     const { memo, hit } = await cachedVerdict(config, {
@@ -161,6 +174,18 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
       const cached = record.cached ? " (cached verdict)" : "";
       stderr.push(`review-gate: ${label}: ${record.status}${extra}${cached}\n`);
     }
+  }
+  if (overBound.length > 0) {
+    const blocked = gate.on_error === "block";
+    const shown = overBound.slice(0, 5).join(", ") + (overBound.length > 5 ? ", …" : "");
+    stderr.push(renderNotReviewed({
+      label:
+        `everything past the first ${MAX_REVIEWED_REFS} ref updates (${overBound.length}: ${shown})`,
+      reason:
+        `at most ${MAX_REVIEWED_REFS} ref updates are reviewed per push; push them separately`,
+      blocked,
+    }));
+    if (blocked) exitCode = 1;
   }
   return { stdout: "", stderr: stderr.join(""), exitCode };
 }

@@ -10,7 +10,13 @@
  *   (`--not --remotes`). The diff starts at the first parent of the oldest such commit, or the empty
  *   tree for a root commit.
  * - At most `maxCommits` commits: the newest N are reviewed and a note says so.
- * Three or four git calls; the remote name is never assumed to be `origin`.
+ * - When the pushed commits (those on no remote-tracking ref of that remote) include merges of
+ *   commits already on the remote (e.g. `main` merged into a feature branch), the diff starts at the
+ *   tree merging the base with those parents (lib/hooks/merge_base_tree.ts), so main's changes are
+ *   left out; `commits` then counts the pushed commits only. On a conflict or any failure the whole
+ *   range is reviewed with a note.
+ * Three or four git calls, plus up to seven for merges; the remote name is never assumed to be
+ * `origin`.
  *
  * @module
  */
@@ -18,6 +24,7 @@ import type { Runner } from "../exec.ts";
 import { EMPTY_TREE } from "../git/repo.ts";
 import { gitFailure, runGit } from "../git/git.ts";
 import type { PushUpdate } from "./pre_push.ts";
+import { mergeBaseTree, NOT_SEPARATED_NOTE, pushedMergeParents } from "./merge_base_tree.ts";
 
 /** A range to review: diff `from` (commit or tree id) → `to` (commit id). */
 export interface PushRange {
@@ -92,13 +99,13 @@ export async function resolvePushRange(
 
   const notes: string[] = [];
   let known: string | null = null;
+  let isRemote: boolean | null = null;
   let exclude: string[];
   if (!update.newRef) known = await peelCommit(runner, repo, update.remoteOid);
   if (known) {
     exclude = [known];
   } else {
-    const remotes = await runGit(runner, repo, ["remote"]);
-    const isRemote = decoder.decode(remotes.stdout).split("\n").includes(remote);
+    isRemote = await isRemoteName(runner, repo, remote);
     exclude = [isRemote ? `--remotes=${remote}` : "--remotes"];
     if (!update.newRef) {
       notes.push(
@@ -108,30 +115,89 @@ export async function resolvePushRange(
       );
     }
   }
-  const args = [
-    "rev-list",
-    "--topo-order",
-    "--parents",
-    `--max-count=${maxCommits + 1}`,
-    to,
-    "--not",
-    ...exclude,
-  ];
-  const listed = await runGit(runner, repo, args);
-  if (listed.code !== 0) throw gitFailure(args, listed);
-  const rows = decoder.decode(listed.stdout).split("\n").filter((l) => l !== "").map((l) =>
-    l.split(" ")
-  );
+  const rows = await listCommits(runner, repo, { to, exclude, max: maxCommits + 1 });
   if (rows.length === 0) {
     return { kind: "skip", reason: `nothing new to review on ${update.remoteRef}` };
   }
   const truncated = rows.length > maxCommits;
   const kept = rows.slice(0, maxCommits);
-  if (truncated) {
-    notes.push(`More than ${maxCommits} new commits: reviewing the newest ${maxCommits} only`);
-  }
+  const truncatedNote =
+    `More than ${maxCommits} new commits: reviewing the newest ${maxCommits} only`;
   let from: string;
   if (known && !truncated) from = known;
   else from = kept[kept.length - 1][1] ?? (to.length === 64 ? EMPTY_TREE.sha256 : EMPTY_TREE.sha1);
-  return { kind: "range", range: { from, to, commits: kept.length, truncated, notes } };
+  const whole: PushRange = {
+    from,
+    to,
+    commits: kept.length,
+    truncated,
+    notes: truncated ? [...notes, truncatedNote] : notes,
+  };
+  if (!rows.some((r) => r.length > 2)) return { kind: "range", range: whole };
+
+  // Merges: find the pushed commits (none on a remote-tracking ref of that remote) and fold the
+  // already-pushed parents they merged into the base.
+  let pushed = rows;
+  let base: string | undefined = from;
+  if (known) {
+    isRemote ??= await isRemoteName(runner, repo, remote);
+    pushed = await listCommits(runner, repo, {
+      to,
+      exclude: [known, isRemote ? `--remotes=${remote}` : "--remotes"],
+      max: maxCommits + 1,
+    });
+    if (pushed.length === 0) return { kind: "range", range: whole };
+    base = known;
+  } else if (truncated) {
+    if (pushedMergeParents(kept).length > 0) whole.notes.push(NOT_SEPARATED_NOTE);
+    return { kind: "range", range: whole };
+  } else {
+    base = kept[kept.length - 1][1];
+  }
+  const parents = pushedMergeParents(pushed.slice(0, maxCommits));
+  if (parents.length === 0) return { kind: "range", range: whole };
+  const tree = pushed.length > maxCommits || base === undefined
+    ? null
+    : await mergeBaseTree(runner, repo, { base, parents });
+  if (!tree) {
+    whole.notes.push(NOT_SEPARATED_NOTE);
+    return { kind: "range", range: whole };
+  }
+  const where = isRemote ? `"${remote}"` : "a remote";
+  const count = `${parents.length} merged commit${parents.length === 1 ? "" : "s"}`;
+  notes.push(`Left out changes already on ${where} brought in by merges (${count})`);
+  return {
+    kind: "range",
+    range: { from: tree, to, commits: pushed.length, truncated: false, notes },
+  };
+}
+
+/** True when `name` is one of the repository's remotes (one `git remote` call). */
+async function isRemoteName(runner: Runner, repo: string, name: string): Promise<boolean> {
+  const remotes = await runGit(runner, repo, ["remote"]);
+  return decoder.decode(remotes.stdout).split("\n").includes(name);
+}
+
+/**
+ * `git rev-list --topo-order --parents` rows (`[commit, ...parents]`, newest first).
+ *
+ * @throws {GitError} when `git rev-list` fails
+ */
+async function listCommits(
+  runner: Runner,
+  repo: string,
+  options: { to: string; exclude: string[]; max: number },
+): Promise<string[][]> {
+  const args = [
+    "rev-list",
+    "--topo-order",
+    "--parents",
+    `--max-count=${options.max}`,
+    options.to,
+    "--not",
+    ...options.exclude,
+  ];
+  const listed = await runGit(runner, repo, args);
+  if (listed.code !== 0) throw gitFailure(args, listed);
+  return decoder.decode(listed.stdout).split("\n").filter((l) => l !== "").map((l) => l.split(" "));
 }

@@ -5,6 +5,7 @@ import { EMPTY_TREE } from "../git/repo.ts";
 import { type PushRangeOptions, type PushRangeResult, resolvePushRange } from "./push_range.ts";
 import { parsePushLines, type PushUpdate } from "./pre_push.ts";
 import { commitFile, git, makeRepo } from "./_testing.ts";
+import { NOT_SEPARATED_NOTE } from "./merge_base_tree.ts";
 
 const runner = runProcess;
 
@@ -201,4 +202,116 @@ Deno.test("resolvePushRange() works in a SHA-256 repository", async () => {
       EMPTY_TREE.sha256,
     );
   }, "sha256");
+});
+
+/** Files changed between `from` (commit or tree) and `to`, sorted. */
+async function changedFiles(repo: string, from: string, to: string): Promise<string[]> {
+  return (await git(repo, ["diff", "--name-only", from, to])).split("\n").filter(Boolean).sort();
+}
+
+/** On `main` (already pushed at `base`): `feature` gets f.txt, main gets m.txt and is pushed. */
+async function divergeAndPushMain(repo: string, mainFile = "m.txt"): Promise<string> {
+  await git(repo, ["switch", "-q", "-c", "feature"]);
+  await commitFile(repo, "f.txt", "feature\n", "feature work");
+  await git(repo, ["switch", "-q", "main"]);
+  const main = await commitFile(repo, mainFile, "main\n", "main work");
+  await git(repo, ["push", "-q", "upstream", "main"]);
+  await git(repo, ["switch", "-q", "feature"]);
+  return main;
+}
+
+Deno.test("resolvePushRange() leaves out main's pushed changes merged into a new branch", async () => {
+  await withRemote(async ({ repo, base }) => {
+    await divergeAndPushMain(repo);
+    await git(repo, ["merge", "-q", "--no-ff", "-m", "merge main", "main"]);
+    const tip = await commitFile(repo, "g.txt", "more\n", "more feature work");
+    const r = await pushRange(repo, {
+      update: update("refs/heads/feature", tip, "refs/heads/feature", "0".repeat(40)),
+    });
+    assert.deepEqual(await changedFiles(repo, base, tip), ["f.txt", "g.txt", "m.txt"]);
+    assert.deepEqual(await changedFiles(repo, r.from, r.to), ["f.txt", "g.txt"]);
+    assert.equal(r.commits, 3);
+    assert.match(r.notes.join("\n"), /Left out changes already on "upstream" brought in by merges/);
+  });
+});
+
+Deno.test("resolvePushRange() leaves out merged pushed changes when the remote id is known", async () => {
+  await withRemote(async ({ repo }) => {
+    await divergeAndPushMain(repo);
+    await git(repo, ["push", "-q", "upstream", "feature"]);
+    const pushedFeature = await git(repo, ["rev-parse", "feature"]);
+    // main advances twice more (two merges of main), feature keeps working in between.
+    await git(repo, ["merge", "-q", "--no-ff", "-m", "merge main", "main"]);
+    await commitFile(repo, "g.txt", "g\n", "g");
+    await git(repo, ["switch", "-q", "main"]);
+    await commitFile(repo, "m2.txt", "m2\n", "m2");
+    await git(repo, ["push", "-q", "upstream", "main"]);
+    await git(repo, ["switch", "-q", "feature"]);
+    await git(repo, ["merge", "-q", "--no-ff", "-m", "merge main again", "main"]);
+    const tip = await commitFile(repo, "h.txt", "h\n", "h");
+    const r = await pushRange(repo, {
+      update: update("refs/heads/feature", tip, "refs/heads/feature", pushedFeature),
+    });
+    assert.deepEqual(await changedFiles(repo, r.from, r.to), ["g.txt", "h.txt"]);
+    assert.equal(r.commits, 4, "the merges and g, h; not main's commits");
+    assert.equal(r.truncated, false);
+    assert.match(r.notes.join("\n"), /\(2 merged commits\)/);
+  });
+});
+
+Deno.test("resolvePushRange() shows a conflict resolution of a new branch as its own change", async () => {
+  await withRemote(async ({ repo }) => {
+    const tip = await conflictingMerge(repo, false);
+    const r = await pushRange(repo, {
+      update: update("refs/heads/feature", tip, "refs/heads/feature", "0".repeat(40)),
+    });
+    // The base is the fork point: merging it with main is clean; the resolution is the change.
+    assert.deepEqual(await changedFiles(repo, r.from, r.to), ["README.md"]);
+    assert.equal(await git(repo, ["show", `${r.from}:README.md`]), "main");
+  });
+});
+
+Deno.test("resolvePushRange() reviews the whole range with a note when the merge conflicts", async () => {
+  await withRemote(async ({ repo }) => {
+    const tip = await conflictingMerge(repo, true);
+    const pushed = await git(repo, ["rev-parse", "upstream/feature"]);
+    const r = await pushRange(repo, {
+      update: update("refs/heads/feature", tip, "refs/heads/feature", pushed),
+    });
+    assert.equal(r.from, pushed, "falls back to remote..local");
+    assert.deepEqual(await changedFiles(repo, r.from, r.to), ["README.md", "m.txt"]);
+    assert.deepEqual(r.notes, [NOT_SEPARATED_NOTE]);
+  });
+});
+
+/** feature and main both change README.md; main is pushed (feature too with `pushFeature`). */
+async function conflictingMerge(repo: string, pushFeature: boolean): Promise<string> {
+  await git(repo, ["switch", "-q", "-c", "feature"]);
+  await commitFile(repo, "README.md", "feature\n", "feature readme");
+  if (pushFeature) await git(repo, ["push", "-q", "upstream", "feature"]);
+  await git(repo, ["switch", "-q", "main"]);
+  await commitFile(repo, "README.md", "main\n", "main readme");
+  await commitFile(repo, "m.txt", "main\n", "main work");
+  await git(repo, ["push", "-q", "upstream", "main"]);
+  await git(repo, ["switch", "-q", "feature"]);
+  await git(repo, ["merge", "-q", "-m", "merge main", "main"]).catch(() => {});
+  await Deno.writeTextFile(join(repo, "README.md"), "both\n");
+  await git(repo, ["add", "README.md"]);
+  await git(repo, ["commit", "-q", "--no-edit"]);
+  return await git(repo, ["rev-parse", "HEAD"]);
+}
+
+Deno.test("resolvePushRange() keeps the range unchanged for a merge of local branches", async () => {
+  await withRemote(async ({ repo, base }) => {
+    await git(repo, ["switch", "-q", "-c", "topic"]);
+    await commitFile(repo, "t.txt", "t\n", "topic");
+    await git(repo, ["switch", "-q", "main"]);
+    await commitFile(repo, "a.txt", "a\n", "a");
+    await git(repo, ["merge", "-q", "--no-ff", "-m", "merge topic", "topic"]);
+    const tip = await git(repo, ["rev-parse", "HEAD"]);
+    const r = await pushRange(repo, {
+      update: update("refs/heads/main", tip, "refs/heads/main", base),
+    });
+    assert.deepEqual(r, { from: base, to: tip, commits: 3, truncated: false, notes: [] });
+  });
 });
