@@ -2,8 +2,9 @@
  * Decide which commits one pre-push ref update asks us to review (DESIGN.md "Gates" → pre-push).
  *
  * - Deletions are skipped; tags are skipped unless `reviewTags` (annotated tags are peeled).
- * - The remote's old id is known locally → the range is `remoteOid..localOid`, diffed from
- *   `remoteOid`'s tree.
+ * - The remote's old id is known locally and is an ancestor of the pushed commit → the range is
+ *   `remoteOid..localOid`, diffed from `remoteOid`'s tree. A force push (not an ancestor, e.g. after
+ *   a rebase) is treated like an unknown old id below, so upstream changes are not reviewed as ours.
  * - Otherwise (new ref, or a force push over commits we do not have) → the commits reachable from
  *   `localOid` and from no remote-tracking ref of *that* remote (`--not --remotes=<remote>`); when
  *   `remote` is a URL or path (no remote of that name) → no remote-tracking ref at all
@@ -102,16 +103,28 @@ export async function resolvePushRange(
   let isRemote: boolean | null = null;
   let exclude: string[];
   if (!update.newRef) known = await peelCommit(runner, repo, update.remoteOid);
+  // A force push (the remote's old tip is not an ancestor, e.g. after a rebase onto a newer main):
+  // diffing old tip → new tip would show upstream changes and hide ours, so review the commits that
+  // are on no remote-tracking ref instead, from the parent of the oldest one.
+  const forced = known !== null && !(await isAncestor(runner, repo, known, to));
+  if (forced) known = null;
   if (known) {
     exclude = [known];
   } else {
     isRemote = await isRemoteName(runner, repo, remote);
     exclude = [isRemote ? `--remotes=${remote}` : "--remotes"];
-    if (!update.newRef) {
+    const where = isRemote ? `"${remote}"` : "any remote";
+    if (forced) {
+      notes.push(
+        `Force push over ${update.remoteRef} (${
+          update.remoteOid.slice(0, 12)
+        }): reviewing the commits not on ${where}`,
+      );
+    } else if (!update.newRef) {
       notes.push(
         `The remote's ${update.remoteRef} (${
           update.remoteOid.slice(0, 12)
-        }) is not here: reviewing the commits not on ${isRemote ? `"${remote}"` : "any remote"}`,
+        }) is not here: reviewing the commits not on ${where}`,
       );
     }
   }
@@ -170,6 +183,18 @@ export async function resolvePushRange(
     kind: "range",
     range: { from: tree, to, commits: pushed.length, truncated: false, notes },
   };
+}
+
+/** True when `ancestor` is an ancestor of (or equal to) `commit` (one `git merge-base` call). */
+async function isAncestor(
+  runner: Runner,
+  repo: string,
+  ancestor: string,
+  commit: string,
+): Promise<boolean> {
+  const result = await runGit(runner, repo, ["merge-base", "--is-ancestor", ancestor, commit]);
+  if (result.code > 1) throw gitFailure(["merge-base", "--is-ancestor", ancestor, commit], result);
+  return result.code === 0;
 }
 
 /** True when `name` is one of the repository's remotes (one `git remote` call). */

@@ -315,3 +315,25 @@ Deno.test("resolvePushRange() keeps the range unchanged for a merge of local bra
     assert.deepEqual(r, { from: base, to: tip, commits: 3, truncated: false, notes: [] });
   });
 });
+
+Deno.test("resolvePushRange() reviews a rebased force push as our commits, not upstream's", async () => {
+  await withRemote(async ({ repo }) => {
+    await git(repo, ["switch", "-q", "-c", "feature"]);
+    await commitFile(repo, "f.txt", "feature\n", "feature work");
+    await git(repo, ["push", "-q", "upstream", "feature"]);
+    const oldTip = await git(repo, ["rev-parse", "HEAD"]);
+    await git(repo, ["switch", "-q", "main"]);
+    const main = await commitFile(repo, "m.txt", "main\n", "main work");
+    await git(repo, ["push", "-q", "upstream", "main"]);
+    await git(repo, ["switch", "-q", "feature"]);
+    await git(repo, ["rebase", "-q", "main"]);
+    const tip = await git(repo, ["rev-parse", "HEAD"]);
+    const r = await pushRange(repo, {
+      update: update("refs/heads/feature", tip, "refs/heads/feature", oldTip),
+    });
+    assert.equal(r.from, main);
+    assert.deepEqual(await changedFiles(repo, r.from, r.to), ["f.txt"]);
+    assert.equal(r.commits, 1);
+    assert.match(r.notes.join("\n"), /Force push over refs\/heads\/feature/);
+  });
+});
