@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { join } from "node:path";
 import type { Command } from "commander";
 import type { HookInput, HookOutput } from "../hooks/hook_io.ts";
 import { hooksSwitchedOff } from "../hooks/hook_io.ts";
@@ -82,14 +83,34 @@ export async function runHook(
   return output.exitCode;
 }
 
-/** True only when the config can be read and says `gates.pre_push.on_error: "block"`. */
+/**
+ * True when the user asked for `gates.pre_push.on_error: "block"`. Read even when the config is
+ * invalid elsewhere (a typo in another key, a bad `REVIEW_GATE_*` variable): the config files are
+ * then read leniently, the repository's file winning over the user's, so a broken config can never
+ * turn an explicit "block" into a silent pass.
+ */
 async function prePushBlocksOnError(deps: CliDeps): Promise<boolean> {
   try {
     const { resolveRepo } = await import("../git/repo.ts");
-    const { loadConfig } = await import("../config.ts");
+    const { loadConfig, REPO_CONFIG_FILE, userConfigPath } = await import("../config.ts");
     const repo = await resolveRepo(deps.runner, deps.cwd);
-    const { config } = await loadConfig({ root: repo.root, env: deps.env });
-    return config.gates.pre_push.on_error === "block";
+    try {
+      const { config } = await loadConfig({ root: repo.root, env: deps.env });
+      return config.gates.pre_push.on_error === "block";
+    } catch {
+      const { parse } = await import("jsonc-parser");
+      let onError: unknown;
+      for (const path of [userConfigPath(deps.env), join(repo.root, REPO_CONFIG_FILE)]) {
+        if (!path) continue;
+        try {
+          const value = parse(await Deno.readTextFile(path), [], { allowTrailingComma: true });
+          onError = value?.gates?.pre_push?.on_error ?? onError;
+        } catch {
+          // unreadable: keep what the other file said
+        }
+      }
+      return onError === "block";
+    }
   } catch {
     return false;
   }

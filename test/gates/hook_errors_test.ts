@@ -78,6 +78,23 @@ Deno.test("hook pre-push allows with a loud warning on infrastructure errors, bl
       assert.doesNotMatch(r.stderr, STACK);
     });
 
+    await t.step("an explicit on_error block holds even when another key is invalid", async () => {
+      await Deno.remove(runs).catch(() => {});
+      await writeRepoConfig(sb, { gates: { pre_push: { on_error: "block" } }, fail_on: "bogus" });
+      const r = await push();
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, NOT_REVIEWED);
+      assert.match(r.stderr, /fail_on/);
+      await writeRepoConfig(sb, { gates: { pre_push: { on_error: "block" } } });
+      const env = await runCli(sb, ["hook", "pre-push", "origin", sb.remote], {
+        stdin,
+        env: { ...scenario("valid"), REVIEW_GATE_TIMEOUT_SECONDS: "abc" },
+      });
+      assert.equal(env.code, 1, env.stderr);
+      assert.match(env.stderr, /REVIEW_GATE_TIMEOUT_SECONDS/);
+      await writeRepoConfig(sb, null);
+    });
+
     await t.step("outside a repository exits 0 with the warning", async () => {
       const r = await push(sb.dir);
       assert.equal(r.code, 0, r.stderr);
