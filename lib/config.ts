@@ -71,9 +71,6 @@ const ENV_KEYS: Record<string, { key: string; type: "string" | "number" | "integ
     REVIEW_GATE_CACHE: { key: "cache", type: "boolean" },
   };
 
-/** The environment variables that set config keys, for help texts. */
-export const CONFIG_ENV_VARS: readonly string[] = Object.keys(ENV_KEYS);
-
 /**
  * Parse one JSONC config file's text and validate it. Plain JSON is parsed natively; jsonc-parser
  * (an npm import costing ~50 ms of start-up, which the hook fast paths must not pay) is loaded only

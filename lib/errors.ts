@@ -59,13 +59,6 @@ export class GitError extends ReviewGateError {
   }
 }
 
-/** The provider could not produce an answer: missing binary, bad argv, auth, timeout (exit 3). */
-export class ProviderError extends ReviewGateError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, ExitCode.couldNotRun, options);
-  }
-}
-
 /** The user pressed Ctrl-C or the process got SIGTERM (exit 130). */
 export class InterruptedError extends ReviewGateError {
   constructor(message = "Interrupted", options?: ErrorOptions) {

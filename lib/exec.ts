@@ -1,7 +1,9 @@
 /**
  * The one subprocess seam. Every child process review-gate starts (git, the provider CLIs) goes
  * through a {@linkcode Runner}: argv arrays only (never a shell string), stdout and stderr piped and
- * bounded, a timeout or an abort signal that kills the child's whole process group.
+ * bounded, a timeout or an abort signal that kills the child's whole process group. Every child
+ * gets {@linkcode CHILD_MARKER} (`REVIEW_GATE_CHILD=1`) in its environment, so a hook that git or
+ * a provider CLI runs inside it skips instead of reviewing again (lib/hooks/hook_io.ts).
  *
  * The result comes when the child exits, not when its output pipes close: a grandchild that keeps
  * stdout open (a `setsid` daemon, a background job) gets {@linkcode OUTPUT_GRACE_MS} to let go,
@@ -22,7 +24,10 @@ export interface ExecRequest {
   args: readonly string[];
   /** Working directory; default the current one. */
   cwd?: string;
-  /** Extra environment variables, merged over the parent's environment. */
+  /**
+   * Extra environment variables, merged over the parent's environment; {@linkcode runProcess}
+   * adds {@linkcode CHILD_MARKER} over these.
+   */
   env?: Record<string, string>;
   /** Bytes or text written to stdin, then closed; `null` gives the child no stdin at all. */
   stdin?: Uint8Array | string | null;
@@ -78,6 +83,12 @@ export class SpawnError extends Error {
 const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 
 /**
+ * Environment {@linkcode runProcess} gives every child: `REVIEW_GATE_CHILD=1` marks it as started
+ * by review-gate, so our own hooks inside it (a provider CLI's Stop hook, git's pre-push) skip.
+ */
+export const CHILD_MARKER: Readonly<Record<string, string>> = { REVIEW_GATE_CHILD: "1" };
+
+/**
  * How long, in milliseconds, stdout and stderr may stay open after the child exited (or was
  * killed) before {@linkcode runProcess} cancels them and returns what it read. A child's own
  * output is in the pipe by the time it exits; only a grandchild that inherited the pipes (a
@@ -87,7 +98,8 @@ const DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024;
 export const OUTPUT_GRACE_MS = 1000;
 
 /**
- * Run a process to completion in its own process group.
+ * Run a process to completion in its own process group, with {@linkcode CHILD_MARKER} in its
+ * environment.
  *
  * The child is started `detached` (a new process group), so a timeout or abort kills it together
  * with everything it spawned (`kill -KILL -pgid`). Output is read to EOF even past the cap while
@@ -110,7 +122,7 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
     child = new Deno.Command(request.cmd, {
       args: [...request.args],
       cwd: request.cwd,
-      env: request.env,
+      env: { ...request.env, ...CHILD_MARKER },
       stdin: hasStdin ? "piped" : "null",
       stdout: "piped",
       stderr: "piped",

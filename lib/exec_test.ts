@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { killAllChildren, liveChildren } from "./exec_children.ts";
-import { OUTPUT_GRACE_MS, runProcess } from "./exec.ts";
+import { CHILD_MARKER, OUTPUT_GRACE_MS, runProcess } from "./exec.ts";
 
 const dec = new TextDecoder();
 
@@ -127,4 +127,21 @@ Deno.test("killAllChildren() kills the group of every live child; liveChildren()
     assert.ok(await waitGone(grandchild), "the grandchild survived");
     assert.deepEqual(liveChildren(), []);
   });
+});
+
+Deno.test("runProcess() gives every child REVIEW_GATE_CHILD=1 over the caller's env", async (t) => {
+  const cases: [string, Record<string, string> | undefined][] = [
+    ["no env", undefined],
+    ["extra env", { OTHER: "x" }],
+    ["a caller's 0", { REVIEW_GATE_CHILD: "0" }],
+  ];
+  for (const [name, env] of cases) {
+    await t.step(name, async () => {
+      const script = 'printf "%s|%s" "$REVIEW_GATE_CHILD" "$OTHER"';
+      const result = await runProcess({ cmd: "sh", args: ["-c", script], env });
+      assert.equal(result.code, 0);
+      assert.equal(dec.decode(result.stdout), `1|${env?.OTHER ?? ""}`);
+    });
+  }
+  assert.deepEqual(CHILD_MARKER, { REVIEW_GATE_CHILD: "1" });
 });

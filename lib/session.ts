@@ -11,7 +11,6 @@
  * @module
  */
 import type { Decision, Refusal, ReviewAnswer } from "./answer/types.ts";
-import { ReviewGateError, StoreError } from "./errors.ts";
 import type { Runner } from "./exec.ts";
 import type { ProviderAdapter, ProviderRequest, Usage } from "./providers/provider.ts";
 import type { AttemptRecord } from "./review/types.ts";
@@ -84,26 +83,16 @@ export interface CallOptions<T = ReviewAnswer, S = unknown> {
  *
  * @param options adapter, binary, request, injected decoder/runner/proof, deadline (ms), signal
  * @returns the outcome; provider failures and decoder throws are statuses, not exceptions
- * @throws what the proof throws (e.g. a GitError from a snapshot); {@linkcode StoreError} when the
- *   private temp dir cannot be created (a bad `TMPDIR`)
+ * @throws what the proof's first snapshot throws (e.g. a GitError; no provider was started), and
+ *   {@linkcode import("./errors.ts").StoreError} when the private temp dir cannot be created (a
+ *   bad `TMPDIR`). A failing snapshot after the call is the status `provider-error` instead, with
+ *   the attempts kept
  */
-export async function callStructured<T = ReviewAnswer, S = unknown>(
+export function callStructured<T = ReviewAnswer, S = unknown>(
   options: CallOptions<T, S>,
 ): Promise<CallOutcome<T>> {
-  let entered = false;
-  try {
-    return await callIn(options, () => entered = true);
-  } catch (error) {
-    if (entered || error instanceof ReviewGateError) throw error;
-    // the private temp dir could not be made: a bad TMPDIR, a full disk
-    throw new StoreError(options.env?.TMPDIR || "/tmp", error, "a temp directory in");
-  }
-}
-
-function callIn<T, S>(options: CallOptions<T, S>, enter: () => void): Promise<CallOutcome<T>> {
   const deadline = performance.now() + options.timeoutMs;
   return withPrivateTempDir(async (tmpDir) => {
-    enter();
     const before = options.proof ? await options.proof.take() : undefined;
     const out: CallOutcome<T> = { status: "provider-error", attempts: [] };
     let step = await runAttempt(options, out, { tmpDir, n: 1, deadline });
@@ -119,16 +108,35 @@ function callIn<T, S>(options: CallOptions<T, S>, enter: () => void): Promise<Ca
         out.attempts.length === 2 ? "after the corrective resume" : "and could not be resumed"
       }: ${step.refusal.map((r) => `${r.path || "(answer)"}: ${r.problem}`).join("; ")}`;
     } else Object.assign(out, { status: step.status, message: step.message });
-    if (options.proof && before !== undefined) {
-      const changed = options.proof.compare(before, await options.proof.take());
-      if (changed.length > 0) applyViolation(out, changed);
-    }
+    if (options.proof && before !== undefined) await checkProof(options.proof, before, out);
     return out;
   });
 }
 
-function applyViolation<T>(out: CallOutcome<T>, changed: string[]): void {
-  const text = `The provider changed the repository (read-only violation): ${changed.join(", ")}`;
+/** Take the after-snapshot and compare; a change or a failing snapshot spoils the outcome. */
+async function checkProof<T, S>(
+  proof: ReadOnlyProof<S>,
+  before: S,
+  out: CallOutcome<T>,
+): Promise<void> {
+  let changed: string[];
+  try {
+    changed = proof.compare(before, await proof.take());
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    applyViolation(out, `Could not verify the repository was left unchanged: ${reason}`);
+    return;
+  }
+  if (changed.length > 0) {
+    applyViolation(
+      out,
+      `The provider changed the repository (read-only violation): ${changed.join(", ")}`,
+    );
+  }
+}
+
+/** Make the outcome a `provider-error` with `text` (an interrupted call stays interrupted). */
+function applyViolation<T>(out: CallOutcome<T>, text: string): void {
   if (out.status === "interrupted") {
     out.message = `${out.message}; ${text}`;
     return;

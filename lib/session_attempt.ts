@@ -82,7 +82,7 @@ export async function runAttempt<T>(
       cmd: options.bin,
       args: invocation.args,
       stdin: invocation.stdin,
-      env: { ...invocation.env, REVIEW_GATE_CHILD: "1" },
+      env: invocation.env,
       cwd: options.request.root,
       timeoutMs: remaining,
       signal,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Decision, Refusal } from "./answer/types.ts";
-import { StoreError } from "./errors.ts";
+import { GitError, StoreError } from "./errors.ts";
 import { type ExecRequest, type ExecResult, type Runner, runProcess } from "./exec.ts";
 import type { Envelope, ProviderAdapter, ProviderRequest } from "./providers/provider.ts";
 import { type CallOptions, callStructured, toAttemptRecords } from "./session.ts";
@@ -115,7 +115,7 @@ Deno.test("callStructured() returns ok on a valid first answer and removes the t
   assert.equal(calls.length, 1);
   assert.equal(calls[0].cmd, "fake-bin");
   assert.equal(calls[0].cwd, ROOT);
-  assert.deepEqual(calls[0].env, { PROVIDER_ENV: "x", REVIEW_GATE_CHILD: "1" });
+  assert.deepEqual(calls[0].env, { PROVIDER_ENV: "x" }); // runProcess adds REVIEW_GATE_CHILD
   assert.deepEqual(modes, [0o600]);
   assert.equal(requests[0].attempt, 1);
   assert.equal(requests[0].resumeSessionId, undefined);
@@ -317,6 +317,29 @@ Deno.test("callStructured() turns a repository change into provider-error even w
     "The provider changed the repository (read-only violation): a.txt, index",
   );
   assert.equal(out.answer, undefined);
+});
+
+Deno.test("callStructured() turns a failing after-snapshot into provider-error and keeps the attempts", async () => {
+  const { adapter } = fakeAdapter([ok()]);
+  let takes = 0;
+  const out = await callStructured(options(adapter, fakeRunner().runner, {
+    proof: {
+      take: () =>
+        takes++ === 0
+          ? Promise.resolve("before")
+          : Promise.reject(new GitError("git write-tree failed: index.lock exists")),
+      compare: () => [],
+    },
+  }));
+  assert.equal(takes, 2);
+  assert.equal(out.status, "provider-error");
+  assert.equal(
+    out.message,
+    "Could not verify the repository was left unchanged: git write-tree failed: index.lock exists",
+  );
+  assert.equal(out.answer, undefined);
+  assert.equal(out.attempts.length, 1);
+  assert.equal(out.attempts[0].outcome, "answer");
 });
 
 Deno.test("callStructured() keeps ok when the proof shows no change", async () => {

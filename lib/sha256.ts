@@ -1,23 +1,48 @@
 /**
  * SHA-256 through Web Crypto. `node:crypto` costs ~23 ms to load in Deno, which the hook fast paths
- * must not pay; `crypto.subtle` is built in.
+ * must not pay; `crypto.subtle` is built in. Web Crypto has no incremental API, so several parts
+ * are concatenated into one buffer first — the digest equals that of feeding the parts one after
+ * another to an incremental hash (no separator is added; callers add their own).
  *
  * @module
  */
 
+/** One piece of input: text (hashed as UTF-8) or raw bytes. */
+export type HashPart = string | Uint8Array;
+
+const encoder = new TextEncoder();
+
 /**
- * Hash text (UTF-8) or bytes.
+ * Hash text (UTF-8), bytes, or the concatenation of several such parts.
  *
+ * @param data one part, or parts hashed as if concatenated in order (no separator between them)
  * @returns the digest as 64 lowercase hex characters
  * @example
  * ```ts
  * import { sha256Hex } from "./sha256.ts";
  * import { equal } from "node:assert/strict";
  * equal((await sha256Hex("")).slice(0, 8), "e3b0c442");
+ * equal(await sha256Hex(["a", new Uint8Array([98])]), await sha256Hex("ab"));
  * ```
  */
-export async function sha256Hex(data: string | Uint8Array): Promise<string> {
-  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
+export async function sha256Hex(data: HashPart | readonly HashPart[]): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    concatParts(typeof data === "string" || data instanceof Uint8Array ? [data] : data),
+  );
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function concatParts(parts: readonly HashPart[]): Uint8Array<ArrayBuffer> {
+  const bytes = parts.map((p) => typeof p === "string" ? encoder.encode(p) : p);
+  if (bytes.length === 1 && bytes[0].buffer instanceof ArrayBuffer) {
+    return bytes[0] as Uint8Array<ArrayBuffer>;
+  }
+  const out = new Uint8Array(bytes.reduce((n, b) => n + b.byteLength, 0));
+  let at = 0;
+  for (const b of bytes) {
+    out.set(b, at);
+    at += b.byteLength;
+  }
+  return out;
 }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { StoreError } from "./errors.ts";
 
 const live = new Set<string>();
 
@@ -22,21 +23,47 @@ export interface TempDirOptions {
  * @param fn work to do with the directory
  * @param options name prefix
  * @returns what `fn` returns
- * @throws whatever `fn` throws (after removing the dir), or a Deno.errors error when the dir
- *   cannot be created
+ * @throws whatever `fn` throws (after removing the dir)
+ * @throws {StoreError} when the dir cannot be created or made private (a bad `TMPDIR`, a full disk);
+ *   `fn` is then not called
  */
 export async function withPrivateTempDir<T>(
   fn: (dir: string) => Promise<T>,
   options: TempDirOptions = {},
 ): Promise<T> {
-  const dir = await Deno.makeTempDir({ prefix: options.prefix ?? "review-gate-" });
+  const dir = await makePrivateDir(options.prefix ?? "review-gate-");
   live.add(dir);
   try {
-    await Deno.chmod(dir, 0o700);
     return await fn(dir);
   } finally {
     live.delete(dir);
     await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+/** `Deno.makeTempDir` + chmod 0700; a failure is a {@linkcode StoreError} and leaves no dir. */
+async function makePrivateDir(prefix: string): Promise<string> {
+  let dir: string;
+  try {
+    dir = await Deno.makeTempDir({ prefix });
+  } catch (error) {
+    throw new StoreError(tempRoot(), error, "a temp directory in");
+  }
+  try {
+    await Deno.chmod(dir, 0o700);
+  } catch (error) {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    throw new StoreError(dir, error, "a temp directory");
+  }
+  return dir;
+}
+
+/** Where `Deno.makeTempDir` creates directories (for the error message only). */
+function tempRoot(): string {
+  try {
+    return Deno.env.get("TMPDIR") || "/tmp";
+  } catch {
+    return "the system temp directory";
   }
 }
 

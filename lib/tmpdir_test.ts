@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { cleanupAllTempDirs, liveTempDirs, withPrivateTempDir } from "./tmpdir.ts";
+import { StoreError } from "./errors.ts";
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
@@ -45,4 +46,26 @@ Deno.test("cleanupAllTempDirs() removes live dirs synchronously", async () => {
   assert.equal(removed, 1);
   assert.equal(await exists(seen), false);
   assert.deepEqual(liveTempDirs(), []);
+});
+
+Deno.test("withPrivateTempDir() throws StoreError and skips fn when the dir cannot be created", async () => {
+  const saved = Deno.env.get("TMPDIR");
+  Deno.env.set("TMPDIR", "/nonexistent/review-gate-tmp");
+  let called = false;
+  try {
+    const error = await withPrivateTempDir(() => {
+      called = true;
+      return Promise.resolve();
+    }).then(() => null, (e) => e);
+    assert.ok(error instanceof StoreError, String(error));
+    assert.match(
+      error.message,
+      /^Cannot write a temp directory in "\/nonexistent\/review-gate-tmp"/,
+    );
+    assert.equal(called, false);
+    assert.deepEqual(liveTempDirs(), []);
+  } finally {
+    if (saved === undefined) Deno.env.delete("TMPDIR");
+    else Deno.env.set("TMPDIR", saved);
+  }
 });

@@ -14,6 +14,7 @@ import { SpawnError } from "../exec.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { type ClaudeScope, claudeSettingsPath } from "../hooks/install_claude.ts";
 import { huskyDirOf, resolveHooksDir } from "../hooks/hooks_dir.ts";
+import { readTextOrNull } from "../hooks/file_actions.ts";
 import { MANAGED_MARKER } from "../hooks/git_stub.ts";
 import { reviewGateSkips } from "../hooks/hook_io.ts";
 import { getProvider, PROVIDER_NAMES, resolveBinary } from "../providers/registry.ts";
@@ -29,14 +30,6 @@ export interface DoctorCheck {
   detail: string;
 }
 
-async function readOrNull(path: string): Promise<string | null> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch {
-    return null;
-  }
-}
-
 async function checkProviders(deps: CliDeps, selected: string): Promise<DoctorCheck[]> {
   return await Promise.all(PROVIDER_NAMES.map(async (name) => {
     const adapter = getProvider(name);
@@ -48,7 +41,6 @@ async function checkProviders(deps: CliDeps, selected: string): Promise<DoctorCh
         args: adapter.versionArgs,
         stdin: null,
         timeoutMs: 10_000,
-        env: { REVIEW_GATE_CHILD: "1" },
       });
       const text = new TextDecoder().decode(result.stdout).trim().split("\n")[0];
       if (result.code !== 0) {
@@ -79,7 +71,7 @@ async function checkGitHook(deps: CliDeps, repo: Repo): Promise<DoctorCheck[]> {
   const husky = huskyDirOf(hooksDir);
   const checks: DoctorCheck[] = [];
   const active = husky ? join(husky, "pre-push") : join(hooksDir, "pre-push");
-  const text = await readOrNull(active);
+  const text = await readTextOrNull(active);
   const ours = text?.includes(MANAGED_MARKER) ?? false;
   if (ours) {
     const info = await Deno.stat(active);
@@ -100,7 +92,7 @@ async function checkGitHook(deps: CliDeps, repo: Repo): Promise<DoctorCheck[]> {
     });
   }
   const defaultHook = join(repo.commonDir, "hooks", "pre-push");
-  if (defaultHook !== active && (await readOrNull(defaultHook))?.includes(MANAGED_MARKER)) {
+  if (defaultHook !== active && (await readTextOrNull(defaultHook))?.includes(MANAGED_MARKER)) {
     checks.push({
       area: "git pre-push hook",
       ok: false,
@@ -120,8 +112,8 @@ async function checkClaude(deps: CliDeps, repo: Repo): Promise<DoctorCheck[]> {
     } catch {
       continue;
     }
-    const text = await readOrNull(path);
-    if (text === null) continue;
+    const text = await readTextOrNull(path);
+    if (text === null || text === undefined) continue; // absent or unreadable
     let valid = true;
     try {
       JSON.parse(text);

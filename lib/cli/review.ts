@@ -16,7 +16,8 @@ import { buildJsonEnvelope } from "../render/json.ts";
 import { choosePaint } from "../render/style.ts";
 import { sanitizeForTerminal } from "../render/sanitize.ts";
 import { renderTerminal } from "../render/terminal.ts";
-import { policyOf, runReview } from "../review/run_review.ts";
+import { policyOf } from "../review/policy.ts";
+import { runReview } from "../review/run_review.ts";
 import type { CliDeps } from "./deps.ts";
 import { startProgress } from "./progress.ts";
 

@@ -21,8 +21,8 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import type { Runner } from "../exec.ts";
+import { sha256Hex } from "../sha256.ts";
 import { planBudget } from "./budget.ts";
 import { parseRawNumstat, splitPatch } from "./diff_parse.ts";
 import { git, gitFailure, runGit } from "./git.ts";
@@ -146,7 +146,7 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     files,
     diff,
     coverage: plan.coverage,
-    fingerprint: fingerprintOf(target.kind, raw, dirty.map((d) => d.signature).join("\0")),
+    fingerprint: await fingerprintOf(target.kind, raw, dirty.map((d) => d.signature).join("\0")),
     tree,
   };
 }
@@ -155,10 +155,8 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
  * sha256 hex of `kind`, a NUL byte, and the raw listing bytes; then, when `extra` is not empty, a
  * NUL and `extra` (the signature of uncommitted submodule changes).
  */
-export function fingerprintOf(kind: string, raw: Uint8Array, extra = ""): string {
-  const hash = createHash("sha256").update(`${kind}\0`).update(raw);
-  if (extra !== "") hash.update("\0").update(extra);
-  return hash.digest("hex");
+export async function fingerprintOf(kind: string, raw: Uint8Array, extra = ""): Promise<string> {
+  return await sha256Hex(extra === "" ? [`${kind}\0`, raw] : [`${kind}\0`, raw, "\0", extra]);
 }
 
 /** A submodule with uncommitted changes and a signature of them. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type ExecRequest, runProcess } from "../exec.ts";
-import { collectChange } from "./collect.ts";
+import { collectChange, fingerprintOf } from "./collect.ts";
 import { snapshotWorktreeTree } from "./live_tree.ts";
 import { resolveRepo } from "./repo.ts";
 import { makeTestRepo, type TestRepo } from "./test_repo.ts";
@@ -325,4 +325,17 @@ Deno.test('collectChange() omits submodules as "submodule" and makes coverage pa
   } finally {
     await sub.cleanup();
   }
+});
+
+Deno.test("fingerprintOf() keeps the digests of the incremental node:crypto hash it replaced", async () => {
+  const raw = new Uint8Array([0x3a, 0x31, 0, 0xff, 0x41]);
+  // Values computed with createHash("sha256").update("range\0").update(raw)[.update("\0").update(extra)].
+  assert.equal(
+    await fingerprintOf("range", raw),
+    "6c0e12654328f3d516e90ade6f916a5b805297e67228c0638036880e09ec7b68",
+  );
+  assert.equal(
+    await fingerprintOf("range", raw, "sub \u00e9"),
+    "95cb58f8b89805fa7a9cca8ee97a5793c818eb6ef932da085b58013dadd93491",
+  );
 });

@@ -32,7 +32,6 @@ export const GIT_ENV: Readonly<Record<string, string>> = {
   LC_ALL: "C",
   GIT_TERMINAL_PROMPT: "0",
   GIT_PAGER: "cat",
-  REVIEW_GATE_CHILD: "1",
 };
 
 const BASE_ARGS = ["--no-pager", "-c", "core.quotepath=off", "-c", "color.ui=false"];

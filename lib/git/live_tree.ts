@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { GitError, ReviewGateError, StoreError } from "../errors.ts";
+import { GitError, StoreError } from "../errors.ts";
 import type { Runner } from "../exec.ts";
 import { withPrivateTempDir } from "../tmpdir.ts";
 import { gitFailure, gitText, runGit, stderrTail } from "./git.ts";
@@ -93,37 +93,21 @@ async function withTempIndex<T>(
   repo: Repo,
   body: (env: Record<string, string>) => Promise<T>,
 ): Promise<T> {
-  let entered = false;
-  try {
-    return await withPrivateTempDir(async (dir) => {
-      entered = true;
-      const index = `${dir}/index`;
-      try {
-        // Keep the index's mtime on the copy: git's racy-clean check compares each entry's mtime
-        // with the index file's, and a fresh mtime would make a file edited in the same second as
-        // the last index write (same size) look unchanged, so the change would be missed.
-        const { mtime, atime } = await Deno.stat(`${repo.gitDir}/index`);
-        await Deno.copyFile(`${repo.gitDir}/index`, index);
-        if (mtime) await Deno.utime(index, atime ?? mtime, mtime);
-      } catch (error) {
-        if (!(error instanceof Deno.errors.NotFound)) {
-          throw new StoreError(dir, error, "a copy of the index in");
-        }
-        // no index yet (fresh repository): git starts from an empty one
+  return await withPrivateTempDir(async (dir) => {
+    const index = `${dir}/index`;
+    try {
+      // Keep the index's mtime on the copy: git's racy-clean check compares each entry's mtime
+      // with the index file's, and a fresh mtime would make a file edited in the same second as
+      // the last index write (same size) look unchanged, so the change would be missed.
+      const { mtime, atime } = await Deno.stat(`${repo.gitDir}/index`);
+      await Deno.copyFile(`${repo.gitDir}/index`, index);
+      if (mtime) await Deno.utime(index, atime ?? mtime, mtime);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) {
+        throw new StoreError(dir, error, "a copy of the index in");
       }
-      return await body({ GIT_INDEX_FILE: index });
-    }, { prefix: "review-gate-index-" });
-  } catch (error) {
-    if (entered || error instanceof ReviewGateError) throw error;
-    throw new StoreError(tempRoot(), error, "a temp directory in");
-  }
-}
-
-/** Where `Deno.makeTempDir` creates directories (for the error message only). */
-function tempRoot(): string {
-  try {
-    return Deno.env.get("TMPDIR") || "/tmp";
-  } catch {
-    return "the system temp directory";
-  }
+      // no index yet (fresh repository): git starts from an empty one
+    }
+    return await body({ GIT_INDEX_FILE: index });
+  }, { prefix: "review-gate-index-" });
 }

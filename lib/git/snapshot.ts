@@ -28,8 +28,8 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import type { Runner } from "../exec.ts";
+import { sha256Hex } from "../sha256.ts";
 import { git } from "./git.ts";
 import { gitMetaSignature } from "./git_meta.ts";
 import type { Repo } from "./repo.ts";
@@ -84,7 +84,7 @@ export async function takeSnapshot(runner: Runner, repo: Repo): Promise<Snapshot
   );
   return {
     head: status.head,
-    index: createHash("sha256").update(index).digest("hex"),
+    index: await sha256Hex(index),
     files,
     git: meta,
   };

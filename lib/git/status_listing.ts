@@ -11,8 +11,8 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import type { Runner } from "../exec.ts";
+import { sha256Hex } from "../sha256.ts";
 import { git } from "./git.ts";
 
 /** A worktree's status listing. */
@@ -105,7 +105,7 @@ export async function diskSignature(path: string, withMode = false): Promise<str
     if (info.isDirectory) return "directory";
     const mode = withMode ? ` mode ${(info.mode ?? 0).toString(8)}` : "";
     if (info.size > HASH_LIMIT) return `large ${info.size} ${info.mtime?.getTime() ?? 0}${mode}`;
-    const hash = createHash("sha256").update(await Deno.readFile(path)).digest("hex");
+    const hash = await sha256Hex(await Deno.readFile(path));
     return `file ${info.size} ${hash}${mode}`;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return "absent";

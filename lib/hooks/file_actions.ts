@@ -1,7 +1,7 @@
 /**
  * File changes the installers plan, show (`--dry-run`) and apply. Planning is separate from
- * applying so a dry run prints exactly what a real run does. Writes are atomic: a temp file in the
- * same directory, then rename. A rename keeps a file's bytes, mode and symlink-ness as they are.
+ * applying so a dry run prints exactly what a real run does. Writes are atomic (lib/atomic_write.ts):
+ * a temp file in the same directory, then rename. A rename keeps a file's bytes, mode and symlink-ness as they are.
  * A write to a symlink edits the link's target in place (the temp file goes beside the target) and
  * keeps the link; no write ever creates a world-writable file. Install records the directories it
  * created ({@linkcode recordCreatedDirs}) so uninstall removes them again once they are empty
@@ -10,6 +10,7 @@
  * @module
  */
 import { dirname, join } from "node:path";
+import { writeFileAtomic } from "../atomic_write.ts";
 import { renderLineDiff } from "./_line_diff.ts";
 
 /** One planned change to the file system. */
@@ -82,7 +83,7 @@ export async function applyActions(actions: readonly FileAction[]): Promise<void
         await Deno.mkdir(a.path, { recursive: true });
         break;
       case "write":
-        await writeAtomic(a.path, a.text, a.mode);
+        await writeFileAtomic(a.path, a.text, { mode: a.mode });
         break;
       case "rename":
         await Deno.rename(a.from, a.to);
@@ -103,28 +104,6 @@ async function isEmptyDir(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
-  }
-}
-
-/**
- * Write a file atomically: temp file beside it, chmod, then rename over the target. When `path` is
- * a symlink, its target is written instead (temp file beside the target) and the link is kept.
- *
- * @param path target file (or a symlink to it)
- * @param text UTF-8 content
- * @param mode permission bits; the world-writable bit is always dropped
- * @throws {Deno.errors.NotFound} for a dangling symlink, and other file-system errors as they come
- */
-export async function writeAtomic(path: string, text: string, mode: number): Promise<void> {
-  const target = (await lstatOrNull(path))?.isSymlink ? await Deno.realPath(path) : path;
-  const temp = await Deno.makeTempFile({ dir: dirname(target), prefix: ".review-gate-" });
-  try {
-    await Deno.writeTextFile(temp, text);
-    await Deno.chmod(temp, mode & 0o7775);
-    await Deno.rename(temp, target);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
   }
 }
 
@@ -190,7 +169,9 @@ async function writeCreatedDirs(statePath: string, dirs: string[]): Promise<void
     return;
   }
   await Deno.mkdir(dirname(statePath), { recursive: true, mode: 0o700 });
-  await writeAtomic(statePath, JSON.stringify({ created_dirs: dirs }, null, 2) + "\n", 0o644);
+  await writeFileAtomic(statePath, JSON.stringify({ created_dirs: dirs }, null, 2) + "\n", {
+    mode: 0o644,
+  });
 }
 
 /**

@@ -15,10 +15,10 @@ import type { ReviewAnswer } from "../answer/types.ts";
 import { type Config, loadConfig } from "../config.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { PRE_PUSH_RECHECK_HINT, renderNotReviewed, renderPrePushBlock } from "./decision.ts";
-import { ALLOW, type HookInput, type HookOutput, hooksSwitchedOff } from "./hook_io.ts";
+import type { HookInput, HookOutput } from "./hook_io.ts";
 import { parsePushLines } from "./pre_push.ts";
 import { resolvePushRange } from "./push_range.ts";
-import { blockingFindings, sortFindings } from "../review/policy.ts";
+import { blockingFindings, policyOf, sortFindings } from "../review/policy.ts";
 import { verdictIdentity } from "../review/identity.ts";
 import { readCache } from "../store/cache.ts";
 import { ensureStateDir } from "../store/state.ts";
@@ -26,9 +26,27 @@ import { memoKey, readMemo } from "../store/verdict_memo.ts";
 
 /** Blocking findings of an answer under the config's policy, most severe first. */
 function blockingOf(answer: ReviewAnswer, config: Config) {
-  return sortFindings(
-    blockingFindings(answer, { failOn: config.fail_on, minConfidence: config.min_confidence }),
-  );
+  return sortFindings(blockingFindings(answer, policyOf(config)));
+}
+
+/** What every ref update of a push shares for the cache lookup: verdict identity and state dir. */
+interface CacheContext {
+  identity: Awaited<ReturnType<typeof verdictIdentity>>;
+  /** The state dir, or `null` when the cache is off (then it is never created). */
+  state: string | null;
+}
+
+/**
+ * Build the {@linkcode CacheContext} once per push (both parts are the same for every ref update).
+ *
+ * @throws {import("../errors.ts").UsageError} for an unknown provider; whatever
+ *   {@linkcode ensureStateDir} throws for a broken state dir
+ */
+async function cacheContextOf(config: Config, commonDir: string): Promise<CacheContext> {
+  return {
+    identity: await verdictIdentity(config, { kind: "review" }),
+    state: config.cache ? await ensureStateDir(commonDir) : null,
+  };
 }
 
 /**
@@ -36,20 +54,15 @@ function blockingOf(answer: ReviewAnswer, config: Config) {
  * budgets), found without collecting the change: the fast path of a re-push.
  */
 async function cachedVerdict(
-  config: Config,
-  options: { commonDir: string; from: string; to: string },
+  context: CacheContext,
+  range: { from: string; to: string },
 ): Promise<
   { memo: string; hit: { answer: ReviewAnswer; runDir?: string; status: string } | null }
 > {
-  const memo = await memoKey({
-    ...await verdictIdentity(config, { kind: "review" }),
-    from: options.from,
-    to: options.to,
-  });
-  if (!config.cache) return { memo, hit: null };
-  const state = await ensureStateDir(options.commonDir);
-  const cacheKey = await readMemo(state, memo);
-  const entry = cacheKey ? await readCache<ReviewAnswer>(state, cacheKey) : null;
+  const memo = await memoKey({ ...context.identity, from: range.from, to: range.to });
+  if (context.state === null) return { memo, hit: null };
+  const cacheKey = await readMemo(context.state, memo);
+  const entry = cacheKey ? await readCache<ReviewAnswer>(context.state, cacheKey) : null;
   return {
     memo,
     hit: entry
@@ -68,14 +81,15 @@ export interface PrePushArgs {
 }
 
 /**
- * Run the pre-push gate.
+ * Run the pre-push gate. The skip switches (`REVIEW_GATE=0`, `REVIEW_GATE_CHILD=1`) are checked
+ * by the caller, `runHook` in lib/cli/hook.ts, before stdin is read.
  *
- * @returns exit 0 (push goes ahead) or 1 (blocked), with all text on stderr
- * @throws {import("../errors.ts").ConfigError} on invalid config (the CLI reports it; exit 2 blocks
- *   the push, which is right: the user's gate is misconfigured)
+ * @returns exit 0 (push goes ahead), 1 (blocked) or 130 (interrupted), with all text on stderr
+ * @throws {import("../errors.ts").ConfigError} on invalid config, and whatever git or the state dir
+ *   throws: `runHook` reports it and lets the push go ahead unless the config it can still read says
+ *   `gates.pre_push.on_error: "block"`
  */
 export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promise<HookOutput> {
-  if (hooksSwitchedOff(input.env)) return ALLOW;
   const { updates, notes } = parsePushLines(input.stdinText);
   const stderr: string[] = notes.map((n) => `review-gate: ${n}\n`);
   if (updates.length === 0) return { stdout: "", stderr: stderr.join(""), exitCode: 0 };
@@ -86,6 +100,9 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
 
   let exitCode = 0;
   let reviewed = 0;
+  // Same for every ref update; built on the first one reviewed, so a push of deletions or skipped
+  // tags alone neither hashes nor creates the state dir.
+  let cacheContext: Promise<CacheContext> | undefined;
   const overBound: string[] = [];
   for (const update of updates) {
     if (reviewed >= MAX_REVIEWED_REFS) {
@@ -105,11 +122,8 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
     reviewed++;
     const label = `${update.remoteRef} (${range.commits} commit${range.commits === 1 ? "" : "s"})`;
     for (const note of range.notes) stderr.push(`review-gate: ${note}\n`);
-    const { memo, hit } = await cachedVerdict(config, {
-      commonDir: repo.commonDir,
-      from: range.from,
-      to: range.to,
-    });
+    cacheContext ??= cacheContextOf(config, repo.commonDir);
+    const { memo, hit } = await cachedVerdict(await cacheContext, range);
     if (hit) {
       const blocking = blockingOf(hit.answer, config);
       if (blocking.length > 0) {

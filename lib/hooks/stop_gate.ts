@@ -17,7 +17,7 @@
  * `on_error`: allow with a loud `systemMessage` by default, block (counted and capped) with
  * `on_error: block`. Before the config is read, an error allows with a message.
  *
- * Parts: lib/hooks/gate_context.ts (fast paths, payload, repo, config), lib/hooks/session_lock.ts,
+ * Parts: lib/hooks/gate_context.ts (fast paths, payload, repo, config), lib/store/session_lock.ts,
  * lib/hooks/stop_review.ts (the deadline-bounded review), lib/hooks/stop_decision.ts (block, allow
  * or cap) and lib/hooks/gate_failure.ts (`on_error`).
  *
@@ -32,7 +32,7 @@ import { buildStopMessage } from "./decision.ts";
 import { type GateContext, openGate } from "./gate_context.ts";
 import { describeFailure, failSafe, gateFailed } from "./gate_failure.ts";
 import { ALLOW, type HookInput, type HookOutput } from "./hook_io.ts";
-import { lockSession } from "./session_lock.ts";
+import { lockSession } from "../store/session_lock.ts";
 import { decideStop } from "./stop_decision.ts";
 import { reviewTurn } from "./stop_review.ts";
 

@@ -48,7 +48,7 @@ export async function reviewTurn(
   input.signal?.addEventListener("abort", onAbort, { once: true });
   try {
     const { runReview } = await import("../review/run_review.ts");
-    const { blockingFindings } = await import("../review/policy.ts");
+    const { blockingFindings, policyOf } = await import("../review/policy.ts");
     const outcome = await runReview(
       {
         cwd: repo.root,
@@ -69,12 +69,7 @@ export async function reviewTurn(
       status: record.status,
       runDir: record.runDir,
       message: record.message,
-      blocking: outcome.answer
-        ? blockingFindings(outcome.answer, {
-          failOn: config.fail_on,
-          minConfidence: config.min_confidence,
-        })
-        : [],
+      blocking: outcome.answer ? blockingFindings(outcome.answer, policyOf(config)) : [],
     };
     return { verdict, couldNotRun: !outcome.answer && record.status !== "nothing-to-review" };
   } finally {

@@ -44,7 +44,7 @@ export interface Invocation {
   args: string[];
   /** Text for stdin, or `null` for no stdin at all (vibe reads stdin even with -p). */
   stdin: string | null;
-  /** Extra environment for the child (the runner adds REVIEW_GATE_CHILD=1). */
+  /** Extra environment for the child (`runProcess` in lib/exec.ts adds `REVIEW_GATE_CHILD=1`). */
   env: Record<string, string>;
   /** Files to write before spawning: absolute path (inside tmpDir) → content. */
   files: Record<string, string>;

@@ -13,6 +13,7 @@
 import { join } from "node:path";
 import { dialectText } from "../answer/dialect.ts";
 import { tailOf } from "./claude.ts";
+import { PROMPT_LIMITS } from "./limits.ts";
 import type {
   Envelope,
   Invocation,
@@ -166,7 +167,7 @@ export const vibeAdapter: ProviderAdapter = {
   defaultBin: "vibe",
   binEnv: "REVIEW_GATE_VIBE_BIN",
   installHint: "uv tool install mistral-vibe",
-  capabilities: { nativeSchema: false, resume: true, maxPromptBytes: 120 * 1024 },
+  capabilities: { nativeSchema: false, resume: true, maxPromptBytes: PROMPT_LIMITS.vibe },
   versionArgs: ["--version"],
   buildInvocation: buildVibeInvocation,
   parseEnvelope: parseVibeEnvelope,

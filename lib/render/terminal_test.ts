@@ -1,9 +1,11 @@
 import { equal, match, ok } from "node:assert/strict";
 import type { ReviewAnswer } from "../answer/types.ts";
-import { DEFAULT_POLICY } from "../review/policy.ts";
+import type { Policy } from "../review/policy.ts";
 import type { RunRecord } from "../review/types.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { renderTerminal } from "./terminal.ts";
+
+const DEFAULT_POLICY: Policy = { failOn: "high", minConfidence: 0.5 };
 
 function record(patch: Partial<RunRecord> = {}): RunRecord {
   return {

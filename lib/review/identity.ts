@@ -1,14 +1,15 @@
 /**
  * What a cached verdict depends on besides the change itself: provider, model, review kind, focus,
  * the canonical schema and prompt template (as hashes) and the diff budgets. Light to import (no
- * ajv, no git), so the gates' fast paths can compute verdict memo keys.
+ * ajv, no git, no provider adapters: prompt limits come from lib/providers/limits.ts), so the
+ * gates' fast paths can compute verdict memo keys.
  *
  * @module
  */
 import { canonicalSchema } from "../answer/registry.ts";
 import type { Config } from "../config.ts";
 import type { Budgets } from "../git/types.ts";
-import { getProvider } from "../providers/registry.ts";
+import { hasPromptLimitEntry, PROMPT_LIMITS } from "../providers/limits.ts";
 import { sha256Hex } from "../sha256.ts";
 import type { MemoParts } from "../store/verdict_memo.ts";
 import { promptTemplate, type ReviewKind } from "./prompt.ts";
@@ -39,14 +40,19 @@ export async function verdictIdentity(
   config: Config,
   options: { kind: ReviewKind; focus?: string },
 ): Promise<Omit<MemoParts, "from" | "to">> {
-  const adapter = getProvider(config.provider);
+  const provider = config.provider;
+  if (!hasPromptLimitEntry(provider)) {
+    // Unknown name: let the registry throw its UsageError (the only path that loads the adapters).
+    const { getProvider } = await import("../providers/registry.ts");
+    getProvider(provider); // throws, listing the valid choices
+  }
   return {
-    provider: adapter.name,
+    provider,
     model: config.model,
     reviewKind: options.kind,
     focus: options.focus,
     schemaHash: await sha256Hex(JSON.stringify(canonicalSchema("review"))),
     templateHash: await sha256Hex(promptTemplate(options.kind)),
-    budgets: budgetsFor(config, adapter.capabilities.maxPromptBytes),
+    budgets: budgetsFor(config, PROMPT_LIMITS[provider] ?? undefined),
   };
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import { type Finding, type ReviewAnswer, SEVERITIES, type Severity } from "../answer/types.ts";
+import type { Config } from "../config.ts";
 import { ExitCode } from "../errors.ts";
 import type { ReviewStatus } from "./types.ts";
 
@@ -15,8 +16,15 @@ export interface Policy {
   minConfidence: number;
 }
 
-/** The default policy. */
-export const DEFAULT_POLICY: Policy = { failOn: "high", minConfidence: 0.5 };
+/**
+ * The policy a config sets.
+ *
+ * @param config the loaded config (`fail_on`, `min_confidence`)
+ * @returns the policy
+ */
+export function policyOf(config: Pick<Config, "fail_on" | "min_confidence">): Policy {
+  return { failOn: config.fail_on, minConfidence: config.min_confidence };
+}
 
 /** Rank of a severity: 0 = critical (most severe). */
 export function severityRank(severity: Severity): number {

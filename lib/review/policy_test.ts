@@ -1,6 +1,10 @@
 import { deepEqual, equal } from "node:assert/strict";
 import type { Finding, ReviewAnswer } from "../answer/types.ts";
-import { blockingFindings, DEFAULT_POLICY, exitCodeFor, sortFindings } from "./policy.ts";
+import { blockingFindings, exitCodeFor, policyOf, sortFindings } from "./policy.ts";
+import { DEFAULT_CONFIG } from "../config.ts";
+
+/** The policy of the default config (`fail_on` "high", `min_confidence` 0.5). */
+const DEFAULT_POLICY = policyOf(DEFAULT_CONFIG);
 
 function finding(severity: Finding["severity"], confidence: number, file = "a.ts"): Finding {
   return {
@@ -74,4 +78,12 @@ Deno.test("sortFindings() puts the most severe, most confident first", () => {
     "high:0.6",
     "low:1",
   ]);
+});
+
+Deno.test("policyOf() takes fail_on and min_confidence from the config", () => {
+  deepEqual(policyOf({ fail_on: "medium", min_confidence: 0.8 }), {
+    failOn: "medium",
+    minConfidence: 0.8,
+  });
+  deepEqual(DEFAULT_POLICY, { failOn: "high", minConfidence: 0.5 });
 });

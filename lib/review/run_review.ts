@@ -27,7 +27,7 @@ import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/r
 import { type CallOutcome, callStructured } from "../session.ts";
 import { cacheKey, readCache } from "../store/cache.ts";
 import { ensureStateDir } from "../store/state.ts";
-import { answerStatus, blockingFindings, exitCodeFor, type Policy } from "./policy.ts";
+import { answerStatus, blockingFindings, exitCodeFor, policyOf } from "./policy.ts";
 import { verdictIdentity } from "./identity.ts";
 import { buildCorrectivePrompt, buildReviewPrompt, type ReviewKind } from "./prompt.ts";
 import { openRun } from "./open_run.ts";
@@ -58,9 +58,10 @@ export interface ReviewOptions {
   agentMessage?: string;
   config: Config;
   /**
-   * Consult the verdict cache (also needs `config.cache`). With `false` (`--no-cache`) the provider
-   * is asked again and its fresh verdict replaces the cached one, so an old pass never outlives a
-   * newer review.
+   * Reuse a cached verdict (also needs `config.cache`). With `false` (`--no-cache`) — or with
+   * `config.cache` false (`REVIEW_GATE_CACHE=0`) — the provider is asked again and its fresh
+   * verdict still replaces the cached one (and the memo), so an old verdict never outlives a newer
+   * review.
    */
   useCache: boolean;
   /** An already resolved repository (saves a git call). */
@@ -87,10 +88,7 @@ export interface ReviewOutcome extends ReviewResult {
   storeWarnings?: string[];
 }
 
-/** The policy a config sets. */
-export function policyOf(config: Config): Policy {
-  return { failOn: config.fail_on, minConfidence: config.min_confidence };
-}
+/** The policy a config sets (lib/review/policy.ts; re-exported for the `review` command). */
 
 /** `runner` with `signal` added to every request that has none (so an abort kills the child). */
 function signalled(runner: Runner, signal: AbortSignal | undefined): Runner {
@@ -113,6 +111,9 @@ const EARLY_INTERRUPT = "Interrupted before the provider started";
  * @throws {import("../errors.ts").StoreError} the state dir, run folder or a temp dir cannot be
  *   written before the provider starts (exit 3); after it answered, store failures are
  *   `storeWarnings` instead
+ *
+ * Whatever is thrown once the run folder exists is rethrown only after the run was stored as
+ * `provider-error` with the error's message (transcript of any attempts, `run.json`, records line).
  */
 export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promise<ReviewOutcome> {
   const { config } = options;
@@ -204,45 +205,62 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
   let outcome: CallOutcome | undefined;
   let answer: ReviewAnswer | undefined;
   let status: ReviewStatus;
-  if (hit) {
-    answer = hit.answer;
-    status = answerStatus(answer);
-  } else {
-    deps.onProviderStart?.(adapter.name);
-    const bin = resolveBinary(adapter, deps.env, options.cwd);
-    outcome = await callStructured({
-      adapter,
-      bin,
-      request: { prompt, schema, root: repo.root, model: config.model, maxTurns: config.max_turns },
-      correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), schema),
-      decode: async (input) =>
-        (await import("../answer/decoder.ts")).decode("review", input, change.tree),
-      runner: deps.runner,
-      timeoutMs: config.timeout_seconds * 1000,
-      signal: deps.signal,
-      env: deps.env,
-      proof: { take: () => takeSnapshot(deps.runner, repo), compare: compareSnapshots },
-      missingBinaryMessage: missingBinaryMessage(adapter, bin),
+  const storeAs = { state, config, policy, memoKey: options.memoKey, started, signal: deps.signal };
+  try {
+    if (hit) {
+      answer = hit.answer;
+      status = answerStatus(answer);
+    } else {
+      deps.onProviderStart?.(adapter.name);
+      const bin = resolveBinary(adapter, deps.env, options.cwd);
+      outcome = await callStructured({
+        adapter,
+        bin,
+        request: {
+          prompt,
+          schema,
+          root: repo.root,
+          model: config.model,
+          maxTurns: config.max_turns,
+        },
+        correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), schema),
+        decode: async (input) =>
+          (await import("../answer/decoder.ts")).decode("review", input, change.tree),
+        runner: deps.runner,
+        timeoutMs: config.timeout_seconds * 1000,
+        signal: deps.signal,
+        env: deps.env,
+        proof: { take: () => takeSnapshot(deps.runner, repo), compare: compareSnapshots },
+        missingBinaryMessage: missingBinaryMessage(adapter, bin),
+      });
+      answer = outcome.answer;
+      status = outcome.status === "ok" ? answerStatus(outcome.answer!) : outcome.status;
+    }
+  } catch (error) {
+    // the run folder exists: never leave its run.json "running" for a run that has ended
+    const message = error instanceof Error ? error.message : String(error);
+    await storeRun(recordBase, {
+      ...storeAs,
+      status: "provider-error",
+      blocking: false,
+      outcome,
+      hit,
+      message,
+      finished: deps.now(),
     });
-    answer = outcome.answer;
-    status = outcome.status === "ok" ? answerStatus(outcome.answer!) : outcome.status;
+    throw error;
   }
 
   const blocking = answer ? blockingFindings(answer, policy).length > 0 : false;
   const finished = deps.now();
   const { record, warnings } = await storeRun(recordBase, {
-    state,
+    ...storeAs,
     status,
     blocking,
     answer,
     outcome,
     hit,
-    config,
-    policy,
-    memoKey: options.memoKey,
-    started,
     finished,
-    signal: deps.signal,
   });
   const last = outcome?.attempts.at(-1);
   const decoder = new TextDecoder();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_CONFIG } from "../config.ts";
-import { StoreError } from "../errors.ts";
+import { GitError, StoreError } from "../errors.ts";
 import { type ExecRequest, type ExecResult, runProcess } from "../exec.ts";
 import { makeTestRepo, type TestRepo } from "../git/test_repo.ts";
 import { runReview } from "./run_review.ts";
@@ -229,5 +229,72 @@ Deno.test("runReview() stores a provider answer nested 10,000 levels deep as inv
     assert.equal(stored.status, "invalid-answer");
     const transcript = [...Deno.readDirSync(join(outcome.record.runDir, "transcript"))];
     assert.equal(transcript.length, 6);
+  });
+});
+
+/** A runner that fails `git ls-files -s -z` (the read-only proof's snapshot) when `fail()` says so. */
+function failingSnapshot(fail: () => boolean, provider: () => ExecResult) {
+  const calls: string[] = [];
+  const runner = async (request: ExecRequest): Promise<ExecResult> => {
+    calls.push(request.cmd);
+    if (request.cmd === FAKE_BIN) return provider();
+    if (request.cmd === "git" && request.args.join(" ").endsWith("ls-files -s -z") && fail()) {
+      return {
+        ...claudeAnswer({}),
+        code: 128,
+        stdout: new Uint8Array(),
+        stderr: new TextEncoder().encode("fatal: index file corrupt"),
+      };
+    }
+    return await runProcess(request);
+  };
+  return { runner, calls };
+}
+
+Deno.test("runReview() stores a failing after-snapshot as provider-error with the transcript", async () => {
+  await dirtyRepo(async (repo) => {
+    let answered = false;
+    const { runner } = failingSnapshot(() => answered, () => {
+      answered = true;
+      return claudeAnswer(BLOCKING);
+    });
+    const outcome = await review(repo, runner);
+    assert.equal(outcome.record.status, "provider-error");
+    assert.equal(outcome.exitCode, 3);
+    assert.match(
+      outcome.record.message ?? "",
+      /^Could not verify the repository was left unchanged: /,
+    );
+    assert.equal(outcome.answer, undefined);
+    const stored = JSON.parse(await Deno.readTextFile(join(outcome.record.runDir, "run.json")));
+    assert.equal(stored.status, "provider-error");
+    assert.equal(stored.attempts.length, 1);
+    await Deno.stat(join(outcome.record.runDir, "transcript", "attempt-1.stdout"));
+    const records = await Deno.readTextFile(
+      join(repo.root, ".git", "review-gate", "records.jsonl"),
+    );
+    assert.match(records, /"status":"provider-error"/);
+  });
+});
+
+Deno.test("runReview() stores the run as provider-error before rethrowing an error after openRun", async () => {
+  await dirtyRepo(async (repo) => {
+    // the proof's first snapshot fails once the run folder exists
+    const { runner, calls } = failingSnapshot(
+      () => runDirs(repo).length > 0,
+      () => claudeAnswer(BLOCKING),
+    );
+    const error = await review(repo, runner).then(() => null, (e) => e);
+    assert.ok(error instanceof GitError, String(error));
+    assert.ok(!calls.includes(FAKE_BIN), "the provider was started");
+    const [dir] = runDirs(repo);
+    const stored = JSON.parse(await Deno.readTextFile(join(dir, "run.json")));
+    assert.equal(stored.status, "provider-error");
+    assert.equal(stored.message, error.message);
+    assert.ok(stored.finishedAt);
+    const records = await Deno.readTextFile(
+      join(repo.root, ".git", "review-gate", "records.jsonl"),
+    );
+    assert.match(records, /"status":"provider-error"/);
   });
 });

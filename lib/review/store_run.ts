@@ -42,6 +42,8 @@ export interface FinishedRun {
   /** When the run started and finished (`durationMs` is their difference). */
   started: Date;
   finished: Date;
+  /** Why the run failed, when there is no call outcome to say it (an exception after `openRun`). */
+  message?: string;
   /** Stops waiting for the records lock (Ctrl-C); the records line is then skipped. */
   signal?: AbortSignal;
 }
@@ -64,8 +66,9 @@ export interface StoredRun {
  *
  * The record takes the model from the call, else the cached record, else the config; attempts
  * without their raw bytes (those go to `transcript/`); finding counts by severity. The cache is
- * written only for a fresh answer with `config.cache`; the memo only with `memoKey` and
- * `config.cache`.
+ * written for every fresh answer and the memo whenever `memoKey` is given — also with
+ * `config.cache` false, which only stops reusing a cached verdict (like `--no-cache`), so the next
+ * run sees the newest verdict, never an older one.
  *
  * @param start the run's start, as written in the "running" `run.json`
  * @param run how it ended
@@ -83,7 +86,7 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
     attempts: outcome ? toAttemptRecords(outcome.attempts) : [],
     usage: outcome?.usage,
     costUsd: outcome?.costUsd,
-    message: outcome?.message,
+    message: run.message ?? outcome?.message,
     refusal: outcome?.refusal,
     notes: outcome?.notes,
     findingCounts: answer ? countFindings(answer) : undefined,
@@ -107,13 +110,13 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
       const markdown = renderMarkdown(record, answer, run.policy);
       return writeSuccess(start.runDir, { answer, markdown });
     });
-    if (!hit && config.cache) {
+    if (!hit) {
       await attempt(
         "the verdict cache",
         () => writeCache(state, start.cacheKey, { answer, record }),
       );
     }
-    if (run.memoKey && config.cache) {
+    if (run.memoKey) {
       const key = run.memoKey;
       await attempt("the verdict memo", () => writeMemo(state, { key, cacheKey: start.cacheKey }));
     }
@@ -135,7 +138,11 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
       coverage: record.coverage?.status,
       durationMs: record.durationMs,
       finishedAt: record.finishedAt,
-    }, { signal: run.signal });
+    }, {
+      // An interrupted run still gets its line: only a Ctrl-C during this very wait skips it (the
+      // wait is bounded anyway).
+      signal: run.signal?.aborted ? undefined : run.signal,
+    });
     if (!result.written) warnings.push(result.warning);
   });
   return { record: stored, warnings };

@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import type { RunRecord } from "../review/types.ts";
-import { jsonText, writeFileAtomic } from "./_atomic.ts";
+import { jsonText, writeStoreFile } from "./_write.ts";
 import { guardStore } from "./_guard.ts";
 import { sha256Hex } from "../sha256.ts";
 
@@ -105,7 +105,7 @@ export async function writeCache(state: string, key: string, entry: CacheEntry):
   if (!CACHEABLE.has(entry.record.status)) return false;
   await guardStore(path, async () => {
     await Deno.mkdir(join(state, "cache"), { recursive: true, mode: 0o700 });
-    await writeFileAtomic(path, jsonText({ version: VERSION, key, ...entry }));
+    await writeStoreFile(path, jsonText({ version: VERSION, key, ...entry }));
   }, "the verdict cache");
   return true;
 }

@@ -1,14 +1,13 @@
 /**
  * `records.jsonl`: one JSON line per finished review, appended under an exclusive lock
- * (DESIGN.md "Store (contract)"). The lock is `flock` via `Deno.FsFile.lock(true)` on the file
- * itself — released by the kernel when the holder dies, so there is no stale-lock takeover to get
- * wrong (verified on Deno 2.9.6 across processes). Each line is written with one write call. The
+ * (DESIGN.md "Store (contract)"), a `flock` on the file itself (lib/store/lock.ts). Each line is written with one write call. The
  * wait for the lock is bounded (a holder that never lets go costs a skipped line and a warning,
  * never a hang).
  *
  * @module
  */
 import { join } from "node:path";
+import { lockFile } from "./lock.ts";
 
 /**
  * Path of the records file in a state dir.
@@ -39,13 +38,14 @@ export type AppendResult = { written: true } | { written: false; warning: string
  * The wait for the lock is bounded: after `lockTimeoutMs` (or on `signal`) the line is skipped and a
  * warning returned, so a process that holds the lock forever cannot hang a review or a push. The
  * abandoned wait cannot be cancelled (`flock` blocks in a worker thread); when it ends, the lock it
- * got is released and the file closed, so later appends in the same process are not blocked.
+ * got is released and the file closed, so later appends in the same process are not blocked
+ * ({@linkcode lockFile}).
  *
  * @param state the state dir (must exist)
  * @param line a JSON-serialisable object; serialised on one line
  * @param options lock timeout (ms), abort signal
  * @returns `{written: true}`, or `{written: false, warning}` when the lock was not had in time
- * @throws Deno.errors from the file system (open, write)
+ * @throws Deno.errors from the file system (open, lock, write)
  */
 export async function appendRecord(
   state: string,
@@ -55,20 +55,8 @@ export async function appendRecord(
   const bytes = new TextEncoder().encode(JSON.stringify(line) + "\n");
   const path = recordsPath(state);
   const timeoutMs = options.lockTimeoutMs ?? RECORDS_LOCK_TIMEOUT_MS;
-  const file = await Deno.open(path, { create: true, append: true, mode: 0o600 });
-  const locking = file.lock(true).then(() => true, () => false);
-  const got = await raceLock(locking, timeoutMs, options.signal);
-  if (!got) {
-    // Release whatever the abandoned wait gets, then close (closing now would keep that lock).
-    void locking.then(async (locked) => {
-      try {
-        if (locked) await file.unlock();
-      } catch {
-        // closing releases it too
-      } finally {
-        file.close();
-      }
-    });
+  const lock = await lockFile(path, { timeoutMs, signal: options.signal });
+  if (!lock) {
     const why = options.signal?.aborted
       ? "interrupted while waiting for its lock"
       : `another process held its lock for more than ${Math.round(timeoutMs / 100) / 10} s`;
@@ -79,35 +67,12 @@ export async function appendRecord(
     };
   }
   try {
-    let written = await file.write(bytes);
-    while (written < bytes.byteLength) written += await file.write(bytes.subarray(written));
+    let written = await lock.file.write(bytes);
+    while (written < bytes.byteLength) written += await lock.file.write(bytes.subarray(written));
   } finally {
-    await file.unlock().catch(() => {});
-    file.close();
+    lock.release();
   }
   return { written: true };
-}
-
-/** True when `locking` got the lock before `timeoutMs` passed and before `signal` aborted. */
-async function raceLock(
-  locking: Promise<boolean>,
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
-): Promise<boolean> {
-  if (signal?.aborted) return false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  const stop = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs);
-    onAbort = () => resolve(false);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([locking, stop]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener("abort", onAbort);
-  }
 }
 
 /**

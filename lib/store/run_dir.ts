@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import type { AttemptRecord, StoredRunRecord } from "../review/types.ts";
-import { jsonText, writeFileAtomic, writeTemp } from "./_atomic.ts";
+import { jsonText, stageStoreFile, writeStoreFile } from "./_write.ts";
 import { guardStore } from "./_guard.ts";
 import { StoreError } from "../errors.ts";
 
@@ -76,7 +76,7 @@ export async function writeTranscript(
       const base = join(dir, `attempt-${record.n}`);
       await Deno.writeFile(`${base}.stdout`, stdout, { mode: 0o600 });
       await Deno.writeFile(`${base}.stderr`, stderr, { mode: 0o600 });
-      await writeFileAtomic(`${base}.json`, jsonText(record));
+      await writeStoreFile(`${base}.json`, jsonText(record));
     }
   }, "the transcript");
 }
@@ -91,7 +91,7 @@ export async function writeTranscript(
  */
 export async function writeRunRecord(runDir: string, record: StoredRunRecord): Promise<void> {
   const path = join(runDir, "run.json");
-  await guardStore(path, () => writeFileAtomic(path, jsonText(record)), "the run record");
+  await guardStore(path, () => writeStoreFile(path, jsonText(record)), "the run record");
 }
 
 /**
@@ -108,14 +108,16 @@ export async function writeSuccess(
 ): Promise<void> {
   const answerPath = join(runDir, "answer.json");
   const reviewPath = join(runDir, "review.md");
-  const temps: string[] = [];
+  const staged: string[] = [];
   try {
-    temps.push(await writeTemp(reviewPath, success.markdown));
-    temps.push(await writeTemp(answerPath, jsonText(success.answer)));
-    await Deno.rename(temps[0], reviewPath);
-    await Deno.rename(temps[1], answerPath);
+    const review = await stageStoreFile(reviewPath, success.markdown);
+    staged.push(review.temp);
+    const answer = await stageStoreFile(answerPath, jsonText(success.answer));
+    staged.push(answer.temp);
+    await Deno.rename(review.temp, review.target);
+    await Deno.rename(answer.temp, answer.target);
   } catch (error) {
-    for (const temp of temps) await Deno.remove(temp).catch(() => {});
+    for (const temp of staged) await Deno.remove(temp).catch(() => {});
     throw new StoreError(runDir, error, "answer.json and review.md in");
   }
 }

@@ -1,26 +1,22 @@
 /**
  * Per-Claude-session state for the Stop gate: `sessions/<session-id>.json` holding the turn's
- * baseline tree, the last fingerprint and verdict, and the count of consecutive blocks
- * (DESIGN.md "Gates"). Session ids come from hook stdin and are untrusted: an id that is not a
- * plain token (letters, digits, `-`, `_`, at most 128) is stored under its sha256 instead, so no id
- * can name a path outside `sessions/`.
+ * baseline tree, the baseline and worktree tree of the last completed review with its verdict, and
+ * the count of consecutive blocks (DESIGN.md "Gates"). Written atomically, new files `0600`; the
+ * session's lock file (`sessions/<session-id>.lock`) is lib/store/session_lock.ts. Session ids
+ * come from hook stdin and are untrusted: an id that is not a plain token (letters, digits, `-`,
+ * `_`, at most 128) is stored under its sha256 instead, so no id can name a path outside
+ * `sessions/`.
  *
  * @module
  */
 import { join } from "node:path";
-import { jsonText, writeFileAtomic } from "./_atomic.ts";
+import { jsonText, writeStoreFile } from "./_write.ts";
 import { sha256Hex } from "../sha256.ts";
 
 /** What the Stop gate remembers about one Claude session. */
 export interface SessionState {
   /** Tree id recorded by the UserPromptSubmit hook at the start of the turn. */
   baselineTree?: string;
-  /** Fingerprint of the change last reviewed. */
-  lastFingerprint?: string;
-  /** Status of that review, e.g. "approved". */
-  lastStatus?: string;
-  /** Run id of that review. */
-  lastRunId?: string;
   /**
    * Worktree tree id of the last completed review (Stop gate: same baseline and same tree → reuse
    * its verdict).
@@ -89,7 +85,8 @@ export async function readSessionState(
  *
  * @param state the state dir
  * @param session the untrusted session id and its state
- * @throws Deno.errors from the file system
+ * @throws {Deno.errors.PermissionDenied} and other file-system errors when `sessions/` or the file
+ *   cannot be written (no temp file is left behind)
  */
 export async function writeSessionState(
   state: string,
@@ -97,7 +94,7 @@ export async function writeSessionState(
 ): Promise<void> {
   const dir = join(state, "sessions");
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  await writeFileAtomic(
+  await writeStoreFile(
     join(dir, await sessionFileName(session.sessionId)),
     jsonText(session.value),
   );

@@ -7,7 +7,7 @@
  * @module
  */
 import { join } from "node:path";
-import { jsonText, writeFileAtomic } from "./_atomic.ts";
+import { jsonText, writeStoreFile } from "./_write.ts";
 import { guardStore } from "./_guard.ts";
 import { sha256Hex } from "../sha256.ts";
 
@@ -78,6 +78,6 @@ export async function writeMemo(
   const path = memoPath(state, memo.key);
   await guardStore(path, async () => {
     await Deno.mkdir(join(state, "cache", "memo"), { recursive: true, mode: 0o700 });
-    await writeFileAtomic(path, jsonText({ cacheKey: memo.cacheKey }));
+    await writeStoreFile(path, jsonText({ cacheKey: memo.cacheKey }));
   }, "the verdict memo");
 }

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 /**
  * End-to-end: signals other than one Ctrl-C — the terminal closing (SIGHUP), a second signal while
  * a child still runs, and `kill -9` of review-gate itself (the run folder must say "running").
@@ -37,6 +38,12 @@ Deno.test("review interrupted by SIGHUP (terminal closed) exits 130 and kills th
       assert.equal(await processAlive(call.pid), false, "the provider is gone");
       assert.deepEqual(await entriesOf(sandbox.tmp), [], "no temp dir left");
       assert.equal((await lastRun(sandbox)).run.status, "interrupted");
+      const stderr = new TextDecoder().decode(out.stderr);
+      assert.doesNotMatch(stderr, /Skipped the line/, "an interrupted run still gets its record");
+      const records = await Deno.readTextFile(
+        join(sandbox.repo.root, ".git", "review-gate", "records.jsonl"),
+      );
+      assert.equal(JSON.parse(records.trim().split("\n").at(-1)!).status, "interrupted");
     } finally {
       killQuietly(call.pid);
     }

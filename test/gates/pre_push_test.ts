@@ -190,6 +190,7 @@ Deno.test("pre-push gate reviews real git pushes and blocks, skips and caches as
     );
 
     await t.step("REVIEW_GATE_CACHE=0 reviews commits whose cached verdict blocks", async () => {
+      const before = await remoteRef(sb, "main");
       const head = await commitToken(sb, "RECHECK_NINE");
       const first = await runGit(sb, ["push", "origin", "main"], { env: scenario(blocking) });
       assert.notEqual(first.code, 0);
@@ -203,6 +204,20 @@ Deno.test("pre-push gate reviews real git pushes and blocks, skips and caches as
       });
       assert.equal(again.code, 0, again.stderr);
       assert.equal(await providerCalls(sb), calls + 1);
+      assert.equal(await remoteRef(sb, "main"), head);
+      // put the remote back, so a plain push offers the same commits again: the fresh (approving)
+      // verdict was cached, so it passes without a model call (a model call would block here)
+      const reset = await runGit(sb, [
+        "push",
+        "--no-verify",
+        "--force",
+        "origin",
+        `${before}:main`,
+      ]);
+      assert.equal(reset.code, 0, reset.stderr);
+      const plain = await runGit(sb, ["push", "origin", "main"], { env: scenario(blocking) });
+      assert.equal(plain.code, 0, plain.stderr);
+      assert.equal(await providerCalls(sb), calls + 1, "the provider was asked again");
       assert.equal(await remoteRef(sb, "main"), head);
     });
   } finally {

@@ -30,3 +30,29 @@ Deno.test("lockSession() gives up after waitMs while another holder keeps the lo
     await Deno.remove(state, { recursive: true });
   }
 });
+
+Deno.test("lockSession() stops waiting at once when the signal aborts", async () => {
+  const state = await Deno.makeTempDir({ prefix: "rg-lock-" });
+  try {
+    const release = await lockSession(state, { sessionId: "s", waitMs: 1000 });
+    assert.ok(release);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = performance.now();
+    // a second lock in the same process waits (flock per open file description)
+    const got = await lockSession(state, {
+      sessionId: "s",
+      waitMs: 5000,
+      signal: controller.signal,
+    });
+    assert.equal(got, null);
+    assert.ok(performance.now() - started < 2000, "the abort did not end the wait");
+    release();
+    // the abandoned wait gets the lock, then closes it: a later lock is free
+    const again = await lockSession(state, { sessionId: "s", waitMs: 2000 });
+    assert.equal(typeof again, "function");
+    again!();
+  } finally {
+    await Deno.remove(state, { recursive: true });
+  }
+});

@@ -1,0 +1,95 @@
+/**
+ * Atomic file writes, shared by the store, the installers and `gate enable|disable`: the data goes
+ * to a temp file beside the target (same directory, so the rename stays on one file system), gets
+ * its mode, and is renamed over the target — a reader sees the old content or the new, never a
+ * half-written file. A symlink is followed: its target is written in place and the link is kept.
+ * An existing target keeps its permission bits (unless a mode is forced); a new file gets the
+ * given mode. No write ever leaves a world-writable file. Temp names start with "." and end in
+ * ".tmp" so directory readers can skip them.
+ *
+ * @module
+ */
+import { basename, dirname } from "node:path";
+
+/** Options of {@linkcode writeFileAtomic} and {@linkcode stageFile}. */
+export interface AtomicWriteOptions {
+  /** Permission bits of a new file, e.g. `0o600`; default `0o644`. An existing target keeps its. */
+  newFileMode?: number;
+  /** Permission bits to set whether or not the target exists (the installers' planned mode). */
+  mode?: number;
+}
+
+/** A temp file written beside its target, ready to be renamed over it. */
+export interface StagedFile {
+  /** The temp file (in the target's directory). */
+  temp: string;
+  /** The real file to replace: `path`, or a symlink's resolved target. */
+  target: string;
+}
+
+/**
+ * Write `data` to a temp file beside the file `path` names (a symlink's target), with the mode the
+ * file will have, without renaming it yet. Rename with `Deno.rename(temp, target)`.
+ *
+ * @param path the final path, or a symlink to it (its directory must exist)
+ * @param data text (UTF-8) or bytes
+ * @param options new-file mode (default 0o644) or a forced mode; the world-writable bit is dropped
+ * @returns the temp and target paths
+ * @throws {Deno.errors.NotFound} for a dangling symlink or a missing directory, and other
+ *   file-system errors as they come; no temp file is left behind
+ */
+export async function stageFile(
+  path: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<StagedFile> {
+  const target = (await lstatOrNull(path))?.isSymlink ? await Deno.realPath(path) : path;
+  const existing = options.mode === undefined ? await lstatOrNull(target) : null;
+  const mode = options.mode ?? (existing?.mode ?? options.newFileMode ?? 0o644);
+  const temp = await Deno.makeTempFile({
+    dir: dirname(target),
+    prefix: `.${basename(target)}.`,
+    suffix: ".tmp",
+  });
+  try {
+    if (typeof data === "string") await Deno.writeTextFile(temp, data);
+    else await Deno.writeFile(temp, data);
+    await Deno.chmod(temp, mode & 0o7775);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+  return { temp, target };
+}
+
+/**
+ * Write `data` to `path` atomically: {@linkcode stageFile}, then rename over the target.
+ *
+ * @param path the final path, or a symlink to it (kept; its target is written)
+ * @param data text (UTF-8) or bytes
+ * @param options new-file mode (default 0o644) or a forced mode; never world-writable
+ * @throws {Deno.errors.NotFound} for a dangling symlink or a missing directory, and other
+ *   file-system errors as they come; no temp file is left behind
+ */
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  const { temp, target } = await stageFile(path, data, options);
+  try {
+    await Deno.rename(temp, target);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
+
+async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
+  try {
+    return await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { Command } from "commander";
+import { join } from "node:path";
+import { runProcess } from "../exec.ts";
+import { makeTestRepo } from "../git/test_repo.ts";
+import type { CliDeps } from "./deps.ts";
+import { registerGate } from "./gate.ts";
+
+async function gate(cwd: string, args: string[]): Promise<string> {
+  let out = "";
+  const sink = { write: (t: string) => void (out += t), isTerminal: false };
+  const deps: CliDeps = {
+    cwd,
+    env: { HOME: cwd },
+    stdout: sink,
+    stderr: sink,
+    readStdin: () => Promise.resolve(new Uint8Array()),
+    runner: runProcess,
+    now: () => new Date(),
+    signal: new AbortController().signal,
+    self: { execPath: Deno.execPath() },
+  };
+  const program = new Command().exitOverride();
+  registerGate(program, deps);
+  await program.parseAsync(["gate", ...args], { from: "user" });
+  return out;
+}
+
+const modeOf = async (p: string) => ((await Deno.lstat(p)).mode ?? 0) & 0o7777;
+
+Deno.test("gate disable edits a symlinked .review-gate.json at its target and keeps the link and mode", async () => {
+  const repo = await makeTestRepo({ "a.ts": "export const a = 1;\n" });
+  try {
+    const shared = join(repo.root, "shared.json");
+    await Deno.writeTextFile(shared, '{\n  // team settings\n  "fail_on": "medium"\n}\n');
+    await Deno.chmod(shared, 0o644);
+    const link = join(repo.root, ".review-gate.json");
+    await Deno.symlink("shared.json", link);
+    const out = await gate(repo.root, ["disable", "pre-push"]);
+    assert.match(out, /pre-push: disabled/);
+    assert.equal((await Deno.lstat(link)).isSymlink, true);
+    const text = await Deno.readTextFile(shared);
+    assert.match(text, /\/\/ team settings/);
+    assert.match(text, /"pre_push": \{\s*"enabled": false/);
+    assert.equal(await modeOf(shared), 0o644);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("gate enable creates a new .review-gate.json readable by others (0644)", async () => {
+  const repo = await makeTestRepo({ "a.ts": "export const a = 1;\n" });
+  try {
+    await gate(repo.root, ["enable"]);
+    const path = join(repo.root, ".review-gate.json");
+    assert.equal(await modeOf(path), 0o644);
+    assert.match(await Deno.readTextFile(path), /"claude_stop": \{\s*"enabled": true/);
+  } finally {
+    await repo.cleanup();
+  }
+});

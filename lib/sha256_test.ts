@@ -1,0 +1,25 @@
+import assert from "node:assert/strict";
+import { sha256Hex } from "./sha256.ts";
+
+const EMPTY = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+const ABC = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+
+Deno.test("sha256Hex() hashes text, bytes and several parts as their concatenation", async (t) => {
+  const cases: [string, Parameters<typeof sha256Hex>[0], string][] = [
+    ["empty text", "", EMPTY],
+    ["empty part list", [], EMPTY],
+    ["text", "abc", ABC],
+    ["bytes", new Uint8Array([97, 98, 99]), ABC],
+    ["mixed parts", ["a", new Uint8Array([98]), "", "c"], ABC],
+    ["a view into a larger buffer", new Uint8Array([0, 97, 98, 99, 0]).subarray(1, 4), ABC],
+  ];
+  for (const [name, data, want] of cases) {
+    await t.step(name, async () => assert.equal(await sha256Hex(data), want));
+  }
+});
+
+Deno.test("sha256Hex() hashes UTF-8 text like its encoded bytes", async () => {
+  const text = "héllo\0wörld";
+  assert.equal(await sha256Hex(text), await sha256Hex(new TextEncoder().encode(text)));
+  assert.notEqual(await sha256Hex(["ab", "c"]), await sha256Hex(["ab", "\0", "c"]));
+});
