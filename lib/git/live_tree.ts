@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { GitError, StoreError } from "../errors.ts";
+import { GitError, StoreError, UsageError } from "../errors.ts";
 import type { Runner } from "../exec.ts";
 import { withPrivateTempDir } from "../tmpdir.ts";
 import { gitFailure, gitText, runGit, stderrTail } from "./git.ts";
@@ -82,7 +82,20 @@ function nestedRepoError(paths: string[], stderr: string): GitError {
  * @throws {StoreError} when the temp dir for the index copy cannot be created
  */
 export function snapshotIndexTree(runner: Runner, repo: Repo): Promise<string> {
-  return withTempIndex(repo, (env) => gitText(runner, repo.root, ["write-tree"], { env }));
+  return withTempIndex(repo, async (env) => {
+    try {
+      return await gitText(runner, repo.root, ["write-tree"], { env });
+    } catch (error) {
+      if (error instanceof GitError && /unmerged|error building trees/i.test(error.stderr)) {
+        throw new UsageError(
+          "Cannot review the staged changes: the index has unmerged paths (a merge, rebase or " +
+            "cherry-pick is in progress); resolve them first, or review the working tree instead",
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { GitError, StoreError } from "../errors.ts";
+import { GitError, StoreError, UsageError } from "../errors.ts";
 import { type ExecRequest, runProcess } from "../exec.ts";
 import { liveTempDirs } from "../tmpdir.ts";
 import { noCommitRepos, snapshotIndexTree, snapshotWorktreeTree } from "./live_tree.ts";
@@ -107,4 +107,24 @@ Deno.test("noCommitRepos() reads every path git names", () => {
     "error: 'vendor/' does not have a commit checked out\nfatal: adding files failed";
   assert.deepEqual(noCommitRepos(stderr), ["a b/", "vendor/"]);
   assert.deepEqual(noCommitRepos("fatal: other"), []);
+});
+
+Deno.test("snapshotIndexTree() explains an index with unmerged paths", async () => {
+  const repo = await makeTestRepo({ "a.txt": "base\n" });
+  try {
+    await repo.git("switch", "-q", "-c", "other");
+    await repo.write("a.txt", "other\n");
+    await repo.git("commit", "-qam", "other");
+    await repo.git("switch", "-q", "-");
+    await repo.write("a.txt", "main\n");
+    await repo.git("commit", "-qam", "main");
+    await repo.git("merge", "-q", "other").catch(() => {});
+    const resolved = await resolveRepo(runProcess, repo.root);
+    await assert.rejects(
+      snapshotIndexTree(runProcess, resolved),
+      (e: Error) => e instanceof UsageError && /unmerged paths/.test(e.message),
+    );
+  } finally {
+    await repo.cleanup();
+  }
 });
