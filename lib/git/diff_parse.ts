@@ -7,16 +7,10 @@
  *
  * @module
  */
-import type { FileStatus } from "./types.ts";
+import type { ChangedFile, FileStatus } from "./types.ts";
 
-/** One entry of the raw listing joined with its numstat line. */
-export interface RawEntry {
-  path: string;
-  oldPath?: string;
-  status: FileStatus;
-  binary: boolean;
-  additions: number;
-  deletions: number;
+/** One entry of the raw listing joined with its numstat line: a changed file before budgeting. */
+export interface RawEntry extends Omit<ChangedFile, "omitted"> {
   /** True when either side is a submodule gitlink (mode 160000). */
   gitlink?: boolean;
 }
