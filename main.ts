@@ -10,9 +10,9 @@
 import { fileURLToPath } from "node:url";
 import type { CliDeps, TextSink } from "./lib/cli/deps.ts";
 import { isFastHookCall, runHook } from "./lib/cli/hook.ts";
-import { runProcess } from "./lib/exec.ts";
-import { killAllChildren } from "./lib/exec_children.ts";
-import { cleanupAllTempDirs } from "./lib/tmpdir.ts";
+import { runProcess } from "./lib/exec/exec.ts";
+import { killAllChildren } from "./lib/exec/children.ts";
+import { cleanupAllTempDirs } from "./lib/exec/tmpdir.ts";
 
 /** A stream sink; once the reader has gone (`review-gate … | head`), further output is dropped. */
 function sink(file: typeof Deno.stdout): TextSink {

@@ -14,8 +14,8 @@
  */
 import { decode } from "../lib/answer/decoder.ts";
 import { canonicalSchema } from "../lib/answer/registry.ts";
-import { DEFAULT_CONFIG } from "../lib/config.ts";
-import { runProcess } from "../lib/exec.ts";
+import { DEFAULT_CONFIG } from "../lib/config/config.ts";
+import { runProcess } from "../lib/exec/exec.ts";
 import { collectChange } from "../lib/git/collect.ts";
 import { resolveRepo } from "../lib/git/repo.ts";
 import type { Budgets } from "../lib/git/types.ts";

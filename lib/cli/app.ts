@@ -6,8 +6,8 @@
  */
 import { Command, CommanderError } from "commander";
 import denoJson from "../../deno.json" with { type: "json" };
-import { ExitCode, ReviewGateError } from "../errors.ts";
-import { SpawnError } from "../exec.ts";
+import { ExitCode, ReviewGateError } from "../base/errors.ts";
+import { SpawnError } from "../exec/exec.ts";
 import { sanitizeForTerminal } from "../render/sanitize.ts";
 import { registerDecode } from "./decode.ts";
 import { registerDoctor } from "./doctor.ts";
@@ -82,7 +82,7 @@ export function renderJsonError(exitCode: number, message: string): string {
  * with `review --json` / `decode --json` a failure also prints {@linkcode renderJsonError} on
  * stdout so stdout is always JSON.
  *
- * @returns the exit code (see lib/errors.ts ExitCode); never throws
+ * @returns the exit code (see lib/base/errors.ts ExitCode); never throws
  */
 export async function run(args: readonly string[], deps: CliDeps): Promise<number> {
   let exitCode: number = ExitCode.ok;

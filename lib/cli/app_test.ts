@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Runner, runProcess } from "../exec.ts";
+import { type Runner, runProcess } from "../exec/exec.ts";
 import { makeRepo } from "../hooks/_testing.ts";
 import { renderJsonError, run, wantsJsonErrors } from "./app.ts";
 import type { CliDeps } from "./deps.ts";

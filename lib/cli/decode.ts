@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { formatRefusal } from "../answer/refusal.ts";
 import { listKinds } from "../answer/registry.ts";
 import type { AnswerKind } from "../answer/types.ts";
-import { ExitCode, UsageError } from "../errors.ts";
+import { ExitCode, UsageError } from "../base/errors.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { worktreeView } from "../git/tree_view.ts";
 import type { CliDeps } from "./deps.ts";

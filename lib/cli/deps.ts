@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Runner } from "../exec.ts";
+import type { Runner } from "../exec/exec.ts";
 
 /** Something text can be written to. */
 export interface TextSink {

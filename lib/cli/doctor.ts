@@ -8,9 +8,9 @@
  */
 import type { Command } from "commander";
 import { join } from "node:path";
-import { loadConfig } from "../config.ts";
-import { ReviewGateError } from "../errors.ts";
-import { SpawnError } from "../exec.ts";
+import { loadConfig } from "../config/config.ts";
+import { ReviewGateError } from "../base/errors.ts";
+import { SpawnError } from "../exec/exec.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { type ClaudeScope, claudeSettingsPath } from "../hooks/install_claude.ts";
 import { huskyDirOf, resolveHooksDir } from "../hooks/hooks_dir.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ExecResult, Runner } from "../exec.ts";
+import type { ExecResult, Runner } from "../exec/exec.ts";
 import type { CliDeps } from "./deps.ts";
 import { checkEnvironment, runDoctor } from "./doctor.ts";
 

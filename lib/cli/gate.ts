@@ -1,17 +1,17 @@
 /**
  * `review-gate gate enable|disable|status [pre-push|claude-stop|all]`: turn the gates on and off in
  * config without uninstalling them. Edits keep the file's comments and formatting (jsonc-parser
- * `modify`), are validated, and are written atomically (lib/atomic_write.ts): a symlinked config
+ * `modify`), are validated, and are written atomically (lib/base/atomic_write.ts): a symlinked config
  * is edited at its target, an existing file keeps its mode, a new one is created `0644`.
  *
  * @module
  */
 import { type Command, Option } from "commander";
 import { join } from "node:path";
-import { loadConfig, parseConfigText, REPO_CONFIG_FILE, userConfigPath } from "../config.ts";
-import { ConfigError, UsageError } from "../errors.ts";
+import { loadConfig, parseConfigText, REPO_CONFIG_FILE, userConfigPath } from "../config/config.ts";
+import { ConfigError, UsageError } from "../base/errors.ts";
 import { resolveRepo } from "../git/repo.ts";
-import { writeFileAtomic } from "../atomic_write.ts";
+import { writeFileAtomic } from "../base/atomic_write.ts";
 import type { CliDeps } from "./deps.ts";
 
 const GATES = { "pre-push": "pre_push", "claude-stop": "claude_stop" } as const;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Command } from "commander";
 import { join } from "node:path";
-import { runProcess } from "../exec.ts";
+import { runProcess } from "../exec/exec.ts";
 import { makeTestRepo } from "../git/test_repo.ts";
 import type { CliDeps } from "./deps.ts";
 import { registerGate } from "./gate.ts";

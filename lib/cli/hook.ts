@@ -92,7 +92,7 @@ export async function runHook(
 async function prePushBlocksOnError(deps: CliDeps): Promise<boolean> {
   try {
     const { resolveRepo } = await import("../git/repo.ts");
-    const { loadConfig, REPO_CONFIG_FILE, userConfigPath } = await import("../config.ts");
+    const { loadConfig, REPO_CONFIG_FILE, userConfigPath } = await import("../config/config.ts");
     const repo = await resolveRepo(deps.runner, deps.cwd);
     try {
       const { config } = await loadConfig({ root: repo.root, env: deps.env });

@@ -7,7 +7,7 @@
  * @module
  */
 import { type Command, Option } from "commander";
-import { loadConfig } from "../config.ts";
+import { loadConfig } from "../config/config.ts";
 import { resolveRepo } from "../git/repo.ts";
 import {
   type ClaudeScope,

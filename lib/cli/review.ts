@@ -6,8 +6,8 @@
  */
 import type { Command } from "commander";
 import { Option } from "commander";
-import { type ConfigLayer, loadConfig } from "../config.ts";
-import { UsageError } from "../errors.ts";
+import { type ConfigLayer, loadConfig } from "../config/config.ts";
+import { UsageError } from "../base/errors.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { parseRangeSpec } from "../git/target.ts";
 import type { Target } from "../git/types.ts";

@@ -8,7 +8,7 @@ import { type Command, Option } from "commander";
 import { dialectText } from "../answer/dialect.ts";
 import { canonicalSchema, listKinds } from "../answer/registry.ts";
 import type { AnswerKind, SchemaDialect } from "../answer/types.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../base/errors.ts";
 import configSchema from "../../schemas/config.schema.json" with { type: "json" };
 import type { CliDeps } from "./deps.ts";
 

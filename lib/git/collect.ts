@@ -21,8 +21,8 @@
  *
  * @module
  */
-import type { Runner } from "../exec.ts";
-import { sha256Hex } from "../sha256.ts";
+import type { Runner } from "../exec/exec.ts";
+import { sha256Hex } from "../base/sha256.ts";
 import { planBudget } from "./budget.ts";
 import { parseRawNumstat, splitPatch } from "./diff_parse.ts";
 import { git, gitFailure, runGit } from "./git.ts";
@@ -65,8 +65,8 @@ const PATCH_ARGS = [
  * @returns the change: files in git's path order, the included patches as UTF-8 text (CRLF kept),
  *   coverage naming every omitted file, fingerprint, and a view of the reviewed tree (the worktree
  *   on disk for "worktree", else the git tree)
- * @throws {import("../errors.ts").UsageError} for an unknown ref or revision
- * @throws {import("../errors.ts").GitError} when git fails
+ * @throws {import("../base/errors.ts").UsageError} for an unknown ref or revision
+ * @throws {import("../base/errors.ts").GitError} when git fails
  */
 export async function collectChange(runner: Runner, options: CollectOptions): Promise<Change> {
   const { repo, target, budgets } = options;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type ExecRequest, runProcess } from "../exec.ts";
+import { type ExecRequest, runProcess } from "../exec/exec.ts";
 import { collectChange, fingerprintOf } from "./collect.ts";
 import { snapshotWorktreeTree } from "./live_tree.ts";
 import { resolveRepo } from "./repo.ts";

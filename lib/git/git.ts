@@ -11,8 +11,8 @@
  *
  * @module
  */
-import { GitError } from "../errors.ts";
-import { type ExecResult, type Runner, SpawnError } from "../exec.ts";
+import { GitError } from "../base/errors.ts";
+import { type ExecResult, type Runner, SpawnError } from "../exec/exec.ts";
 
 /** Options of one git call. */
 export interface GitOptions {

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { Runner } from "../exec.ts";
+import type { Runner } from "../exec/exec.ts";
 import { gitText } from "./git.ts";
 import type { Repo } from "./repo.ts";
 import { diskSignature } from "./status_listing.ts";
@@ -25,7 +25,7 @@ export const MAX_ENTRIES = 500;
  * @param runner the subprocess seam
  * @param repo the resolved repository (git dir and common dir)
  * @returns name → signature (config and hook files by content and mode, refs by object id)
- * @throws {import("../errors.ts").GitError} when git fails
+ * @throws {import("../base/errors.ts").GitError} when git fails
  */
 export async function gitMetaSignature(
   runner: Runner,

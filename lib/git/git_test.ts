@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { GitError } from "../errors.ts";
-import { type ExecRequest, type ExecResult, runProcess } from "../exec.ts";
+import { GitError } from "../base/errors.ts";
+import { type ExecRequest, type ExecResult, runProcess } from "../exec/exec.ts";
 import { git, gitText, runGit } from "./git.ts";
 
 const enc = new TextEncoder();

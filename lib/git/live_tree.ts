@@ -3,15 +3,15 @@
  * touching the user's index: a copy of `.git/index` in a private `0700` temp dir becomes
  * `GIT_INDEX_FILE`, `git add -A --ignore-errors` records the worktree into it (honouring
  * .gitignore), and `git write-tree` returns the tree. The temp dir is removed on every path and is
- * registered with lib/tmpdir.ts, so a second Ctrl-C removes it as well. New blob and tree
+ * registered with lib/exec/tmpdir.ts, so a second Ctrl-C removes it as well. New blob and tree
  * objects land in the object store, as with any `git add`; refs, the index and the worktree are
  * never written.
  *
  * @module
  */
-import { GitError, StoreError, UsageError } from "../errors.ts";
-import type { Runner } from "../exec.ts";
-import { withPrivateTempDir } from "../tmpdir.ts";
+import { GitError, StoreError, UsageError } from "../base/errors.ts";
+import type { Runner } from "../exec/exec.ts";
+import { withPrivateTempDir } from "../exec/tmpdir.ts";
 import { gitFailure, gitText, runGit, stderrTail } from "./git.ts";
 import type { Repo } from "./repo.ts";
 
@@ -100,7 +100,7 @@ export function snapshotIndexTree(runner: Runner, repo: Repo): Promise<string> {
 
 /**
  * Run `body` with `GIT_INDEX_FILE` pointing at a copy of the index in a private temp dir
- * (lib/tmpdir.ts registers it, so a second Ctrl-C removes it too).
+ * (lib/exec/tmpdir.ts registers it, so a second Ctrl-C removes it too).
  */
 async function withTempIndex<T>(
   repo: Repo,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { GitError, StoreError, UsageError } from "../errors.ts";
-import { type ExecRequest, runProcess } from "../exec.ts";
-import { liveTempDirs } from "../tmpdir.ts";
+import { GitError, StoreError, UsageError } from "../base/errors.ts";
+import { type ExecRequest, runProcess } from "../exec/exec.ts";
+import { liveTempDirs } from "../exec/tmpdir.ts";
 import { noCommitRepos, snapshotIndexTree, snapshotWorktreeTree } from "./live_tree.ts";
 import { type Repo, resolveRepo } from "./repo.ts";
 import { makeTestRepo, type TestRepo } from "./test_repo.ts";

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { GitError } from "../errors.ts";
-import type { Runner } from "../exec.ts";
+import { GitError } from "../base/errors.ts";
+import type { Runner } from "../exec/exec.ts";
 import { runGit, stderrTail } from "./git.ts";
 
 /** A resolved repository. All paths are absolute, without a trailing slash. */

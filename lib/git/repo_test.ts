@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { GitError } from "../errors.ts";
-import { type ExecRequest, runProcess } from "../exec.ts";
+import { GitError } from "../base/errors.ts";
+import { type ExecRequest, runProcess } from "../exec/exec.ts";
 import { EMPTY_TREE, emptyTree, resolveRepo } from "./repo.ts";
 import { makeTestRepo } from "./test_repo.ts";
 

@@ -28,8 +28,8 @@
  *
  * @module
  */
-import type { Runner } from "../exec.ts";
-import { sha256Hex } from "../sha256.ts";
+import type { Runner } from "../exec/exec.ts";
+import { sha256Hex } from "../base/sha256.ts";
 import { git } from "./git.ts";
 import { gitMetaSignature } from "./git_meta.ts";
 import type { Repo } from "./repo.ts";
@@ -59,7 +59,7 @@ export const MAX_SUBMODULES = 20;
  * @param runner the subprocess seam
  * @param repo the resolved repository
  * @returns the snapshot
- * @throws {import("../errors.ts").GitError} when git fails
+ * @throws {import("../base/errors.ts").GitError} when git fails
  */
 export async function takeSnapshot(runner: Runner, repo: Repo): Promise<Snapshot> {
   const [status, index, meta] = await Promise.all([

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type ExecRequest, runProcess } from "../exec.ts";
+import { type ExecRequest, runProcess } from "../exec/exec.ts";
 import { resolveRepo } from "./repo.ts";
 import { compareSnapshots, takeSnapshot } from "./snapshot.ts";
 import { makeTestRepo, type TestRepo } from "./test_repo.ts";

@@ -11,8 +11,8 @@
  *
  * @module
  */
-import type { Runner } from "../exec.ts";
-import { sha256Hex } from "../sha256.ts";
+import type { Runner } from "../exec/exec.ts";
+import { sha256Hex } from "../base/sha256.ts";
 import { git } from "./git.ts";
 
 /** A worktree's status listing. */
@@ -43,7 +43,7 @@ const HASH_LIMIT = 64 * 1024 * 1024;
  * @param runner the subprocess seam
  * @param dir absolute path of the worktree top level
  * @returns the listing
- * @throws {import("../errors.ts").GitError} when git fails
+ * @throws {import("../base/errors.ts").GitError} when git fails
  */
 export async function listStatus(
   runner: Runner,

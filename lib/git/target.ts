@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
-import type { Runner } from "../exec.ts";
+import { UsageError } from "../base/errors.ts";
+import type { Runner } from "../exec/exec.ts";
 import { gitText, runGit, stderrTail } from "./git.ts";
 import { emptyTree, type Repo } from "./repo.ts";
 import type { Target } from "./types.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { UsageError } from "../errors.ts";
-import { runProcess } from "../exec.ts";
+import { UsageError } from "../base/errors.ts";
+import { runProcess } from "../exec/exec.ts";
 import { EMPTY_TREE, resolveRepo } from "./repo.ts";
 import { autoTarget, parseRangeSpec, resolveTarget } from "./target.ts";
 import { makeTestRepo } from "./test_repo.ts";

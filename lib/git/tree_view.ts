@@ -8,7 +8,7 @@
  * @module
  */
 import type { TreeView } from "../answer/types.ts";
-import type { Runner } from "../exec.ts";
+import type { Runner } from "../exec/exec.ts";
 import { countLines } from "./diff_parse.ts";
 import { git, runGit } from "./git.ts";
 
@@ -31,7 +31,7 @@ export function worktreeView(root: string, options: TreeViewOptions): TreeView {
  * (`git ls-tree -r -z`); `lineCount` is `null` at once for a path that is not a blob in it, else
  * one `git cat-file blob <id>` per distinct path (cached).
  *
- * @throws {import("../errors.ts").GitError} from `lineCount` when the tree cannot be listed
+ * @throws {import("../base/errors.ts").GitError} from `lineCount` when the tree cannot be listed
  */
 export function gitTreeView(
   runner: Runner,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type ExecRequest, runProcess } from "../exec.ts";
+import { type ExecRequest, runProcess } from "../exec/exec.ts";
 import { makeTestRepo } from "./test_repo.ts";
 import { gitTreeView } from "./tree_view.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import { runProcess } from "../exec.ts";
+import { runProcess } from "../exec/exec.ts";
 
 const decoder = new TextDecoder();
 

@@ -1,6 +1,6 @@
 /**
  * File changes the installers plan, show (`--dry-run`) and apply. Planning is separate from
- * applying so a dry run prints exactly what a real run does. Writes are atomic (lib/atomic_write.ts):
+ * applying so a dry run prints exactly what a real run does. Writes are atomic (lib/base/atomic_write.ts):
  * a temp file in the same directory, then rename. A rename keeps a file's bytes, mode and symlink-ness as they are.
  * A write to a symlink edits the link's target in place (the temp file goes beside the target) and
  * keeps the link; no write ever creates a world-writable file. Install records the directories it
@@ -10,7 +10,7 @@
  * @module
  */
 import { dirname, join } from "node:path";
-import { writeFileAtomic } from "../atomic_write.ts";
+import { writeFileAtomic } from "../base/atomic_write.ts";
 import { renderLineDiff } from "./_line_diff.ts";
 
 /** One planned change to the file system. */

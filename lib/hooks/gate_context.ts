@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Config, loadConfig } from "../config.ts";
+import { type Config, loadConfig } from "../config/config.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { type ClaudeHookPayload, parseHookPayload } from "./claude_payload.ts";
 import { type HookInput, hooksSwitchedOff } from "./hook_io.ts";
@@ -23,7 +23,7 @@ export interface GateContext {
  * @param input the hook's stdin, env, cwd and runner
  * @param wanted which payloads this hook handles, e.g. `isMainAgentStop`
  * @returns the context, or `null` meaning "allow silently"
- * @throws {import("../errors.ts").ConfigError} a config file that cannot be read or is invalid
+ * @throws {import("../base/errors.ts").ConfigError} a config file that cannot be read or is invalid
  */
 export async function openGate(
   input: HookInput,

@@ -9,7 +9,7 @@
 import plainTemplate from "../../hooks/pre-push.sh" with { type: "text" };
 import chainedTemplate from "../../hooks/pre-push-chained.sh" with { type: "text" };
 import huskyTemplate from "../../hooks/husky-line.sh" with { type: "text" };
-import { fillTemplate } from "../review/template.ts";
+import { fillTemplate } from "../base/template.ts";
 
 /** The fingerprint every file or line we write carries. */
 export const MANAGED_MARKER = "managed-by: review-gate";

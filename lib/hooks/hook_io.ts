@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Runner } from "../exec.ts";
+import type { Runner } from "../exec/exec.ts";
 
 /** Inputs of a hook runtime. */
 export interface HookInput {

@@ -9,8 +9,8 @@
  * @module
  */
 import { basename, dirname } from "node:path";
-import type { Runner } from "../exec.ts";
-import { UsageError } from "../errors.ts";
+import type { Runner } from "../exec/exec.ts";
+import { UsageError } from "../base/errors.ts";
 import { gitText } from "../git/git.ts";
 import { statOrNull } from "./file_actions.ts";
 

@@ -15,7 +15,7 @@
  */
 import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { ConfigError } from "../errors.ts";
+import { ConfigError } from "../base/errors.ts";
 import {
   applyActions,
   type FileAction,

@@ -14,8 +14,8 @@
  * @module
  */
 import { join } from "node:path";
-import type { Runner } from "../exec.ts";
-import { UsageError } from "../errors.ts";
+import type { Runner } from "../exec/exec.ts";
+import { UsageError } from "../base/errors.ts";
 import {
   applyActions,
   type FileAction,

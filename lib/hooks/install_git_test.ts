@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runProcess } from "../exec.ts";
-import { GitError, UsageError } from "../errors.ts";
+import { runProcess } from "../exec/exec.ts";
+import { GitError, UsageError } from "../base/errors.ts";
 import { installGitHook, uninstallGitHook } from "./install_git.ts";
 import { CHAINED_HOOK_NAME, MANAGED_MARKER } from "./git_stub.ts";
 import { shellQuote } from "./self_command.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { Runner } from "../exec.ts";
+import type { Runner } from "../exec/exec.ts";
 import { runGit } from "../git/git.ts";
 
 /** Most already-pushed merge parents folded into the base (each costs up to two git calls). */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type ExecRequest, type ExecResult, runProcess } from "../exec.ts";
+import { type ExecRequest, type ExecResult, runProcess } from "../exec/exec.ts";
 import { MAX_MERGED_PARENTS, mergeBaseTree, pushedMergeParents } from "./merge_base_tree.ts";
 import { commitFile, git, makeRepo } from "./_testing.ts";
 

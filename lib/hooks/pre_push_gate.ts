@@ -12,7 +12,7 @@
  */
 import { sanitizeForTerminal } from "../render/sanitize.ts";
 import type { ReviewAnswer } from "../answer/types.ts";
-import { type Config, loadConfig } from "../config.ts";
+import { type Config, loadConfig } from "../config/config.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { PRE_PUSH_RECHECK_HINT, renderNotReviewed, renderPrePushBlock } from "./decision.ts";
 import type { HookInput, HookOutput } from "./hook_io.ts";
@@ -39,7 +39,7 @@ interface CacheContext {
 /**
  * Build the {@linkcode CacheContext} once per push (both parts are the same for every ref update).
  *
- * @throws {import("../errors.ts").UsageError} for an unknown provider; whatever
+ * @throws {import("../base/errors.ts").UsageError} for an unknown provider; whatever
  *   {@linkcode ensureStateDir} throws for a broken state dir
  */
 async function cacheContextOf(config: Config, commonDir: string): Promise<CacheContext> {
@@ -85,7 +85,7 @@ export interface PrePushArgs {
  * by the caller, `runHook` in lib/cli/hook.ts, before stdin is read.
  *
  * @returns exit 0 (push goes ahead), 1 (blocked) or 130 (interrupted), with all text on stderr
- * @throws {import("../errors.ts").ConfigError} on invalid config, and whatever git or the state dir
+ * @throws {import("../base/errors.ts").ConfigError} on invalid config, and whatever git or the state dir
  *   throws: `runHook` reports it and lets the push go ahead unless the config it can still read says
  *   `gates.pre_push.on_error: "block"`
  */

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import type { Runner } from "../exec.ts";
+import type { Runner } from "../exec/exec.ts";
 import { EMPTY_TREE } from "../git/repo.ts";
 import { gitFailure, runGit } from "../git/git.ts";
 import type { PushUpdate } from "./pre_push.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runProcess } from "../exec.ts";
+import { runProcess } from "../exec/exec.ts";
 import { EMPTY_TREE } from "../git/repo.ts";
 import { type PushRangeOptions, type PushRangeResult, resolvePushRange } from "./push_range.ts";
 import { parsePushLines, type PushUpdate } from "./pre_push.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 import { basename, isAbsolute } from "node:path";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../base/errors.ts";
 
 /** Permissions a hook run needs when review-gate is not compiled (the compiled binary bakes them in). */
 export const HOOK_RUN_PERMISSIONS = [

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../base/errors.ts";
 import { selfCommand, shellQuote } from "./self_command.ts";
-import { runProcess } from "../exec.ts";
+import { runProcess } from "../exec/exec.ts";
 
 Deno.test("shellQuote() survives sh for spaces, quotes, $ and empty words", async () => {
   const words = ["plain", "with space", "it's", `"$HOME" \`x\` \\n`, ""];

@@ -18,7 +18,7 @@ const COULD_NOT_RUN = new Set(["invalid-answer", "provider-error", "timeout", "i
 
 /** What the session file keeps of the last review, to reuse it for the same change. */
 export interface StoredVerdict {
-  /** A review status (lib/review/types.ts) or {@linkcode GATE_ERROR}. */
+  /** A review status (lib/store/run_record.ts) or {@linkcode GATE_ERROR}. */
   status: string;
   /** The run folder, `""` when there is none. */
   runDir: string;

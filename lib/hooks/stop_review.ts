@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Config } from "../config.ts";
+import type { Config } from "../config/config.ts";
 import type { Repo } from "../git/repo.ts";
 import type { HookInput } from "./hook_io.ts";
 import type { StoredVerdict } from "./stop_decision.ts";

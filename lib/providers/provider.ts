@@ -1,7 +1,7 @@
 /**
  * The provider interface: one adapter per coding-agent CLI (claude, codex, vibe). Adapters are
  * pure — they build an {@linkcode Invocation} and parse an {@linkcode Envelope} — and declare their
- * capabilities as data. The runner in `lib/session.ts` does the I/O. Facts about each CLI come from
+ * capabilities as data. The runner in `lib/session/call.ts` does the I/O. Facts about each CLI come from
  * ../shared/PROVIDERS.md.
  *
  * @module
@@ -44,7 +44,7 @@ export interface Invocation {
   args: string[];
   /** Text for stdin, or `null` for no stdin at all (vibe reads stdin even with -p). */
   stdin: string | null;
-  /** Extra environment for the child (`runProcess` in lib/exec.ts adds `REVIEW_GATE_CHILD=1`). */
+  /** Extra environment for the child (`runProcess` in lib/exec/exec.ts adds `REVIEW_GATE_CHILD=1`). */
   env: Record<string, string>;
   /** Files to write before spawning: absolute path (inside tmpDir) → content. */
   files: Record<string, string>;

@@ -6,7 +6,7 @@
  */
 
 import { isAbsolute, resolve } from "node:path";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../base/errors.ts";
 import { claudeAdapter } from "./claude.ts";
 import { codexAdapter } from "./codex.ts";
 import type { ProviderAdapter, ProviderName } from "./provider.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../base/errors.ts";
 import { getProvider, missingBinaryMessage, PROVIDER_NAMES, resolveBinary } from "./registry.ts";
 
 Deno.test("getProvider() returns the adapter for each name", () => {

@@ -6,7 +6,7 @@
  */
 import type { Policy } from "../review/policy.ts";
 import { blockingFindings } from "../review/policy.ts";
-import { COULD_NOT_RUN, type ReviewResult } from "../review/types.ts";
+import { COULD_NOT_RUN, type ReviewResult } from "../store/run_record.ts";
 
 /** Bytes of raw provider output kept per stream in the envelope on failure (the rest is in the transcript). */
 export const RAW_OUTPUT_TAIL_BYTES = 16 * 1024;

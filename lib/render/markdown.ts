@@ -5,7 +5,7 @@
  */
 import type { ReviewAnswer } from "../answer/types.ts";
 import { blockingFindings, type Policy, sortFindings } from "../review/policy.ts";
-import type { RunRecord } from "../review/types.ts";
+import type { RunRecord } from "../store/run_record.ts";
 import { location } from "./terminal.ts";
 
 function escapeInline(text: string): string {

@@ -9,7 +9,7 @@
 import type { Finding } from "../answer/types.ts";
 import { formatRefusal } from "../answer/refusal.ts";
 import { blockingFindings, type Policy, sortFindings } from "../review/policy.ts";
-import { COULD_NOT_RUN, type ReviewResult } from "../review/types.ts";
+import { COULD_NOT_RUN, type ReviewResult } from "../store/run_record.ts";
 import { sanitizeForTerminal as clean } from "./sanitize.ts";
 import { type Paint, plain } from "./style.ts";
 

@@ -7,10 +7,10 @@
  * @module
  */
 import { canonicalSchema } from "../answer/registry.ts";
-import type { Config } from "../config.ts";
+import type { Config } from "../config/config.ts";
 import type { Budgets } from "../git/types.ts";
 import { hasPromptLimitEntry, PROMPT_LIMITS } from "../providers/limits.ts";
-import { sha256Hex } from "../sha256.ts";
+import { sha256Hex } from "../base/sha256.ts";
 import type { MemoParts } from "../store/verdict_memo.ts";
 import { promptTemplate, type ReviewKind } from "./prompt.ts";
 
@@ -34,7 +34,7 @@ export function budgetsFor(config: Config, maxPromptBytes?: number): Budgets {
 /**
  * The verdict identity of a review under a config, minus the target.
  *
- * @throws {import("../errors.ts").UsageError} for an unknown provider
+ * @throws {import("../base/errors.ts").UsageError} for an unknown provider
  */
 export async function verdictIdentity(
   config: Config,

@@ -1,7 +1,7 @@
 import { deepEqual, rejects } from "node:assert/strict";
-import type { Config } from "../config.ts";
-import { UsageError } from "../errors.ts";
-import { DEFAULT_CONFIG } from "../config.ts";
+import type { Config } from "../config/config.ts";
+import { UsageError } from "../base/errors.ts";
+import { DEFAULT_CONFIG } from "../config/config.ts";
 import { vibeAdapter } from "../providers/vibe.ts";
 import { budgetsFor, verdictIdentity } from "./identity.ts";
 

@@ -34,7 +34,7 @@ export interface RunOpening {
  *
  * @param state the state directory (lib/store/state.ts)
  * @returns the run's start, to pass to `storeRun` when it ends
- * @throws {import("../errors.ts").StoreError} the run folder or `run.json` cannot be written
+ * @throws {import("../base/errors.ts").StoreError} the run folder or `run.json` cannot be written
  */
 export async function openRun(state: string, run: RunOpening): Promise<RunStart> {
   const { change } = run;

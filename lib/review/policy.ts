@@ -4,9 +4,9 @@
  * @module
  */
 import { type Finding, type ReviewAnswer, SEVERITIES, type Severity } from "../answer/types.ts";
-import type { Config } from "../config.ts";
-import { ExitCode } from "../errors.ts";
-import type { ReviewStatus } from "./types.ts";
+import type { Config } from "../config/config.ts";
+import { ExitCode } from "../base/errors.ts";
+import type { ReviewStatus } from "../store/run_record.ts";
 
 /** Policy settings (config keys `fail_on`, `min_confidence`). */
 export interface Policy {

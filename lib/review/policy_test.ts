@@ -1,7 +1,7 @@
 import { deepEqual, equal } from "node:assert/strict";
 import type { Finding, ReviewAnswer } from "../answer/types.ts";
 import { blockingFindings, exitCodeFor, policyOf, sortFindings } from "./policy.ts";
-import { DEFAULT_CONFIG } from "../config.ts";
+import { DEFAULT_CONFIG } from "../config/config.ts";
 
 /** The policy of the default config (`fail_on` "high", `min_confidence` 0.5). */
 const DEFAULT_POLICY = policyOf(DEFAULT_CONFIG);

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Change } from "../git/types.ts";
-import { fillTemplate } from "./template.ts";
+import { fillTemplate } from "../base/template.ts";
 import reviewTemplate from "../../prompts/review.txt" with { type: "text" };
 import adversarialTemplate from "../../prompts/adversarial-review.txt" with { type: "text" };
 import correctiveTemplate from "../../prompts/corrective.txt" with { type: "text" };

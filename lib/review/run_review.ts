@@ -16,15 +16,15 @@
 import { canonicalSchema } from "../answer/registry.ts";
 import { formatRefusal } from "../answer/refusal.ts";
 import type { ReviewAnswer } from "../answer/types.ts";
-import type { Config } from "../config.ts";
-import type { ExecRequest, Runner } from "../exec.ts";
+import type { Config } from "../config/config.ts";
+import type { ExecRequest, Runner } from "../exec/exec.ts";
 import { collectChange } from "../git/collect.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { compareSnapshots, takeSnapshot } from "../git/snapshot.ts";
 import { autoTarget } from "../git/target.ts";
 import type { Change, Target } from "../git/types.ts";
 import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
-import { type CallOutcome, callStructured } from "../session.ts";
+import { type CallOutcome, callStructured } from "../session/call.ts";
 import { cacheKey, readCache } from "../store/cache.ts";
 import { ensureStateDir } from "../store/state.ts";
 import { answerStatus, blockingFindings, exitCodeFor, policyOf } from "./policy.ts";
@@ -32,7 +32,7 @@ import { verdictIdentity } from "./identity.ts";
 import { buildCorrectivePrompt, buildReviewPrompt, type ReviewKind } from "./prompt.ts";
 import { openRun } from "./open_run.ts";
 import { storeRun } from "./store_run.ts";
-import type { ReviewResult, ReviewStatus } from "./types.ts";
+import type { ReviewResult, ReviewStatus } from "../store/run_record.ts";
 
 /** The I/O a review needs. */
 export interface ReviewDeps {
@@ -106,9 +106,9 @@ const EARLY_INTERRUPT = "Interrupted before the provider started";
  * a run folder; so does an abort noticed between phases.
  *
  * @returns the stored run record, the answer on success, and the exit code (0, 1, 3 or 130)
- * @throws {import("../errors.ts").GitError} not a repository, git failure (exit 2)
- * @throws {import("../errors.ts").UsageError} unknown ref or provider (exit 2)
- * @throws {import("../errors.ts").StoreError} the state dir, run folder or a temp dir cannot be
+ * @throws {import("../base/errors.ts").GitError} not a repository, git failure (exit 2)
+ * @throws {import("../base/errors.ts").UsageError} unknown ref or provider (exit 2)
+ * @throws {import("../base/errors.ts").StoreError} the state dir, run folder or a temp dir cannot be
  *   written before the provider starts (exit 3); after it answered, store failures are
  *   `storeWarnings` instead
  *
@@ -202,7 +202,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     cached: hit !== null,
   });
 
-  let outcome: CallOutcome | undefined;
+  let outcome: CallOutcome<ReviewAnswer> | undefined;
   let answer: ReviewAnswer | undefined;
   let status: ReviewStatus;
   const storeAs = { state, config, policy, memoKey: options.memoKey, started, signal: deps.signal };

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DEFAULT_CONFIG } from "../config.ts";
-import { GitError, StoreError } from "../errors.ts";
-import { type ExecRequest, type ExecResult, runProcess } from "../exec.ts";
+import { DEFAULT_CONFIG } from "../config/config.ts";
+import { GitError, StoreError } from "../base/errors.ts";
+import { type ExecRequest, type ExecResult, runProcess } from "../exec/exec.ts";
 import { makeTestRepo, type TestRepo } from "../git/test_repo.ts";
 import { runReview } from "./run_review.ts";
 

@@ -8,16 +8,16 @@
  * @module
  */
 import type { ReviewAnswer } from "../answer/types.ts";
-import type { Config } from "../config.ts";
-import { StoreError } from "../errors.ts";
+import type { Config } from "../config/config.ts";
+import { StoreError } from "../base/errors.ts";
 import { renderMarkdown } from "../render/markdown.ts";
-import { type CallOutcome, toAttemptRecords } from "../session.ts";
+import { type CallOutcome, toAttemptRecords } from "../session/call.ts";
 import { type CacheEntry, writeCache } from "../store/cache.ts";
 import { appendRecord } from "../store/records.ts";
 import { writeRunRecord, writeSuccess, writeTranscript } from "../store/run_dir.ts";
 import { writeMemo } from "../store/verdict_memo.ts";
 import type { Policy } from "./policy.ts";
-import type { ReviewStatus, RunningRecord, RunRecord } from "./types.ts";
+import type { ReviewStatus, RunningRecord, RunRecord } from "../store/run_record.ts";
 
 /** What is known of a run when its folder is created: its "running" record without the status. */
 export type RunStart = Omit<RunningRecord, "status"> & { cacheKey: string };
@@ -32,7 +32,7 @@ export interface FinishedRun {
   /** The accepted answer (fresh or cached), absent on failure. */
   answer?: ReviewAnswer;
   /** The provider call, absent on a cache hit. */
-  outcome?: CallOutcome;
+  outcome?: CallOutcome<ReviewAnswer>;
   /** The cache entry the answer came from, or `null`. */
   hit: CacheEntry<ReviewAnswer> | null;
   config: Config;

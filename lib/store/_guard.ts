@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ReviewGateError, StoreError } from "../errors.ts";
+import { ReviewGateError, StoreError } from "../base/errors.ts";
 
 /**
  * Run `fn`; rethrow its file-system failure as a {@linkcode StoreError}.

@@ -1,10 +1,10 @@
 /**
- * Folder-private helper: how the store writes files — atomically through lib/atomic_write.ts, new
+ * Folder-private helper: how the store writes files — atomically through lib/base/atomic_write.ts, new
  * files private (`0600`), JSON with two-space indent and a final newline.
  *
  * @module
  */
-import { type StagedFile, stageFile, writeFileAtomic } from "../atomic_write.ts";
+import { type StagedFile, stageFile, writeFileAtomic } from "../base/atomic_write.ts";
 
 /** Mode of a new store file: private to the user. */
 export const STORE_FILE_MODE = 0o600;

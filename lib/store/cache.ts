@@ -7,10 +7,10 @@
  * @module
  */
 import { join } from "node:path";
-import type { RunRecord } from "../review/types.ts";
+import type { RunRecord } from "./run_record.ts";
 import { jsonText, writeStoreFile } from "./_write.ts";
 import { guardStore } from "./_guard.ts";
-import { sha256Hex } from "../sha256.ts";
+import { sha256Hex } from "../base/sha256.ts";
 
 /** Everything a cached verdict depends on. */
 export interface CacheKeyParts {
@@ -97,7 +97,7 @@ export async function readCache<A = unknown>(
  * @param key from {@linkcode cacheKey}
  * @param entry the run summary and the answer
  * @returns true when written, false when the status is not cacheable
- * @throws {TypeError} for a bad key; StoreError (lib/errors.ts) on a
+ * @throws {TypeError} for a bad key; StoreError (lib/base/errors.ts) on a
  *   file-system failure
  */
 export async function writeCache(state: string, key: string, entry: CacheEntry): Promise<boolean> {

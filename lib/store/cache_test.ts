@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { withState } from "./_test_state.ts";
-import { StoreError } from "../errors.ts";
+import { StoreError } from "../base/errors.ts";
 import { type CacheEntry, cacheKey, type CacheKeyParts, readCache, writeCache } from "./cache.ts";
 import { writeMemo } from "./verdict_memo.ts";
 

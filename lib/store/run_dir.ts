@@ -8,12 +8,13 @@
  * @module
  */
 import { join } from "node:path";
-import type { AttemptRecord, StoredRunRecord } from "../review/types.ts";
+import type { AttemptRecord } from "../session/types.ts";
+import type { StoredRunRecord } from "./run_record.ts";
 import { jsonText, stageStoreFile, writeStoreFile } from "./_write.ts";
 import { guardStore } from "./_guard.ts";
-import { StoreError } from "../errors.ts";
+import { StoreError } from "../base/errors.ts";
 
-/** An attempt as the transcript stores it: its record plus raw output (lib/session.ts AttemptRun). */
+/** An attempt as the transcript stores it: its record plus raw output (lib/session/call.ts AttemptRun). */
 export interface TranscriptAttempt extends AttemptRecord {
   stdout: Uint8Array;
   stderr: Uint8Array;
@@ -40,7 +41,7 @@ export function newRunId(now: Date): string {
  * @param id a run id from {@linkcode newRunId}
  * @returns the absolute run folder
  * @throws {TypeError} when `id` is not a run id
- * @throws {import("../errors.ts").StoreError} when the folder cannot be created (permissions, a
+ * @throws {import("../base/errors.ts").StoreError} when the folder cannot be created (permissions, a
  *   full disk, the run exists)
  */
 export async function createRunDir(state: string, id: string): Promise<string> {
@@ -63,7 +64,7 @@ export async function createRunDir(state: string, id: string): Promise<string> {
  *
  * @param runDir the run folder
  * @param attempts attempts in order; N is each attempt's `n`
- * @throws {import("../errors.ts").StoreError} on a file-system failure (names the transcript folder)
+ * @throws {import("../base/errors.ts").StoreError} on a file-system failure (names the transcript folder)
  */
 export async function writeTranscript(
   runDir: string,
@@ -86,8 +87,8 @@ export async function writeTranscript(
  * {@linkcode createRunDir}, then the final record.
  *
  * @param runDir the run folder
- * @param record the final run record, or a `RunningRecord` (lib/review/types.ts) at the start
- * @throws {import("../errors.ts").StoreError} on a file-system failure (names `run.json`)
+ * @param record the final run record, or a `RunningRecord` (lib/store/run_record.ts) at the start
+ * @throws {import("../base/errors.ts").StoreError} on a file-system failure (names `run.json`)
  */
 export async function writeRunRecord(runDir: string, record: StoredRunRecord): Promise<void> {
   const path = join(runDir, "run.json");
@@ -100,7 +101,7 @@ export async function writeRunRecord(runDir: string, record: StoredRunRecord): P
  *
  * @param runDir the run folder
  * @param success the decoded answer (serialised as JSON) and the rendered markdown
- * @throws {import("../errors.ts").StoreError} on a file-system failure; temp files are removed
+ * @throws {import("../base/errors.ts").StoreError} on a file-system failure; temp files are removed
  */
 export async function writeSuccess(
   runDir: string,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { StoreError } from "../errors.ts";
-import type { RunningRecord, RunRecord } from "../review/types.ts";
+import { StoreError } from "../base/errors.ts";
+import type { RunningRecord, RunRecord } from "./run_record.ts";
 import {
   createRunDir,
   newRunId,

@@ -11,7 +11,7 @@
  */
 import { join } from "node:path";
 import { jsonText, writeStoreFile } from "./_write.ts";
-import { sha256Hex } from "../sha256.ts";
+import { sha256Hex } from "../base/sha256.ts";
 
 /** What the Stop gate remembers about one Claude session. */
 export interface SessionState {

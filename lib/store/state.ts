@@ -27,7 +27,7 @@ export function stateDir(commonDir: string): string {
  *
  * @param commonDir absolute git common dir
  * @returns the state dir path
- * @throws {import("../errors.ts").StoreError} when a directory cannot be created (e.g. a
+ * @throws {import("../base/errors.ts").StoreError} when a directory cannot be created (e.g. a
  *   read-only `.git`)
  */
 export async function ensureStateDir(commonDir: string): Promise<string> {

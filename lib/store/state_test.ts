@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { StoreError } from "../errors.ts";
+import { StoreError } from "../base/errors.ts";
 import { ensureStateDir, stateDir } from "./state.ts";
 
 Deno.test("stateDir() puts the state under <common-dir>/review-gate", () => {

@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { jsonText, writeStoreFile } from "./_write.ts";
 import { guardStore } from "./_guard.ts";
-import { sha256Hex } from "../sha256.ts";
+import { sha256Hex } from "../base/sha256.ts";
 
 /** What identifies a review of an immutable target. */
 export interface MemoParts {
@@ -69,7 +69,7 @@ export async function readMemo(state: string, key: string): Promise<string | nul
 /**
  * Remember the verdict cache key of a target (atomic write).
  *
- * @throws {import("../errors.ts").StoreError} on a file-system failure
+ * @throws {import("../base/errors.ts").StoreError} on a file-system failure
  */
 export async function writeMemo(
   state: string,

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runProcess } from "../../lib/exec.ts";
+import { runProcess } from "../../lib/exec/exec.ts";
 import {
   claudeEnv,
   codexEnv,

@@ -1,6 +1,6 @@
 /**
  * Drives our real adapters (lib/providers/claude.ts, codex.ts) and the real session runner
- * (`callStructured` in lib/session.ts) against the real CLIs pointed at the loopback mocks, with
+ * (`callStructured` in lib/session/call.ts) against the real CLIs pointed at the loopback mocks, with
  * the real decoder, runner and read-only proof. Only the model is fake.
  *
  * @module
@@ -10,13 +10,13 @@ import { decode } from "../../lib/answer/decoder.ts";
 import { formatRefusal } from "../../lib/answer/refusal.ts";
 import { canonicalSchema } from "../../lib/answer/registry.ts";
 import type { ReviewAnswer } from "../../lib/answer/types.ts";
-import { type ExecRequest, runProcess } from "../../lib/exec.ts";
+import { type ExecRequest, runProcess } from "../../lib/exec/exec.ts";
 import { resolveRepo } from "../../lib/git/repo.ts";
 import { compareSnapshots, takeSnapshot } from "../../lib/git/snapshot.ts";
 import { worktreeView } from "../../lib/git/tree_view.ts";
 import { getProvider } from "../../lib/providers/registry.ts";
 import { buildCorrectivePrompt } from "../../lib/review/prompt.ts";
-import { type CallOutcome, callStructured } from "../../lib/session.ts";
+import { type CallOutcome, callStructured } from "../../lib/session/call.ts";
 import { claudeEnv, codexEnv, findCli, makeRepo, makeSandbox, type Sandbox } from "./env.ts";
 
 /** Options for {@linkcode runReview}. */

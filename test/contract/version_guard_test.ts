@@ -6,7 +6,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { runProcess } from "../../lib/exec.ts";
+import { runProcess } from "../../lib/exec/exec.ts";
 import { findCli, haveCli, makeSandbox } from "./env.ts";
 import { assertClaudeResultShape, assertCodexEventShape } from "./shapes.ts";
 import { PINNED } from "./versions.ts";

@@ -1,7 +1,7 @@
 /**
  * The Mistral Vibe contract row. `vibe` (PyPI `mistral-vibe`) is not installable here, so instead of
  * the real binary these cases drive our real adapter (lib/providers/vibe.ts) through the real session
- * runner (`callStructured`, lib/session.ts) with a runner that plays `--output streaming` fixtures
+ * runner (`callStructured`, lib/session/call.ts) with a runner that plays `--output streaming` fixtures
  * written from the documented format (vibe_samples/*.jsonl; PROVIDERS.md "Mistral Vibe": one message
  * object per line, answer = last `role:"assistant"` with non-empty content, old history re-emitted
  * first on resume, exit 0/1/2, session id only in `$VIBE_HOME/logs/session/*\/meta.json`). The
@@ -17,11 +17,11 @@ import { dialectText } from "../../lib/answer/dialect.ts";
 import { formatRefusal } from "../../lib/answer/refusal.ts";
 import { canonicalSchema } from "../../lib/answer/registry.ts";
 import type { Decision, ReviewAnswer } from "../../lib/answer/types.ts";
-import type { ExecRequest, ExecResult } from "../../lib/exec.ts";
+import type { ExecRequest, ExecResult } from "../../lib/exec/exec.ts";
 import { worktreeView } from "../../lib/git/tree_view.ts";
 import { getProvider } from "../../lib/providers/registry.ts";
 import { buildCorrectivePrompt } from "../../lib/review/prompt.ts";
-import { type CallOutcome, callStructured } from "../../lib/session.ts";
+import { type CallOutcome, callStructured } from "../../lib/session/call.ts";
 import { git } from "./env.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -161,7 +161,7 @@ Deno.test("vibe adapter: a prose answer is resumed with --resume <located id>, t
   assert.ok(assertVibeArgv(first.args, root).startsWith(PROMPT));
   assert.equal(first.stdin, null);
   assert.equal(first.cmd, "/opt/vibe/bin/vibe");
-  // REVIEW_GATE_CHILD=1 is added by runProcess itself for every child (lib/exec_test.ts).
+  // REVIEW_GATE_CHILD=1 is added by runProcess itself for every child (lib/exec/exec_test.ts).
   assert.equal(first.args.length, 12, "no --resume on the first call");
   // Resume: same read-only flags again, the corrective prompt, the session id found in meta.json.
   const corrective = assertVibeArgv(second.args, root);

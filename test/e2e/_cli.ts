@@ -11,7 +11,7 @@
 import { join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { makeTestRepo, TEST_GIT_ENV, type TestRepo } from "../../lib/git/test_repo.ts";
-import type { RunRecord } from "../../lib/review/types.ts";
+import type { RunRecord } from "../../lib/store/run_record.ts";
 
 const here = (path: string) => fromFileUrl(new URL(path, import.meta.url));
 

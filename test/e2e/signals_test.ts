@@ -7,9 +7,9 @@ import { join } from "node:path";
  */
 import assert from "node:assert/strict";
 import { interruptHandler } from "../../main.ts";
-import { runProcess } from "../../lib/exec.ts";
-import { liveChildren } from "../../lib/exec_children.ts";
-import { liveTempDirs, withPrivateTempDir } from "../../lib/tmpdir.ts";
+import { runProcess } from "../../lib/exec/exec.ts";
+import { liveChildren } from "../../lib/exec/children.ts";
+import { liveTempDirs, withPrivateTempDir } from "../../lib/exec/tmpdir.ts";
 import { entriesOf, lastRun, processAlive, readFakeLog, spawnCli } from "./_cli.ts";
 import { waitFor, withChangedSandbox } from "./_sandbox_scope.ts";
 

@@ -9,10 +9,10 @@
  */
 import { join } from "node:path";
 import type { ParseError } from "jsonc-parser";
-import type { Severity } from "./answer/types.ts";
-import { ConfigError } from "./errors.ts";
-import type { ProviderName } from "./providers/provider.ts";
-import { configProblems } from "./config_validate.ts";
+import type { Severity } from "../answer/types.ts";
+import { ConfigError } from "../base/errors.ts";
+import type { ProviderName } from "../providers/provider.ts";
+import { configProblems } from "./validate.ts";
 
 /** What a gate does when the review could not run. */
 export type OnError = "allow" | "block";

@@ -1,6 +1,6 @@
 /**
  * The registry of live children and the killing of their process groups. `runProcess`
- * (lib/exec.ts) starts every child detached (it leads its own process group), records it here
+ * (lib/exec/exec.ts) starts every child detached (it leads its own process group), records it here
  * while it runs and kills its group on a timeout or abort; `main.ts` kills every group still alive
  * before it exits on a second Ctrl-C ({@linkcode killAllChildren}): the terminal's Ctrl-C never
  * reaches them.

@@ -1,8 +1,8 @@
 import { deepEqual, equal, rejects, throws } from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_CONFIG, envLayer, loadConfig, mergeLayers, parseConfigText } from "./config.ts";
-import { ConfigError } from "./errors.ts";
-import { CONFIG_VALIDATOR_PATH, configValidatorSource } from "../scripts/gen_validators.ts";
+import { ConfigError } from "../base/errors.ts";
+import { CONFIG_VALIDATOR_PATH, configValidatorSource } from "../../scripts/gen_validators.ts";
 
 Deno.test("the generated config validator is up to date with schemas/config.schema.json", async () => {
   equal(

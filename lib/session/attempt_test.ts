@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { sumUsage } from "./session_attempt.ts";
+import { sumUsage } from "./attempt.ts";
 
 Deno.test("sumUsage() adds present fields and leaves absent ones absent", () => {
   assert.deepEqual(sumUsage(undefined, { inputTokens: 2 }), { inputTokens: 2 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { killAllChildren, liveChildren } from "./exec_children.ts";
+import { killAllChildren, liveChildren } from "./children.ts";
 import { CHILD_MARKER, OUTPUT_GRACE_MS, runProcess } from "./exec.ts";
 
 const dec = new TextDecoder();

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { StoreError } from "./errors.ts";
+import { StoreError } from "../base/errors.ts";
 
 const live = new Set<string>();
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import validateConfig from "./generated/config_validator.js";
+import validateConfig from "../generated/config_validator.js";
 
 interface AjvError {
   instancePath: string;

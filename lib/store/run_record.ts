@@ -1,12 +1,14 @@
 /**
  * Review statuses and the run record stored as `runs/<id>/run.json` (DESIGN.md "Statuses and exit
- * codes", "Store").
+ * codes", "Store"). They live with the store, which writes them, so the store takes no type from the
+ * review pipeline above it.
  *
  * @module
  */
 import type { Refusal, ReviewAnswer } from "../answer/types.ts";
 import type { Coverage } from "../git/types.ts";
 import type { ProviderName, Usage } from "../providers/provider.ts";
+import type { AttemptRecord } from "../session/types.ts";
 
 /** Every status a review can end in (contract). */
 export const REVIEW_STATUSES = [
@@ -27,41 +29,6 @@ export const COULD_NOT_RUN: ReadonlySet<ReviewStatus> = new Set([
   "provider-error",
   "timeout",
 ]);
-
-/** How one provider attempt ended. */
-export type AttemptOutcome =
-  | "answer" // decoder accepted
-  | "refused" // decoder or adapter refused → maybe corrective resume
-  | "error" // provider error
-  | "timeout"
-  | "interrupted";
-
-/** One attempt's record; raw output lives in the transcript folder. */
-export interface AttemptRecord {
-  /** 1 = first call, 2 = corrective resume. */
-  n: number;
-  /** Binary and arguments as spawned. */
-  argv: string[];
-  /** Bytes written to stdin (0 for none). */
-  stdinBytes: number;
-  exitCode: number;
-  durationMs: number;
-  outcome: AttemptOutcome;
-  /** Refusal lines when outcome is "refused". */
-  refusal?: Refusal[];
-  /** Provider error text when outcome is "error". */
-  message?: string;
-  /** Transcript file names, relative to the run folder. */
-  stdoutFile: string;
-  stderrFile: string;
-  /** True when output was cut at the cap. */
-  truncated?: boolean;
-  /**
-   * True when the provider exited but a leftover process kept its output open past the grace
-   * period (lib/exec.ts `OUTPUT_GRACE_MS`): the pipes were cancelled, the output may lack its end.
-   */
-  outputCutAfterExit?: boolean;
-}
 
 /** The run record: `runs/<id>/run.json`, always written, also the `--json` envelope's core. */
 export interface RunRecord {

@@ -1,24 +1,18 @@
 /**
- * One attempt of a structured call (lib/session.ts): build the provider invocation, spawn it
+ * One attempt of a structured call (lib/session/call.ts): build the provider invocation, spawn it
  * through the injected runner within the time left, parse its envelope (PROVIDERS.md) and judge
  * it with the decoder. The attempt's argv, stdin size, raw stdout/stderr, exit code and duration
  * are kept in its record; session id, model, cost and usage are gathered into the call's outcome.
  *
  * @module
  */
-import type { Decision, Refusal } from "./answer/types.ts";
-import { type ExecResult, SpawnError } from "./exec.ts";
-import type { Envelope, Usage } from "./providers/provider.ts";
-import type { AttemptRun, CallOptions, CallOutcome, CallStatus } from "./session.ts";
-
-/** Where an attempt left the call: an answer, a refusal to correct, or the end. */
-export type Step<T> =
-  | { kind: "ok"; answer: T; notes: string[] }
-  | { kind: "refused"; refusal: Refusal[] }
-  | { kind: "stop"; status: CallStatus; message: string };
+import type { Decision } from "../answer/types.ts";
+import { type ExecResult, SpawnError } from "../exec/exec.ts";
+import type { Envelope, Invocation, ProviderAdapter, Usage } from "../providers/provider.ts";
+import type { AttemptRun, CallOptions, CallOutcome, Step } from "./types.ts";
 
 /**
- * Run one attempt of `callStructured` (lib/session.ts): build the invocation (a resume of
+ * Run one attempt of `callStructured` (lib/session/call.ts): build the invocation (a resume of
  * `out.sessionId` when `at.prompt` is given), write its files into `at.tmpDir`, spawn it with the
  * time left until `at.deadline`, parse the envelope (PROVIDERS.md, the adapter's section) and hand
  * an answer to the decoder. The attempt's record is pushed onto `out.attempts` before the spawn;
@@ -34,47 +28,14 @@ export type Step<T> =
 export async function runAttempt<T>(
   options: CallOptions<T, unknown>,
   out: CallOutcome<T>,
-  at: { tmpDir: string; n: number; deadline: number; prompt?: string },
+  at: AttemptAt,
 ): Promise<Step<T>> {
-  const { adapter, signal } = options;
-  const seconds = Math.round(options.timeoutMs / 100) / 10;
-  const timeoutStep: Step<T> = {
-    kind: "stop",
-    status: "timeout",
-    message:
-      `The provider did not finish within ${seconds} s: raise the timeout or review a smaller change`,
-  };
+  const { signal } = options;
+  const timeoutStep = timeoutOf<T>(options.timeoutMs);
   if (signal?.aborted) return { kind: "stop", status: "interrupted", message: "Interrupted" };
   const remaining = Math.floor(at.deadline - performance.now());
   if (remaining <= 0) return timeoutStep;
-  const invocation = adapter.buildInvocation({
-    ...options.request,
-    ...(at.prompt !== undefined ? { prompt: at.prompt, resumeSessionId: out.sessionId } : {}),
-    tmpDir: at.tmpDir,
-    attempt: at.n,
-  });
-  for (const [path, content] of Object.entries(invocation.files)) {
-    if (!path.startsWith(at.tmpDir + "/")) {
-      throw new Error(`Adapter "${adapter.name}" wrote outside its temp dir: "${path}"`);
-    }
-    await Deno.writeTextFile(path, content, { mode: 0o600 });
-  }
-  const stdinBytes = invocation.stdin === null
-    ? 0
-    : new TextEncoder().encode(invocation.stdin).byteLength;
-  const record: AttemptRun = {
-    n: at.n,
-    argv: [options.bin, ...invocation.args],
-    stdinBytes,
-    exitCode: -1,
-    durationMs: 0,
-    outcome: "error",
-    stdoutFile: `transcript/attempt-${at.n}.stdout`,
-    stderrFile: `transcript/attempt-${at.n}.stderr`,
-    stdout: new Uint8Array(),
-    stderr: new Uint8Array(),
-  };
-  out.attempts.push(record);
+  const { invocation, record } = await prepareAttempt(options, out, at);
   const spawnedAtMs = Date.now();
   let result: ExecResult;
   try {
@@ -110,20 +71,92 @@ export async function runAttempt<T>(
     record.outcome = "timeout";
     return timeoutStep;
   }
+  const envelope = await readEnvelope(options.adapter, invocation, result);
+  const env = { ...options.env, ...invocation.env };
+  await collectMeta(options, out, envelope, { spawnedAtMs, env });
+  return await judge(options, record, envelope);
+}
+
+/** Which attempt to run: temp dir, number (1 or 2), deadline, and the corrective prompt of a resume. */
+export interface AttemptAt {
+  tmpDir: string;
+  n: number;
+  /** `performance.now()` ms by which both attempts must be over. */
+  deadline: number;
+  /** The corrective prompt; given only for the resume. */
+  prompt?: string;
+}
+
+function timeoutOf<T>(timeoutMs: number): Step<T> {
+  const seconds = Math.round(timeoutMs / 100) / 10;
+  return {
+    kind: "stop",
+    status: "timeout",
+    message:
+      `The provider did not finish within ${seconds} s: raise the timeout or review a smaller change`,
+  };
+}
+
+/**
+ * Build the invocation, write its files into the temp dir, and push the attempt's record (not yet
+ * spawned: exit code -1, outcome "error") onto `out.attempts`.
+ *
+ * @throws when the adapter writes outside its temp dir, or what the file writes throw
+ */
+async function prepareAttempt<T>(
+  options: CallOptions<T, unknown>,
+  out: CallOutcome<T>,
+  at: AttemptAt,
+): Promise<{ invocation: Invocation; record: AttemptRun }> {
+  const { adapter } = options;
+  const invocation = adapter.buildInvocation({
+    ...options.request,
+    ...(at.prompt !== undefined ? { prompt: at.prompt, resumeSessionId: out.sessionId } : {}),
+    tmpDir: at.tmpDir,
+    attempt: at.n,
+  });
+  for (const [path, content] of Object.entries(invocation.files)) {
+    if (!path.startsWith(at.tmpDir + "/")) {
+      throw new Error(`Adapter "${adapter.name}" wrote outside its temp dir: "${path}"`);
+    }
+    await Deno.writeTextFile(path, content, { mode: 0o600 });
+  }
+  const stdinBytes = invocation.stdin === null
+    ? 0
+    : new TextEncoder().encode(invocation.stdin).byteLength;
+  const record: AttemptRun = {
+    n: at.n,
+    argv: [options.bin, ...invocation.args],
+    stdinBytes,
+    exitCode: -1,
+    durationMs: 0,
+    outcome: "error",
+    stdoutFile: `transcript/attempt-${at.n}.stdout`,
+    stderrFile: `transcript/attempt-${at.n}.stderr`,
+    stdout: new Uint8Array(),
+    stderr: new Uint8Array(),
+  };
+  out.attempts.push(record);
+  return { invocation, record };
+}
+
+/** Read back the invocation's files and let the adapter parse the output into an envelope. */
+async function readEnvelope(
+  adapter: ProviderAdapter,
+  invocation: Invocation,
+  result: ExecResult,
+): Promise<Envelope> {
   const files: Record<string, string | null> = {};
   for (const path of invocation.readBack) {
     files[path] = await Deno.readTextFile(path).catch(() => null);
   }
   const decoder = new TextDecoder();
-  const envelope = adapter.parseEnvelope({
+  return adapter.parseEnvelope({
     code: result.code,
     stdout: decoder.decode(result.stdout),
     stderr: decoder.decode(result.stderr),
     files,
   });
-  const env = { ...options.env, ...invocation.env };
-  await collectMeta(options, out, envelope, { spawnedAtMs, env });
-  return await judge(options, record, envelope);
 }
 
 async function judge<T>(

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { cleanupAllTempDirs, liveTempDirs, withPrivateTempDir } from "./tmpdir.ts";
-import { StoreError } from "./errors.ts";
+import { StoreError } from "../base/errors.ts";
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);

@@ -8,13 +8,13 @@
  * The result comes when the child exits, not when its output pipes close: a grandchild that keeps
  * stdout open (a `setsid` daemon, a background job) gets {@linkcode OUTPUT_GRACE_MS} to let go,
  * then the pipes are cancelled and the result says `outputCutAfterExit`. Every child alive right
- * now is in the registry of lib/exec_children.ts, so `main.ts` can kill their groups before it
- * exits on a second Ctrl-C; the bounded pipe reading is in lib/exec_output.ts.
+ * now is in the registry of lib/exec/children.ts, so `main.ts` can kill their groups before it
+ * exits on a second Ctrl-C; the bounded pipe reading is in lib/exec/output.ts.
  *
  * @module
  */
-import { killGroup, killGroupOnly, trackChild, untrackChild } from "./exec_children.ts";
-import { feedStdin, readBounded } from "./exec_output.ts";
+import { killGroup, killGroupOnly, trackChild, untrackChild } from "./children.ts";
+import { feedStdin, readBounded } from "./output.ts";
 
 /** What to run. */
 export interface ExecRequest {

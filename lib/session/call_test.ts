@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import type { Decision, Refusal } from "./answer/types.ts";
-import { GitError, StoreError } from "./errors.ts";
-import { type ExecRequest, type ExecResult, type Runner, runProcess } from "./exec.ts";
-import type { Envelope, ProviderAdapter, ProviderRequest } from "./providers/provider.ts";
-import { type CallOptions, callStructured, toAttemptRecords } from "./session.ts";
+import type { Decision, Refusal } from "../answer/types.ts";
+import { GitError, StoreError } from "../base/errors.ts";
+import { type ExecRequest, type ExecResult, type Runner, runProcess } from "../exec/exec.ts";
+import type { Envelope, ProviderAdapter, ProviderRequest } from "../providers/provider.ts";
+import { type CallOptions, callStructured, toAttemptRecords } from "./call.ts";
 
 type Answer = { verdict: string };
 

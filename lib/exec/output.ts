@@ -1,5 +1,5 @@
 /**
- * The pipes of a child started by `runProcess` (lib/exec.ts): stdout and stderr read to EOF but
+ * The pipes of a child started by `runProcess` (lib/exec/exec.ts): stdout and stderr read to EOF but
  * kept only up to a byte cap, and stdin fed then closed. Each is a {@linkcode Drain} that can be
  * cancelled once the child has exited and something else still holds the pipe.
  *
