@@ -12,14 +12,15 @@
  *
  * @module
  */
+import { reviewKind } from "../lib/kinds/review/kind.ts";
 import { decode } from "../lib/answer/decoder.ts";
-import { canonicalSchema } from "../lib/answer/registry.ts";
+import { canonicalSchema } from "../lib/kinds/registry.ts";
 import { DEFAULT_CONFIG } from "../lib/config/config.ts";
 import { runProcess } from "../lib/exec/exec.ts";
 import { collectChange } from "../lib/git/collect.ts";
 import { resolveRepo } from "../lib/git/repo.ts";
 import type { Budgets } from "../lib/git/types.ts";
-import { buildReviewPrompt } from "../lib/review/prompt.ts";
+import { buildReviewPrompt } from "../lib/kinds/review/prompt.ts";
 
 /** Budgets that include every patch of the bench's diffs. */
 export const UNBOUNDED_BUDGETS: Budgets = { perFileBytes: 1 << 30, totalBytes: 1 << 30 };
@@ -51,7 +52,7 @@ async function main(args: string[]): Promise<number> {
     recommendation: "None: this is a bench.",
   }));
   const answer = { verdict: "needs-attention", summary: "Bench answer.", findings, next_steps: [] };
-  const decision = await decode("review", { text: JSON.stringify(answer) }, change.tree);
+  const decision = await decode(reviewKind, { text: JSON.stringify(answer) }, change.tree);
   const t3 = performance.now();
   const summary = {
     collectMs: t1 - t0,

@@ -1,18 +1,10 @@
 import assert from "node:assert/strict";
 import { lintCodexSchema } from "./codex_lint.ts";
-import { schemaDialect } from "./dialect.ts";
-import { canonicalSchema, listKinds } from "./registry.ts";
+import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
 import type { JsonSchema } from "./types.ts";
 
-Deno.test("lintCodexSchema() finds nothing in the Codex dialect of every answer schema", () => {
-  assert.ok(listKinds().length > 0);
-  for (const kind of listKinds()) {
-    assert.deepEqual(lintCodexSchema(schemaDialect(canonicalSchema(kind), "codex")), [], kind);
-  }
-});
-
 Deno.test("lintCodexSchema() flags minLength in the canonical review schema", () => {
-  const problems = lintCodexSchema(canonicalSchema("review"));
+  const problems = lintCodexSchema(reviewSchema as JsonSchema);
   assert.ok(
     problems.some((p) => p.startsWith('/properties/summary: "minLength"')),
     problems.join("\n"),

@@ -3,12 +3,12 @@
  * 1. parse the whole text as JSON (a whole-message fence is unwrapped and noted; no bracket
  *    repair), or take an already-parsed value (Claude's `structured_output`);
  * 2. validate with ajv (Ajv2020, strict, allErrors) against the kind's canonical schema;
- * 3. check coherence for the kind against the reviewed tree.
+ * 3. check coherence for the kind against the reviewed tree (the kind's own step: lib/kinds/).
  * An answer nested deeper than {@linkcode MAX_ANSWER_DEPTH} levels is refused first, before any
  * recursive step (parse, duplicate keys, ajv) can overflow the stack.
  * Text with a duplicate key in any object is refused after parsing (`JSON.parse` would silently keep
- * the last one). A review with more than {@linkcode MAX_FINDINGS} findings is refused before
- * coherence (each finding costs a tree lookup). A refusal lists at most
+ * the last one). The kind is a parameter ({@linkcode DecoderKind}): this room never imports the
+ * kinds. A refusal lists at most
  * {@linkcode MAX_REFUSAL_LINES} problems plus one line counting the rest.
  * Same outcome whichever provider answered. ajv is loaded lazily (`await import`) so modules that
  * import the decoder stay cheap on hook fast paths.
@@ -20,14 +20,9 @@ import { depthRefusal, textDepth, valueDepth } from "./depth.ts";
 import { findDuplicateKeys } from "./duplicate_keys.ts";
 import { parseAnswerText } from "./parse_text.ts";
 import { capRefusal } from "./refusal.ts";
-import { canonicalSchema } from "./registry.ts";
-import { checkReviewCoherence } from "./review_coherence.ts";
-import type { AnswerKind, Decision, ReviewAnswer, TreeView } from "./types.ts";
+import type { Decision, DecoderKind, TreeView } from "./types.ts";
 
 export { MAX_ANSWER_DEPTH } from "./depth.ts";
-
-/** Most findings a review answer may carry (checked after the schema, before coherence). */
-export const MAX_FINDINGS = 100;
 
 /** Most problems one refusal lists; the rest are counted in one extra line. */
 export const MAX_REFUSAL_LINES = 20;
@@ -38,28 +33,32 @@ export type DecoderInput = { text: string } | { value: unknown };
 /**
  * Judge one answer.
  *
- * @param kind answer kind (selects the schema and the coherence checks)
+ * @param kind the answer kind (lib/kinds/registry.ts): its schema and coherence checks
  * @param input `{text}` — Codex last agent message, Vibe last assistant content, Claude `result`;
  *   or `{value}` — Claude's `structured_output` (PROVIDERS.md "Claude Code")
  * @param tree the reviewed tree, for file presence and line counts
  * @returns `{ok: true, answer, notes}` with repo-relative file paths, or `{ok: false, refusal}`
  *   listing the problems (JSON-pointer paths; "" = the whole answer; at most
  *   {@linkcode MAX_REFUSAL_LINES} plus a line counting the rest). Parse failures and duplicate keys
- *   stop before ajv; ajv failures and too many findings stop before coherence.
- * @throws {Error} only on programming errors (unknown kind, a schema that does not compile)
+ *   stop before ajv; ajv failures stop before the kind's coherence step.
+ * @throws {Error} only on programming errors (a schema that does not compile)
  */
-export async function decode(
-  kind: AnswerKind,
+export async function decode<T>(
+  kind: DecoderKind<T>,
   input: DecoderInput,
   tree: TreeView,
-): Promise<Decision> {
+): Promise<Decision<T>> {
   const decision = await judge(kind, input, tree);
   return decision.ok
     ? decision
     : { ok: false, refusal: capRefusal(decision.refusal, MAX_REFUSAL_LINES) };
 }
 
-async function judge(kind: AnswerKind, input: DecoderInput, tree: TreeView): Promise<Decision> {
+async function judge<T>(
+  kind: DecoderKind<T>,
+  input: DecoderInput,
+  tree: TreeView,
+): Promise<Decision<T>> {
   let value: unknown;
   const notes: string[] = [];
   const deep = depthRefusal("text" in input ? textDepth(input.text) : valueDepth(input.value));
@@ -75,26 +74,9 @@ async function judge(kind: AnswerKind, input: DecoderInput, tree: TreeView): Pro
     value = input.value;
   }
   const { validateValue } = await import("./validate.ts");
-  const schemaRefusal = validateValue(canonicalSchema(kind), value);
+  const schemaRefusal = validateValue(kind.schema, value);
   if (schemaRefusal.length > 0) return { ok: false, refusal: schemaRefusal };
-  switch (kind) {
-    case "review": {
-      const count = (value as ReviewAnswer).findings.length;
-      if (count > MAX_FINDINGS) {
-        return {
-          ok: false,
-          refusal: [{
-            path: "/findings",
-            problem:
-              `has ${count} findings; at most ${MAX_FINDINGS} findings: report the most important ones`,
-          }],
-        };
-      }
-      const coherence = await checkReviewCoherence(value as ReviewAnswer, tree);
-      if (coherence.refusal.length > 0) return { ok: false, refusal: coherence.refusal };
-      return { ok: true, answer: coherence.answer, notes: [...notes, ...coherence.notes] };
-    }
-    default:
-      throw new Error(`No coherence checks for answer kind "${kind as string}"`);
-  }
+  const checked = await kind.check(value, tree);
+  if (checked.refusal.length > 0) return { ok: false, refusal: checked.refusal };
+  return { ok: true, answer: checked.answer, notes: [...notes, ...checked.notes] };
 }

@@ -2,8 +2,17 @@ import assert from "node:assert/strict";
 import { decode } from "./decoder.ts";
 import { depthRefusal, MAX_ANSWER_DEPTH, textDepth, valueDepth } from "./depth.ts";
 import { memoryTree } from "./memory_tree.ts";
+import type { DecoderKind, JsonSchema } from "./types.ts";
+import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
 
 const tree = memoryTree("/repo", { "a.ts": 10 });
+
+/** The review schema with no coherence step: these tests stop before it. */
+const kind: DecoderKind<unknown> = {
+  name: "review",
+  schema: reviewSchema as JsonSchema,
+  check: (value) => Promise.resolve({ answer: value, notes: [], refusal: [] }),
+};
 
 /** `[[[…]]]` nested `n` levels deep, as text and as a value. */
 function nested(n: number): { text: string; value: unknown } {
@@ -48,7 +57,7 @@ Deno.test("depthRefusal() refuses only past the limit", () => {
 Deno.test("decode() refuses an answer nested 10,000 levels deep instead of crashing", async (t) => {
   const deep = nested(10_000);
   await t.step("text (20 KB)", async () => {
-    const decision = await decode("review", { text: deep.text }, tree);
+    const decision = await decode(kind, { text: deep.text }, tree);
     assert.equal(decision.ok, false);
     if (decision.ok) return;
     assert.equal(decision.refusal.length, 1);
@@ -56,15 +65,15 @@ Deno.test("decode() refuses an answer nested 10,000 levels deep instead of crash
   });
   await t.step("text inside a valid-looking object", async () => {
     const text = `{"verdict":"approve","summary":"s","findings":[],"next_steps":${deep.text}}`;
-    const decision = await decode("review", { text }, tree);
+    const decision = await decode(kind, { text }, tree);
     assert.ok(!decision.ok && /nested 10001 levels/.test(decision.refusal[0].problem));
   });
   await t.step("structured_output value", async () => {
-    const decision = await decode("review", { value: deep.value }, tree);
+    const decision = await decode(kind, { value: deep.value }, tree);
     assert.ok(!decision.ok && /nested 10000 levels/.test(decision.refusal[0].problem));
   });
   await t.step("64 levels still reach the schema", async () => {
-    const decision = await decode("review", { text: nested(64).text }, tree);
+    const decision = await decode(kind, { text: nested(64).text }, tree);
     assert.ok(!decision.ok && !/nested/.test(decision.refusal[0].problem));
   });
 });

@@ -1,41 +1,11 @@
 /**
- * Shapes shared by the decoder and its callers: answer kinds, the review answer, refusals, and the
- * view of the reviewed tree that coherence checks consult.
+ * Shapes shared by the decoder and its callers: refusals, the decoder's decision, the view of the
+ * reviewed tree that coherence checks consult, and what the decoder needs of an answer kind
+ * ({@linkcode DecoderKind}). Generic: the kinds themselves (their answers, schemas and coherence)
+ * live in lib/kinds/, which this room never imports.
  *
  * @module
  */
-
-/** The answer kinds review-gate asks providers for; each has one canonical schema in `schemas/`. */
-export type AnswerKind = "review";
-
-/** Finding severities, most severe first (schemas/review.schema.json). */
-export const SEVERITIES = ["critical", "high", "medium", "low"] as const;
-/** One finding severity. */
-export type Severity = typeof SEVERITIES[number];
-
-/** One finding of a review answer (schemas/review.schema.json). */
-export interface Finding {
-  severity: Severity;
-  title: string;
-  body: string;
-  /** Repo-relative path, normalised by the decoder. */
-  file: string;
-  /** 1-based first line. */
-  line_start: number;
-  /** 1-based last line, ≥ line_start. */
-  line_end: number;
-  /** 0..1 */
-  confidence: number;
-  recommendation: string;
-}
-
-/** The review answer (schemas/review.schema.json). */
-export interface ReviewAnswer {
-  verdict: "approve" | "needs-attention";
-  summary: string;
-  findings: Finding[];
-  next_steps: string[];
-}
 
 /** One reason the decoder refused an answer: a JSON pointer-ish path and what is wrong there. */
 export interface Refusal {
@@ -62,7 +32,7 @@ export interface TreeView {
 }
 
 /** The decoder's verdict on one answer. */
-export type Decision<T = ReviewAnswer> =
+export type Decision<T = unknown> =
   | {
     ok: true;
     answer: T;
@@ -76,3 +46,31 @@ export type JsonSchema = { [key: string]: unknown };
 
 /** The schema shapes providers receive (PROVIDERS.md): Claude `--json-schema`, Codex `--output-schema`, Vibe prompt text. */
 export type SchemaDialect = "claude" | "codex" | "vibe";
+
+/** What a kind's coherence step found: the normalised answer, notes, refusals. */
+export interface KindCheck<T> {
+  /** A copy of the schema-valid answer, normalised (e.g. repo-relative paths). */
+  answer: T;
+  /** What was normalised, one line each. */
+  notes: string[];
+  /** Every incoherence found; empty when the answer is coherent. */
+  refusal: Refusal[];
+}
+
+/**
+ * What the decoder needs of an answer kind (lib/kinds/registry.ts lists them): its name, canonical
+ * schema (step 2) and coherence check (step 3).
+ */
+export interface DecoderKind<T> {
+  /** The kind's name, e.g. `"review"` (`schemas/<name>.schema.json`). */
+  readonly name: string;
+  /** The canonical Draft 2020-12 schema, deep-frozen. */
+  readonly schema: JsonSchema;
+  /**
+   * Step 3: check a value that passed the schema against the reviewed tree.
+   *
+   * @param value a schema-valid answer (not modified)
+   * @param tree the reviewed tree
+   */
+  check(value: unknown, tree: TreeView): Promise<KindCheck<T>>;
+}

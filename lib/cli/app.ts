@@ -8,7 +8,7 @@ import { Command, CommanderError } from "commander";
 import denoJson from "../../deno.json" with { type: "json" };
 import { ExitCode, ReviewGateError } from "../base/errors.ts";
 import { SpawnError } from "../exec/exec.ts";
-import { sanitizeForTerminal } from "../render/sanitize.ts";
+import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { registerDecode } from "./decode.ts";
 import { registerDoctor } from "./doctor.ts";
 import { registerGate } from "./gate.ts";

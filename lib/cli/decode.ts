@@ -8,8 +8,7 @@
 import { type Command, Option } from "commander";
 import { resolve } from "node:path";
 import { formatRefusal } from "../answer/refusal.ts";
-import { listKinds } from "../answer/registry.ts";
-import type { AnswerKind } from "../answer/types.ts";
+import { type AnswerKind, getKind, listKinds } from "../kinds/registry.ts";
 import { ExitCode, UsageError } from "../base/errors.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { worktreeView } from "../git/tree_view.ts";
@@ -51,7 +50,7 @@ directory (or the current directory itself outside a repository).`,
       const { decode } = await import("../answer/decoder.ts");
       const text = new TextDecoder().decode(bytes);
       const decision = await decode(
-        flags.kind,
+        getKind(flags.kind),
         { text },
         worktreeView(root, { deleted: new Set() }),
       );

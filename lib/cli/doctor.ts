@@ -18,7 +18,7 @@ import { readTextOrNull } from "../hooks/file_actions.ts";
 import { MANAGED_MARKER } from "../hooks/git_stub.ts";
 import { reviewGateSkips } from "../hooks/hook_io.ts";
 import { getProvider, PROVIDER_NAMES, resolveBinary } from "../providers/registry.ts";
-import { sanitizeForTerminal } from "../render/sanitize.ts";
+import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import type { CliDeps } from "./deps.ts";
 
 /** One line of the report. */

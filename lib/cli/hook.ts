@@ -11,7 +11,7 @@ import type { Command } from "commander";
 import type { HookInput, HookOutput } from "../hooks/hook_io.ts";
 import { hooksSwitchedOff } from "../hooks/hook_io.ts";
 import { PRE_PUSH_SKIP_HINT } from "../hooks/decision.ts";
-import { sanitizeForTerminal } from "../render/sanitize.ts";
+import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import type { CliDeps } from "./deps.ts";
 
 /** The hook names. */

@@ -12,11 +12,10 @@ import { resolveRepo } from "../git/repo.ts";
 import { parseRangeSpec } from "../git/target.ts";
 import type { Target } from "../git/types.ts";
 import { PROVIDER_NAMES } from "../providers/registry.ts";
-import { buildJsonEnvelope } from "../render/json.ts";
-import { choosePaint } from "../render/style.ts";
-import { sanitizeForTerminal } from "../render/sanitize.ts";
-import { renderTerminal } from "../render/terminal.ts";
-import { policyOf } from "../review/policy.ts";
+import { getRenderer } from "../formats/registry.ts";
+import { choosePaint } from "../formats/style.ts";
+import { sanitizeForTerminal } from "../formats/sanitize.ts";
+import { policyOf } from "../kinds/review/policy.ts";
 import { runReview } from "../review/run_review.ts";
 import type { CliDeps } from "./deps.ts";
 import { startProgress } from "./progress.ts";
@@ -143,21 +142,11 @@ Exit codes: 0 approved or no blocking finding, 1 blocking findings, 2 usage or c
       } finally {
         progress.stop();
       }
-      const policy = policyOf(config);
-      if (flags.json) {
-        const envelope = buildJsonEnvelope(outcome, {
-          exitCode: outcome.exitCode,
-          policy,
-          rawOutput: outcome.rawOutput,
-        });
-        deps.stdout.write(JSON.stringify(envelope, null, 2) + "\n");
-      } else {
-        const text = renderTerminal(outcome, {
-          policy,
-          paint: choosePaint(deps.stdout.isTerminal, deps.env),
-        });
-        deps.stdout.write(text);
-      }
+      const render = getRenderer(flags.json ? "json" : "terminal");
+      deps.stdout.write(render(outcome, {
+        policy: policyOf(config),
+        paint: choosePaint(deps.stdout.isTerminal, deps.env),
+      }));
       for (const warning of outcome.storeWarnings ?? []) {
         deps.stderr.write(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
       }

@@ -6,8 +6,8 @@
  */
 import { type Command, Option } from "commander";
 import { dialectText } from "../answer/dialect.ts";
-import { canonicalSchema, listKinds } from "../answer/registry.ts";
-import type { AnswerKind, SchemaDialect } from "../answer/types.ts";
+import type { SchemaDialect } from "../answer/types.ts";
+import { type AnswerKind, canonicalSchema, listKinds } from "../kinds/registry.ts";
 import { UsageError } from "../base/errors.ts";
 import configSchema from "../../schemas/config.schema.json" with { type: "json" };
 import type { CliDeps } from "./deps.ts";

@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import type { ParseError } from "jsonc-parser";
-import type { Severity } from "../answer/types.ts";
+import type { Severity } from "../kinds/review/types.ts";
 import { ConfigError } from "../base/errors.ts";
 import type { ProviderName } from "../providers/provider.ts";
 import { configProblems } from "./validate.ts";

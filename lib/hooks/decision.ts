@@ -9,8 +9,8 @@
  *
  * @module
  */
-import type { Finding } from "../answer/types.ts";
-import { sanitizeForTerminal } from "../render/sanitize.ts";
+import type { Finding } from "../kinds/review/types.ts";
+import { sanitizeForTerminal } from "../formats/sanitize.ts";
 
 /** Most findings listed in a block reason or pre-push message. */
 export const MAX_LISTED_FINDINGS = 3;

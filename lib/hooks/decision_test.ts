@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Finding } from "../answer/types.ts";
+import type { Finding } from "../kinds/review/types.ts";
 import {
   buildStopAllow,
   buildStopBlock,

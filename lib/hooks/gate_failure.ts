@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { sanitizeForTerminal } from "../render/sanitize.ts";
+import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { ensureStateDir } from "../store/state.ts";
 import { readSessionState, writeSessionState } from "../store/sessions.ts";
 import { buildStopCouldNotRun, buildStopMessage } from "./decision.ts";

@@ -10,15 +10,15 @@
  *
  * @module
  */
-import { sanitizeForTerminal } from "../render/sanitize.ts";
-import type { ReviewAnswer } from "../answer/types.ts";
+import { sanitizeForTerminal } from "../formats/sanitize.ts";
+import type { ReviewAnswer } from "../kinds/review/types.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { PRE_PUSH_RECHECK_HINT, renderNotReviewed, renderPrePushBlock } from "./decision.ts";
 import type { HookInput, HookOutput } from "./hook_io.ts";
 import { parsePushLines } from "./pre_push.ts";
 import { resolvePushRange } from "./push_range.ts";
-import { blockingFindings, policyOf, sortFindings } from "../review/policy.ts";
+import { blockingFindings, policyOf, sortFindings } from "../kinds/review/policy.ts";
 import { verdictIdentity } from "../review/identity.ts";
 import { readCache } from "../store/cache.ts";
 import { ensureStateDir } from "../store/state.ts";

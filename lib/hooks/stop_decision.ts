@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Finding } from "../answer/types.ts";
+import type { Finding } from "../kinds/review/types.ts";
 import type { SessionState } from "../store/sessions.ts";
 import { buildStopBlock, buildStopCouldNotRun, buildStopMessage } from "./decision.ts";
 import { ALLOW, type HookOutput } from "./hook_io.ts";

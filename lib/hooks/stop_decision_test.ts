@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Finding } from "../answer/types.ts";
+import type { Finding } from "../kinds/review/types.ts";
 import type { SessionState } from "../store/sessions.ts";
 import { decideStop, GATE_ERROR, type StoredVerdict } from "./stop_decision.ts";
 

@@ -24,7 +24,7 @@
  * @module
  */
 import { snapshotWorktreeTree } from "../git/live_tree.ts";
-import { sanitizeForTerminal } from "../render/sanitize.ts";
+import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { ensureStateDir } from "../store/state.ts";
 import { readSessionState, type SessionState, writeSessionState } from "../store/sessions.ts";
 import { isMainAgentStop, isPromptSubmit } from "./claude_payload.ts";

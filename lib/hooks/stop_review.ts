@@ -48,7 +48,7 @@ export async function reviewTurn(
   input.signal?.addEventListener("abort", onAbort, { once: true });
   try {
     const { runReview } = await import("../review/run_review.ts");
-    const { blockingFindings, policyOf } = await import("../review/policy.ts");
+    const { blockingFindings, policyOf } = await import("../kinds/review/policy.ts");
     const outcome = await runReview(
       {
         cwd: repo.root,

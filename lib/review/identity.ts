@@ -6,13 +6,13 @@
  *
  * @module
  */
-import { canonicalSchema } from "../answer/registry.ts";
+import { canonicalSchema } from "../kinds/registry.ts";
 import type { Config } from "../config/config.ts";
 import type { Budgets } from "../git/types.ts";
 import { hasPromptLimitEntry, PROMPT_LIMITS } from "../providers/limits.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import type { MemoParts } from "../store/verdict_memo.ts";
-import { promptTemplate, type ReviewKind } from "./prompt.ts";
+import { promptTemplate, type ReviewKind } from "../kinds/review/prompt.ts";
 
 /** Room kept for the prompt template, key list and schema text around the diff, bytes. */
 const PROMPT_OVERHEAD_BYTES = 24 * 1024;

@@ -13,9 +13,9 @@
  *
  * @module
  */
-import { canonicalSchema } from "../answer/registry.ts";
+import { getKind } from "../kinds/registry.ts";
 import { formatRefusal } from "../answer/refusal.ts";
-import type { ReviewAnswer } from "../answer/types.ts";
+import type { ReviewAnswer } from "../kinds/review/types.ts";
 import type { Config } from "../config/config.ts";
 import type { ExecRequest, Runner } from "../exec/exec.ts";
 import { collectChange } from "../git/collect.ts";
@@ -27,9 +27,14 @@ import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/r
 import { type CallOutcome, callStructured } from "../session/call.ts";
 import { cacheKey, readCache } from "../store/cache.ts";
 import { ensureStateDir } from "../store/state.ts";
-import { answerStatus, blockingFindings, exitCodeFor, policyOf } from "./policy.ts";
+import { answerStatus, blockingFindings, policyOf } from "../kinds/review/policy.ts";
+import { exitCodeFor } from "./exit_code.ts";
 import { verdictIdentity } from "./identity.ts";
-import { buildCorrectivePrompt, buildReviewPrompt, type ReviewKind } from "./prompt.ts";
+import {
+  buildCorrectivePrompt,
+  buildReviewPrompt,
+  type ReviewKind,
+} from "../kinds/review/prompt.ts";
 import { openRun } from "./open_run.ts";
 import { storeRun } from "./store_run.ts";
 import type { ReviewResult, ReviewStatus } from "../store/run_record.ts";
@@ -87,8 +92,6 @@ export interface ReviewOutcome extends ReviewResult {
    */
   storeWarnings?: string[];
 }
-
-/** The policy a config sets (lib/review/policy.ts; re-exported for the `review` command). */
 
 /** `runner` with `signal` added to every request that has none (so an abort kills the child). */
 function signalled(runner: Runner, signal: AbortSignal | undefined): Runner {
@@ -174,7 +177,8 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
   if (aborted()) return interrupted(collected);
   if (change.files.length === 0) return early("nothing-to-review", collected);
 
-  const schema = canonicalSchema("review");
+  const kind = getKind("review");
+  const schema = kind.schema;
   const prompt = buildReviewPrompt(change, {
     kind: options.kind,
     schema,
@@ -225,7 +229,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
         },
         correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), schema),
         decode: async (input) =>
-          (await import("../answer/decoder.ts")).decode("review", input, change.tree),
+          (await import("../answer/decoder.ts")).decode(kind, input, change.tree),
         runner: deps.runner,
         timeoutMs: config.timeout_seconds * 1000,
         signal: deps.signal,

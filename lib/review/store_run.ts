@@ -7,16 +7,16 @@
  *
  * @module
  */
-import type { ReviewAnswer } from "../answer/types.ts";
+import type { ReviewAnswer } from "../kinds/review/types.ts";
 import type { Config } from "../config/config.ts";
 import { StoreError } from "../base/errors.ts";
-import { renderMarkdown } from "../render/markdown.ts";
+import { renderMarkdown } from "../formats/markdown.ts";
 import { type CallOutcome, toAttemptRecords } from "../session/call.ts";
 import { type CacheEntry, writeCache } from "../store/cache.ts";
 import { appendRecord } from "../store/records.ts";
 import { writeRunRecord, writeSuccess, writeTranscript } from "../store/run_dir.ts";
 import { writeMemo } from "../store/verdict_memo.ts";
-import type { Policy } from "./policy.ts";
+import type { Policy } from "../kinds/review/policy.ts";
 import type { ReviewStatus, RunningRecord, RunRecord } from "../store/run_record.ts";
 
 /** What is known of a run when its folder is created: its "running" record without the status. */

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { Refusal, ReviewAnswer } from "../answer/types.ts";
+import type { Refusal } from "../answer/types.ts";
+import type { ReviewAnswer } from "../kinds/review/types.ts";
 import type { Coverage } from "../git/types.ts";
 import type { ProviderName, Usage } from "../providers/provider.ts";
 import type { AttemptRecord } from "../session/types.ts";

@@ -36,7 +36,7 @@ export interface SessionState {
     status: string;
     runDir: string;
     message?: string;
-    blocking: import("../answer/types.ts").Finding[];
+    blocking: import("../kinds/review/types.ts").Finding[];
   };
   /** Blocks in a row without an allow; capped by config. */
   consecutiveBlocks: number;

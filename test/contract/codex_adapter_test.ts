@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { dialectText } from "../../lib/answer/dialect.ts";
-import { canonicalSchema } from "../../lib/answer/registry.ts";
+import { canonicalSchema } from "../../lib/kinds/registry.ts";
 import { runProcess } from "../../lib/exec/exec.ts";
 import { codexEnv, findCli, git, haveCli, writeCodexConfig } from "./env.ts";
 import {

@@ -8,14 +8,15 @@
 import { join } from "node:path";
 import { decode } from "../../lib/answer/decoder.ts";
 import { formatRefusal } from "../../lib/answer/refusal.ts";
-import { canonicalSchema } from "../../lib/answer/registry.ts";
-import type { ReviewAnswer } from "../../lib/answer/types.ts";
+import { canonicalSchema } from "../../lib/kinds/registry.ts";
+import { reviewKind } from "../../lib/kinds/review/kind.ts";
+import type { ReviewAnswer } from "../../lib/kinds/review/types.ts";
 import { type ExecRequest, runProcess } from "../../lib/exec/exec.ts";
 import { resolveRepo } from "../../lib/git/repo.ts";
 import { compareSnapshots, takeSnapshot } from "../../lib/git/snapshot.ts";
 import { worktreeView } from "../../lib/git/tree_view.ts";
 import { getProvider } from "../../lib/providers/registry.ts";
-import { buildCorrectivePrompt } from "../../lib/review/prompt.ts";
+import { buildCorrectivePrompt } from "../../lib/kinds/review/prompt.ts";
 import { type CallOutcome, callStructured } from "../../lib/session/call.ts";
 import { claudeEnv, codexEnv, findCli, makeRepo, makeSandbox, type Sandbox } from "./env.ts";
 
@@ -82,7 +83,7 @@ export async function runReview(
     },
     correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), schema),
     decode: (input) =>
-      decode("review", input, worktreeView(options.repo, { deleted: new Set() })) as Promise<
+      decode(reviewKind, input, worktreeView(options.repo, { deleted: new Set() })) as Promise<
         import("../../lib/answer/types.ts").Decision<ReviewAnswer>
       >,
     runner,

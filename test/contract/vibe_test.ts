@@ -15,12 +15,14 @@ import { join } from "node:path";
 import { decode } from "../../lib/answer/decoder.ts";
 import { dialectText } from "../../lib/answer/dialect.ts";
 import { formatRefusal } from "../../lib/answer/refusal.ts";
-import { canonicalSchema } from "../../lib/answer/registry.ts";
-import type { Decision, ReviewAnswer } from "../../lib/answer/types.ts";
+import { canonicalSchema } from "../../lib/kinds/registry.ts";
+import { reviewKind } from "../../lib/kinds/review/kind.ts";
+import type { Decision } from "../../lib/answer/types.ts";
+import type { ReviewAnswer } from "../../lib/kinds/review/types.ts";
 import type { ExecRequest, ExecResult } from "../../lib/exec/exec.ts";
 import { worktreeView } from "../../lib/git/tree_view.ts";
 import { getProvider } from "../../lib/providers/registry.ts";
-import { buildCorrectivePrompt } from "../../lib/review/prompt.ts";
+import { buildCorrectivePrompt } from "../../lib/kinds/review/prompt.ts";
 import { type CallOutcome, callStructured } from "../../lib/session/call.ts";
 import { git } from "./env.ts";
 
@@ -99,7 +101,7 @@ async function runVibe(plays: VibePlay[]): Promise<VibeRun> {
       request: { prompt: PROMPT, schema: SCHEMA, root, maxTurns: 7 },
       correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), SCHEMA),
       decode: (input) =>
-        decode("review", input, worktreeView(root, { deleted: new Set() })) as Promise<
+        decode(reviewKind, input, worktreeView(root, { deleted: new Set() })) as Promise<
           Decision<ReviewAnswer>
         >,
       runner: vibeRunner(plays, vibeHome, requests),

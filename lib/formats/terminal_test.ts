@@ -1,6 +1,6 @@
 import { equal, match, ok } from "node:assert/strict";
-import type { ReviewAnswer } from "../answer/types.ts";
-import type { Policy } from "../review/policy.ts";
+import type { ReviewAnswer } from "../kinds/review/types.ts";
+import type { Policy } from "../kinds/review/policy.ts";
 import type { RunRecord } from "../store/run_record.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { renderTerminal } from "./terminal.ts";

@@ -1,13 +1,15 @@
 import assert from "node:assert/strict";
-import { decode } from "./decoder.ts";
-import { memoryTree } from "./memory_tree.ts";
-import type { Finding, Refusal, ReviewAnswer } from "./types.ts";
+import { decode } from "../../answer/decoder.ts";
+import { memoryTree } from "../../answer/memory_tree.ts";
+import type { Refusal } from "../../answer/types.ts";
+import { reviewKind } from "./kind.ts";
+import type { Finding, ReviewAnswer } from "./types.ts";
 
 const tree = memoryTree("/repo", { "src/session.ts": 120, "a/real.ts": 10, "real.ts": 5 }, [
   "old/gone.ts",
 ]);
 const good: ReviewAnswer = JSON.parse(
-  await Deno.readTextFile(new URL("../../fixtures/answers/review.good.json", import.meta.url)),
+  await Deno.readTextFile(new URL("../../../fixtures/answers/review.good.json", import.meta.url)),
 );
 
 function withFinding(patch: Partial<Finding> & Record<string, unknown>): ReviewAnswer {
@@ -228,7 +230,7 @@ const cases: Case[] = [
 
 for (const c of cases) {
   Deno.test(`decode() ${c.name}`, async () => {
-    const decision = await decode("review", c.input, tree);
+    const decision = await decode(reviewKind, c.input, tree);
     const expectOk = c.refusal === undefined && c.paths === undefined;
     if (expectOk) {
       assert.ok(decision.ok, `refused: ${JSON.stringify(!decision.ok && decision.refusal)}`);
@@ -254,13 +256,13 @@ Deno.test("decode() takes Claude's structured_output value as given", async () =
   // structured_output of /work/shared/provider-samples/claude-structured-ok.json (scripted reply):
   // it lacks findings/next_steps, and the decoder must say exactly that.
   const structuredOutput = { verdict: "approve", summary: "Looks fine." };
-  const decision = await decode("review", { value: structuredOutput }, tree);
+  const decision = await decode(reviewKind, { value: structuredOutput }, tree);
   assert.ok(!decision.ok);
   assert.deepEqual(decision.refusal, [
     { path: "", problem: 'missing required key "findings"' },
     { path: "", problem: 'missing required key "next_steps"' },
   ]);
-  const full = await decode("review", {
+  const full = await decode(reviewKind, {
     value: { ...structuredOutput, findings: [], next_steps: [] },
   }, tree);
   assert.ok(full.ok);
@@ -269,9 +271,9 @@ Deno.test("decode() takes Claude's structured_output value as given", async () =
 
 Deno.test("decode() refuses fixtures/answers/review.bad.json with every schema problem", async () => {
   const bad = await Deno.readTextFile(
-    new URL("../../fixtures/answers/review.bad.json", import.meta.url),
+    new URL("../../../fixtures/answers/review.bad.json", import.meta.url),
   );
-  const decision = await decode("review", { text: bad }, tree);
+  const decision = await decode(reviewKind, { text: bad }, tree);
   assert.ok(!decision.ok);
   assert.deepEqual(decision.refusal.map((r) => r.path).sort(), [
     "",
@@ -286,7 +288,7 @@ Deno.test("decode() refuses fixtures/answers/review.bad.json with every schema p
 
 Deno.test("decode() does not modify its input value", async () => {
   const value = withFinding({ file: "./src/session.ts" });
-  const decision = await decode("review", { value }, tree);
+  const decision = await decode(reviewKind, { value }, tree);
   assert.ok(decision.ok);
   assert.equal(value.findings[0].file, "./src/session.ts");
 });
@@ -316,7 +318,7 @@ Deno.test("decode() refuses duplicate keys at any depth instead of keeping the l
   for (const [name, input, paths] of cases) {
     await t.step(name, async () => {
       assert.doesNotThrow(() => JSON.parse(input.replace(/^```json\n|\n```$/g, "")));
-      const decision = await decode("review", { text: input }, tree);
+      const decision = await decode(reviewKind, { text: input }, tree);
       assert.ok(!decision.ok, name);
       assert.deepEqual(decision.refusal.map((r) => r.path).sort(), paths);
       assert.match(decision.refusal[0].problem, /^duplicate key "/);
@@ -325,7 +327,7 @@ Deno.test("decode() refuses duplicate keys at any depth instead of keeping the l
   await t.step("the same key in sibling objects is fine", async () => {
     const two = structuredClone(good);
     two.findings.push({ ...two.findings[0] });
-    assert.ok((await decode("review", { text: text(two) }, tree)).ok);
+    assert.ok((await decode(reviewKind, { text: text(two) }, tree)).ok);
   });
 });
 
@@ -342,7 +344,7 @@ Deno.test("decode() refuses more than 100 findings before looking any file up", 
     severity: "low" as const,
     file: `made/up/${i}.ts`,
   }));
-  const decision = await decode("review", { text: text(many) }, counting);
+  const decision = await decode(reviewKind, { text: text(many) }, counting);
   assert.ok(!decision.ok);
   assert.deepEqual(decision.refusal, [{
     path: "/findings",
@@ -350,7 +352,7 @@ Deno.test("decode() refuses more than 100 findings before looking any file up", 
   }]);
   assert.equal(lookups, 0);
   many.findings = many.findings.slice(0, 100);
-  const hundred = await decode("review", { text: text(many) }, counting);
+  const hundred = await decode(reviewKind, { text: text(many) }, counting);
   assert.ok(!hundred.ok);
   assert.equal(hundred.refusal.length, 21, "20 problems plus the count of the rest");
   assert.deepEqual(hundred.refusal.at(-1), { path: "", problem: "… and 80 more problems" });

@@ -1,12 +1,10 @@
 /**
- * Blocking policy and the status → exit code map (DESIGN.md "Statuses and exit codes"). Pure.
+ * The review kind's blocking policy (DESIGN.md "Statuses and exit codes"): which findings block,
+ * the status a verdict gives, and the order findings are shown in. Pure.
  *
  * @module
  */
-import { type Finding, type ReviewAnswer, SEVERITIES, type Severity } from "../answer/types.ts";
-import type { Config } from "../config/config.ts";
-import { ExitCode } from "../base/errors.ts";
-import type { ReviewStatus } from "../store/run_record.ts";
+import { type Finding, type ReviewAnswer, SEVERITIES, type Severity } from "./types.ts";
 
 /** Policy settings (config keys `fail_on`, `min_confidence`). */
 export interface Policy {
@@ -22,7 +20,7 @@ export interface Policy {
  * @param config the loaded config (`fail_on`, `min_confidence`)
  * @returns the policy
  */
-export function policyOf(config: Pick<Config, "fail_on" | "min_confidence">): Policy {
+export function policyOf(config: { fail_on: Severity; min_confidence: number }): Policy {
   return { failOn: config.fail_on, minConfidence: config.min_confidence };
 }
 
@@ -44,28 +42,8 @@ export function blockingFindings(answer: ReviewAnswer, policy: Policy): Finding[
 }
 
 /** The status of a decoded answer. */
-export function answerStatus(answer: ReviewAnswer): ReviewStatus {
+export function answerStatus(answer: ReviewAnswer): "approved" | "needs-attention" {
   return answer.verdict === "approve" ? "approved" : "needs-attention";
-}
-
-/**
- * Exit code of `review` for a finished run (contract): 0 approved / non-blocking / nothing to
- * review, 1 blocking, 3 could not run, 130 interrupted.
- */
-export function exitCodeFor(status: ReviewStatus, blocking: boolean): number {
-  switch (status) {
-    case "approved":
-    case "nothing-to-review":
-      return ExitCode.ok;
-    case "needs-attention":
-      return blocking ? ExitCode.blocking : ExitCode.ok;
-    case "interrupted":
-      return ExitCode.interrupted;
-    case "invalid-answer":
-    case "provider-error":
-    case "timeout":
-      return ExitCode.couldNotRun;
-  }
 }
 
 /** Findings sorted most severe first, then by confidence (high first), then file and line. */

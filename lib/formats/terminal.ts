@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { Finding } from "../answer/types.ts";
+import type { Finding } from "../kinds/review/types.ts";
 import { formatRefusal } from "../answer/refusal.ts";
-import { blockingFindings, type Policy, sortFindings } from "../review/policy.ts";
+import { blockingFindings, type Policy, sortFindings } from "../kinds/review/policy.ts";
 import { COULD_NOT_RUN, type ReviewResult } from "../store/run_record.ts";
 import { sanitizeForTerminal as clean } from "./sanitize.ts";
 import { type Paint, plain } from "./style.ts";

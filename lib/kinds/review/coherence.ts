@@ -8,8 +8,9 @@
  * @module
  */
 
-import { normaliseRepoPath, stripDiffPrefix } from "./repo_path.ts";
-import type { Finding, Refusal, ReviewAnswer, TreeView } from "./types.ts";
+import { normaliseRepoPath, stripDiffPrefix } from "../../answer/repo_path.ts";
+import type { Refusal, TreeView } from "../../answer/types.ts";
+import type { Finding, ReviewAnswer } from "./types.ts";
 
 /** Outcome of the coherence checks: the answer with normalised paths, notes, refusals. */
 export interface CoherenceResult {

@@ -6,11 +6,11 @@
  *
  * @module
  */
-import type { Change } from "../git/types.ts";
-import { fillTemplate } from "../base/template.ts";
-import reviewTemplate from "../../prompts/review.txt" with { type: "text" };
-import adversarialTemplate from "../../prompts/adversarial-review.txt" with { type: "text" };
-import correctiveTemplate from "../../prompts/corrective.txt" with { type: "text" };
+import type { Change } from "../../git/types.ts";
+import { fillTemplate } from "../../base/template.ts";
+import reviewTemplate from "../../../prompts/review.txt" with { type: "text" };
+import adversarialTemplate from "../../../prompts/adversarial-review.txt" with { type: "text" };
+import correctiveTemplate from "../../../prompts/corrective.txt" with { type: "text" };
 
 /** Review kinds (one prompt template each). */
 export const REVIEW_KINDS = ["review", "adversarial-review"] as const;

@@ -1,7 +1,7 @@
 import { deepEqual, equal } from "node:assert/strict";
-import type { Finding, ReviewAnswer } from "../answer/types.ts";
-import { blockingFindings, exitCodeFor, policyOf, sortFindings } from "./policy.ts";
-import { DEFAULT_CONFIG } from "../config/config.ts";
+import type { Finding, ReviewAnswer } from "./types.ts";
+import { blockingFindings, policyOf, sortFindings } from "./policy.ts";
+import { DEFAULT_CONFIG } from "../../config/config.ts";
 
 /** The policy of the default config (`fail_on` "high", `min_confidence` 0.5). */
 const DEFAULT_POLICY = policyOf(DEFAULT_CONFIG);
@@ -52,17 +52,6 @@ Deno.test("blockingFindings() applies severity threshold and confidence floor", 
       0,
     );
   });
-});
-
-Deno.test("exitCodeFor() maps every status to the contract exit code", () => {
-  equal(exitCodeFor("approved", false), 0);
-  equal(exitCodeFor("nothing-to-review", false), 0);
-  equal(exitCodeFor("needs-attention", false), 0);
-  equal(exitCodeFor("needs-attention", true), 1);
-  equal(exitCodeFor("invalid-answer", false), 3);
-  equal(exitCodeFor("provider-error", false), 3);
-  equal(exitCodeFor("timeout", false), 3);
-  equal(exitCodeFor("interrupted", false), 130);
 });
 
 Deno.test("sortFindings() puts the most severe, most confident first", () => {

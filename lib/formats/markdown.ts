@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { ReviewAnswer } from "../answer/types.ts";
-import { blockingFindings, type Policy, sortFindings } from "../review/policy.ts";
+import type { ReviewAnswer } from "../kinds/review/types.ts";
+import { blockingFindings, type Policy, sortFindings } from "../kinds/review/policy.ts";
 import type { RunRecord } from "../store/run_record.ts";
 import { location } from "./terminal.ts";
 

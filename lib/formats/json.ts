@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Policy } from "../review/policy.ts";
-import { blockingFindings } from "../review/policy.ts";
+import type { Policy } from "../kinds/review/policy.ts";
+import { blockingFindings } from "../kinds/review/policy.ts";
 import { COULD_NOT_RUN, type ReviewResult } from "../store/run_record.ts";
 
 /** Bytes of raw provider output kept per stream in the envelope on failure (the rest is in the transcript). */

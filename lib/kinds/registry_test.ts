@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { canonicalSchema, listKinds } from "./registry.ts";
-import { memoryTree } from "./memory_tree.ts";
+import { memoryTree } from "../answer/memory_tree.ts";
+import { lintCodexSchema } from "../answer/codex_lint.ts";
+import { schemaDialect } from "../answer/dialect.ts";
 
 Deno.test("canonicalSchema() returns the frozen review schema", () => {
   assert.deepEqual(listKinds(), ["review"]);
@@ -17,7 +19,7 @@ Deno.test("canonicalSchema() throws on an unknown kind", () => {
 
 Deno.test("registry.ts loads no ajv (hook fast paths import it)", async () => {
   const source = await Deno.readTextFile(new URL("./registry.ts", import.meta.url));
-  const decoder = await Deno.readTextFile(new URL("./decoder.ts", import.meta.url));
+  const decoder = await Deno.readTextFile(new URL("../answer/decoder.ts", import.meta.url));
   for (const text of [source, decoder]) {
     assert.ok(!/^import[^;]*["']ajv/m.test(text));
     assert.ok(!/^import[^;]*validate\.ts/m.test(text));
@@ -31,4 +33,11 @@ Deno.test("memoryTree() answers line counts and deletions", async () => {
   assert.equal(await tree.lineCount("b.ts"), null);
   assert.ok(tree.isDeleted("b.ts"));
   assert.ok(!tree.isDeleted("a.ts"));
+});
+
+Deno.test("lintCodexSchema() finds nothing in the Codex dialect of every answer schema", () => {
+  assert.ok(listKinds().length > 0);
+  for (const kind of listKinds()) {
+    assert.deepEqual(lintCodexSchema(schemaDialect(canonicalSchema(kind), "codex")), [], kind);
+  }
 });

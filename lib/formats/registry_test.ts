@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import type { RunRecord } from "../store/run_record.ts";
+import { FORMAT_NAMES, getRenderer, type RenderInput } from "./registry.ts";
+import { buildJsonEnvelope } from "./json.ts";
+import { renderTerminal } from "./terminal.ts";
+
+const policy = { failOn: "high", minConfidence: 0.5 } as const;
+const record = {
+  id: "20250101T000000Z-abcdef",
+  status: "provider-error",
+  blocking: false,
+  reviewKind: "review",
+  target: { kind: "worktree", label: "working tree" },
+  provider: "claude",
+  startedAt: "2025-01-01T00:00:00.000Z",
+  finishedAt: "2025-01-01T00:00:01.000Z",
+  durationMs: 1000,
+  attempts: [],
+  cached: false,
+  message: "boom",
+  runDir: "/r",
+} satisfies RunRecord;
+const input: RenderInput = { record, exitCode: 3, rawOutput: { stdout: "o", stderr: "e" } };
+
+Deno.test("getRenderer() renders through the format's own module", () => {
+  assert.deepEqual(FORMAT_NAMES, ["terminal", "json", "markdown"]);
+  assert.equal(getRenderer("terminal")(input, { policy }), renderTerminal(input, { policy }));
+  const envelope = buildJsonEnvelope(input, { exitCode: 3, policy, rawOutput: input.rawOutput });
+  assert.deepEqual(JSON.parse(getRenderer("json")(input, { policy })), envelope);
+});
+
+Deno.test("getRenderer() refuses an unknown format and markdown without an answer", () => {
+  assert.throws(() => getRenderer("xml"), /Unknown format "xml": choose one of terminal, json/);
+  assert.throws(() => getRenderer("markdown")(input, { policy }), /needs a review that produced/);
+});

@@ -1,0 +1,38 @@
+/**
+ * The review kind as the decoder sees it (DESIGN.md "Decoder: the only judge", "Review kinds"): its
+ * canonical schema, `schemas/review.schema.json`, and its coherence step — at most
+ * {@linkcode MAX_FINDINGS} findings (checked before the per-finding tree lookups), then
+ * lib/kinds/review/coherence.ts. Light to import (the schema is a JSON import; coherence is loaded
+ * when an answer is judged), so the gates' fast paths can hash the schema.
+ *
+ * @module
+ */
+import reviewSchema from "../../../schemas/review.schema.json" with { type: "json" };
+import type { DecoderKind, JsonSchema, KindCheck } from "../../answer/types.ts";
+import type { ReviewAnswer } from "./types.ts";
+
+/** Most findings a review answer may carry (checked after the schema, before coherence). */
+export const MAX_FINDINGS = 100;
+
+/** The review kind: `schemas/review.schema.json` plus its coherence checks. */
+export const reviewKind: DecoderKind<ReviewAnswer> = {
+  name: "review",
+  schema: reviewSchema as JsonSchema,
+  async check(value: unknown, tree): Promise<KindCheck<ReviewAnswer>> {
+    const answer = value as ReviewAnswer;
+    const count = answer.findings.length;
+    if (count > MAX_FINDINGS) {
+      return {
+        answer,
+        notes: [],
+        refusal: [{
+          path: "/findings",
+          problem:
+            `has ${count} findings; at most ${MAX_FINDINGS} findings: report the most important ones`,
+        }],
+      };
+    }
+    const { checkReviewCoherence } = await import("./coherence.ts");
+    return await checkReviewCoherence(answer, tree);
+  },
+};
