@@ -9,7 +9,8 @@
  */
 import { fileURLToPath } from "node:url";
 import type { CliDeps, TextSink } from "./lib/cli/deps.ts";
-import { isFastHookCall, runHook } from "./lib/cli/hook.ts";
+import { isFastHookCall } from "./lib/cli/hook.ts";
+import { runHook } from "./lib/gates/run_hook.ts";
 import { runProcess } from "./lib/exec/exec.ts";
 import { killAllChildren } from "./lib/exec/children.ts";
 import { cleanupAllTempDirs } from "./lib/exec/tmpdir.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Runner, runProcess } from "../exec/exec.ts";
-import { makeRepo } from "../hooks/_testing.ts";
+import { makeRepo } from "../git/_testing.ts";
 import { renderJsonError, run, wantsJsonErrors } from "./app.ts";
 import type { CliDeps } from "./deps.ts";
 

@@ -13,8 +13,8 @@ import {
   type ClaudeScope,
   installClaudeHooks,
   uninstallClaudeHooks,
-} from "../hooks/install_claude.ts";
-import { installGitHook, uninstallGitHook } from "../hooks/install_git.ts";
+} from "../install/claude/install.ts";
+import { installGitHook, uninstallGitHook } from "../install/git/install.ts";
 import {
   applyActions,
   type FileAction,
@@ -23,8 +23,8 @@ import {
   pruneCreatedDirs,
   recordCreatedDirs,
   renderActions,
-} from "../hooks/file_actions.ts";
-import { selfCommand } from "../hooks/self_command.ts";
+} from "../install/file_actions.ts";
+import { selfCommand } from "../install/self_command.ts";
 import type { CliDeps } from "./deps.ts";
 
 interface InstallFlags {

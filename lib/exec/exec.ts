@@ -3,7 +3,7 @@
  * through a {@linkcode Runner}: argv arrays only (never a shell string), stdout and stderr piped and
  * bounded, a timeout or an abort signal that kills the child's whole process group. Every child
  * gets {@linkcode CHILD_MARKER} (`REVIEW_GATE_CHILD=1`) in its environment, so a hook that git or
- * a provider CLI runs inside it skips instead of reviewing again (lib/hooks/hook_io.ts).
+ * a provider CLI runs inside it skips instead of reviewing again (lib/gates/hook_io.ts).
  *
  * The result comes when the child exits, not when its output pipes close: a grandchild that keeps
  * stdout open (a `setsid` daemon, a background job) gets {@linkcode OUTPUT_GRACE_MS} to let go,

@@ -29,7 +29,7 @@ export interface SessionState {
    */
   lastBaseline?: string;
   /**
-   * What that review decided, as the Stop gate needs it (lib/hooks/stop_decision.ts
+   * What that review decided, as the Stop gate needs it (lib/gates/turn/decision.ts
    * StoredVerdict).
    */
   lastVerdict?: {

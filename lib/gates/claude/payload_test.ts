@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { isMainAgentStop, isPromptSubmit, parseHookPayload } from "./payload.ts";
+
+const stop = {
+  session_id: "s-1",
+  transcript_path: "/tmp/t.jsonl",
+  cwd: "/repo",
+  prompt_id: "p-1",
+  permission_mode: "default",
+  effort: { level: "high" },
+  hook_event_name: "Stop",
+  stop_hook_active: false,
+  last_assistant_message: "Done.",
+  background_tasks: [],
+  session_crons: [],
+};
+
+Deno.test("parseHookPayload() reads a Stop payload as Claude Code sends it", () => {
+  const result = parseHookPayload(JSON.stringify(stop));
+  assert.ok(result.ok);
+  assert.equal(result.payload.session_id, "s-1");
+  assert.equal(result.payload.stop_hook_active, false);
+  assert.equal(result.payload.last_assistant_message, "Done.");
+  assert.deepEqual(result.payload.raw.effort, { level: "high" });
+  assert.equal(isMainAgentStop(result.payload), true);
+});
+
+Deno.test("parseHookPayload() handles a Stop without last_assistant_message and with stop_hook_active", () => {
+  const { last_assistant_message: _, ...rest } = stop;
+  const result = parseHookPayload(JSON.stringify({ ...rest, stop_hook_active: true }));
+  assert.ok(result.ok);
+  assert.equal(result.payload.last_assistant_message, undefined);
+  assert.equal(result.payload.stop_hook_active, true);
+});
+
+Deno.test("parseHookPayload() reads UserPromptSubmit; SubagentStop is not a main-agent stop", () => {
+  const prompt = parseHookPayload(
+    JSON.stringify({
+      session_id: "s",
+      cwd: "/r",
+      hook_event_name: "UserPromptSubmit",
+      prompt: "fix it",
+    }),
+  );
+  assert.ok(prompt.ok);
+  assert.equal(prompt.payload.prompt, "fix it");
+  assert.equal(isPromptSubmit(prompt.payload), true);
+  assert.equal(isMainAgentStop(prompt.payload), false);
+  const sub = parseHookPayload(JSON.stringify({ ...stop, hook_event_name: "SubagentStop" }));
+  assert.ok(sub.ok);
+  assert.equal(isMainAgentStop(sub.payload), false);
+});
+
+Deno.test("parseHookPayload() refuses malformed input without throwing", async (t) => {
+  const table: [string, string, RegExp][] = [
+    ["empty", "", /empty stdin/],
+    ["blank", " \n", /empty stdin/],
+    ["not JSON", "{", /not JSON/],
+    ["truncated", JSON.stringify(stop).slice(0, 40), /not JSON/],
+    ["array", "[]", /not a JSON object/],
+    ["null", "null", /not a JSON object/],
+    ["string", '"Stop"', /not a JSON object/],
+    ["no session", JSON.stringify({ ...stop, session_id: undefined }), /"session_id"/],
+    ["numeric cwd", JSON.stringify({ ...stop, cwd: 3 }), /"cwd"/],
+    ["empty event", JSON.stringify({ ...stop, hook_event_name: "" }), /"hook_event_name"/],
+  ];
+  for (const [name, input, reason] of table) {
+    await t.step(name, () => {
+      const result = parseHookPayload(input);
+      assert.equal(result.ok, false);
+      assert.match((result as { reason: string }).reason, reason);
+    });
+  }
+});
+
+Deno.test("parseHookPayload() treats a non-boolean stop_hook_active as false", () => {
+  const result = parseHookPayload(JSON.stringify({ ...stop, stop_hook_active: "true" }));
+  assert.ok(result.ok);
+  assert.equal(result.payload.stop_hook_active, false);
+});

@@ -1,0 +1,142 @@
+import assert from "node:assert/strict";
+import type { Finding } from "../kinds/review/types.ts";
+import { renderFindingLine } from "./messages.ts";
+import { renderNotReviewed, renderPrePushBlock } from "./pre_push/messages.ts";
+import {
+  buildStopAllow,
+  buildStopBlock,
+  buildStopCouldNotRun,
+  buildStopMessage,
+} from "./turn/answer.ts";
+
+function finding(n: number, extra: Partial<Finding> = {}): Finding {
+  return {
+    severity: "high",
+    title: `Problem ${n}`,
+    body: "body",
+    file: `src/f${n}.ts`,
+    line_start: n,
+    line_end: n,
+    confidence: 0.9,
+    recommendation: "fix",
+    ...extra,
+  };
+}
+
+Deno.test("renderFindingLine() shows severity, file, line span and a flattened, bounded title", () => {
+  assert.equal(renderFindingLine(finding(3)), "[high] src/f3.ts:3 Problem 3");
+  assert.equal(
+    renderFindingLine(finding(3, { line_end: 7, title: "a\n  b" })),
+    "[high] src/f3.ts:3-7 a b",
+  );
+  const long = renderFindingLine(finding(1, { title: "x".repeat(500) }));
+  assert.ok(long.length < 150);
+  assert.ok(long.endsWith("…"));
+});
+
+Deno.test("buildStopBlock() is one JSON line listing at most 3 findings and the review path", () => {
+  const out = buildStopBlock({
+    findings: [1, 2, 3, 4, 5].map((n) => finding(n)),
+    reviewPath: "/r/.git/review-gate/runs/x/review.md",
+  });
+  assert.ok(out.endsWith("\n"));
+  assert.equal(out.trimEnd().includes("\n"), false);
+  const parsed = JSON.parse(out);
+  assert.deepEqual(Object.keys(parsed), ["decision", "reason"]);
+  assert.equal(parsed.decision, "block");
+  assert.match(parsed.reason, /^review-gate found 5 blocking findings/);
+  assert.match(parsed.reason, /Problem 3/);
+  assert.doesNotMatch(parsed.reason, /Problem 4/);
+  assert.match(parsed.reason, /… and 2 more/);
+  assert.match(parsed.reason, /Full review: \/r\/\.git\/review-gate\/runs\/x\/review\.md/);
+});
+
+Deno.test("buildStopMessage(), buildStopAllow() and buildStopCouldNotRun() follow on_error", () => {
+  assert.deepEqual(JSON.parse(buildStopMessage("hi")), { systemMessage: "hi" });
+  assert.equal(buildStopAllow(), "");
+  const allow = JSON.parse(
+    buildStopCouldNotRun({
+      reason: "provider timed out",
+      runPath: "/runs/1",
+      block: false,
+      gateName: "claude-stop",
+    }),
+  );
+  assert.match(allow.systemMessage, /NOT reviewed: provider timed out \(details: \/runs\/1\)/);
+  assert.equal(allow.decision, undefined);
+  const block = JSON.parse(
+    buildStopCouldNotRun({ reason: "bad answer", block: true, gateName: "claude-stop" }),
+  );
+  assert.equal(block.decision, "block");
+  assert.match(block.reason, /REVIEW_GATE=0/);
+});
+
+Deno.test("renderPrePushBlock() lists findings and the skip hint", () => {
+  const text = renderPrePushBlock({
+    label: "refs/heads/main a..b",
+    findings: [finding(1)],
+    reviewPath: "/x/review.md",
+  });
+  assert.match(text, /push blocked: 1 blocking finding in refs\/heads\/main a\.\.b/);
+  assert.match(text, /\[high\] src\/f1\.ts:1 Problem 1/);
+  assert.match(text, /git push --no-verify/);
+  assert.match(text, /REVIEW_GATE=0/);
+});
+
+Deno.test("renderNotReviewed() is loud and says whether the push goes ahead", () => {
+  const allowed = renderNotReviewed({
+    label: "refs/heads/main",
+    reason: "timeout",
+    blocked: false,
+  });
+  assert.match(allowed, /WARNING: refs\/heads\/main was NOT reviewed: timeout/);
+  assert.match(allowed, /goes ahead unreviewed/);
+  const blocked = renderNotReviewed({
+    label: "refs/heads/main",
+    reason: "timeout",
+    blocked: true,
+    runPath: "/r",
+  });
+  assert.match(blocked, /is blocked/);
+  assert.match(blocked, /--no-verify/);
+  assert.match(blocked, /Details: \/r/);
+});
+
+const HOSTILE = "\u001b]0;T\u0007\u001b[2J\u202e\u009b";
+// deno-lint-ignore no-control-regex
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+
+Deno.test("stop and pre-push texts neutralise control and bidi characters from untrusted messages", () => {
+  const texts = [
+    JSON.parse(buildStopMessage(`boom ${HOSTILE}`)).systemMessage,
+    JSON.parse(
+      buildStopCouldNotRun({
+        reason: HOSTILE,
+        runPath: "/r",
+        block: false,
+        gateName: "claude-stop",
+      }),
+    )
+      .systemMessage,
+    JSON.parse(
+      buildStopCouldNotRun({
+        reason: HOSTILE,
+        runPath: "/r",
+        block: true,
+        gateName: "claude-stop",
+      }),
+    ).reason,
+    renderNotReviewed({ label: `refs/heads/x${HOSTILE}`, reason: HOSTILE, blocked: true }),
+    renderNotReviewed({ label: "x", reason: "r", runPath: `/runs/${HOSTILE}`, blocked: false }),
+  ];
+  for (const text of texts) {
+    assert.doesNotMatch(text, RAW_CONTROL, text);
+    assert.match(text, /\\u\{1b\}\]0;T\\u\{7\}/, text);
+  }
+});
+
+Deno.test("buildStopCouldNotRun() with block names the command that disables the Stop gate", () => {
+  const reason =
+    JSON.parse(buildStopCouldNotRun({ reason: "x", block: true, gateName: "claude-stop" })).reason;
+  assert.match(reason, /"review-gate gate disable claude-stop" or REVIEW_GATE=0/);
+});

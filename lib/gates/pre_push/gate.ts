@@ -1,0 +1,204 @@
+/**
+ * The git pre-push gate (`review-gate hook pre-push <remote> <url>`, DESIGN.md "Gates"): reads the
+ * ref updates from stdin once, derives each update's range from the line and the remote in `$1`,
+ * reviews the pushed commits' tree (never the worktree), and blocks the push (exit 1) on blocking
+ * findings. Deletions and, by default, tags are skipped; a re-push of the same commits hits the
+ * verdict cache (no model call). A review that could not run follows `on_error` (default: allow
+ * with a loud "NOT reviewed" warning). At most {@linkcode MAX_REVIEWED_REFS} ref updates are
+ * reviewed per push; the others are reported as NOT reviewed and follow `on_error` too. All human
+ * output goes to stderr.
+ *
+ * @module
+ */
+import { sanitizeForTerminal } from "../../formats/sanitize.ts";
+import type { ReviewAnswer } from "../../kinds/review/types.ts";
+import { type Config, loadConfig } from "../../config/config.ts";
+import { type Repo, resolveRepo } from "../../git/repo.ts";
+import { blockingFindings, policyOf, sortFindings } from "../../kinds/review/policy.ts";
+import type { HookInput, HookOutput } from "../hook_io.ts";
+import type { CacheContext } from "./cached.ts";
+import { renderNotReviewed, renderVerdict } from "./messages.ts";
+import { type PushRange, resolvePushRange } from "./range.ts";
+import { parsePushLines, type PushUpdate } from "./stdin.ts";
+
+/** Most ref updates reviewed (cached or by the model) in one push; the rest are NOT reviewed. */
+export const MAX_REVIEWED_REFS = 20;
+
+/** Arguments git passes to the hook: `$1` remote name (or URL), `$2` URL. */
+export interface PrePushArgs {
+  remote: string;
+  url: string;
+}
+
+/** One push being gated: what every ref update shares, and the output so far. */
+interface Push {
+  input: HookInput;
+  args: PrePushArgs;
+  repo: Repo;
+  config: Config;
+  /** Built on the first update reviewed: a push of deletions or skipped tags alone neither hashes nor creates the state dir. */
+  cacheContext?: Promise<CacheContext>;
+  stderr: string[];
+  exitCode: number;
+}
+
+/**
+ * Run the pre-push gate. The skip switches (`REVIEW_GATE=0`, `REVIEW_GATE_CHILD=1`) are checked
+ * by the caller, `runHook` in lib/gates/run_hook.ts, before stdin is read.
+ *
+ * @returns exit 0 (push goes ahead), 1 (blocked) or 130 (interrupted), with all text on stderr
+ * @throws {import("../../base/errors.ts").ConfigError} on invalid config, and whatever git or the
+ *   state dir throws: the hook (lib/gates/pre_push/hook.ts) reports it and lets the push go ahead
+ *   unless the config it can still read says `gates.pre_push.on_error: "block"`
+ */
+export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promise<HookOutput> {
+  const { updates, notes } = parsePushLines(input.stdinText);
+  const stderr: string[] = notes.map((n) => `review-gate: ${n}\n`);
+  if (updates.length === 0) return { stdout: "", stderr: stderr.join(""), exitCode: 0 };
+  const repo = await resolveRepo(input.runner, input.cwd);
+  const { config } = await loadConfig({ root: repo.root, env: input.env });
+  if (!config.gates.pre_push.enabled) return { stdout: "", stderr: stderr.join(""), exitCode: 0 };
+  const push: Push = { input, args, repo, config, stderr, exitCode: 0 };
+  let reviewed = 0;
+  const overBound: string[] = [];
+  for (const update of updates) {
+    if (reviewed >= MAX_REVIEWED_REFS) {
+      // No git call for these: a push of 200 refs stays bounded.
+      if (!update.deletion && (!update.tag || config.gates.pre_push.review_tags)) {
+        overBound.push(update.remoteRef);
+      }
+      continue;
+    }
+    const outcome = await gateUpdate(push, update);
+    if (outcome === "interrupted") return { stdout: "", stderr: stderr.join(""), exitCode: 130 };
+    if (outcome === "reviewed") reviewed++;
+  }
+  if (overBound.length > 0) reportOverBound(push, overBound);
+  return { stdout: "", stderr: stderr.join(""), exitCode: push.exitCode };
+}
+
+/**
+ * Gate one ref update: resolve its range, then take its verdict from the memo and cache or from a
+ * fresh review, and report it.
+ *
+ * @returns `skipped` (deletion, tag, nothing new), `reviewed`, or `interrupted` (stop the push)
+ */
+async function gateUpdate(
+  push: Push,
+  update: PushUpdate,
+): Promise<"skipped" | "reviewed" | "interrupted"> {
+  const gate = push.config.gates.pre_push;
+  const resolved = await resolvePushRange(push.input.runner, {
+    repo: push.repo.root,
+    remote: push.args.remote,
+    update,
+    maxCommits: gate.max_commits,
+    reviewTags: gate.review_tags,
+  });
+  if (resolved.kind === "skip") return "skipped";
+  const { range } = resolved;
+  const label = `${update.remoteRef} (${range.commits} commit${range.commits === 1 ? "" : "s"})`;
+  for (const note of range.notes) push.stderr.push(`review-gate: ${note}\n`);
+  // Loaded on the first update reviewed: a push of deletions or skipped tags never loads it.
+  const { cacheContextOf, cachedVerdict } = await import("./cached.ts");
+  push.cacheContext ??= cacheContextOf(push.config, push.repo.commonDir);
+  const { memo, hit } = await cachedVerdict(await push.cacheContext, range);
+  if (hit) {
+    report(
+      push,
+      renderVerdict({
+        label,
+        source: "memo",
+        ...hit,
+        findings: blockingOf(hit.answer, push.config),
+      }),
+    );
+    return "reviewed";
+  }
+  return await reviewRange(push, { range, label, memo });
+}
+
+/**
+ * Review a range with the model (or the verdict cache, when the memo missed) and report the verdict.
+ *
+ * @returns `reviewed`, or `interrupted`
+ */
+async function reviewRange(
+  push: Push,
+  at: { range: PushRange; label: string; memo: string },
+): Promise<"reviewed" | "interrupted"> {
+  const { input, repo, config } = push;
+  const { runReview } = await import("../../review/run_review.ts");
+  const outcome = await runReview(
+    {
+      cwd: repo.root,
+      repo,
+      target: { kind: "tree", from: at.range.from, to: at.range.to, label: at.label },
+      kind: "review",
+      config,
+      useCache: true,
+      memoKey: at.memo,
+    },
+    { runner: input.runner, env: input.env, now: input.now, signal: input.signal },
+  );
+  const { record, answer } = outcome;
+  for (const warning of outcome.storeWarnings ?? []) {
+    push.stderr.push(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
+  }
+  if (record.status === "interrupted") {
+    push.stderr.push(`review-gate: interrupted; the push is stopped\n`);
+    return "interrupted";
+  }
+  if (!answer) {
+    if (record.status === "nothing-to-review") return "reviewed";
+    const blocked = config.gates.pre_push.on_error === "block";
+    report(push, {
+      text: renderNotReviewed({
+        label: at.label,
+        reason: `${record.status}: ${record.message ?? "no details"}`,
+        runPath: record.runDir || undefined,
+        blocked,
+      }),
+      blocked,
+    });
+    return "reviewed";
+  }
+  report(
+    push,
+    renderVerdict({
+      label: at.label,
+      source: record.cached ? "cache" : "model",
+      answer,
+      runDir: record.runDir,
+      status: record.status,
+      findings: blockingOf(answer, config),
+    }),
+  );
+  return "reviewed";
+}
+
+/** Blocking findings of an answer under the config's policy, most severe first. */
+function blockingOf(answer: ReviewAnswer, config: Config) {
+  return sortFindings(blockingFindings(answer, policyOf(config)));
+}
+
+function report(push: Push, out: { text: string; blocked: boolean }): void {
+  push.stderr.push(out.text);
+  if (out.blocked) push.exitCode = 1;
+}
+
+/** The ref updates past {@linkcode MAX_REVIEWED_REFS}: NOT reviewed, following `on_error`. */
+function reportOverBound(push: Push, overBound: string[]): void {
+  const blocked = push.config.gates.pre_push.on_error === "block";
+  const shown = overBound.slice(0, 5).join(", ") + (overBound.length > 5 ? ", …" : "");
+  report(push, {
+    text: renderNotReviewed({
+      label:
+        `everything past the first ${MAX_REVIEWED_REFS} ref updates (${overBound.length}: ${shown})`,
+      reason:
+        `at most ${MAX_REVIEWED_REFS} ref updates are reviewed per push; push them separately`,
+      blocked,
+    }),
+    blocked,
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * The pre-push hook's entry point (lib/gates/registry.ts): `hook pre-push <remote> <url>` runs the
+ * gate (lib/gates/pre_push/gate.ts); when the gate throws, a loud warning says the push was NOT
+ * reviewed and the push goes ahead — unless the user asked for `gates.pre_push.on_error: "block"`,
+ * which is honoured even when the config is invalid elsewhere.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { type HookEntry, hookFailureText, type HookInput, type HookOutput } from "../hook_io.ts";
+import { runPrePushGate } from "./gate.ts";
+import { PRE_PUSH_SKIP_HINT } from "./messages.ts";
+
+/** `hook pre-push <remote> <url>`: exit 0 (push goes ahead), 1 (blocked) or 130 (interrupted). */
+export const prePushHook: HookEntry = {
+  run: (input, args) =>
+    runPrePushGate(input, { remote: args[0] ?? "", url: args[1] ?? args[0] ?? "" }),
+  failed: async (error, input) => prePushFailed(error, { block: await blocksOnError(input) }),
+};
+
+/**
+ * What the pre-push hook says when the gate threw (pure): a loud one-paragraph warning on stderr,
+ * exit 0 (exit 1 with the skip hint when `block`; 130 when interrupted). No stack trace; control
+ * and bidi characters of the error message are neutralised.
+ *
+ * @param error what was thrown; a `ConfigError` message names the file or variable and key
+ * @param options `block`: `gates.pre_push.on_error` is `"block"`
+ */
+export function prePushFailed(error: unknown, options: { block?: boolean } = {}): HookOutput {
+  if (error instanceof Error && error.name === "InterruptedError") {
+    return { stdout: "", stderr: "review-gate: interrupted; the push is stopped\n", exitCode: 130 };
+  }
+  const outcome = options.block
+    ? `The push is blocked because gates.pre_push.on_error is "block". ${PRE_PUSH_SKIP_HINT}`
+    : "The push goes ahead unreviewed.";
+  return {
+    stdout: "",
+    stderr: `review-gate: WARNING: the push was NOT reviewed: ${
+      hookFailureText(error)
+    } ${outcome}\n`,
+    exitCode: options.block ? 1 : 0,
+  };
+}
+
+/**
+ * True when the user asked for `gates.pre_push.on_error: "block"`. Read even when the config is
+ * invalid elsewhere (a typo in another key, a bad `REVIEW_GATE_*` variable): the config files are
+ * then read leniently, the repository's file winning over the user's, so a broken config can never
+ * turn an explicit "block" into a silent pass.
+ */
+async function blocksOnError(input: HookInput): Promise<boolean> {
+  try {
+    const { resolveRepo } = await import("../../git/repo.ts");
+    const { loadConfig, REPO_CONFIG_FILE, userConfigPath } = await import(
+      "../../config/config.ts"
+    );
+    const repo = await resolveRepo(input.runner, input.cwd);
+    try {
+      const { config } = await loadConfig({ root: repo.root, env: input.env });
+      return config.gates.pre_push.on_error === "block";
+    } catch {
+      const { parse } = await import("jsonc-parser");
+      let onError: unknown;
+      for (const path of [userConfigPath(input.env), join(repo.root, REPO_CONFIG_FILE)]) {
+        if (!path) continue;
+        try {
+          const value = parse(await Deno.readTextFile(path), [], { allowTrailingComma: true });
+          onError = value?.gates?.pre_push?.on_error ?? onError;
+        } catch {
+          // unreadable: keep what the other file said
+        }
+      }
+      return onError === "block";
+    }
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,339 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runProcess } from "../../exec/exec.ts";
+import { EMPTY_TREE } from "../../git/repo.ts";
+import { type PushRangeOptions, type PushRangeResult, resolvePushRange } from "./range.ts";
+import { parsePushLines, type PushUpdate } from "./stdin.ts";
+import { commitFile, git, makeRepo } from "../../git/_testing.ts";
+import { NOT_SEPARATED_NOTE } from "./merge_base_tree.ts";
+
+const runner = runProcess;
+
+function update(
+  localRef: string,
+  localOid: string,
+  remoteRef: string,
+  remoteOid: string,
+): PushUpdate {
+  return parsePushLines(`${localRef} ${localOid} ${remoteRef} ${remoteOid}\n`).updates[0];
+}
+
+function range(result: PushRangeResult) {
+  assert.equal(result.kind, "range", JSON.stringify(result));
+  return (result as Extract<PushRangeResult, { kind: "range" }>).range;
+}
+
+/** {@linkcode resolvePushRange} (remote "upstream" unless given) that must give a range. */
+async function pushRange(
+  repo: string,
+  options: Omit<PushRangeOptions, "repo" | "remote"> & { remote?: string },
+) {
+  return range(await resolvePushRange(runner, { repo, remote: "upstream", ...options }));
+}
+
+/** repo with `main` pushed to a bare remote named "upstream" (never origin). */
+async function withRemote(
+  fn: (ctx: { dir: string; repo: string; bare: string; base: string }) => Promise<void>,
+  objectFormat: "sha1" | "sha256" = "sha1",
+) {
+  const { dir, repo, cleanup } = await makeRepo({ objectFormat });
+  try {
+    const bare = join(dir, "remote.git");
+    await git(dir, ["init", "-q", "--bare", `--object-format=${objectFormat}`, bare]);
+    await git(repo, ["remote", "add", "upstream", bare]);
+    await git(repo, ["push", "-q", "upstream", "main"]);
+    await fn({ dir, repo, bare, base: await git(repo, ["rev-parse", "HEAD"]) });
+  } finally {
+    await cleanup();
+  }
+}
+
+Deno.test("resolvePushRange() reviews remote..local when the remote id is known", async () => {
+  await withRemote(async ({ repo, base }) => {
+    const tip = await commitFile(repo, "a.txt", "a\n", "a");
+    const r = await pushRange(repo, {
+      update: update("refs/heads/main", tip, "refs/heads/main", base),
+    });
+    assert.deepEqual(r, { from: base, to: tip, commits: 1, truncated: false, notes: [] });
+  });
+});
+
+Deno.test("resolvePushRange() reviews a new branch from where it left the remote's refs", async () => {
+  await withRemote(async ({ repo, base }) => {
+    await git(repo, ["switch", "-q", "-c", "feature"]);
+    await commitFile(repo, "a.txt", "a\n", "a");
+    const tip = await commitFile(repo, "b.txt", "b\n", "b");
+    const zero = "0".repeat(40);
+    const r = await pushRange(repo, {
+      update: update("refs/heads/feature", tip, "refs/heads/feature", zero),
+    });
+    assert.deepEqual({ from: r.from, to: r.to, commits: r.commits }, {
+      from: base,
+      to: tip,
+      commits: 2,
+    });
+    const head = await pushRange(repo, {
+      update: update("HEAD", tip, "refs/heads/x", zero),
+    });
+    assert.equal(head.commits, 2, "HEAD:refs/heads/x resolves the same");
+  });
+});
+
+Deno.test("resolvePushRange() skips deletions, tags, and pushes with nothing new", async () => {
+  await withRemote(async ({ repo, base }) => {
+    const zero = "0".repeat(40);
+    const del = await resolvePushRange(runner, {
+      repo,
+      remote: "upstream",
+      update: update("(delete)", zero, "refs/heads/old", base),
+    });
+    assert.deepEqual(del, { kind: "skip", reason: "deletes refs/heads/old" });
+    await git(repo, ["tag", "-a", "-m", "v1", "v1"]);
+    const tagOid = await git(repo, ["rev-parse", "v1"]);
+    const tag = await resolvePushRange(runner, {
+      repo,
+      remote: "upstream",
+      update: update("refs/tags/v1", tagOid, "refs/tags/v1", zero),
+    });
+    assert.equal(tag.kind, "skip");
+    const same = await resolvePushRange(runner, {
+      repo,
+      remote: "upstream",
+      update: update("refs/heads/main", base, "refs/heads/copy", zero),
+    });
+    assert.deepEqual(same, { kind: "skip", reason: "nothing new to review on refs/heads/copy" });
+  });
+});
+
+Deno.test("resolvePushRange() peels an annotated tag when tags are reviewed", async () => {
+  await withRemote(async ({ repo, base }) => {
+    const tip = await commitFile(repo, "a.txt", "a\n", "a");
+    await git(repo, ["tag", "-a", "-m", "v2", "v2"]);
+    const tagOid = await git(repo, ["rev-parse", "v2"]);
+    assert.notEqual(tagOid, tip);
+    const r = await pushRange(repo, {
+      reviewTags: true,
+      update: update("refs/tags/v2", tagOid, "refs/tags/v2", "0".repeat(40)),
+    });
+    assert.deepEqual({ from: r.from, to: r.to }, { from: base, to: tip });
+  });
+});
+
+Deno.test("resolvePushRange() handles a force push over commits not present locally", async () => {
+  await withRemote(async ({ repo, base }) => {
+    const tip = await commitFile(repo, "a.txt", "a\n", "a");
+    const unknown = "e".repeat(40);
+    const r = await pushRange(repo, {
+      update: update("refs/heads/main", tip, "refs/heads/main", unknown),
+    });
+    assert.deepEqual({ from: r.from, to: r.to, commits: r.commits }, {
+      from: base,
+      to: tip,
+      commits: 1,
+    });
+    assert.match(r.notes[0], /is not here/);
+  });
+});
+
+Deno.test("resolvePushRange() keeps only the newest maxCommits commits and says so", async () => {
+  await withRemote(async ({ repo }) => {
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await commitFile(repo, `f${i}.txt`, `${i}\n`, `c${i}`));
+    const r = await pushRange(repo, {
+      maxCommits: 2,
+      update: update("refs/heads/main", ids[3], "refs/heads/main", "0".repeat(40)),
+    });
+    assert.deepEqual({ from: r.from, to: r.to, commits: r.commits, truncated: r.truncated }, {
+      from: ids[1],
+      to: ids[3],
+      commits: 2,
+      truncated: true,
+    });
+    assert.match(r.notes.join("\n"), /newest 2/);
+  });
+});
+
+Deno.test("resolvePushRange() on a push to a URL excludes every remote-tracking ref, root → empty tree", async () => {
+  const { dir, repo, cleanup } = await makeRepo();
+  try {
+    const tip = await git(repo, ["rev-parse", "HEAD"]);
+    const url = join(dir, "elsewhere.git");
+    const r = await pushRange(repo, {
+      remote: url,
+      update: update("refs/heads/main", tip, "refs/heads/main", "0".repeat(40)),
+    });
+    assert.deepEqual({ from: r.from, to: r.to, commits: r.commits }, {
+      from: EMPTY_TREE.sha1,
+      to: tip,
+      commits: 1,
+    });
+    assert.equal(
+      await git(repo, ["hash-object", "-t", "tree", "--stdin"], { stdin: "" }),
+      EMPTY_TREE.sha1,
+    );
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("resolvePushRange() works in a SHA-256 repository", async () => {
+  await withRemote(async ({ repo, base }) => {
+    assert.equal(base.length, 64);
+    const tip = await commitFile(repo, "a.txt", "a\n", "a");
+    const r = await pushRange(repo, {
+      update: update("refs/heads/main", tip, "refs/heads/main", base),
+    });
+    assert.deepEqual({ from: r.from, to: r.to }, { from: base, to: tip });
+    const viaUrl = await pushRange(repo, {
+      remote: "/some/url.git",
+      update: update("refs/heads/main", tip, "refs/heads/n", "0".repeat(64)),
+    });
+    assert.equal(viaUrl.from, base, "a URL push excludes every remote-tracking ref");
+    await git(repo, ["update-ref", "-d", "refs/remotes/upstream/main"]);
+    const fresh = await pushRange(repo, {
+      update: update("refs/heads/main", tip, "refs/heads/n", "0".repeat(64)),
+    });
+    assert.deepEqual({ from: fresh.from, commits: fresh.commits }, {
+      from: EMPTY_TREE.sha256,
+      commits: 2,
+    });
+    assert.equal(
+      await git(repo, ["hash-object", "-t", "tree", "--stdin"], { stdin: "" }),
+      EMPTY_TREE.sha256,
+    );
+  }, "sha256");
+});
+
+/** Files changed between `from` (commit or tree) and `to`, sorted. */
+async function changedFiles(repo: string, from: string, to: string): Promise<string[]> {
+  return (await git(repo, ["diff", "--name-only", from, to])).split("\n").filter(Boolean).sort();
+}
+
+/** On `main` (already pushed at `base`): `feature` gets f.txt, main gets m.txt and is pushed. */
+async function divergeAndPushMain(repo: string, mainFile = "m.txt"): Promise<string> {
+  await git(repo, ["switch", "-q", "-c", "feature"]);
+  await commitFile(repo, "f.txt", "feature\n", "feature work");
+  await git(repo, ["switch", "-q", "main"]);
+  const main = await commitFile(repo, mainFile, "main\n", "main work");
+  await git(repo, ["push", "-q", "upstream", "main"]);
+  await git(repo, ["switch", "-q", "feature"]);
+  return main;
+}
+
+Deno.test("resolvePushRange() leaves out main's pushed changes merged into a new branch", async () => {
+  await withRemote(async ({ repo, base }) => {
+    await divergeAndPushMain(repo);
+    await git(repo, ["merge", "-q", "--no-ff", "-m", "merge main", "main"]);
+    const tip = await commitFile(repo, "g.txt", "more\n", "more feature work");
+    const r = await pushRange(repo, {
+      update: update("refs/heads/feature", tip, "refs/heads/feature", "0".repeat(40)),
+    });
+    assert.deepEqual(await changedFiles(repo, base, tip), ["f.txt", "g.txt", "m.txt"]);
+    assert.deepEqual(await changedFiles(repo, r.from, r.to), ["f.txt", "g.txt"]);
+    assert.equal(r.commits, 3);
+    assert.match(r.notes.join("\n"), /Left out changes already on "upstream" brought in by merges/);
+  });
+});
+
+Deno.test("resolvePushRange() leaves out merged pushed changes when the remote id is known", async () => {
+  await withRemote(async ({ repo }) => {
+    await divergeAndPushMain(repo);
+    await git(repo, ["push", "-q", "upstream", "feature"]);
+    const pushedFeature = await git(repo, ["rev-parse", "feature"]);
+    // main advances twice more (two merges of main), feature keeps working in between.
+    await git(repo, ["merge", "-q", "--no-ff", "-m", "merge main", "main"]);
+    await commitFile(repo, "g.txt", "g\n", "g");
+    await git(repo, ["switch", "-q", "main"]);
+    await commitFile(repo, "m2.txt", "m2\n", "m2");
+    await git(repo, ["push", "-q", "upstream", "main"]);
+    await git(repo, ["switch", "-q", "feature"]);
+    await git(repo, ["merge", "-q", "--no-ff", "-m", "merge main again", "main"]);
+    const tip = await commitFile(repo, "h.txt", "h\n", "h");
+    const r = await pushRange(repo, {
+      update: update("refs/heads/feature", tip, "refs/heads/feature", pushedFeature),
+    });
+    assert.deepEqual(await changedFiles(repo, r.from, r.to), ["g.txt", "h.txt"]);
+    assert.equal(r.commits, 4, "the merges and g, h; not main's commits");
+    assert.equal(r.truncated, false);
+    assert.match(r.notes.join("\n"), /\(2 merged commits\)/);
+  });
+});
+
+Deno.test("resolvePushRange() shows a conflict resolution of a new branch as its own change", async () => {
+  await withRemote(async ({ repo }) => {
+    const tip = await conflictingMerge(repo, false);
+    const r = await pushRange(repo, {
+      update: update("refs/heads/feature", tip, "refs/heads/feature", "0".repeat(40)),
+    });
+    // The base is the fork point: merging it with main is clean; the resolution is the change.
+    assert.deepEqual(await changedFiles(repo, r.from, r.to), ["README.md"]);
+    assert.equal(await git(repo, ["show", `${r.from}:README.md`]), "main");
+  });
+});
+
+Deno.test("resolvePushRange() reviews the whole range with a note when the merge conflicts", async () => {
+  await withRemote(async ({ repo }) => {
+    const tip = await conflictingMerge(repo, true);
+    const pushed = await git(repo, ["rev-parse", "upstream/feature"]);
+    const r = await pushRange(repo, {
+      update: update("refs/heads/feature", tip, "refs/heads/feature", pushed),
+    });
+    assert.equal(r.from, pushed, "falls back to remote..local");
+    assert.deepEqual(await changedFiles(repo, r.from, r.to), ["README.md", "m.txt"]);
+    assert.deepEqual(r.notes, [NOT_SEPARATED_NOTE]);
+  });
+});
+
+/** feature and main both change README.md; main is pushed (feature too with `pushFeature`). */
+async function conflictingMerge(repo: string, pushFeature: boolean): Promise<string> {
+  await git(repo, ["switch", "-q", "-c", "feature"]);
+  await commitFile(repo, "README.md", "feature\n", "feature readme");
+  if (pushFeature) await git(repo, ["push", "-q", "upstream", "feature"]);
+  await git(repo, ["switch", "-q", "main"]);
+  await commitFile(repo, "README.md", "main\n", "main readme");
+  await commitFile(repo, "m.txt", "main\n", "main work");
+  await git(repo, ["push", "-q", "upstream", "main"]);
+  await git(repo, ["switch", "-q", "feature"]);
+  await git(repo, ["merge", "-q", "-m", "merge main", "main"]).catch(() => {});
+  await Deno.writeTextFile(join(repo, "README.md"), "both\n");
+  await git(repo, ["add", "README.md"]);
+  await git(repo, ["commit", "-q", "--no-edit"]);
+  return await git(repo, ["rev-parse", "HEAD"]);
+}
+
+Deno.test("resolvePushRange() keeps the range unchanged for a merge of local branches", async () => {
+  await withRemote(async ({ repo, base }) => {
+    await git(repo, ["switch", "-q", "-c", "topic"]);
+    await commitFile(repo, "t.txt", "t\n", "topic");
+    await git(repo, ["switch", "-q", "main"]);
+    await commitFile(repo, "a.txt", "a\n", "a");
+    await git(repo, ["merge", "-q", "--no-ff", "-m", "merge topic", "topic"]);
+    const tip = await git(repo, ["rev-parse", "HEAD"]);
+    const r = await pushRange(repo, {
+      update: update("refs/heads/main", tip, "refs/heads/main", base),
+    });
+    assert.deepEqual(r, { from: base, to: tip, commits: 3, truncated: false, notes: [] });
+  });
+});
+
+Deno.test("resolvePushRange() reviews a rebased force push as our commits, not upstream's", async () => {
+  await withRemote(async ({ repo }) => {
+    await git(repo, ["switch", "-q", "-c", "feature"]);
+    await commitFile(repo, "f.txt", "feature\n", "feature work");
+    await git(repo, ["push", "-q", "upstream", "feature"]);
+    const oldTip = await git(repo, ["rev-parse", "HEAD"]);
+    await git(repo, ["switch", "-q", "main"]);
+    const main = await commitFile(repo, "m.txt", "main\n", "main work");
+    await git(repo, ["push", "-q", "upstream", "main"]);
+    await git(repo, ["switch", "-q", "feature"]);
+    await git(repo, ["rebase", "-q", "main"]);
+    const tip = await git(repo, ["rev-parse", "HEAD"]);
+    const r = await pushRange(repo, {
+      update: update("refs/heads/feature", tip, "refs/heads/feature", oldTip),
+    });
+    assert.equal(r.from, main);
+    assert.deepEqual(await changedFiles(repo, r.from, r.to), ["f.txt"]);
+    assert.equal(r.commits, 1);
+    assert.match(r.notes.join("\n"), /Force push over refs\/heads\/feature/);
+  });
+});

@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { runHook } from "./run_hook.ts";
+import { prePushFailed } from "./pre_push/hook.ts";
+import { turnHookFailed } from "./turn/failure.ts";
+import type { CliDeps } from "../cli/deps.ts";
+
+const ESCAPES = "\u001b]0;T\u0007\u001b[2J\u202e";
+// deno-lint-ignore no-control-regex
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+
+function deps(env: Record<string, string>): CliDeps & { touched: string[] } {
+  const touched: string[] = [];
+  return {
+    touched,
+    cwd: "/",
+    env,
+    stdout: { isTerminal: false, write: (t) => void touched.push(`stdout ${t}`) },
+    stderr: { isTerminal: false, write: (t) => void touched.push(`stderr ${t}`) },
+    readStdin: () => {
+      touched.push("stdin");
+      return Promise.resolve(new Uint8Array());
+    },
+    runner: () => {
+      touched.push("runner");
+      return Promise.reject(new Error("no subprocess expected"));
+    },
+    now: () => new Date(),
+    signal: new AbortController().signal,
+    self: { execPath: Deno.execPath() },
+  };
+}
+
+Deno.test("the hooks' failure texts neutralise control and bidi characters of the error message", () => {
+  const error = new Error(`provider said ${ESCAPES}`);
+  const stop = turnHookFailed("stop", error);
+  const message = String(JSON.parse(stop.stdout).systemMessage);
+  assert.match(message, /provider said \\u\{1b\}\]0;T\\u\{7\}\\u\{1b\}\[2J\\u\{202e\}/);
+  for (
+    const out of [
+      stop,
+      prePushFailed(error),
+      turnHookFailed("prompt", error),
+    ]
+  ) {
+    assert.doesNotMatch(out.stderr, RAW_CONTROL);
+    assert.doesNotMatch(out.stdout, RAW_CONTROL);
+  }
+  assert.doesNotMatch(message, RAW_CONTROL);
+});
+
+Deno.test("runHook() returns 0 at once, before stdin or git, for every spelling of REVIEW_GATE off", async () => {
+  for (const value of ["0", "false", "OFF", " no ", "False"]) {
+    for (const name of ["pre-push", "claude-stop", "claude-prompt"]) {
+      const d = deps({ REVIEW_GATE: value });
+      assert.equal(await runHook(name, ["origin", "url"], d), 0);
+      assert.deepEqual(d.touched, [], `${name} with REVIEW_GATE=${JSON.stringify(value)}`);
+    }
+  }
+});

@@ -1,0 +1,70 @@
+/**
+ * What a Stop gate answers (pure), in the shape Claude Code reads from a `Stop` hook's stdout
+ * (PROVIDERS.md "Claude Code hooks, as the real CLI runs them"): block =
+ * `{"decision":"block","reason":…}` with exit 0; a `systemMessage` shows the user a note without
+ * blocking; printing nothing allows. Reasons stay short and point at the stored `review.md`; at most
+ * three findings are listed, one line each. Every text passes through
+ * {@linkcode sanitizeForTerminal}: provider errors and config keys are untrusted.
+ *
+ * @module
+ */
+import type { Finding } from "../../kinds/review/types.ts";
+import { sanitizeForTerminal } from "../../formats/sanitize.ts";
+import { listFindings, plural } from "../messages.ts";
+
+/**
+ * Stop hook stdout that blocks the stop and sends Claude the reason.
+ *
+ * @param input blocking findings (≥1), the absolute path of the run's review.md
+ * @returns one JSON line `{"decision":"block","reason":…}` with a final newline
+ */
+export function buildStopBlock(
+  input: { findings: readonly Finding[]; reviewPath: string },
+): string {
+  const reason = [
+    `review-gate found ${
+      plural(input.findings.length, "blocking finding")
+    } in this turn's changes:`,
+    ...listFindings(input.findings),
+    `Full review: ${input.reviewPath}`,
+    "Fix them (or explain why they are not problems), then finish your turn.",
+  ].join("\n");
+  return JSON.stringify({ decision: "block", reason: sanitizeForTerminal(reason) }) + "\n";
+}
+
+/**
+ * Stop hook stdout that allows the stop and shows the user a message.
+ *
+ * @param message one or two short lines
+ * @returns one JSON line `{"systemMessage":…}` with a final newline
+ */
+export function buildStopMessage(message: string): string {
+  return JSON.stringify({ systemMessage: sanitizeForTerminal(message) }) + "\n";
+}
+
+/** Stop hook stdout that simply allows the stop: nothing. */
+export function buildStopAllow(): string {
+  return "";
+}
+
+/**
+ * Stop hook stdout when the review could not run (invalid answer, provider error, timeout).
+ *
+ * @param input why it could not run; where the run record is; `block` when config says
+ *   `on_error: block`; the gate's name (`claude-stop`), for the command that turns it off
+ * @returns a block JSON line (reason says how to disable the gate) or a `systemMessage` line
+ */
+export function buildStopCouldNotRun(
+  input: { reason: string; runPath?: string; block: boolean; gateName: string },
+): string {
+  const where = input.runPath ? ` (details: ${input.runPath})` : "";
+  if (!input.block) {
+    return buildStopMessage(`review-gate: this turn was NOT reviewed: ${input.reason}${where}`);
+  }
+  const reason = [
+    `review-gate could not review this turn's changes: ${input.reason}${where}.`,
+    "The gate is set to block when that happens (on_error: block). Tell the user; they can turn the",
+    `gate off with "review-gate gate disable ${input.gateName}" or REVIEW_GATE=0.`,
+  ].join("\n");
+  return JSON.stringify({ decision: "block", reason: sanitizeForTerminal(reason) }) + "\n";
+}

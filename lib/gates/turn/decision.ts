@@ -1,0 +1,86 @@
+/**
+ * What a stop decides from a verdict and the block streak (DESIGN.md "Gates"): allow, block, allow
+ * with a note that the review could not run, or allow because `max_blocks` blocks in a row were
+ * reached. The block counter is saved through the caller's `save`, so loops are impossible: a stop
+ * that follows our own block counts towards the cap. Output shapes per PROVIDERS.md "Claude Code
+ * hooks" (built by lib/gates/turn/answer.ts).
+ *
+ * @module
+ */
+import type { Finding } from "../../kinds/review/types.ts";
+import type { SessionState } from "../../store/sessions.ts";
+import { buildStopBlock, buildStopCouldNotRun, buildStopMessage } from "./answer.ts";
+import { ALLOW, type HookOutput } from "../hook_io.ts";
+
+/** Status of a stop the gate itself failed on (not a review status). */
+export const GATE_ERROR = "gate-error";
+const COULD_NOT_RUN = new Set(["invalid-answer", "provider-error", "timeout", "interrupted"]);
+
+/** What the session file keeps of the last review, to reuse it for the same change. */
+export interface StoredVerdict {
+  /** A review status (lib/store/run_record.ts) or {@linkcode GATE_ERROR}. */
+  status: string;
+  /** The run folder, `""` when there is none. */
+  runDir: string;
+  message?: string;
+  /** The findings that blocked (empty when none did). */
+  blocking: Finding[];
+}
+
+/** How a stop is decided besides its verdict. */
+export interface StopDecisionOptions {
+  /** Blocks in a row since the last allow or user prompt. */
+  streak: number;
+  /** The gate's `max_blocks` (e.g. `gates.claude_stop.max_blocks`): the streak that stops blocking. */
+  maxBlocks: number;
+  /** The gate's `on_error`: what a review that could not run does. */
+  onError: "allow" | "block";
+  /** The gate's name (`claude-stop`), for the command that turns it off. */
+  gateName: string;
+  /** Saves the new block counter (`consecutiveBlocks`) to the session file. */
+  save: (patch: Partial<SessionState>) => Promise<void>;
+}
+
+/**
+ * Decide a stop from its verdict: block on blocking findings (or, with `onError: "block"`, on a
+ * review that could not run) until the streak reaches `maxBlocks`, then allow with a message. The
+ * counter is reset on an allow or at the cap, else incremented, through `options.save`.
+ *
+ * @returns the hook output, exit 0 always: stdout empty (allow), a `systemMessage` or a block
+ * @throws whatever `options.save` throws
+ */
+export async function decideStop(
+  verdict: StoredVerdict,
+  options: StopDecisionOptions,
+): Promise<HookOutput> {
+  const { streak, maxBlocks } = options;
+  const couldNotRun = verdict.status === GATE_ERROR || COULD_NOT_RUN.has(verdict.status);
+  const reason = verdict.status === GATE_ERROR
+    ? verdict.message ?? "no details"
+    : `${verdict.status}: ${verdict.message ?? "no details"}`;
+  const runPath = verdict.runDir || undefined;
+  const wantsBlock = couldNotRun ? options.onError === "block" : verdict.blocking.length > 0;
+  if (!wantsBlock) {
+    await options.save({ consecutiveBlocks: 0 });
+    if (!couldNotRun) return ALLOW;
+    const out = buildStopCouldNotRun({ reason, runPath, block: false, gateName: options.gateName });
+    return { stdout: out, stderr: "", exitCode: 0 };
+  }
+  if (streak >= maxBlocks) {
+    await options.save({ consecutiveBlocks: 0 });
+    const what = couldNotRun
+      ? `could not review this turn (${reason})`
+      : `still finds ${verdict.blocking.length} blocking finding(s)`;
+    const see = couldNotRun
+      ? (runPath ? `; details: ${runPath}` : "")
+      : `; see ${verdict.runDir}/review.md`;
+    const message =
+      `review-gate ${what} but stopped blocking after ${maxBlocks} blocks in a row (max_blocks)${see}`;
+    return { stdout: buildStopMessage(message), stderr: "", exitCode: 0 };
+  }
+  await options.save({ consecutiveBlocks: streak + 1 });
+  const stdout = couldNotRun
+    ? buildStopCouldNotRun({ reason, runPath, block: true, gateName: options.gateName })
+    : buildStopBlock({ findings: verdict.blocking, reviewPath: `${verdict.runDir}/review.md` });
+  return { stdout, stderr: "", exitCode: 0 };
+}

@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import type { Finding } from "../../kinds/review/types.ts";
+import type { SessionState } from "../../store/sessions.ts";
+import { decideStop, GATE_ERROR, type StoredVerdict } from "./decision.ts";
+
+const FINDING = {
+  title: "Null dereference",
+  severity: "high",
+  file: "src/a.ts",
+  line_start: 3,
+  line_end: 3,
+} as Finding;
+
+const CASES: {
+  name: string;
+  verdict: StoredVerdict;
+  streak: number;
+  onError?: "allow" | "block";
+  kind: "allow" | "message" | "block";
+  counter: number;
+  text?: RegExp;
+}[] = [
+  {
+    name: "allows an approval silently and resets the counter",
+    verdict: { status: "approved", runDir: "/runs/1", blocking: [] },
+    streak: 1,
+    kind: "allow",
+    counter: 0,
+  },
+  {
+    name: "blocks on blocking findings and counts the block",
+    verdict: { status: "changes-requested", runDir: "/runs/1", blocking: [FINDING] },
+    streak: 1,
+    kind: "block",
+    counter: 2,
+    text: /\/runs\/1\/review\.md/,
+  },
+  {
+    name: "allows with a message once max_blocks blocks in a row were reached",
+    verdict: { status: "changes-requested", runDir: "/runs/1", blocking: [FINDING] },
+    streak: 3,
+    kind: "message",
+    counter: 0,
+    text: /stopped blocking after 3 blocks in a row/,
+  },
+  {
+    name: "allows a review that could not run loudly with on_error allow",
+    verdict: { status: "timeout", runDir: "", message: "took too long", blocking: [] },
+    streak: 0,
+    kind: "message",
+    counter: 0,
+    text: /NOT reviewed: timeout: took too long/,
+  },
+  {
+    name: "blocks a gate error with on_error block",
+    verdict: { status: GATE_ERROR, runDir: "", message: "the Stop gate failed: x", blocking: [] },
+    streak: 0,
+    onError: "block",
+    kind: "block",
+    counter: 1,
+    text: /could not review this turn's changes: the Stop gate failed: x/,
+  },
+];
+
+Deno.test("decideStop() decides from the verdict and the streak", async (t) => {
+  for (const c of CASES) {
+    await t.step(c.name, async () => {
+      const saved: Partial<SessionState>[] = [];
+      const out = await decideStop(c.verdict, {
+        streak: c.streak,
+        maxBlocks: 3,
+        onError: c.onError ?? "allow",
+        gateName: "claude-stop",
+        save: (patch) => Promise.resolve(void saved.push(patch)),
+      });
+      assert.equal(out.exitCode, 0);
+      assert.deepEqual(saved, [{ consecutiveBlocks: c.counter }]);
+      const json = out.stdout ? JSON.parse(out.stdout) : null;
+      const kind = json === null ? "allow" : json.decision === "block" ? "block" : "message";
+      assert.equal(kind, c.kind, out.stdout);
+      if (c.text) assert.match(json.reason ?? json.systemMessage, c.text);
+    });
+  }
+});

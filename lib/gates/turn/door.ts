@@ -1,0 +1,47 @@
+/**
+ * What the agent-neutral turn gate (lib/gates/turn/) needs from an agent's front door: how to read
+ * the hook payload, which events are the turn's start and its stop, the gate's name and config, and
+ * how to call the change under review. Claude Code's door is lib/gates/claude/door.ts; another
+ * agent whose hooks report a turn's start and stop (say, Codex) is one more door, with no copied
+ * gate logic.
+ *
+ * @module
+ */
+import type { Config } from "../../config/config.ts";
+
+/** The payload fields the turn gate uses (Claude Code's names; unknown fields are ignored). */
+export interface TurnPayload {
+  hook_event_name: string;
+  /** The agent's session: one baseline, block streak and lock per session. */
+  session_id: string;
+  /** The agent's cwd (where the repository is looked up). */
+  cwd: string;
+  /** Stop: the agent's final message, carried into the prompt as data; absent when none. */
+  last_assistant_message?: string;
+}
+
+/** Result of a door's payload parser: the payload, or why it is unusable (never thrown). */
+export type TurnPayloadResult<P extends TurnPayload = TurnPayload> =
+  | { ok: true; payload: P }
+  | { ok: false; reason: string };
+
+/** The settings of one turn gate (e.g. config `gates.claude_stop`). */
+export type TurnGateConfig = Config["gates"]["claude_stop"];
+
+/** An agent's front door to the turn gate. */
+export interface TurnDoor {
+  /** The Stop hook's name as `review-gate hook` and `gate disable` spell it, e.g. `claude-stop`. */
+  readonly gateName: string;
+  /** The prompt hook's name, e.g. `claude-prompt`. */
+  readonly promptHookName: string;
+  /** Target label of a turn's review, e.g. "this Claude turn's changes". */
+  readonly turnLabel: string;
+  /** This gate's settings in the effective config. */
+  gateConfig(config: Config): TurnGateConfig;
+  /** Parse the hook's stdin; never throws. */
+  parse(stdinText: string): TurnPayloadResult;
+  /** True for the event that starts a turn (the user's prompt). */
+  isPrompt(payload: TurnPayload): boolean;
+  /** True for the main agent's stop (not a subagent's). */
+  isStop(payload: TurnPayload): boolean;
+}

@@ -1,0 +1,95 @@
+/**
+ * When the Stop gate itself fails (DESIGN.md "Gates"): before the config is read an error allows
+ * with a message; after it, the failure follows `on_error` like a review that could not run —
+ * allow with a loud `systemMessage` by default, block (counted and capped by `max_blocks`) with
+ * `on_error: block`. Output shapes per PROVIDERS.md "Claude Code hooks".
+ *
+ * @module
+ */
+import { sanitizeForTerminal } from "../../formats/sanitize.ts";
+import { ensureStateDir } from "../../store/state.ts";
+import { readSessionState, writeSessionState } from "../../store/sessions.ts";
+import { buildStopCouldNotRun, buildStopMessage } from "./answer.ts";
+import type { GateContext } from "./context.ts";
+import { describeFailure, hookFailureText, type HookOutput } from "../hook_io.ts";
+import { decideStop, GATE_ERROR, type StoredVerdict } from "./decision.ts";
+
+/**
+ * Before the config is read: `on_error` is unknown, so allow with a message.
+ *
+ * @returns exit 0 with a `systemMessage` on stdout and the same text on stderr
+ */
+export function failSafe(error: unknown): HookOutput {
+  const message = `review-gate: the Stop gate failed and allowed the stop: ${
+    describeFailure(error)
+  }`;
+  return {
+    stdout: buildStopMessage(message),
+    stderr: sanitizeForTerminal(message) + "\n",
+    exitCode: 0,
+  };
+}
+
+/**
+ * The gate failed after the config was read: follow `on_error` like a review that could not run.
+ * With `on_error: block` the block is counted and capped by `max_blocks`; when the counter cannot
+ * be saved either, blocking could loop, so the stop is allowed.
+ *
+ * @returns exit 0 always; the failure is also written to stderr
+ */
+export async function gateFailed(gate: GateContext, error: unknown): Promise<HookOutput> {
+  const stop = gate.gate;
+  const gateName = gate.door.gateName;
+  const verdict: StoredVerdict = {
+    status: GATE_ERROR,
+    runDir: "",
+    message: `the Stop gate failed: ${describeFailure(error)}`,
+    blocking: [],
+  };
+  const stderr = sanitizeForTerminal(`review-gate: ${verdict.message}\n`);
+  if (stop.on_error !== "block") {
+    const stdout = buildStopCouldNotRun({ reason: verdict.message!, block: false, gateName });
+    return { stdout, stderr, exitCode: 0 };
+  }
+  try {
+    const state = await ensureStateDir(gate.repo.commonDir);
+    const sessionId = gate.payload.session_id;
+    const session = (await readSessionState(state, sessionId)) ?? { consecutiveBlocks: 0 };
+    const out = await decideStop(verdict, {
+      streak: session.consecutiveBlocks,
+      maxBlocks: stop.max_blocks,
+      onError: "block",
+      gateName,
+      save: (patch) => writeSessionState(state, { sessionId, value: { ...session, ...patch } }),
+    });
+    return { ...out, stderr };
+  } catch (second) {
+    const reason = `${verdict.message}; the block counter could not be saved (${
+      describeFailure(second)
+    }), so the stop is allowed`;
+    return {
+      stdout: buildStopCouldNotRun({ reason, block: false, gateName }),
+      stderr,
+      exitCode: 0,
+    };
+  }
+}
+
+/**
+ * What a turn hook says when it threw before deciding (pure; lib/gates/run_hook.ts calls it). The
+ * stop hook: exit 0 with a `systemMessage` saying the turn was NOT reviewed (and the same on
+ * stderr). The prompt hook: exit 0, stderr only (stdout would be added to the agent's context).
+ *
+ * @param event which hook failed
+ * @param error what was thrown
+ */
+export function turnHookFailed(event: "stop" | "prompt", error: unknown): HookOutput {
+  const text = `review-gate: WARNING: ${
+    event === "stop" ? "this turn was NOT reviewed" : "the turn's baseline was not recorded"
+  }: ${hookFailureText(error)}`;
+  return {
+    stdout: event === "stop" ? JSON.stringify({ systemMessage: text }) + "\n" : "",
+    stderr: text + "\n",
+    exitCode: 0,
+  };
+}

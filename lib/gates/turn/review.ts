@@ -1,0 +1,81 @@
+/**
+ * The turn gate's review of one agent turn (DESIGN.md "Gates"): baseline tree → current tree,
+ * bounded by the gate's internal deadline and the hook's abort signal, reduced to the
+ * {@linkcode StoredVerdict} the session file keeps. The review pipeline is loaded only here, so the
+ * gate's fast paths never pay for it.
+ *
+ * @module
+ */
+import type { Config } from "../../config/config.ts";
+import type { Repo } from "../../git/repo.ts";
+import type { HookInput } from "../hook_io.ts";
+import type { StoredVerdict } from "./decision.ts";
+
+/** The turn to review. */
+export interface TurnReview {
+  repo: Repo;
+  config: Config;
+  /** Tree id recorded at the start of the turn. */
+  baseline: string;
+  /** Tree id of the worktree now. */
+  current: string;
+  /** Epoch ms by which the review must be over (the provider gets the rest, less 2 s). */
+  deadline: number;
+  /** Target label, e.g. "this Claude turn's changes". */
+  label: string;
+  /** What the agent said about the change, carried into the prompt as data. */
+  agentMessage?: string;
+}
+
+/**
+ * Review `baseline → current` with the verdict cache on; the review is aborted at the deadline or
+ * when `input.signal` aborts.
+ *
+ * @returns the verdict, and `couldNotRun` when the review gave no answer (and was not
+ *   nothing-to-review), so the verdict must not be reused
+ * @throws whatever lib/review/run_review.ts `runReview` throws (git, usage, store errors)
+ */
+export async function reviewTurn(
+  input: HookInput,
+  turn: TurnReview,
+): Promise<{ verdict: StoredVerdict; couldNotRun: boolean }> {
+  const { repo, config, baseline, current } = turn;
+  const remaining = (turn.deadline - input.now().getTime()) / 1000;
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new Error("deadline")),
+    Math.max(1, remaining) * 1000,
+  );
+  const onAbort = () => controller.abort(input.signal?.reason);
+  input.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const { runReview } = await import("../../review/run_review.ts");
+    const { blockingFindings, policyOf } = await import("../../kinds/review/policy.ts");
+    const outcome = await runReview(
+      {
+        cwd: repo.root,
+        repo,
+        target: { kind: "tree", from: baseline, to: current, label: turn.label },
+        kind: "review",
+        agentMessage: turn.agentMessage,
+        config: {
+          ...config,
+          timeout_seconds: Math.max(1, Math.min(config.timeout_seconds, remaining - 2)),
+        },
+        useCache: true,
+      },
+      { runner: input.runner, env: input.env, now: input.now, signal: controller.signal },
+    );
+    const record = outcome.record;
+    const verdict: StoredVerdict = {
+      status: record.status,
+      runDir: record.runDir,
+      message: record.message,
+      blocking: outcome.answer ? blockingFindings(outcome.answer, policyOf(config)) : [],
+    };
+    return { verdict, couldNotRun: !outcome.answer && record.status !== "nothing-to-review" };
+  } finally {
+    clearTimeout(timer);
+    input.signal?.removeEventListener("abort", onAbort);
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The turn gate's stop (DESIGN.md "Gates"), agent-neutral: an agent's front door (Claude Code's is
+ * lib/gates/claude/door.ts) hands it the hook input; it reviews baseline → current worktree and
+ * blocks on blocking findings. The baseline is recorded at the turn's start by
+ * lib/gates/turn/baseline.ts (the worktree as a tree id; untracked files through a temporary index,
+ * the user's index is never touched).
+ *
+ * Fast paths, in order, each before any heavy module loads: skip switches (`REVIEW_GATE=0`,
+ * `REVIEW_GATE_CHILD=1`); malformed stdin or another event; not a repository; gate disabled; no
+ * baseline (record one and allow); nothing changed since the baseline (allow, no model call); the
+ * same change as the last review — same baseline *and* same tree — (reuse its verdict). Stops of one
+ * session are serialised by a lock file `sessions/<id>.lock` (`Deno.FsFile.lock`); a stop that
+ * cannot get it before the internal deadline allows with a message. Loops are impossible: a stop
+ * that follows our own block counts towards `max_blocks` consecutive blocks, after which the gate
+ * allows with a message. Once the config is read, anything that goes wrong — a review that could
+ * not run or an internal error (a git snapshot that fails, a broken state dir) — follows
+ * `on_error`: allow with a loud `systemMessage` by default, block (counted and capped) with
+ * `on_error: block`. Before the config is read, an error allows with a message. The decision,
+ * review and failure modules are loaded only on the paths that use them: a turn that changed
+ * nothing loads none of them.
+ *
+ * Parts: lib/gates/turn/context.ts (fast paths, payload, repo, config), lib/store/session_lock.ts,
+ * lib/gates/turn/review.ts (the deadline-bounded review), lib/gates/turn/decision.ts (block, allow
+ * or cap) and lib/gates/turn/failure.ts (`on_error`).
+ *
+ * @module
+ */
+import { snapshotWorktreeTree } from "../../git/live_tree.ts";
+import { ensureStateDir } from "../../store/state.ts";
+import { readSessionState, type SessionState, writeSessionState } from "../../store/sessions.ts";
+import type { TurnDoor } from "./door.ts";
+import { type GateContext, openGate } from "./context.ts";
+import { ALLOW, type HookInput, type HookOutput } from "../hook_io.ts";
+import { lockSession } from "../../store/session_lock.ts";
+import type { StopDecisionOptions, StoredVerdict } from "./decision.ts";
+
+/** Seconds kept between our internal deadline and the hook timeout Claude Code enforces. */
+export const DEADLINE_MARGIN_SECONDS = 15;
+
+/**
+ * Stop: review what this turn changed and block on blocking findings.
+ *
+ * @param input the hook's input
+ * @param door the agent's front door (payload, event names, gate name and config)
+ * @returns exit 0 always; stdout empty (allow), a `systemMessage` (allow with a note) or a block
+ */
+export async function runStopGate(input: HookInput, door: TurnDoor): Promise<HookOutput> {
+  const started = input.now().getTime();
+  let gate: GateContext | null;
+  try {
+    gate = await openGate(input, door, door.isStop);
+  } catch (error) {
+    return (await import("./failure.ts")).failSafe(error);
+  }
+  if (!gate) return ALLOW;
+  const stop = gate.gate;
+  const deadline = started +
+    Math.max(5, stop.timeout_seconds - DEADLINE_MARGIN_SECONDS) * 1000;
+  try {
+    const state = await ensureStateDir(gate.repo.commonDir);
+    const release = await lockSession(state, {
+      sessionId: gate.payload.session_id,
+      waitMs: deadline - input.now().getTime(),
+    });
+    if (!release) {
+      return {
+        stdout: (await import("./answer.ts")).buildStopMessage(
+          "review-gate: this stop was NOT reviewed: another review of this session is running",
+        ),
+        stderr: "",
+        exitCode: 0,
+      };
+    }
+    try {
+      return await stopWithGate(input, { ...gate, state, deadline });
+    } finally {
+      release();
+    }
+  } catch (error) {
+    return await (await import("./failure.ts")).gateFailed(gate, error);
+  }
+}
+
+async function stopWithGate(
+  input: HookInput,
+  gate: GateContext & { state: string; deadline: number },
+): Promise<HookOutput> {
+  const { payload, repo, config, state } = gate;
+  const session: SessionState = (await readSessionState(state, payload.session_id)) ??
+    { consecutiveBlocks: 0 };
+  // Patches accumulate: a later save (the block counter) must not drop an earlier one (the verdict).
+  const save = (patch: Partial<SessionState>) => {
+    Object.assign(session, patch);
+    return writeSessionState(state, {
+      sessionId: payload.session_id,
+      value: { ...session, updatedAt: input.now().toISOString() },
+    });
+  };
+  // Blocks in a row since the last allow or user prompt. Counted whether or not Claude Code marks
+  // the stop with `stop_hook_active`, so the cap holds even if that flag is missing or wrong.
+  const streak = session.consecutiveBlocks;
+
+  const current = await snapshotWorktreeTree(input.runner, repo);
+  const baseline = session.baselineTree;
+  if (!baseline) {
+    await save({ baselineTree: current, consecutiveBlocks: 0 });
+    return ALLOW; // no UserPromptSubmit seen for this session yet: nothing known to have changed
+  }
+  if (current === baseline) {
+    await save({ consecutiveBlocks: 0 });
+    return ALLOW;
+  }
+  const stop = gate.gate;
+  const decideOptions = {
+    streak,
+    maxBlocks: stop.max_blocks,
+    onError: stop.on_error,
+    gateName: gate.door.gateName,
+    save,
+  };
+  // The change is baseline → current: the same tree reached from another baseline is another change.
+  if (current === session.lastTree && baseline === session.lastBaseline && session.lastVerdict) {
+    return await decide(session.lastVerdict, decideOptions);
+  }
+
+  const { reviewTurn } = await import("./review.ts");
+  const { verdict, couldNotRun } = await reviewTurn(input, {
+    repo,
+    config,
+    baseline,
+    current,
+    deadline: gate.deadline,
+    label: gate.door.turnLabel,
+    agentMessage: payload.last_assistant_message,
+  });
+  if (!couldNotRun) {
+    await save({ lastTree: current, lastBaseline: baseline, lastVerdict: verdict });
+  }
+  return await decide(verdict, decideOptions);
+}
+
+/** Decide from a verdict (lib/gates/turn/decision.ts, loaded only when a turn changed something). */
+async function decide(verdict: StoredVerdict, options: StopDecisionOptions): Promise<HookOutput> {
+  return (await import("./decision.ts")).decideStop(verdict, options);
+}

@@ -1,0 +1,85 @@
+/**
+ * Test helpers for the gates and installers: throwaway git repositories (husky's `setup()`), a git runner that
+ * throws on failure, and shellcheck when it is installed. Test-only; never imported by lib code.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { runProcess } from "../exec/exec.ts";
+
+const decoder = new TextDecoder();
+
+/** Run git in `cwd` with a fixed identity; returns trimmed stdout; throws with stderr on failure. */
+export async function git(
+  cwd: string,
+  args: string[],
+  options: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<string> {
+  const result = await runProcess({
+    cmd: "git",
+    args,
+    cwd,
+    stdin: options.stdin ?? null,
+    env: {
+      GIT_AUTHOR_NAME: "Test",
+      GIT_AUTHOR_EMAIL: "test@example.com",
+      GIT_COMMITTER_NAME: "Test",
+      GIT_COMMITTER_EMAIL: "test@example.com",
+      GIT_CONFIG_NOSYSTEM: "1",
+      HOME: cwd,
+      ...options.env,
+    },
+  });
+  if (result.code !== 0) {
+    throw new Error(
+      `git ${args.join(" ")} failed (${result.code}): ${decoder.decode(result.stderr)}`,
+    );
+  }
+  return decoder.decode(result.stdout).trim();
+}
+
+/** A temp dir with a git repo in `repo/` holding one commit; `cleanup()` removes it all. */
+export async function makeRepo(
+  options: { objectFormat?: "sha1" | "sha256" } = {},
+): Promise<{ dir: string; repo: string; cleanup: () => Promise<void> }> {
+  const dir = await Deno.makeTempDir({ prefix: "rg-hooks-" });
+  const repo = join(dir, "repo");
+  await Deno.mkdir(repo);
+  await git(repo, [
+    "init",
+    "-q",
+    "-b",
+    "main",
+    `--object-format=${options.objectFormat ?? "sha1"}`,
+  ]);
+  await commitFile(repo, "README.md", "hello\n", "initial");
+  return { dir, repo, cleanup: () => Deno.remove(dir, { recursive: true }) };
+}
+
+/** Write a file, commit it; returns the new commit id. */
+export async function commitFile(
+  repo: string,
+  path: string,
+  text: string,
+  message: string,
+): Promise<string> {
+  await Deno.writeTextFile(join(repo, path), text);
+  await git(repo, ["add", "--", path]);
+  await git(repo, ["commit", "-q", "-m", message]);
+  return await git(repo, ["rev-parse", "HEAD"]);
+}
+
+/** True when `shellcheck` is on PATH. */
+export async function hasShellcheck(): Promise<boolean> {
+  try {
+    return (await runProcess({ cmd: "shellcheck", args: ["--version"] })).code === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Run shellcheck (POSIX sh dialect) on a script text; returns its report, `""` when clean. */
+export async function shellcheck(script: string): Promise<string> {
+  const result = await runProcess({ cmd: "shellcheck", args: ["-s", "sh", "-"], stdin: script });
+  return result.code === 0 ? "" : decoder.decode(result.stdout) + decoder.decode(result.stderr);
+}
