@@ -21,6 +21,24 @@ import { registerSchema } from "./schema.ts";
 /** The version printed by `--version`. */
 export const VERSION: string = denoJson.version;
 
+/** Registers one command (one file per command in this folder) on the program. */
+export type RegisterCommand = (
+  program: Command,
+  deps: CliDeps,
+  setExit: (code: number) => void,
+) => void;
+
+/** Every command, in help order: adding a command is one new file plus one line here. */
+const COMMANDS: readonly RegisterCommand[] = [
+  registerReview,
+  registerSchema,
+  registerDecode,
+  registerHook,
+  registerInstall,
+  registerGate,
+  registerDoctor,
+];
+
 /** Build the program with every command registered. */
 export function buildProgram(deps: CliDeps, setExit: (code: number) => void): Command {
   const program = new Command("review-gate")
@@ -33,13 +51,7 @@ export function buildProgram(deps: CliDeps, setExit: (code: number) => void): Co
       writeOut: (text) => deps.stdout.write(text),
       writeErr: (text) => deps.stderr.write(sanitizeForTerminal(text)),
     });
-  registerReview(program, deps, setExit);
-  registerSchema(program, deps);
-  registerDecode(program, deps, setExit);
-  registerHook(program, deps, setExit);
-  registerInstall(program, deps);
-  registerGate(program, deps);
-  registerDoctor(program, deps, setExit);
+  for (const register of COMMANDS) register(program, deps, setExit);
   for (const command of allCommands(program)) {
     command.exitOverride().showHelpAfterError("(add --help for usage)").configureOutput({
       writeOut: (text) => deps.stdout.write(text),

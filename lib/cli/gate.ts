@@ -1,7 +1,7 @@
 /**
  * `review-gate gate enable|disable|status [pre-push|claude-stop|all]`: turn the gates on and off in
- * config without uninstalling them. Edits keep the file's comments and formatting (jsonc-parser
- * `modify`), are validated, and are written atomically (lib/base/atomic_write.ts): a symlinked config
+ * config without uninstalling them. Edits keep the file's comments and formatting
+ * (lib/config/edit.ts), are validated, and are written atomically (lib/base/atomic_write.ts): a symlinked config
  * is edited at its target, an existing file keeps its mode, a new one is created `0644`.
  *
  * @module
@@ -9,6 +9,7 @@
 import { type Command, Option } from "commander";
 import { join } from "node:path";
 import { loadConfig, parseConfigText, REPO_CONFIG_FILE, userConfigPath } from "../config/config.ts";
+import { setGateEnabled } from "../config/edit.ts";
 import { ConfigError, UsageError } from "../base/errors.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { writeFileAtomic } from "../base/atomic_write.ts";
@@ -16,30 +17,6 @@ import type { CliDeps } from "./deps.ts";
 
 const GATES = { "pre-push": "pre_push", "claude-stop": "claude_stop" } as const;
 type GateName = keyof typeof GATES;
-
-/**
- * Set `gates.<gate>.enabled` in a JSONC config text, keeping everything else byte for byte.
- *
- * @param text current file text ("" for a new file)
- * @param gates which gates
- * @param enabled the new value
- * @returns the new text (validated by the caller)
- */
-export async function setGateEnabled(
-  text: string,
-  gates: readonly GateName[],
-  enabled: boolean,
-): Promise<string> {
-  const { applyEdits, modify } = await import("jsonc-parser");
-  let out = text.trim() === "" ? "{}\n" : text;
-  for (const gate of gates) {
-    const edits = modify(out, ["gates", GATES[gate], "enabled"], enabled, {
-      formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" },
-    });
-    out = applyEdits(out, edits);
-  }
-  return out;
-}
 
 function pickGates(which: string | undefined): GateName[] {
   if (which === undefined || which === "all") return ["pre-push", "claude-stop"];
@@ -71,7 +48,7 @@ async function toggle(
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   await parseConfigText(text, path); // refuse to edit an invalid file: the user must see the problem first
-  const next = await setGateEnabled(text, gates, enabled);
+  const next = await setGateEnabled(text, gates.map((g) => GATES[g]), enabled);
   await parseConfigText(next, path);
   if (next !== text) {
     await Deno.mkdir(join(path, ".."), { recursive: true });

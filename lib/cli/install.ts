@@ -7,14 +7,9 @@
  * @module
  */
 import { type Command, Option } from "commander";
-import { loadConfig } from "../config/config.ts";
 import { resolveRepo } from "../git/repo.ts";
-import {
-  type ClaudeScope,
-  installClaudeHooks,
-  uninstallClaudeHooks,
-} from "../install/claude/install.ts";
-import { installGitHook, uninstallGitHook } from "../install/git/install.ts";
+import type { ClaudeScope } from "../install/claude/install.ts";
+import { INSTALL_TARGETS } from "../install/registry.ts";
 import {
   applyActions,
   type FileAction,
@@ -28,8 +23,8 @@ import { selfCommand } from "../install/self_command.ts";
 import type { CliDeps } from "./deps.ts";
 
 interface InstallFlags {
-  git?: boolean;
-  claude?: boolean;
+  /** One per install target: `git`, `claude`. */
+  [target: string]: unknown;
   scope: ClaudeScope;
   projectDir?: string;
   dryRun?: boolean;
@@ -37,9 +32,10 @@ interface InstallFlags {
 }
 
 function addFlags(command: Command, verb: string): Command {
+  for (const target of INSTALL_TARGETS) {
+    command.option(`--${target.flag}`, `${verb} ${target.what} only`);
+  }
   return command
-    .option("--git", `${verb} the git pre-push hook only`)
-    .option("--claude", `${verb} the Claude Code hooks only`)
     .addOption(
       new Option(
         "--scope <scope>",
@@ -60,36 +56,21 @@ function addFlags(command: Command, verb: string): Command {
  * the directories it created; uninstall removes them once empty.
  */
 async function act(install: boolean, flags: InstallFlags, deps: CliDeps): Promise<void> {
-  const both = !flags.git && !flags.claude;
+  const chosen = INSTALL_TARGETS.filter((t) => flags[t.flag] === true);
+  const targets = chosen.length > 0 ? chosen : INSTALL_TARGETS;
   const repo = await resolveRepo(deps.runner, deps.cwd);
-  const command = install ? selfCommand(deps.self) : undefined;
+  const context = {
+    runner: deps.runner,
+    cwd: deps.cwd,
+    env: deps.env,
+    repo,
+    command: install ? selfCommand(deps.self) : undefined,
+    scope: flags.scope,
+    projectDir: flags.projectDir,
+    force: flags.force,
+  };
   const reports: { actions: FileAction[]; text: string }[] = [];
-  if (flags.git || both) {
-    const options = {
-      runner: deps.runner,
-      cwd: deps.cwd,
-      command,
-      dryRun: true,
-      force: flags.force,
-    };
-    const report = install ? await installGitHook(options) : await uninstallGitHook(options);
-    reports.push({ actions: report.actions, text: `git pre-push hook — ${report.text}` });
-  }
-  if (flags.claude || both) {
-    const { config } = await loadConfig({ root: repo.root, env: deps.env });
-    const options = {
-      scope: flags.scope,
-      projectDir: flags.projectDir ?? repo.root,
-      home: deps.env.HOME,
-      command,
-      stopTimeoutSeconds: config.gates.claude_stop.timeout_seconds,
-      dryRun: true,
-    };
-    const report = install
-      ? await installClaudeHooks(options)
-      : await uninstallClaudeHooks(options);
-    reports.push({ actions: report.actions, text: report.text });
-  }
+  for (const target of targets) reports.push(await target.plan(install, context));
   const statePath = installStatePath(repo.commonDir);
   const planned = reports.flatMap((r) => r.actions);
   const rmdirs = install ? [] : await planCreatedDirRemovals(statePath, planned);

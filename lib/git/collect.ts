@@ -31,7 +31,7 @@ import { snapshotIndexTree, snapshotWorktreeTree } from "./live_tree.ts";
 import type { Repo } from "./repo.ts";
 import { resolveTarget } from "./target.ts";
 import { gitTreeView, worktreeView } from "./tree_view.ts";
-import type { Budgets, Change, ChangedFile, Target } from "./types.ts";
+import type { Budgets, Change, ChangedFile, Coverage, Target } from "./types.ts";
 
 /** Options of {@linkcode collectChange}. */
 export interface CollectOptions {
@@ -112,21 +112,7 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     const reason = plan.reasons[i];
     return reason ? { ...e, omitted: reason } : { ...e };
   });
-  const listed = new Set(entries.map((e) => e.path));
-  for (const { path } of dirty) {
-    if (listed.has(path)) continue;
-    const file: ChangedFile = {
-      path,
-      status: "modified",
-      binary: false,
-      additions: 0,
-      deletions: 0,
-      omitted: "submodule",
-    };
-    files.push(file);
-    plan.coverage.omitted.push({ path, reason: "submodule" });
-    plan.coverage.status = "partial";
-  }
+  addDirtySubmodules(files, plan.coverage, dirty);
   const diff = chunks.filter((_, i) => !plan.reasons[i]).map((c) => decoder.decode(c)).join("");
   const deleted = new Set(
     entries.flatMap((e) =>
@@ -149,6 +135,31 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     fingerprint: await fingerprintOf(target.kind, raw, dirty.map((d) => d.signature).join("\0")),
     tree,
   };
+}
+
+/**
+ * List the submodules with uncommitted changes that the diff does not show as omitted files (their
+ * inside is not reviewed): coverage becomes partial and names each.
+ */
+function addDirtySubmodules(
+  files: ChangedFile[],
+  coverage: Coverage,
+  dirty: readonly { path: string }[],
+): void {
+  const listed = new Set(files.map((f) => f.path));
+  for (const { path } of dirty) {
+    if (listed.has(path)) continue;
+    files.push({
+      path,
+      status: "modified",
+      binary: false,
+      additions: 0,
+      deletions: 0,
+      omitted: "submodule",
+    });
+    coverage.omitted.push({ path, reason: "submodule" });
+    coverage.status = "partial";
+  }
 }
 
 /**

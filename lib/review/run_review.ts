@@ -25,9 +25,9 @@ import { autoTarget } from "../git/target.ts";
 import type { Change, Target } from "../git/types.ts";
 import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
 import { type CallOutcome, callStructured } from "../session/call.ts";
-import { cacheKey, readCache } from "../store/cache.ts";
+import { type CacheEntry, cacheKey, readCache } from "../store/cache.ts";
 import { ensureStateDir } from "../store/state.ts";
-import { answerStatus, blockingFindings, policyOf } from "../kinds/review/policy.ts";
+import { answerStatus, blockingFindings, type Policy, policyOf } from "../kinds/review/policy.ts";
 import { exitCodeFor } from "./exit_code.ts";
 import { verdictIdentity } from "./identity.ts";
 import {
@@ -35,8 +35,8 @@ import {
   buildReviewPrompt,
   type ReviewKind,
 } from "../kinds/review/prompt.ts";
-import { openRun } from "./open_run.ts";
-import { storeRun } from "./store_run.ts";
+import { openRun, type RunBase } from "./open_run.ts";
+import { type FinishedRun, type RunStart, storeRun } from "./store_run.ts";
 import type { ReviewResult, ReviewStatus } from "../store/run_record.ts";
 
 /** The I/O a review needs. */
@@ -119,132 +119,52 @@ const EARLY_INTERRUPT = "Interrupted before the provider started";
  * `provider-error` with the error's message (transcript of any attempts, `run.json`, records line).
  */
 export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promise<ReviewOutcome> {
-  const { config } = options;
-  const started = deps.now();
-  const aborted = () => deps.signal?.aborted === true;
-  // git calls that only read (collection) may die on an abort; the read-only proof may not.
-  const gitRunner = signalled(deps.runner, deps.signal);
-  const adapter = getProvider(config.provider);
-  const policy = policyOf(config);
-  const base = {
-    reviewKind: options.kind,
-    focus: options.focus,
-    provider: adapter.name,
-    model: config.model,
-    startedAt: started.toISOString(),
-    attempts: [],
-    cached: false,
-  };
-  const identity = await verdictIdentity(config, { kind: options.kind, focus: options.focus });
-  const early = (
-    status: "nothing-to-review" | "interrupted",
-    at: { label: string; kind?: string; change?: Change },
-  ): ReviewOutcome => ({
-    record: {
-      ...base,
-      id: "",
-      status,
-      blocking: false,
-      target: { kind: at.kind ?? "worktree", label: at.label },
-      ...(status === "interrupted" ? { message: EARLY_INTERRUPT } : {}),
-      finishedAt: deps.now().toISOString(),
-      durationMs: deps.now().getTime() - started.getTime(),
-      runDir: "",
-    },
-    exitCode: exitCodeFor(status, false),
-    change: at.change,
-  });
-  const interrupted = (at: { label: string; kind?: string; change?: Change }) =>
-    early("interrupted", at);
-  const pending = { label: "change not collected", kind: options.target?.kind };
-
-  let repo: Repo;
-  let target: Target | null;
-  let change: Change;
-  try {
-    if (aborted()) return interrupted(pending);
-    repo = options.repo ?? await resolveRepo(gitRunner, options.cwd);
-    target = options.target ?? await autoTarget(gitRunner, repo);
-    if (aborted()) return interrupted({ ...pending, kind: target?.kind });
-    if (target === null) return early("nothing-to-review", { label: "working tree (clean)" });
-    change = await collectChange(gitRunner, { repo, target, budgets: identity.budgets });
-  } catch (error) {
-    // a git child killed by the abort fails with a GitError: the abort is the real story
-    if (aborted()) return interrupted(pending);
-    throw error;
-  }
-  const collected = { label: change.label, kind: change.target.kind, change };
-  if (aborted()) return interrupted(collected);
-  if (change.files.length === 0) return early("nothing-to-review", collected);
+  const run = await startReview(options, deps);
+  const collected = await collect(run);
+  if ("outcome" in collected) return collected.outcome;
+  const { repo, change } = collected;
+  const at = { label: change.label, kind: change.target.kind, change };
+  if (run.aborted()) return run.early("interrupted", at);
+  if (change.files.length === 0) return run.early("nothing-to-review", at);
 
   const kind = getKind("review");
-  const schema = kind.schema;
   const prompt = buildReviewPrompt(change, {
     kind: options.kind,
-    schema,
+    schema: kind.schema,
     focus: options.focus,
     agentMessage: options.agentMessage,
   });
   const key = await cacheKey({
     fingerprint: change.fingerprint,
-    schemaId: identity.schemaHash,
-    promptTemplateHash: identity.templateHash,
-    provider: adapter.name,
-    model: config.model,
+    schemaId: run.identity.schemaHash,
+    promptTemplateHash: run.identity.templateHash,
+    provider: run.adapter.name,
+    model: options.config.model,
     focus: options.focus,
     reviewKind: options.kind,
   });
   const state = await ensureStateDir(repo.commonDir);
-  const hit = options.useCache && config.cache ? await readCache<ReviewAnswer>(state, key) : null;
-  if (!hit && aborted()) return interrupted(collected);
+  const useCache = options.useCache && options.config.cache;
+  const hit = useCache ? await readCache<ReviewAnswer>(state, key) : null;
+  if (!hit && run.aborted()) return run.early("interrupted", at);
 
-  const recordBase = await openRun(state, {
-    started,
-    base,
+  const start = await openRun(state, {
+    started: run.started,
+    base: run.base,
     change,
     cacheKey: key,
     cached: hit !== null,
   });
-
+  const finished = { start, state, hit, change };
+  if (hit) return await finish(run, finished, { answer: hit.answer });
   let outcome: CallOutcome<ReviewAnswer> | undefined;
-  let answer: ReviewAnswer | undefined;
-  let status: ReviewStatus;
-  const storeAs = { state, config, policy, memoKey: options.memoKey, started, signal: deps.signal };
   try {
-    if (hit) {
-      answer = hit.answer;
-      status = answerStatus(answer);
-    } else {
-      deps.onProviderStart?.(adapter.name);
-      const bin = resolveBinary(adapter, deps.env, options.cwd);
-      outcome = await callStructured({
-        adapter,
-        bin,
-        request: {
-          prompt,
-          schema,
-          root: repo.root,
-          model: config.model,
-          maxTurns: config.max_turns,
-        },
-        correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), schema),
-        decode: async (input) =>
-          (await import("../answer/decoder.ts")).decode(kind, input, change.tree),
-        runner: deps.runner,
-        timeoutMs: config.timeout_seconds * 1000,
-        signal: deps.signal,
-        env: deps.env,
-        proof: { take: () => takeSnapshot(deps.runner, repo), compare: compareSnapshots },
-        missingBinaryMessage: missingBinaryMessage(adapter, bin),
-      });
-      answer = outcome.answer;
-      status = outcome.status === "ok" ? answerStatus(outcome.answer!) : outcome.status;
-    }
+    outcome = await askProvider(run, { repo, change, prompt });
   } catch (error) {
     // the run folder exists: never leave its run.json "running" for a run that has ended
     const message = error instanceof Error ? error.message : String(error);
-    await storeRun(recordBase, {
-      ...storeAs,
+    await storeRun(start, {
+      ...run.storeAs(state),
       status: "provider-error",
       blocking: false,
       outcome,
@@ -254,17 +174,165 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     });
     throw error;
   }
+  return await finish(run, finished, { answer: outcome.answer, outcome });
+}
 
-  const blocking = answer ? blockingFindings(answer, policy).length > 0 : false;
-  const finished = deps.now();
-  const { record, warnings } = await storeRun(recordBase, {
-    ...storeAs,
+/** A review under way: what every phase shares. */
+interface ReviewRun {
+  options: ReviewOptions;
+  deps: ReviewDeps;
+  started: Date;
+  adapter: ReturnType<typeof getProvider>;
+  policy: Policy;
+  identity: Awaited<ReturnType<typeof verdictIdentity>>;
+  /** The record fields known before the change is collected. */
+  base: RunBase;
+  aborted(): boolean;
+  /** The outcome of a review that ends before a run folder exists. */
+  early(
+    status: "nothing-to-review" | "interrupted",
+    at: { label: string; kind?: string; change?: Change },
+  ): ReviewOutcome;
+  /** What every `storeRun` call of this review shares. */
+  storeAs(state: string): Omit<FinishedRun, "status" | "blocking" | "hit" | "finished">;
+}
+
+/**
+ * Set a review up: provider adapter, policy and verdict identity, and the record fields known now.
+ *
+ * @throws {import("../base/errors.ts").UsageError} unknown provider
+ */
+async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<ReviewRun> {
+  const { config } = options;
+  const started = deps.now();
+  const adapter = getProvider(config.provider);
+  const base: RunBase = {
+    reviewKind: options.kind,
+    focus: options.focus,
+    provider: adapter.name,
+    model: config.model,
+    startedAt: started.toISOString(),
+    attempts: [],
+    cached: false,
+  };
+  const policy = policyOf(config);
+  return {
+    options,
+    deps,
+    started,
+    adapter,
+    policy,
+    identity: await verdictIdentity(config, { kind: options.kind, focus: options.focus }),
+    base,
+    aborted: () => deps.signal?.aborted === true,
+    early: (status, at) => ({
+      record: {
+        ...base,
+        id: "",
+        status,
+        blocking: false,
+        target: { kind: at.kind ?? "worktree", label: at.label },
+        ...(status === "interrupted" ? { message: EARLY_INTERRUPT } : {}),
+        finishedAt: deps.now().toISOString(),
+        durationMs: deps.now().getTime() - started.getTime(),
+        runDir: "",
+      },
+      exitCode: exitCodeFor(status, false),
+      change: at.change,
+    }),
+    storeAs: (state) => ({
+      state,
+      config,
+      policy,
+      memoKey: options.memoKey,
+      started,
+      signal: deps.signal,
+    }),
+  };
+}
+
+/**
+ * Resolve the repository and target and collect the change. An abort kills the running git child
+ * (collection only reads) and ends the review as `interrupted`; a clean worktree with no target is
+ * nothing to review.
+ *
+ * @returns the repository and change, or the outcome of a review that ended early
+ */
+async function collect(
+  run: ReviewRun,
+): Promise<{ repo: Repo; change: Change } | { outcome: ReviewOutcome }> {
+  const { options, deps } = run;
+  // git calls that only read (collection) may die on an abort; the read-only proof may not.
+  const gitRunner = signalled(deps.runner, deps.signal);
+  const pending = { label: "change not collected", kind: options.target?.kind };
+  try {
+    if (run.aborted()) return { outcome: run.early("interrupted", pending) };
+    const repo = options.repo ?? await resolveRepo(gitRunner, options.cwd);
+    const target = options.target ?? await autoTarget(gitRunner, repo);
+    if (run.aborted()) {
+      return { outcome: run.early("interrupted", { ...pending, kind: target?.kind }) };
+    }
+    if (target === null) {
+      return { outcome: run.early("nothing-to-review", { label: "working tree (clean)" }) };
+    }
+    const budgets = run.identity.budgets;
+    return { repo, change: await collectChange(gitRunner, { repo, target, budgets }) };
+  } catch (error) {
+    // a git child killed by the abort fails with a GitError: the abort is the real story
+    if (run.aborted()) return { outcome: run.early("interrupted", pending) };
+    throw error;
+  }
+}
+
+/** One structured call to the provider, decoded as the review kind, inside the read-only proof. */
+function askProvider(
+  run: ReviewRun,
+  at: { repo: Repo; change: Change; prompt: string },
+): Promise<CallOutcome<ReviewAnswer>> {
+  const { options, deps, adapter } = run;
+  const { config } = options;
+  const kind = getKind("review");
+  deps.onProviderStart?.(adapter.name);
+  const bin = resolveBinary(adapter, deps.env, options.cwd);
+  return callStructured({
+    adapter,
+    bin,
+    request: {
+      prompt: at.prompt,
+      schema: kind.schema,
+      root: at.repo.root,
+      model: config.model,
+      maxTurns: config.max_turns,
+    },
+    correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), kind.schema),
+    decode: async (input) =>
+      (await import("../answer/decoder.ts")).decode(kind, input, at.change.tree),
+    runner: deps.runner,
+    timeoutMs: config.timeout_seconds * 1000,
+    signal: deps.signal,
+    env: deps.env,
+    proof: { take: () => takeSnapshot(deps.runner, at.repo), compare: compareSnapshots },
+    missingBinaryMessage: missingBinaryMessage(adapter, bin),
+  });
+}
+
+/** Decide status and blocking, store the run, and build the outcome. */
+async function finish(
+  run: ReviewRun,
+  at: { start: RunStart; state: string; hit: CacheEntry<ReviewAnswer> | null; change: Change },
+  result: { answer?: ReviewAnswer; outcome?: CallOutcome<ReviewAnswer> },
+): Promise<ReviewOutcome> {
+  const { answer, outcome } = result;
+  const status: ReviewStatus = answer ? answerStatus(answer) : outcome!.status as ReviewStatus;
+  const blocking = answer ? blockingFindings(answer, run.policy).length > 0 : false;
+  const { record, warnings } = await storeRun(at.start, {
+    ...run.storeAs(at.state),
     status,
     blocking,
     answer,
     outcome,
-    hit,
-    finished,
+    hit: at.hit,
+    finished: run.deps.now(),
   });
   const last = outcome?.attempts.at(-1);
   const decoder = new TextDecoder();
@@ -275,7 +343,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     rawOutput: last
       ? { stdout: decoder.decode(last.stdout), stderr: decoder.decode(last.stderr) }
       : undefined,
-    change,
+    change: at.change,
     ...(warnings.length > 0 ? { storeWarnings: warnings } : {}),
   };
 }

@@ -84,7 +84,7 @@ export async function resolvePushRange(
   runner: Runner,
   options: PushRangeOptions,
 ): Promise<PushRangeResult> {
-  const { repo, remote, update } = options;
+  const { repo, update } = options;
   const maxCommits = Math.max(1, options.maxCommits ?? 100);
   if (update.deletion) return { kind: "skip", reason: `deletes ${update.remoteRef}` };
   if (update.tag && !options.reviewTags) {
@@ -97,43 +97,18 @@ export async function resolvePushRange(
       reason: `${update.localOid} pushed to ${update.remoteRef} is not a commit`,
     };
   }
-
-  const notes: string[] = [];
-  let known: string | null = null;
-  let isRemote: boolean | null = null;
-  let exclude: string[];
-  if (!update.newRef) known = await peelCommit(runner, repo, update.remoteOid);
-  // A force push (the remote's old tip is not an ancestor, e.g. after a rebase onto a newer main):
-  // diffing old tip → new tip would show upstream changes and hide ours, so review the commits that
-  // are on no remote-tracking ref instead, from the parent of the oldest one.
-  const forced = known !== null && !(await isAncestor(runner, repo, known, to));
-  if (forced) known = null;
-  if (known) {
-    exclude = [known];
-  } else {
-    isRemote = await isRemoteName(runner, repo, remote);
-    exclude = [isRemote ? `--remotes=${remote}` : "--remotes"];
-    const where = isRemote ? `"${remote}"` : "any remote";
-    if (forced) {
-      notes.push(
-        `Force push over ${update.remoteRef} (${
-          update.remoteOid.slice(0, 12)
-        }): reviewing the commits not on ${where}`,
-      );
-    } else if (!update.newRef) {
-      notes.push(
-        `The remote's ${update.remoteRef} (${
-          update.remoteOid.slice(0, 12)
-        }) is not here: reviewing the commits not on ${where}`,
-      );
-    }
-  }
-  const rows = await listCommits(runner, repo, { to, exclude, max: maxCommits + 1 });
+  const upstream = await upstreamOf(runner, options, to);
+  const rows = await listCommits(runner, repo, {
+    to,
+    exclude: upstream.exclude,
+    max: maxCommits + 1,
+  });
   if (rows.length === 0) {
     return { kind: "skip", reason: `nothing new to review on ${update.remoteRef}` };
   }
   const truncated = rows.length > maxCommits;
   const kept = rows.slice(0, maxCommits);
+  const { known, notes } = upstream;
   const truncatedNote =
     `More than ${maxCommits} new commits: reviewing the newest ${maxCommits} only`;
   let from: string;
@@ -147,42 +122,112 @@ export async function resolvePushRange(
     notes: truncated ? [...notes, truncatedNote] : notes,
   };
   if (!rows.some((r) => r.length > 2)) return { kind: "range", range: whole };
+  return {
+    kind: "range",
+    range: await separateMerges(runner, options, { rows, kept, whole, upstream, maxCommits }),
+  };
+}
 
-  // Merges: find the pushed commits (none on a remote-tracking ref of that remote) and fold the
-  // already-pushed parents they merged into the base.
-  let pushed = rows;
-  let base: string | undefined = from;
+/** Where the pushed commits start: the remote's old tip, or every remote-tracking ref. */
+interface Upstream {
+  /** The remote's old tip when it is here and an ancestor of the pushed commit, else `null`. */
+  known: string | null;
+  /** `git rev-list --not` arguments excluding what the remote has. */
+  exclude: string[];
+  /** Whether `$1` names a remote; `null` when not asked yet. */
+  isRemote: boolean | null;
+  /** Notes on the fallback used (a force push, an old tip that is not here). */
+  notes: string[];
+}
+
+/**
+ * What the remote already has. A force push (the remote's old tip is not an ancestor, e.g. after a
+ * rebase onto a newer main) would show upstream changes and hide ours when diffed from the old tip,
+ * so it is reviewed like an unknown old tip: the commits on no remote-tracking ref, from the parent
+ * of the oldest one.
+ */
+async function upstreamOf(
+  runner: Runner,
+  options: PushRangeOptions,
+  to: string,
+): Promise<Upstream> {
+  const { repo, remote, update } = options;
+  let known: string | null = null;
+  if (!update.newRef) known = await peelCommit(runner, repo, update.remoteOid);
+  const forced = known !== null && !(await isAncestor(runner, repo, known, to));
+  if (known && !forced) return { known, exclude: [known], isRemote: null, notes: [] };
+  const isRemote = await isRemoteName(runner, repo, remote);
+  const where = isRemote ? `"${remote}"` : "any remote";
+  const notes: string[] = [];
+  const tip = `${update.remoteRef} (${update.remoteOid.slice(0, 12)})`;
+  if (forced) {
+    notes.push(`Force push over ${tip}: reviewing the commits not on ${where}`);
+  } else if (!update.newRef) {
+    notes.push(`The remote's ${tip} is not here: reviewing the commits not on ${where}`);
+  }
+  return {
+    known: null,
+    exclude: [isRemote ? `--remotes=${remote}` : "--remotes"],
+    isRemote,
+    notes,
+  };
+}
+
+/**
+ * Merges: find the pushed commits (none on a remote-tracking ref of that remote) and fold the
+ * already-pushed parents they merged into the base, so the diff leaves out what the remote has.
+ *
+ * @returns the range from the merged base tree, or `whole` (with a note when the merges could not
+ *   be separated)
+ */
+async function separateMerges(
+  runner: Runner,
+  options: PushRangeOptions,
+  at: {
+    rows: string[][];
+    kept: string[][];
+    whole: PushRange;
+    upstream: Upstream;
+    maxCommits: number;
+  },
+): Promise<PushRange> {
+  const { repo, remote } = options;
+  const { whole, upstream, maxCommits } = at;
+  const { known } = upstream;
+  let isRemote = upstream.isRemote;
+  let pushed = at.rows;
+  let base: string | undefined;
   if (known) {
     isRemote ??= await isRemoteName(runner, repo, remote);
     pushed = await listCommits(runner, repo, {
-      to,
+      to: whole.to,
       exclude: [known, isRemote ? `--remotes=${remote}` : "--remotes"],
       max: maxCommits + 1,
     });
-    if (pushed.length === 0) return { kind: "range", range: whole };
+    if (pushed.length === 0) return whole;
     base = known;
-  } else if (truncated) {
-    if (pushedMergeParents(kept).length > 0) whole.notes.push(NOT_SEPARATED_NOTE);
-    return { kind: "range", range: whole };
+  } else if (whole.truncated) {
+    if (pushedMergeParents(at.kept).length > 0) whole.notes.push(NOT_SEPARATED_NOTE);
+    return whole;
   } else {
-    base = kept[kept.length - 1][1];
+    base = at.kept[at.kept.length - 1][1];
   }
   const parents = pushedMergeParents(pushed.slice(0, maxCommits));
-  if (parents.length === 0) return { kind: "range", range: whole };
+  if (parents.length === 0) return whole;
   const tree = pushed.length > maxCommits || base === undefined
     ? null
     : await mergeBaseTree(runner, repo, { base, parents });
   if (!tree) {
     whole.notes.push(NOT_SEPARATED_NOTE);
-    return { kind: "range", range: whole };
+    return whole;
   }
   const where = isRemote ? `"${remote}"` : "a remote";
   const count = `${parents.length} merged commit${parents.length === 1 ? "" : "s"}`;
-  notes.push(`Left out changes already on ${where} brought in by merges (${count})`);
-  return {
-    kind: "range",
-    range: { from: tree, to, commits: pushed.length, truncated: false, notes },
-  };
+  const notes = [
+    ...upstream.notes,
+    `Left out changes already on ${where} brought in by merges (${count})`,
+  ];
+  return { from: tree, to: whole.to, commits: pushed.length, truncated: false, notes };
 }
 
 /** True when `ancestor` is an ancestor of (or equal to) `commit` (one `git merge-base` call). */
