@@ -8,57 +8,14 @@
  *
  * @module
  */
-import { hookCases } from "./hook_cases.ts";
 import { join } from "node:path";
 import type { GeneratedRepo } from "./gen_repo.ts";
-import type { Measurement, MeasureRequest } from "./measure.ts";
+import { type BenchCase, type CaseFactory, DENO_RUN } from "./case_types.ts";
+import { hookCases } from "./hook_cases.ts";
+import type { Measurement } from "./measure.ts";
 
-/** What a case factory gets. */
-export interface BenchContext {
-  /** Absolute path of the project (where main.ts is). */
-  projectRoot: string;
-  /** The bench's temp dir (removed at the end); a case may create files under it. */
-  tmp: string;
-  /** argv prefix running review-gate as a user does: `deno run --allow-… <project>/main.ts`. */
-  reviewGate: string[];
-  /** Environment for review-gate runs: the zero-latency fake Claude, isolated git and XDG config. */
-  env: Record<string, string>;
-  /** Repository with an uncommitted change of ~2,000 `git diff` lines. */
-  small: GeneratedRepo;
-  /** Repository with an uncommitted change of ~100,000 `git diff` lines. */
-  large: GeneratedRepo;
-}
-
-/** argv prefix running a Deno script with the permissions review-gate needs (read, write, env, run). */
-export const DENO_RUN: readonly string[] = [
-  Deno.execPath(),
-  "run",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-];
-
-/**
- * One measured command: the {@linkcode MeasureRequest} fields (argv, cwd, env, stdin such as hook
- * payloads or pre-push ref lines, runs, warm-up, accepted exit codes) without the scratch file.
- */
-export interface BenchCase extends Omit<MeasureRequest, "timeFile"> {
-  /** Rows with the same group share a baseline. */
-  group: string;
-  name: string;
-  /** This row is the group's reference (ratio 1.0). One per group. */
-  baseline?: boolean;
-  /** Runs once before the warm-up. */
-  setup?: () => Promise<void>;
-  /** Runs after the measured runs; throw when they did not do what the row claims. */
-  verify?: (m: Measurement) => Promise<void>;
-  /** Extra text for the notes under the table. */
-  describe?: (m: Measurement) => string;
-}
-
-/** Builds cases once the repositories exist. */
-export type CaseFactory = (ctx: BenchContext) => BenchCase[];
+export { DENO_RUN } from "./case_types.ts";
+export type { BenchCase, BenchContext, CaseFactory } from "./case_types.ts";
 
 /** `git diff` of the repository's change: the baseline of groups (a) and (b). */
 export function gitDiffCase(group: string, repo: GeneratedRepo, runs: number): BenchCase {

@@ -6,7 +6,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { BenchCase, BenchContext, CaseFactory } from "./cases.ts";
+import type { BenchCase, BenchContext, CaseFactory } from "./case_types.ts";
 import { git as benchGit } from "./gen_repo.ts";
 
 async function git(cwd: string, args: string[]): Promise<string> {

@@ -25,6 +25,34 @@ async function versionOf(cmd: string, args: string[]): Promise<string> {
   return new TextDecoder().decode(out.stdout).split("\n")[0].trim();
 }
 
+/** Measure every case of {@linkcode ALL_CASES}, printing progress, and check each row's output. */
+async function runCases(ctx: BenchContext): Promise<ResultRow[]> {
+  const rows: ResultRow[] = [];
+  for (const factory of ALL_CASES) {
+    for (const c of factory(ctx)) {
+      progress(`${c.group} | ${c.name}: `);
+      await c.setup?.();
+      const m = await measure({
+        ...c,
+        env: { ...BENCH_GIT_ENV, ...c.env },
+        timeFile: join(ctx.tmp, "time.txt"),
+      });
+      await c.verify?.(m);
+      progress(`${m.medianMs.toFixed(1)} ms, ${m.maxRssMb.toFixed(1)} MB\n`);
+      rows.push({
+        group: c.group,
+        name: c.name,
+        baseline: c.baseline ?? false,
+        runs: c.runs,
+        medianMs: m.medianMs,
+        maxRssMb: m.maxRssMb,
+        note: c.describe?.(m),
+      });
+    }
+  }
+  return rows;
+}
+
 async function main(): Promise<number> {
   try {
     await Deno.stat(GNU_TIME);
@@ -73,29 +101,7 @@ async function main(): Promise<number> {
       small,
       large,
     };
-    const rows: ResultRow[] = [];
-    for (const factory of ALL_CASES) {
-      for (const c of factory(ctx)) {
-        progress(`${c.group} | ${c.name}: `);
-        await c.setup?.();
-        const m = await measure({
-          ...c,
-          env: { ...BENCH_GIT_ENV, ...c.env },
-          timeFile: join(tmp, "time.txt"),
-        });
-        await c.verify?.(m);
-        progress(`${m.medianMs.toFixed(1)} ms, ${m.maxRssMb.toFixed(1)} MB\n`);
-        rows.push({
-          group: c.group,
-          name: c.name,
-          baseline: c.baseline ?? false,
-          runs: c.runs,
-          medianMs: m.medianMs,
-          maxRssMb: m.maxRssMb,
-          note: c.describe?.(m),
-        });
-      }
-    }
+    const rows = await runCases(ctx);
     const header = [
       `review-gate bench, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
       `${await versionOf(Deno.execPath(), ["--version"])}; ${await versionOf("git", [
