@@ -2,12 +2,7 @@ import assert from "node:assert/strict";
 import type { Finding } from "../kinds/review/types.ts";
 import { renderFindingLine } from "./messages.ts";
 import { renderNotReviewed, renderPrePushBlock } from "./pre_push/messages.ts";
-import {
-  buildStopAllow,
-  buildStopBlock,
-  buildStopCouldNotRun,
-  buildStopMessage,
-} from "./turn/answer.ts";
+import { buildStopBlock, buildStopCouldNotRun, buildStopMessage } from "./turn/answer.ts";
 
 function finding(n: number, extra: Partial<Finding> = {}): Finding {
   return {
@@ -51,9 +46,8 @@ Deno.test("buildStopBlock() is one JSON line listing at most 3 findings and the 
   assert.match(parsed.reason, /Full review: \/r\/\.git\/review-gate\/runs\/x\/review\.md/);
 });
 
-Deno.test("buildStopMessage(), buildStopAllow() and buildStopCouldNotRun() follow on_error", () => {
+Deno.test("buildStopMessage() and buildStopCouldNotRun() follow on_error", () => {
   assert.deepEqual(JSON.parse(buildStopMessage("hi")), { systemMessage: "hi" });
-  assert.equal(buildStopAllow(), "");
   const allow = JSON.parse(
     buildStopCouldNotRun({
       reason: "provider timed out",

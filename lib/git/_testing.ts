@@ -1,6 +1,6 @@
 /**
  * Test helpers for the gates and installers: throwaway git repositories (husky's `setup()`), a git runner that
- * throws on failure, and shellcheck when it is installed. Test-only; never imported by lib code.
+ * throws on failure, and shellcheck (required under CI). Test-only; never imported by lib code.
  *
  * @module
  */
@@ -70,7 +70,7 @@ export async function commitFile(
 }
 
 /** True when `shellcheck` is on PATH. */
-export async function hasShellcheck(): Promise<boolean> {
+async function hasShellcheck(): Promise<boolean> {
   try {
     return (await runProcess({ cmd: "shellcheck", args: ["--version"] })).code === 0;
   } catch {
@@ -78,8 +78,30 @@ export async function hasShellcheck(): Promise<boolean> {
   }
 }
 
-/** Run shellcheck (POSIX sh dialect) on a script text; returns its report, `""` when clean. */
-export async function shellcheck(script: string): Promise<string> {
+/**
+ * True when tools the tests need must be present: under CI (`CI` set to anything but `""`, `0` or
+ * `false`; `.ci/run` sets `CI=1`) or with `REVIEW_GATE_CONTRACT_REQUIRE=1`.
+ */
+export function toolsRequired(env: { get(name: string): string | undefined } = Deno.env): boolean {
+  const ci = (env.get("CI") ?? "").trim().toLowerCase();
+  return (ci !== "" && ci !== "0" && ci !== "false") ||
+    env.get("REVIEW_GATE_CONTRACT_REQUIRE") === "1";
+}
+
+/**
+ * Assert that shellcheck (POSIX sh dialect) finds nothing in a script text. Without shellcheck the
+ * check is skipped on a developer machine and **fails** under CI ({@linkcode toolsRequired}).
+ *
+ * @param script the whole script, shebang included
+ * @throws {Error} with shellcheck's report when it finds something, or when shellcheck is missing
+ *   under CI
+ */
+export async function assertShellcheckClean(script: string): Promise<void> {
+  if (!(await hasShellcheck())) {
+    if (toolsRequired()) throw new Error("shellcheck is required under CI but is not installed");
+    return;
+  }
   const result = await runProcess({ cmd: "shellcheck", args: ["-s", "sh", "-"], stdin: script });
-  return result.code === 0 ? "" : decoder.decode(result.stdout) + decoder.decode(result.stderr);
+  const report = decoder.decode(result.stdout) + decoder.decode(result.stderr);
+  if (result.code !== 0) throw new Error(`shellcheck:\n${report}\n--- script:\n${script}`);
 }

@@ -74,29 +74,3 @@ export async function appendRecord(
   }
   return { written: true };
 }
-
-/**
- * Read all records; lines that do not parse (a crash mid-write, hand edits) are skipped.
- *
- * @param state the state dir
- * @returns the parsed lines in file order; [] when the file is missing
- */
-export async function readRecords(state: string): Promise<unknown[]> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(recordsPath(state));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
-  }
-  const out: unknown[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    try {
-      out.push(JSON.parse(line));
-    } catch {
-      // skipped
-    }
-  }
-  return out;
-}

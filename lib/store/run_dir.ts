@@ -122,21 +122,3 @@ export async function writeSuccess(
     throw new StoreError(runDir, error, "answer.json and review.md in");
   }
 }
-
-/**
- * Read a run's success files; `answer.json` is the commit marker.
- *
- * @param runDir the run folder
- * @returns the parsed answer and the markdown, or null when the run has no (complete) success
- */
-export async function readSuccess(
-  runDir: string,
-): Promise<{ answer: unknown; markdown: string } | null> {
-  try {
-    const answer = JSON.parse(await Deno.readTextFile(join(runDir, "answer.json")));
-    const markdown = await Deno.readTextFile(join(runDir, "review.md"));
-    return { answer, markdown };
-  } catch {
-    return null;
-  }
-}

@@ -4,7 +4,6 @@ import type { RunningRecord, RunRecord } from "./run_record.ts";
 import {
   createRunDir,
   newRunId,
-  readSuccess,
   type TranscriptAttempt,
   writeRunRecord,
   writeSuccess,
@@ -122,14 +121,14 @@ Deno.test("writeRunRecord() and writeSuccess() leave no temp files behind", asyn
   await withState(async (state) => {
     const id = newRunId(new Date());
     const dir = await createRunDir(state, id);
-    assert.equal(await readSuccess(dir), null);
+    assert.equal(await readSuccessFiles(dir), null);
     const record = { id, status: "approved", attempts: [] } as unknown as RunRecord;
     await writeRunRecord(dir, record);
     await writeRunRecord(dir, { ...record, status: "needs-attention" });
     await writeSuccess(dir, { answer: { verdict: "approve" }, markdown: "# Review\n" });
     assert.deepEqual(names(dir), ["answer.json", "review.md", "run.json", "transcript"]);
     assert.equal(JSON.parse(await Deno.readTextFile(`${dir}/run.json`)).status, "needs-attention");
-    assert.deepEqual(await readSuccess(dir), {
+    assert.deepEqual(await readSuccessFiles(dir), {
       answer: { verdict: "approve" },
       markdown: "# Review\n",
     });
@@ -142,7 +141,7 @@ Deno.test("writeSuccess() removes its temp files when a rename fails", async () 
     await Deno.mkdir(`${dir}/answer.json/x`, { recursive: true }); // rename over a non-empty dir fails
     await assert.rejects(writeSuccess(dir, { answer: {}, markdown: "m" }));
     assert.deepEqual(names(dir).filter((n) => n.endsWith(".tmp")), []);
-    assert.equal(await readSuccess(dir), null); // no answer.json commit marker
+    assert.equal(await readSuccessFiles(dir), null); // no answer.json commit marker
   });
 });
 
@@ -159,3 +158,12 @@ Deno.test("writeRunRecord() stores a running placeholder that the final record r
     assert.equal(JSON.parse(await Deno.readTextFile(`${dir}/run.json`)).status, "timeout");
   });
 });
+
+/** A run's `answer.json` (parsed) and `review.md`, or null when `answer.json` is missing. */
+async function readSuccessFiles(
+  dir: string,
+): Promise<{ answer: unknown; markdown: string } | null> {
+  const answer = await Deno.readTextFile(`${dir}/answer.json`).catch(() => null);
+  if (answer === null) return null;
+  return { answer: JSON.parse(answer), markdown: await Deno.readTextFile(`${dir}/review.md`) };
+}

@@ -42,11 +42,6 @@ export function buildStopMessage(message: string): string {
   return JSON.stringify({ systemMessage: sanitizeForTerminal(message) }) + "\n";
 }
 
-/** Stop hook stdout that simply allows the stop: nothing. */
-export function buildStopAllow(): string {
-  return "";
-}
-
 /**
  * Stop hook stdout when the review could not run (invalid answer, provider error, timeout).
  *

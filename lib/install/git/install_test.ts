@@ -5,7 +5,7 @@ import { GitError, UsageError } from "../../base/errors.ts";
 import { installGitHook, uninstallGitHook } from "./install.ts";
 import { CHAINED_HOOK_NAME, MANAGED_MARKER } from "./stub.ts";
 import { shellQuote } from "../self_command.ts";
-import { git, hasShellcheck, makeRepo, shellcheck } from "../../git/_testing.ts";
+import { assertShellcheckClean, git, makeRepo } from "../../git/_testing.ts";
 
 const runner = runProcess;
 const COMMAND = "'/opt/review gate/bin/review-gate'";
@@ -29,7 +29,7 @@ Deno.test("installGitHook() writes an executable marked stub and is idempotent; 
     assert.ok(bytes.includes(MANAGED_MARKER));
     assert.ok(bytes.includes(`exec ${COMMAND} hook pre-push "$@"`));
     assert.equal(mode, 0o755);
-    if (await hasShellcheck()) assert.equal(await shellcheck(bytes), "");
+    await assertShellcheckClean(bytes);
     const again = await installGitHook({ runner, cwd: repo, command: COMMAND });
     assert.deepEqual(again.actions, []);
     const other = await installGitHook({ runner, cwd: repo, command: "'/new/path'" });
@@ -66,7 +66,7 @@ Deno.test("installGitHook() chains a foreign hook and uninstall restores it byte
     assert.deepEqual(await snapshot(join(repo, ".git/hooks", CHAINED_HOOK_NAME)), before);
     const stub = await Deno.readTextFile(hook);
     assert.ok(stub.includes(CHAINED_HOOK_NAME));
-    if (await hasShellcheck()) assert.equal(await shellcheck(stub), "");
+    await assertShellcheckClean(stub);
     assert.deepEqual((await installGitHook({ runner, cwd: repo, command: COMMAND })).actions, []);
     await uninstallGitHook({ runner, cwd: repo });
     assert.deepEqual(await snapshot(hook), before);
@@ -160,7 +160,7 @@ Deno.test("installGitHook() adds one line to husky's .husky/pre-push and uninsta
         const text = await Deno.readTextFile(file);
         assert.equal(text.split("\n").filter((l) => l.includes(MANAGED_MARKER)).length, 1);
         assert.ok(text.startsWith("npm test\n"));
-        if (await hasShellcheck()) assert.equal(await shellcheck(`#!/bin/sh\n${text}`), "");
+        await assertShellcheckClean(`#!/bin/sh\n${text}`);
         assert.deepEqual(
           (await installGitHook({ runner, cwd: repo, command: COMMAND })).actions,
           [],
