@@ -104,25 +104,58 @@ function readMeta(result: Json): EnvelopeMeta {
   if (cost !== undefined) meta.costUsd = cost;
   const turns = num(result.num_turns);
   if (turns !== undefined) meta.turns = turns;
-  if (isObject(result.usage)) {
-    const u = result.usage;
-    const usage: Usage = {};
-    if (num(u.input_tokens) !== undefined) usage.inputTokens = num(u.input_tokens);
-    if (num(u.output_tokens) !== undefined) usage.outputTokens = num(u.output_tokens);
-    if (num(u.cache_read_input_tokens) !== undefined) {
-      usage.cacheReadTokens = num(u.cache_read_input_tokens);
-    }
-    if (num(u.cache_creation_input_tokens) !== undefined) {
-      usage.cacheWriteTokens = num(u.cache_creation_input_tokens);
-    }
-    meta.usage = usage;
-  }
+  const usage = sessionUsage(result.modelUsage) ?? invocationUsage(result.usage);
+  if (usage) meta.usage = usage;
   if (typeof result.model === "string") meta.model = result.model;
   else if (isObject(result.modelUsage)) {
     const models = Object.keys(result.modelUsage);
     if (models.length > 0) meta.model = models[models.length - 1];
   }
   return meta;
+}
+
+/**
+ * The session's running token totals from `modelUsage` (`{<model>: {inputTokens, outputTokens,
+ * cacheReadInputTokens, cacheCreationInputTokens, …}}`), summed over models. Like
+ * `total_cost_usd`, `modelUsage` counts the whole session, also on a `--resume` (verified with the
+ * real CLI: the contract test "claude: prose without StructuredOutput is refused, resumed …").
+ *
+ * @returns the totals, or undefined when `modelUsage` is absent or empty
+ */
+function sessionUsage(modelUsage: unknown): Usage | undefined {
+  if (!isObject(modelUsage)) return undefined;
+  const models = Object.values(modelUsage).filter(isObject);
+  if (models.length === 0) return undefined;
+  const usage: Usage = {};
+  const add = (key: keyof Usage, value: unknown) => {
+    const n = num(value);
+    if (n !== undefined) usage[key] = (usage[key] ?? 0) + n;
+  };
+  for (const m of models) {
+    add("inputTokens", m.inputTokens);
+    add("outputTokens", m.outputTokens);
+    add("cacheReadTokens", m.cacheReadInputTokens);
+    add("cacheWriteTokens", m.cacheCreationInputTokens);
+  }
+  return usage;
+}
+
+/**
+ * The top-level `usage`: this invocation only (on a `--resume` it leaves out the earlier calls of
+ * the session), so it is used only when `modelUsage` is missing.
+ */
+function invocationUsage(u: unknown): Usage | undefined {
+  if (!isObject(u)) return undefined;
+  const usage: Usage = {};
+  if (num(u.input_tokens) !== undefined) usage.inputTokens = num(u.input_tokens);
+  if (num(u.output_tokens) !== undefined) usage.outputTokens = num(u.output_tokens);
+  if (num(u.cache_read_input_tokens) !== undefined) {
+    usage.cacheReadTokens = num(u.cache_read_input_tokens);
+  }
+  if (num(u.cache_creation_input_tokens) !== undefined) {
+    usage.cacheWriteTokens = num(u.cache_creation_input_tokens);
+  }
+  return usage;
 }
 
 /**

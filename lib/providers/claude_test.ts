@@ -94,6 +94,18 @@ Deno.test("parseClaudeEnvelope() carries structured_output, usage, cost, turns a
   assert.equal(env.model, "claude-opus-5-5");
 });
 
+Deno.test("parseClaudeEnvelope() reports the session's running totals on a resume (modelUsage, total_cost_usd)", () => {
+  // claude-resume-ok.json: top-level usage 10/20 is this invocation; modelUsage 60/120 the session
+  const env = parseClaudeEnvelope(output(sample("claude-resume-ok.json")));
+  assert.equal(env.costUsd, 0.00264);
+  assert.deepEqual(env.usage, {
+    inputTokens: 60,
+    outputTokens: 120,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+  });
+});
+
 Deno.test("parseClaudeEnvelope() refuses prose without structured_output, keeping the prose", () => {
   const env = parseClaudeEnvelope(output(sample("claude-structured-bad.json")));
   assert.equal(env.outcome, "refused");

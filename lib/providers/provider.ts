@@ -61,10 +61,17 @@ export interface ProcessOutput {
   files: Record<string, string | null>;
 }
 
-/** Metadata every envelope may carry. */
+/**
+ * Metadata every envelope may carry. `usage` and `costUsd` are the **session's running totals** as
+ * of this attempt, which is what the CLIs report on a resume (Claude's `total_cost_usd` and
+ * `modelUsage`, Codex's `turn.completed.usage`: ../shared/PROVIDERS.md, checked by the contract
+ * tests): a corrective resume reports the first attempt's tokens and cost again, plus its own.
+ */
 export interface EnvelopeMeta {
   sessionId?: string;
+  /** Tokens used by the session so far. */
   usage?: Usage;
+  /** USD spent by the session so far, when the provider reports money (Claude only). */
   costUsd?: number;
   /** Model the provider reports having used. */
   model?: string;

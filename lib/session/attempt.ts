@@ -218,23 +218,28 @@ async function collectMeta<T>(
   }
   if (sessionId) out.sessionId = sessionId;
   if (envelope.model) out.model = envelope.model;
-  if (envelope.costUsd !== undefined) out.costUsd = (out.costUsd ?? 0) + envelope.costUsd;
-  if (envelope.usage) out.usage = sumUsage(out.usage, envelope.usage);
+  if (envelope.costUsd !== undefined) {
+    out.costUsd = Math.max(out.costUsd ?? 0, envelope.costUsd);
+  }
+  if (envelope.usage) out.usage = latestUsage(out.usage, envelope.usage);
 }
 
 /**
- * Add two usage reports field by field; a field absent from both stays absent.
+ * Merge a session's running token totals (provider.ts `EnvelopeMeta`): attempts of one call share
+ * one session, each reports the totals so far, so the call's figure is the largest seen per field —
+ * never the sum (a resume would count the first attempt twice), and never a smaller later figure
+ * (an error envelope of a resume may report zeros). A field absent from both stays absent.
  *
- * @param a running total (or undefined)
- * @param b one attempt's usage
- * @returns the sum, tokens
+ * @param a the totals so far (or undefined)
+ * @param b one attempt's totals
+ * @returns the call's totals, tokens
  */
-export function sumUsage(a: Usage | undefined, b: Usage): Usage {
-  const sum: Usage = { ...a };
+export function latestUsage(a: Usage | undefined, b: Usage): Usage {
+  const out: Usage = { ...a };
   for (
     const key of ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"] as const
   ) {
-    if (b[key] !== undefined) sum[key] = (sum[key] ?? 0) + b[key];
+    if (b[key] !== undefined) out[key] = Math.max(out[key] ?? 0, b[key]);
   }
-  return sum;
+  return out;
 }

@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
-import { sumUsage } from "./attempt.ts";
+import { latestUsage } from "./attempt.ts";
 
-Deno.test("sumUsage() adds present fields and leaves absent ones absent", () => {
-  assert.deepEqual(sumUsage(undefined, { inputTokens: 2 }), { inputTokens: 2 });
+Deno.test("latestUsage() keeps the session's running totals, never their sum", () => {
+  assert.deepEqual(latestUsage(undefined, { inputTokens: 2 }), { inputTokens: 2 });
   assert.deepEqual(
-    sumUsage({ inputTokens: 2, cacheReadTokens: 1 }, { inputTokens: 3, outputTokens: 4 }),
-    { inputTokens: 5, outputTokens: 4, cacheReadTokens: 1 },
+    latestUsage({ inputTokens: 2, cacheReadTokens: 1 }, { inputTokens: 3, outputTokens: 4 }),
+    { inputTokens: 3, outputTokens: 4, cacheReadTokens: 1 },
+  );
+  assert.deepEqual(
+    latestUsage({ inputTokens: 20, outputTokens: 10 }, { inputTokens: 0, outputTokens: 0 }),
+    { inputTokens: 20, outputTokens: 10 },
+    "a resume's error envelope reporting zeros does not erase the totals",
   );
 });

@@ -133,10 +133,10 @@ Deno.test("callStructured() returns ok on a valid first answer and removes the t
   assert.equal(await exists(requests[0].tmpDir), false);
 });
 
-Deno.test("callStructured() resumes exactly once after a refusal and sums usage and cost", async () => {
+Deno.test("callStructured() resumes exactly once after a refusal and keeps the session's running totals", async () => {
   const { adapter, requests } = fakeAdapter([
     bad("s-1", { usage: { inputTokens: 10, outputTokens: 1 }, costUsd: 0.25, model: "m1" }),
-    ok("s-1", { usage: { inputTokens: 5 }, costUsd: 0.5, model: "m2" }),
+    ok("s-1", { usage: { inputTokens: 15 }, costUsd: 0.75, model: "m2" }),
   ]);
   const { runner, calls } = fakeRunner();
   const out = await callStructured(options(adapter, runner));

@@ -66,9 +66,12 @@ export interface CallOutcome<T = unknown> {
   /** One line for every status but `ok`. */
   message?: string;
   sessionId?: string;
-  /** Summed over attempts (fields absent from every attempt stay absent). */
+  /**
+   * Tokens of the whole call: the session's running totals after its last attempt (never the sum of
+   * the attempts' reports, which repeat the earlier ones); fields no attempt reported stay absent.
+   */
   usage?: Usage;
-  /** Summed over attempts, USD. */
+  /** USD of the whole call, the same way (absent when the provider reports no money). */
   costUsd?: number;
   /** Model reported by the last attempt that reported one. */
   model?: string;

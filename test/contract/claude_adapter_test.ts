@@ -141,6 +141,18 @@ Deno.test({
         assert.ok(sent.includes("without the StructuredOutput tool"), "corrective prompt not sent");
         assert.ok(sent.includes("The change looks fine to me."), "resume lost the conversation");
         assert.equal(outcome.answer?.verdict, "approve");
+        // total_cost_usd and modelUsage are session running totals on a resume (the top-level
+        // usage is this invocation only): the call counts the session once, never the sum.
+        const totals = (r: Record<string, unknown>) => ({
+          cost: r.total_cost_usd as number,
+          model: Object.values(r.modelUsage as Record<string, Record<string, number>>)[0],
+        });
+        const [one, two] = [totals(first), totals(second)];
+        assert.ok(two.cost > one.cost, "the resume's total_cost_usd includes the first attempt");
+        assert.ok(two.model.inputTokens > one.model.inputTokens, "modelUsage is cumulative");
+        assert.equal(outcome.costUsd, two.cost);
+        assert.equal(outcome.usage?.inputTokens, two.model.inputTokens);
+        assert.equal(outcome.usage?.outputTokens, two.model.outputTokens);
       },
     ),
 });

@@ -113,6 +113,18 @@ Deno.test({
           sent.includes(JSON.stringify(corrective).slice(1, -1)),
           "corrective prompt not sent",
         );
+        // turn.completed.usage on `exec resume` is the thread's running total: the call keeps it,
+        // never the sum of both attempts' reports.
+        const usageOf = (n: number) => {
+          const done = attemptText(outcome, n).stdout.split("\n").filter((l) => l.trim())
+            .map((l) => JSON.parse(l)).findLast((e) => e.type === "turn.completed");
+          return done.usage as { input_tokens: number; output_tokens: number };
+        };
+        const [one, two] = [usageOf(1), usageOf(2)];
+        assert.ok(two.input_tokens > one.input_tokens, "the resume reports the thread's total");
+        assert.equal(outcome.usage?.inputTokens, two.input_tokens);
+        assert.equal(outcome.usage?.outputTokens, two.output_tokens);
+        assert.equal(outcome.costUsd, undefined, "codex reports no money");
       },
     ),
 });

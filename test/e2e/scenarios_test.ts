@@ -88,6 +88,22 @@ for (const provider of PROVIDERS) {
       }
       assert.equal(run.run.status, "approved");
       assert.deepEqual(run.run.attempts.map((a) => a.outcome), ["refused", "answer"]);
+      // The fake reports the session's running totals on the resume, like the real CLIs: the run
+      // stores them once (two calls), not the sum of both reports (three).
+      const ledger = {
+        claude: [{ inputTokens: 20, outputTokens: 40 }, 0.00088],
+        codex: [
+          { inputTokens: 20, outputTokens: 10 },
+          undefined,
+        ],
+        vibe: [undefined, undefined],
+      }[provider];
+      assert.deepEqual(
+        run.run.usage &&
+          { inputTokens: run.run.usage.inputTokens, outputTokens: run.run.usage.outputTokens },
+        ledger[0],
+      );
+      assert.equal(run.run.costUsd, ledger[1]);
       for (const n of [1, 2]) {
         for (const ext of ["stdout", "stderr", "json"]) {
           assert.ok(
