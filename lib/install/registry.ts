@@ -11,6 +11,7 @@ import { loadConfig } from "../config/config.ts";
 import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
 import { type ClaudeScope, installClaudeHooks, uninstallClaudeHooks } from "./claude/install.ts";
+import { ensureNoEnabledPlugin } from "./claude/plugin.ts";
 import type { FileAction } from "./file_actions.ts";
 import { installGitHook, uninstallGitHook } from "./git/install.ts";
 
@@ -67,9 +68,11 @@ const claudeTarget: InstallTarget = {
   what: "the Claude Code hooks",
   async plan(install, context) {
     const { config } = await loadConfig({ root: context.repo.root, env: context.env });
+    const projectDir = context.projectDir ?? context.repo.root;
+    if (install) await ensureNoEnabledPlugin({ projectDir, env: context.env });
     const options = {
       scope: context.scope,
-      projectDir: context.projectDir ?? context.repo.root,
+      projectDir,
       home: context.env.HOME,
       command: context.command,
       stopTimeoutSeconds: config.gates.claude_stop.timeout_seconds,
