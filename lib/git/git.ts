@@ -5,9 +5,32 @@
  * on the exit code.
  *
  * Every call gets `GIT_OPTIONAL_LOCKS=0` (so `git status` never refreshes the user's index),
- * `LC_ALL=C` (stable messages), no pager, no colour and `core.quotepath=off`. The user's own config
- * is kept; callers that parse output use plumbing commands (`diff-tree`, `ls-files`) whose format
- * porcelain config does not change.
+ * `LC_ALL=C` (stable messages), no pager, no colour and `core.quotepath=off`. Callers that parse
+ * output use plumbing commands (`diff-tree`, `ls-files`) whose format porcelain config does not
+ * change.
+ *
+ * **Hardening.** A repository under review (or a reviewer that wrote into `.git/config` or the
+ * user's `~/.gitconfig`) must not make our own git run a program. Every call therefore overrides,
+ * on the command line (which wins over every config file, the repository's own included), each key
+ * that makes the commands we run start a program: `core.fsmonitor` (run by `status`, `diff-files`,
+ * `add`, `write-tree`…), `core.hooksPath=/dev/null` (the `post-index-change` hook of `add`),
+ * `diff.external` (we also pass `--no-ext-diff --no-textconv`), `log.showSignature` (`gpg.program`),
+ * `core.askPass`, `gc.auto` / `maintenance.auto` (a forked `gc --auto`), `submodule.recurse` and
+ * `protocol.ext.allow` ({@linkcode HARDENING_ARGS}). What `-c` cannot switch off by name are the
+ * filters and merge drivers a committed `.gitattributes` selects (`filter.<name>.clean`,
+ * `merge.<name>.driver`): only config files define them. So:
+ * - calls that need no user config at all (the tree copy, `merge-tree` of the pre-push gate) pass
+ *   `isolated: true`: no global or system config (`GIT_CONFIG_GLOBAL=/dev/null`,
+ *   `GIT_CONFIG_NOSYSTEM=1`), so a `.gitattributes` can select no user-defined driver;
+ * - in CI mode ({@linkcode enableCiGitHardening}, for `review-gate ci`) every call runs that way.
+ *   There a repository is an outsider's and nothing needs the runner's filters; the runner's
+ *   `safe.directory` entries are carried over as `-c` (git honours them from the command line).
+ * Locally, the user's global config is kept on ordinary calls: git-lfs's clean filter is what makes
+ * `add -A` record the blobs a commit would, and a repository can only select filters the user
+ * already runs on every `git add`.
+ * Calls that ask where hooks live (`rev-parse --git-path hooks`, for the installer and the
+ * read-only proof) pass `keepHooksPath: true`: they run no hook, and must see the user's
+ * `core.hooksPath`.
  *
  * @module
  */
@@ -24,6 +47,10 @@ export interface GitOptions {
   okCodes?: readonly number[];
   /** Cap on stdout/stderr bytes; default the runner's (64 MiB). */
   maxOutputBytes?: number;
+  /** Read no global or system config (see the module doc); always so in CI mode. */
+  isolated?: boolean;
+  /** Keep the user's `core.hooksPath` (for `rev-parse --git-path hooks`, which runs no hook). */
+  keepHooksPath?: boolean;
 }
 
 /** Environment every git child gets. */
@@ -36,6 +63,65 @@ export const GIT_ENV: Readonly<Record<string, string>> = {
 
 const BASE_ARGS = ["--no-pager", "-c", "core.quotepath=off", "-c", "color.ui=false"];
 const decoder = new TextDecoder();
+
+/**
+ * Config overrides on every call: each key that makes a command we run start a program (module
+ * doc). `core.hooksPath` comes separately ({@linkcode HOOKS_OFF}) so a hooks-path query can keep it.
+ */
+export const HARDENING_ARGS: readonly string[] = [
+  "core.fsmonitor=false",
+  "diff.external=",
+  "log.showSignature=false",
+  "core.askPass=",
+  "gc.auto=0",
+  "maintenance.auto=false",
+  "submodule.recurse=false",
+  "protocol.ext.allow=never",
+].flatMap((pair) => ["-c", pair]);
+
+/** No hook runs from any directory. */
+export const HOOKS_OFF: readonly string[] = ["-c", "core.hooksPath=/dev/null"];
+
+/** Environment of a call that reads no global or system config. */
+export const ISOLATED_ENV: Readonly<Record<string, string>> = {
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
+
+/** Process-wide hardening mode: "local" (default) or "ci" (no global/system config anywhere). */
+let hardening: { mode: "local" | "ci"; safeArgs: string[] } = { mode: "local", safeArgs: [] };
+
+/**
+ * Switch every later git call of this process to CI hardening: no global or system config (so no
+ * filter, merge driver or other program the runner's config defines can be selected by the
+ * repository's `.gitattributes`). The runner's `safe.directory` entries (read once, now, from its
+ * global and system config; git honours them on the command line) are passed as `-c`, so a
+ * checkout owned by another user (a container job) still opens. For `review-gate ci`.
+ *
+ * @param runner the subprocess seam
+ * @returns the `safe.directory` values carried over
+ */
+export async function enableCiGitHardening(runner: Runner): Promise<string[]> {
+  hardening = { mode: "local", safeArgs: [] };
+  const result = await runGit(runner, "/", ["config", "--get-all", "safe.directory"])
+    .catch(() => null);
+  const values = result && result.code === 0
+    ? decoder.decode(result.stdout).split("\n").filter((v) => v !== "")
+    : [];
+  hardening = { mode: "ci", safeArgs: values.flatMap((v) => ["-c", `safe.directory=${v}`]) };
+  return values;
+}
+
+/**
+ * The current hardening mode, or set it back to "local" (tests; a process that left CI mode).
+ *
+ * @param mode "local" to reset; omit to only read
+ * @returns the mode now in force
+ */
+export function gitHardening(mode?: "local"): "local" | "ci" {
+  if (mode === "local") hardening = { mode: "local", safeArgs: [] };
+  return hardening.mode;
+}
 
 /**
  * Run `git <args>` in `cwd` and return the raw result, whatever the exit code.
@@ -54,11 +140,18 @@ export async function runGit(
   options: GitOptions = {},
 ): Promise<ExecResult> {
   try {
+    const isolated = options.isolated || hardening.mode === "ci";
     return await runner({
       cmd: "git",
-      args: [...BASE_ARGS, ...args],
+      args: [
+        ...BASE_ARGS,
+        ...HARDENING_ARGS,
+        ...(options.keepHooksPath ? [] : HOOKS_OFF),
+        ...hardening.safeArgs,
+        ...args,
+      ],
       cwd,
-      env: { ...GIT_ENV, ...options.env },
+      env: { ...GIT_ENV, ...options.env, ...(isolated ? ISOLATED_ENV : {}) },
       stdin: options.stdin ?? null,
       maxOutputBytes: options.maxOutputBytes,
     });

@@ -42,7 +42,9 @@ export async function gitMetaSignature(
       "refs/notes",
       "refs/stash",
     ]),
-    gitText(runner, repo.root, ["rev-parse", "--path-format=absolute", "--git-path", "hooks"]),
+    gitText(runner, repo.root, ["rev-parse", "--path-format=absolute", "--git-path", "hooks"], {
+      keepHooksPath: true,
+    }),
   ]);
   const meta: Record<string, string> = {};
   for (const line of refs.split("\n")) {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { GitError } from "../base/errors.ts";
 import { type ExecRequest, type ExecResult, runProcess } from "../exec/exec.ts";
-import { git, gitText, runGit } from "./git.ts";
+import { git, gitText, HARDENING_ARGS, runGit } from "./git.ts";
 
 const enc = new TextEncoder();
 
@@ -32,8 +32,13 @@ Deno.test("runGit() passes fixed options and env, merging caller env", async () 
     "core.quotepath=off",
     "-c",
     "color.ui=false",
+    ...HARDENING_ARGS,
+    "-c",
+    "core.hooksPath=/dev/null",
     "status",
   ]);
+  assert.ok(HARDENING_ARGS.includes("core.fsmonitor=false"));
+  assert.equal(seen[0].env?.GIT_CONFIG_GLOBAL, undefined, "local mode keeps the user's config");
   assert.equal(seen[0].env?.GIT_OPTIONAL_LOCKS, "0");
   assert.equal(seen[0].env?.LC_ALL, "C");
   assert.equal(seen[0].env?.GIT_INDEX_FILE, "/tmp/i");

@@ -4,7 +4,7 @@
  * temp file; the corrective resume puts `-C` and `--sandbox` before `resume` (they are rejected
  * after it) and passes the sandbox again as `-c sandbox_mode`. Parses the JSONL event stream: the
  * answer is the last completed `agent_message` (fallback: the `-o` file), and any `turn.failed`,
- * top-level `error` or non-zero exit overrides it.
+ * non-zero exit, or top-level `error` not followed by `turn.completed` overrides it.
  *
  * @module
  */
@@ -96,21 +96,31 @@ function num(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
-/**
- * Classify what `codex exec --json` produced (PROVIDERS.md "Codex", JSONL events). Non-JSON lines
- * are ignored. Never throws.
- *
- * @param output exit code, stdout (JSONL), stderr and the `-o` file's content
- * @returns answer (raw text for the decoder), refused (turn completed without a message) or error;
- *   with the thread id as session id and the usage of `turn.completed`
- */
-export function parseCodexEnvelope(output: ProcessOutput): Envelope {
-  const meta: EnvelopeMeta = {};
-  const errors: string[] = [];
-  let answer: string | undefined;
-  let completed = false;
-  let events = 0;
-  for (const line of output.stdout.split("\n")) {
+/** What the JSONL event stream of one `codex exec` says, before the exit code is weighed. */
+interface CodexEvents {
+  meta: EnvelopeMeta;
+  /** `turn.failed` messages: always fatal. */
+  failures: string[];
+  /** Top-level `error` messages (e.g. "Reconnecting... 1/5 …" while codex retries a stream). */
+  notices: string[];
+  /** True when a `turn.completed` came after the last top-level `error`. */
+  completedAfterErrors: boolean;
+  completed: boolean;
+  answer?: string;
+  events: number;
+}
+
+/** Read the JSONL events; non-JSON lines are skipped. */
+function readCodexEvents(stdout: string): CodexEvents {
+  const seen: CodexEvents = {
+    meta: {},
+    failures: [],
+    notices: [],
+    completedAfterErrors: false,
+    completed: false,
+    events: 0,
+  };
+  for (const line of stdout.split("\n")) {
     let event: unknown;
     try {
       event = JSON.parse(line);
@@ -118,34 +128,61 @@ export function parseCodexEnvelope(output: ProcessOutput): Envelope {
       continue;
     }
     if (!isObject(event)) continue;
-    events++;
+    seen.events++;
     if (event.type === "thread.started" && typeof event.thread_id === "string") {
-      meta.sessionId = event.thread_id;
+      seen.meta.sessionId = event.thread_id;
     } else if (event.type === "item.completed" && isObject(event.item)) {
       if (event.item.type === "agent_message" && typeof event.item.text === "string") {
-        answer = event.item.text;
+        seen.answer = event.item.text;
       }
     } else if (event.type === "turn.completed") {
-      completed = true;
-      if (isObject(event.usage)) {
-        const u = event.usage;
-        meta.usage = {
-          inputTokens: num(u.input_tokens),
-          outputTokens: num(u.output_tokens),
-          cacheReadTokens: num(u.cached_input_tokens),
-          cacheWriteTokens: num(u.cache_write_input_tokens),
-        };
-      }
+      seen.completed = true;
+      seen.completedAfterErrors = true;
+      if (isObject(event.usage)) seen.meta.usage = usageOf(event.usage);
     } else if (event.type === "turn.failed") {
-      errors.push(errorText(isObject(event.error) ? event.error.message : event.error));
+      seen.failures.push(errorText(isObject(event.error) ? event.error.message : event.error));
     } else if (event.type === "error") {
-      errors.push(errorText(event.message));
+      seen.notices.push(errorText(event.message));
+      seen.completedAfterErrors = false;
     }
   }
+  return seen;
+}
+
+function usageOf(u: Json): EnvelopeMeta["usage"] {
+  return {
+    inputTokens: num(u.input_tokens),
+    outputTokens: num(u.output_tokens),
+    cacheReadTokens: num(u.cached_input_tokens),
+    cacheWriteTokens: num(u.cache_write_input_tokens),
+  };
+}
+
+/**
+ * Classify what `codex exec --json` produced (PROVIDERS.md "Codex", JSONL events). Non-JSON lines
+ * are ignored. Never throws.
+ *
+ * A top-level `error` event is fatal unless a `turn.completed` follows it: codex prints
+ * `{"type":"error","message":"Reconnecting... 1/5 (stream disconnected …)"}` while it retries a
+ * dropped stream and then finishes the turn normally (seen with the real 0.171.0 against a mock
+ * that drops one stream). Such notices are progress: they ride on the envelope (`notices`, kept in
+ * the attempt's record) and the answer is judged as usual. Any `turn.failed`, or a non-zero exit,
+ * stays fatal whatever came before.
+ *
+ * @param output exit code, stdout (JSONL), stderr and the `-o` file's content
+ * @returns answer (raw text for the decoder), refused (turn completed without a message) or error;
+ *   with the thread id as session id, the usage of `turn.completed` and the notices
+ */
+export function parseCodexEnvelope(output: ProcessOutput): Envelope {
+  const seen = readCodexEvents(output.stdout);
+  const meta: EnvelopeMeta = { ...seen.meta };
+  if (seen.notices.length > 0) meta.notices = [...new Set(seen.notices)];
   const stderrTail = tailOf(output.stderr);
   const suffix = stderrTail === "" ? "" : `; stderr: ${stderrTail}`;
-  if (errors.length > 0) {
-    const unique = [...new Set(errors)];
+  const fatal = seen.failures.length > 0 ||
+    (seen.notices.length > 0 && !seen.completedAfterErrors);
+  if (fatal) {
+    const unique = [...new Set([...seen.notices, ...seen.failures])];
     return {
       ...meta,
       outcome: "error",
@@ -155,12 +192,13 @@ export function parseCodexEnvelope(output: ProcessOutput): Envelope {
   if (output.code !== 0) {
     return { ...meta, outcome: "error", message: `Codex exited with code ${output.code}${suffix}` };
   }
+  let answer = seen.answer;
   if (answer === undefined) {
     const fromFile = Object.values(output.files).find((c) => c !== null && c.trim() !== "");
     if (fromFile) answer = fromFile;
   }
   if (answer !== undefined) return { ...meta, outcome: "answer", text: answer };
-  if (events === 0 || !completed) {
+  if (seen.events === 0 || !seen.completed) {
     return {
       ...meta,
       outcome: "error",

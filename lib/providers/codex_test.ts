@@ -150,3 +150,40 @@ Deno.test("parseCodexEnvelope() ignores non-JSON lines and errors on garbage", (
   assert.equal(env.outcome, "error");
   if (env.outcome === "error") assert.match(env.message, /no completed turn/);
 });
+
+/** The events the real codex 0.171.0 printed when the mock dropped one stream (stream_max_retries 1). */
+const RECONNECTED = [
+  '{"type":"thread.started","thread_id":"01a22dbe-fd92-7461-a0a6-077aa35ebb49"}',
+  '{"type":"turn.started"}',
+  '{"type":"error","message":"Reconnecting... 1/1 (stream disconnected before completion: stream closed before response.completed)"}',
+  '{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"{\\"verdict\\":\\"approve\\"}"}}',
+  '{"type":"turn.completed","usage":{"input_tokens":10,"cached_input_tokens":0,"output_tokens":5}}',
+];
+
+Deno.test("parseCodexEnvelope() takes a reconnect error followed by turn.completed as progress", () => {
+  const env = parseCodexEnvelope(output(RECONNECTED.join("\n") + "\n"));
+  assert.equal(env.outcome, "answer");
+  assert.equal((env as { text: string }).text, '{"verdict":"approve"}');
+  assert.deepEqual(env.notices, [
+    "Reconnecting... 1/1 (stream disconnected before completion: stream closed before response.completed)",
+  ]);
+});
+
+Deno.test("parseCodexEnvelope() keeps an error without a later completed turn fatal", async (t) => {
+  const cases: Record<string, string[]> = {
+    "no turn.completed": RECONNECTED.slice(0, 4),
+    "error after turn.completed": [...RECONNECTED, RECONNECTED[2]],
+    "turn.failed after the error": [
+      ...RECONNECTED.slice(0, 4),
+      '{"type":"turn.failed","error":{"message":"stream disconnected"}}',
+      RECONNECTED[4],
+    ],
+  };
+  for (const [name, lines] of Object.entries(cases)) {
+    await t.step(name, () => {
+      const env = parseCodexEnvelope(output(lines.join("\n") + "\n", 0, '{"verdict":"approve"}'));
+      assert.equal(env.outcome, "error");
+      if (env.outcome === "error") assert.match(env.message, /Reconnecting\.\.\. 1\/1/);
+    });
+  }
+});

@@ -77,6 +77,11 @@ export interface EnvelopeMeta {
   model?: string;
   /** Agent turns used. */
   turns?: number;
+  /**
+   * Non-fatal trouble the provider reported on the way to its answer (codex's "Reconnecting...
+   * 1/5" `error` events before a completed turn); kept in the attempt's record.
+   */
+  notices?: string[];
 }
 
 /**

@@ -72,6 +72,7 @@ export async function runAttempt<T>(
     return timeoutStep;
   }
   const envelope = await readEnvelope(options.adapter, invocation, result);
+  if (envelope.notices && envelope.notices.length > 0) record.notices = envelope.notices;
   const env = { ...options.env, ...invocation.env };
   await collectMeta(options, out, envelope, { spawnedAtMs, env });
   return await judge(options, record, envelope);

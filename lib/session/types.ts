@@ -33,6 +33,8 @@ export interface AttemptRecord {
   refusal?: Refusal[];
   /** Provider error text when outcome is "error". */
   message?: string;
+  /** Non-fatal notices the provider printed (codex "Reconnecting... 1/5 …" before a completed turn). */
+  notices?: string[];
   /** Transcript file names, relative to the run folder. */
   stdoutFile: string;
   stderrFile: string;

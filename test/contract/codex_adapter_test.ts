@@ -28,11 +28,12 @@ function withCodex(
   turns: CodexTurn[],
   fn: (ctx: CaseContext<MockOpenAI>) => Promise<void>,
   configExtra = "",
+  streamRetries = 0,
 ): Promise<void> {
   return withCase({
     provider: "codex",
     startMock: () => startMockOpenAI(turns),
-    setup: (sb, mock) => writeCodexConfig(sb, mock.url, configExtra),
+    setup: (sb, mock) => writeCodexConfig(sb, mock.url, configExtra, streamRetries),
   }, fn);
 }
 
@@ -161,6 +162,44 @@ Deno.test({
         assert.equal(outcome.attempts.length, 1, "never resumed");
       },
     ),
+});
+
+Deno.test({
+  name:
+    "codex: a dropped stream codex reconnects is progress: the answer stands, the notice is kept",
+  ignore,
+  fn: () =>
+    withCodex(
+      [{ kind: "drop" }, message(NEEDS_ATTENTION)],
+      async ({ mock, review }) => {
+        const { outcome } = await review();
+        const events = assertCodexEventShape(attemptText(outcome, 1).stdout);
+        const reconnect = events.find((e) => e.type === "error");
+        assert.match(String(reconnect?.message), /^Reconnecting\.\.\. 1\/1 \(stream disconnected/);
+        assert.ok(
+          events.findIndex((e) => e.type === "turn.completed") > events.indexOf(reconnect!),
+        );
+        assert.equal(outcome.status, "ok", outcome.message);
+        assert.equal(outcome.answer?.verdict, "needs-attention", "the blocking answer is not lost");
+        assert.equal(outcome.attempts.length, 1);
+        assert.deepEqual(outcome.attempts[0].notices, [String(reconnect!.message)]);
+        assert.equal(mock.turns().length, 2, "codex asked again after the drop");
+      },
+      "",
+      1,
+    ),
+});
+
+Deno.test({
+  name: "codex: a dropped stream with no reconnect left is a provider-error, never an answer",
+  ignore,
+  fn: () =>
+    withCodex([{ kind: "drop" }], async ({ review }) => {
+      const { outcome } = await review();
+      assert.equal(outcome.status, "provider-error");
+      assert.match(outcome.message ?? "", /stream (disconnected|closed)/);
+      assert.equal(outcome.attempts.length, 1);
+    }),
 });
 
 Deno.test({

@@ -167,11 +167,13 @@ export const CODEX_KEY_VAR = "REVIEW_GATE_MOCK_OPENAI_KEY";
  * Write `CODEX_HOME/config.toml` selecting the mock model provider at `baseUrl` (…/v1), so the
  * adapter's argv need not carry `-c model_provider=…` overrides.
  * @param extra more TOML appended verbatim (e.g. `sandbox_mode = "danger-full-access"`), top-level
+ * @param streamRetries `stream_max_retries` of the mock provider (default 0: a dropped stream fails)
  */
 export async function writeCodexConfig(
   sandbox: Sandbox,
   baseUrl: string,
   extra = "",
+  streamRetries = 0,
 ): Promise<void> {
   const toml = [
     `model_provider = "mock"`,
@@ -184,7 +186,7 @@ export async function writeCodexConfig(
     `wire_api = "responses"`,
     `env_key = "${CODEX_KEY_VAR}"`,
     `request_max_retries = 0`,
-    `stream_max_retries = 0`,
+    `stream_max_retries = ${streamRetries}`,
     ``,
   ].join("\n");
   await Deno.writeTextFile(join(sandbox.codexHome, "config.toml"), toml);

@@ -20,6 +20,11 @@ export type CodexTurn =
   | { kind: "error"; status: number; message?: string; code?: string }
   /** A stream that reports `response.failed` (the turn fails). */
   | { kind: "failed"; message: string }
+  /**
+   * A stream that ends after `response.created`, with no `response.completed`: codex calls it
+   * "stream disconnected before completion" and, with `stream_max_retries` > 0, retries it.
+   */
+  | { kind: "drop" }
   /** Several output items in one response, in order (e.g. a message, then a call). */
   | {
     kind: "multi";
@@ -128,6 +133,9 @@ export function startMockOpenAI(turns: CodexTurn[] = []): MockOpenAI {
     const events: Record<string, unknown>[] = [
       { type: "response.created", response: { ...base, status: "in_progress" } },
     ];
+    if (turn.kind === "drop") {
+      return sseResponse(events.map((e) => [String(e.type), e]));
+    }
     if (turn.kind === "failed") {
       events.push({
         type: "response.failed",

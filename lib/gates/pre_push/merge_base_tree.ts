@@ -9,6 +9,11 @@
  * is touched). Any conflict, an old git or any failure gives `null`: the caller reviews the whole
  * range.
  *
+ * Both calls read no global or system config (`isolated`, lib/git/git.ts): a committed
+ * `.gitattributes` naming `merge=<driver>` would otherwise make `merge-tree` run a merge driver the
+ * user's `~/.gitconfig` defines. Without it git merges as text, and a conflict means "review the
+ * whole range".
+ *
  * @module
  */
 import type { Runner } from "../../exec/exec.ts";
@@ -79,7 +84,7 @@ export async function mergeBaseTree(
       "--end-of-options",
       commit,
       parent,
-    ]).catch(() => null);
+    ], { isolated: true }).catch(() => null);
     if (!merged || merged.code !== 0) return null;
     tree = decoder.decode(merged.stdout).split("\n")[0].trim();
     if (!OID.test(tree)) return null;
@@ -88,7 +93,7 @@ export async function mergeBaseTree(
       runner,
       repo,
       ["commit-tree", "--no-gpg-sign", "-p", commit, "-p", parent, "-m", "review-gate base", tree],
-      { env: VIRTUAL_ENV },
+      { env: VIRTUAL_ENV, isolated: true },
     ).catch(() => null);
     if (!virtual || virtual.code !== 0) return null;
     commit = decoder.decode(virtual.stdout).trim();

@@ -21,7 +21,9 @@ import { statOrNull } from "../file_actions.ts";
  * @throws {GitError} when `cwd` is not inside a git repository
  */
 export function resolveHooksDir(runner: Runner, cwd: string): Promise<string> {
-  return gitText(runner, cwd, ["rev-parse", "--path-format=absolute", "--git-path", "hooks"]);
+  return gitText(runner, cwd, ["rev-parse", "--path-format=absolute", "--git-path", "hooks"], {
+    keepHooksPath: true,
+  });
 }
 
 /**
