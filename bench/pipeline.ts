@@ -43,6 +43,8 @@ async function main(args: string[]): Promise<number> {
   const t2 = performance.now();
   const findings = change.files.filter((f) => f.status !== "deleted").slice(0, 5).map((f) => ({
     severity: "medium",
+    category: "maintainability",
+    scope: "pre-existing-touched",
     title: `Check ${f.path}`,
     body: "A generated finding for the bench.",
     file: f.path,

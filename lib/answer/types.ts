@@ -29,6 +29,20 @@ export interface TreeView {
   lineCount(path: string): Promise<number | null>;
   /** True when the change deletes this repo-relative path (findings may point at deleted files). */
   isDeleted(path: string): boolean;
+  /**
+   * The lines of a repo-relative file that the change added or edited, in the file as changed:
+   * sorted, disjoint, 1-based inclusive ranges (a pure deletion counts as the lines on either side
+   * of it). `[]` when the change leaves the file's lines alone (a file outside the change); `null`
+   * when it is not known (no change at hand, a binary file, a file changed without hunks such as a
+   * pure rename): then scope checks are skipped for it.
+   */
+  changedLines(path: string): readonly LineRange[] | null;
+}
+
+/** A range of lines of one file: 1-based, inclusive. */
+export interface LineRange {
+  start: number;
+  end: number;
 }
 
 /** The decoder's verdict on one answer. */

@@ -31,6 +31,8 @@ const answer: ReviewAnswer = {
   findings: [
     {
       severity: "medium",
+      category: "bug",
+      scope: "introduced",
       title: "Rounding",
       body: "b1",
       file: "src/b.ts",
@@ -41,6 +43,8 @@ const answer: ReviewAnswer = {
     },
     {
       severity: "high",
+      category: "bug",
+      scope: "introduced",
       title: "Off by one",
       body: "b2",
       file: "src/a.ts",

@@ -7,6 +7,8 @@ import { buildStopBlock, buildStopCouldNotRun, buildStopMessage } from "./turn/a
 function finding(n: number, extra: Partial<Finding> = {}): Finding {
   return {
     severity: "high",
+    category: "bug",
+    scope: "introduced",
     title: `Problem ${n}`,
     body: "body",
     file: `src/f${n}.ts`,

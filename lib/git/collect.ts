@@ -24,6 +24,7 @@
 import type { Runner } from "../exec/exec.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import { planBudget } from "./budget.ts";
+import { changedLinesByPath } from "./changed_lines.ts";
 import { parseRawNumstat, splitPatch } from "./diff_parse.ts";
 import { git, gitFailure, runGit } from "./git.ts";
 import { listStatus } from "./status_listing.ts";
@@ -64,7 +65,7 @@ const PATCH_ARGS = [
  * @param options repository, target and budgets (bytes)
  * @returns the change: files in git's path order, the included patches as UTF-8 text (CRLF kept),
  *   coverage naming every omitted file, fingerprint, and a view of the reviewed tree (the worktree
- *   on disk for "worktree", else the git tree)
+ *   on disk for "worktree", else the git tree) that knows the lines the change added or edited
  * @throws {import("../base/errors.ts").UsageError} for an unknown ref or revision
  * @throws {import("../base/errors.ts").GitError} when git fails
  */
@@ -119,9 +120,10 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
       e.status === "deleted" ? [e.path] : e.status === "renamed" && e.oldPath ? [e.oldPath] : []
     ),
   );
+  const changed = changedLinesByPath(entries, chunks);
   const tree = resolved.to === "worktree"
-    ? worktreeView(repo.root, { deleted })
-    : gitTreeView(runner, repo.root, { deleted, tree: toTree });
+    ? worktreeView(repo.root, { deleted, changed })
+    : gitTreeView(runner, repo.root, { deleted, changed, tree: toTree });
   return {
     target,
     label: resolved.label,

@@ -339,3 +339,21 @@ Deno.test("fingerprintOf() keeps the digests of the incremental node:crypto hash
     "95cb58f8b89805fa7a9cca8ee97a5793c818eb6ef932da085b58013dadd93491",
   );
 });
+
+Deno.test("collectChange() gives the reviewed tree the lines the change edited, per file", async () => {
+  const ten = Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`).join("");
+  await withRepo({ "a.txt": ten, "b.txt": "keep\n", "gone.txt": "x\n" }, async (repo) => {
+    await repo.write("a.txt", ten.replace("line 3\n", "LINE 3\n").replace("line 8\n", ""));
+    await repo.write("new.txt", "n1\nn2\n");
+    await Deno.remove(`${repo.root}/gone.txt`);
+    const worktree = (await collect(repo, { kind: "worktree" })).tree;
+    assert.deepEqual(worktree.changedLines("a.txt"), [{ start: 3, end: 3 }, { start: 7, end: 8 }]);
+    assert.deepEqual(worktree.changedLines("new.txt"), [{ start: 1, end: 2 }]);
+    assert.deepEqual(worktree.changedLines("b.txt"), [], "a file outside the change");
+    await repo.git("add", "-A");
+    await repo.git("commit", "-q", "-m", "edit");
+    const { tree } = await collect(repo, { kind: "commit", sha: "HEAD" });
+    assert.deepEqual(tree.changedLines("a.txt"), [{ start: 3, end: 3 }, { start: 7, end: 8 }]);
+    assert.deepEqual(tree.changedLines("b.txt"), []);
+  });
+});

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { TreeView } from "../answer/types.ts";
+import type { LineRange, TreeView } from "../answer/types.ts";
 import type { Runner } from "../exec/exec.ts";
 import { countLines } from "./diff_parse.ts";
 import { git, runGit } from "./git.ts";
@@ -16,6 +16,11 @@ import { git, runGit } from "./git.ts";
 export interface TreeViewOptions {
   /** Repo-relative paths the change deletes (incl. the old side of renames). */
   deleted: ReadonlySet<string>;
+  /**
+   * The change's changed line ranges per path (lib/git/changed_lines.ts); a path not in it has `[]`.
+   * Without it (no change at hand, as for `review-gate decode`) every `changedLines()` is `null`.
+   */
+  changed?: ReadonlyMap<string, readonly LineRange[] | null>;
 }
 
 /**
@@ -58,9 +63,11 @@ function cachedView(
   options: TreeViewOptions & { count: (path: string) => Promise<number | null> },
 ): TreeView {
   const cache = new Map<string, Promise<number | null>>();
+  const { changed } = options;
   return {
     root,
     isDeleted: (path) => options.deleted.has(path),
+    changedLines: (path) => !changed ? null : changed.has(path) ? changed.get(path)! : [],
     lineCount(path) {
       if (!isRepoRelative(path)) return Promise.resolve(null);
       let hit = cache.get(path);

@@ -149,6 +149,8 @@ const BLOCKING = {
   summary: "A bug",
   findings: [{
     severity: "high",
+    category: "bug",
+    scope: "introduced",
     title: "Wrong value",
     body: "a is 2",
     file: "a.ts",

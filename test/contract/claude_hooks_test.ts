@@ -33,6 +33,8 @@ const SCENARIO = {
         summary: "half() doubles its input.",
         findings: [{
           severity: "high",
+          category: "bug",
+          scope: "introduced",
           title: "half() multiplies instead of dividing",
           body: "`n * 2` doubles the value; the function must halve it.",
           file: "src/half.ts",

@@ -107,6 +107,8 @@ export const NEEDS_ATTENTION = {
   summary: "The constant is wrong.",
   findings: [{
     severity: "high",
+    category: "bug",
+    scope: "introduced",
     title: "Wrong constant",
     body: "a should be 2.",
     file: "src/app.ts",

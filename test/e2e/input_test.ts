@@ -165,6 +165,8 @@ Deno.test("review handles file names with spaces, quotes, newlines and non-ASCII
       summary: "Odd names.",
       findings: names.map((file) => ({
         severity: "medium",
+        category: "maintainability",
+        scope: "pre-existing-touched",
         title: `Look at ${file}`,
         body: "Check it.",
         file,
@@ -207,6 +209,8 @@ Deno.test("review keeps CRLF line endings in the prompt and accepts findings on 
       summary: "CRLF.",
       findings: [{
         severity: "high",
+        category: "style",
+        scope: "introduced",
         title: "Shouting",
         body: "TWO is upper case.",
         file: "win.txt",

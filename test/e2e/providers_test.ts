@@ -24,6 +24,8 @@ const SOURCE = Array.from({ length: 20 }, (_, i) => `export const v${i} = ${i};`
 function finding(severity: string, confidence = 0.9) {
   return {
     severity,
+    category: "bug",
+    scope: "introduced",
     title: `A ${severity} problem`,
     body: "Something is wrong here.",
     file: "src/app.ts",

@@ -84,20 +84,23 @@ export async function gitOk(sandbox: Sandbox, args: string[], cwd?: string): Pro
   return r.stdout.trim();
 }
 
-/** Append `export const t = "<token>";` to {@linkcode APP} in the worktree at `root`. */
-export async function appendToken(root: string, token: string): Promise<void> {
+/**
+ * Put `export const t = "<token>";` on the first line of {@linkcode APP} in the worktree at `root`:
+ * line 1 is then a changed line, which {@linkcode BLOCKING_ANSWER} (scope "introduced") points at.
+ */
+export async function addTokenLine(root: string, token: string): Promise<void> {
   const path = join(root, APP);
-  await Deno.writeTextFile(path, `${await Deno.readTextFile(path)}export const t = "${token}";\n`);
+  await Deno.writeTextFile(path, `export const t = "${token}";\n${await Deno.readTextFile(path)}`);
 }
 
 /**
- * Append a line carrying `token` to {@linkcode APP} and commit it.
+ * Add a line carrying `token` at the top of {@linkcode APP} and commit it.
  *
  * @returns the new commit id
  */
 export async function commitToken(sandbox: Sandbox, token: string, cwd?: string): Promise<string> {
   const root = cwd ?? sandbox.repo.root;
-  await appendToken(root, token);
+  await addTokenLine(root, token);
   await gitOk(sandbox, ["commit", "-q", "-am", `add ${token}`], root);
   return await gitOk(sandbox, ["rev-parse", "HEAD"], root);
 }
@@ -108,12 +111,17 @@ export async function remoteRef(sandbox: GateSandbox, ref: string): Promise<stri
   return r.code === 0 ? r.stdout.trim() : null;
 }
 
-/** A blocking review answer: one high finding at {@linkcode APP} line 1, confidence 0.9. */
+/**
+ * A blocking review answer: one high bug introduced at {@linkcode APP} line 1 (the line
+ * {@linkcode addTokenLine} writes), confidence 0.9.
+ */
 export const BLOCKING_ANSWER = {
   verdict: "needs-attention",
   summary: "The change exports a constant that breaks callers.",
   findings: [{
     severity: "high",
+    category: "bug",
+    scope: "introduced",
     title: "Exported constant breaks callers",
     body: "Callers read the old value.",
     file: APP,

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  addTokenLine,
   APP,
-  appendToken,
   blockingScenario,
   gitOk,
   makeGateSandbox,
@@ -33,7 +33,7 @@ Deno.test("claude Stop gate internal error follows on_error: block is counted an
     await writeRepoConfig(sb, { gates: { claude_stop: { on_error: "block", max_blocks: 2 } } });
     const p = await runHook(sb, "claude-prompt", promptPayload(session));
     assert.deepEqual([p.code, p.stdout], [0, ""], p.stderr);
-    await appendToken(root, "NESTED");
+    await addTokenLine(root, "NESTED");
     await gitOk(sb, ["init", "-q", "vendor"]); // `git add -A` fails on an empty nested repository
 
     await t.step("on_error block blocks, naming the file and how to disable the gate", async () => {
@@ -90,7 +90,7 @@ Deno.test("claude Stop gate reuses a verdict only for the same baseline and the 
     const original = await Deno.readTextFile(join(root, APP));
     // Turn 1: baseline = HEAD; the turn adds a line and the review approves it.
     await runHook(sb, "claude-prompt", promptPayload(session));
-    await appendToken(root, "BAD");
+    await addTokenLine(root, "BAD");
     const turnOneTree = await Deno.readTextFile(join(root, APP));
     const first = await runHook(sb, "claude-stop", stopPayload(session), {
       env: scenario("valid"),
@@ -121,7 +121,7 @@ Deno.test("claude Stop gate serialises concurrent stops of one session: one mode
     await Deno.writeTextFile(slow, JSON.stringify({ steps: [{ kind: "valid", delayMs: 1500 }] }));
     const session = { sessionId: "sess-concurrent", cwd: root };
     await runHook(sb, "claude-prompt", promptPayload(session));
-    await appendToken(root, "CONCURRENT");
+    await addTokenLine(root, "CONCURRENT");
     const results = await Promise.all(
       [0, 1, 2].map(() =>
         runHook(sb, "claude-stop", stopPayload(session), { env: scenario(slow) })
@@ -147,7 +147,7 @@ Deno.test("claude Stop gate shows a provider error message without control chara
     );
     const session = { sessionId: "sess-hostile", cwd: root };
     await runHook(sb, "claude-prompt", promptPayload(session));
-    await appendToken(root, "HOSTILE");
+    await addTokenLine(root, "HOSTILE");
     const s = await runHook(sb, "claude-stop", stopPayload(session), { env: scenario(hostile) });
     assert.equal(s.code, 0, s.stderr);
     const message = String(stopDecision(s.stdout)?.systemMessage);

@@ -2,14 +2,16 @@
  * Step 3 of the decoder for the review kind (DESIGN.md "Decoder: the only judge"): checks a
  * schema-valid review answer against the reviewed tree. File paths are normalised to repo-relative
  * (notes record each change); a file must be in the reviewed tree or deleted by the change;
- * `line_start ≤ line_end ≤` the file's line count (not checked for deleted files); `approve`
- * carries no critical/high finding; `needs-attention` carries at least one finding.
+ * `line_start ≤ line_end ≤` the file's line count (not checked for deleted files); a finding of
+ * scope "introduced" overlaps the lines the change added or edited (when the tree knows them:
+ * {@linkcode TreeView.changedLines}); `approve` carries no critical/high finding;
+ * `needs-attention` carries at least one finding.
  *
  * @module
  */
 
 import { normaliseRepoPath, stripDiffPrefix } from "../../answer/repo_path.ts";
-import type { Refusal, TreeView } from "../../answer/types.ts";
+import type { LineRange, Refusal, TreeView } from "../../answer/types.ts";
 import type { Finding, ReviewAnswer } from "./types.ts";
 
 /** Outcome of the coherence checks: the answer with normalised paths, notes, refusals. */
@@ -83,7 +85,35 @@ async function checkFinding(
       problem:
         `line_end ${finding.line_end} is past the end of "${resolved.path}" (${lines} lines)`,
     });
+  } else if (finding.scope === "introduced") {
+    const problem = scopeProblem(finding, resolved.path, tree.changedLines(resolved.path));
+    if (problem) out.refusal.push({ path: `${at}/scope`, problem });
   }
+}
+
+/**
+ * Why a finding of scope "introduced" does not point at changed lines, or null when it does (its
+ * range overlaps a changed range) or the changed lines are not known.
+ */
+function scopeProblem(
+  finding: Finding,
+  path: string,
+  changed: readonly LineRange[] | null,
+): string | null {
+  if (changed === null) return null;
+  if (changed.some((r) => r.start <= finding.line_end && finding.line_start <= r.end)) return null;
+  const where = finding.line_start === finding.line_end
+    ? `line ${finding.line_start} of "${path}" is not a line`
+    : `lines ${finding.line_start}-${finding.line_end} of "${path}" are not lines`;
+  const lines = changed.length === 0
+    ? `the change edits no line of "${path}"`
+    : `${where} the change added or edited (it changed ${formatLineRanges(changed)})`;
+  return `scope "introduced" but ${lines}: point at the changed lines that cause the problem, or use "pre-existing-touched" or "outside"`;
+}
+
+/** Ranges as text: `3-5, 8, 10-12`. */
+function formatLineRanges(ranges: readonly LineRange[]): string {
+  return ranges.map((r) => r.start === r.end ? `${r.start}` : `${r.start}-${r.end}`).join(", ");
 }
 
 /**

@@ -277,13 +277,74 @@ Deno.test("decode() refuses fixtures/answers/review.bad.json with every schema p
   assert.ok(!decision.ok);
   assert.deepEqual(decision.refusal.map((r) => r.path).sort(), [
     "",
-    "/findings/0",
+    "/findings/0", // the extra key
+    "/findings/0", // no scope
+    "/findings/0/category",
     "/findings/0/confidence",
     "/findings/0/line_end",
     "/findings/0/line_start",
     "/summary",
     "/verdict",
   ]);
+});
+
+Deno.test("decode() holds a finding of scope introduced to the lines the change edited", async (t) => {
+  const changed = memoryTree("/repo", { "src/session.ts": 120, "real.ts": 5, "bin.dat": 1 }, [
+    "old/gone.ts",
+  ], { "src/session.ts": [{ start: 40, end: 44 }, { start: 60, end: 60 }], "bin.dat": null });
+  const cases: [string, Partial<Finding>, string | null][] = [
+    ["overlapping the first changed lines", { line_start: 42, line_end: 57 }, null],
+    ["ending on the first changed line", { line_start: 30, line_end: 40 }, null],
+    ["on a lone changed line", { line_start: 60, line_end: 60 }, null],
+    [
+      "between changed ranges",
+      { line_start: 45, line_end: 59 },
+      'scope "introduced" but lines 45-59 of "src/session.ts" are not lines the change added or edited (it changed 40-44, 60): point at the changed lines that cause the problem, or use "pre-existing-touched" or "outside"',
+    ],
+    [
+      "on one unchanged line",
+      { line_start: 12, line_end: 12 },
+      'scope "introduced" but line 12 of "src/session.ts" is not a line the change added or edited (it changed 40-44, 60): point at the changed lines that cause the problem, or use "pre-existing-touched" or "outside"',
+    ],
+    [
+      "in a file the change does not edit",
+      { file: "real.ts", line_start: 1, line_end: 1 },
+      'scope "introduced" but the change edits no line of "real.ts": point at the changed lines that cause the problem, or use "pre-existing-touched" or "outside"',
+    ],
+    ["pre-existing anywhere", { scope: "pre-existing-touched", line_start: 1, line_end: 2 }, null],
+    ["outside the change", { scope: "outside", file: "real.ts", line_start: 1, line_end: 1 }, null],
+    ["in a file whose lines are unknown", { file: "bin.dat", line_start: 1, line_end: 1 }, null],
+    ["in a deleted file", { file: "old/gone.ts", line_start: 3, line_end: 3 }, null],
+  ];
+  for (const [name, patch, problem] of cases) {
+    await t.step(name, async () => {
+      const value = withFinding({ scope: "introduced", ...patch });
+      const decision = await decode(reviewKind, { value }, changed);
+      if (problem === null) assert.ok(decision.ok, JSON.stringify(decision));
+      else {assert.deepEqual(decision, {
+          ok: false,
+          refusal: [{ path: "/findings/0/scope", problem }],
+        });}
+    });
+  }
+  await t.step("the same answer without a known change is not checked", async () => {
+    const value = withFinding({ scope: "introduced", line_start: 12, line_end: 12 });
+    assert.ok((await decode(reviewKind, { value }, tree)).ok);
+  });
+});
+
+Deno.test("decode() refuses an unknown category or scope", async () => {
+  const decision = await decode(
+    reviewKind,
+    { value: withFinding({ category: "nit", scope: "new" } as unknown as Partial<Finding>) },
+    tree,
+  );
+  assert.ok(!decision.ok);
+  assert.deepEqual(decision.refusal.map((r) => r.path), [
+    "/findings/0/category",
+    "/findings/0/scope",
+  ]);
+  assert.match(decision.refusal[0].problem, /must be one of "bug", "security", "performance"/);
 });
 
 Deno.test("decode() does not modify its input value", async () => {

@@ -9,6 +9,8 @@ const DEFAULT_POLICY = policyOf(DEFAULT_CONFIG);
 function finding(severity: Finding["severity"], confidence: number, file = "a.ts"): Finding {
   return {
     severity,
+    category: "bug",
+    scope: "introduced",
     confidence,
     file,
     title: severity,

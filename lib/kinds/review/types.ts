@@ -1,6 +1,6 @@
 /**
- * The review answer (schemas/review.schema.json): verdict, summary, findings with severity and
- * location, next steps. The shapes every room that shows or judges findings uses.
+ * The review answer (schemas/review.schema.json): verdict, summary, findings with severity,
+ * category, scope and location, next steps. The shapes every room that shows or judges findings uses.
  *
  * @module
  */
@@ -10,9 +10,33 @@ export const SEVERITIES = ["critical", "high", "medium", "low"] as const;
 /** One finding severity. */
 export type Severity = typeof SEVERITIES[number];
 
+/** Finding categories (schemas/review.schema.json); policy `categories` picks which may block. */
+export const CATEGORIES = [
+  "bug",
+  "security",
+  "performance",
+  "reliability",
+  "maintainability",
+  "style",
+] as const;
+/** One finding category. */
+export type Category = typeof CATEGORIES[number];
+
+/**
+ * Where a finding comes from (schemas/review.schema.json): `introduced` by the change (it points at
+ * changed lines: the decoder checks it), `pre-existing-touched` (there before, in code the change
+ * touches) or `outside` (there before, in code the change does not touch). Only `introduced`
+ * findings block unless policy `block_on_preexisting` is set.
+ */
+export const SCOPES = ["introduced", "pre-existing-touched", "outside"] as const;
+/** One finding scope. */
+export type Scope = typeof SCOPES[number];
+
 /** One finding of a review answer (schemas/review.schema.json). */
 export interface Finding {
   severity: Severity;
+  category: Category;
+  scope: Scope;
   title: string;
   body: string;
   /** Repo-relative path, normalised by the decoder. */

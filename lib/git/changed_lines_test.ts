@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import { changedLineRanges, changedLinesByPath } from "./changed_lines.ts";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const HEADER = "diff --git a/f b/f\nindex 1..2 100644\n--- a/f\n+++ b/f\n";
+
+Deno.test("changedLineRanges() reads the new side of every hunk", async (t) => {
+  const cases: [string, string, [number, number][]][] = [
+    ["one edited line", "@@ -1,3 +1,3 @@\n x\n-y\n+Y\n z\n", [[2, 2]]],
+    [
+      "two hunks, an insertion of two lines",
+      "@@ -1,2 +1,3 @@\n a\n+b\n c\n@@ -10,3 +11,5 @@\n j\n+k\n+l\n m\n n\n",
+      [[2, 2], [12, 13]],
+    ],
+    ["adjacent changes merge", "@@ -1,2 +1,3 @@\n-a\n+A\n+B\n c\n", [[1, 2]]],
+    ["a pure deletion marks the lines around it", "@@ -3,4 +3,2 @@\n c\n-d\n-e\n f\n", [[3, 4]]],
+    ["a deletion at the top marks line 1", "@@ -1,2 +1,1 @@\n-a\n b\n", [[1, 1]]],
+    ["a new file", "@@ -0,0 +1,3 @@\n+a\n+b\n+c\n", [[1, 3]]],
+    ["a count of one has no comma", "@@ -5 +5 @@\n-e\n+E\n", [[5, 5]]],
+    ["a file emptied", "@@ -1,2 +0,0 @@\n-a\n-b\n", [[1, 1]]],
+    [
+      "no newline at end of file",
+      "@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+B\n\\ No newline at end of file\n",
+      [[2, 2]],
+    ],
+    ["CRLF lines", "@@ -1,2 +1,2 @@\n a\r\n-b\r\n+B\r\n", [[2, 2]]],
+    ["a section without hunks", "", []],
+  ];
+  for (const [name, body, expected] of cases) {
+    await t.step(name, () => {
+      assert.deepEqual(
+        changedLineRanges(bytes(HEADER + body)),
+        expected.map(([start, end]) => ({ start, end })),
+      );
+    });
+  }
+});
+
+Deno.test("changedLinesByPath() is unknown for binary files, gitlinks and sections without hunks", () => {
+  const edited = bytes(`${HEADER}@@ -1 +1 @@\n-a\n+b\n`);
+  const renamed = bytes("diff --git a/o b/n\nsimilarity index 100%\nrename from o\nrename to n\n");
+  const map = changedLinesByPath(
+    [
+      { path: "f", binary: false },
+      { path: "n", binary: false },
+      { path: "img.png", binary: true },
+      { path: "sub", binary: false, gitlink: true },
+      { path: "cut", binary: false },
+    ],
+    [edited, renamed, bytes("diff --git a/img.png b/img.png\nBinary files differ\n"), edited],
+  );
+  assert.deepEqual([...map], [
+    ["f", [{ start: 1, end: 1 }]],
+    ["n", null],
+    ["img.png", null],
+    ["sub", null],
+    ["cut", null],
+  ]);
+});
