@@ -107,10 +107,10 @@ function describePipeline(m: Measurement): string {
     return values[Math.floor(values.length / 2)].toFixed(0);
   };
   const r = runs[0];
-  return `coverage ${r.coverage}: ${r.files - r.omitted} of ${r.files} files in the prompt ` +
-    `(${(r.includedBytes / 1024).toFixed(0)} of ${
-      (r.totalBytes / 1024).toFixed(0)
-    } KiB of patch), ` +
+  return `coverage ${r.coverage}: ${r.omitted} parts omitted of ${r.files} files ` +
+    `(${(r.reviewedBytes / 1024).toFixed(0)} of ${
+      ((r.reviewedBytes + r.omittedBytes) / 1024).toFixed(0)
+    } KiB of patch in the prompt), ` +
     `prompt ${(r.promptBytes / 1024).toFixed(0)} KiB; in-process median ms: collect ${
       mid("collectMs")
     }, ` +

@@ -63,8 +63,8 @@ async function main(args: string[]): Promise<number> {
     files: change.files.length,
     omitted: change.coverage.omitted.length,
     coverage: change.coverage.status,
-    includedBytes: change.coverage.includedBytes,
-    totalBytes: change.coverage.totalBytes,
+    reviewedBytes: change.coverage.reviewedBytes,
+    omittedBytes: change.coverage.omittedBytes,
     promptBytes: new TextEncoder().encode(prompt).length,
     decoded: decision.ok,
   };

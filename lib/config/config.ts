@@ -14,7 +14,7 @@ import { ConfigError } from "../base/errors.ts";
 import type { ProviderName } from "../providers/provider.ts";
 import { configProblems } from "./validate.ts";
 
-/** What a gate does when the review could not run. */
+/** What a gate does when the review could not run (`on_error`) or saw only part of the change (`on_partial`). */
 export type OnError = "allow" | "block";
 
 /** The effective configuration (keys as in the JSON file). */
@@ -28,10 +28,17 @@ export interface Config {
   cache: boolean;
   budgets: { file_bytes: number; total_bytes: number };
   gates: {
-    pre_push: { enabled: boolean; on_error: OnError; review_tags: boolean; max_commits: number };
+    pre_push: {
+      enabled: boolean;
+      on_error: OnError;
+      on_partial: OnError;
+      review_tags: boolean;
+      max_commits: number;
+    };
     claude_stop: {
       enabled: boolean;
       on_error: OnError;
+      on_partial: OnError;
       max_blocks: number;
       timeout_seconds: number;
     };
@@ -48,8 +55,20 @@ export const DEFAULT_CONFIG: Config = {
   cache: true,
   budgets: { file_bytes: 65536, total_bytes: 400000 },
   gates: {
-    pre_push: { enabled: true, on_error: "allow", review_tags: false, max_commits: 100 },
-    claude_stop: { enabled: true, on_error: "allow", max_blocks: 3, timeout_seconds: 300 },
+    pre_push: {
+      enabled: true,
+      on_error: "allow",
+      on_partial: "allow",
+      review_tags: false,
+      max_commits: 100,
+    },
+    claude_stop: {
+      enabled: true,
+      on_error: "allow",
+      on_partial: "allow",
+      max_blocks: 3,
+      timeout_seconds: 300,
+    },
   },
 };
 

@@ -6,6 +6,7 @@
 import type { ReviewAnswer } from "../kinds/review/types.ts";
 import { blockingFindings, type Policy, sortFindings } from "../kinds/review/policy.ts";
 import type { RunRecord } from "../store/run_record.ts";
+import { excludedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
 import { location } from "./terminal.ts";
 
 function escapeInline(text: string): string {
@@ -29,10 +30,11 @@ export function renderMarkdown(record: RunRecord, answer: ReviewAnswer, policy: 
   if (record.sessionId) out.push(`- Session: \`${record.sessionId}\``);
   out.push(`- Run: \`${record.id}\``);
   if (record.coverage) {
-    out.push(`- Coverage: ${record.coverage.status}`);
-    for (const o of record.coverage.omitted) {
-      out.push(`  - not in the prompt: \`${o.path}\` (${o.reason})`);
-    }
+    const { coverage } = record;
+    out.push(`- Coverage: ${coverage.status} — ${reviewedAmount(coverage)}`);
+    for (const line of omittedLines(coverage)) out.push(`  - not reviewed: ${escapeInline(line)}`);
+    const excluded = excludedLine(coverage);
+    if (excluded) out.push(`- ${escapeInline(excluded)}`);
   }
   out.push("", "## Summary", "", answer.summary, "");
   out.push(`## Findings (${answer.findings.length})`, "");

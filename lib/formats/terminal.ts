@@ -1,6 +1,6 @@
 /**
  * Terminal rendering of a finished review (pure: data in, text out): status line, loud coverage
- * warning when partial, severity-sorted findings with `file:start-end`, confidence and
+ * warning when partial (how much was reviewed in lines and bytes, and every part that was not), severity-sorted findings with `file:start-end`, confidence and
  * recommendation, next steps, and where the run folder is. "Could not run" is never rendered as
  * findings nor as a pass.
  *
@@ -10,6 +10,7 @@ import type { Finding } from "../kinds/review/types.ts";
 import { formatRefusal } from "../answer/refusal.ts";
 import { blockingFindings, type Policy, sortFindings } from "../kinds/review/policy.ts";
 import { COULD_NOT_RUN, type ReviewResult } from "../store/run_record.ts";
+import { excludedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
 import { sanitizeForTerminal as clean } from "./sanitize.ts";
 import { type Paint, plain } from "./style.ts";
 
@@ -53,6 +54,19 @@ export function renderTerminal(
   if (record.status === "nothing-to-review") {
     return `review-gate: nothing to review (${record.target.label})\n`;
   }
+  if (record.status === "not-reviewed") {
+    out.push(
+      paint(
+        ["red", "bold"],
+        "review-gate: NOT reviewed — none of this change could be shown to the model",
+      ) +
+        ` (no model call)`,
+    );
+    out.push(`Change: ${clean(record.target.label)}`);
+    if (record.coverage) out.push(...omittedLines(record.coverage).map((l) => `  ${clean(l)}`));
+    if (record.runDir) out.push(`Run folder: ${record.runDir}`);
+    return out.join("\n") + "\n";
+  }
   if (COULD_NOT_RUN.has(record.status) || record.status === "interrupted") {
     out.push(paint(["red", "bold"], `review-gate: NOT reviewed — ${record.status}`) + ` (${via})`);
     out.push(`Change: ${clean(record.target.label)}`);
@@ -75,10 +89,13 @@ export function renderTerminal(
   out.push(`Change: ${clean(record.target.label)}`);
   if (record.coverage?.status === "partial") {
     out.push(
-      paint(["yellow", "bold"], "WARNING: partial coverage — these files were not in the prompt:"),
+      paint(["yellow", "bold"], "WARNING: partially reviewed") +
+        ` — ${reviewedAmount(record.coverage)}. Not reviewed:`,
     );
-    for (const o of record.coverage.omitted) out.push(`  ${clean(o.path)} (${o.reason})`);
+    out.push(...omittedLines(record.coverage).map((l) => `  ${clean(l)}`));
   }
+  const excluded = record.coverage ? excludedLine(record.coverage) : "";
+  if (excluded) out.push(clean(excluded));
   out.push("", clean(answer.summary));
   for (const f of sortFindings(answer.findings)) {
     const tag = paint([...SEVERITY_FORMAT[f.severity]], `[${f.severity.toUpperCase()}]`);

@@ -67,16 +67,69 @@ Deno.test("renderTerminal() sorts findings by severity and marks the blocking on
   equal(text.includes("\x1b"), false, "no colour without a paint");
 });
 
-Deno.test("renderTerminal() warns loudly about partial coverage and names omitted files", () => {
+Deno.test("renderTerminal() says how much was reviewed and names every omitted file and hunk", () => {
   const coverage = {
     status: "partial" as const,
-    omitted: [{ path: "big.json", reason: "file-budget" as const }],
-    includedBytes: 10,
-    totalBytes: 100,
+    omitted: [
+      {
+        path: "big.json",
+        reason: "budget" as const,
+        hunks: [
+          { oldStart: 10, oldLines: 3, newStart: 12, newLines: 40 },
+          { oldStart: 90, oldLines: 5, newStart: 130, newLines: 0 },
+        ],
+        lines: 47,
+        bytes: 3000,
+      },
+      { path: "logo.png", reason: "binary" as const, lines: 0, bytes: 24576 },
+      { path: "odd\nname", reason: "undecodable" as const, lines: 0, bytes: 10 },
+    ],
+    reviewedLines: 153,
+    omittedLines: 47,
+    reviewedBytes: 9000,
+    omittedBytes: 27586,
+    excluded: [{ path: ".claude/worktrees/x", reason: "linked-worktree" as const }],
   };
   const text = renderTerminal({ record: record({ coverage }), answer }, { policy: DEFAULT_POLICY });
-  match(text, /WARNING: partial coverage/);
-  match(text, /big\.json \(file-budget\)/);
+  match(
+    text,
+    /WARNING: partially reviewed — reviewed 153 of 200 changed lines \(8\.8 KB of 35\.7 KB of diff\)/,
+  );
+  match(
+    text,
+    /big\.json: lines 12-51, deleted lines 90-94 \(over the prompt budget; 47 lines, 2\.9 KB\)/,
+  );
+  match(text, /logo\.png: whole file \(binary; 24\.0 KB\)/);
+  match(
+    text,
+    /"odd\\nname": whole file \(not decodable as text; 10 B\)/,
+    "names with newlines are quoted",
+  );
+  match(text, /Not part of this change \(left out\): \.claude\/worktrees\/x \(linked worktree\)/);
+  const md = renderMarkdown(record({ coverage }), answer, DEFAULT_POLICY);
+  match(md, /- Coverage: partial — reviewed 153 of 200 changed lines/);
+  match(md, /- not reviewed: big\.json: lines 12-51/);
+});
+
+Deno.test("renderTerminal() says NOT reviewed, with no verdict, when none of the change was shown", () => {
+  const coverage = {
+    status: "partial" as const,
+    omitted: [{ path: "logo.png", reason: "binary" as const, lines: 0, bytes: 100 }],
+    reviewedLines: 0,
+    omittedLines: 0,
+    reviewedBytes: 0,
+    omittedBytes: 100,
+  };
+  const text = renderTerminal(
+    { record: record({ status: "not-reviewed", blocking: false, coverage }) },
+    { policy: DEFAULT_POLICY },
+  );
+  match(
+    text,
+    /^review-gate: NOT reviewed — none of this change could be shown to the model \(no model call\)/,
+  );
+  match(text, /logo\.png: whole file \(binary; 100 B\)/);
+  equal(/approved|finding/i.test(text), false, text);
 });
 
 Deno.test("renderTerminal() never shows a could-not-run review as findings or a pass", () => {

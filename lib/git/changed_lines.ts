@@ -17,9 +17,9 @@ const SPACE = 0x20;
 const AT = 0x40;
 
 /**
- * The changed line ranges of one file's patch section.
+ * The changed line ranges of one file's patch section, or of one hunk.
  *
- * @param section one `diff --git` section of a unified patch (bytes; CRLF allowed)
+ * @param section one `diff --git` section or hunk of a unified patch (bytes or text; CRLF allowed)
  * @returns sorted, merged, 1-based inclusive ranges on the new side; `[]` when the section has no
  *   hunk (a pure rename, a mode change, a binary file)
  * @example
@@ -29,7 +29,8 @@ const AT = 0x40;
  * changedLineRanges(new TextEncoder().encode(patch)); // [{ start: 2, end: 2 }]
  * ```
  */
-export function changedLineRanges(section: Uint8Array): LineRange[] {
+export function changedLineRanges(patch: Uint8Array | string): LineRange[] {
+  const section = typeof patch === "string" ? new TextEncoder().encode(patch) : patch;
   const ranges: LineRange[] = [];
   const mark = (start: number, end: number) => {
     const last = ranges.at(-1);
@@ -71,37 +72,4 @@ export function changedLineRanges(section: Uint8Array): LineRange[] {
   }
   endRun();
   return ranges;
-}
-
-/** One changed file as collection lists it, enough to know whether its lines can be read. */
-export interface ChangedLinesItem {
-  path: string;
-  binary: boolean;
-  /** A submodule gitlink: no lines. */
-  gitlink?: boolean;
-}
-
-/**
- * Changed line ranges of every file of a change, for {@linkcode TreeView.changedLines}.
- *
- * @param items the changed files in listing order
- * @param sections their patch sections, same order; missing past the end when the patch was cut
- * @returns path → ranges; `null` (unknown) for binary files, gitlinks, missing sections and files
- *   changed without a hunk (a pure rename, a mode change)
- */
-export function changedLinesByPath(
-  items: readonly ChangedLinesItem[],
-  sections: readonly Uint8Array[],
-): Map<string, LineRange[] | null> {
-  const out = new Map<string, LineRange[] | null>();
-  items.forEach((item, i) => {
-    const section = sections[i];
-    if (item.binary || item.gitlink || section === undefined) {
-      out.set(item.path, null);
-      return;
-    }
-    const ranges = changedLineRanges(section);
-    out.set(item.path, ranges.length > 0 ? ranges : null);
-  });
-  return out;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { changedLineRanges, changedLinesByPath } from "./changed_lines.ts";
+import { changedLineRanges } from "./changed_lines.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const HEADER = "diff --git a/f b/f\nindex 1..2 100644\n--- a/f\n+++ b/f\n";
@@ -34,26 +34,4 @@ Deno.test("changedLineRanges() reads the new side of every hunk", async (t) => {
       );
     });
   }
-});
-
-Deno.test("changedLinesByPath() is unknown for binary files, gitlinks and sections without hunks", () => {
-  const edited = bytes(`${HEADER}@@ -1 +1 @@\n-a\n+b\n`);
-  const renamed = bytes("diff --git a/o b/n\nsimilarity index 100%\nrename from o\nrename to n\n");
-  const map = changedLinesByPath(
-    [
-      { path: "f", binary: false },
-      { path: "n", binary: false },
-      { path: "img.png", binary: true },
-      { path: "sub", binary: false, gitlink: true },
-      { path: "cut", binary: false },
-    ],
-    [edited, renamed, bytes("diff --git a/img.png b/img.png\nBinary files differ\n"), edited],
-  );
-  assert.deepEqual([...map], [
-    ["f", [{ start: 1, end: 1 }]],
-    ["n", null],
-    ["img.png", null],
-    ["sub", null],
-    ["cut", null],
-  ]);
 });

@@ -1,17 +1,25 @@
 /**
  * Collect a {@linkcode Change} from git: resolve the target, turn live states into trees through a
- * temporary index (never the user's), list files with `diff-tree -z --raw --numstat` and take the
- * patch with one `diff-tree -p`, split per file and cut to the budgets.
+ * temporary index (never the user's), list files with `diff-tree -z --raw --numstat`, take the
+ * patch with one `diff-tree -p`, give each section to its file by path (lib/git/file_diffs.ts:
+ * type changes, binary files, other encodings), and plan what goes into the prompt by hunks
+ * (lib/git/plan.ts): a file too large for the budget shows the hunks that fit and names the rest
+ * with their line ranges.
  *
  * Git calls for a worktree target: `add -A` + `write-tree` (temp index), then the listing, the
  * patch and `diff-files` (submodules with uncommitted changes) in parallel: 5 in all (plus
- * `rev-parse` in {@linkcode resolveRepo}), and one `git status` per dirty submodule.
+ * `rev-parse` in {@linkcode resolveRepo}), one `git status` per dirty submodule, and for files git
+ * calls binary two `cat-file` calls plus one `diff --no-index` per file decoded as text.
+ *
+ * Linked worktrees and independent repositories nested in the checkout are not part of a worktree
+ * change (lib/git/live_tree.ts `snapshotWorktree`): they are left out and listed in coverage
+ * `excluded`, so neither makes coverage partial nor costs a model call.
  *
  * Submodules are never reviewed through the diff (a gitlink's patch is one `Subproject commit`
  * line): a changed gitlink, and for worktree targets a submodule with uncommitted changes (up to
  * {@linkcode MAX_DIRTY_SUBMODULES}), are listed in coverage `omitted` as "submodule" and make
  * coverage "partial"; the agent can read them with its own tools. A change of only a submodule is
- * therefore still a change to review.
+ * therefore still a change (whose diff shows nothing: see `shownNothing`).
  *
  * The fingerprint is the sha256 hex of the target kind, a NUL, and the raw `-z` listing (modes,
  * blob ids and paths of both sides of every changed file), then, when a submodule has uncommitted
@@ -23,16 +31,16 @@
  */
 import type { Runner } from "../exec/exec.ts";
 import { sha256Hex } from "../base/sha256.ts";
-import { planBudget } from "./budget.ts";
-import { changedLinesByPath } from "./changed_lines.ts";
-import { parseRawNumstat, splitPatch } from "./diff_parse.ts";
+import { parseRawNumstat, type RawEntry, splitPatch } from "./diff_parse.ts";
+import { type FileDiff, fileDiffs } from "./file_diffs.ts";
 import { git, gitFailure, runGit } from "./git.ts";
 import { listStatus } from "./status_listing.ts";
-import { snapshotIndexTree, snapshotWorktreeTree } from "./live_tree.ts";
+import { snapshotIndexTree, snapshotWorktree } from "./live_tree.ts";
 import type { Repo } from "./repo.ts";
+import { type PlanLimits, Planner, type ReviewPlan } from "./plan.ts";
 import { resolveTarget } from "./target.ts";
 import { gitTreeView, worktreeView } from "./tree_view.ts";
-import type { Budgets, Change, ChangedFile, Coverage, Target } from "./types.ts";
+import type { Budgets, Change, ChangedFile, Target } from "./types.ts";
 
 /** Options of {@linkcode collectChange}. */
 export interface CollectOptions {
@@ -45,7 +53,7 @@ export interface CollectOptions {
 /** Most submodules with uncommitted changes listed (and fingerprinted) per change. */
 export const MAX_DIRTY_SUBMODULES = 20;
 
-/** Patch bytes read at most (64 MiB); files past it are omitted as "total-budget". */
+/** Patch bytes read at most (64 MiB); files past it are omitted as "budget". */
 const PATCH_CAP = 64 * 1024 * 1024;
 
 const PATCH_ARGS = [
@@ -63,67 +71,40 @@ const PATCH_ARGS = [
  *
  * @param runner the subprocess seam
  * @param options repository, target and budgets (bytes)
- * @returns the change: files in git's path order, the included patches as UTF-8 text (CRLF kept),
- *   coverage naming every omitted file, fingerprint, and a view of the reviewed tree (the worktree
- *   on disk for "worktree", else the git tree) that knows the lines the change added or edited
+ * @returns the change: files in git's path order, the diff text the prompt shows (UTF-8, CRLF
+ *   kept), coverage naming every omitted file or hunk, fingerprint, and a view of the reviewed
+ *   tree (the worktree on disk for "worktree", else the git tree) that knows the lines the
+ *   change added or edited
  * @throws {import("../base/errors.ts").UsageError} for an unknown ref or revision
  * @throws {import("../base/errors.ts").GitError} when git fails
  */
 export async function collectChange(runner: Runner, options: CollectOptions): Promise<Change> {
   const { repo, target, budgets } = options;
   const resolved = await resolveTarget(runner, repo, target);
-  const toTree = resolved.to === "worktree"
-    ? await snapshotWorktreeTree(runner, repo)
+  const worktree = resolved.to === "worktree" ? await snapshotWorktree(runner, repo) : null;
+  const toTree = worktree
+    ? worktree.tree
     : resolved.to === "index"
     ? await snapshotIndexTree(runner, repo)
     : resolved.to;
-  const range = [resolved.from, toTree];
-  const patchArgs = ["diff-tree", "-r", "-M", ...PATCH_ARGS, ...range];
-  const [raw, patch, dirty] = await Promise.all([
-    git(runner, repo.root, ["diff-tree", "-r", "-z", "-M", "--raw", "--numstat", ...range]),
-    runGit(runner, repo.root, patchArgs, { maxOutputBytes: PATCH_CAP }),
-    resolved.to === "worktree" ? collectDirtySubmodules(runner, repo.root) : [],
-  ]);
-  if (patch.code !== 0) throw gitFailure(patchArgs, patch);
-  const entries = parseRawNumstat(raw);
-  let chunks = splitPatch(patch.stdout);
-  // Past PATCH_CAP the output was cut: the last section is incomplete and later ones are missing.
-  if (patch.truncated) chunks = chunks.slice(0, -1);
-  if (patch.truncated ? chunks.length > entries.length : chunks.length !== entries.length) {
-    throw new Error(`Patch has ${chunks.length} file sections for ${entries.length} changed files`);
-  }
-  const plan = planBudget(
-    entries.map((e, i) => ({
-      path: e.path,
-      binary: e.binary,
-      submodule: e.gitlink,
-      size: chunks[i]?.length ?? 0,
-    })),
-    budgets,
-  );
-  entries.forEach((e, i) => {
-    if (i >= chunks.length && !plan.reasons[i]) {
-      plan.reasons[i] = "total-budget";
-      plan.coverage.omitted.push({ path: e.path, reason: "total-budget" });
-      plan.coverage.status = "partial";
-    }
+  const read = await readChange(runner, repo, {
+    from: resolved.from,
+    to: toTree,
+    live: worktree !== null,
   });
-  const decoder = new TextDecoder();
-  const files: ChangedFile[] = entries.map(({ gitlink: _, ...e }, i) => {
-    const reason = plan.reasons[i];
-    return reason ? { ...e, omitted: reason } : { ...e };
+  const { files, plan } = planChange(read, {
+    chunkBytes: budgets.totalBytes,
+    pieceBytes: budgets.perFileBytes,
+    maxChunks: 1,
   });
-  addDirtySubmodules(files, plan.coverage, dirty);
-  const diff = chunks.filter((_, i) => !plan.reasons[i]).map((c) => decoder.decode(c)).join("");
+  if (worktree && worktree.excluded.length > 0) plan.coverage.excluded = worktree.excluded;
   const deleted = new Set(
-    entries.flatMap((e) =>
+    read.entries.flatMap((e) =>
       e.status === "deleted" ? [e.path] : e.status === "renamed" && e.oldPath ? [e.oldPath] : []
     ),
   );
-  const changed = changedLinesByPath(entries, chunks);
-  const tree = resolved.to === "worktree"
-    ? worktreeView(repo.root, { deleted, changed })
-    : gitTreeView(runner, repo.root, { deleted, changed, tree: toTree });
+  const signature = read.dirty.map((d) => d.signature).join("\0");
+  const changed = new Map(read.entries.map((e, i) => [e.path, read.diffs[i].changed]));
   return {
     target,
     label: resolved.label,
@@ -132,36 +113,106 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     to: resolved.to,
     toTree,
     files,
-    diff,
+    diff: plan.chunks[0]?.diff ?? "",
     coverage: plan.coverage,
-    fingerprint: await fingerprintOf(target.kind, raw, dirty.map((d) => d.signature).join("\0")),
-    tree,
+    fingerprint: await fingerprintOf(target.kind, read.raw, signature),
+    planId: await planIdOf(plan),
+    tree: worktree
+      ? worktreeView(repo.root, { deleted, changed })
+      : gitTreeView(runner, repo.root, { deleted, changed, tree: toTree }),
   };
 }
 
+/** What git says about a change: the raw listing, its entries, each file's diff, dirty submodules. */
+interface ReadChange {
+  raw: Uint8Array;
+  entries: RawEntry[];
+  diffs: FileDiff[];
+  dirty: DirtySubmodule[];
+}
+
 /**
- * List the submodules with uncommitted changes that the diff does not show as omitted files (their
- * inside is not reviewed): coverage becomes partial and names each.
+ * The listing, the patch (paired with the listing by lib/git/file_diffs.ts) and, for the live
+ * worktree, the submodules with uncommitted changes, read in parallel.
  */
-function addDirtySubmodules(
-  files: ChangedFile[],
-  coverage: Coverage,
-  dirty: readonly { path: string }[],
-): void {
-  const listed = new Set(files.map((f) => f.path));
-  for (const { path } of dirty) {
+async function readChange(
+  runner: Runner,
+  repo: Repo,
+  range: { from: string; to: string; live: boolean },
+): Promise<ReadChange> {
+  const ids = [range.from, range.to];
+  const patchArgs = ["diff-tree", "-r", "-M", ...PATCH_ARGS, ...ids];
+  const [raw, patch, dirty] = await Promise.all([
+    git(runner, repo.root, ["diff-tree", "-r", "-z", "-M", "--raw", "--numstat", ...ids]),
+    runGit(runner, repo.root, patchArgs, { maxOutputBytes: PATCH_CAP }),
+    range.live ? collectDirtySubmodules(runner, repo.root) : [],
+  ]);
+  if (patch.code !== 0) throw gitFailure(patchArgs, patch);
+  const entries = parseRawNumstat(raw);
+  const sections = splitPatch(patch.stdout);
+  // Past PATCH_CAP the output was cut: the last section is incomplete and later ones are missing.
+  const shown = patch.truncated ? sections.slice(0, -1) : sections;
+  return { raw, entries, diffs: await fileDiffs(runner, repo.root, entries, shown), dirty };
+}
+
+/**
+ * Plan the review of a read change: every listed file (and every dirty submodule the listing does
+ * not name, as an omitted "submodule") is offered to the planner in git's order.
+ *
+ * @returns the changed files (each marked with why none of it is shown, when so) and the plan
+ */
+function planChange(
+  read: ReadChange,
+  limits: PlanLimits,
+): { files: ChangedFile[]; plan: ReviewPlan } {
+  const planner = new Planner(limits);
+  const files: ChangedFile[] = read.entries.map((e, i) => {
+    const diff = read.diffs[i];
+    planner.add({ path: e.path, sections: diff.sections, omitted: diff.omitted });
+    const file: ChangedFile = {
+      path: e.path,
+      ...(e.oldPath !== undefined ? { oldPath: e.oldPath } : {}),
+      status: e.status,
+      binary: e.binary,
+      additions: e.additions,
+      deletions: e.deletions,
+    };
+    if (diff.encoding) file.encoding = diff.encoding;
+    if (diff.decodedLines) Object.assign(file, diff.decodedLines);
+    return file;
+  });
+  const listed = new Set(read.entries.map((e) => e.path));
+  for (const { path } of read.dirty) {
     if (listed.has(path)) continue;
-    files.push({
+    files.push({ path, status: "modified", binary: false, additions: 0, deletions: 0 });
+    planner.add({
       path,
-      status: "modified",
-      binary: false,
-      additions: 0,
-      deletions: 0,
-      omitted: "submodule",
+      sections: [],
+      omitted: [{ path, reason: "submodule", lines: 0, bytes: 0 }],
     });
-    coverage.omitted.push({ path, reason: "submodule" });
-    coverage.status = "partial";
   }
+  const plan = planner.finish();
+  plan.fileOmitted.forEach((reason, i) => {
+    if (reason) files[i].omitted = reason;
+  });
+  return { files, plan };
+}
+
+/** sha256 hex of a plan: each chunk's diff text, then the omitted parts. */
+function planIdOf(plan: ReviewPlan): Promise<string> {
+  return sha256Hex([
+    ...plan.chunks.flatMap((c) => [c.diff, "\0"]),
+    JSON.stringify(plan.coverage.omitted),
+  ]);
+}
+
+/**
+ * True when none of a change's diff reaches the model although the change is not empty: every
+ * changed file is binary, undecodable, a submodule, or left out by the budget. Such a change is
+ * never "approved" (DESIGN.md "Coverage policy").
+ */
+export function shownNothing(change: Pick<Change, "files" | "coverage">): boolean {
+  return change.files.length > 0 && change.files.every((f) => f.omitted !== undefined);
 }
 
 /**

@@ -59,7 +59,8 @@ Deno.test("collectChange() collects the worktree with untracked files in 5 git c
     assert.match(change.diff, /^diff --git a\/a.txt b\/a.txt\n/);
     assert.match(change.diff, /\+\+\+ b\/new dir\/ü ñ.txt\t?\n@@ -0,0 \+1 @@\n\+hola\n/);
     assert.equal(change.coverage.status, "complete");
-    assert.equal(change.coverage.includedBytes, new TextEncoder().encode(change.diff).length);
+    assert.equal(change.coverage.reviewedBytes, new TextEncoder().encode(change.diff).length);
+    assert.equal(change.coverage.reviewedLines, 3);
     assert.equal(await change.tree.lineCount("a.txt"), 2);
     assert.equal(await change.tree.lineCount("new dir/ü ñ.txt"), 1);
     assert.equal(await change.tree.lineCount("gone.txt"), null);
@@ -177,7 +178,10 @@ Deno.test("collectChange() lists binary files without inlining them", async () =
     });
     assert.doesNotMatch(change.diff, /img\.bin/);
     assert.match(change.diff, /t\.txt/);
-    assert.deepEqual(change.coverage.omitted, [{ path: "img.bin", reason: "binary" }]);
+    assert.deepEqual(change.coverage.omitted, [
+      { path: "img.bin", reason: "binary", lines: 0, bytes: 5 },
+    ]);
+    assert.equal(change.coverage.status, "partial", "a binary file is not reviewed: partial");
   });
 });
 
@@ -200,28 +204,43 @@ Deno.test("collectChange() detects renames", async () => {
   });
 });
 
-Deno.test("collectChange() names files cut by the per-file and total budgets", async () => {
-  await withRepo({ "k.txt": "k\n" }, async (repo) => {
-    await repo.write("huge.txt", "x\n".repeat(2000));
-    await repo.write("mid.txt", "m\n".repeat(100));
-    await repo.write("small.txt", "s\n");
+Deno.test("collectChange() budgets by hunks: shows the hunks that fit and names the rest", async () => {
+  // 3,000 changed lines of one file in 30 hunks of 100 (the issue's "one large file" sample)
+  const lines = Array.from({ length: 6000 }, (_, i) => `line ${i + 1}`);
+  await withRepo({ "big.txt": lines.join("\n") + "\n", "small.txt": "s\n" }, async (repo) => {
+    const edited = lines.map((l, i) => (Math.floor(i / 100) % 2 === 0 ? `${l} edited` : l));
+    await repo.write("big.txt", edited.join("\n") + "\n");
+    await repo.write("small.txt", "s2\n");
     const change = await collect(repo, { kind: "worktree" }, {
-      perFileBytes: 1000,
-      totalBytes: 250,
+      perFileBytes: 64 * 1024,
+      totalBytes: 64 * 1024,
     });
+    const big = change.files.find((f) => f.path === "big.txt")!;
+    assert.equal(big.additions, 3000);
+    assert.equal(big.omitted, undefined, "part of big.txt is in the prompt");
     assert.equal(change.coverage.status, "partial");
-    assert.deepEqual(change.coverage.omitted, [
-      { path: "huge.txt", reason: "file-budget" },
-      { path: "mid.txt", reason: "total-budget" },
-    ]);
-    assert.deepEqual(change.files.map((f) => f.omitted), [
-      "file-budget",
-      "total-budget",
-      undefined,
-    ]);
-    assert.match(change.diff, /small\.txt/);
-    assert.doesNotMatch(change.diff, /huge\.txt|mid\.txt/);
-    assert.ok(change.coverage.totalBytes > change.coverage.includedBytes);
+    const [omitted] = change.coverage.omitted;
+    assert.equal(omitted.path, "big.txt");
+    assert.equal(omitted.reason, "budget");
+    const shown = change.diff.match(/^@@ -\d+,\d+ \+(\d+),\d+ @@/gm)!;
+    assert.ok(shown.length >= 2, "several hunks of big.txt are shown");
+    assert.match(change.diff, /^diff --git a\/small\.txt b\/small\.txt$/m);
+    // every hunk is either in the prompt or named with its lines
+    const bigDiff = change.diff.slice(0, change.diff.indexOf("diff --git a/small.txt"));
+    const shownStarts = new Set(
+      [...bigDiff.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)/gm)].map((m) => Number(m[1])),
+    );
+    for (const h of omitted.hunks!) assert.equal(shownStarts.has(h.newStart), false);
+    assert.equal(shownStarts.size + omitted.hunks!.length, 30);
+    assert.equal(change.coverage.reviewedLines + change.coverage.omittedLines, 6000 + 2);
+    assert.equal(omitted.lines, omitted.hunks!.length * 200);
+    assert.ok(change.coverage.reviewedBytes <= 64 * 1024);
+    assert.equal(change.coverage.reviewedBytes, new TextEncoder().encode(change.diff).length);
+    // with room for everything, the same change is complete
+    const whole = await collect(repo, { kind: "worktree" });
+    assert.equal(whole.coverage.status, "complete");
+    assert.notEqual(whole.planId, change.planId, "another plan, another verdict");
+    assert.equal(whole.fingerprint, change.fingerprint);
   });
 });
 
@@ -270,9 +289,9 @@ Deno.test("collectChange() omits files whose patch was cut by the output cap", a
       budgets: BIG,
     });
     assert.equal(change.coverage.status, "partial");
-    assert.deepEqual(change.coverage.omitted, [
-      { path: "b.txt", reason: "total-budget" },
-      { path: "c.txt", reason: "total-budget" },
+    assert.deepEqual(change.coverage.omitted.map((o) => [o.path, o.reason, o.hunks]), [
+      ["b.txt", "budget", undefined],
+      ["c.txt", "budget", undefined],
     ]);
     assert.match(change.diff, /^diff --git a\/a.txt b\/a.txt\n[\s\S]*\+a\n$/);
   });
@@ -297,7 +316,9 @@ Deno.test('collectChange() omits submodules as "submodule" and makes coverage pa
         }]);
         assert.equal(change.diff, "");
         assert.equal(change.coverage.status, "partial");
-        assert.deepEqual(change.coverage.omitted, [{ path: "sm", reason: "submodule" }]);
+        assert.deepEqual(change.coverage.omitted, [
+          { path: "sm", reason: "submodule", lines: 0, bytes: 0 },
+        ]);
         await repo.write("sm/s.txt", "edited again\n");
         const again = await collect(repo, { kind: "worktree" });
         assert.notEqual(again.fingerprint, change.fingerprint, "content inside counts");
@@ -316,7 +337,9 @@ Deno.test('collectChange() omits submodules as "submodule" and makes coverage pa
         assert.equal(change.coverage.status, "partial");
         await repo.git("commit", "-q", "-am", "bump");
         const commit = await collect(repo, { kind: "commit", sha: "HEAD" });
-        assert.deepEqual(commit.coverage.omitted, [{ path: "sm", reason: "submodule" }]);
+        assert.deepEqual(commit.coverage.omitted, [
+          { path: "sm", reason: "submodule", lines: 0, bytes: 0 },
+        ]);
         assert.equal(commit.coverage.status, "partial");
         assert.doesNotMatch(commit.diff, /Subproject commit/);
         assert.match(commit.diff, /^diff --git a\/a.txt b\/a.txt\n/);

@@ -13,8 +13,19 @@ import type { ChangedFile, FileStatus } from "./types.ts";
 export interface RawEntry extends Omit<ChangedFile, "omitted"> {
   /** True when either side is a submodule gitlink (mode 160000). */
   gitlink?: boolean;
+  /** Octal modes ("100644", "120000", "160000"; "000000" for an absent side). */
+  oldMode: string;
+  newMode: string;
+  /** Object ids; `null` for an absent side (all zeros in the listing). */
+  oldId: string | null;
+  newId: string | null;
 }
 
+/**
+ * Status letters of git-diff(1) "RAW OUTPUT FORMAT". `U` (unmerged) and `X` (unknown) never come
+ * from a diff of two trees, which is all review-gate asks for; any letter not listed here is read
+ * as a modification rather than failing the review.
+ */
 const STATUS: Record<string, FileStatus> = {
   A: "added",
   C: "copied",
@@ -39,16 +50,26 @@ export function parseRawNumstat(bytes: Uint8Array): RawEntry[] {
   const entries: RawEntry[] = [];
   let i = 0;
   while (i < tokens.length && tokens[i].startsWith(":")) {
+    // ":<old mode> <new mode> <old id> <new id> <status letter><score>"
     const fields = tokens[i].split(" ");
-    const letter = fields[4]?.[0] ?? "";
-    const status = STATUS[letter];
-    if (!status) throw new Error(`Unexpected raw diff status "${tokens[i]}"`);
-    const gitlink = fields[0] === ":160000" || fields[1] === "160000" ? { gitlink: true } : {};
+    if (fields.length < 5) throw new Error(`Unexpected raw diff line "${tokens[i]}"`);
+    const letter = fields[4][0] ?? "";
+    const status = STATUS[letter] ?? "modified";
+    const sides = {
+      oldMode: fields[0].slice(1),
+      newMode: fields[1],
+      oldId: /^0+$/.test(fields[2]) ? null : fields[2],
+      newId: /^0+$/.test(fields[3]) ? null : fields[3],
+    };
+    const gitlink = sides.oldMode === "160000" || sides.newMode === "160000"
+      ? { gitlink: true }
+      : {};
     if (letter === "R" || letter === "C") {
-      entries.push({ status, oldPath: tokens[i + 1], path: tokens[i + 2], ...noStat, ...gitlink });
+      const paths = { oldPath: tokens[i + 1], path: tokens[i + 2] };
+      entries.push({ status, ...paths, ...noStat, ...gitlink, ...sides });
       i += 3;
     } else {
-      entries.push({ status, path: tokens[i + 1], ...noStat, ...gitlink });
+      entries.push({ status, path: tokens[i + 1], ...noStat, ...gitlink, ...sides });
       i += 2;
     }
   }
@@ -91,15 +112,4 @@ function startsWithHeader(bytes: Uint8Array, pos: number): boolean {
     if (bytes[pos + j] !== HEADER[j]) return false;
   }
   return true;
-}
-
-/** Lines in a file's bytes: newlines, plus one for a last line without a newline. */
-export function countLines(bytes: Uint8Array): number {
-  let n = 0;
-  let pos = bytes.indexOf(0x0a);
-  while (pos >= 0) {
-    n++;
-    pos = bytes.indexOf(0x0a, pos + 1);
-  }
-  return bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? n + 1 : n;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { countLines, parseRawNumstat, splitPatch } from "./diff_parse.ts";
+import { parseRawNumstat, splitPatch } from "./diff_parse.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -28,6 +28,7 @@ Deno.test("parseRawNumstat() reads statuses, renames, binary and odd names", () 
     "1\t1\tlink",
     "",
   ].join("\0");
+  const same = { oldMode: "100644", newMode: "100644", oldId: A, newId: A };
   assert.deepEqual(parseRawNumstat(enc.encode(raw)), [
     {
       status: "renamed",
@@ -36,11 +37,38 @@ Deno.test("parseRawNumstat() reads statuses, renames, binary and odd names", () 
       binary: false,
       additions: 1,
       deletions: 0,
+      ...same,
     },
-    { status: "added", path: "ü ñ.txt", binary: false, additions: 3, deletions: 0 },
-    { status: "modified", path: "bin", binary: true, additions: 0, deletions: 0 },
-    { status: "deleted", path: ":colon", binary: false, additions: 0, deletions: 7 },
-    { status: "typechange", path: "link", binary: false, additions: 1, deletions: 1 },
+    {
+      status: "added",
+      path: "ü ñ.txt",
+      binary: false,
+      additions: 3,
+      deletions: 0,
+      ...same,
+      oldMode: "000000",
+      oldId: null,
+    },
+    { status: "modified", path: "bin", binary: true, additions: 0, deletions: 0, ...same },
+    {
+      status: "deleted",
+      path: ":colon",
+      binary: false,
+      additions: 0,
+      deletions: 7,
+      ...same,
+      newMode: "000000",
+      newId: null,
+    },
+    {
+      status: "typechange",
+      path: "link",
+      binary: false,
+      additions: 1,
+      deletions: 1,
+      ...same,
+      newMode: "120000",
+    },
   ]);
   assert.deepEqual(parseRawNumstat(new Uint8Array()), []);
 });
@@ -49,19 +77,35 @@ Deno.test("parseRawNumstat() throws on output it does not understand", () => {
   assert.throws(() => parseRawNumstat(enc.encode(`:100644 100644 ${A} ${A} M\0a\0garbage\0`)));
 });
 
+Deno.test("parseRawNumstat() reads every status letter git documents, and unknown ones as modified", () => {
+  const letters = ["A", "C100", "D", "M", "R050", "T", "U", "X", "Q"];
+  const raw: string[] = [];
+  const stats: string[] = [];
+  for (const letter of letters) {
+    const paired = letter[0] === "R" || letter[0] === "C";
+    raw.push(`:100644 100644 ${A} ${A} ${letter}`, ...(paired ? ["from", letter] : [letter]));
+    stats.push(...(paired ? ["1\t1\t", "from", letter] : [`1\t1\t${letter}`]));
+  }
+  const entries = parseRawNumstat(enc.encode([...raw, ...stats, ""].join("\0")));
+  assert.deepEqual(entries.map((e) => [e.path, e.status]), [
+    ["A", "added"],
+    ["C100", "copied"],
+    ["D", "deleted"],
+    ["M", "modified"],
+    ["R050", "renamed"],
+    ["T", "typechange"],
+    ["U", "modified"],
+    ["X", "modified"],
+    ["Q", "modified"],
+  ]);
+});
+
 Deno.test("splitPatch() splits on diff --git line starts only", () => {
   const one = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-diff --git a/y b/y\n+z\r\n";
   const two = 'diff --git "a/n\\nl" "b/n\\nl"\nBinary files differ\n';
   const chunks = splitPatch(enc.encode(one + two));
   assert.deepEqual(chunks.map((c) => dec.decode(c)), [one, two]);
   assert.deepEqual(splitPatch(new Uint8Array()), []);
-});
-
-Deno.test("countLines() counts a last line without newline", () => {
-  const table: [string, number][] = [["", 0], ["a", 1], ["a\n", 1], ["a\r\nb", 2], ["\n\n", 2]];
-  for (const [text, n] of table) {
-    assert.equal(countLines(enc.encode(text)), n, JSON.stringify(text));
-  }
 });
 
 Deno.test("parseRawNumstat() flags submodule gitlinks on either side", () => {

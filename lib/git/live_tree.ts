@@ -12,44 +12,97 @@
 import { GitError, StoreError, UsageError } from "../base/errors.ts";
 import type { Runner } from "../exec/exec.ts";
 import { withPrivateTempDir } from "../exec/tmpdir.ts";
-import { gitFailure, gitText, runGit, stderrTail } from "./git.ts";
+import { git, gitFailure, gitText, runGit } from "./git.ts";
 import type { Repo } from "./repo.ts";
+import type { ExcludeReason } from "./types.ts";
 
-const ADD_ARGS = ["add", "-A", "--ignore-errors"];
+const ADD_ARGS = ["-c", "advice.addEmbeddedRepo=false", "add", "-A", "--ignore-errors"];
+/** git's warning for a directory with its own repository (git 2.39: builtin/add.c). */
+const EMBEDDED = /^warning: adding embedded git repository: (.+)$/gm;
 /** git's error for a nested repository with no commit (git 2.39: `error: 'vendor/' does …`). */
 const NO_COMMIT = /^error: '(.+)' does not have a commit checked out$/gm;
 
+/** The worktree as a tree, and the directories left out of it. */
+export interface WorktreeSnapshot {
+  /** Tree object id (hex). */
+  tree: string;
+  /** Linked worktrees and nested repositories inside the checkout, not part of the change. */
+  excluded: { path: string; reason: ExcludeReason }[];
+}
+
 /**
- * Tree id of the worktree as `git add -A` would record it: tracked files with their current
- * content, deletions applied, untracked files added, ignored files left out. Two git calls.
- * `--ignore-errors` lets one unreadable file keep its indexed state (git names it on stderr)
- * instead of failing the whole snapshot.
+ * The worktree as `git add -A` would record it: tracked files with their current content,
+ * deletions applied, untracked files added, ignored files left out — except directories that hold
+ * a repository of their own and are not in the index: linked worktrees of this repository (other
+ * checkouts, such as the ones `claude -w` makes under `.claude/worktrees/`) and independent
+ * repositories nested in the checkout. `git add -A` would record them as gitlinks (warning
+ * "adding embedded git repository"), so another session's commits would change this worktree's
+ * tree; they are not part of this change and are left out and listed instead. Nested repositories
+ * without a commit, which git cannot add at all, are listed the same way. Submodules (gitlinks in
+ * the index) stay. `--ignore-errors` lets one unreadable file keep its indexed state (git names it
+ * on stderr) instead of failing the whole snapshot.
+ *
+ * Git calls: `add -A` and `write-tree`, plus `update-index --force-remove` when something is left
+ * out.
  *
  * @param runner the subprocess seam
  * @param repo the resolved repository
- * @returns the tree object id (hex)
- * @throws {GitError} when git fails (stderr tail kept on the error), or names each nested
- *   repository without a commit ("vendor/ is a git repository without a commit: …")
+ * @returns the tree and what was left out, in path order
+ * @throws {GitError} when git fails (stderr tail kept on the error)
  * @throws {StoreError} when the temp dir for the index copy cannot be created (a bad `TMPDIR`)
  */
-export function snapshotWorktreeTree(runner: Runner, repo: Repo): Promise<string> {
+export function snapshotWorktree(runner: Runner, repo: Repo): Promise<WorktreeSnapshot> {
   return withTempIndex(repo, async (env) => {
     const result = await runGit(runner, repo.root, ADD_ARGS, { env });
     // exit 1: --ignore-errors skipped files it could not index (git listed them on stderr)
-    if (result.code !== 0 && result.code !== 1) throw addFailure(result);
-    if (result.code === 1) {
-      const nested = noCommitRepos(stderrTail(result));
-      if (nested.length > 0) throw nestedRepoError(nested, stderrTail(result));
+    if (result.code !== 0 && result.code !== 1) throw gitFailure(ADD_ARGS, result);
+    const stderr = new TextDecoder().decode(result.stderr);
+    const embedded = [...stderr.matchAll(EMBEDDED)].map((m) => m[1]);
+    if (embedded.length > 0) {
+      await git(runner, repo.root, ["update-index", "--force-remove", "-z", "--stdin"], {
+        env,
+        stdin: embedded.join("\0") + "\0",
+      });
     }
-    return await gitText(runner, repo.root, ["write-tree"], { env });
+    const tree = await gitText(runner, repo.root, ["write-tree"], { env });
+    const paths = [...embedded, ...noCommitRepos(stderr).map((p) => p.replace(/\/$/, ""))].sort();
+    const excluded = await Promise.all(
+      paths.map(async (path) => ({
+        path,
+        reason: await isLinkedWorktree(repo, path)
+          ? "linked-worktree" as const
+          : "nested-repository" as const,
+      })),
+    );
+    return { tree, excluded };
   });
 }
 
-function addFailure(result: Parameters<typeof gitFailure>[1]): GitError {
-  const nested = noCommitRepos(stderrTail(result));
-  return nested.length > 0
-    ? nestedRepoError(nested, stderrTail(result))
-    : gitFailure(ADD_ARGS, result);
+/**
+ * Tree id of the worktree ({@linkcode snapshotWorktree} without the list of what was left out).
+ *
+ * @throws {GitError} when git fails
+ * @throws {StoreError} when the temp dir for the index copy cannot be created
+ */
+export async function snapshotWorktreeTree(runner: Runner, repo: Repo): Promise<string> {
+  return (await snapshotWorktree(runner, repo)).tree;
+}
+
+/** True when `path/.git` is a gitdir file pointing into this repository's `worktrees/`. */
+async function isLinkedWorktree(repo: Repo, path: string): Promise<boolean> {
+  try {
+    const text = await Deno.readTextFile(`${repo.root}/${path}/.git`);
+    const target = text.match(/^gitdir: (.+)$/m)?.[1]?.trim();
+    if (!target) return false;
+    const absolute = target.startsWith("/") ? target : `${repo.root}/${path}/${target}`;
+    const [real, common] = await Promise.all([
+      Deno.realPath(absolute),
+      Deno.realPath(repo.commonDir),
+    ]);
+    return real.startsWith(`${common}/worktrees/`);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -60,17 +113,6 @@ function addFailure(result: Parameters<typeof gitFailure>[1]): GitError {
  */
 export function noCommitRepos(stderr: string): string[] {
   return [...stderr.matchAll(NO_COMMIT)].map((m) => m[1]);
-}
-
-function nestedRepoError(paths: string[], stderr: string): GitError {
-  const names = paths.join(", ");
-  const what = paths.length === 1
-    ? `${names} is a git repository without a commit`
-    : `${names} are git repositories without a commit`;
-  return new GitError(
-    `Cannot snapshot the worktree: ${what}: commit in it, remove it, or add it to .gitignore`,
-    { args: ADD_ARGS, stderr },
-  );
 }
 
 /**

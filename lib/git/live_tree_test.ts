@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { GitError, StoreError, UsageError } from "../base/errors.ts";
 import { type ExecRequest, runProcess } from "../exec/exec.ts";
 import { liveTempDirs } from "../exec/tmpdir.ts";
-import { noCommitRepos, snapshotIndexTree, snapshotWorktreeTree } from "./live_tree.ts";
+import {
+  noCommitRepos,
+  snapshotIndexTree,
+  snapshotWorktree,
+  snapshotWorktreeTree,
+} from "./live_tree.ts";
 import { type Repo, resolveRepo } from "./repo.ts";
 import { makeTestRepo, type TestRepo } from "./test_repo.ts";
 
@@ -17,21 +22,35 @@ async function withRepo(fn: (t: TestRepo, repo: Repo) => Promise<void>): Promise
 
 const isAdd = (request: ExecRequest) => request.cmd === "git" && request.args.includes("add");
 
-Deno.test("snapshotWorktreeTree() names an empty nested repository and what to do", async () => {
+Deno.test("snapshotWorktree() leaves nested repositories and linked worktrees out of the tree", async () => {
   await withRepo(async (t, repo) => {
     await t.write("b.txt", "two\n");
-    const nested = await new Deno.Command("git", { args: ["init", "-q", `${t.root}/vendor`] })
-      .output();
-    assert.ok(nested.success);
-    const error = await snapshotWorktreeTree(runProcess, repo).catch((e) => e);
-    assert.ok(error instanceof GitError, String(error));
-    assert.equal(
-      error.message,
-      "Cannot snapshot the worktree: vendor/ is a git repository without a commit: commit in it, remove it, or add it to .gitignore",
-    );
-    assert.match(error.stderr, /vendor/);
-    await t.write(".gitignore", "vendor/\n");
-    assert.match(await snapshotWorktreeTree(runProcess, repo), /^[0-9a-f]{40}$/);
+    const plain = await snapshotWorktreeTree(runProcess, repo);
+    const init = (dir: string) =>
+      new Deno.Command("git", { args: ["init", "-q", `${t.root}/${dir}`] }).output();
+    assert.ok((await init("empty")).success, "a nested repository without a commit");
+    assert.ok((await init("vendor/lib")).success);
+    await t.write("vendor/lib/x.txt", "x\n");
+    await t.git("-C", "vendor/lib", "add", "x.txt");
+    await t.git("-C", "vendor/lib", "commit", "-qm", "x");
+    await t.git("worktree", "add", "-q", ".claude/worktrees/other", "-b", "other");
+    const snap = await snapshotWorktree(runProcess, repo);
+    assert.equal(snap.tree, plain, "none of them is part of the tree");
+    assert.deepEqual(snap.excluded, [
+      { path: ".claude/worktrees/other", reason: "linked-worktree" },
+      { path: "empty", reason: "nested-repository" },
+      { path: "vendor/lib", reason: "nested-repository" },
+    ]);
+    // another session's commit in the linked worktree does not change this worktree's tree
+    await t.write(".claude/worktrees/other/c.txt", "c\n");
+    await t.git("-C", ".claude/worktrees/other", "add", "c.txt");
+    await t.git("-C", ".claude/worktrees/other", "commit", "-qm", "other session");
+    assert.equal(await snapshotWorktreeTree(runProcess, repo), plain);
+    // a gitlink already in the index (a submodule) stays
+    await t.git("add", "vendor/lib");
+    const withGitlink = await snapshotWorktree(runProcess, repo);
+    assert.notEqual(withGitlink.tree, plain);
+    assert.deepEqual(withGitlink.excluded.map((e) => e.path), [".claude/worktrees/other", "empty"]);
   });
 });
 

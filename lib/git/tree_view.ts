@@ -9,7 +9,7 @@
  */
 import type { LineRange, TreeView } from "../answer/types.ts";
 import type { Runner } from "../exec/exec.ts";
-import { countLines } from "./diff_parse.ts";
+import { countTextLines } from "./text_encoding.ts";
 import { git, runGit } from "./git.ts";
 
 /** Options shared by both views. */
@@ -49,7 +49,7 @@ export function gitTreeView(
     const id = (await blobs).get(path);
     if (id === undefined) return null;
     const result = await runGit(runner, root, ["cat-file", "blob", id]);
-    return result.code === 0 ? countLines(result.stdout) : null;
+    return result.code === 0 ? countTextLines(result.stdout) : null;
   };
   return cachedView(root, { ...options, count });
 }
@@ -104,7 +104,7 @@ async function diskLineCount(root: string, path: string): Promise<number | null>
     if (!real.startsWith(`${realRoot}/`)) return null;
     const info = await Deno.stat(real);
     if (!info.isFile) return null;
-    return countLines(await Deno.readFile(real));
+    return countTextLines(await Deno.readFile(real));
   } catch {
     return null;
   }

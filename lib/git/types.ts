@@ -19,10 +19,22 @@ export type Target =
 export type FileStatus = "added" | "modified" | "deleted" | "renamed" | "copied" | "typechange";
 
 /**
- * Why a file's diff is not in the prompt. "submodule": a changed gitlink (its diff is only a
- * `Subproject commit` line) or a submodule with uncommitted changes; the agent reads it itself.
+ * Why part of a change is not in the prompt:
+ * - "binary": git's diff is not text and no byte-order mark says how to decode it;
+ * - "undecodable": a byte-order mark promised text (UTF-16, UTF-8) the bytes do not hold;
+ * - "submodule": a changed gitlink (its patch is only a `Subproject commit` line) or a submodule
+ *   with uncommitted changes; the agent can read it itself;
+ * - "budget": did not fit the prompt budget (`budgets.total_bytes` per call).
  */
-export type OmitReason = "binary" | "file-budget" | "total-budget" | "submodule";
+export type OmitReason = "binary" | "undecodable" | "submodule" | "budget";
+
+/** A hunk's place in its file, as in its `@@ -oldStart,oldLines +newStart,newLines @@` line. */
+export interface HunkRange {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+}
 
 /** One changed file. */
 export interface ChangedFile {
@@ -31,24 +43,59 @@ export interface ChangedFile {
   /** Previous path for renames and copies. */
   oldPath?: string;
   status: FileStatus;
+  /** True when git's diff of the file is binary (even if review-gate decoded it as text). */
   binary: boolean;
   /** Added lines (0 for binary). */
   additions: number;
   /** Deleted lines (0 for binary). */
   deletions: number;
-  /** Why this file's diff was left out of the prompt, when it was. */
+  /** Why this file's diff was left out of the prompt, when all of it was. */
   omitted?: OmitReason;
+  /** The encoding the file's text was decoded from when it is not plain UTF-8 ("UTF-16LE"…). */
+  encoding?: string;
 }
 
-/** What the review saw (contract: stored with every run). */
+/**
+ * A part of the change the model did not get (contract: stored in `coverage.omitted`): a whole
+ * file, or only some of its hunks when `hunks` is present.
+ */
+export interface OmittedPart {
+  path: string;
+  reason: OmitReason;
+  /** The omitted hunks, when the rest of the file was shown. */
+  hunks?: HunkRange[];
+  /** Changed lines (added + deleted) left out; 0 when unknown (binary). */
+  lines: number;
+  /** Bytes of diff text left out. */
+  bytes: number;
+}
+
+/** Why a path inside the checkout is not part of the change at all. */
+export type ExcludeReason = "linked-worktree" | "nested-repository";
+
+/**
+ * What the review saw (contract: stored with every run, in `run.json` and the `--json` envelope).
+ * Lines are changed lines (added + deleted) of the diff; bytes are bytes of diff text as UTF-8.
+ */
 export interface Coverage {
+  /** "complete" when every part of the change reached the model, else "partial". */
   status: "complete" | "partial";
-  /** Files whose diff is not in the prompt, with the reason. */
-  omitted: { path: string; reason: OmitReason }[];
-  /** Bytes of diff text in the prompt. */
-  includedBytes: number;
-  /** Bytes of diff text the full change has. */
-  totalBytes: number;
+  /** Parts whose diff is not in the prompt, with the reason, in git's path order. */
+  omitted: OmittedPart[];
+  /** Changed lines the model got. */
+  reviewedLines: number;
+  /** Changed lines left out (omitted files and hunks). */
+  omittedLines: number;
+  /** Bytes of diff text the model got. */
+  reviewedBytes: number;
+  /** Bytes of diff text left out. */
+  omittedBytes: number;
+  /**
+   * Directories inside the checkout that are not part of the change and were left out of it:
+   * linked worktrees of this repository (other checkouts, e.g. `claude -w`'s) and independent
+   * repositories nested in it. Absent when none.
+   */
+  excluded?: { path: string; reason: ExcludeReason }[];
 }
 
 /** Per-file and total diff budgets, in bytes. */
@@ -70,11 +117,16 @@ export interface Change {
   /** Tree id of the reviewed side; for "worktree"/"index" the snapshot tree written through a temporary index. */
   toTree?: string;
   files: ChangedFile[];
-  /** Unified diff text of the included files only, UTF-8. */
+  /** Unified diff text the prompt shows (whole files and hunks that fit the budget), UTF-8. */
   diff: string;
   coverage: Coverage;
   /** sha256 hex of what was reviewed: the full diff bytes plus the target kind. Same change → same id. */
   fingerprint: string;
+  /**
+   * sha256 hex of the review plan: the diff text shown and the parts omitted. Same change under
+   * other budgets → another plan (and another cached verdict).
+   */
+  planId: string;
   /** The reviewed tree, for the decoder's coherence checks. */
   tree: TreeView;
 }

@@ -8,7 +8,8 @@ import type { ReviewStatus } from "../store/run_record.ts";
 
 /**
  * Exit code of `review` for a finished run (contract): 0 approved / non-blocking / nothing to
- * review, 1 blocking, 3 could not run, 130 interrupted.
+ * review, 1 blocking, 3 could not run or nothing of the change could be shown (not-reviewed), 130
+ * interrupted.
  */
 export function exitCodeFor(status: ReviewStatus, blocking: boolean): number {
   switch (status) {
@@ -22,6 +23,7 @@ export function exitCodeFor(status: ReviewStatus, blocking: boolean): number {
     case "invalid-answer":
     case "provider-error":
     case "timeout":
+    case "not-reviewed":
       return ExitCode.couldNotRun;
   }
 }

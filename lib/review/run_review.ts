@@ -18,13 +18,14 @@ import { formatRefusal } from "../answer/refusal.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
 import type { Config } from "../config/config.ts";
 import type { ExecRequest, Runner } from "../exec/exec.ts";
-import { collectChange } from "../git/collect.ts";
+import { collectChange, shownNothing } from "../git/collect.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { compareSnapshots, takeSnapshot } from "../git/snapshot.ts";
 import { autoTarget } from "../git/target.ts";
 import type { Change, Target } from "../git/types.ts";
 import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
 import { type CallOutcome, callStructured } from "../session/call.ts";
+import { OMIT_REASON_TEXT } from "../git/coverage_text.ts";
 import { type CacheEntry, cacheKey, readCache } from "../store/cache.ts";
 import { ensureStateDir } from "../store/state.ts";
 import { answerStatus, blockingFindings, type Policy, policyOf } from "../kinds/review/policy.ts";
@@ -142,9 +143,12 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     model: options.config.model,
     focus: options.focus,
     reviewKind: options.kind,
+    planId: change.planId,
   });
   const state = await ensureStateDir(repo.commonDir);
-  const useCache = options.useCache && options.config.cache;
+  // A change none of which can be shown is not reviewed: no cache, no model call, never approved.
+  const nothingShown = shownNothing(change);
+  const useCache = options.useCache && options.config.cache && !nothingShown;
   const hit = useCache ? await readCache<ReviewAnswer>(state, key) : null;
   if (!hit && run.aborted()) return run.early("interrupted", at);
 
@@ -156,6 +160,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     cached: hit !== null,
   });
   const finished = { start, state, hit, change };
+  if (nothingShown) return await finishNotShown(run, finished);
   if (hit) return await finish(run, finished, { answer: hit.answer });
   let outcome: CallOutcome<ReviewAnswer> | undefined;
   try {
@@ -314,6 +319,40 @@ function askProvider(
     proof: { take: () => takeSnapshot(deps.runner, at.repo), compare: compareSnapshots },
     missingBinaryMessage: missingBinaryMessage(adapter, bin),
   });
+}
+
+/** Most omitted files a not-reviewed message names. */
+const NAMED_IN_MESSAGE = 5;
+
+/**
+ * Store a review none of whose change could be shown to the model as `not-reviewed` (exit 3),
+ * with a message naming what was left out and why.
+ */
+async function finishNotShown(
+  run: ReviewRun,
+  at: { start: RunStart; state: string; change: Change },
+): Promise<ReviewOutcome> {
+  const omitted = at.change.coverage.omitted;
+  const named = omitted.slice(0, NAMED_IN_MESSAGE)
+    .map((o) => `${JSON.stringify(o.path)} (${OMIT_REASON_TEXT[o.reason]})`);
+  const rest = omitted.length - named.length;
+  const message = `nothing in this change could be shown to the model, so it was not asked: ${
+    named.join(", ")
+  }${rest > 0 ? ` and ${rest} more` : ""}`;
+  const { record, warnings } = await storeRun(at.start, {
+    ...run.storeAs(at.state),
+    status: "not-reviewed",
+    blocking: false,
+    hit: null,
+    message,
+    finished: run.deps.now(),
+  });
+  return {
+    record,
+    exitCode: exitCodeFor("not-reviewed", false),
+    change: at.change,
+    ...(warnings.length > 0 ? { storeWarnings: warnings } : {}),
+  };
 }
 
 /** Decide status and blocking, store the run, and build the outcome. */

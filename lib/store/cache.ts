@@ -1,6 +1,6 @@
 /**
  * The verdict cache: `cache/<sha256>.json`, keyed by a hash of (change fingerprint, schema, prompt
- * template, provider, model, focus, review kind) — DESIGN.md "Store (contract)". A hit costs no
+ * template, provider, model, focus, review kind, review plan) — DESIGN.md "Store (contract)". A hit costs no
  * model call. Only successful verdicts (`approved`, `needs-attention`) are cached; a corrupt or
  * foreign cache file is a miss, never a crash.
  *
@@ -26,6 +26,8 @@ export interface CacheKeyParts {
   focus?: string;
   /** "review" or "adversarial-review". */
   reviewKind: string;
+  /** Review plan id (lib/git `Change.planId`): which parts of the change the model is shown. */
+  planId?: string;
 }
 
 /** Statuses worth caching. */
@@ -55,6 +57,7 @@ export function cacheKey(parts: CacheKeyParts): Promise<string> {
     parts.model ?? null,
     parts.focus ?? null,
     parts.reviewKind,
+    parts.planId ?? null,
   ];
   return sha256Hex(JSON.stringify(ordered));
 }

@@ -20,15 +20,21 @@ export const REVIEW_STATUSES = [
   "timeout",
   "interrupted",
   "nothing-to-review",
+  "not-reviewed",
 ] as const;
 /** One review status. */
 export type ReviewStatus = typeof REVIEW_STATUSES[number];
 
-/** Statuses meaning "could not run": never shown as findings, never as a pass. */
+/**
+ * Statuses meaning "not reviewed" (exit 3): never shown as findings, never as a pass. The first
+ * three could not run; "not-reviewed" had a change none of whose diff could be shown to the model
+ * (binary, undecodable, submodules, over budget), so the model was not asked.
+ */
 export const COULD_NOT_RUN: ReadonlySet<ReviewStatus> = new Set([
   "invalid-answer",
   "provider-error",
   "timeout",
+  "not-reviewed",
 ]);
 
 /** The run record: `runs/<id>/run.json`, always written, also the `--json` envelope's core. */

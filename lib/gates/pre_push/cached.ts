@@ -6,6 +6,7 @@
  * @module
  */
 import type { Config } from "../../config/config.ts";
+import type { Coverage } from "../../git/types.ts";
 import type { ReviewAnswer } from "../../kinds/review/types.ts";
 import { verdictIdentity } from "../../review/identity.ts";
 import { readCache } from "../../store/cache.ts";
@@ -19,11 +20,13 @@ export interface CacheContext {
   state: string | null;
 }
 
-/** A verdict found in the cache: the answer, its run folder and status. */
+/** A verdict found in the cache: the answer, its run folder, status and coverage. */
 export interface CachedVerdict {
   answer: ReviewAnswer;
   runDir?: string;
   status: string;
+  /** What the cached review saw (absent in entries written before coverage was recorded). */
+  coverage?: Coverage;
 }
 
 /**
@@ -56,7 +59,12 @@ export async function cachedVerdict(
   return {
     memo,
     hit: entry
-      ? { answer: entry.answer, runDir: entry.record.runDir, status: entry.record.status }
+      ? {
+        answer: entry.answer,
+        runDir: entry.record.runDir,
+        status: entry.record.status,
+        coverage: entry.record.coverage,
+      }
       : null,
   };
 }

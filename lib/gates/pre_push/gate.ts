@@ -4,7 +4,8 @@
  * reviews the pushed commits' tree (never the worktree), and blocks the push (exit 1) on blocking
  * findings. Deletions and, by default, tags are skipped; a re-push of the same commits hits the
  * verdict cache (no model call). A review that could not run follows `on_error` (default: allow
- * with a loud "NOT reviewed" warning). At most {@linkcode MAX_REVIEWED_REFS} ref updates are
+ * with a loud "NOT reviewed" warning); one that saw only part of the change, or none of it,
+ * follows `on_partial` (default: allow with a loud note naming what was not reviewed). At most {@linkcode MAX_REVIEWED_REFS} ref updates are
  * reviewed per push; the others are reported as NOT reviewed and follow `on_error` too. All human
  * output goes to stderr.
  *
@@ -111,6 +112,7 @@ async function gateUpdate(
         source: "memo",
         ...hit,
         findings: blockingOf(hit.answer, push.config),
+        onPartial: gate.on_partial,
       }),
     );
     return "reviewed";
@@ -151,13 +153,19 @@ async function reviewRange(
   }
   if (!answer) {
     if (record.status === "nothing-to-review") return "reviewed";
-    const blocked = config.gates.pre_push.on_error === "block";
+    // none of the change could be shown: a coverage matter (on_partial), not a failure (on_error)
+    const shownNothing = record.status === "not-reviewed";
+    const gate = config.gates.pre_push;
+    const blocked = (shownNothing ? gate.on_partial : gate.on_error) === "block";
     report(push, {
       text: renderNotReviewed({
         label: at.label,
-        reason: `${record.status}: ${record.message ?? "no details"}`,
+        reason: shownNothing
+          ? record.message ?? "nothing in it could be shown to the model"
+          : `${record.status}: ${record.message ?? "no details"}`,
         runPath: record.runDir || undefined,
         blocked,
+        setting: shownNothing ? "on_partial" : "on_error",
       }),
       blocked,
     });
@@ -172,6 +180,8 @@ async function reviewRange(
       runDir: record.runDir,
       status: record.status,
       findings: blockingOf(answer, config),
+      coverage: record.coverage,
+      onPartial: config.gates.pre_push.on_partial,
     }),
   );
   return "reviewed";

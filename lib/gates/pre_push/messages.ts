@@ -1,5 +1,6 @@
 /**
- * What the pre-push gate prints (pure): blocks with the skip hint, the loud "NOT reviewed" warning,
+ * What the pre-push gate prints (pure): blocks with the skip hint, the loud "NOT reviewed" and
+ * "only PARTIALLY reviewed" warnings,
  * and one report per reviewed ref update whether its verdict came from the memo, the cache or the
  * model ({@linkcode renderVerdict}). Control and bidi characters are neutralised: labels and
  * provider messages are untrusted.
@@ -7,7 +8,9 @@
  * @module
  */
 import type { Finding, ReviewAnswer } from "../../kinds/review/types.ts";
+import { omittedLines, reviewedAmount } from "../../git/coverage_text.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
+import type { Coverage } from "../../git/types.ts";
 import { listFindings, plural } from "../messages.ts";
 
 /** The skip hint every pre-push block carries. */
@@ -41,21 +44,59 @@ export function renderPrePushBlock(
 }
 
 /**
- * Pre-push stderr text when the review could not run. Loud on purpose: never mistaken for a pass.
+ * Pre-push stderr text when the review could not run, or none of the change could be shown to the
+ * model. Loud on purpose: never mistaken for a pass.
  *
  * @param input what was not reviewed, why, where the run record is, and whether the push is
- *   blocked for it (`on_error: block`)
+ *   blocked for it by `setting` (`on_error`, the default, or `on_partial`)
  * @returns lines ending in a newline, control and bidi characters neutralised
  */
 export function renderNotReviewed(
-  input: { label: string; reason: string; runPath?: string; blocked: boolean },
+  input: {
+    label: string;
+    reason: string;
+    runPath?: string;
+    blocked: boolean;
+    setting?: "on_error" | "on_partial";
+  },
 ): string {
+  const setting = input.setting ?? "on_error";
   const lines = [
     `review-gate: WARNING: ${input.label} was NOT reviewed: ${input.reason}`,
     ...(input.runPath ? [`Details: ${input.runPath}`] : []),
     input.blocked
-      ? `The push is blocked because gates.pre_push.on_error is "block". ${PRE_PUSH_SKIP_HINT}`
+      ? `The push is blocked because gates.pre_push.${setting} is "block". ${PRE_PUSH_SKIP_HINT}`
       : "The push goes ahead unreviewed.",
+  ];
+  return sanitizeForTerminal(lines.join("\n") + "\n");
+}
+
+/** Most omitted parts a partial-coverage warning names in the push output. */
+const NAMED_PARTS = 10;
+
+/**
+ * Pre-push stderr text when only part of a ref update reached the model.
+ *
+ * @param input what was reviewed, its coverage, the run's review.md, and whether
+ *   `on_partial: block` stops the push
+ * @returns lines ending in a newline, control and bidi characters neutralised
+ */
+export function renderPartial(
+  input: { label: string; coverage: Coverage; reviewPath: string; blocked: boolean },
+): string {
+  const { coverage } = input;
+  const omitted = omittedLines({ ...coverage, omitted: coverage.omitted.slice(0, NAMED_PARTS) });
+  const rest = coverage.omitted.length - NAMED_PARTS;
+  if (rest > 0) omitted.push(`… and ${rest} more (see the review)`);
+  const lines = [
+    `review-gate: WARNING: ${input.label} was only PARTIALLY reviewed: ${
+      reviewedAmount(coverage)
+    }. Not reviewed:`,
+    ...omitted.map((l) => `  ${l}`),
+    `Review: ${input.reviewPath}`,
+    input.blocked
+      ? `The push is blocked because gates.pre_push.on_partial is "block". ${PRE_PUSH_SKIP_HINT}`
+      : "The push goes ahead; the parts above were not reviewed.",
   ];
   return sanitizeForTerminal(lines.join("\n") + "\n");
 }
@@ -76,11 +117,16 @@ export interface PushVerdict {
   status: string;
   /** The blocking findings, most severe first (empty when the verdict does not block). */
   findings: readonly Finding[];
+  /** What the review saw; a partial one is reported as such. */
+  coverage?: Coverage;
+  /** `gates.pre_push.on_partial`: whether a partial review (without blocking findings) blocks. */
+  onPartial: "allow" | "block";
 }
 
 /**
  * The report of one reviewed ref update, whatever the verdict's source: a block (with the recheck
- * hint when the verdict was cached) or one line saying it passes.
+ * hint when the verdict was cached), a loud note (or, with `on_partial: block`, a block) when only
+ * part of the change was reviewed, or one line saying it passes.
  *
  * @returns the text (lines ending in a newline) and whether it blocks the push
  */
@@ -94,6 +140,16 @@ export function renderVerdict(verdict: PushVerdict): { text: string; blocked: bo
       reviewPath: `${verdict.runDir}/review.md`,
     });
     return { text: text + (cached ? `${PRE_PUSH_RECHECK_HINT}\n` : ""), blocked: true };
+  }
+  if (verdict.coverage?.status === "partial") {
+    const blocked = verdict.onPartial === "block";
+    const text = renderPartial({
+      label: cached ? `${label} (cached verdict)` : label,
+      coverage: verdict.coverage,
+      reviewPath: `${verdict.runDir}/review.md`,
+      blocked,
+    });
+    return { text, blocked };
   }
   if (source === "memo") {
     return {

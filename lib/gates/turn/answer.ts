@@ -43,23 +43,56 @@ export function buildStopMessage(message: string): string {
 }
 
 /**
- * Stop hook stdout when the review could not run (invalid answer, provider error, timeout).
+ * Stop hook stdout when the review could not run (invalid answer, provider error, timeout), or
+ * when none of the change could be shown to the model (not-reviewed).
  *
- * @param input why it could not run; where the run record is; `block` when config says
- *   `on_error: block`; the gate's name (`claude-stop`), for the command that turns it off
+ * @param input why it was not reviewed; where the run record is; `block` when the config says so
+ *   through `setting` (`on_error`, the default, or `on_partial`); the gate's name
+ *   (`claude-stop`), for the command that turns it off
  * @returns a block JSON line (reason says how to disable the gate) or a `systemMessage` line
  */
 export function buildStopCouldNotRun(
-  input: { reason: string; runPath?: string; block: boolean; gateName: string },
+  input: {
+    reason: string;
+    runPath?: string;
+    block: boolean;
+    gateName: string;
+    setting?: "on_error" | "on_partial";
+  },
 ): string {
   const where = input.runPath ? ` (details: ${input.runPath})` : "";
   if (!input.block) {
     return buildStopMessage(`review-gate: this turn was NOT reviewed: ${input.reason}${where}`);
   }
+  const setting = input.setting ?? "on_error";
   const reason = [
     `review-gate could not review this turn's changes: ${input.reason}${where}.`,
-    "The gate is set to block when that happens (on_error: block). Tell the user; they can turn the",
+    `The gate is set to block when that happens (${setting}: block). Tell the user; they can turn the`,
     `gate off with "review-gate gate disable ${input.gateName}" or REVIEW_GATE=0.`,
+  ].join("\n");
+  return JSON.stringify({ decision: "block", reason: sanitizeForTerminal(reason) }) + "\n";
+}
+
+/**
+ * Stop hook stdout when only part of the turn's change reached the model and nothing blocked.
+ *
+ * @param input what was and was not reviewed (one line), the run's review.md, `block` when
+ *   `on_partial` is "block", and the gate's name for the command that turns it off
+ * @returns a `systemMessage` line (allow) or a block JSON line
+ */
+export function buildStopPartial(
+  input: { partial: string; reviewPath: string; block: boolean; gateName: string },
+): string {
+  if (!input.block) {
+    return buildStopMessage(
+      `review-gate: this turn was only PARTIALLY reviewed: ${input.partial}. Review: ${input.reviewPath}`,
+    );
+  }
+  const reason = [
+    `review-gate reviewed only part of this turn's changes: ${input.partial}.`,
+    `Full review: ${input.reviewPath}`,
+    "The gate is set to block when that happens (on_partial: block). Tell the user; they can turn",
+    `the gate off with "review-gate gate disable ${input.gateName}" or REVIEW_GATE=0.`,
   ].join("\n");
   return JSON.stringify({ decision: "block", reason: sanitizeForTerminal(reason) }) + "\n";
 }

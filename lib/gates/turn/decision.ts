@@ -1,7 +1,7 @@
 /**
  * What a stop decides from a verdict and the block streak (DESIGN.md "Gates"): allow, block, allow
- * with a note that the review could not run, or allow because `max_blocks` blocks in a row were
- * reached. The block counter is saved through the caller's `save`, so loops are impossible: a stop
+ * with a note that the review could not run or saw only part of the change (`on_error`,
+ * `on_partial`), or allow because `max_blocks` blocks in a row were reached. The block counter is saved through the caller's `save`, so loops are impossible: a stop
  * that follows our own block counts towards the cap. Output shapes per PROVIDERS.md "Claude Code
  * hooks" (built by lib/gates/turn/answer.ts).
  *
@@ -9,7 +9,12 @@
  */
 import type { Finding } from "../../kinds/review/types.ts";
 import type { SessionState } from "../../store/sessions.ts";
-import { buildStopBlock, buildStopCouldNotRun, buildStopMessage } from "./answer.ts";
+import {
+  buildStopBlock,
+  buildStopCouldNotRun,
+  buildStopMessage,
+  buildStopPartial,
+} from "./answer.ts";
 import { ALLOW, type HookOutput } from "../hook_io.ts";
 
 /** Status of a stop the gate itself failed on (not a review status). */
@@ -25,6 +30,11 @@ export interface StoredVerdict {
   message?: string;
   /** The findings that blocked (empty when none did). */
   blocking: Finding[];
+  /**
+   * When part of the change did not reach the model: how much was reviewed and what was not, one
+   * line. Absent when coverage was complete.
+   */
+  partial?: string;
 }
 
 /** How a stop is decided besides its verdict. */
@@ -37,14 +47,32 @@ export interface StopDecisionOptions {
   onError: "allow" | "block";
   /** The gate's name (`claude-stop`), for the command that turns it off. */
   gateName: string;
+  /**
+   * The gate's `on_partial`: what a review does that saw only part of the change (and
+   * found nothing blocking), or none of it (status "not-reviewed"). Default "allow".
+   */
+  onPartial?: "allow" | "block";
   /** Saves the new block counter (`consecutiveBlocks`) to the session file. */
   save: (patch: Partial<SessionState>) => Promise<void>;
 }
 
+/** How a verdict asks to be treated. */
+type Kind = "could-not-run" | "not-reviewed" | "partial" | "findings";
+
+function kindOf(verdict: StoredVerdict): Kind {
+  if (verdict.status === GATE_ERROR || COULD_NOT_RUN.has(verdict.status)) return "could-not-run";
+  if (verdict.status === "not-reviewed") return "not-reviewed";
+  if (verdict.blocking.length === 0 && verdict.partial) return "partial";
+  return "findings";
+}
+
 /**
- * Decide a stop from its verdict: block on blocking findings (or, with `onError: "block"`, on a
- * review that could not run) until the streak reaches `maxBlocks`, then allow with a message. The
- * counter is reset on an allow or at the cap, else incremented, through `options.save`.
+ * Decide a stop from its verdict: block on blocking findings — or, with `onError: "block"`, on a
+ * review that could not run; with `onPartial: "block"`, on a review that saw only part of the
+ * change or none of it — until the streak reaches `maxBlocks`, then allow with a message. A
+ * review that could not run, saw nothing, or saw only part and is allowed says so in a
+ * `systemMessage`: never a silent pass. The counter is reset on an allow or at the cap, else
+ * incremented, through `options.save`.
  *
  * @returns the hook output, exit 0 always: stdout empty (allow), a `systemMessage` or a block
  * @throws whatever `options.save` throws
@@ -54,14 +82,33 @@ export async function decideStop(
   options: StopDecisionOptions,
 ): Promise<HookOutput> {
   const { streak, maxBlocks } = options;
-  const couldNotRun = verdict.status === GATE_ERROR || COULD_NOT_RUN.has(verdict.status);
+  const kind = kindOf(verdict);
+  const couldNotRun = kind === "could-not-run" || kind === "not-reviewed";
   const reason = verdict.status === GATE_ERROR
     ? verdict.message ?? "no details"
+    : kind === "not-reviewed"
+    ? verdict.message ?? "nothing in it could be shown to the model"
     : `${verdict.status}: ${verdict.message ?? "no details"}`;
   const runPath = verdict.runDir || undefined;
-  const wantsBlock = couldNotRun ? options.onError === "block" : verdict.blocking.length > 0;
+  const reviewPath = `${verdict.runDir}/review.md`;
+  const onPartial = options.onPartial ?? "allow";
+  const setting = kind === "not-reviewed" ? "on_partial" : "on_error";
+  const wantsBlock = kind === "could-not-run"
+    ? options.onError === "block"
+    : kind === "findings"
+    ? verdict.blocking.length > 0
+    : onPartial === "block";
   if (!wantsBlock) {
     await options.save({ consecutiveBlocks: 0 });
+    if (kind === "partial") {
+      const out = buildStopPartial({
+        partial: verdict.partial!,
+        reviewPath,
+        block: false,
+        gateName: options.gateName,
+      });
+      return { stdout: out, stderr: "", exitCode: 0 };
+    }
     if (!couldNotRun) return ALLOW;
     const out = buildStopCouldNotRun({ reason, runPath, block: false, gateName: options.gateName });
     return { stdout: out, stderr: "", exitCode: 0 };
@@ -70,17 +117,24 @@ export async function decideStop(
     await options.save({ consecutiveBlocks: 0 });
     const what = couldNotRun
       ? `could not review this turn (${reason})`
+      : kind === "partial"
+      ? `reviewed only part of this turn (${verdict.partial})`
       : `still finds ${verdict.blocking.length} blocking finding(s)`;
-    const see = couldNotRun
-      ? (runPath ? `; details: ${runPath}` : "")
-      : `; see ${verdict.runDir}/review.md`;
+    const see = couldNotRun ? (runPath ? `; details: ${runPath}` : "") : `; see ${reviewPath}`;
     const message =
       `review-gate ${what} but stopped blocking after ${maxBlocks} blocks in a row (max_blocks)${see}`;
     return { stdout: buildStopMessage(message), stderr: "", exitCode: 0 };
   }
   await options.save({ consecutiveBlocks: streak + 1 });
   const stdout = couldNotRun
-    ? buildStopCouldNotRun({ reason, runPath, block: true, gateName: options.gateName })
-    : buildStopBlock({ findings: verdict.blocking, reviewPath: `${verdict.runDir}/review.md` });
+    ? buildStopCouldNotRun({ reason, runPath, block: true, setting, gateName: options.gateName })
+    : kind === "partial"
+    ? buildStopPartial({
+      partial: verdict.partial!,
+      reviewPath,
+      block: true,
+      gateName: options.gateName,
+    })
+    : buildStopBlock({ findings: verdict.blocking, reviewPath });
   return { stdout, stderr: "", exitCode: 0 };
 }

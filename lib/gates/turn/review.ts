@@ -31,8 +31,9 @@ export interface TurnReview {
  * Review `baseline → current` with the verdict cache on; the review is aborted at the deadline or
  * when `input.signal` aborts.
  *
- * @returns the verdict, and `couldNotRun` when the review gave no answer (and was not
- *   nothing-to-review), so the verdict must not be reused
+ * @returns the verdict (with what was not reviewed when coverage was partial), and `couldNotRun`
+ *   when the review gave no answer (and was neither nothing-to-review nor not-reviewed, which the
+ *   same trees give again), so the verdict must not be reused
  * @throws whatever lib/review/run_review.ts `runReview` throws (git, usage, store errors)
  */
 export async function reviewTurn(
@@ -73,7 +74,13 @@ export async function reviewTurn(
       message: record.message,
       blocking: outcome.answer ? blockingFindings(outcome.answer, policyOf(config)) : [],
     };
-    return { verdict, couldNotRun: !outcome.answer && record.status !== "nothing-to-review" };
+    if (outcome.answer && record.coverage?.status === "partial") {
+      const { partialSummary } = await import("../../git/coverage_text.ts");
+      verdict.partial = partialSummary(record.coverage);
+    }
+    const settled = outcome.answer || record.status === "nothing-to-review" ||
+      record.status === "not-reviewed";
+    return { verdict, couldNotRun: !settled };
   } finally {
     clearTimeout(timer);
     input.signal?.removeEventListener("abort", onAbort);

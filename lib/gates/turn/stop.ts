@@ -116,6 +116,7 @@ async function stopWithGate(
     maxBlocks: stop.max_blocks,
     onError: stop.on_error,
     gateName: gate.door.gateName,
+    onPartial: stop.on_partial,
     save,
   };
   // The change is baseline → current: the same tree reached from another baseline is another change.

@@ -7,6 +7,7 @@
  * @module
  */
 import type { Change } from "../../git/types.ts";
+import { describeOmitted, reviewedAmount } from "../../git/coverage_text.ts";
 import { fillTemplate } from "../../base/template.ts";
 import reviewTemplate from "../../../prompts/review.txt" with { type: "text" };
 import adversarialTemplate from "../../../prompts/adversarial-review.txt" with { type: "text" };
@@ -89,24 +90,43 @@ export function pickNonce(
   }
 }
 
-/** Describe coverage for the prompt: empty when complete, else the omitted files by name. */
+/** Most omitted parts the prompt names one by one (the rest are counted). */
+export const MAX_NAMED_OMISSIONS = 100;
+
+/**
+ * Describe coverage for the prompt: when partial, how much is below and every omitted file or
+ * hunk by name (at most {@linkcode MAX_NAMED_OMISSIONS}); files shown decoded from another
+ * encoding; renames.
+ */
 export function describeCoverage(change: Change): string {
-  const binary = change.files.filter((f) => f.binary).map((f) => f.path);
   const lines: string[] = [];
-  if (change.coverage.status === "partial") {
+  const { coverage } = change;
+  if (coverage.status === "partial") {
+    const named = coverage.omitted.slice(0, MAX_NAMED_OMISSIONS);
+    const rest = coverage.omitted.length - named.length;
     lines.push(
-      "Coverage: PARTIAL. The diffs of these files are NOT included below (too large or binary);",
-      "read them yourself with your read-only tools if they matter:",
-      ...change.coverage.omitted.map((o) => `- ${JSON.stringify(o.path)} (${o.reason})`),
+      `Coverage: PARTIAL (${reviewedAmount(coverage)}). These parts of the change are NOT in the`,
+      "diff below; read them yourself with your read-only tools if they matter:",
+      ...named.map((o) => `- ${JSON.stringify(o.path)}: ${describeOmitted(o)}`),
+      ...(rest > 0 ? [`- … and ${rest} more`] : []),
     );
-  } else if (binary.length > 0) {
-    lines.push("Binary files changed (not shown):", ...binary.map((p) => `- ${JSON.stringify(p)}`));
+  }
+  const decoded = change.files.filter((f) => f.encoding && !f.omitted);
+  if (decoded.length > 0) {
+    lines.push(
+      "Shown decoded to UTF-8 (line numbers are the file's own):",
+      ...decoded.slice(0, MAX_NAMED_OMISSIONS).map((f) =>
+        `- ${JSON.stringify(f.path)} (${f.encoding})`
+      ),
+    );
   }
   const renames = change.files.filter((f) => f.oldPath);
   if (renames.length > 0) {
     lines.push(
       "Renamed:",
-      ...renames.map((f) => `- ${JSON.stringify(f.oldPath)} → ${JSON.stringify(f.path)}`),
+      ...renames.slice(0, MAX_NAMED_OMISSIONS).map((f) =>
+        `- ${JSON.stringify(f.oldPath)} → ${JSON.stringify(f.path)}`
+      ),
     );
   }
   return lines.length > 0 ? `\n${lines.join("\n")}\n` : "";

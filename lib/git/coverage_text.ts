@@ -1,0 +1,134 @@
+/**
+ * Words for coverage (pure): how much of a change the model got, in changed lines and bytes, and
+ * what it did not get — whole files, or hunks by their line ranges — with the reason. Shared by
+ * the terminal, `review.md`, the prompt and the gates, so every output says it the same way.
+ *
+ * @module
+ */
+import type { Coverage, HunkRange, OmitReason, OmittedPart } from "./types.ts";
+
+/** Why a part was not shown, in a few words. */
+export const OMIT_REASON_TEXT: Readonly<Record<OmitReason, string>> = {
+  binary: "binary",
+  undecodable: "not decodable as text",
+  submodule: "submodule",
+  budget: "over the prompt budget",
+};
+
+/**
+ * A hunk's place for a reader: `lines 120-171` of the file after the change, `line 5`, or
+ * `deleted lines 40-45` (of the file before it) when the hunk only deletes.
+ */
+export function formatHunk(hunk: HunkRange): string {
+  if (hunk.newLines > 0) return span("line", hunk.newStart, hunk.newLines);
+  return `deleted ${span("line", hunk.oldStart, hunk.oldLines)}`;
+}
+
+function span(word: string, start: number, count: number): string {
+  return count <= 1 ? `${word} ${start}` : `${word}s ${start}-${start + count - 1}`;
+}
+
+/** `1,234` */
+function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** Bytes for a reader: `812 B`, `45.1 KB`, `3.2 MB` (1 KB = 1024 B). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * How much was reviewed: `reviewed 1,234 of 2,000 changed lines (45.1 KB of 80.2 KB of diff)`.
+ *
+ * @param coverage a run's coverage
+ */
+export function reviewedAmount(coverage: Coverage): string {
+  const lines = coverage.reviewedLines + coverage.omittedLines;
+  const bytes = coverage.reviewedBytes + coverage.omittedBytes;
+  return `reviewed ${count(coverage.reviewedLines)} of ${count(lines)} changed lines (${
+    formatBytes(coverage.reviewedBytes)
+  } of ${formatBytes(bytes)} of diff)`;
+}
+
+/**
+ * One omitted part for a reader (the path is left to the caller, which quotes it its own way):
+ * `lines 120-171, 300-340 and 12 more hunks (over the prompt budget; 2,400 lines, 80.0 KB)` or
+ * `whole file (binary, 24.0 KB)`.
+ *
+ * @param part the omitted part
+ * @param maxHunks most hunk ranges listed (the rest are counted)
+ */
+export function describeOmitted(part: OmittedPart, maxHunks = 8): string {
+  const size = [
+    part.lines > 0 ? `${count(part.lines)} line${part.lines === 1 ? "" : "s"}` : "",
+    part.bytes > 0 ? formatBytes(part.bytes) : "",
+  ].filter(Boolean).join(", ");
+  const why = `${OMIT_REASON_TEXT[part.reason]}${size ? `; ${size}` : ""}`;
+  if (!part.hunks || part.hunks.length === 0) return `whole file (${why})`;
+  const shown = part.hunks.slice(0, maxHunks).map(formatHunk).join(", ");
+  const more = part.hunks.length > maxHunks
+    ? ` and ${part.hunks.length - maxHunks} more hunks`
+    : "";
+  return `${shown}${more} (${why})`;
+}
+
+/** A path as the prompt writes it: JSON-quoted when it holds a control character or a quote. */
+export function quotePath(path: string): string {
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f || c === 0x22 || c === 0x5c) return JSON.stringify(path);
+  }
+  return path;
+}
+
+/** Most omitted parts a terminal or `review.md` lists one by one (the rest are counted). */
+export const MAX_LISTED_PARTS = 50;
+
+/**
+ * The lines naming what was not reviewed: one per omitted part (at most
+ * {@linkcode MAX_LISTED_PARTS}, then a count), then the directories left out of the change.
+ *
+ * @param coverage a run's coverage
+ * @returns lines like `big.ts: lines 120-171 (over the prompt budget; 52 lines, 2.1 KB)`
+ */
+export function omittedLines(coverage: Coverage): string[] {
+  const lines = coverage.omitted.slice(0, MAX_LISTED_PARTS)
+    .map((o) => `${quotePath(o.path)}: ${describeOmitted(o)}`);
+  const rest = coverage.omitted.length - MAX_LISTED_PARTS;
+  if (rest > 0) lines.push(`… and ${rest} more (listed in run.json)`);
+  return lines;
+}
+
+/**
+ * One line naming the directories inside the checkout left out of the change, or `""`.
+ *
+ * @param coverage a run's coverage
+ */
+export function excludedLine(coverage: Coverage): string {
+  const excluded = coverage.excluded ?? [];
+  if (excluded.length === 0) return "";
+  const words = { "linked-worktree": "linked worktree", "nested-repository": "nested repository" };
+  const named = excluded.slice(0, 10).map((e) => `${quotePath(e.path)} (${words[e.reason]})`);
+  const rest = excluded.length > 10 ? ` and ${excluded.length - 10} more` : "";
+  return `Not part of this change (left out): ${named.join(", ")}${rest}`;
+}
+
+/**
+ * One line for a gate message: how much was reviewed and the first omitted parts.
+ *
+ * @param coverage a partial coverage
+ * @param max most parts named (the rest are counted)
+ * @returns e.g. `reviewed 10 of 3,000 changed lines (…); not reviewed: big.ts: lines 1-40 (…)`
+ */
+export function partialSummary(coverage: Coverage, max = 3): string {
+  const named = coverage.omitted.slice(0, max).map((o) =>
+    `${quotePath(o.path)}: ${describeOmitted(o, 3)}`
+  );
+  const rest = coverage.omitted.length - named.length;
+  return `${reviewedAmount(coverage)}; not reviewed: ${named.join("; ")}${
+    rest > 0 ? `; and ${rest} more` : ""
+  }`;
+}
