@@ -240,15 +240,18 @@ Deno.test("review lists binary files in the prompt without inlining them", async
     const result = await runCli(sandbox, ["review"]);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const prompt = promptOf((await readFakeLog(sandbox))[0]);
-    assert.ok(prompt.includes('Binary files changed (not shown):\n- "logo.png"'), prompt);
+    assert.ok(prompt.includes('- "logo.png": whole file (binary; 17 B)'), prompt);
+    assert.match(prompt, /Coverage: PARTIAL/, "a binary file is not reviewed: coverage is partial");
+    assert.match(result.stdout, /WARNING: partially reviewed[^\n]*\n {2}logo\.png: whole file/);
     assert.ok(!prompt.includes("PNG\0"), "binary bytes are not inlined");
     assert.ok(!prompt.includes("\0"), "no NUL byte in the prompt");
     assertFencedDiff(prompt, "+b");
   });
 });
 
-Deno.test("review of a diff beyond the budget is partial and names the omitted files", async () => {
-  const big = Array.from({ length: 4000 }, (_, i) => `line ${i} of a big generated file`).join(
+Deno.test("review of a diff beyond the budget is partial and names the omitted lines", async () => {
+  // ~600 KB of new lines, past the 400 KB prompt budget
+  const big = Array.from({ length: 16000 }, (_, i) => `line ${i} of a big generated file`).join(
     "\n",
   );
   await withSandbox({ "small.txt": "small\n" }, async (sandbox) => {
@@ -258,17 +261,21 @@ Deno.test("review of a diff beyond the budget is partial and names the omitted f
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(
       result.stdout,
-      /WARNING: partial coverage — these files were not in the prompt:\n {2}big file\.txt \(/,
+      /WARNING: partially reviewed — reviewed [\d,]+ of 16,002 changed lines[^\n]*\n {2}big file\.txt: lines \d+-\d+/,
     );
     const prompt = promptOf((await readFakeLog(sandbox))[0]);
     assert.ok(prompt.includes("Coverage: PARTIAL"), "the prompt says coverage is partial");
-    assert.ok(prompt.includes('- "big file.txt" ('), "the prompt names the omitted file");
+    assert.ok(prompt.includes('- "big file.txt": lines '), "the prompt names the omitted lines");
     const diff = assertFencedDiff(prompt, "+smaller");
-    assert.ok(!diff.includes("line 3999 of a big"), "the omitted diff is not in the prompt");
+    assert.ok(diff.includes("+line 0 of a big"), "what fits is shown");
     const run = await lastRun(sandbox);
+    for (const hunk of run.run.coverage?.omitted[0].hunks ?? []) {
+      const first = `+line ${hunk.newStart - 1} of a big`;
+      assert.ok(!diff.includes(first), `the omitted ${first} is not in the prompt`);
+    }
     assert.equal(run.run.coverage?.status, "partial");
     assert.deepEqual(run.run.coverage?.omitted.map((o) => o.path), ["big file.txt"]);
-    assert.ok(run.reviewMd?.includes("big file.txt"), "review.md names the omitted file");
+    assert.ok(run.reviewMd?.includes("big file.txt"), "review.md names the omitted lines");
     const json = JSON.parse((await runCli(sandbox, ["review", "--json"])).stdout);
     assert.equal(json.coverage.status, "partial");
     assert.equal(json.cached, true);

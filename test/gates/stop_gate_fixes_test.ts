@@ -34,7 +34,11 @@ Deno.test("claude Stop gate internal error follows on_error: block is counted an
     const p = await runHook(sb, "claude-prompt", promptPayload(session));
     assert.deepEqual([p.code, p.stdout], [0, ""], p.stderr);
     await addTokenLine(root, "NESTED");
-    await gitOk(sb, ["init", "-q", "vendor"]); // `git add -A` fails on an empty nested repository
+    // `git add -A` fails on a file whose required clean filter fails
+    await gitOk(sb, ["config", "filter.broken.clean", "false"]);
+    await gitOk(sb, ["config", "filter.broken.required", "true"]);
+    await Deno.writeTextFile(join(root, ".gitattributes"), "*.bin filter=broken\n");
+    await Deno.writeTextFile(join(root, "broken.bin"), "x\n");
 
     await t.step("on_error block blocks, naming the file and how to disable the gate", async () => {
       const decisions = [];
@@ -53,11 +57,11 @@ Deno.test("claude Stop gate internal error follows on_error: block is counted an
       assert.deepEqual(decisions.map((d) => d?.decision), ["block", "block", undefined]);
       const reason = String(decisions[0]?.reason);
       assert.match(reason, /the Stop gate failed/);
-      assert.match(reason, /vendor\//, "the message names the offending path");
+      assert.match(reason, /broken\.bin/, "the message names the offending path");
       assert.match(reason, /"review-gate gate disable claude-stop" or REVIEW_GATE=0/);
       assert.match(
         String(decisions[2]?.systemMessage),
-        /could not review this turn .*vendor.* stopped blocking after 2 blocks in a row \(max_blocks\)/,
+        /could not review this turn .*broken\.bin.* stopped blocking after 2 blocks in a row \(max_blocks\)/,
       );
       assert.equal(await providerCalls(sb), 0);
     });
@@ -73,7 +77,7 @@ Deno.test("claude Stop gate internal error follows on_error: block is counted an
         const decision = stopDecision(s.stdout);
         assert.equal(decision?.decision, undefined);
         assert.match(String(decision?.systemMessage), /NOT reviewed: the Stop gate failed/);
-        assert.match(String(decision?.systemMessage), /vendor\//);
+        assert.match(String(decision?.systemMessage), /broken\.bin/);
       },
     );
   } finally {
