@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  BLOCKING_ANSWER,
   blockingScenario,
   gitOk,
   makeGateSandbox,
@@ -53,9 +54,13 @@ Deno.test("pre-push reviews a pushed type change (symlink → file) and blocks o
     );
     await gitOk(sb, ["commit", "-qam", "type change"]);
     const before = await remoteRef(sb, "main");
-    const blocked = await runGit(sb, ["push", "origin", "main"], {
-      env: scenario(await blockingScenario(sb)),
-    });
+    const answer = {
+      ...BLOCKING_ANSWER,
+      findings: [{ ...BLOCKING_ANSWER.findings[0], file: "src/link.ts" }],
+    };
+    const path = join(sb.dir, "typechange.json");
+    await Deno.writeTextFile(path, JSON.stringify({ steps: [{ kind: "valid", answer }] }));
+    const blocked = await runGit(sb, ["push", "origin", "main"], { env: scenario(path) });
     assert.notEqual(blocked.code, 0, blocked.stderr);
     assert.match(blocked.stderr, /push blocked: 1 blocking finding in refs\/heads\/main/);
     assert.doesNotMatch(blocked.stderr, /internal error|NOT reviewed/);
