@@ -18,6 +18,7 @@ const ROOMS: readonly (readonly string[])[] = [
   ["git"],
   ["kinds"],
   ["config"],
+  ["acks"],
   ["session"],
   ["store"],
   ["formats"],

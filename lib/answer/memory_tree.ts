@@ -15,7 +15,8 @@ import type { LineRange, TreeView } from "./types.ts";
  * @param deleted repo-relative paths the change deletes (not in `files`)
  * @param changed repo-relative path → the lines the change added or edited; without it every
  *   `changedLines()` is `null` (unknown), with it a path not listed has `[]`
- * @returns a TreeView whose `lineCount()` answers from `files` and `null` otherwise
+ * @returns a TreeView whose `lineCount()` answers from `files` and `null` otherwise; `text()` of a
+ *   file is that many lines `line 1` … `line N`
  * @example
  * ```ts
  * import { memoryTree } from "./memory_tree.ts";
@@ -38,5 +39,11 @@ export function memoryTree(
     lineCount: (path: string) => Promise.resolve(counts.get(path) ?? null),
     isDeleted: (path: string) => gone.has(path),
     changedLines: (path: string) => !lines ? null : lines.has(path) ? lines.get(path)! : [],
+    text: (path: string) => {
+      const n = counts.get(path);
+      return Promise.resolve(
+        n === undefined ? null : Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join(""),
+      );
+    },
   };
 }

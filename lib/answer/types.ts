@@ -27,6 +27,11 @@ export interface TreeView {
    * A file whose last line has no newline still counts that line.
    */
   lineCount(path: string): Promise<number | null>;
+  /**
+   * Text (UTF-8) of a repo-relative file in the reviewed tree, or `null` when the file is not in
+   * it. Read afresh on every call (not cached): for fingerprints, once per file of a finding.
+   */
+  text(path: string): Promise<string | null>;
   /** True when the change deletes this repo-relative path (findings may point at deleted files). */
   isDeleted(path: string): boolean;
   /**

@@ -23,7 +23,7 @@ Deno.test("compileSchema() compiles every schema in schemas/ in strict mode", as
     assert.equal(schema.$id, `https://review-gate.dev/schemas/${entry.name}`, entry.name);
     assert.equal(typeof compileSchema(schema), "function", entry.name);
   }
-  assert.deepEqual(names.sort(), ["config.schema.json", "review.schema.json"]);
+  assert.deepEqual(names.sort(), ["acks.schema.json", "config.schema.json", "review.schema.json"]);
 });
 
 for (const [name, schema] of Object.entries(SCHEMAS)) {

@@ -9,6 +9,8 @@ import denoJson from "../../deno.json" with { type: "json" };
 import { ExitCode, ReviewGateError } from "../base/errors.ts";
 import { SpawnError } from "../exec/exec.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
+import { registerAck } from "./ack.ts";
+import { registerAcks } from "./acks.ts";
 import { registerDecode } from "./decode.ts";
 import { registerDoctor } from "./doctor.ts";
 import { registerGate } from "./gate.ts";
@@ -37,6 +39,8 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerInstall,
   registerGate,
   registerDoctor,
+  registerAck,
+  registerAcks,
 ];
 
 /** Build the program with every command registered. */

@@ -1,6 +1,6 @@
 /**
  * `review-gate schema [kind] [--dialect claude|codex|vibe]`: print a canonical schema, or exactly
- * what a provider receives (its derived dialect).
+ * what a provider receives (its derived dialect); also the config and acks file schemas.
  *
  * @module
  */
@@ -10,13 +10,19 @@ import type { SchemaDialect } from "../answer/types.ts";
 import { type AnswerKind, canonicalSchema, listKinds } from "../kinds/registry.ts";
 import { UsageError } from "../base/errors.ts";
 import configSchema from "../../schemas/config.schema.json" with { type: "json" };
+import acksSchema from "../../schemas/acks.schema.json" with { type: "json" };
+
+/** Schemas that are not answer kinds: printed as they are, no provider dialect. */
+const OTHER_SCHEMAS: Record<string, unknown> = { config: configSchema, acks: acksSchema };
 import type { CliDeps } from "./deps.ts";
 
 /** Register `schema` on the program. */
 export function registerSchema(program: Command, deps: CliDeps): void {
-  const kinds = [...listKinds(), "config"];
+  const kinds = [...listKinds(), ...Object.keys(OTHER_SCHEMAS)];
   program.command("schema")
-    .description("Print a JSON Schema: an answer kind (as each provider receives it) or the config")
+    .description(
+      "Print a JSON Schema: an answer kind (as each provider receives it), the config or the acks file",
+    )
     .argument("[kind]", `one of ${kinds.join(", ")}`, "review")
     .addOption(
       new Option("--dialect <provider>", "print the dialect this provider receives").choices([
@@ -29,11 +35,11 @@ export function registerSchema(program: Command, deps: CliDeps): void {
       if (!kinds.includes(kind)) {
         throw new UsageError(`Unknown schema "${kind}": choose one of ${kinds.join(", ")}`);
       }
-      if (kind === "config") {
+      if (Object.hasOwn(OTHER_SCHEMAS, kind)) {
         if (flags.dialect) {
-          throw new UsageError(`The config schema has no provider dialect: drop --dialect`);
+          throw new UsageError(`The ${kind} schema has no provider dialect: drop --dialect`);
         }
-        deps.stdout.write(JSON.stringify(configSchema, null, 2) + "\n");
+        deps.stdout.write(JSON.stringify(OTHER_SCHEMAS[kind], null, 2) + "\n");
         return;
       }
       const schema = canonicalSchema(kind as AnswerKind);

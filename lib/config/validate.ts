@@ -6,7 +6,8 @@
  */
 import validateConfig from "../generated/config_validator.js";
 
-interface AjvError {
+/** One error of an ajv validator (the fields the messages use). */
+export interface AjvError {
   instancePath: string;
   keyword: string;
   params: Record<string, unknown>;
@@ -22,15 +23,21 @@ interface AjvError {
 export function configProblems(value: unknown): string[] {
   if (validateConfig(value)) return [];
   const errors = (validateConfig as unknown as { errors?: AjvError[] }).errors ?? [];
-  return errors.map(describeError);
+  return errors.map((error) => describeError(error, "the config"));
 }
 
-function describeError(error: AjvError): string {
+/**
+ * One ajv error as a line for people: `unknown key "a.b"`, `"a.b" must be one of …`.
+ *
+ * @param error the ajv error
+ * @param whole what to call the document itself (e.g. "the config")
+ */
+export function describeError(error: AjvError, whole: string): string {
   const path = error.instancePath.split("/").slice(1).map((s) =>
     s.replaceAll("~1", "/").replaceAll("~0", "~")
   )
     .join(".");
-  const at = path === "" ? "the config" : `"${path}"`;
+  const at = path === "" ? whole : `"${path}"`;
   switch (error.keyword) {
     case "additionalProperties":
       return `unknown key "${path === "" ? "" : path + "."}${error.params.additionalProperty}"`;

@@ -1,12 +1,14 @@
 /**
- * The `--json` run envelope (contract for scripts): status, exit code, the answer, refusals and raw
- * provider output on failure, coverage, usage and cost, session id and the run folder. Pure.
+ * The `--json` run envelope (contract for scripts): status, exit code, the answer with each finding's
+ * fingerprint and acknowledgement (`findingNotes`, index for index), what was not reviewed in plain
+ * words (`unreviewed`, empty when everything was), refusals and raw provider output on failure,
+ * coverage, usage and cost, session id and the run folder. Pure.
  *
  * @module
  */
 import type { Policy } from "../kinds/review/policy.ts";
-import { blockingFindings } from "../kinds/review/policy.ts";
 import { COULD_NOT_RUN, type ReviewResult } from "../store/run_record.ts";
+import { buildView } from "./view.ts";
 
 /** Bytes of raw provider output kept per stream in the envelope on failure (the rest is in the transcript). */
 export const RAW_OUTPUT_TAIL_BYTES = 16 * 1024;
@@ -23,6 +25,7 @@ export function buildJsonEnvelope(
   options: { exitCode: number; policy: Policy; rawOutput?: { stdout: string; stderr: string } },
 ): Record<string, unknown> {
   const { record, answer } = result;
+  const view = buildView(result, options.policy);
   const failed = COULD_NOT_RUN.has(record.status);
   const tail = (s: string) =>
     s.length > RAW_OUTPUT_TAIL_BYTES ? s.slice(-RAW_OUTPUT_TAIL_BYTES) : s;
@@ -31,7 +34,10 @@ export function buildJsonEnvelope(
     exitCode: options.exitCode,
     blocking: record.blocking,
     answer: answer ?? null,
-    blockingFindings: answer ? blockingFindings(answer, options.policy).length : 0,
+    blockingFindings: view.blocking,
+    acknowledgedFindings: view.acknowledged,
+    findingNotes: record.findingNotes ?? null,
+    unreviewed: view.unreviewed,
     message: record.message ?? null,
     refusal: record.refusal ?? null,
     rawOutput: failed && options.rawOutput

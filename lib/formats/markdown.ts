@@ -1,13 +1,45 @@
 /**
- * Markdown rendering of a successful review: the `review.md` stored beside `answer.json`. Pure.
+ * Markdown rendering of a finished review: the `review.md` stored beside `answer.json`, the
+ * `--format markdown` output and the GitHub job summary. A review that could not run renders as
+ * "NOT reviewed" with the reason, never as findings nor a pass. Pure.
  *
  * @module
  */
 import type { ReviewAnswer } from "../kinds/review/types.ts";
-import { blockingFindings, type Policy, sortFindings } from "../kinds/review/policy.ts";
-import type { RunRecord } from "../store/run_record.ts";
 import { excludedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
-import { location } from "./terminal.ts";
+import type { Policy } from "../kinds/review/policy.ts";
+import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
+import type { ReviewResult, RunRecord } from "../store/run_record.ts";
+import { buildView, type FindingView, location, unreviewedLines } from "./view.ts";
+
+/** ` (blocking)`, ` (acknowledged)` or nothing, after the severity in a finding's heading. */
+function findingState(view: FindingView): string {
+  if (view.acknowledged) return " (acknowledged)";
+  return view.blocking ? " (blocking)" : "";
+}
+
+/**
+ * Render any finished review: {@linkcode renderMarkdown} when it has an answer, else a short page
+ * saying it was NOT reviewed and why (or that there was nothing to review).
+ *
+ * @param result the run record and, on success, the answer
+ * @param policy marks blocking findings
+ * @returns Markdown text ending in a newline
+ */
+export function renderMarkdownResult(result: ReviewResult, policy: Policy): string {
+  const { record, answer } = result;
+  if (answer) return renderMarkdown(record, answer, policy);
+  if (record.status === "nothing-to-review") {
+    return `# Review: nothing to review\n\n- Change: ${escapeInline(record.target.label)}\n`;
+  }
+  const out = [`# Review: NOT reviewed — ${record.status}`, ""];
+  out.push(`- Change: ${escapeInline(record.target.label)}`);
+  out.push(`- Provider: ${record.provider}${record.model ? ` (${record.model})` : ""}`);
+  if (record.id) out.push(`- Run: \`${record.id}\``);
+  out.push("", ...unreviewedLines(record).map((line) => `> ${escapeInline(line)}`), "");
+  out.push("No verdict: this change was not reviewed, so nothing here approves it.", "");
+  return out.join("\n");
+}
 
 function escapeInline(text: string): string {
   return text.replace(/([\\`*_[\]<>|])/g, "\\$1").replaceAll("\n", " ");
@@ -22,7 +54,7 @@ function escapeInline(text: string): string {
  * @returns Markdown text ending in a newline
  */
 export function renderMarkdown(record: RunRecord, answer: ReviewAnswer, policy: Policy): string {
-  const blocking = new Set(blockingFindings(answer, policy));
+  const view = buildView({ record, answer }, policy);
   const out: string[] = [];
   out.push(`# Review: ${record.status}`, "");
   out.push(`- Change: ${escapeInline(record.target.label)}`);
@@ -39,15 +71,20 @@ export function renderMarkdown(record: RunRecord, answer: ReviewAnswer, policy: 
   out.push("", "## Summary", "", answer.summary, "");
   out.push(`## Findings (${answer.findings.length})`, "");
   if (answer.findings.length === 0) out.push("None.", "");
-  for (const f of sortFindings(answer.findings)) {
-    out.push(
-      `### ${f.severity.toUpperCase()}${blocking.has(f) ? " (blocking)" : ""}: ${
-        escapeInline(f.title)
-      }`,
-      "",
-    );
-    out.push(`\`${location(f)}\` · confidence ${f.confidence.toFixed(2)}`, "");
+  for (const v of view.findings) {
+    const f = v.finding;
+    out.push(`### ${f.severity.toUpperCase()}${findingState(v)}: ${escapeInline(f.title)}`, "");
+    const id = v.fingerprint
+      ? ` · fingerprint \`${v.fingerprint.slice(0, SHORT_FINGERPRINT)}\``
+      : "";
+    out.push(`\`${location(f)}\` · confidence ${f.confidence.toFixed(2)}${id}`, "");
     out.push(f.body, "", `**Recommendation:** ${f.recommendation}`, "");
+    if (v.acknowledged) {
+      out.push(`**Acknowledged** (${escapeInline(v.acknowledged.reason)}): never blocks.`, "");
+    } else if (v.fingerprint && v.blocking) {
+      const ack = `review-gate ack ${v.fingerprint.slice(0, SHORT_FINGERPRINT)} --reason "…"`;
+      out.push(`Not a problem? Accept it: \`${ack}\``, "");
+    }
   }
   if (answer.next_steps.length > 0) {
     out.push("## Next steps", "", ...answer.next_steps.map((s) => `- ${s}`), "");

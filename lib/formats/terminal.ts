@@ -6,11 +6,12 @@
  *
  * @module
  */
-import type { Finding } from "../kinds/review/types.ts";
 import { formatRefusal } from "../answer/refusal.ts";
-import { blockingFindings, type Policy, sortFindings } from "../kinds/review/policy.ts";
+import type { Policy } from "../kinds/review/policy.ts";
+import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import { COULD_NOT_RUN, type ReviewResult } from "../store/run_record.ts";
 import { excludedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
+import { buildView, type FindingView, location } from "./view.ts";
 import { sanitizeForTerminal as clean } from "./sanitize.ts";
 import { type Paint, plain } from "./style.ts";
 
@@ -21,11 +22,22 @@ const SEVERITY_FORMAT = {
   low: ["gray"],
 } as const;
 
-/** `file:start-end` (or `file:line` when one line). */
-export function location(finding: Pick<Finding, "file" | "line_start" | "line_end">): string {
-  return finding.line_end > finding.line_start
-    ? `${finding.file}:${finding.line_start}-${finding.line_end}`
-    : `${finding.file}:${finding.line_start}`;
+export { location } from "./view.ts";
+
+/** The tag after a finding's title: BLOCKING, acknowledged (reason), or nothing. */
+function findingTag(view: FindingView, paint: Paint): string {
+  if (view.acknowledged) {
+    return paint(["green"], ` acknowledged (${clean(view.acknowledged.reason)})`);
+  }
+  return view.blocking ? paint(["red", "bold"], " BLOCKING") : "";
+}
+
+/** `  src/a.ts:5-7  confidence 0.80  id 3f2a9c1b0d4e` */
+function findingWhere(view: FindingView, paint: Paint): string {
+  const id = view.fingerprint ? `  id ${view.fingerprint.slice(0, SHORT_FINGERPRINT)}` : "";
+  return `  ${paint(["cyan"], clean(location(view.finding)))}  confidence ${
+    view.finding.confidence.toFixed(2)
+  }${id}`;
 }
 
 function indent(text: string, prefix: string): string {
@@ -79,12 +91,13 @@ export function renderTerminal(
   }
   if (!answer) return `review-gate: ${record.status}\n`;
 
-  const blocking = new Set(blockingFindings(answer, options.policy));
+  const view = buildView(result, options.policy);
   const headline = record.status === "approved"
     ? paint(["green", "bold"], "review-gate: approved")
     : paint(["yellow", "bold"], "review-gate: needs attention");
   const counts = `${answer.findings.length} finding${answer.findings.length === 1 ? "" : "s"}` +
-    (blocking.size > 0 ? `, ${blocking.size} blocking` : "");
+    (view.blocking > 0 ? `, ${view.blocking} blocking` : "") +
+    (view.acknowledged > 0 ? `, ${view.acknowledged} acknowledged` : "");
   out.push(`${headline} — ${counts} (${via})`);
   out.push(`Change: ${clean(record.target.label)}`);
   if (record.coverage?.status === "partial") {
@@ -97,11 +110,11 @@ export function renderTerminal(
   const excluded = record.coverage ? excludedLine(record.coverage) : "";
   if (excluded) out.push(clean(excluded));
   out.push("", clean(answer.summary));
-  for (const f of sortFindings(answer.findings)) {
+  for (const v of view.findings) {
+    const f = v.finding;
     const tag = paint([...SEVERITY_FORMAT[f.severity]], `[${f.severity.toUpperCase()}]`);
-    const block = blocking.has(f) ? paint(["red", "bold"], " BLOCKING") : "";
-    out.push("", `${tag} ${clean(f.title)}${block}`);
-    out.push(`  ${paint(["cyan"], clean(location(f)))}  confidence ${f.confidence.toFixed(2)}`);
+    out.push("", `${tag} ${clean(f.title)}${findingTag(v, paint)}`);
+    out.push(findingWhere(v, paint));
     out.push(indent(clean(f.body), "  "));
     out.push(indent(`Fix: ${clean(f.recommendation)}`, "  "));
   }

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import type { Finding } from "../kinds/review/types.ts";
+import type { Finding, FindingNote } from "../kinds/review/types.ts";
+import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 
 /** Most findings listed in a block reason or pre-push message. */
@@ -28,14 +29,44 @@ export function renderFindingLine(finding: Finding): string {
   return sanitizeForTerminal(`[${finding.severity}] ${finding.file}:${lines} ${title}`);
 }
 
+/** A finding as a gate lists it: the finding and, when known, its fingerprint. */
+export type GateFinding = Finding & { fingerprint?: string };
+
 /**
- * The findings as `- [severity] file:lines title` lines, at most {@linkcode MAX_LISTED_FINDINGS}
- * plus one line counting the rest.
+ * The findings with their fingerprints attached (for the `ack` command each block prints).
+ *
+ * @param findings the blocking findings
+ * @param notes each finding's note (lib/kinds/review/policy.ts `notesByFinding`)
  */
-export function listFindings(findings: readonly Finding[]): string[] {
-  const lines = findings.slice(0, MAX_LISTED_FINDINGS).map((f) => `- ${renderFindingLine(f)}`);
+export function withFingerprints(
+  findings: readonly Finding[],
+  notes: ReadonlyMap<Finding, FindingNote>,
+): GateFinding[] {
+  return findings.map((f) => {
+    const fingerprint = notes.get(f)?.fingerprint;
+    return fingerprint ? { ...f, fingerprint } : f;
+  });
+}
+
+/** The exact command that acknowledges a finding (the reason is the user's to write). */
+export function ackCommand(fingerprint: string): string {
+  return `review-gate ack ${fingerprint.slice(0, SHORT_FINGERPRINT)} --reason "…"`;
+}
+
+/**
+ * The findings as `- [severity] file:lines title` lines, each followed by the command that
+ * acknowledges it when its fingerprint is known, at most {@linkcode MAX_LISTED_FINDINGS} plus one
+ * line counting the rest.
+ */
+export function listFindings(findings: readonly GateFinding[]): string[] {
+  const lines = findings.slice(0, MAX_LISTED_FINDINGS).flatMap((f) => [
+    `- ${renderFindingLine(f)}`,
+    ...(f.fingerprint ? [`  accept it: ${ackCommand(f.fingerprint)}`] : []),
+  ]);
   if (findings.length > MAX_LISTED_FINDINGS) {
-    lines.push(`- … and ${findings.length - MAX_LISTED_FINDINGS} more`);
+    const more = findings.length - MAX_LISTED_FINDINGS;
+    const where = findings.some((f) => f.fingerprint) ? " (their ack commands: review.md)" : "";
+    lines.push(`- … and ${more} more${where}`);
   }
   return lines;
 }

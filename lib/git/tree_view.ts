@@ -3,7 +3,8 @@
  * from disk, or a git tree read lazily: on the first lookup one `git ls-tree -r -z <tree>` learns
  * every blob's path and id (so a path absent from the tree costs nothing, however many an answer
  * names), then `git cat-file blob <id>` counts the lines of each present path asked for (one call
- * per distinct present path, cached; the decoder caps an answer at 100 findings).
+ * per distinct present path, cached; the decoder caps an answer at 100 findings). `text` reads a
+ * file's content the same way (uncached), for finding fingerprints.
  *
  * @module
  */
@@ -28,7 +29,14 @@ export interface TreeViewOptions {
  * directory, absolute, escapes the root with "..", or resolves (through symlinks) outside the root.
  */
 export function worktreeView(root: string, options: TreeViewOptions): TreeView {
-  return cachedView(root, { ...options, count: (path) => diskLineCount(root, path) });
+  return cachedView(root, {
+    ...options,
+    count: async (path) => {
+      const bytes = await diskBytes(root, path);
+      return bytes === null ? null : countTextLines(bytes);
+    },
+    read: (path) => diskBytes(root, path),
+  });
 }
 
 /**
@@ -44,14 +52,18 @@ export function gitTreeView(
   options: TreeViewOptions & { tree: string },
 ): TreeView {
   let blobs: Promise<Map<string, string>> | undefined;
-  const count = async (path: string) => {
+  const read = async (path: string) => {
     blobs ??= listBlobs(runner, root, options.tree);
     const id = (await blobs).get(path);
     if (id === undefined) return null;
     const result = await runGit(runner, root, ["cat-file", "blob", id]);
-    return result.code === 0 ? countTextLines(result.stdout) : null;
+    return result.code === 0 ? result.stdout : null;
   };
-  return cachedView(root, { ...options, count });
+  const count = async (path: string) => {
+    const bytes = await read(path);
+    return bytes === null ? null : countTextLines(bytes);
+  };
+  return cachedView(root, { ...options, count, read });
 }
 
 /**
@@ -60,7 +72,10 @@ export function gitTreeView(
  */
 function cachedView(
   root: string,
-  options: TreeViewOptions & { count: (path: string) => Promise<number | null> },
+  options: TreeViewOptions & {
+    count: (path: string) => Promise<number | null>;
+    read: (path: string) => Promise<Uint8Array | null>;
+  },
 ): TreeView {
   const cache = new Map<string, Promise<number | null>>();
   const { changed } = options;
@@ -73,6 +88,11 @@ function cachedView(
       let hit = cache.get(path);
       if (!hit) cache.set(path, hit = options.count(path));
       return hit;
+    },
+    async text(path) {
+      if (!isRepoRelative(path)) return null;
+      const bytes = await options.read(path);
+      return bytes === null ? null : new TextDecoder().decode(bytes);
     },
   };
 }
@@ -96,7 +116,8 @@ function isRepoRelative(path: string): boolean {
     !path.split("/").some((s) => s === ".." || s === "");
 }
 
-async function diskLineCount(root: string, path: string): Promise<number | null> {
+/** The bytes of a regular file under `root` (through symlinks that stay inside it), else null. */
+async function diskBytes(root: string, path: string): Promise<Uint8Array | null> {
   const full = `${root}/${path}`;
   try {
     const real = await Deno.realPath(full);
@@ -104,7 +125,7 @@ async function diskLineCount(root: string, path: string): Promise<number | null>
     if (!real.startsWith(`${realRoot}/`)) return null;
     const info = await Deno.stat(real);
     if (!info.isFile) return null;
-    return countTextLines(await Deno.readFile(real));
+    return await Deno.readFile(real);
   } catch {
     return null;
   }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { type ExecRequest, runProcess } from "../exec/exec.ts";
 import { makeTestRepo } from "./test_repo.ts";
-import { gitTreeView } from "./tree_view.ts";
+import { gitTreeView, worktreeView } from "./tree_view.ts";
 
 Deno.test("gitTreeView() answers absent paths from one tree listing, without a git call each", async () => {
   const repo = await makeTestRepo({
@@ -28,6 +28,24 @@ Deno.test("gitTreeView() answers absent paths from one tree listing, without a g
     assert.equal(await view.lineCount("link"), 1);
     assert.equal(calls.length, 4, "one cat-file per distinct present path");
     assert.equal(view.isDeleted("old.txt"), true);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("text() reads a file of the reviewed tree, or null outside it", async () => {
+  const repo = await makeTestRepo({ "a.txt": "committed\n" });
+  try {
+    await Deno.writeTextFile(`${repo.root}/a.txt`, "on disk\n");
+    const tree = (await repo.git("rev-parse", "HEAD^{tree}")).trim();
+    const committed = gitTreeView(runProcess, repo.root, { deleted: new Set(), tree });
+    const disk = worktreeView(repo.root, { deleted: new Set() });
+    assert.equal(await committed.text("a.txt"), "committed\n");
+    assert.equal(await disk.text("a.txt"), "on disk\n");
+    for (const view of [committed, disk]) {
+      assert.equal(await view.text("missing.txt"), null);
+      assert.equal(await view.text("../a.txt"), null);
+    }
   } finally {
     await repo.cleanup();
   }

@@ -1,6 +1,6 @@
 /**
  * What a cached verdict depends on besides the change itself: provider, model, review kind, focus,
- * the canonical schema and prompt template (as hashes) and the diff budgets. Light to import (no
+ * the canonical schema and prompt template (as hashes), the diff budgets and the acknowledgements. Light to import (no
  * ajv, no git, no provider adapters: prompt limits come from lib/providers/limits.ts), so the
  * gates' fast paths can compute verdict memo keys.
  *
@@ -34,11 +34,13 @@ export function budgetsFor(config: Config, maxPromptBytes?: number): Budgets {
 /**
  * The verdict identity of a review under a config, minus the target.
  *
+ * @param options review kind, focus, and the digest of the acknowledgements that hold (default
+ *   `"none"`)
  * @throws {import("../base/errors.ts").UsageError} for an unknown provider
  */
 export async function verdictIdentity(
   config: Config,
-  options: { kind: ReviewKind; focus?: string },
+  options: { kind: ReviewKind; focus?: string; acks?: string },
 ): Promise<Omit<MemoParts, "from" | "to">> {
   const provider = config.provider;
   if (!hasPromptLimitEntry(provider)) {
@@ -54,5 +56,6 @@ export async function verdictIdentity(
     schemaHash: await sha256Hex(JSON.stringify(canonicalSchema("review"))),
     templateHash: await sha256Hex(promptTemplate(options.kind)),
     budgets: budgetsFor(config, PROMPT_LIMITS[provider] ?? undefined),
+    acks: options.acks ?? "none",
   };
 }

@@ -39,6 +39,8 @@ import {
 import { openRun, type RunBase } from "./open_run.ts";
 import { type FinishedRun, type RunStart, storeRun } from "./store_run.ts";
 import type { ReviewResult, ReviewStatus } from "../store/run_record.ts";
+import type { Ack } from "../acks/types.ts";
+import { noteAnswer, type ReviewAcks, reviewAcks } from "./acks.ts";
 
 /** The I/O a review needs. */
 export interface ReviewDeps {
@@ -77,6 +79,11 @@ export interface ReviewOptions {
    * at this verdict, so the next gate run for the same target skips collecting the change.
    */
   memoKey?: string;
+  /**
+   * Acknowledged findings, read by the caller from the side it trusts (the CI base commit, the Stop
+   * gate's baseline); absent: the worktree's `.review-gate/acks.json`.
+   */
+  acks?: readonly Ack[];
 }
 
 /** A finished review and its exit code. */
@@ -129,11 +136,18 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
   if (change.files.length === 0) return run.early("nothing-to-review", at);
 
   const kind = getKind("review");
+  const acks = await reviewAcks(options.acks, {
+    runner: deps.runner,
+    root: repo.root,
+    change,
+    now: run.started,
+  });
   const prompt = buildReviewPrompt(change, {
     kind: options.kind,
     schema: kind.schema,
     focus: options.focus,
     agentMessage: options.agentMessage,
+    acks: acks.told,
   });
   const key = await cacheKey({
     fingerprint: change.fingerprint,
@@ -144,6 +158,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     focus: options.focus,
     reviewKind: options.kind,
     planId: change.planId,
+    acks: acks.digest,
   });
   const state = await ensureStateDir(repo.commonDir);
   // A change none of which can be shown is not reviewed: no cache, no model call, never approved.
@@ -159,7 +174,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     cacheKey: key,
     cached: hit !== null,
   });
-  const finished = { start, state, hit, change };
+  const finished = { start, state, hit, change, acks };
   if (nothingShown) return await finishNotShown(run, finished);
   if (hit) return await finish(run, finished, { answer: hit.answer });
   let outcome: CallOutcome<ReviewAnswer> | undefined;
@@ -355,20 +370,31 @@ async function finishNotShown(
   };
 }
 
+/** What {@linkcode finish} needs of the review so far. */
+interface Finishing {
+  start: RunStart;
+  state: string;
+  hit: CacheEntry<ReviewAnswer> | null;
+  change: Change;
+  acks: ReviewAcks;
+}
+
 /** Decide status and blocking, store the run, and build the outcome. */
 async function finish(
   run: ReviewRun,
-  at: { start: RunStart; state: string; hit: CacheEntry<ReviewAnswer> | null; change: Change },
+  at: Finishing,
   result: { answer?: ReviewAnswer; outcome?: CallOutcome<ReviewAnswer> },
 ): Promise<ReviewOutcome> {
   const { answer, outcome } = result;
   const status: ReviewStatus = answer ? answerStatus(answer) : outcome!.status as ReviewStatus;
-  const blocking = answer ? blockingFindings(answer, run.policy).length > 0 : false;
+  const findingNotes = answer ? await noteAnswer(answer, at.change, at.acks.active) : undefined;
+  const blocking = answer ? blockingFindings(answer, run.policy, findingNotes).length > 0 : false;
   const { record, warnings } = await storeRun(at.start, {
     ...run.storeAs(at.state),
     status,
     blocking,
     answer,
+    findingNotes,
     outcome,
     hit: at.hit,
     finished: run.deps.now(),

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ReviewAnswer } from "../kinds/review/types.ts";
+import type { FindingNote, ReviewAnswer } from "../kinds/review/types.ts";
 import type { Config } from "../config/config.ts";
 import { StoreError } from "../base/errors.ts";
 import { renderMarkdown } from "../formats/markdown.ts";
@@ -31,6 +31,8 @@ export interface FinishedRun {
   blocking: boolean;
   /** The accepted answer (fresh or cached), absent on failure. */
   answer?: ReviewAnswer;
+  /** The answer's finding notes (fingerprints, acknowledgements), index for index. */
+  findingNotes?: FindingNote[];
   /** The provider call, absent on a cache hit. */
   outcome?: CallOutcome<ReviewAnswer>;
   /** The cache entry the answer came from, or `null`. */
@@ -89,6 +91,7 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
     message: run.message ?? outcome?.message,
     refusal: outcome?.refusal,
     notes: outcome?.notes,
+    findingNotes: run.findingNotes,
     findingCounts: answer ? countFindings(answer) : undefined,
     finishedAt: run.finished.toISOString(),
     durationMs: run.finished.getTime() - run.started.getTime(),

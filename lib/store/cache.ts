@@ -1,6 +1,7 @@
 /**
  * The verdict cache: `cache/<sha256>.json`, keyed by a hash of (change fingerprint, schema, prompt
- * template, provider, model, focus, review kind, review plan) — DESIGN.md "Store (contract)". A hit costs no
+ * template, provider, model, focus, review kind, review plan, acknowledgements told to the model) —
+ * DESIGN.md "Store (contract)", "Cache identity". A hit costs no
  * model call. Only successful verdicts (`approved`, `needs-attention`) are cached; a corrupt or
  * foreign cache file is a miss, never a crash.
  *
@@ -28,6 +29,8 @@ export interface CacheKeyParts {
   reviewKind: string;
   /** Review plan id (lib/git `Change.planId`): which parts of the change the model is shown. */
   planId?: string;
+  /** Digest of the acknowledgements told to the model (lib/acks/match.ts `acksDigest`). */
+  acks: string;
 }
 
 /** Statuses worth caching. */
@@ -58,6 +61,7 @@ export function cacheKey(parts: CacheKeyParts): Promise<string> {
     parts.focus ?? null,
     parts.reviewKind,
     parts.planId ?? null,
+    parts.acks,
   ];
   return sha256Hex(JSON.stringify(ordered));
 }

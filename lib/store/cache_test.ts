@@ -12,6 +12,7 @@ const parts: CacheKeyParts = {
   model: "sonnet",
   focus: "security",
   reviewKind: "review",
+  acks: "none",
 };
 
 Deno.test("cacheKey() is sha256 hex and changes with every part", async () => {
@@ -26,6 +27,7 @@ Deno.test("cacheKey() is sha256 hex and changes with every part", async () => {
     { model: undefined },
     { focus: undefined },
     { reviewKind: "adversarial-review" },
+    { acks: "a".repeat(64) },
   ];
   const keys = new Set(await Promise.all(variants.map((v) => cacheKey({ ...parts, ...v }))));
   assert.equal(keys.size, variants.length);

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Refusal } from "../answer/types.ts";
-import type { ReviewAnswer } from "../kinds/review/types.ts";
+import type { FindingNote, ReviewAnswer } from "../kinds/review/types.ts";
 import type { Coverage } from "../git/types.ts";
 import type { ProviderName, Usage } from "../providers/provider.ts";
 import type { AttemptRecord } from "../session/types.ts";
@@ -66,6 +66,11 @@ export interface RunRecord {
   message?: string;
   /** Final refusal for invalid-answer. */
   refusal?: Refusal[];
+  /**
+   * One note per finding of the answer, same order: fingerprint and acknowledgement
+   * (lib/kinds/review/types.ts `FindingNote`). Absent for runs without an answer.
+   */
+  findingNotes?: FindingNote[];
   /** Counts by severity, for records.jsonl and quick rendering. */
   findingCounts?: Record<string, number>;
   /** Absolute run folder. */

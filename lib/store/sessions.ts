@@ -36,7 +36,8 @@ export interface SessionState {
     status: string;
     runDir: string;
     message?: string;
-    blocking: import("../kinds/review/types.ts").Finding[];
+    /** The blocking findings, each with its fingerprint when known. */
+    blocking: (import("../kinds/review/types.ts").Finding & { fingerprint?: string })[];
   };
   /** Blocks in a row without an allow; capped by config. */
   consecutiveBlocks: number;

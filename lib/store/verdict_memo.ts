@@ -26,6 +26,11 @@ export interface MemoParts {
   templateHash: string;
   /** Diff budgets in bytes (they decide coverage). */
   budgets: { perFileBytes: number; totalBytes: number };
+  /**
+   * Digest of every acknowledgement that holds (lib/acks/match.ts `acksDigest`): the change is not
+   * collected on this path, so all of them count, not only those on the change's files.
+   */
+  acks: string;
 }
 
 /** The memo key of a target (sha256 hex). */
@@ -42,6 +47,7 @@ export function memoKey(parts: MemoParts): Promise<string> {
     parts.templateHash,
     parts.budgets.perFileBytes,
     parts.budgets.totalBytes,
+    parts.acks,
   ];
   return sha256Hex(JSON.stringify(ordered));
 }

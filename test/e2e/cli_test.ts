@@ -87,6 +87,7 @@ Deno.test("review --json prints the run envelope on success and on failure", asy
       const json = JSON.parse(result.stdout);
       const [call] = await readFakeLog(sandbox);
       assert.deepEqual(Object.keys(json).sort(), [
+        "acknowledgedFindings",
         "answer",
         "blocking",
         "blockingFindings",
@@ -95,6 +96,7 @@ Deno.test("review --json prints the run envelope on success and on failure", asy
         "coverage",
         "durationMs",
         "exitCode",
+        "findingNotes",
         "message",
         "model",
         "provider",
@@ -105,6 +107,7 @@ Deno.test("review --json prints the run envelope on success and on failure", asy
         "sessionId",
         "status",
         "target",
+        "unreviewed",
         "usage",
       ]);
       assert.equal(json.status, "approved");
@@ -116,6 +119,8 @@ Deno.test("review --json prints the run envelope on success and on failure", asy
       assert.equal(json.model, "claude-fake-1");
       assert.equal(json.sessionId, call.sessionId);
       assert.equal(json.coverage.status, "complete");
+      assert.deepEqual(json.unreviewed, [], "the whole change was reviewed");
+      assert.deepEqual(json.findingNotes, []);
       assert.equal(typeof json.costUsd, "number");
       assert.equal(json.target.kind, "worktree");
       const folder = await readRunFolder(json.runDir);
@@ -133,6 +138,7 @@ Deno.test("review --json prints the run envelope on success and on failure", asy
       assert.equal(json.answer, null);
       assert.match(json.message, /API Error: 500/);
       assert.match(json.rawOutput.stdout, /"is_error":true/);
+      assert.match(json.unreviewed[0], /^NOT reviewed: provider-error: /);
     });
     await t.step("invalid answer", async () => {
       const result = await runCli(sandbox, ["review", "--json", "--no-cache"], {

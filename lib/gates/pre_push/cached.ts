@@ -7,7 +7,12 @@
  */
 import type { Config } from "../../config/config.ts";
 import type { Coverage } from "../../git/types.ts";
-import type { ReviewAnswer } from "../../kinds/review/types.ts";
+import type { FindingNote, ReviewAnswer } from "../../kinds/review/types.ts";
+import { acksDigest, activeAcks, noteFindings } from "../../acks/match.ts";
+import { readAcks } from "../../acks/file.ts";
+import type { Repo } from "../../git/repo.ts";
+import type { Runner } from "../../exec/exec.ts";
+import type { Ack } from "../../acks/types.ts";
 import { verdictIdentity } from "../../review/identity.ts";
 import { readCache } from "../../store/cache.ts";
 import { ensureStateDir } from "../../store/state.ts";
@@ -18,11 +23,15 @@ export interface CacheContext {
   identity: Awaited<ReturnType<typeof verdictIdentity>>;
   /** The state dir, or `null` when the cache is off (then it is never created). */
   state: string | null;
+  /** The acknowledgements that hold (part of the identity; they mark a cached verdict's findings). */
+  acks: readonly Ack[];
 }
 
 /** A verdict found in the cache: the answer, its run folder, status and coverage. */
 export interface CachedVerdict {
   answer: ReviewAnswer;
+  /** The findings' notes, acknowledgements matched against today's. */
+  findingNotes?: FindingNote[];
   runDir?: string;
   status: string;
   /** What the cached review saw (absent in entries written before coverage was recorded). */
@@ -32,13 +41,25 @@ export interface CachedVerdict {
 /**
  * Build the {@linkcode CacheContext} once per push (both parts are the same for every ref update).
  *
- * @throws {import("../../base/errors.ts").UsageError} for an unknown provider; whatever
+ * @param at the repository (its worktree's `.review-gate/acks.json` counts: the local user is
+ *   trusted), a runner, the clock
+ * @throws {import("../../base/errors.ts").ConfigError} for an invalid acks file;
+ *   {@linkcode import("../../base/errors.ts").UsageError} for an unknown provider; whatever
  *   {@linkcode ensureStateDir} throws for a broken state dir
  */
-export async function cacheContextOf(config: Config, commonDir: string): Promise<CacheContext> {
+export async function cacheContextOf(
+  config: Config,
+  at: { repo: Repo; runner: Runner; now: Date },
+): Promise<CacheContext> {
+  const acks = activeAcks(
+    await readAcks(at.runner, { kind: "worktree", root: at.repo.root }),
+    at.now,
+  );
+  const commonDir = at.repo.commonDir;
   return {
-    identity: await verdictIdentity(config, { kind: "review" }),
+    identity: await verdictIdentity(config, { kind: "review", acks: await acksDigest(acks) }),
     state: config.cache ? await ensureStateDir(commonDir) : null,
+    acks,
   };
 }
 
@@ -64,6 +85,8 @@ export async function cachedVerdict(
         runDir: entry.record.runDir,
         status: entry.record.status,
         coverage: entry.record.coverage,
+        findingNotes: entry.record.findingNotes &&
+          noteFindings(entry.record.findingNotes.map((n) => n.fingerprint), context.acks),
       }
       : null,
   };

@@ -15,8 +15,15 @@ import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import type { ReviewAnswer } from "../../kinds/review/types.ts";
 import { type Config, loadConfig } from "../../config/config.ts";
 import { type Repo, resolveRepo } from "../../git/repo.ts";
-import { blockingFindings, policyOf, sortFindings } from "../../kinds/review/policy.ts";
+import {
+  blockingFindings,
+  notesByFinding,
+  policyOf,
+  sortFindings,
+} from "../../kinds/review/policy.ts";
+import type { FindingNote } from "../../kinds/review/types.ts";
 import type { HookInput, HookOutput } from "../hook_io.ts";
+import { type GateFinding, withFingerprints } from "../messages.ts";
 import type { CacheContext } from "./cached.ts";
 import { renderNotReviewed, renderVerdict } from "./messages.ts";
 import { type PushRange, resolvePushRange } from "./range.ts";
@@ -102,7 +109,11 @@ async function gateUpdate(
   for (const note of range.notes) push.stderr.push(`review-gate: ${note}\n`);
   // Loaded on the first update reviewed: a push of deletions or skipped tags never loads it.
   const { cacheContextOf, cachedVerdict } = await import("./cached.ts");
-  push.cacheContext ??= cacheContextOf(push.config, push.repo.commonDir);
+  push.cacheContext ??= cacheContextOf(push.config, {
+    repo: push.repo,
+    runner: push.input.runner,
+    now: push.input.now(),
+  });
   const { memo, hit } = await cachedVerdict(await push.cacheContext, range);
   if (hit) {
     report(
@@ -111,13 +122,13 @@ async function gateUpdate(
         label,
         source: "memo",
         ...hit,
-        findings: blockingOf(hit.answer, push.config),
+        findings: blockingOf(hit.answer, push.config, hit.findingNotes),
         onPartial: gate.on_partial,
       }),
     );
     return "reviewed";
   }
-  return await reviewRange(push, { range, label, memo });
+  return await reviewRange(push, { range, label, memo, acks: (await push.cacheContext).acks });
 }
 
 /**
@@ -127,7 +138,7 @@ async function gateUpdate(
  */
 async function reviewRange(
   push: Push,
-  at: { range: PushRange; label: string; memo: string },
+  at: { range: PushRange; label: string; memo: string; acks: CacheContext["acks"] },
 ): Promise<"reviewed" | "interrupted"> {
   const { input, repo, config } = push;
   const { runReview } = await import("../../review/run_review.ts");
@@ -140,6 +151,7 @@ async function reviewRange(
       config,
       useCache: true,
       memoKey: at.memo,
+      acks: at.acks,
     },
     { runner: input.runner, env: input.env, now: input.now, signal: input.signal },
   );
@@ -179,7 +191,7 @@ async function reviewRange(
       answer,
       runDir: record.runDir,
       status: record.status,
-      findings: blockingOf(answer, config),
+      findings: blockingOf(answer, config, record.findingNotes),
       coverage: record.coverage,
       onPartial: config.gates.pre_push.on_partial,
     }),
@@ -187,9 +199,17 @@ async function reviewRange(
   return "reviewed";
 }
 
-/** Blocking findings of an answer under the config's policy, most severe first. */
-function blockingOf(answer: ReviewAnswer, config: Config) {
-  return sortFindings(blockingFindings(answer, policyOf(config)));
+/**
+ * Blocking findings of an answer under the config's policy (acknowledged ones never block), most
+ * severe first, with their fingerprints.
+ */
+function blockingOf(
+  answer: ReviewAnswer,
+  config: Config,
+  notes: readonly FindingNote[] | undefined,
+): GateFinding[] {
+  const blocking = sortFindings(blockingFindings(answer, policyOf(config), notes));
+  return withFingerprints(blocking, notesByFinding(answer, notes));
 }
 
 function report(push: Push, out: { text: string; blocked: boolean }): void {

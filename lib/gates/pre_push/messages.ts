@@ -7,11 +7,11 @@
  *
  * @module
  */
-import type { Finding, ReviewAnswer } from "../../kinds/review/types.ts";
+import type { ReviewAnswer } from "../../kinds/review/types.ts";
 import { omittedLines, reviewedAmount } from "../../git/coverage_text.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import type { Coverage } from "../../git/types.ts";
-import { listFindings, plural } from "../messages.ts";
+import { type GateFinding, listFindings, plural } from "../messages.ts";
 
 /** The skip hint every pre-push block carries. */
 export const PRE_PUSH_SKIP_HINT =
@@ -29,8 +29,9 @@ export const PRE_PUSH_RECHECK_HINT =
  * @returns lines ending in a newline
  */
 export function renderPrePushBlock(
-  input: { label: string; findings: readonly Finding[]; reviewPath: string },
+  input: { label: string; findings: readonly GateFinding[]; reviewPath: string },
 ): string {
+  const acks = input.findings.some((f) => f.fingerprint) ? [PRE_PUSH_ACK_HINT] : [];
   return sanitizeForTerminal(
     [
       `review-gate: push blocked: ${
@@ -38,10 +39,15 @@ export function renderPrePushBlock(
       } in ${input.label}`,
       ...listFindings(input.findings).map((l) => `  ${l}`),
       `Full review: ${input.reviewPath}`,
+      ...acks,
       PRE_PUSH_SKIP_HINT,
     ].join("\n") + "\n",
   );
 }
+
+/** What accepting a finding does, after the ack commands of a pre-push block. */
+export const PRE_PUSH_ACK_HINT =
+  "Accepting a finding (if it is not a problem) records it in .review-gate/acks.json: commit that file so your team and CI share it";
 
 /**
  * Pre-push stderr text when the review could not run, or none of the change could be shown to the
@@ -116,7 +122,7 @@ export interface PushVerdict {
   /** The verdict's status (`approved`, `needs-attention`). */
   status: string;
   /** The blocking findings, most severe first (empty when the verdict does not block). */
-  findings: readonly Finding[];
+  findings: readonly GateFinding[];
   /** What the review saw; a partial one is reported as such. */
   coverage?: Coverage;
   /** `gates.pre_push.on_partial`: whether a partial review (without blocking findings) blocks. */

@@ -8,9 +8,8 @@
  *
  * @module
  */
-import type { Finding } from "../../kinds/review/types.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
-import { listFindings, plural } from "../messages.ts";
+import { type GateFinding, listFindings, plural } from "../messages.ts";
 
 /**
  * Stop hook stdout that blocks the stop and sends Claude the reason.
@@ -19,8 +18,9 @@ import { listFindings, plural } from "../messages.ts";
  * @returns one JSON line `{"decision":"block","reason":…}` with a final newline
  */
 export function buildStopBlock(
-  input: { findings: readonly Finding[]; reviewPath: string },
+  input: { findings: readonly GateFinding[]; reviewPath: string },
 ): string {
+  const acks = input.findings.some((f) => f.fingerprint) ? [STOP_ACK_HINT] : [];
   const reason = [
     `review-gate found ${
       plural(input.findings.length, "blocking finding")
@@ -28,9 +28,14 @@ export function buildStopBlock(
     ...listFindings(input.findings),
     `Full review: ${input.reviewPath}`,
     "Fix them (or explain why they are not problems), then finish your turn.",
+    ...acks,
   ].join("\n");
   return JSON.stringify({ decision: "block", reason: sanitizeForTerminal(reason) }) + "\n";
 }
+
+/** Who may accept a finding: the user (`review-gate ack` refuses to run inside an agent session). */
+export const STOP_ACK_HINT =
+  "Only the user may accept a finding that is not a problem (the ack command shown, run in their own terminal): ask them, do not edit .review-gate/acks.json yourself.";
 
 /**
  * Stop hook stdout that allows the stop and shows the user a message.

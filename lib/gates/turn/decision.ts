@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { Finding } from "../../kinds/review/types.ts";
 import type { SessionState } from "../../store/sessions.ts";
+import type { GateFinding } from "../messages.ts";
 import {
   buildStopBlock,
   buildStopCouldNotRun,
@@ -28,8 +28,8 @@ export interface StoredVerdict {
   /** The run folder, `""` when there is none. */
   runDir: string;
   message?: string;
-  /** The findings that blocked (empty when none did). */
-  blocking: Finding[];
+  /** The findings that blocked (empty when none did), with their fingerprints. */
+  blocking: GateFinding[];
   /**
    * When part of the change did not reach the model: how much was reviewed and what was not, one
    * line. Absent when coverage was complete.

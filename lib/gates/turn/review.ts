@@ -29,7 +29,7 @@ export interface TurnReview {
 
 /**
  * Review `baseline → current` with the verdict cache on; the review is aborted at the deadline or
- * when `input.signal` aborts.
+ * when `input.signal` aborts. Acknowledgements come from the worktree, like the config.
  *
  * @returns the verdict (with what was not reviewed when coverage was partial), and `couldNotRun`
  *   when the review gave no answer (and was neither nothing-to-review nor not-reviewed, which the
@@ -51,7 +51,10 @@ export async function reviewTurn(
   input.signal?.addEventListener("abort", onAbort, { once: true });
   try {
     const { runReview } = await import("../../review/run_review.ts");
-    const { blockingFindings, policyOf } = await import("../../kinds/review/policy.ts");
+    const { blockingFindings, notesByFinding, policyOf } = await import(
+      "../../kinds/review/policy.ts"
+    );
+    const { withFingerprints } = await import("../messages.ts");
     const outcome = await runReview(
       {
         cwd: repo.root,
@@ -67,12 +70,18 @@ export async function reviewTurn(
       },
       { runner: input.runner, env: input.env, now: input.now, signal: controller.signal },
     );
-    const record = outcome.record;
+    const { record, answer } = outcome;
+    const notes = record.findingNotes;
     const verdict: StoredVerdict = {
       status: record.status,
       runDir: record.runDir,
       message: record.message,
-      blocking: outcome.answer ? blockingFindings(outcome.answer, policyOf(config)) : [],
+      blocking: answer
+        ? withFingerprints(
+          blockingFindings(answer, policyOf(config), notes),
+          notesByFinding(answer, notes),
+        )
+        : [],
     };
     if (outcome.answer && record.coverage?.status === "partial") {
       const { partialSummary } = await import("../../git/coverage_text.ts");

@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { type Finding, type ReviewAnswer, SEVERITIES, type Severity } from "./types.ts";
+import {
+  type Finding,
+  type FindingNote,
+  type ReviewAnswer,
+  SEVERITIES,
+  type Severity,
+} from "./types.ts";
 
 /** Policy settings (config keys `fail_on`, `min_confidence`). */
 export interface Policy {
@@ -30,15 +36,42 @@ export function severityRank(severity: Severity): number {
 }
 
 /**
- * The findings of an answer that block under a policy: at or above `failOn` and with
- * `confidence ≥ minConfidence`. An `approve` verdict never blocks.
+ * The findings of an answer that block under a policy: at or above `failOn`, with
+ * `confidence ≥ minConfidence`, and not acknowledged. An `approve` verdict never blocks.
+ *
+ * @param answer the decoded answer
+ * @param policy severity and confidence thresholds
+ * @param notes the findings' notes, index for index (an acknowledged finding never blocks)
  */
-export function blockingFindings(answer: ReviewAnswer, policy: Policy): Finding[] {
+export function blockingFindings(
+  answer: ReviewAnswer,
+  policy: Policy,
+  notes?: readonly FindingNote[],
+): Finding[] {
   if (answer.verdict !== "needs-attention") return [];
   const limit = severityRank(policy.failOn);
-  return answer.findings.filter((f) =>
-    severityRank(f.severity) <= limit && f.confidence >= policy.minConfidence
+  return answer.findings.filter((f, i) =>
+    severityRank(f.severity) <= limit && f.confidence >= policy.minConfidence &&
+    !notes?.[i]?.acknowledged
   );
+}
+
+/**
+ * The note of each finding, looked up by the finding object itself (renderers sort findings).
+ *
+ * @param answer the answer whose findings the notes follow, index for index
+ * @param notes the notes (absent: an empty map)
+ */
+export function notesByFinding(
+  answer: ReviewAnswer,
+  notes: readonly FindingNote[] | undefined,
+): Map<Finding, FindingNote> {
+  const out = new Map<Finding, FindingNote>();
+  if (!notes) return out;
+  answer.findings.forEach((f, i) => {
+    if (notes[i]) out.set(f, notes[i]);
+  });
+  return out;
 }
 
 /** The status of a decoded answer. */

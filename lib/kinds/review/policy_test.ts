@@ -45,6 +45,17 @@ Deno.test("blockingFindings() applies severity threshold and confidence floor", 
     });
     equal(got.length, 1);
   });
+  await t.step("an acknowledged finding never blocks; the others still do", () => {
+    const both = answer("needs-attention", [
+      finding("critical", 1, "a.ts"),
+      finding("high", 1, "b.ts"),
+    ]);
+    const notes = [{ fingerprint: "f1", acknowledged: { reason: "accepted" } }, {
+      fingerprint: "f2",
+    }];
+    deepEqual(blockingFindings(both, DEFAULT_POLICY, notes).map((f) => f.file), ["b.ts"]);
+    deepEqual(blockingFindings(both, DEFAULT_POLICY).map((f) => f.file), ["a.ts", "b.ts"]);
+  });
   await t.step("approve never blocks", () => {
     equal(
       blockingFindings(answer("approve", [finding("medium", 1)]), {

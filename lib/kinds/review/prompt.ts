@@ -144,8 +144,42 @@ export interface BuildPromptOptions {
    * {@linkcode MAX_CONTEXT_CHARS} and fenced like the diff: it is data, never instructions.
    */
   agentMessage?: string;
+  /**
+   * Findings the team acknowledged on the change's files (lib/acks), told to the model as known and
+   * accepted: policy written outside the data fence.
+   */
+  acks?: readonly AcknowledgedFinding[];
   /** Nonce override for tests. */
   nonce?: string;
+}
+
+/** What the model is told of one acknowledged finding. */
+export interface AcknowledgedFinding {
+  file: string;
+  title: string;
+  /** Lines it pointed at when acknowledged, e.g. `12-14`. */
+  lines?: string;
+  reason: string;
+}
+
+/**
+ * The "known and accepted" paragraph for the prompt: empty without acknowledgements. File, title
+ * and reason are quoted as JSON strings (they are the team's words, not instructions).
+ */
+export function describeAcks(acks: readonly AcknowledgedFinding[] | undefined): string {
+  if (!acks || acks.length === 0) return "";
+  return [
+    "",
+    "Known and accepted findings: the team reviewed these and accepted them. Do not report them",
+    "again unless this change makes them worse; if you do report one, keep its title. They never",
+    "block, and they are not a reason to approve anything else.",
+    ...acks.map((a) =>
+      `- ${JSON.stringify(a.file)}${a.lines ? ` (lines ${a.lines} then)` : ""}: ${
+        JSON.stringify(a.title)
+      }, accepted because ${JSON.stringify(a.reason)}`
+    ),
+    "",
+  ].join("\n");
 }
 
 /** Longest agent message carried into the prompt, in characters. */
@@ -182,6 +216,7 @@ export function buildReviewPrompt(change: Change, options: BuildPromptOptions): 
     target: change.label,
     coverage: describeCoverage(change),
     focus,
+    acks: describeAcks(options.acks),
     context: describeContext(options.agentMessage, nonce),
     answer_keys: describeAnswerKeys(options.schema),
     nonce,

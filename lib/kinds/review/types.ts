@@ -57,3 +57,22 @@ export interface ReviewAnswer {
   findings: Finding[];
   next_steps: string[];
 }
+
+/**
+ * What review-gate knows about one finding beyond the model's answer (stored in `run.json`, index
+ * for index with the answer's findings): its fingerprint (lib/kinds/review/fingerprint.ts) and, when
+ * the team acknowledged it (`.review-gate/acks.json`), the acknowledgement. An acknowledged finding
+ * never blocks and is shown as "acknowledged (reason)".
+ */
+export interface FindingNote {
+  /** 64 hex characters: file + normalised title + hash of the lines the finding points at. */
+  fingerprint: string;
+  /** Present when an active acknowledgement matches the fingerprint. */
+  acknowledged?: {
+    reason: string;
+    /** Last day the acknowledgement holds (`YYYY-MM-DD`, UTC), when it expires. */
+    expires?: string;
+    /** Who acknowledged it (git `user.name <user.email>`), when known. */
+    by?: string;
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * What every format shows of a finished review, computed once (pure): the findings in display
+ * order, each with its place in the answer, fingerprint, acknowledgement and whether it blocks; and
+ * the plain-words statements of what was NOT reviewed (first rule: a format that shows a review
+ * says so whenever part of the change did not reach the model or the review could not run).
+ *
+ * @module
+ */
+import type { Finding, FindingNote, ReviewAnswer } from "../kinds/review/types.ts";
+import { blockingFindings, type Policy, sortFindings } from "../kinds/review/policy.ts";
+import type { RunRecord } from "../store/run_record.ts";
+import { describeOmitted, quotePath, reviewedAmount } from "../git/coverage_text.ts";
+
+/** One finding as the formats show it. */
+export interface FindingView {
+  finding: Finding;
+  /** Its place in the stored answer, from 1 (`review-gate ack <run-id>:<n>`). */
+  index: number;
+  /** 64 hex characters, when known. */
+  fingerprint?: string;
+  /** The acknowledgement that covers it: it never blocks. */
+  acknowledged?: FindingNote["acknowledged"];
+  /** True when it blocks under the policy. */
+  blocking: boolean;
+}
+
+/** How much of the change a review saw. */
+export type Reviewed =
+  /** Every part of the change reached the model. */
+  | "complete"
+  /** Some parts did not: `unreviewed` names them. */
+  | "partial"
+  /** The review could not run (or none of the change could be shown): nothing was reviewed. */
+  | "none"
+  /** The target had no change. */
+  | "nothing-to-review";
+
+/** A finished review as the formats show it. */
+export interface ReviewView {
+  record: RunRecord;
+  answer?: ReviewAnswer;
+  reviewed: Reviewed;
+  /**
+   * Plain-words lines on what was not reviewed, first line the headline (`NOT reviewed: …`,
+   * `Partially reviewed: …`); empty when everything was.
+   */
+  unreviewed: string[];
+  /** The parts left out, each with its path (for formats that can point at files). */
+  unreviewedParts: UnreviewedPart[];
+  /** The answer's findings, most severe first (empty without an answer). */
+  findings: FindingView[];
+  /** How many of them block. */
+  blocking: number;
+  /** How many are acknowledged. */
+  acknowledged: number;
+}
+
+/** `file:start-end` (or `file:line` when one line). */
+export function location(finding: Pick<Finding, "file" | "line_start" | "line_end">): string {
+  return finding.line_end > finding.line_start
+    ? `${finding.file}:${finding.line_start}-${finding.line_end}`
+    : `${finding.file}:${finding.line_start}`;
+}
+
+const VERDICTS: ReadonlySet<string> = new Set(["approved", "needs-attention", "nothing-to-review"]);
+
+/**
+ * True for a record whose review gave no verdict: it could not run (`COULD_NOT_RUN`), was
+ * interrupted, or none of the change could be shown to the model.
+ */
+export function couldNotRun(record: Pick<RunRecord, "status">): boolean {
+  return !VERDICTS.has(record.status);
+}
+
+/** A part of the change that did not reach the model, in plain words. */
+export interface UnreviewedPart {
+  /** Repository-relative path of the file (or part of it) left out. */
+  path: string;
+  /** e.g. `not reviewed: big.json: lines 12-51 (over the prompt budget; 40 lines, 2.1 KB)` */
+  text: string;
+}
+
+/** The parts of a run's change that did not reach the model (empty when every part did). */
+export function unreviewedParts(record: RunRecord): UnreviewedPart[] {
+  const verb = couldNotRun(record) ? "not shown to the model" : "not reviewed";
+  return (record.coverage?.omitted ?? []).map((o) => ({
+    path: o.path,
+    text: `${verb}: ${quotePath(o.path)}: ${describeOmitted(o)}`,
+  }));
+}
+
+/**
+ * The headline of what was not reviewed: `NOT reviewed: …` for a review that gave no verdict,
+ * `Partially reviewed: …` when parts of the change did not reach the model, else undefined.
+ */
+export function unreviewedHeadline(record: RunRecord): string | undefined {
+  if (record.status === "nothing-to-review") return undefined;
+  if (record.status === "not-reviewed") {
+    return "NOT reviewed: none of this change could be shown to the model";
+  }
+  if (couldNotRun(record)) {
+    return `NOT reviewed: ${record.status}${record.message ? `: ${record.message}` : ""}`;
+  }
+  const coverage = record.coverage;
+  if (!coverage || coverage.status !== "partial") return undefined;
+  return `Partially reviewed: ${reviewedAmount(coverage)}`;
+}
+
+/**
+ * What was not reviewed, in plain words: the headline, then one line per part left out.
+ *
+ * @returns the lines; empty when the whole change was reviewed or had nothing
+ */
+export function unreviewedLines(record: RunRecord): string[] {
+  const headline = unreviewedHeadline(record);
+  return headline ? [headline, ...unreviewedParts(record).map((p) => p.text)] : [];
+}
+
+/**
+ * Build the view of a finished review.
+ *
+ * @param input the run record and, on success, the answer
+ * @param policy decides which findings block (acknowledged ones never do)
+ */
+export function buildView(
+  input: { record: RunRecord; answer?: ReviewAnswer },
+  policy: Policy,
+): ReviewView {
+  const { record, answer } = input;
+  const notes = record.findingNotes;
+  const blocking = new Set(answer ? blockingFindings(answer, policy, notes) : []);
+  const index = new Map<Finding, number>(answer?.findings.map((f, i) => [f, i]) ?? []);
+  const findings = answer
+    ? sortFindings(answer.findings).map((finding): FindingView => {
+      const i = index.get(finding)!;
+      const note = notes?.[i];
+      return {
+        finding,
+        index: i + 1,
+        ...(note ? { fingerprint: note.fingerprint } : {}),
+        ...(note?.acknowledged ? { acknowledged: note.acknowledged } : {}),
+        blocking: blocking.has(finding),
+      };
+    })
+    : [];
+  const unreviewed = unreviewedLines(record);
+  const reviewed: Reviewed = record.status === "nothing-to-review"
+    ? "nothing-to-review"
+    : couldNotRun(record) || !answer
+    ? "none"
+    : unreviewed.length > 0
+    ? "partial"
+    : "complete";
+  return {
+    record,
+    answer,
+    reviewed,
+    unreviewed,
+    unreviewedParts: unreviewed.length > 0 ? unreviewedParts(record) : [],
+    findings,
+    blocking: blocking.size,
+    acknowledged: findings.filter((f) => f.acknowledged).length,
+  };
+}

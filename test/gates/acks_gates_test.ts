@@ -1,0 +1,128 @@
+/**
+ * End to end: an acknowledged finding (`review-gate ack`) stops blocking a real `git push` and a
+ * Claude Code Stop, and a change to a line the finding points at blocks again; `ack` refuses to run
+ * inside the agent's session.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  addTokenLine,
+  APP,
+  blockingScenario,
+  commitToken,
+  gitOk,
+  makeGateSandbox,
+  promptPayload,
+  providerCalls,
+  remoteRef,
+  runCli,
+  runGit,
+  runHook,
+  scenario,
+  stopDecision,
+  stopPayload,
+} from "./_gates.ts";
+
+/** The `review-gate ack <id> --reason …` command a block printed: its short fingerprint. */
+function ackIdIn(text: string): string {
+  const id = /review-gate ack ([0-9a-f]{12}) --reason/.exec(text)?.[1];
+  assert.ok(id, `no ack command in:\n${text}`);
+  return id;
+}
+
+/** Change line 1 of APP, the line the blocking finding points at. */
+async function editLineOne(root: string): Promise<void> {
+  const path = join(root, APP);
+  const [first, ...rest] = (await Deno.readTextFile(path)).split("\n");
+  await Deno.writeTextFile(path, [first.replace(/";$/, '_CHANGED";'), ...rest].join("\n"));
+}
+
+Deno.test("acknowledged finding: a real git push goes through, a changed line at it blocks again", async () => {
+  const sb = await makeGateSandbox();
+  try {
+    const blocking = scenario(await blockingScenario(sb));
+    assert.equal((await runCli(sb, ["install", "--git"])).code, 0);
+    const head = await commitToken(sb, "PUSH_ONE");
+    const blocked = await runGit(sb, ["push", "origin", "main"], { env: blocking });
+    assert.notEqual(blocked.code, 0);
+    assert.match(blocked.stderr, /push blocked: 1 blocking finding/);
+    const id = ackIdIn(blocked.stderr);
+    assert.match(blocked.stderr, /records it in \.review-gate\/acks\.json/);
+
+    const ack = await runCli(sb, ["ack", id, "--reason", "callers were updated in this PR"]);
+    assert.equal(ack.code, 0, ack.stderr);
+    assert.match(ack.stdout, new RegExp(`Acknowledged ${id}: \\[high\\] src/app\\.ts:1`));
+    const file = JSON.parse(await Deno.readTextFile(join(sb.repo.root, ".review-gate/acks.json")));
+    assert.equal(file.acks.length, 1);
+    assert.ok(file.acks[0].fingerprint.startsWith(id));
+    assert.equal(file.acks[0].reason, "callers were updated in this PR");
+
+    const calls = await providerCalls(sb);
+    const through = await runGit(sb, ["push", "origin", "main"], { env: blocking });
+    assert.equal(through.code, 0, through.stderr);
+    assert.equal(await remoteRef(sb, "main"), head);
+    assert.doesNotMatch(through.stderr, /push blocked/);
+    assert.equal(
+      await providerCalls(sb),
+      calls + 1,
+      "the acknowledgements are part of the verdict",
+    );
+
+    await editLineOne(sb.repo.root);
+    await gitOk(sb, ["commit", "-q", "-am", "change the acknowledged line"]);
+    const again = await runGit(sb, ["push", "origin", "main"], { env: blocking });
+    assert.notEqual(again.code, 0, "the code at the finding changed: it blocks again");
+    assert.match(again.stderr, /push blocked: 1 blocking finding/);
+    assert.notEqual(ackIdIn(again.stderr), id, "a new fingerprint");
+    assert.equal(await remoteRef(sb, "main"), head);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("acknowledged finding: the next Stop allows; a turn changing the line blocks again", async (t) => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  const session = { sessionId: "sess-acks", cwd: root };
+  try {
+    const blocking = scenario(await blockingScenario(sb));
+    const stop = (active = false) =>
+      runHook(sb, "claude-stop", stopPayload({ ...session, stopHookActive: active }), {
+        env: blocking,
+      });
+    let id = "";
+    await t.step("the block reason carries the ack command, for the user", async () => {
+      await runHook(sb, "claude-prompt", promptPayload(session));
+      await addTokenLine(root, "TURN_ONE");
+      const s = await stop();
+      const decision = stopDecision(s.stdout);
+      assert.equal(decision?.decision, "block", s.stderr);
+      id = ackIdIn(String(decision?.reason));
+      assert.match(String(decision?.reason), /Only the user may accept a finding/);
+      assert.match(String(decision?.reason), /\[high\] src\/app\.ts:1 Exported constant/);
+    });
+    await t.step("the agent cannot acknowledge it from its own session", async () => {
+      const r = await runCli(sb, ["ack", id, "--reason", "fine"], { env: { CLAUDECODE: "1" } });
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /Refusing to acknowledge a finding from inside a coding agent/);
+    });
+    await t.step("once the user acknowledges it, the next stop is allowed", async () => {
+      const ack = await runCli(sb, ["ack", id, "--reason", "intended"]);
+      assert.equal(ack.code, 0, ack.stderr);
+      const s = await stop(true);
+      assert.equal(stopDecision(s.stdout)?.decision, undefined, s.stdout + s.stderr);
+    });
+    await t.step("a turn that changes the line the finding points at blocks again", async () => {
+      await runHook(sb, "claude-prompt", promptPayload(session));
+      await editLineOne(root);
+      const s = await stop();
+      const decision = stopDecision(s.stdout);
+      assert.equal(decision?.decision, "block", s.stdout);
+      assert.notEqual(ackIdIn(String(decision?.reason)), id);
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});
