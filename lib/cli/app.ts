@@ -73,14 +73,20 @@ function allCommands(command: Command): Command[] {
 const JSON_COMMANDS = new Set(["review", "decode"]);
 
 /**
- * True when argv asks `review` or `decode` for JSON (`--json` before any `--`).
+ * True when argv asks `review`, `ci` or `decode` for JSON on stdout (`--json`, or `--format json`
+ * with no `--output` after it, before any `--`).
  *
  * @param args argv without the program name
  */
 export function wantsJsonErrors(args: readonly string[]): boolean {
   if (!JSON_COMMANDS.has(args[0])) return false;
   const end = args.indexOf("--");
-  return (end === -1 ? args : args.slice(0, end)).includes("--json");
+  const flags = end === -1 ? args : args.slice(0, end);
+  if (flags.includes("--json")) return true;
+  return flags.some((arg, i) =>
+    ((arg === "--format" && flags[i + 1] === "json") || arg === "--format=json") &&
+    !(flags[i + (arg === "--format" ? 2 : 1)] ?? "").startsWith("--output")
+  );
 }
 
 /**

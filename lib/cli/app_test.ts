@@ -34,9 +34,13 @@ function envelope(out: string[]): Record<string, unknown> {
   return JSON.parse(out.join(""));
 }
 
-Deno.test("wantsJsonErrors() is true only for review/decode with --json before --", () => {
+Deno.test("wantsJsonErrors() is true only for review/decode with JSON on stdout before --", () => {
   const cases: [string[], boolean][] = [
     [["review", "--json"], true],
+    [["review", "--format", "json"], true],
+    [["review", "--format=json"], true],
+    [["review", "--format", "json", "--output", "r.json"], false],
+    [["review", "--format", "sarif"], false],
     [["decode", "-", "--json"], true],
     [["review", "--staged"], false],
     [["doctor", "--json"], false],

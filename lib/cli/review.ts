@@ -12,13 +12,13 @@ import { resolveRepo } from "../git/repo.ts";
 import { parseRangeSpec } from "../git/target.ts";
 import type { Target } from "../git/types.ts";
 import { PROVIDER_NAMES } from "../providers/registry.ts";
-import { getRenderer } from "../formats/registry.ts";
-import { choosePaint } from "../formats/style.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { policyOf } from "../kinds/review/policy.ts";
 import { runReview } from "../review/run_review.ts";
 import type { CliDeps } from "./deps.ts";
 import { startProgress } from "./progress.ts";
+import { addOutputOptions, writeOutputs } from "./outputs.ts";
+import { failOnOption, minConfidenceOption, policyFlagLayer } from "./policy_flags.ts";
 
 interface ReviewFlags {
   provider?: string;
@@ -33,6 +33,7 @@ interface ReviewFlags {
   timeout?: string;
   cache: boolean;
   failOn?: string;
+  minConfidence?: string;
 }
 
 /** Turn the target flags into a target; at most one may be given. */
@@ -56,10 +57,9 @@ export function targetFromFlags(
 }
 
 function flagLayer(flags: ReviewFlags): ConfigLayer {
-  const layer: ConfigLayer = {};
+  const layer: ConfigLayer = policyFlagLayer(flags);
   if (flags.provider !== undefined) layer.provider = flags.provider;
   if (flags.model !== undefined) layer.model = flags.model;
-  if (flags.failOn !== undefined) layer.fail_on = flags.failOn;
   if (flags.timeout !== undefined) {
     const seconds = Number(flags.timeout);
     if (!Number.isFinite(seconds) || seconds <= 0) {
@@ -78,8 +78,10 @@ export function registerReview(
   deps: CliDeps,
   setExit: (code: number) => void,
 ): void {
-  program.command("review")
-    .description("Review a change with a coding-agent CLI and print the verdict")
+  const command = program.command("review")
+    .description("Review a change with a coding-agent CLI and print the verdict");
+  const outputs = addOutputOptions(command);
+  command
     .addOption(
       new Option("-p, --provider <name>", "provider CLI to ask").choices([...PROVIDER_NAMES]),
     )
@@ -90,27 +92,26 @@ export function registerReview(
     .option("--commit <sha>", "review one commit against its first parent")
     .option("--focus <text>", "what the reviewer should focus on")
     .option("--adversarial", "use the adversarial review prompt")
-    .addOption(
-      new Option("--fail-on <severity>", "lowest severity that blocks").choices([
-        "critical",
-        "high",
-        "medium",
-        "low",
-      ]),
-    )
+    .addOption(failOnOption())
+    .addOption(minConfidenceOption())
     .option("--timeout <seconds>", "limit for the provider call, in seconds")
     .option("--no-cache", "ignore cached verdicts and ask the provider again")
-    .option("--json", "print the run envelope as JSON on stdout")
+    .option("--json", "print the run envelope as JSON on stdout (same as --format json)")
     .addHelpText(
       "after",
       `
 Without a target flag the working tree is reviewed (tracked, staged and untracked changes) when it
 has any change; otherwise there is nothing to review.
 
+Formats: terminal (default), json, markdown, sarif (SARIF 2.1.0), rdjson and rdjsonl (reviewdog),
+github (GitHub Actions annotations + job summary). Repeat --format for several, each with its own
+--output FILE; at most one goes to stdout.
+
 Exit codes: 0 approved or no blocking finding, 1 blocking findings, 2 usage or config error,
 3 could not run (invalid answer, provider error, timeout), 130 interrupted.`,
     )
     .action(async (flags: ReviewFlags) => {
+      const requests = outputs({ format: flags.json ? "json" : "terminal" });
       const target = targetFromFlags(flags);
       const repo = await resolveRepo(deps.runner, deps.cwd);
       const { config } = await loadConfig({
@@ -142,11 +143,7 @@ Exit codes: 0 approved or no blocking finding, 1 blocking findings, 2 usage or c
       } finally {
         progress.stop();
       }
-      const render = getRenderer(flags.json ? "json" : "terminal");
-      deps.stdout.write(render(outcome, {
-        policy: policyOf(config),
-        paint: choosePaint(deps.stdout.isTerminal, deps.env),
-      }));
+      await writeOutputs(requests, outcome, { policy: policyOf(config), deps });
       for (const warning of outcome.storeWarnings ?? []) {
         deps.stderr.write(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
       }

@@ -23,13 +23,32 @@ const record = {
 const input: RenderInput = { record, exitCode: 3, rawOutput: { stdout: "o", stderr: "e" } };
 
 Deno.test("getRenderer() renders through the format's own module", () => {
-  assert.deepEqual(FORMAT_NAMES, ["terminal", "json", "markdown"]);
+  assert.deepEqual(FORMAT_NAMES, [
+    "terminal",
+    "json",
+    "markdown",
+    "sarif",
+    "rdjson",
+    "rdjsonl",
+    "github",
+  ]);
   assert.equal(getRenderer("terminal")(input, { policy }), renderTerminal(input, { policy }));
   const envelope = buildJsonEnvelope(input, { exitCode: 3, policy, rawOutput: input.rawOutput });
   assert.deepEqual(JSON.parse(getRenderer("json")(input, { policy })), envelope);
 });
 
-Deno.test("getRenderer() refuses an unknown format and markdown without an answer", () => {
+Deno.test("getRenderer() refuses an unknown format and a kind without that format", () => {
   assert.throws(() => getRenderer("xml"), /Unknown format "xml": choose one of terminal, json/);
-  assert.throws(() => getRenderer("markdown")(input, { policy }), /needs a review that produced/);
+  const compliance = { ...input, record: { ...record, reviewKind: "compliance" } };
+  assert.throws(
+    () => getRenderer("sarif")(compliance, { policy }),
+    /The sarif format cannot show a "compliance" run/,
+  );
+});
+
+Deno.test("markdown says NOT reviewed for a review that could not run", () => {
+  const md = getRenderer("markdown")(input, { policy });
+  assert.match(md, /^# Review: NOT reviewed — provider-error/);
+  assert.match(md, /> NOT reviewed: provider-error: boom/);
+  assert.doesNotMatch(md, /approved/i);
 });

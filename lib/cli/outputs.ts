@@ -1,0 +1,144 @@
+/**
+ * The output flags every command that renders a review shares: `--format NAME` (repeatable; a
+ * registered format, lib/formats/registry.ts) each optionally followed by `--output FILE`, and
+ * writing them: files atomically, at most one format on stdout. Under GitHub Actions, text a
+ * format prints on stdout is fenced with `::stop-commands::` so model text can never be read as a
+ * workflow command, and the `github` format also appends the markdown review to the job summary
+ * (`GITHUB_STEP_SUMMARY`, at most 1 MiB per step).
+ *
+ * @module
+ */
+import { type Command, Option } from "commander";
+import { dirname, resolve } from "node:path";
+import { writeFileAtomic } from "../base/atomic_write.ts";
+import { UsageError } from "../base/errors.ts";
+import { renderMarkdownResult } from "../formats/markdown.ts";
+import { FORMAT_NAMES, getRenderer, type RenderInput } from "../formats/registry.ts";
+import { choosePaint } from "../formats/style.ts";
+import type { Policy } from "../kinds/review/policy.ts";
+import type { CliDeps } from "./deps.ts";
+
+/** One requested output: a format and where it goes (stdout when `output` is absent). */
+export interface OutputRequest {
+  format: string;
+  output?: string;
+}
+
+/** Most bytes GitHub takes in one step's job summary. */
+export const STEP_SUMMARY_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Add `--format` and `--output` to a command and pair them in argv order.
+ *
+ * @param command the command
+ * @returns a function giving the requests once argv is parsed (`fallback` when none was given)
+ * @throws {UsageError} from that function: `--output` before any `--format` or twice for one,
+ *   two formats on stdout
+ */
+export function addOutputOptions(
+  command: Command,
+): (fallback: OutputRequest) => OutputRequest[] {
+  const requests: OutputRequest[] = [];
+  const problems: string[] = [];
+  command
+    .addOption(
+      new Option("--format <name>", "output format; repeat for several").choices(FORMAT_NAMES),
+    )
+    .option("--output <file>", "write the --format just before it to this file, not stdout");
+  command.on("option:format", (value: string) => requests.push({ format: value }));
+  command.on("option:output", (value: string) => {
+    const last = requests.at(-1);
+    if (!last) problems.push(`--output ${value} must follow the --format it is for`);
+    else if (last.output !== undefined) {
+      problems.push(`--format ${last.format} has two --output files`);
+    } else last.output = value;
+  });
+  return (fallback) => {
+    if (problems.length > 0) throw new UsageError(problems[0]);
+    const out = requests.length > 0 ? requests : [fallback];
+    const onStdout = out.filter((r) => r.output === undefined).map((r) => r.format);
+    if (onStdout.length > 1) {
+      throw new UsageError(
+        `Only one format can go to stdout (${onStdout.join(", ")}): give the others --output FILE`,
+      );
+    }
+    return out;
+  };
+}
+
+/**
+ * Render and write every requested output.
+ *
+ * @param requests from {@linkcode addOutputOptions}
+ * @param input the finished review
+ * @param at the policy, the CLI's I/O, and a path prefix for CI annotations
+ * @throws {UsageError} for a format the run's kind has no renderer for, or naming every output that
+ *   could not be written (after all were attempted)
+ */
+export async function writeOutputs(
+  requests: readonly OutputRequest[],
+  input: RenderInput,
+  at: { policy: Policy; deps: CliDeps; pathPrefix?: string },
+): Promise<void> {
+  const { deps } = at;
+  const failures: string[] = [];
+  for (const request of requests) {
+    const toStdout = request.output === undefined;
+    const text = getRenderer(request.format)(input, {
+      policy: at.policy,
+      paint: toStdout && request.format === "terminal"
+        ? choosePaint(deps.stdout.isTerminal, deps.env)
+        : undefined,
+      pathPrefix: at.pathPrefix,
+    });
+    if (toStdout) deps.stdout.write(fenceForActions(text, request.format, deps.env));
+    else {
+      const path = resolve(deps.cwd, request.output!);
+      await Deno.mkdir(dirname(path), { recursive: true })
+        .then(() => writeFileAtomic(path, text))
+        .catch((error) =>
+          failures.push(`Cannot write ${request.output}: ${(error as Error).message}`)
+        );
+    }
+    if (request.format === "github" && deps.env.GITHUB_STEP_SUMMARY) {
+      await appendStepSummary(deps.env.GITHUB_STEP_SUMMARY, renderMarkdownResult(input, at.policy))
+        .catch((error) =>
+          failures.push(`Cannot write the job summary: ${(error as Error).message}`)
+        );
+    }
+  }
+  if (failures.length > 0) throw new UsageError(failures.join("; "));
+}
+
+/**
+ * Under GitHub Actions (`GITHUB_ACTIONS=true`), fence stdout text of any format but `github` with
+ * `::stop-commands::<random token>` … `::<token>::`: the runner then reads no line of it as a
+ * workflow command, whatever the model wrote.
+ */
+export function fenceForActions(
+  text: string,
+  format: string,
+  env: Record<string, string | undefined>,
+): string {
+  if (env.GITHUB_ACTIONS !== "true" || format === "github" || text === "") return text;
+  let token: string;
+  do {
+    token = Array.from(
+      crypto.getRandomValues(new Uint8Array(16)),
+      (b) => b.toString(16).padStart(2, "0"),
+    ).join("");
+  } while (text.includes(token));
+  return `::stop-commands::${token}\n${text}${text.endsWith("\n") ? "" : "\n"}::${token}::\n`;
+}
+
+/** Append to the job summary, cut (with a note) to what GitHub accepts. */
+async function appendStepSummary(path: string, markdown: string): Promise<void> {
+  const bytes = new TextEncoder().encode(markdown);
+  let text = markdown;
+  if (bytes.byteLength > STEP_SUMMARY_MAX_BYTES - 200) {
+    const cut = new TextDecoder().decode(bytes.slice(0, STEP_SUMMARY_MAX_BYTES - 200))
+      .replace(/\uFFFD$/, "");
+    text = `${cut}\n\n… (cut: the job summary holds 1 MiB; the full review is in the run folder)\n`;
+  }
+  await Deno.writeTextFile(path, text + "\n", { append: true });
+}

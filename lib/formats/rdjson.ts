@@ -1,0 +1,109 @@
+/**
+ * reviewdog's Diagnostic Format (proto/rdf in github.com/reviewdog/reviewdog), pure: `rdjson` (one
+ * `DiagnosticResult`) and `rdjsonl` (one `Diagnostic` per line), so `reviewdog -f=rdjson` can post
+ * the findings as pull-request review comments on GitHub, GitLab, Gitea or Bitbucket. Each finding
+ * is a diagnostic with a line range (lines only: reviewdog then covers start..end inclusive), a
+ * severity, `code` = the rule id, and a message ending with its fingerprint and ack command. An
+ * acknowledged finding is INFO, its message starting "acknowledged (reason)". What was not reviewed
+ * is a WARNING on each file left out and, for a review that could not run, an ERROR diagnostic
+ * with no location. Messages are capped so every rdjsonl line stays far below the 64 KiB reviewdog
+ * reads per line. Checked in tests against reviewdog's published JSON Schemas (test/schemas/).
+ *
+ * @module
+ */
+import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
+import type { Policy } from "../kinds/review/policy.ts";
+import type { ReviewAnswer } from "../kinds/review/types.ts";
+import type { RunRecord } from "../store/run_record.ts";
+import { RDJSON_SEVERITY, ruleId } from "./levels.ts";
+import { INFORMATION_URI } from "./sarif.ts";
+import { buildView, type FindingView } from "./view.ts";
+
+/** Longest diagnostic message, characters (reviewdog's rdjsonl reader stops at a 64 KiB line). */
+export const MAX_MESSAGE_CHARS = 16_000;
+
+const SOURCE = { name: "review-gate", url: INFORMATION_URI };
+
+type Diagnostic = Record<string, unknown>;
+
+function cap(text: string): string {
+  return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS - 1)}…` : text;
+}
+
+function findingDiagnostic(view: FindingView): Diagnostic {
+  const f = view.finding;
+  const head = view.acknowledged
+    ? `acknowledged (${view.acknowledged.reason}): [${f.severity}] ${f.title}`
+    : `[${f.severity}${view.blocking ? ", blocking" : ""}] ${f.title}`;
+  const id = view.fingerprint?.slice(0, SHORT_FINGERPRINT);
+  const tail = !id
+    ? ""
+    : view.acknowledged
+    ? `\n\nreview-gate fingerprint ${id}`
+    : `\n\nreview-gate fingerprint ${id}; not a problem? review-gate ack ${id} --reason "…"`;
+  return {
+    message: cap(
+      `${head}\n\n${f.body}\n\nRecommendation: ${f.recommendation}\n(${f.category}, ${f.scope}, confidence ${
+        f.confidence.toFixed(2)
+      })${tail}`,
+    ),
+    location: {
+      path: f.file,
+      range: { start: { line: f.line_start }, end: { line: f.line_end } },
+    },
+    severity: view.acknowledged ? "INFO" : RDJSON_SEVERITY[f.severity],
+    source: SOURCE,
+    code: { value: ruleId(f.severity), url: INFORMATION_URI },
+  };
+}
+
+/** The diagnostics of a finished review, in display order. */
+export function diagnostics(
+  input: { record: RunRecord; answer?: ReviewAnswer },
+  policy: Policy,
+): Diagnostic[] {
+  const view = buildView(input, policy);
+  const out: Diagnostic[] = [];
+  if (view.reviewed === "none" && view.unreviewed[0]) {
+    out.push({
+      message: cap(`review-gate: ${view.unreviewed[0]}`),
+      severity: "ERROR",
+      source: SOURCE,
+    });
+  }
+  for (const part of view.unreviewedParts) {
+    out.push({
+      message: cap(`review-gate: ${part.text}`),
+      location: { path: part.path },
+      severity: "WARNING",
+      source: SOURCE,
+    });
+  }
+  for (const finding of view.findings) out.push(findingDiagnostic(finding));
+  return out;
+}
+
+/**
+ * `rdjson`: one `DiagnosticResult`.
+ *
+ * @returns pretty JSON ending in a newline
+ */
+export function renderRdjson(
+  input: { record: RunRecord; answer?: ReviewAnswer },
+  policy: Policy,
+): string {
+  return JSON.stringify({ source: SOURCE, diagnostics: diagnostics(input, policy) }, null, 2) +
+    "\n";
+}
+
+/**
+ * `rdjsonl`: one `Diagnostic` per line (no line for a review with nothing to say).
+ *
+ * @returns JSON Lines, each ending in a newline
+ */
+export function renderRdjsonl(
+  input: { record: RunRecord; answer?: ReviewAnswer },
+  policy: Policy,
+): string {
+  return diagnostics(input, policy).map((d) => JSON.stringify(d) + "\n").join("");
+}
