@@ -146,8 +146,42 @@ function describePipeline(m: Measurement): string {
 //   },
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * (d) the review workspace: the private read-only copy of the reviewed tree the provider runs in
+ * (made once per review that calls a model) and its fingerprint, against git's own writer
+ * (`checkout-index -a --prefix`, which runs filters) on the same tree.
+ */
+export const treeCopyCases: CaseFactory = (ctx) => {
+  const group = "(d) workspace copy of the reviewed tree";
+  const dest = join(ctx.tmp, "checkout-index");
+  return [{
+    group,
+    name: "git checkout-index -a (baseline)",
+    baseline: true,
+    cmd: ["sh", "-c", `rm -rf "${dest}" && git checkout-index -a -f --prefix="${dest}/"`],
+    cwd: ctx.large.root,
+    env: ctx.env,
+    runs: 7,
+  }, {
+    group,
+    name: "tree copy + fingerprint",
+    cmd: [...DENO_RUN, join(ctx.projectRoot, "bench", "tree_copy.ts"), ctx.large.root],
+    cwd: ctx.projectRoot,
+    env: ctx.env,
+    runs: 7,
+    describe: (m) => {
+      const runs = m.outputs.map((o) => JSON.parse(o.trim().split("\n").at(-1)!));
+      const mid = (key: string) =>
+        runs.map((r) => r[key] as number).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+      return `tree copy: ${runs[0].files} files, ${(runs[0].bytes / 1048576).toFixed(1)} MiB; ` +
+        `in-process median ms: copy ${mid("copyMs")}, fingerprint ${mid("fingerprintMs")} ` +
+        `(taken twice per model call)`;
+    },
+  }];
+};
+
 /** Cases added by hand (see the block above). Run after the built-in ones. */
-export const EXTENSION_CASES: CaseFactory[] = [hookCases];
+export const EXTENSION_CASES: CaseFactory[] = [hookCases, treeCopyCases];
 
 /** Every case factory, in table order. */
 export const ALL_CASES: CaseFactory[] = [reviewCases, pipelineCases, ...EXTENSION_CASES];

@@ -1,5 +1,6 @@
 /**
- * `review-gate doctor`: reports the provider CLIs (found, version), config validity, and each
+ * `review-gate doctor`: reports the provider CLIs (found, version), what auth the reviewer will use
+ * (sources only, never secrets), config validity, and each
  * hook's state — including a pre-push hook that is installed but not run by git (e.g. installed in
  * `.git/hooks` while `core.hooksPath` points elsewhere). Exits 0 when nothing needs attention, 1
  * otherwise.
@@ -206,9 +207,23 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
     checks.push({ area: "config", ok: false, detail: error.message });
   }
   checks.push(...await checkProviders(deps, provider));
+  checks.push(await checkReviewerAuth(deps, provider));
   if (repo) checks.push(...await checkGitHook(deps, repo), ...await checkClaude(deps, repo));
   checks.push(...checkEnvironment(deps.env));
   return checks;
+}
+
+/**
+ * What auth and provider the review child of the selected provider will use (the adapter reads
+ * the user's config the way a review does; no secret is printed).
+ */
+async function checkReviewerAuth(deps: CliDeps, provider: string): Promise<DoctorCheck> {
+  try {
+    const lines = await getProvider(provider).describeAuth(deps.env);
+    return { area: `reviewer auth (${provider})`, ok: true, detail: lines.join("; ") };
+  } catch (error) {
+    return { area: `reviewer auth (${provider})`, ok: false, detail: (error as Error).message };
+  }
 }
 
 /** Register `doctor` on the program. */

@@ -59,3 +59,17 @@ Deno.test("runDoctor() fails on REVIEW_GATE_CHILD=1 in the user's environment", 
   const clean = await runDoctor(deps({}));
   assert.equal(clean.filter((c) => c.area === "environment").length, 0);
 });
+
+Deno.test("runDoctor() says what auth the reviewer will use, never the secret", async () => {
+  const checks = await runDoctor(deps({ ANTHROPIC_API_KEY: "sk-ant-secret-value" }));
+  const auth = checks.find((c) => c.area === "reviewer auth (claude)");
+  assert.ok(auth?.ok);
+  assert.equal(auth.detail, "ANTHROPIC_API_KEY from the environment");
+  assert.ok(!JSON.stringify(checks).includes("sk-ant-secret-value"));
+  const codex = await runDoctor(deps({ REVIEW_GATE_PROVIDER: "codex", OPENAI_API_KEY: "sk-x" }));
+  const line = codex.find((c) => c.area === "reviewer auth (codex)")!.detail;
+  assert.match(
+    line,
+    /^provider "openai" from \/nonexistent\/\.codex\/config\.toml; OPENAI_API_KEY from the environment$/,
+  );
+});

@@ -29,6 +29,11 @@ export interface ExecRequest {
    * adds {@linkcode CHILD_MARKER} over these.
    */
   env?: Record<string, string>;
+  /**
+   * True: `env` (plus {@linkcode CHILD_MARKER}) is the child's whole environment; nothing of the
+   * parent's passes (the provider children get an allowlist, lib/providers/child_env.ts).
+   */
+  clearEnv?: boolean;
   /** Bytes or text written to stdin, then closed; `null` gives the child no stdin at all. */
   stdin?: Uint8Array | string | null;
   /** Kill the process group after this many milliseconds. */
@@ -123,6 +128,7 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
       args: [...request.args],
       cwd: request.cwd,
       env: { ...request.env, ...CHILD_MARKER },
+      clearEnv: request.clearEnv === true,
       stdin: hasStdin ? "piped" : "null",
       stdout: "piped",
       stderr: "piped",

@@ -145,3 +145,21 @@ Deno.test("runProcess() gives every child REVIEW_GATE_CHILD=1 over the caller's 
   }
   assert.deepEqual(CHILD_MARKER, { REVIEW_GATE_CHILD: "1" });
 });
+
+Deno.test("runProcess() with clearEnv gives the child only env and the child marker", async () => {
+  Deno.env.set("REVIEW_GATE_TEST_PARENT_SECRET", "x");
+  try {
+    const result = await runProcess({
+      cmd: "/usr/bin/env",
+      args: [],
+      env: { ONLY: "1" },
+      clearEnv: true,
+    });
+    const names = new TextDecoder().decode(result.stdout).trim().split("\n").map((l) =>
+      l.split("=")[0]
+    ).sort();
+    assert.deepEqual(names, ["ONLY", "REVIEW_GATE_CHILD"]);
+  } finally {
+    Deno.env.delete("REVIEW_GATE_TEST_PARENT_SECRET");
+  }
+});

@@ -37,7 +37,37 @@ export async function withPrivateTempDir<T>(
     return await fn(dir);
   } finally {
     live.delete(dir);
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await Deno.remove(dir, { recursive: true }).catch(() => removeSealed(dir));
+  }
+}
+
+/**
+ * Remove `dir` recursively; when that fails (a read-only copy inside: 0555 directories cannot be
+ * emptied by their non-root owner), give every directory under it its owner's write bit back and
+ * try again. Never throws.
+ */
+function removeSealed(dir: string): void {
+  try {
+    Deno.removeSync(dir, { recursive: true });
+  } catch {
+    unsealSync(dir);
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch {
+      // already gone, or not ours
+    }
+  }
+}
+
+/** chmod u+rwx every directory under `dir` (and `dir`), ignoring errors. */
+function unsealSync(dir: string): void {
+  try {
+    Deno.chmodSync(dir, 0o700);
+    for (const entry of Deno.readDirSync(dir)) {
+      if (entry.isDirectory && !entry.isSymlink) unsealSync(`${dir}/${entry.name}`);
+    }
+  } catch {
+    // gone
   }
 }
 
@@ -81,12 +111,16 @@ export function liveTempDirs(): string[] {
 export function cleanupAllTempDirs(): number {
   let removed = 0;
   for (const dir of live) {
-    try {
-      Deno.removeSync(dir, { recursive: true });
-      removed++;
-    } catch {
-      // already gone
-    }
+    const existed = (() => {
+      try {
+        Deno.lstatSync(dir);
+        return true;
+      } catch {
+        return false;
+      }
+    })();
+    removeSealed(dir);
+    if (existed) removed++;
     live.delete(dir);
   }
   return removed;

@@ -69,3 +69,15 @@ Deno.test("withPrivateTempDir() throws StoreError and skips fn when the dir cann
     else Deno.env.set("TMPDIR", saved);
   }
 });
+
+Deno.test("withPrivateTempDir() removes a dir holding a read-only (0555) tree", async () => {
+  let kept = "";
+  await withPrivateTempDir(async (dir) => {
+    kept = dir;
+    await Deno.mkdir(`${dir}/tree/sub`, { recursive: true });
+    await Deno.writeTextFile(`${dir}/tree/sub/f.txt`, "x", { mode: 0o444 });
+    await Deno.chmod(`${dir}/tree/sub`, 0o555);
+    await Deno.chmod(`${dir}/tree`, 0o555);
+  });
+  await assert.rejects(Deno.lstat(kept), Deno.errors.NotFound);
+});

@@ -1,15 +1,42 @@
 /**
  * The Claude Code adapter (PROVIDERS.md "Claude Code"). Builds `claude -p --output-format json
- * --json-schema …` with the prompt on stdin, the read-only tool allow-list and
- * `--setting-sources ""` (no project hooks, no trusted-repo allow rules); the corrective resume passes
- * every flag again plus `--resume <session_id>`. Parses the one result object (or the last
- * `type:"result"` event of an array or JSONL stream) into an {@linkcode Envelope}.
+ * --json-schema …` with the prompt on stdin; the corrective resume passes every flag again plus
+ * `--resume <session_id>`. Parses the one result object (or the last `type:"result"` event of an
+ * array or JSONL stream) into an {@linkcode Envelope}.
+ *
+ * The child is confined (verified with the real 2.1.332 against loopback mocks, a hostile
+ * repository and scripted attacking models; test/contract/hostile_*):
+ * - it runs in the private read-only copy of the reviewed tree (no `.git`, no ignored files);
+ * - `--tools "Read,Grep,Glob"`: no Bash at all. The allowed git commands of earlier versions were
+ *   not read-only — `git blame --contents <any file>` read an ssh key, `git log --output=<path>`
+ *   wrote anywhere, and `git blame` ran a poisoned `.git/config` fsmonitor unsandboxed. The diff
+ *   is in the prompt; Read/Grep/Glob read the copy. Without Bash, Skill and Task are gone too;
+ * - `--restricted` confines the file tools to the working directory, resolving symlinks (a
+ *   committed link to `~/.ssh/id_rsa` reads as its target path, refused); `/proc/self/environ` is
+ *   refused as a process file;
+ * - `--setting-sources ""` (no user, project or local settings: no hooks, no permission rules, no
+ *   plugins) plus `--settings <private file>` carrying only the user's auth keys
+ *   (lib/providers/claude_child.ts); `--strict-mcp-config`; `--disable-slash-commands`;
+ * - environment: an allowlist (lib/providers/child_env.ts) — never a parent Claude Code session's
+ *   `CLAUDECODE`/`CLAUDE_CODE_ENTRYPOINT` (an inherited entrypoint changes the child's identity to
+ *   the parent host's, e.g. `claude-desktop`) nor its messaging socket and token;
+ *   `CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS=1` (no `gitStatus` block with branch names and commit
+ *   subjects framed as the user's context), `CLAUDE_CODE_PLUGIN_DIRS=""` (plugins named there load
+ *   even under `--setting-sources ""`), `DISABLE_AUTOUPDATER=1`, TMPDIR the call's private dir, and
+ *   the user's real HOME (OAuth credentials live in `~/.claude/.credentials.json` or the keychain).
+ * Not used: `--bare` (never reads OAuth/keychain: subscription users would lose auth),
+ * `--no-session-persistence` (no resume). After the call the session folder Claude Code keeps per
+ * working directory (`~/.claude/projects/<cwd with every non-alphanumeric as "-">/`) is removed.
  *
  * @module
  */
 
+import { join } from "node:path";
 import { dialectText } from "../answer/dialect.ts";
+import { claudeChildEnv, describeClaudeAuth, readCarriedSettings } from "./claude_child.ts";
 import type {
+  ChildContext,
+  ChildSetup,
   Envelope,
   EnvelopeMeta,
   Invocation,
@@ -19,25 +46,15 @@ import type {
   Usage,
 } from "./provider.ts";
 
-/** Tools Claude may load at all (PROVIDERS.md "Claude Code", first call). */
-export const CLAUDE_TOOLS = "Read,Grep,Glob,Bash";
-/** Read-only git commands Claude may run without asking. */
-export const CLAUDE_ALLOWED_TOOLS = [
-  "git log",
-  "git diff",
-  "git show",
-  "git status",
-  "git ls-files",
-  "git blame",
-].map((c) => `Bash(${c}:*)`).join(",");
-/** Tools denied outright. */
-export const CLAUDE_DISALLOWED_TOOLS = "Write,Edit,NotebookEdit,WebFetch,WebSearch";
+/** Tools Claude may load at all: reading the copy only. */
+export const CLAUDE_TOOLS = "Read,Grep,Glob";
 
 /**
  * Build the argv for a first call or, with `request.resumeSessionId`, the corrective resume.
  *
- * @param request prompt, canonical schema, turn limit, optional model and session to resume
- * @returns args (no binary name), the prompt as stdin, no files
+ * @param request prompt, canonical schema, turn limit, optional model, session to resume and the
+ *   child setup (its `--settings` file and environment)
+ * @returns args (no binary name), the prompt as stdin, the child's environment, no files
  */
 export function buildClaudeInvocation(request: ProviderRequest): Invocation {
   const args = [
@@ -48,13 +65,12 @@ export function buildClaudeInvocation(request: ProviderRequest): Invocation {
     dialectText(request.schema, "claude"),
     "--setting-sources",
     "",
+    ...(request.child?.args ?? []),
     "--strict-mcp-config",
+    "--restricted",
     "--tools",
     CLAUDE_TOOLS,
-    "--allowedTools",
-    CLAUDE_ALLOWED_TOOLS,
-    "--disallowedTools",
-    CLAUDE_DISALLOWED_TOOLS,
+    "--disable-slash-commands",
     "--permission-mode",
     "dontAsk",
     "--max-turns",
@@ -62,7 +78,46 @@ export function buildClaudeInvocation(request: ProviderRequest): Invocation {
   ];
   if (request.model) args.push("--model", request.model);
   if (request.resumeSessionId) args.push("--resume", request.resumeSessionId);
-  return { args, stdin: request.prompt, env: {}, files: {}, readBack: [] };
+  return {
+    args,
+    stdin: request.prompt,
+    env: request.child?.env ?? {},
+    ...(request.child ? { clearEnv: true } : {}),
+    cwd: request.workdir ?? request.root,
+    files: {},
+    readBack: [],
+  };
+}
+
+/**
+ * The call's private setup: the carried auth settings file (0600, `{}` when nothing is carried),
+ * the allowlisted environment, and the cleanup of Claude Code's per-cwd session folder.
+ *
+ * @param context parent environment, private dir, workdir
+ */
+export async function prepareClaudeChild(context: ChildContext): Promise<ChildSetup> {
+  const carried = await readCarriedSettings(context.env);
+  const file = join(context.dir, "claude-settings.json");
+  await Deno.writeTextFile(file, JSON.stringify(carried.settings), { mode: 0o600 });
+  const env = {
+    ...claudeChildEnv(context.env, carried.settings),
+    ...(context.env.HOME ? { HOME: context.env.HOME } : {}),
+    TMPDIR: context.dir,
+    CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS: "1",
+    CLAUDE_CODE_PLUGIN_DIRS: "",
+    DISABLE_AUTOUPDATER: "1",
+  };
+  const config = context.env.CLAUDE_CONFIG_DIR ??
+    (context.env.HOME ? join(context.env.HOME, ".claude") : undefined);
+  const sessions = config &&
+    join(config, "projects", context.workdir.replace(/[^a-zA-Z0-9]/g, "-"));
+  return {
+    env,
+    args: ["--settings", file],
+    cleanup: async () => {
+      if (sessions) await Deno.remove(sessions, { recursive: true }).catch(() => {});
+    },
+  };
 }
 
 type Json = Record<string, unknown>;
@@ -244,6 +299,8 @@ export const claudeAdapter: ProviderAdapter = {
   installHint: "npm i -g @anthropic-ai/claude-code",
   capabilities: { nativeSchema: true, resume: true },
   versionArgs: ["--version"],
+  prepareChild: prepareClaudeChild,
+  describeAuth: async (env) => describeClaudeAuth(env, await readCarriedSettings(env)),
   buildInvocation: buildClaudeInvocation,
   parseEnvelope: parseClaudeEnvelope,
 };

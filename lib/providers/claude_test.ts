@@ -18,22 +18,31 @@ const FIRST_ARGS = [
   SCHEMA_TEXT,
   "--setting-sources",
   "",
+  "--settings",
+  "/tmp/rg-x/claude-settings.json",
   "--strict-mcp-config",
+  "--restricted",
   "--tools",
-  "Read,Grep,Glob,Bash",
-  "--allowedTools",
-  "Bash(git log:*),Bash(git diff:*),Bash(git show:*),Bash(git status:*),Bash(git ls-files:*),Bash(git blame:*)",
-  "--disallowedTools",
-  "Write,Edit,NotebookEdit,WebFetch,WebSearch",
+  "Read,Grep,Glob",
+  "--disable-slash-commands",
   "--permission-mode",
   "dontAsk",
   "--max-turns",
   "8",
 ];
 
+const CHILD = {
+  env: { PATH: "/bin", HOME: "/home/u" },
+  args: ["--settings", "/tmp/rg-x/claude-settings.json"],
+};
+
 Deno.test("buildClaudeInvocation() builds the first call with the prompt on stdin", () => {
-  const inv = buildClaudeInvocation(REQUEST);
+  const inv = buildClaudeInvocation({ ...REQUEST, workdir: "/tmp/copy", child: CHILD });
   assert.deepEqual(inv.args, FIRST_ARGS);
+  assert.deepEqual(inv.env, CHILD.env);
+  assert.equal(inv.clearEnv, true, "the child's environment is the allowlist, nothing else");
+  assert.equal(inv.cwd, "/tmp/copy");
+  assert.ok(!inv.args.some((a) => a.startsWith("Bash")), "no Bash, no git commands");
   assert.equal(inv.stdin, "Review this change.");
   assert.deepEqual(inv.files, {});
   assert.deepEqual(inv.readBack, []);
@@ -43,6 +52,7 @@ Deno.test("buildClaudeInvocation() builds the first call with the prompt on stdi
 Deno.test("buildClaudeInvocation() repeats every flag on resume and adds --model and --resume", () => {
   const inv = buildClaudeInvocation({
     ...REQUEST,
+    child: CHILD,
     model: "opus",
     resumeSessionId: "abc-1",
     attempt: 2,

@@ -1,10 +1,49 @@
 /**
  * The Codex adapter (PROVIDERS.md "Codex"). Builds `codex exec … --json --output-schema <file> -o
  * <file> -` with the prompt on stdin and the Codex strict dialect of the schema written to a private
- * temp file; the corrective resume puts `-C` and `--sandbox` before `resume` (they are rejected
- * after it) and passes the sandbox again as `-c sandbox_mode`. Parses the JSONL event stream: the
- * answer is the last completed `agent_message` (fallback: the `-o` file), and any `turn.failed`,
- * non-zero exit, or top-level `error` not followed by `turn.completed` overrides it.
+ * temp file; the corrective resume puts every `exec` option before `resume` (`-C` and `--sandbox`
+ * are rejected after it) and repeats the sandbox, which a resumed thread does not keep. Parses the
+ * JSONL event stream: the answer is the last completed `agent_message` (fallback: the `-o` file);
+ * any `turn.failed`, non-zero exit, or top-level `error` not followed by `turn.completed` overrides
+ * it.
+ *
+ * **Isolation** (verified with the real codex-cli 0.171.0 against loopback mocks, a hostile
+ * repository, hostile user dotfiles and scripted attacking models; test/contract/hostile_*). Every
+ * call runs:
+ * - in the private read-only copy of the reviewed tree (`-C <copy> --skip-git-repo-check`): codex
+ *   sends `AGENTS.md`/`AGENTS.override.md` and every `.codex/skills`/`.agents/skills` SKILL.md of its
+ *   working root to the model outside our data fence, and a `$skill-name` mention in the prompt —
+ *   which carries the change — injects a whole SKILL.md; no flag or key turns repository skill
+ *   discovery off. The copy leaves those files out (and has no `.git`, no ignored files);
+ * - with a private CODEX_HOME and HOME (lib/providers/codex_child.ts) and `--ignore-rules` (a
+ *   trusted repository's `.codex/rules` `allow` ran `touch` outside the sandbox); never `--trust`
+ *   nor `--dangerously-bypass-hook-trust`; `--disable hooks` and `notify=[]` (the legacy `notify`
+ *   program ran even with hooks disabled);
+ * - under a permission profile instead of `--sandbox read-only`: `:root` readable, the user's HOME,
+ *   the repository and the user's CODEX_HOME unreadable (`permissions.review.filesystem`,
+ *   `default_permissions="review"`): `cat ~/.ssh/id_rsa`, `cat <repo>/.env`, `git -C <repo>` →
+ *   Permission denied; writes → Read-only file system; network off. With `--sandbox` present the
+ *   profile is ignored; with neither, a private home defaults to read-only (fail-safe). Deny entries
+ *   must not nest (bwrap then fails every command), and an allow inside a denied directory does not
+ *   re-open it: when the private dir lies under HOME, the sensitive parts of HOME are denied one by
+ *   one instead;
+ * - with `project_doc_max_bytes=0`, `skills.include_instructions=false` (a second layer: both work,
+ *   but not against `$skill` mentions), `shell_environment_policy.inherit="core"`,
+ *   `web_search="disabled"` and apps, plugins, multi-agent, image generation, browser and computer
+ *   use and goals disabled: the tools offered shrink to `exec_command write_stdin
+ *   request_user_input view_image`;
+ * - with an allowlisted environment (lib/providers/child_env.ts) plus the variables the user's
+ *   provider names. The shell sources `~/.bashrc` whatever the environment is (secrets exported
+ *   there reached the model), hence the private empty HOME.
+ * A CODEX_HOME under the temp dir makes codex print "Refusing to create helper binaries under
+ * temporary dir …" on stderr: harmless for a read-only review (`apply_patch` is not needed).
+ *
+ * Two statements of ../shared/PROVIDERS.md ("Repository-controlled configuration") do not hold for
+ * 0.171.0: `-c project_doc_max_bytes=0` **does** remove AGENTS.md/AGENTS.override.md from the
+ * request (it does not remove skills, so it is not enough alone), and
+ * `-c shell_environment_policy.inherit="core"` **does** hide the parent's variables from the
+ * model's shell (`env` shows only CODEX_*, HOME, LANG/LC_*, PATH, PWD, SHELL, SHLVL, TERM and the
+ * pager/colour names).
  *
  * @module
  */
@@ -12,7 +51,17 @@
 import { join } from "node:path";
 import { dialectText } from "../answer/dialect.ts";
 import { tailOf } from "./claude.ts";
+import { allowlistEnv } from "./child_env.ts";
+import {
+  buildCodexHome,
+  carriedConfigArgs,
+  codexEnvRule,
+  describeCodexAuth,
+  readCodexUser,
+} from "./codex_child.ts";
 import type {
+  ChildContext,
+  ChildSetup,
   Envelope,
   EnvelopeMeta,
   Invocation,
@@ -21,55 +70,137 @@ import type {
   ProviderRequest,
 } from "./provider.ts";
 
+/** Options of every confined call that do not depend on the user's setup. */
+export const CODEX_CONFINEMENT: readonly string[] = [
+  "--ignore-rules",
+  ...[
+    'default_permissions="review"',
+    'approval_policy="never"',
+    "project_doc_max_bytes=0",
+    "skills.include_instructions=false",
+    'shell_environment_policy.inherit="core"',
+    'web_search="disabled"',
+    "notify=[]",
+  ].flatMap((kv) => ["-c", kv]),
+  ...[
+    "hooks",
+    "apps",
+    "plugins",
+    "multi_agent",
+    "image_generation",
+    "browser_use",
+    "computer_use",
+    "goals",
+  ].flatMap((feature) => ["--disable", feature]),
+];
+
 /**
  * Build the argv for a first call or, with `request.resumeSessionId` (a thread id), the resume.
  * The schema file is `<tmpDir>/answer-<attempt>.schema.json`, the last message
- * `<tmpDir>/last-message-<attempt>.txt`. A model goes before `resume` (an `exec` option).
+ * `<tmpDir>/last-message-<attempt>.txt`. Every `exec` option (the model too) goes before `resume`.
+ * Without a child setup (pure unit tests) the sandbox is `--sandbox read-only`.
  *
- * @param request prompt, canonical schema, repo root, tmpDir, attempt, optional model and thread id
- * @returns args, the prompt as stdin, the schema file to write, the last-message file to read back
+ * @param request prompt, canonical schema, workdir, tmpDir, attempt, child setup, optional model
+ *   and thread id
+ * @returns args, the prompt as stdin, the child's environment, the schema file to write, the
+ *   last-message file to read back
  */
 export function buildCodexInvocation(request: ProviderRequest): Invocation {
   const schemaPath = join(request.tmpDir, `answer-${request.attempt}.schema.json`);
   const lastPath = join(request.tmpDir, `last-message-${request.attempt}.txt`);
-  const model = request.model ? ["-m", request.model] : [];
+  const workdir = request.workdir ?? request.root;
+  const confinement = request.child
+    ? [...CODEX_CONFINEMENT, ...request.child.args]
+    : ["--sandbox", "read-only", "-c", 'approval_policy="never"'];
+  const options = [
+    "exec",
+    "-C",
+    workdir,
+    "--skip-git-repo-check",
+    ...confinement,
+    ...(request.model ? ["-m", request.model] : []),
+  ];
   const output = ["--json", "--output-schema", schemaPath, "-o", lastPath];
   const args = request.resumeSessionId
-    ? [
-      "exec",
-      "-C",
-      request.root,
-      "--sandbox",
-      "read-only",
-      ...model,
-      "resume",
-      "-c",
-      'sandbox_mode="read-only"',
-      "-c",
-      'approval_policy="never"',
-      ...output,
-      request.resumeSessionId,
-      "-",
-    ]
-    : [
-      "exec",
-      "-C",
-      request.root,
-      "--sandbox",
-      "read-only",
-      "-c",
-      'approval_policy="never"',
-      ...output,
-      ...model,
-      "-",
-    ];
+    ? [...options, "resume", ...output, request.resumeSessionId, "-"]
+    : [...options, ...output, "-"];
   return {
     args,
     stdin: request.prompt,
-    env: {},
+    env: request.child?.env ?? {},
+    ...(request.child ? { clearEnv: true } : {}),
+    cwd: workdir,
     files: { [schemaPath]: dialectText(request.schema, "codex") },
     readBack: [lastPath],
   };
+}
+
+/** Parts of HOME denied one by one when the private dir lies under HOME. */
+const SENSITIVE = [
+  ".ssh",
+  ".aws",
+  ".config",
+  ".codex",
+  ".claude",
+  ".gnupg",
+  ".netrc",
+  ".git-credentials",
+  ".docker",
+  ".kube",
+  ".npmrc",
+  ".pypirc",
+];
+
+const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+
+/**
+ * The paths the child may not read: the user's HOME, the repository and the user's CODEX_HOME,
+ * without nesting; when the private dir or the copy lies under one of them, that one is replaced by
+ * its sensitive parts. Only existing paths (bwrap cannot mount over a missing one).
+ */
+async function deniedPaths(context: ChildContext, codexHome: string): Promise<string[]> {
+  const home = context.env.HOME;
+  const wanted = [home, context.root, codexHome].filter((p): p is string => !!p && p !== "/");
+  const expanded = wanted.flatMap((p) =>
+    under(context.dir, p) || under(context.workdir, p)
+      ? (p === home ? SENSITIVE.map((s) => join(p, s)) : [])
+      : [p]
+  );
+  const existing: string[] = [];
+  for (const p of new Set(expanded)) {
+    if (await Deno.lstat(p).then(() => true, () => false)) existing.push(p);
+  }
+  return existing.filter((p) => !existing.some((q) => q !== p && under(p, q)));
+}
+
+/**
+ * The call's private setup: private HOME and CODEX_HOME (or the keyring fallback), the permission
+ * profile's deny list, the allowlisted environment plus the provider's `.env` variables.
+ *
+ * @param context parent environment, private dir, repository root, workdir
+ */
+export async function prepareCodexChild(context: ChildContext): Promise<ChildSetup> {
+  const user = await readCodexUser(context.env);
+  const home = join(context.dir, "home");
+  await Deno.mkdir(home, { mode: 0o700 });
+  const codexHome = user.mode === "private" ? await buildCodexHome(context.dir, user) : user.home;
+  const denied = await deniedPaths(context, user.home);
+  const filesystem = `{":root"="read"${
+    denied.map((p) => `,${JSON.stringify(p)}="none"`).join("")
+  }}`;
+  const args = [
+    ...(user.mode === "user" ? ["--ignore-user-config", ...carriedConfigArgs(user.carried)] : []),
+    "-c",
+    `permissions.review.filesystem=${filesystem}`,
+  ];
+  const env = {
+    ...user.dotenv,
+    ...allowlistEnv(context.env, codexEnvRule(user.carried)),
+    HOME: home,
+    CODEX_HOME: codexHome,
+    TMPDIR: context.dir,
+  };
+  return { env, args };
 }
 
 type Json = Record<string, unknown>;
@@ -221,6 +352,8 @@ export const codexAdapter: ProviderAdapter = {
   installHint: "npm i -g @openai/codex",
   capabilities: { nativeSchema: true, resume: true },
   versionArgs: ["--version"],
+  prepareChild: prepareCodexChild,
+  describeAuth: async (env) => describeCodexAuth(env, await readCodexUser(env)),
   buildInvocation: buildCodexInvocation,
   parseEnvelope: parseCodexEnvelope,
 };

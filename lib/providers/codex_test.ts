@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
 import { dialectText } from "../answer/dialect.ts";
-import { buildCodexInvocation, parseCodexEnvelope } from "./codex.ts";
+import { buildCodexInvocation, CODEX_CONFINEMENT, parseCodexEnvelope } from "./codex.ts";
 import { REQUEST, sample } from "./_test_support.ts";
 import type { ProcessOutput } from "./provider.ts";
 
@@ -14,52 +14,65 @@ function output(
   return { code, stdout, stderr, files: { "/tmp/rg-x/last-message-1.txt": lastMessage } };
 }
 
-Deno.test("buildCodexInvocation() builds the first call with the schema file and prompt on stdin", () => {
-  const inv = buildCodexInvocation({ ...REQUEST, model: "gpt-5" });
+const CHILD = {
+  env: { PATH: "/bin", HOME: "/tmp/rg-x/home", CODEX_HOME: "/tmp/rg-x/codex-home" },
+  args: ["-c", 'permissions.review.filesystem={":root"="read","/home/u"="none"}'],
+};
+const OPTIONS = [
+  "exec",
+  "-C",
+  "/tmp/copy",
+  "--skip-git-repo-check",
+  ...CODEX_CONFINEMENT,
+  ...CHILD.args,
+  "-m",
+  "gpt-5",
+];
+
+Deno.test("buildCodexInvocation() builds the first call confined, with the schema file and prompt on stdin", () => {
+  const inv = buildCodexInvocation({
+    ...REQUEST,
+    model: "gpt-5",
+    workdir: "/tmp/copy",
+    child: CHILD,
+  });
   assert.deepEqual(inv.args, [
-    "exec",
-    "-C",
-    "/repo",
-    "--sandbox",
-    "read-only",
-    "-c",
-    'approval_policy="never"',
+    ...OPTIONS,
     "--json",
     "--output-schema",
     "/tmp/rg-x/answer-1.schema.json",
     "-o",
     "/tmp/rg-x/last-message-1.txt",
-    "-m",
-    "gpt-5",
     "-",
   ]);
+  for (const flag of ["--ignore-rules", "hooks", 'default_permissions="review"', "notify=[]"]) {
+    assert.ok(inv.args.includes(flag), flag);
+  }
+  for (const never of ["--trust", "--dangerously-bypass-hook-trust", "--sandbox"]) {
+    assert.ok(!inv.args.includes(never), never);
+  }
   assert.equal(inv.stdin, "Review this change.");
+  assert.deepEqual(inv.env, CHILD.env);
+  assert.equal(inv.clearEnv, true);
+  assert.equal(inv.cwd, "/tmp/copy");
   assert.deepEqual(inv.files, {
     "/tmp/rg-x/answer-1.schema.json": dialectText(reviewSchema, "codex"),
   });
   assert.deepEqual(inv.readBack, ["/tmp/rg-x/last-message-1.txt"]);
 });
 
-Deno.test("buildCodexInvocation() puts -C and --sandbox before resume and the sandbox again after it", () => {
+Deno.test("buildCodexInvocation() puts every exec option before resume, so the resume is confined too", () => {
   const inv = buildCodexInvocation({
     ...REQUEST,
     attempt: 2,
     resumeSessionId: "thread-1",
     model: "gpt-5",
+    workdir: "/tmp/copy",
+    child: CHILD,
   });
   assert.deepEqual(inv.args, [
-    "exec",
-    "-C",
-    "/repo",
-    "--sandbox",
-    "read-only",
-    "-m",
-    "gpt-5",
+    ...OPTIONS,
     "resume",
-    "-c",
-    'sandbox_mode="read-only"',
-    "-c",
-    'approval_policy="never"',
     "--json",
     "--output-schema",
     "/tmp/rg-x/answer-2.schema.json",
@@ -69,6 +82,21 @@ Deno.test("buildCodexInvocation() puts -C and --sandbox before resume and the sa
     "-",
   ]);
   assert.deepEqual(Object.keys(inv.files), ["/tmp/rg-x/answer-2.schema.json"]);
+});
+
+Deno.test("buildCodexInvocation() without a child setup falls back to --sandbox read-only", () => {
+  const inv = buildCodexInvocation(REQUEST);
+  assert.deepEqual(inv.args.slice(0, 8), [
+    "exec",
+    "-C",
+    "/repo",
+    "--skip-git-repo-check",
+    "--sandbox",
+    "read-only",
+    "-c",
+    'approval_policy="never"',
+  ]);
+  assert.equal(inv.clearEnv, undefined);
 });
 
 Deno.test("parseCodexEnvelope() classifies every real sample", async (t) => {

@@ -24,8 +24,18 @@ export interface ProviderRequest {
   prompt: string;
   /** The canonical JSON Schema of the answer kind (adapters derive their dialect from it). */
   schema: Record<string, unknown>;
-  /** Absolute repository root; the provider runs there, read-only. */
+  /**
+   * Absolute root of the user's repository. The provider does not run there (see `workdir`); the
+   * adapter names it to keep it out of the sandbox's reach.
+   */
   root: string;
+  /**
+   * The directory the provider runs in: the private read-only copy of the reviewed tree
+   * (lib/session/workspace.ts). Defaults to `root` (unit tests of the pure builders).
+   */
+  workdir?: string;
+  /** The child's environment and options from {@linkcode ProviderAdapter.prepareChild}. */
+  child?: ChildSetup;
   /** Model name to pass on, when the user chose one. */
   model?: string;
   /** Agent turn limit. */
@@ -44,12 +54,41 @@ export interface Invocation {
   args: string[];
   /** Text for stdin, or `null` for no stdin at all (vibe reads stdin even with -p). */
   stdin: string | null;
-  /** Extra environment for the child (`runProcess` in lib/exec/exec.ts adds `REVIEW_GATE_CHILD=1`). */
+  /**
+   * The child's environment (`runProcess` in lib/exec/exec.ts adds `REVIEW_GATE_CHILD=1`). With
+   * `clearEnv` it is the whole environment; without, it is merged over the parent's.
+   */
   env: Record<string, string>;
+  /** True when `env` is the child's whole environment (set whenever a `child` setup was given). */
+  clearEnv?: boolean;
+  /** The directory to spawn in (the request's `workdir`). */
+  cwd?: string;
   /** Files to write before spawning: absolute path (inside tmpDir) → content. */
   files: Record<string, string>;
   /** Absolute paths to read after the process exits (missing → null), passed to parseEnvelope. */
   readBack: string[];
+}
+
+/** What a provider child may see of the machine, for {@linkcode ProviderAdapter.prepareChild}. */
+export interface ChildContext {
+  /** The parent environment: where allowlisted variables come from. Never given whole to the child. */
+  env: Record<string, string | undefined>;
+  /** The call's private 0700 directory (private HOME, CODEX_HOME, settings files go here). */
+  dir: string;
+  /** Absolute root of the user's repository (kept out of the sandbox's reach). */
+  root: string;
+  /** The directory the child runs in (the read-only copy). */
+  workdir: string;
+}
+
+/** The child's environment and the options derived from the user's setup, built once per call. */
+export interface ChildSetup {
+  /** The child's whole environment: an allowlist of the parent's plus private HOME/TMPDIR/… */
+  env: Record<string, string>;
+  /** Options the adapter places in every attempt's argv (codex `-c …`, claude `--settings FILE`). */
+  args: string[];
+  /** Undo what the CLI left behind for this call outside `dir` (Claude's per-cwd session folder). */
+  cleanup?: () => Promise<void>;
 }
 
 /** What the process produced, as the adapter's parser sees it. */
@@ -132,11 +171,23 @@ export interface ProviderAdapter {
    * resume of that session.
    */
   buildInvocation(request: ProviderRequest): Invocation;
+  /**
+   * Build the call's private setup in `context.dir` (I/O: reads the user's config, writes private
+   * files): the child's allowlisted environment and the options that carry the user's provider and
+   * auth. Called once per structured call; both attempts use it.
+   */
+  prepareChild(context: ChildContext): Promise<ChildSetup>;
+  /**
+   * Say, without any secret, what provider and auth the review child will use (for `doctor`). Reads
+   * the user's config; writes nothing.
+   */
+  describeAuth(env: Record<string, string | undefined>): Promise<string[]>;
   /** Classify what the process produced. Never throws: malformed output is an `error` envelope. */
   parseEnvelope(output: ProcessOutput): Envelope;
   /**
    * Find the session id after the process ran, for CLIs that print it nowhere (vibe). I/O allowed.
-   * @param context the repo root, the spawn time (epoch ms) and the child's environment
+   * @param context the directory the child ran in, the spawn time (epoch ms) and the child's
+   *   environment
    */
   locateSession?(
     context: { root: string; spawnedAtMs: number; env: Record<string, string | undefined> },

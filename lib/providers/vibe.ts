@@ -7,14 +7,22 @@
  *
  * Note: the prompt travels in argv, and Linux caps one argument at 128 KiB (MAX_ARG_STRLEN).
  *
+ * Isolation (not verified with the real CLI: PyPI is out of reach here): like the others, Vibe runs
+ * in the private read-only copy of the reviewed tree, with an allowlisted environment (its own
+ * `MISTRAL_API_KEY` and `VIBE_*` variables, lib/providers/child_env.ts) and the user's HOME (its
+ * config and logs live in `~/.vibe` unless `VIBE_HOME` says otherwise).
+ *
  * @module
  */
 
 import { join } from "node:path";
 import { dialectText } from "../answer/dialect.ts";
 import { tailOf } from "./claude.ts";
+import { allowlistEnv } from "./child_env.ts";
 import { PROMPT_LIMITS } from "./limits.ts";
 import type {
+  ChildContext,
+  ChildSetup,
   Envelope,
   Invocation,
   ProcessOutput,
@@ -52,7 +60,7 @@ export function buildVibeInvocation(request: ProviderRequest): Invocation {
     "--output",
     "streaming",
     "--workdir",
-    request.root,
+    request.workdir ?? request.root,
     "--max-turns",
     String(request.maxTurns),
     "--enabled-tools",
@@ -61,8 +69,34 @@ export function buildVibeInvocation(request: ProviderRequest): Invocation {
     "grep",
   ];
   if (request.resumeSessionId) args.push("--resume", request.resumeSessionId);
-  const env: Record<string, string> = request.model ? { VIBE_ACTIVE_MODEL: request.model } : {};
-  return { args, stdin: null, env, files: {}, readBack: [] };
+  const env: Record<string, string> = {
+    ...request.child?.env,
+    ...(request.model ? { VIBE_ACTIVE_MODEL: request.model } : {}),
+  };
+  return {
+    args,
+    stdin: null,
+    env,
+    ...(request.child ? { clearEnv: true } : {}),
+    cwd: request.workdir ?? request.root,
+    files: {},
+    readBack: [],
+  };
+}
+
+/**
+ * The call's setup: the allowlisted environment (Vibe's own variables), the user's HOME, TMPDIR
+ * the call's private dir.
+ *
+ * @param context parent environment and private dir
+ */
+export function prepareVibeChild(context: ChildContext): Promise<ChildSetup> {
+  const env = {
+    ...allowlistEnv(context.env, { names: ["MISTRAL_API_KEY"], prefixes: ["VIBE_"] }),
+    ...(context.env.HOME ? { HOME: context.env.HOME } : {}),
+    TMPDIR: context.dir,
+  };
+  return Promise.resolve({ env, args: [] });
 }
 
 function contentText(content: unknown): string {
@@ -169,6 +203,11 @@ export const vibeAdapter: ProviderAdapter = {
   installHint: "uv tool install mistral-vibe",
   capabilities: { nativeSchema: false, resume: true, maxPromptBytes: PROMPT_LIMITS.vibe },
   versionArgs: ["--version"],
+  prepareChild: prepareVibeChild,
+  describeAuth: (env) =>
+    Promise.resolve([
+      env.MISTRAL_API_KEY ? "MISTRAL_API_KEY from the environment" : "Vibe's own login (~/.vibe)",
+    ]),
   buildInvocation: buildVibeInvocation,
   parseEnvelope: parseVibeEnvelope,
   locateSession: locateVibeSession,

@@ -20,12 +20,13 @@ import type { Config } from "../config/config.ts";
 import type { ExecRequest, Runner } from "../exec/exec.ts";
 import { collectChange, shownNothing } from "../git/collect.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
-import { compareSnapshots, takeSnapshot } from "../git/snapshot.ts";
 import { autoTarget } from "../git/target.ts";
 import type { Change, Target } from "../git/types.ts";
 import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
 import { type CallOutcome, callStructured } from "../session/call.ts";
 import { OMIT_REASON_TEXT } from "../git/coverage_text.ts";
+import { reviewProof } from "../session/proof.ts";
+import { withReviewWorkspace } from "../session/workspace.ts";
 import { type CacheEntry, cacheKey, readCache } from "../store/cache.ts";
 import { ensureStateDir } from "../store/state.ts";
 import { answerStatus, blockingFindings, type Policy, policyOf } from "../kinds/review/policy.ts";
@@ -304,7 +305,11 @@ async function collect(
   }
 }
 
-/** One structured call to the provider, decoded as the review kind, inside the read-only proof. */
+/**
+ * One structured call to the provider, decoded as the review kind, inside the read-only proof, in
+ * a private read-only copy of the reviewed tree (lib/session/workspace.ts) made now — only when a
+ * model is about to be asked.
+ */
 function askProvider(
   run: ReviewRun,
   at: { repo: Repo; change: Change; prompt: string },
@@ -314,26 +319,29 @@ function askProvider(
   const kind = getKind("review");
   deps.onProviderStart?.(adapter.name);
   const bin = resolveBinary(adapter, deps.env, options.cwd);
-  return callStructured({
-    adapter,
-    bin,
-    request: {
-      prompt: at.prompt,
-      schema: kind.schema,
-      root: at.repo.root,
-      model: config.model,
-      maxTurns: config.max_turns,
-    },
-    correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), kind.schema),
-    decode: async (input) =>
-      (await import("../answer/decoder.ts")).decode(kind, input, at.change.tree),
-    runner: deps.runner,
-    timeoutMs: config.timeout_seconds * 1000,
-    signal: deps.signal,
-    env: deps.env,
-    proof: { take: () => takeSnapshot(deps.runner, at.repo), compare: compareSnapshots },
-    missingBinaryMessage: missingBinaryMessage(adapter, bin),
-  });
+  const tree = at.change.toTree ?? at.change.to;
+  return withReviewWorkspace(deps.runner, { repo: at.repo, tree }, (workspace) =>
+    callStructured({
+      adapter,
+      bin,
+      request: {
+        prompt: at.prompt,
+        schema: kind.schema,
+        root: at.repo.root,
+        model: config.model,
+        maxTurns: config.max_turns,
+      },
+      correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), kind.schema),
+      decode: async (input) =>
+        (await import("../answer/decoder.ts")).decode(kind, input, at.change.tree),
+      runner: deps.runner,
+      timeoutMs: config.timeout_seconds * 1000,
+      signal: deps.signal,
+      env: deps.env,
+      workspace,
+      proof: reviewProof(deps.runner, { repo: at.repo, env: deps.env, workspace }),
+      missingBinaryMessage: missingBinaryMessage(adapter, bin),
+    }));
 }
 
 /** Most omitted files a not-reviewed message names. */

@@ -9,7 +9,7 @@
 import type { Decision } from "../answer/types.ts";
 import { type ExecResult, SpawnError } from "../exec/exec.ts";
 import type { Envelope, Invocation, ProviderAdapter, Usage } from "../providers/provider.ts";
-import type { AttemptRun, CallOptions, CallOutcome, Step } from "./types.ts";
+import type { AttemptRun, CallOptions, CallOutcome, CallSetup, Step } from "./types.ts";
 
 /**
  * Run one attempt of `callStructured` (lib/session/call.ts): build the invocation (a resume of
@@ -44,7 +44,8 @@ export async function runAttempt<T>(
       args: invocation.args,
       stdin: invocation.stdin,
       env: invocation.env,
-      cwd: options.request.root,
+      ...(invocation.clearEnv ? { clearEnv: true } : {}),
+      cwd: invocation.cwd ?? at.setup.workdir,
       timeoutMs: remaining,
       signal,
     });
@@ -73,14 +74,15 @@ export async function runAttempt<T>(
   }
   const envelope = await readEnvelope(options.adapter, invocation, result);
   if (envelope.notices && envelope.notices.length > 0) record.notices = envelope.notices;
-  const env = { ...options.env, ...invocation.env };
-  await collectMeta(options, out, envelope, { spawnedAtMs, env });
+  const env = invocation.clearEnv ? invocation.env : { ...options.env, ...invocation.env };
+  await collectMeta(options, out, envelope, { spawnedAtMs, env, root: at.setup.workdir });
   return await judge(options, record, envelope);
 }
 
-/** Which attempt to run: temp dir, number (1 or 2), deadline, and the corrective prompt of a resume. */
+/** Which attempt to run: the call's setup, number (1 or 2), deadline, and the corrective prompt. */
 export interface AttemptAt {
-  tmpDir: string;
+  /** The call's private dir, workdir and child setup. */
+  setup: CallSetup;
   n: number;
   /** `performance.now()` ms by which both attempts must be over. */
   deadline: number;
@@ -113,11 +115,13 @@ async function prepareAttempt<T>(
   const invocation = adapter.buildInvocation({
     ...options.request,
     ...(at.prompt !== undefined ? { prompt: at.prompt, resumeSessionId: out.sessionId } : {}),
-    tmpDir: at.tmpDir,
+    tmpDir: at.setup.tmpDir,
+    workdir: at.setup.workdir,
+    child: at.setup.child,
     attempt: at.n,
   });
   for (const [path, content] of Object.entries(invocation.files)) {
-    if (!path.startsWith(at.tmpDir + "/")) {
+    if (!path.startsWith(at.setup.tmpDir + "/")) {
       throw new Error(`Adapter "${adapter.name}" wrote outside its temp dir: "${path}"`);
     }
     await Deno.writeTextFile(path, content, { mode: 0o600 });
@@ -208,14 +212,11 @@ async function collectMeta<T>(
   options: CallOptions<T, unknown>,
   out: CallOutcome<T>,
   envelope: Envelope,
-  context: { spawnedAtMs: number; env: Record<string, string | undefined> },
+  context: { spawnedAtMs: number; env: Record<string, string | undefined>; root: string },
 ): Promise<void> {
   let sessionId = envelope.sessionId;
   if (!sessionId && options.adapter.locateSession) {
-    sessionId = await options.adapter.locateSession({
-      root: options.request.root,
-      ...context,
-    }).catch(() => undefined);
+    sessionId = await options.adapter.locateSession(context).catch(() => undefined);
   }
   if (sessionId) out.sessionId = sessionId;
   if (envelope.model) out.model = envelope.model;

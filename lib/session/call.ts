@@ -5,6 +5,11 @@
  * difference is a `provider-error` naming the changed paths (nothing is reverted). Every attempt
  * keeps its argv, stdin size, raw stdout/stderr, exit code and duration for the transcript.
  *
+ * The provider runs in the review's workspace (the read-only copy of the reviewed tree,
+ * lib/session/workspace.ts) with the child setup its adapter prepares once per call in the call's
+ * private dir (`prepareChild`: allowlisted environment, private homes, carried auth), shared by
+ * both attempts and cleaned up after.
+ *
  * The adapter, decoder, runner and proof are injected, so this file is tested alone with fakes. One
  * attempt (spawn, envelope, decoder) is lib/session/attempt.ts; the shapes both use are
  * lib/session/types.ts.
@@ -47,10 +52,23 @@ export function callStructured<T, S = unknown>(
   return withPrivateTempDir(async (tmpDir) => {
     const before = options.proof ? await options.proof.take() : undefined;
     const out: CallOutcome<T> = { status: "provider-error", attempts: [] };
-    let step = await runAttempt(options, out, { tmpDir, n: 1, deadline });
-    if (step.kind === "refused" && out.sessionId && options.adapter.capabilities.resume) {
-      const prompt = options.correctivePrompt(step.refusal);
-      step = await runAttempt(options, out, { tmpDir, n: 2, deadline, prompt });
+    const workdir = options.workspace?.tree ?? options.request.root;
+    const child = await options.adapter.prepareChild({
+      env: options.env ?? Deno.env.toObject(),
+      dir: tmpDir,
+      root: options.request.root,
+      workdir,
+    });
+    const setup = { tmpDir, workdir, child };
+    let step;
+    try {
+      step = await runAttempt(options, out, { setup, n: 1, deadline });
+      if (step.kind === "refused" && out.sessionId && options.adapter.capabilities.resume) {
+        const prompt = options.correctivePrompt(step.refusal);
+        step = await runAttempt(options, out, { setup, n: 2, deadline, prompt });
+      }
+    } finally {
+      await child.cleanup?.();
     }
     if (step.kind === "ok") {
       Object.assign(out, { status: "ok", answer: step.answer, notes: step.notes });
@@ -82,7 +100,7 @@ async function checkProof<T, S>(
   if (changed.length > 0) {
     applyViolation(
       out,
-      `The provider changed the repository (read-only violation): ${changed.join(", ")}`,
+      `The provider wrote where a review may not (read-only violation): ${changed.join(", ")}`,
     );
   }
 }

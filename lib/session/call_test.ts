@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import type { Decision, Refusal } from "../answer/types.ts";
 import { GitError, StoreError } from "../base/errors.ts";
 import { type ExecRequest, type ExecResult, type Runner, runProcess } from "../exec/exec.ts";
-import type { Envelope, ProviderAdapter, ProviderRequest } from "../providers/provider.ts";
+import type {
+  ChildContext,
+  Envelope,
+  ProviderAdapter,
+  ProviderRequest,
+} from "../providers/provider.ts";
 import { type CallOptions, callStructured, toAttemptRecords } from "./call.ts";
 
 type Answer = { verdict: string };
@@ -15,6 +20,7 @@ function fakeAdapter(
   extra: Partial<ProviderAdapter> & { args?: string[] } = {},
 ) {
   const requests: ProviderRequest[] = [];
+  const childContexts: ChildContext[] = [];
   const outputs: { stdout: string; files: Record<string, string | null> }[] = [];
   const adapter: ProviderAdapter = {
     name: "claude",
@@ -23,6 +29,11 @@ function fakeAdapter(
     installHint: "npm i -g @anthropic-ai/claude-code",
     capabilities: { nativeSchema: true, resume: true },
     versionArgs: ["--version"],
+    prepareChild: (context) => {
+      childContexts.push(context);
+      return Promise.resolve({ env: { CHILD_ENV: "y" }, args: [] });
+    },
+    describeAuth: () => Promise.resolve([]),
     buildInvocation(request) {
       requests.push(request);
       lastTmp = request.tmpDir;
@@ -41,7 +52,7 @@ function fakeAdapter(
     },
     ...extra,
   };
-  return { adapter, requests, outputs };
+  return { adapter, requests, outputs, childContexts };
 }
 
 /** A fake runner returning scripted results and recording requests (and file modes at spawn). */
@@ -314,7 +325,7 @@ Deno.test("callStructured() turns a repository change into provider-error even w
   assert.equal(out.status, "provider-error");
   assert.equal(
     out.message,
-    "The provider changed the repository (read-only violation): a.txt, index",
+    "The provider wrote where a review may not (read-only violation): a.txt, index",
   );
   assert.equal(out.answer, undefined);
 });

@@ -8,7 +8,8 @@
  */
 import type { Decision, Refusal } from "../answer/types.ts";
 import type { Runner } from "../exec/exec.ts";
-import type { ProviderAdapter, ProviderRequest, Usage } from "../providers/provider.ts";
+import type { ChildSetup, ProviderAdapter, ProviderRequest, Usage } from "../providers/provider.ts";
+import type { ReviewWorkspace } from "./workspace.ts";
 
 /** How one provider attempt ended. */
 export type AttemptOutcome =
@@ -92,8 +93,16 @@ export interface CallOptions<T = unknown, S = unknown> {
   adapter: ProviderAdapter;
   /** Binary to spawn (resolved from the adapter's `binEnv` or `defaultBin` by the caller). */
   bin: string;
-  /** The first call's request; the session fills in tmpDir, attempt and resumeSessionId. */
-  request: Omit<ProviderRequest, "tmpDir" | "attempt" | "resumeSessionId">;
+  /**
+   * The first call's request; the session fills in tmpDir, attempt, resumeSessionId, and the
+   * workdir and child setup.
+   */
+  request: Omit<ProviderRequest, "tmpDir" | "attempt" | "resumeSessionId" | "workdir" | "child">;
+  /**
+   * The review's workspace (lib/session/workspace.ts): the provider runs in its read-only copy.
+   * Without one it runs in `request.root` (tests of the session alone).
+   */
+  workspace?: ReviewWorkspace;
   /** The corrective prompt for a refusal (formatted with lib/answer/refusal.ts). */
   correctivePrompt: (refusal: Refusal[]) => string;
   /** The decoder, bound to the answer kind and reviewed tree. */
@@ -103,12 +112,22 @@ export interface CallOptions<T = unknown, S = unknown> {
   timeoutMs: number;
   /** Aborts the call (Ctrl-C, a hook deadline): the child group is killed, status `interrupted`. */
   signal?: AbortSignal;
-  /** The parent environment, handed to `adapter.locateSession`. */
+  /**
+   * The parent environment: the adapter takes the child's allowlisted environment and the user's
+   * config locations from it (`prepareChild`). Default: this process's environment.
+   */
   env?: Record<string, string | undefined>;
   /** Read-only proof; skipped when absent. */
   proof?: ReadOnlyProof<S>;
   /** Message when the binary cannot be started, e.g. `Cannot find "codex" on PATH: …`. */
   missingBinaryMessage?: string;
+}
+
+/** What both attempts of one call share: the private dir, the workdir and the child setup. */
+export interface CallSetup {
+  tmpDir: string;
+  workdir: string;
+  child: ChildSetup;
 }
 
 /** Where an attempt left the call: an answer, a refusal to correct, or the end. */

@@ -53,10 +53,10 @@ function toolResults(
 }
 
 Deno.test({
-  name: "claude: a valid StructuredOutput is approved with our full read-only argv",
+  name: "claude: a valid StructuredOutput is approved with our full confined argv, in the copy",
   ignore,
   fn: () =>
-    withClaude([structured(APPROVE)], async ({ mock, review }) => {
+    withClaude([structured(APPROVE)], async ({ repo, mock, review }) => {
       const { outcome, spawns } = await review();
       assert.equal(outcome.status, "ok", outcome.message);
       assert.equal(outcome.answer?.verdict, "approve");
@@ -69,15 +69,19 @@ Deno.test({
       for (
         const flag of [
           "--setting-sources",
+          "--settings",
           "--strict-mcp-config",
+          "--restricted",
+          "--disable-slash-commands",
           "--permission-mode",
-          "--disallowedTools",
         ]
       ) {
         assert.ok(args.includes(flag), `argv lacks ${flag}`);
       }
       assert.equal(args[args.indexOf("--setting-sources") + 1], "");
+      assert.equal(args[args.indexOf("--tools") + 1], "Read,Grep,Glob");
       assert.equal(spawns[0].stdin, DEFAULT_PROMPT);
+      assert.ok(spawns[0].cwd?.endsWith("/tree") && spawns[0].cwd !== repo, "runs in the copy");
       // what Claude Code sent: our Claude dialect as the StructuredOutput tool, the prompt
       const [main] = mock.mainRequests();
       const tools = main.body!.tools as Tool[];
@@ -87,7 +91,7 @@ Deno.test({
       );
       assert.deepEqual(
         tools.map((t) => t.name).filter((n) =>
-          ["Write", "Edit", "WebFetch", "NotebookEdit"].includes(n)
+          ["Write", "Edit", "WebFetch", "NotebookEdit", "Bash", "Skill", "Task"].includes(n)
         ),
         [],
       );
@@ -132,7 +136,7 @@ Deno.test({
         const resumeArgs = spawns[1].args;
         assert.equal(resumeArgs[resumeArgs.indexOf("--resume") + 1], first.session_id);
         assert.ok(resumeArgs.includes("--json-schema"), "resume must pass every flag again");
-        assert.ok(resumeArgs.includes("--disallowedTools"));
+        assert.ok(resumeArgs.includes("--restricted") && resumeArgs.includes("--settings"));
         // the corrective prompt reached the model, with the earlier conversation
         const mains = mock.mainRequests();
         assert.equal(mains.length, 3);
@@ -199,7 +203,10 @@ Deno.test({
   ignore,
   fn: () =>
     withClaude(
-      Array.from({ length: 4 }, () => bash("git log --oneline -1")),
+      Array.from(
+        { length: 4 },
+        (): ClaudeTurn => ({ kind: "tool", name: "Read", input: { file_path: "README.md" } }),
+      ),
       async ({ review }) => {
         const { outcome } = await review({ maxTurns: 1 });
         assert.equal(outcome.status, "provider-error");
@@ -236,22 +243,17 @@ Deno.test({
 
 Deno.test({
   name:
-    "claude: `git log --output=x` writes a file and our read-only proof fails the review naming it",
+    "claude: `git log --output=x` (a write hole of the old git allow-list) is refused: no Bash at all",
   ignore,
   fn: () =>
     withClaude(
       [bash("git log --output=leak.txt"), structured(APPROVE)],
       async ({ repo, mock, review }) => {
         const { outcome } = await review();
-        assert.equal(
-          await exists(join(repo, "leak.txt")),
-          true,
-          "the hole still exists in this version",
-        );
-        assert.equal(outcome.status, "provider-error");
-        assert.equal(outcome.answer, undefined);
-        assert.match(outcome.message ?? "", /read-only/);
-        assert.match(outcome.message ?? "", /leak\.txt/);
+        assert.equal(await exists(join(repo, "leak.txt")), false);
+        const results = toolResults(mock.mainRequests().at(-1)!.body);
+        assert.ok(results.length >= 1 && results.every((r) => r.is_error === true));
+        assert.equal(outcome.status, "ok", outcome.message);
         assert.equal(mock.pending(), 0);
       },
     ),

@@ -103,7 +103,10 @@ Deno.test({
         assert.equal(threadId(attemptText(outcome, 2).stdout), first, "same thread id");
         const args = spawns[1].args;
         assert.ok(args.includes("resume"));
-        assert.equal(args[args.indexOf("resume") - 1 + 0], "read-only", "--sandbox before resume");
+        const before = args.slice(0, args.indexOf("resume"));
+        for (const option of ["--ignore-rules", 'default_permissions="review"', "hooks"]) {
+          assert.ok(before.includes(option), `${option} before resume`);
+        }
         assert.ok(args.includes(first));
         const turns = mock.turns();
         assert.equal(turns.length, 2);
@@ -200,6 +203,23 @@ Deno.test({
       assert.match(outcome.message ?? "", /stream (disconnected|closed)/);
       assert.equal(outcome.attempts.length, 1);
     }),
+});
+
+Deno.test({
+  name:
+    "codex: a keyring user's fallback (--ignore-user-config, provider as -c keys) reaches the custom provider",
+  ignore,
+  fn: () =>
+    withCodex([message(APPROVE)], async ({ sb, mock, review }) => {
+      const { outcome, spawns } = await review();
+      assert.equal(outcome.status, "ok", `${outcome.message} ${attemptText(outcome, 1).stderr}`);
+      const args = spawns[0].args;
+      assert.ok(args.includes("--ignore-user-config"));
+      assert.ok(args.includes('model_provider="mock"'));
+      assert.equal(spawns[0].env.CODEX_HOME, sb.codexHome, "the user's own home (keyring key)");
+      assert.equal(mock.turns().length, 1);
+      assert.match(mock.turns()[0].headers.authorization ?? "", /^Bearer sk-mock-key$/);
+    }, `cli_auth_credentials_store = "keyring"`),
 });
 
 Deno.test({

@@ -198,15 +198,14 @@ Deno.test({
 
 Deno.test({
   name:
-    "review --provider claude: `git log --output=x` writing a file fails the read-only proof, exit 3",
+    "review --provider claude: `git log --output=x` (the old allow-list's write hole) is refused, no file",
   ignore: claudeIgnore,
   fn: () =>
     withClaudeReview([bash("git log --output=leak.txt"), structured(APPROVE)], async (run) => {
-      assert.equal(await exists(join(run.repo, "leak.txt")), true);
-      assert.equal(run.json.status, "provider-error", run.stderr);
-      assert.equal(run.code, 3);
-      assert.match(String(run.json.message), /leak\.txt/);
-      assert.equal(await hasFile(run.runDir, "answer.json"), false);
+      assert.equal(await exists(join(run.repo, "leak.txt")), false);
+      assert.equal(run.json.status, "approved", `${run.json.message} ${run.stderr}`);
+      assert.equal(run.code, 0);
+      assert.equal(await hasFile(run.runDir, "answer.json"), true);
     }),
 });
 

@@ -1,7 +1,10 @@
 /**
  * Drives our real adapters (lib/providers/claude.ts, codex.ts) and the real session runner
  * (`callStructured` in lib/session/call.ts) against the real CLIs pointed at the loopback mocks, with
- * the real decoder, runner and read-only proof. Only the model is fake.
+ * the real decoder, runner, workspace (the read-only copy of the worktree's tree the CLI runs in)
+ * and read-only proof. Only the model is fake. The CLI's environment is what the adapter builds
+ * from the parent environment given here ({@linkcode RunReviewOptions.env}): the runner adds
+ * nothing.
  *
  * @module
  */
@@ -13,11 +16,13 @@ import { reviewKind } from "../../lib/kinds/review/kind.ts";
 import type { ReviewAnswer } from "../../lib/kinds/review/types.ts";
 import { type ExecRequest, runProcess } from "../../lib/exec/exec.ts";
 import { resolveRepo } from "../../lib/git/repo.ts";
-import { compareSnapshots, takeSnapshot } from "../../lib/git/snapshot.ts";
+import { snapshotWorktreeTree } from "../../lib/git/live_tree.ts";
 import { worktreeView } from "../../lib/git/tree_view.ts";
 import { getProvider } from "../../lib/providers/registry.ts";
 import { buildCorrectivePrompt } from "../../lib/kinds/review/prompt.ts";
 import { type CallOutcome, callStructured } from "../../lib/session/call.ts";
+import { reviewProof } from "../../lib/session/proof.ts";
+import { withReviewWorkspace } from "../../lib/session/workspace.ts";
 import { claudeEnv, codexEnv, findCli, makeRepo, makeSandbox, type Sandbox } from "./env.ts";
 
 /** Options for {@linkcode runReview}. */
@@ -31,13 +36,20 @@ export interface RunReviewOptions {
   prompt?: string;
   maxTurns?: number;
   timeoutMs?: number;
+  /**
+   * The parent environment review-gate runs in; default: this process's environment plus the
+   * CLI's mock settings (claudeEnv / codexEnv). The adapter takes the child's allowlist from it.
+   */
+  env?: Record<string, string>;
 }
 
 /** The recorded spawns of one run (argv, stdin, env) as the runner saw them. */
 export interface Spawn {
   args: readonly string[];
   stdin: string | null;
+  /** The child's whole environment (the adapter's allowlist; runProcess adds REVIEW_GATE_CHILD). */
   env: Record<string, string>;
+  cwd?: string;
 }
 
 /** Absolute path of our main.ts, which the end-to-end and hook cases spawn. */
@@ -59,37 +71,49 @@ export async function runReview(
 ): Promise<{ outcome: CallOutcome<ReviewAnswer>; spawns: Spawn[] }> {
   const adapter = getProvider(options.provider);
   const schema = canonicalSchema("review") as Record<string, unknown>;
-  const cliEnv = options.provider === "claude"
-    ? claudeEnv(options.sandbox, options.mockUrl)
-    : codexEnv(options.sandbox);
+  const env = options.env ?? {
+    ...Deno.env.toObject(),
+    ...(options.provider === "claude"
+      ? claudeEnv(options.sandbox, options.mockUrl)
+      : codexEnv(options.sandbox)),
+  };
   const spawns: Spawn[] = [];
   const runner = (request: ExecRequest) => {
     spawns.push({
       args: request.args,
       stdin: typeof request.stdin === "string" ? request.stdin : null,
       env: request.env ?? {},
+      cwd: request.cwd,
     });
-    return runProcess({ ...request, env: { ...cliEnv, ...request.env } });
+    return runProcess(request);
   };
   const repo = await resolveRepo(runProcess, options.repo);
-  const outcome = await callStructured<ReviewAnswer, Awaited<ReturnType<typeof takeSnapshot>>>({
-    adapter,
-    bin: findCli(options.provider)!,
-    request: {
-      prompt: options.prompt ?? DEFAULT_PROMPT,
-      schema,
-      root: options.repo,
-      maxTurns: options.maxTurns ?? 6,
-    },
-    correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), schema),
-    decode: (input) =>
-      decode(reviewKind, input, worktreeView(options.repo, { deleted: new Set() })) as Promise<
-        import("../../lib/answer/types.ts").Decision<ReviewAnswer>
-      >,
-    runner,
-    timeoutMs: options.timeoutMs ?? 90_000,
-    proof: { take: () => takeSnapshot(runProcess, repo), compare: compareSnapshots },
-  });
+  const tree = await snapshotWorktreeTree(runProcess, repo);
+  const outcome = await withReviewWorkspace(
+    runProcess,
+    { repo, tree },
+    (workspace) =>
+      callStructured<ReviewAnswer, unknown>({
+        adapter,
+        bin: findCli(options.provider)!,
+        request: {
+          prompt: options.prompt ?? DEFAULT_PROMPT,
+          schema,
+          root: options.repo,
+          maxTurns: options.maxTurns ?? 6,
+        },
+        correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), schema),
+        decode: (input) =>
+          decode(reviewKind, input, worktreeView(options.repo, { deleted: new Set() })) as Promise<
+            import("../../lib/answer/types.ts").Decision<ReviewAnswer>
+          >,
+        runner,
+        env,
+        workspace,
+        timeoutMs: options.timeoutMs ?? 90_000,
+        proof: reviewProof(runProcess, { repo, env, workspace }),
+      }),
+  );
   return { outcome, spawns };
 }
 
@@ -145,7 +169,7 @@ export interface CaseContext<M> {
   mock: M;
   /** {@linkcode runReview} with this case's provider, sandbox, repo and mock URL. */
   review: (
-    extra?: Pick<RunReviewOptions, "prompt" | "maxTurns" | "timeoutMs">,
+    extra?: Pick<RunReviewOptions, "prompt" | "maxTurns" | "timeoutMs" | "env">,
   ) => ReturnType<typeof runReview>;
 }
 

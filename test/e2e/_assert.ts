@@ -27,12 +27,27 @@ export function assertFencedDiff(prompt: string, mustContain: string): string {
   return diff;
 }
 
-/** Provider-specific checks of the first invocation's argv. */
+/**
+ * Provider-specific checks of the first invocation's argv, and what every child shares: it runs
+ * in the private read-only copy of the reviewed tree (never the repository), with an allowlisted
+ * environment.
+ */
 export function assertFirstCallArgv(provider: Provider, call: FakeInvocation, root: string): void {
   assert.equal(call.cli, provider);
   assert.equal(call.env.REVIEW_GATE_CHILD, "1");
+  assert.notEqual(call.cwd, root, "the provider runs in the private copy, not the repository");
+  assert.match(call.cwd, /\/review-gate-review-[^/]+\/tree$/);
+  for (const name of call.envNames) {
+    assert.match(
+      name,
+      /^(PWD|OLDPWD|SHLVL|_|PATH|HOME|TMPDIR|LANG|LC_.*|TZ|USER|LOGNAME|DENO_DIR|REVIEW_GATE_CHILD|REVIEW_GATE_FAKE_.*|NO_COLOR|CODEX_HOME|CLAUDE_CODE_.*|DISABLE_AUTOUPDATER|VIBE_.*|XDG_.*)$/,
+      `the child got ${name} (PWD, SHLVL and _ come from the fake's shell wrapper)`,
+    );
+  }
   if (provider === "claude") {
     assert.ok(call.argv.includes("-p"));
+    assert.equal(call.argv[call.argv.indexOf("--tools") + 1], "Read,Grep,Glob");
+    assert.ok(call.argv.includes("--restricted"));
     assert.equal(call.argv[call.argv.indexOf("--output-format") + 1], "json");
     assert.equal(call.argv[call.argv.indexOf("--setting-sources") + 1], "");
     const schema = JSON.parse(call.argv[call.argv.indexOf("--json-schema") + 1]);
@@ -41,7 +56,10 @@ export function assertFirstCallArgv(provider: Provider, call: FakeInvocation, ro
     assert.ok(!call.argv.includes("--resume"));
   } else if (provider === "codex") {
     assert.equal(call.argv[0], "exec");
-    assert.equal(call.argv[call.argv.indexOf("--sandbox") + 1], "read-only");
+    assert.equal(call.argv[call.argv.indexOf("-C") + 1], call.cwd);
+    assert.ok(call.argv.includes("--ignore-rules"));
+    assert.ok(call.argv.includes('default_permissions="review"'));
+    assert.ok(!call.argv.includes("--sandbox"), "the permission profile replaces --sandbox");
     assert.equal(call.argv.at(-1), "-");
     assert.ok(call.schemaFile, "codex was given a schema file");
     const schema = JSON.parse(call.schemaFile!);
@@ -50,7 +68,7 @@ export function assertFirstCallArgv(provider: Provider, call: FakeInvocation, ro
     assert.ok(!call.schemaFile!.includes("minLength"), "codex dialect has no minLength");
   } else {
     assert.equal(call.stdin, null);
-    assert.equal(call.argv[call.argv.indexOf("--workdir") + 1], root);
+    assert.equal(call.argv[call.argv.indexOf("--workdir") + 1], call.cwd);
     assert.equal(call.argv[call.argv.indexOf("--output") + 1], "streaming");
     for (const flag of ["--trust", "--yolo", "--auto-approve"]) {
       assert.ok(!call.argv.includes(flag));

@@ -45,6 +45,8 @@ export interface FakeInvocation {
   grandchildPid?: number;
   schemaFile: string | null;
   env: Record<string, string>;
+  /** Names of every variable the provider child got. */
+  envNames: string[];
   cwd: string;
   pid: number;
 }

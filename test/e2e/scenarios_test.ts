@@ -20,6 +20,7 @@ import {
   repoState,
   runCli,
   type Sandbox,
+  writeScenario,
 } from "./_cli.ts";
 import { assertFencedDiff, promptOf } from "./_assert.ts";
 
@@ -32,12 +33,13 @@ async function dirtySandbox(): Promise<Sandbox> {
 /** Run one review with a scenario and check the invariants every run must keep. */
 async function review(
   provider: Provider,
-  scenario: string,
+  scenarioOf: string | ((sandbox: Sandbox) => Promise<string>),
   extra: string[] = [],
   setup?: (sandbox: Sandbox) => Promise<void>,
 ) {
   const sandbox = await dirtySandbox();
   await setup?.(sandbox);
+  const scenario = typeof scenarioOf === "string" ? scenarioOf : await scenarioOf(sandbox);
   const before = await repoState(sandbox.repo);
   const result = await runCli(sandbox, ["review", "--provider", provider, ...extra], { scenario });
   const log = await readFakeLog(sandbox);
@@ -271,17 +273,42 @@ for (const provider of PROVIDERS) {
 }
 
 for (const provider of PROVIDERS) {
-  Deno.test(`review flags a ${provider} that writes into the worktree and keeps the file`, async () => {
+  Deno.test(`review flags a ${provider} that writes into its working directory (the private copy)`, async () => {
     const { sandbox, result, log, run } = await review(provider, "write-file");
     try {
       assert.equal(result.code, 3, result.stdout + result.stderr);
       assertNotReviewed(result.stdout, "provider-error");
-      assert.match(result.stdout, /read-only violation.*FAKE_PROVIDER_WAS_HERE\.txt/);
+      assert.match(
+        result.stdout,
+        /read-only violation.*reviewed copy\/FAKE_PROVIDER_WAS_HERE\.txt/,
+      );
       assert.equal(log.length, 1);
+      assert.notEqual(log[0].cwd, sandbox.repo.root, "the provider ran in the copy");
       assert.equal(run.run.status, "provider-error");
       assert.match(run.run.message ?? "", /FAKE_PROVIDER_WAS_HERE\.txt/);
       assert.ok(!run.files.includes("answer.json"), "an answer from a violating run is not stored");
-      const kept = await Deno.readTextFile(join(sandbox.repo.root, "FAKE_PROVIDER_WAS_HERE.txt"));
+      assert.equal(
+        await Deno.lstat(join(sandbox.repo.root, "FAKE_PROVIDER_WAS_HERE.txt")).catch(() => null),
+        null,
+        "the user's repository was not the working directory",
+      );
+    } finally {
+      await sandbox.cleanup();
+    }
+  });
+
+  Deno.test(`review flags a ${provider} that writes into the user's repository and keeps the file`, async () => {
+    let target = "";
+    const { sandbox, result, run } = await review(provider, (sandbox) => {
+      target = join(sandbox.repo.root, "FAKE_PROVIDER_WAS_HERE.txt");
+      return writeScenario(sandbox, "w", [{ kind: "write-file", path: target }]);
+    });
+    try {
+      assert.equal(result.code, 3, result.stdout + result.stderr);
+      assertNotReviewed(result.stdout, "provider-error");
+      assert.match(result.stdout, /read-only violation\): FAKE_PROVIDER_WAS_HERE\.txt$/m);
+      assert.equal(run.run.status, "provider-error");
+      const kept = await Deno.readTextFile(target);
       assert.equal(kept, "written by the fake provider\n", "the file is not removed");
     } finally {
       await sandbox.cleanup();

@@ -1,0 +1,92 @@
+/**
+ * The provider child's environment is an allowlist, never the parent's environment minus a few
+ * names (issue "isolate the provider child"): a review runs inside the user's shell, a CI runner or
+ * a Claude Code hook, whose environments hold tokens of every kind, and whatever reaches the child
+ * reaches the model's shell tool and so the next request body. What passes: what any CLI needs to
+ * run and reach its API (PATH, locale, time zone, proxies, CA bundles), and each provider's own
+ * auth and configuration variables, named by the adapter ({@linkcode EnvRule}). Never a Claude Code
+ * session's own markers (`CLAUDECODE`, `CLAUDE_CODE_ENTRYPOINT`, the parent session's messaging
+ * socket and token), another provider's keys, or `BASH_ENV`/`ENV`/`ZDOTDIR` (a shell would source
+ * them). HOME and TMPDIR are set by the adapter (the private ones).
+ *
+ * Pure: no I/O.
+ *
+ * @module
+ */
+
+/** Names any provider child may get from the parent environment. */
+export const COMMON_ENV: readonly string[] = [
+  "PATH",
+  "USER",
+  "LOGNAME",
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "HTTPS_PROXY",
+  "HTTP_PROXY",
+  "ALL_PROXY",
+  "NO_PROXY",
+  "https_proxy",
+  "http_proxy",
+  "all_proxy",
+  "no_proxy",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "NODE_EXTRA_CA_CERTS",
+  // Windows: what a process needs to start at all
+  "SystemRoot",
+  "USERPROFILE",
+  "APPDATA",
+  "LOCALAPPDATA",
+  "TEMP",
+  "TMP",
+  "PATHEXT",
+  "ComSpec",
+  // the Deno cache of the bundled fake provider (a path, no secret)
+  "DENO_DIR",
+];
+
+/** Prefixes any provider child may get: locale, and the bundled fake provider's script knobs. */
+export const COMMON_PREFIXES: readonly string[] = ["LC_", "REVIEW_GATE_FAKE_"];
+
+/** Which parent variables one provider adds to the common ones. */
+export interface EnvRule {
+  /** Exact names. */
+  names: readonly string[];
+  /** Name prefixes (e.g. `ANTHROPIC_`). */
+  prefixes?: readonly string[];
+}
+
+/**
+ * True when `name` passes the common allowlist or `rule`.
+ *
+ * @param name a variable name
+ * @param rule the provider's own names and prefixes
+ */
+export function allowedName(name: string, rule: EnvRule): boolean {
+  return COMMON_ENV.includes(name) || rule.names.includes(name) ||
+    [...COMMON_PREFIXES, ...(rule.prefixes ?? [])].some((p) => name.startsWith(p));
+}
+
+/**
+ * The parent variables the child may get: the common allowlist plus the provider's rule.
+ *
+ * @param parent the parent environment (undefined values are skipped)
+ * @param rule the provider's own names and prefixes
+ * @returns a new object with only allowed, defined variables
+ */
+export function allowlistEnv(
+  parent: Record<string, string | undefined>,
+  rule: EnvRule,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parent)) {
+    if (value !== undefined && allowedName(name, rule)) out[name] = value;
+  }
+  return out;
+}
+
+/** True for an environment value that switches something on ("1", "true", "yes"). */
+export function truthy(value: string | undefined): boolean {
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
+}

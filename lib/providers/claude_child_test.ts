@@ -1,0 +1,132 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { prepareClaudeChild } from "./claude.ts";
+import { carryAuthSettings, claudeChildEnv, describeClaudeAuth } from "./claude_child.ts";
+import { readCarriedSettings } from "./claude_child.ts";
+
+const PARENT = {
+  PATH: "/usr/bin",
+  LANG: "C.UTF-8",
+  LC_ALL: "C.UTF-8",
+  HTTPS_PROXY: "http://proxy:3128",
+  ANTHROPIC_API_KEY: "sk-ant-env",
+  CLAUDECODE: "1",
+  CLAUDE_CODE_ENTRYPOINT: "claude-desktop",
+  CLAUDE_CODE_SESSION_ID: "parent-session",
+  CLAUDE_CODE_MESSAGING_SOCKET: "/tmp/sock",
+  CLAUDE_CODE_MESSAGING_TOKEN: "parent-token",
+  CLAUDE_PROJECT_DIR: "/repo",
+  CLAUDE_PLUGIN_ROOT: "/plugins/x",
+  GITHUB_TOKEN: "ghp_secret",
+  OPENAI_API_KEY: "sk-openai",
+  AWS_SECRET_ACCESS_KEY: "aws-secret",
+  BASH_ENV: "/home/u/.bashrc",
+  CI_JOB_JWT: "jwt",
+};
+
+Deno.test("claudeChildEnv() is an allowlist: no session markers, no other secrets", () => {
+  const env = claudeChildEnv(PARENT, {});
+  assert.deepEqual(Object.keys(env).sort(), [
+    "ANTHROPIC_API_KEY",
+    "HTTPS_PROXY",
+    "LANG",
+    "LC_ALL",
+    "PATH",
+  ]);
+});
+
+Deno.test("claudeChildEnv() lets AWS credentials through only when Bedrock is switched on", () => {
+  assert.equal(claudeChildEnv(PARENT, {}).AWS_SECRET_ACCESS_KEY, undefined);
+  const carried = { env: { CLAUDE_CODE_USE_BEDROCK: "1" } };
+  assert.equal(claudeChildEnv(PARENT, carried).AWS_SECRET_ACCESS_KEY, "aws-secret");
+});
+
+Deno.test("carryAuthSettings() keeps credential helpers and auth env, never hooks or permissions", () => {
+  const carried = carryAuthSettings({
+    env: {
+      ANTHROPIC_API_KEY: "k",
+      ANTHROPIC_BASE_URL: "http://gw",
+      MY_VAR: "x",
+      GITHUB_TOKEN: "t",
+    },
+    apiKeyHelper: "/bin/get-key",
+    awsAuthRefresh: "aws sso login",
+    otelHeadersHelper: "/bin/otel",
+    hooks: { Stop: [] },
+    permissions: { allow: ["Bash(*)"] },
+    statusLine: { type: "command", command: "x" },
+    enabledPlugins: { a: true },
+  }, {});
+  assert.deepEqual(carried, {
+    apiKeyHelper: "/bin/get-key",
+    awsAuthRefresh: "aws sso login",
+    env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "http://gw" },
+  });
+});
+
+Deno.test("prepareClaudeChild() writes the carried settings 0600 in the private dir, never on argv", async () => {
+  const base = await Deno.makeTempDir({ prefix: "rg-claude-child-" });
+  try {
+    const home = join(base, "home");
+    const dir = join(base, "call");
+    await Deno.mkdir(join(home, ".claude"), { recursive: true });
+    await Deno.mkdir(dir);
+    await Deno.writeTextFile(
+      join(home, ".claude", "settings.json"),
+      `{ // JSONC like Claude Code accepts\n "env": {"ANTHROPIC_API_KEY": "sk-from-settings"},` +
+        ` "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "touch x"}]}]},}`,
+    );
+    const setup = await prepareClaudeChild({
+      env: { ...PARENT, HOME: home },
+      dir,
+      root: "/repo",
+      workdir: join(base, "copy"),
+    });
+    const file = join(dir, "claude-settings.json");
+    assert.deepEqual(setup.args, ["--settings", file]);
+    assert.ok(!setup.args.join(" ").includes("sk-from-settings"));
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(file)), {
+      env: { ANTHROPIC_API_KEY: "sk-from-settings" },
+    });
+    assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600);
+    assert.equal(setup.env.HOME, home);
+    assert.equal(setup.env.TMPDIR, dir);
+    assert.equal(setup.env.CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS, "1");
+    assert.equal(setup.env.CLAUDE_CODE_PLUGIN_DIRS, "");
+    for (const name of ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_MESSAGING_TOKEN"]) {
+      assert.equal(setup.env[name], undefined, name);
+    }
+    const sessions = join(
+      home,
+      ".claude",
+      "projects",
+      join(base, "copy").replace(/[^a-zA-Z0-9]/g, "-"),
+    );
+    await Deno.mkdir(sessions, { recursive: true });
+    await setup.cleanup?.();
+    await assert.rejects(Deno.lstat(sessions), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("describeClaudeAuth() names the sources, never the secrets", async () => {
+  const base = await Deno.makeTempDir({ prefix: "rg-claude-auth-" });
+  try {
+    await Deno.mkdir(join(base, ".claude"));
+    await Deno.writeTextFile(
+      join(base, ".claude", "settings.json"),
+      JSON.stringify({ apiKeyHelper: "/bin/key", env: { ANTHROPIC_BASE_URL: "http://gw" } }),
+    );
+    const env = { ...PARENT, HOME: base };
+    const lines = describeClaudeAuth(env, await readCarriedSettings(env));
+    assert.deepEqual(lines, [
+      "ANTHROPIC_API_KEY from the environment",
+      `apiKeyHelper from ${join(base, ".claude", "settings.json")}`,
+      `env ANTHROPIC_BASE_URL from ${join(base, ".claude", "settings.json")}`,
+    ]);
+    assert.ok(!lines.join("\n").includes("sk-ant-env"));
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});

@@ -1,0 +1,96 @@
+/**
+ * Stat-level fingerprints for the read-only proof beyond the repository (lib/session/proof.ts):
+ * the private copy the provider runs in, and the files outside the repository a reviewer could use
+ * to persist (lib/session/outside.ts). A file's signature is its type, size, mode, inode and mtime
+ * (ms): no content is read, so the cost is one `lstat` per entry. A write that keeps size, inode
+ * and mtime (a deliberate `touch -d` back-dating) is not seen; the provider's sandbox is the first
+ * line, this is the check that it held.
+ *
+ * @module
+ */
+import { join } from "node:path";
+
+/** Signature of one path: "absent", "unreadable", or "<type> <size> <mode> <ino> <mtime ms>". */
+export async function statSignature(path: string): Promise<string> {
+  try {
+    const info = await Deno.lstat(path);
+    const type = info.isSymlink ? "link" : info.isDirectory ? "dir" : "file";
+    return `${type} ${info.size} ${(info.mode ?? 0).toString(8)} ${info.ino ?? 0} ${
+      info.mtime?.getTime() ?? 0
+    }`;
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? "absent" : "unreadable";
+  }
+}
+
+/** Options of {@linkcode fingerprintDir}. */
+export interface DirOptions {
+  /** Directory levels below `dir` to descend (0: only its entries). Default: unlimited. */
+  depth?: number;
+  /** Most entries signed in all; past it the key "<label>/…" says "truncated". Default: unlimited. */
+  maxEntries?: number;
+  /** Entry names (relative to `dir`, "/"-joined) whose subtree is not watched. */
+  exclude?: readonly string[];
+}
+
+/**
+ * Sign every entry under `dir` as `<label>/<relative path>` → signature. Directories are listed
+ * by their entries (a new or removed entry appears as its own key), not by their own mtime, so a
+ * CLI creating an excluded subfolder does not count as a change of its parent.
+ *
+ * @param dir absolute directory
+ * @param label key prefix (e.g. "~/.claude" or "reviewed copy")
+ * @param options depth, entry cap, exclusions
+ * @returns keys → signatures; nothing for a missing or empty directory (a CLI creating an empty
+ *   folder is no change), `{label: signature}` when `dir` is not a directory
+ */
+export async function fingerprintDir(
+  dir: string,
+  label: string,
+  options: DirOptions = {},
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const budget = { left: options.maxEntries ?? Infinity };
+  const top = await statSignature(dir);
+  if (top === "absent") return out;
+  if (!top.startsWith("dir")) {
+    out[label] = top;
+    return out;
+  }
+  await walk(dir, "", options.depth ?? Infinity, { out, label, budget, options });
+  return out;
+}
+
+async function walk(
+  dir: string,
+  rel: string,
+  depth: number,
+  at: {
+    out: Record<string, string>;
+    label: string;
+    budget: { left: number };
+    options: DirOptions;
+  },
+): Promise<void> {
+  let names: string[];
+  try {
+    names = [];
+    for await (const entry of Deno.readDir(join(dir, rel))) names.push(entry.name);
+  } catch {
+    at.out[`${at.label}/${rel}`] = "unreadable";
+    return;
+  }
+  for (const name of names.sort()) {
+    const path = rel === "" ? name : `${rel}/${name}`;
+    if (at.options.exclude?.includes(path)) continue;
+    if (at.budget.left-- <= 0) {
+      at.out[`${at.label}/…`] = "truncated";
+      return;
+    }
+    const signature = await statSignature(join(dir, path));
+    if (signature.startsWith("dir") && depth > 0) {
+      await walk(dir, path, depth - 1, at);
+    } else if (!signature.startsWith("dir")) at.out[`${at.label}/${path}`] = signature;
+    else at.out[`${at.label}/${path}`] = "dir";
+  }
+}
