@@ -12,6 +12,7 @@ import { join } from "node:path";
 import type { GeneratedRepo } from "./gen_repo.ts";
 import { type BenchCase, type CaseFactory, DENO_RUN } from "./case_types.ts";
 import { hookCases } from "./hook_cases.ts";
+import { scaleCases } from "./scale_cases.ts";
 import type { Measurement } from "./measure.ts";
 
 export { DENO_RUN } from "./case_types.ts";
@@ -181,7 +182,7 @@ export const treeCopyCases: CaseFactory = (ctx) => {
 };
 
 /** Cases added by hand (see the block above). Run after the built-in ones. */
-export const EXTENSION_CASES: CaseFactory[] = [hookCases, treeCopyCases];
+export const EXTENSION_CASES: CaseFactory[] = [hookCases, treeCopyCases, scaleCases];
 
 /** Every case factory, in table order. */
 export const ALL_CASES: CaseFactory[] = [reviewCases, pipelineCases, ...EXTENSION_CASES];

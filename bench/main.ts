@@ -28,8 +28,11 @@ async function versionOf(cmd: string, args: string[]): Promise<string> {
 /** Measure every case of {@linkcode ALL_CASES}, printing progress, and check each row's output. */
 async function runCases(ctx: BenchContext): Promise<ResultRow[]> {
   const rows: ResultRow[] = [];
+  // `deno task bench --only "(e)"` measures only the groups whose name holds that text
+  const at = Deno.args.indexOf("--only");
+  const only = at >= 0 ? Deno.args[at + 1] ?? "" : "";
   for (const factory of ALL_CASES) {
-    for (const c of factory(ctx)) {
+    for (const c of factory(ctx).filter((c) => c.group.includes(only))) {
       progress(`${c.group} | ${c.name}: `);
       await c.setup?.();
       const m = await measure({

@@ -10,7 +10,8 @@ import { type ConfigLayer, loadConfig } from "../config/config.ts";
 import { UsageError } from "../base/errors.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { parseRangeSpec } from "../git/target.ts";
-import type { Target } from "../git/types.ts";
+import { estimateTokens, planText } from "../git/coverage_text.ts";
+import type { Change, Target } from "../git/types.ts";
 import { PROVIDER_NAMES } from "../providers/registry.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { policyOf } from "../kinds/review/policy.ts";
@@ -34,6 +35,9 @@ interface ReviewFlags {
   cache: boolean;
   failOn?: string;
   minConfidence?: string;
+  planOnly?: boolean;
+  maxCalls?: string;
+  jobs?: string;
 }
 
 /** Turn the target flags into a target; at most one may be given. */
@@ -69,6 +73,19 @@ function flagLayer(flags: ReviewFlags): ConfigLayer {
     }
     layer.timeout_seconds = seconds;
   }
+  for (
+    const [flag, key, value] of [
+      ["--max-calls", "max_calls", flags.maxCalls],
+      ["--jobs", "jobs", flags.jobs],
+    ] as const
+  ) {
+    if (value === undefined) continue;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) {
+      throw new UsageError(`Invalid ${flag} "${value}": give a whole number of 1 or more`);
+    }
+    layer[key] = n;
+  }
   return layer;
 }
 
@@ -96,6 +113,9 @@ export function registerReview(
     .addOption(minConfidenceOption())
     .option("--timeout <seconds>", "limit for the provider call, in seconds")
     .option("--no-cache", "ignore cached verdicts and ask the provider again")
+    .option("--max-calls <n>", "most model calls: a larger change is reviewed in up to n parts")
+    .option("--jobs <n>", "most model calls at once")
+    .option("--plan-only", "print the review plan (parts, sizes, tokens) without a model call")
     .option("--json", "print the run envelope as JSON on stdout (same as --format json)")
     .addHelpText(
       "after",
@@ -110,43 +130,81 @@ github (GitHub Actions annotations + job summary). Repeat --format for several, 
 Exit codes: 0 approved or no blocking finding, 1 blocking findings, 2 usage or config error,
 3 could not run (invalid answer, provider error, timeout), 130 interrupted.`,
     )
-    .action(async (flags: ReviewFlags) => {
-      const requests = outputs({ format: flags.json ? "json" : "terminal" });
-      const target = targetFromFlags(flags);
-      const repo = await resolveRepo(deps.runner, deps.cwd);
-      const { config } = await loadConfig({
-        root: repo.root,
+    .action((flags: ReviewFlags) => reviewAction(flags, { deps, setExit, outputs }));
+}
+
+/** `review`: plan only, or review and write the outputs; sets the exit code. */
+async function reviewAction(
+  flags: ReviewFlags,
+  at: {
+    deps: CliDeps;
+    setExit: (code: number) => void;
+    outputs: ReturnType<typeof addOutputOptions>;
+  },
+): Promise<void> {
+  const { deps, setExit, outputs } = at;
+  const requests = outputs({ format: flags.json ? "json" : "terminal" });
+  const target = targetFromFlags(flags);
+  const repo = await resolveRepo(deps.runner, deps.cwd);
+  const { config } = await loadConfig({
+    root: repo.root,
+    env: deps.env,
+    flags: flagLayer(flags),
+  });
+  if (flags.planOnly) {
+    const { planReview } = await import("../review/plan_only.ts");
+    const change = await planReview({ repo, target, config }, deps.runner);
+    deps.stdout.write(planOutput(change, flags.json === true));
+    setExit(0);
+    return;
+  }
+  const progress = startProgress(deps.stderr, deps.now);
+  let outcome;
+  try {
+    outcome = await runReview(
+      {
+        cwd: deps.cwd,
+        repo,
+        target,
+        kind: flags.adversarial ? "adversarial-review" : "review",
+        focus: flags.focus,
+        config,
+        useCache: flags.cache,
+      },
+      {
+        runner: deps.runner,
         env: deps.env,
-        flags: flagLayer(flags),
-      });
-      const progress = startProgress(deps.stderr, deps.now);
-      let outcome;
-      try {
-        outcome = await runReview(
-          {
-            cwd: deps.cwd,
-            repo,
-            target,
-            kind: flags.adversarial ? "adversarial-review" : "review",
-            focus: flags.focus,
-            config,
-            useCache: flags.cache,
-          },
-          {
-            runner: deps.runner,
-            env: deps.env,
-            now: deps.now,
-            signal: deps.signal,
-            onProviderStart: progress.start,
-          },
-        );
-      } finally {
-        progress.stop();
-      }
-      await writeOutputs(requests, outcome, { policy: policyOf(config), deps });
-      for (const warning of outcome.storeWarnings ?? []) {
-        deps.stderr.write(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
-      }
-      setExit(outcome.exitCode);
-    });
+        now: deps.now,
+        signal: deps.signal,
+        onProviderStart: progress.start,
+      },
+    );
+  } finally {
+    progress.stop();
+  }
+  await writeOutputs(requests, outcome, { policy: policyOf(config), deps });
+  for (const warning of outcome.storeWarnings ?? []) {
+    deps.stderr.write(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
+  }
+  setExit(outcome.exitCode);
+}
+
+/** What `--plan-only` prints: the plan as text, or as JSON with `--json`. */
+function planOutput(change: Change | null, json: boolean): string {
+  if (!json) return change ? planText(change) : "review-gate: nothing to review\n";
+  const plan = change
+    ? {
+      target: change.label,
+      calls: change.chunks.length,
+      parts: change.chunks.map((c, i) => ({
+        part: i + 1,
+        files: c.paths,
+        lines: c.lines,
+        bytes: c.bytes,
+        estimatedTokens: estimateTokens(c.bytes),
+      })),
+      coverage: change.coverage,
+    }
+    : { target: null, calls: 0, parts: [], coverage: null };
+  return JSON.stringify(plan, null, 2) + "\n";
 }

@@ -26,6 +26,10 @@ export interface Config {
   fail_on: Severity;
   min_confidence: number;
   cache: boolean;
+  /** Most model calls of one review (chunks of the review plan). */
+  max_calls: number;
+  /** Most model calls of one review at once. */
+  jobs: number;
   budgets: { file_bytes: number; total_bytes: number };
   gates: {
     pre_push: {
@@ -53,6 +57,8 @@ export const DEFAULT_CONFIG: Config = {
   fail_on: "high",
   min_confidence: 0.5,
   cache: true,
+  max_calls: 8,
+  jobs: 4,
   budgets: { file_bytes: 65536, total_bytes: 400000 },
   gates: {
     pre_push: {

@@ -42,6 +42,14 @@ export interface ExecRequest {
   signal?: AbortSignal;
   /** Keep at most this many bytes of stdout and of stderr each (the rest is read and dropped). Default 64 MiB. */
   maxOutputBytes?: number;
+  /**
+   * Stream stdout instead of keeping it: each chunk is handed over as it is read, in order, and the
+   * result's `stdout` is empty. The callback must be quick and synchronous (the output grace after
+   * exit, {@linkcode OUTPUT_GRACE_MS}, covers what is still in the pipe). A runner that cannot
+   * stream may ignore it and return `stdout` as usual: callers handle both (lib/git/git.ts
+   * `streamGit`).
+   */
+  onStdout?: (chunk: Uint8Array) => void;
 }
 
 /** What happened. */
@@ -158,7 +166,10 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
   if (request.signal?.aborted) onAbort();
   else request.signal?.addEventListener("abort", onAbort, { once: true });
 
-  const drains = [readBounded(child.stdout, limit), readBounded(child.stderr, limit)];
+  const drains = [
+    readBounded(child.stdout, limit, request.onStdout),
+    readBounded(child.stderr, limit),
+  ];
   if (hasStdin) drains.push(feedStdin(child, request.stdin as Uint8Array | string));
   let grace: ReturnType<typeof setTimeout> | undefined;
   try {

@@ -22,12 +22,38 @@ export interface Drain {
  *
  * @param stream a child's stdout or stderr
  * @param limit bytes to keep at most
+ * @param onChunk when given, every chunk goes to it instead of being kept (nothing is kept)
  * @returns the drain; `done` never rejects
  */
-export function readBounded(stream: ReadableStream<Uint8Array>, limit: number): Drain {
+export function readBounded(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+  onChunk?: (chunk: Uint8Array) => void,
+): Drain {
   const reader = stream.getReader();
-  const done = collect(reader, limit);
+  const done = onChunk ? pass(reader, onChunk) : collect(reader, limit);
   return { done, cancel: () => void reader.cancel().catch(() => {}) };
+}
+
+async function pass(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  while (true) {
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      break; // cancelled or the pipe broke
+    }
+    if (next.done) break;
+    try {
+      onChunk(next.value);
+    } catch {
+      // the consumer's own failure is its to report; keep draining so the child can finish
+    }
+  }
+  return { bytes: new Uint8Array(), truncated: false };
 }
 
 async function collect(

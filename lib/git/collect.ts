@@ -31,9 +31,9 @@
  */
 import type { Runner } from "../exec/exec.ts";
 import { sha256Hex } from "../base/sha256.ts";
-import { parseRawNumstat, type RawEntry, splitPatch } from "./diff_parse.ts";
-import { type FileDiff, fileDiffs } from "./file_diffs.ts";
-import { git, gitFailure, runGit } from "./git.ts";
+import { ChangeStream, type StreamedFile } from "./change_stream.ts";
+import { parseRawNumstat, type RawEntry } from "./diff_parse.ts";
+import { git, streamGit } from "./git.ts";
 import { listStatus } from "./status_listing.ts";
 import { snapshotIndexTree, snapshotWorktree } from "./live_tree.ts";
 import type { Repo } from "./repo.ts";
@@ -46,15 +46,15 @@ import type { Budgets, Change, ChangedFile, Target } from "./types.ts";
 export interface CollectOptions {
   repo: Repo;
   target: Target;
-  /** Byte limits on the diff text. */
+  /** Limits: `totalBytes` per chunk, `perFileBytes` per piece, `maxCalls` chunks (default 1). */
   budgets: Budgets;
 }
 
 /** Most submodules with uncommitted changes listed (and fingerprinted) per change. */
 export const MAX_DIRTY_SUBMODULES = 20;
 
-/** Patch bytes read at most (64 MiB); files past it are omitted as "budget". */
-const PATCH_CAP = 64 * 1024 * 1024;
+/** Room kept in a piece for its section header when the reader cuts a large hunk, bytes. */
+const HEADER_ROOM = 1024;
 
 const PATCH_ARGS = [
   "-p",
@@ -87,16 +87,18 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     : resolved.to === "index"
     ? await snapshotIndexTree(runner, repo)
     : resolved.to;
+  const limits = {
+    chunkBytes: budgets.totalBytes,
+    pieceBytes: budgets.perFileBytes,
+    maxChunks: Math.max(1, budgets.maxCalls ?? 1),
+  };
   const read = await readChange(runner, repo, {
     from: resolved.from,
     to: toTree,
     live: worktree !== null,
+    limits,
   });
-  const { files, plan } = planChange(read, {
-    chunkBytes: budgets.totalBytes,
-    pieceBytes: budgets.perFileBytes,
-    maxChunks: 1,
-  });
+  const { files, plan } = read;
   if (worktree && worktree.excluded.length > 0) plan.coverage.excluded = worktree.excluded;
   const deleted = new Set(
     read.entries.flatMap((e) =>
@@ -104,7 +106,7 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     ),
   );
   const signature = read.dirty.map((d) => d.signature).join("\0");
-  const changed = new Map(read.entries.map((e, i) => [e.path, read.diffs[i].changed]));
+  const changed = new Map(read.entries.map((e, i) => [e.path, read.streamed[i].changed]));
   return {
     target,
     label: resolved.label,
@@ -113,7 +115,8 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     to: resolved.to,
     toTree,
     files,
-    diff: plan.chunks[0]?.diff ?? "",
+    chunks: plan.chunks,
+    diff: plan.chunks.map((c) => c.diff).join(""),
     coverage: plan.coverage,
     fingerprint: await fingerprintOf(target.kind, read.raw, signature),
     planId: await planIdOf(plan),
@@ -123,79 +126,75 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
   };
 }
 
-/** What git says about a change: the raw listing, its entries, each file's diff, dirty submodules. */
+/** A read change: the raw listing, its entries, the files and the plan, dirty submodules. */
 interface ReadChange {
   raw: Uint8Array;
   entries: RawEntry[];
-  diffs: FileDiff[];
+  streamed: StreamedFile[];
   dirty: DirtySubmodule[];
+  files: ChangedFile[];
+  plan: ReviewPlan;
 }
 
 /**
- * The listing, the patch (paired with the listing by lib/git/file_diffs.ts) and, for the live
- * worktree, the submodules with uncommitted changes, read in parallel.
+ * The listing, then the patch streamed into the plan (lib/git/change_stream.ts) while, for the
+ * live worktree, the submodules with uncommitted changes are found; dirty submodules the listing
+ * does not name are added to the plan as omitted "submodule".
  */
 async function readChange(
   runner: Runner,
   repo: Repo,
-  range: { from: string; to: string; live: boolean },
+  range: { from: string; to: string; live: boolean; limits: PlanLimits },
 ): Promise<ReadChange> {
   const ids = [range.from, range.to];
-  const patchArgs = ["diff-tree", "-r", "-M", ...PATCH_ARGS, ...ids];
-  const [raw, patch, dirty] = await Promise.all([
-    git(runner, repo.root, ["diff-tree", "-r", "-z", "-M", "--raw", "--numstat", ...ids]),
-    runGit(runner, repo.root, patchArgs, { maxOutputBytes: PATCH_CAP }),
-    range.live ? collectDirtySubmodules(runner, repo.root) : [],
+  const raw = await git(runner, repo.root, [
+    "diff-tree",
+    "-r",
+    "-z",
+    "-M",
+    "--raw",
+    "--numstat",
+    ...ids,
   ]);
-  if (patch.code !== 0) throw gitFailure(patchArgs, patch);
   const entries = parseRawNumstat(raw);
-  const sections = splitPatch(patch.stdout);
-  // Past PATCH_CAP the output was cut: the last section is incomplete and later ones are missing.
-  const shown = patch.truncated ? sections.slice(0, -1) : sections;
-  return { raw, entries, diffs: await fileDiffs(runner, repo.root, entries, shown), dirty };
-}
-
-/**
- * Plan the review of a read change: every listed file (and every dirty submodule the listing does
- * not name, as an omitted "submodule") is offered to the planner in git's order.
- *
- * @returns the changed files (each marked with why none of it is shown, when so) and the plan
- */
-function planChange(
-  read: ReadChange,
-  limits: PlanLimits,
-): { files: ChangedFile[]; plan: ReviewPlan } {
-  const planner = new Planner(limits);
-  const files: ChangedFile[] = read.entries.map((e, i) => {
-    const diff = read.diffs[i];
-    planner.add({ path: e.path, sections: diff.sections, omitted: diff.omitted });
-    const file: ChangedFile = {
-      path: e.path,
-      ...(e.oldPath !== undefined ? { oldPath: e.oldPath } : {}),
-      status: e.status,
-      binary: e.binary,
-      additions: e.additions,
-      deletions: e.deletions,
-    };
-    if (diff.encoding) file.encoding = diff.encoding;
-    if (diff.decodedLines) Object.assign(file, diff.decodedLines);
-    return file;
-  });
-  const listed = new Set(read.entries.map((e) => e.path));
-  for (const { path } of read.dirty) {
+  const planner = new Planner(range.limits);
+  const pieceLimit = Math.min(range.limits.pieceBytes, range.limits.chunkBytes);
+  const stream = new ChangeStream(entries, planner, pieceLimit - HEADER_ROOM);
+  const patchArgs = ["diff-tree", "-r", "-M", ...PATCH_ARGS, ...ids];
+  const [dirty] = await Promise.all([
+    range.live ? collectDirtySubmodules(runner, repo.root) : [],
+    entries.length > 0 ? streamGit(runner, repo.root, patchArgs, (c) => stream.push(c)) : null,
+  ]);
+  stream.end();
+  const streamed = await stream.decode(runner, repo.root);
+  const files = entries.map((e, i) => changedFile(e, streamed[i]));
+  const listed = new Set(entries.map((e) => e.path));
+  for (const { path } of dirty) {
     if (listed.has(path)) continue;
+    planner.file(files.length, path);
+    planner.omit({ path, reason: "submodule", lines: 0, bytes: 0 });
     files.push({ path, status: "modified", binary: false, additions: 0, deletions: 0 });
-    planner.add({
-      path,
-      sections: [],
-      omitted: [{ path, reason: "submodule", lines: 0, bytes: 0 }],
-    });
   }
   const plan = planner.finish();
   plan.fileOmitted.forEach((reason, i) => {
     if (reason) files[i].omitted = reason;
   });
-  return { files, plan };
+  return { raw, entries, streamed, dirty, files, plan };
+}
+
+/** A listed file as the change reports it. */
+function changedFile(e: RawEntry, streamed: StreamedFile): ChangedFile {
+  const file: ChangedFile = {
+    path: e.path,
+    ...(e.oldPath !== undefined ? { oldPath: e.oldPath } : {}),
+    status: e.status,
+    binary: e.binary,
+    additions: e.additions,
+    deletions: e.deletions,
+  };
+  if (streamed.encoding) file.encoding = streamed.encoding;
+  if (streamed.decoded) Object.assign(file, streamed.counted);
+  return file;
 }
 
 /** sha256 hex of a plan: each chunk's diff text, then the omitted parts. */

@@ -270,30 +270,30 @@ Deno.test("collectChange() returns an empty change when nothing differs", async 
   });
 });
 
-Deno.test("collectChange() omits files whose patch was cut by the output cap", async () => {
+Deno.test("collectChange() plans several chunks when maxCalls allows, in path order", async () => {
   await withRepo({ "k.txt": "k\n" }, async (repo) => {
-    await repo.write("a.txt", "a\n");
-    await repo.write("b.txt", "b\n".repeat(50));
-    await repo.write("c.txt", "c\n");
+    for (let f = 0; f < 12; f++) {
+      await repo.write(
+        `d${f % 3}/f${String(f).padStart(2, "0")}.txt`,
+        `${"x".repeat(60)}\n`.repeat(40),
+      );
+    }
     const r = await resolveRepo(runProcess, repo.root);
-    const cutting = async (req: ExecRequest) => {
-      const result = await runProcess(req);
-      if (!req.args.includes("-p")) return result;
-      const text = new TextDecoder().decode(result.stdout);
-      const cut = text.indexOf("+b\n+b\n") + 6; // inside b.txt's section
-      return { ...result, stdout: result.stdout.subarray(0, cut), truncated: true };
-    };
-    const change = await collectChange(cutting, {
+    const budgets = { perFileBytes: 4096, totalBytes: 12 * 1024 };
+    const one = await collectChange(runProcess, { repo: r, target: { kind: "worktree" }, budgets });
+    assert.equal(one.chunks.length, 1);
+    assert.equal(one.coverage.status, "partial");
+    const many = await collectChange(runProcess, {
       repo: r,
       target: { kind: "worktree" },
-      budgets: BIG,
+      budgets: { ...budgets, maxCalls: 8 },
     });
-    assert.equal(change.coverage.status, "partial");
-    assert.deepEqual(change.coverage.omitted.map((o) => [o.path, o.reason, o.hunks]), [
-      ["b.txt", "budget", undefined],
-      ["c.txt", "budget", undefined],
-    ]);
-    assert.match(change.diff, /^diff --git a\/a.txt b\/a.txt\n[\s\S]*\+a\n$/);
+    assert.equal(many.coverage.status, "complete");
+    assert.ok(many.chunks.length >= 3 && many.chunks.length <= 8, `${many.chunks.length} chunks`);
+    for (const chunk of many.chunks) assert.ok(chunk.bytes <= 12 * 1024);
+    assert.deepEqual(many.chunks.flatMap((c) => c.paths), many.files.map((f) => f.path));
+    assert.equal(many.diff, many.chunks.map((c) => c.diff).join(""));
+    assert.notEqual(many.planId, one.planId);
   });
 });
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Coverage, HunkRange, OmitReason, OmittedPart } from "./types.ts";
+import type { ChangeChunk, Coverage, HunkRange, OmitReason, OmittedPart } from "./types.ts";
 
 /** Why a part was not shown, in a few words. */
 export const OMIT_REASON_TEXT: Readonly<Record<OmitReason, string>> = {
@@ -13,6 +13,7 @@ export const OMIT_REASON_TEXT: Readonly<Record<OmitReason, string>> = {
   undecodable: "not decodable as text",
   submodule: "submodule",
   budget: "over the prompt budget",
+  failed: "its part's review could not run",
 };
 
 /**
@@ -48,9 +49,12 @@ export function formatBytes(bytes: number): string {
 export function reviewedAmount(coverage: Coverage): string {
   const lines = coverage.reviewedLines + coverage.omittedLines;
   const bytes = coverage.reviewedBytes + coverage.omittedBytes;
+  const parts = coverage.chunks
+    ? ` in ${coverage.chunks.reviewed} of ${coverage.chunks.planned} parts`
+    : "";
   return `reviewed ${count(coverage.reviewedLines)} of ${count(lines)} changed lines (${
     formatBytes(coverage.reviewedBytes)
-  } of ${formatBytes(bytes)} of diff)`;
+  } of ${formatBytes(bytes)} of diff)${parts}`;
 }
 
 /**
@@ -131,4 +135,47 @@ export function partialSummary(coverage: Coverage, max = 3): string {
   return `${reviewedAmount(coverage)}; not reviewed: ${named.join("; ")}${
     rest > 0 ? `; and ${rest} more` : ""
   }`;
+}
+
+/** Bytes of diff per input token, for estimates (code and English run about 3–4). */
+export const BYTES_PER_TOKEN = 3.5;
+
+/** Estimated input tokens of `bytes` of diff text. */
+export function estimateTokens(bytes: number): number {
+  return Math.ceil(bytes / BYTES_PER_TOKEN);
+}
+
+/**
+ * The review plan of a change for a reader (`review --plan-only`): one line per chunk (files,
+ * changed lines, bytes, estimated tokens), then what was left out.
+ *
+ * @param change the collected change
+ * @returns lines ending in a newline
+ */
+export function planText(
+  change: { label: string; chunks: readonly ChangeChunk[]; coverage: Coverage },
+): string {
+  const { chunks, coverage } = change;
+  const out = [
+    `Review plan for ${change.label}: ${chunks.length} model call${
+      chunks.length === 1 ? "" : "s"
+    }; coverage ${coverage.status} (${reviewedAmount(coverage)})`,
+  ];
+  chunks.forEach((c, i) => {
+    const first = quotePath(c.paths[0] ?? "");
+    const more = c.paths.length > 1 ? ` and ${c.paths.length - 1} more` : "";
+    out.push(
+      `  part ${i + 1}: ${c.paths.length} file${
+        c.paths.length === 1 ? "" : "s"
+      } (${first}${more}), ${count(c.lines)} changed lines, ${formatBytes(c.bytes)}, ~${
+        count(estimateTokens(c.bytes))
+      } tokens`,
+    );
+  });
+  if (coverage.omitted.length > 0) {
+    out.push("Not reviewed:", ...omittedLines(coverage).map((l) => `  ${l}`));
+  }
+  const excluded = excludedLine(coverage);
+  if (excluded) out.push(excluded);
+  return out.join("\n") + "\n";
 }

@@ -1,9 +1,7 @@
 /**
- * Pure parsers for git's diff output: the `-z` raw + numstat listing (`git diff-tree -r -z -M
- * --raw --numstat`, format in git-diff-tree(1) "RAW OUTPUT FORMAT" and "--numstat") and the
- * splitting of one `-p` patch into per-file chunks on `diff --git ` line starts. Content lines of a
- * patch always start with " ", "+", "-" or "\\", and names in headers are C-quoted when they hold a
- * newline, so a line starting with `diff --git ` is always a file boundary.
+ * Pure parser of git's `-z` raw + numstat listing (`git diff-tree -r -z -M --raw --numstat`, format
+ * in git-diff-tree(1) "RAW OUTPUT FORMAT" and "--numstat"). The patch itself is read by
+ * lib/git/patch_reader.ts.
  *
  * @module
  */
@@ -85,31 +83,3 @@ export function parseRawNumstat(bytes: Uint8Array): RawEntry[] {
 }
 
 const noStat = { binary: false, additions: 0, deletions: 0 };
-
-const HEADER = new TextEncoder().encode("diff --git ");
-
-/**
- * Split a patch into per-file chunks at each line starting with `diff --git `.
- *
- * @param bytes stdout of `git diff-tree -r -p …`
- * @returns one byte chunk per file, in order, each starting with its `diff --git` line
- */
-export function splitPatch(bytes: Uint8Array): Uint8Array[] {
-  const starts: number[] = [];
-  let pos = 0;
-  while (pos < bytes.length) {
-    if (startsWithHeader(bytes, pos)) starts.push(pos);
-    const nl = bytes.indexOf(0x0a, pos);
-    if (nl < 0) break;
-    pos = nl + 1;
-  }
-  return starts.map((start, k) => bytes.subarray(start, starts[k + 1] ?? bytes.length));
-}
-
-function startsWithHeader(bytes: Uint8Array, pos: number): boolean {
-  if (pos + HEADER.length > bytes.length) return false;
-  for (let j = 0; j < HEADER.length; j++) {
-    if (bytes[pos + j] !== HEADER[j]) return false;
-  }
-  return true;
-}

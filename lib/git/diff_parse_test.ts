@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { parseRawNumstat, splitPatch } from "./diff_parse.ts";
+import { parseRawNumstat } from "./diff_parse.ts";
 
 const enc = new TextEncoder();
-const dec = new TextDecoder();
 const Z = "0000000000000000000000000000000000000000";
 const A = "1111111111111111111111111111111111111111";
 
@@ -98,14 +97,6 @@ Deno.test("parseRawNumstat() reads every status letter git documents, and unknow
     ["X", "modified"],
     ["Q", "modified"],
   ]);
-});
-
-Deno.test("splitPatch() splits on diff --git line starts only", () => {
-  const one = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-diff --git a/y b/y\n+z\r\n";
-  const two = 'diff --git "a/n\\nl" "b/n\\nl"\nBinary files differ\n';
-  const chunks = splitPatch(enc.encode(one + two));
-  assert.deepEqual(chunks.map((c) => dec.decode(c)), [one, two]);
-  assert.deepEqual(splitPatch(new Uint8Array()), []);
 });
 
 Deno.test("parseRawNumstat() flags submodule gitlinks on either side", () => {

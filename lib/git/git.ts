@@ -51,6 +51,8 @@ export interface GitOptions {
   isolated?: boolean;
   /** Keep the user's `core.hooksPath` (for `rev-parse --git-path hooks`, which runs no hook). */
   keepHooksPath?: boolean;
+  /** Hand stdout over as it is read instead of keeping it (see {@linkcode streamGit}). */
+  onStdout?: (chunk: Uint8Array) => void;
 }
 
 /** Environment every git child gets. */
@@ -154,6 +156,7 @@ export async function runGit(
       env: { ...GIT_ENV, ...options.env, ...(isolated ? ISOLATED_ENV : {}) },
       stdin: options.stdin ?? null,
       maxOutputBytes: options.maxOutputBytes,
+      ...(options.onStdout ? { onStdout: options.onStdout } : {}),
     });
   } catch (cause) {
     if (cause instanceof SpawnError) {
@@ -185,6 +188,39 @@ export async function git(
     throw gitFailure(args, result);
   }
   return result.stdout;
+}
+
+/**
+ * Run `git <args>` and hand its stdout to `onChunk`, in order, as it is read: memory stays bounded
+ * however much git prints (a whole change's patch). A runner that cannot stream returns stdout at
+ * the end; it is handed over then.
+ *
+ * @param onChunk called synchronously for each piece of stdout; after it throws, it is not called
+ *   again and the error is rethrown once git has finished
+ * @throws {GitError} when git exits with a code other than 0; whatever `onChunk` threw
+ */
+export async function streamGit(
+  runner: Runner,
+  cwd: string,
+  args: readonly string[],
+  onChunk: (chunk: Uint8Array) => void,
+  options: GitOptions = {},
+): Promise<void> {
+  let failed = false;
+  let failure: unknown;
+  const consume = (chunk: Uint8Array) => {
+    if (failed) return;
+    try {
+      onChunk(chunk);
+    } catch (error) {
+      failed = true;
+      failure = error;
+    }
+  };
+  const result = await runGit(runner, cwd, args, { ...options, onStdout: consume });
+  if (result.stdout.length > 0) consume(result.stdout);
+  if (failed) throw failure;
+  if (result.code !== 0) throw gitFailure(args, result);
 }
 
 /** Like {@linkcode git} but returns stdout decoded as UTF-8 with the final newline removed. */

@@ -162,33 +162,36 @@ export interface PairableEntry {
 }
 
 /**
- * Give every patch section to a listing entry: the first entry, at or after the previous
- * section's entry, whose path is the section's new path (or, for a deletion, its old path); a
- * section no later entry claims goes to an earlier entry with that path, else stays with the
- * previous section's entry (or the first entry). Never throws and never drops a section.
- *
- * @param entries the listing entries, in git's order
- * @param sections the patch sections, in git's order (from `splitPatch`)
- * @returns per entry, the indexes of its sections in order (empty when git printed none)
+ * Gives patch sections, one at a time in git's order, to listing entries: the first entry, at or
+ * after the previous section's entry, whose path is the section's new path (or, for a deletion,
+ * its old path); a section no later entry claims goes to an earlier entry with that path, else
+ * stays with the previous section's entry (or the first entry). Never throws, never drops one.
  */
-export function pairSections(
-  entries: readonly PairableEntry[],
-  sections: readonly SectionPaths[],
-): number[][] {
-  const byPath = new Map<string, number[]>();
-  entries.forEach((e, i) => {
-    const list = byPath.get(e.path);
-    if (list) list.push(i);
-    else byPath.set(e.path, [i]);
-  });
-  const owned: number[][] = entries.map(() => []);
-  if (entries.length === 0) return owned;
-  let cursor = 0;
-  sections.forEach((s, k) => {
-    const key = s.newPath ?? s.oldPath;
-    const candidates = key === null ? undefined : byPath.get(key);
-    if (candidates) cursor = candidates.find((i) => i >= cursor) ?? candidates.at(-1)!;
-    owned[cursor].push(k);
-  });
-  return owned;
+export class SectionRouter {
+  readonly #byPath = new Map<string, number[]>();
+  readonly #count: number;
+  #cursor = 0;
+
+  /** @param entries the listing entries, in git's order */
+  constructor(entries: readonly PairableEntry[]) {
+    this.#count = entries.length;
+    entries.forEach((e, i) => {
+      const list = this.#byPath.get(e.path);
+      if (list) list.push(i);
+      else this.#byPath.set(e.path, [i]);
+    });
+  }
+
+  /**
+   * The entry the next section belongs to.
+   *
+   * @returns its index, or -1 when there are no entries at all
+   */
+  route(section: Pick<SectionPaths, "oldPath" | "newPath">): number {
+    if (this.#count === 0) return -1;
+    const key = section.newPath ?? section.oldPath;
+    const candidates = key === null ? undefined : this.#byPath.get(key);
+    if (candidates) this.#cursor = candidates.find((i) => i >= this.#cursor) ?? candidates.at(-1)!;
+    return this.#cursor;
+  }
 }

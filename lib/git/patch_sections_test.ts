@@ -1,6 +1,17 @@
 import assert from "node:assert/strict";
 import { quotePath } from "./decoded_diff.ts";
-import { pairSections, type SectionPaths, sectionPaths, unquote } from "./patch_sections.ts";
+import { type SectionPaths, sectionPaths, SectionRouter, unquote } from "./patch_sections.ts";
+
+/** Route every section in order; per entry, the indexes of its sections. */
+function pairSections(entries: { path: string }[], sections: SectionPaths[]): number[][] {
+  const router = new SectionRouter(entries);
+  const owned: number[][] = entries.map(() => []);
+  sections.forEach((s, k) => {
+    const i = router.route(s);
+    if (i >= 0) owned[i].push(k);
+  });
+  return owned;
+}
 
 const enc = new TextEncoder();
 const paths = (text: string) => sectionPaths(enc.encode(text));
@@ -87,7 +98,7 @@ Deno.test("unquote() undoes git's C quoting, octal escapes as UTF-8 bytes", () =
   assert.equal(unquote('"'), '"');
 });
 
-Deno.test("pairSections() gives both sections of a type change to its one entry", () => {
+Deno.test("SectionRouter gives both sections of a type change to its one entry", () => {
   const entries = [{ path: "a" }, { path: "link" }, { path: "z" }];
   const sections = [
     { oldPath: "a", newPath: "a", gitlink: false, binary: false },
@@ -98,7 +109,7 @@ Deno.test("pairSections() gives both sections of a type change to its one entry"
   assert.deepEqual(pairSections(entries, sections), [[0], [1, 2], [3]]);
 });
 
-Deno.test("pairSections() follows listing order for a path that appears twice", () => {
+Deno.test("SectionRouter follows listing order for a path that appears twice", () => {
   // a rename o → n and a new file at o: listing "R o n", "A o" (git sorts by the new path)
   const entries = [{ path: "n" }, { path: "o" }];
   const sections = [
@@ -108,7 +119,7 @@ Deno.test("pairSections() follows listing order for a path that appears twice", 
   assert.deepEqual(pairSections(entries, sections), [[0], [1]]);
 });
 
-Deno.test("pairSections() never drops a section nobody claims", () => {
+Deno.test("SectionRouter never drops a section nobody claims", () => {
   const entries = [{ path: "a" }, { path: "b" }];
   const sections = [
     { oldPath: "a", newPath: "a", gitlink: false, binary: false },

@@ -1,16 +1,18 @@
 /**
- * The review plan (pure): which parts of a change go to which model call, and what is left out.
+ * The review plan (pure, incremental): which parts of a change go to which model call, and what
+ * is left out.
  *
- * Files arrive in git's path order. A file's diff is one *piece* when it fits `pieceBytes`
- * (`budgets.file_bytes`); a larger file is cut at hunk boundaries into pieces of at most
- * `pieceBytes`, each carrying its section header (a hunk larger than that is cut at line
- * boundaries by lib/git/hunks.ts `splitHunk`). Pieces are kept while their total stays within the
- * plan's capacity (`maxChunks × chunkBytes`); past it the largest pieces are dropped first (their
- * text is let go at once, so memory stays bounded by the capacity whatever the change's size),
- * which keeps the most files and hunks reviewable. The kept pieces are then packed in path order
- * (so files of one directory share a call) into at most `maxChunks` chunks of at most
- * `chunkBytes` each: a piece that does not fit the current chunk opens the next one, and once
- * every chunk is open it goes to the first with room. What fits nowhere is left out as "budget".
+ * A file's diff streams in — section headers and hunks, as lib/git/patch_reader.ts reads them —
+ * and becomes *pieces*: the whole file when it fits `pieceBytes` (`budgets.file_bytes`), else runs
+ * of hunks of at most `pieceBytes`, each carrying its section header (hunks larger than that were
+ * already cut at line boundaries by the reader). Only the current file's pieces-in-making are
+ * buffered, at most `pieceBytes`. Pieces are kept while their total stays within the plan's
+ * capacity (`maxChunks × chunkBytes`); past it the largest pieces are dropped first and their text
+ * let go at once, so memory stays bounded by the capacity whatever the change's size, and the most
+ * files and hunks stay reviewable. At the end the kept pieces are packed in path order (files of
+ * one directory share a call) into at most `maxChunks` chunks of at most `chunkBytes`: a piece
+ * that does not fit the current chunk opens the next one, and once every chunk is open it goes to
+ * the first with room. What fits nowhere is left out as "budget".
  *
  * Coverage names every part the model does not get: whole files, or the hunks of a file whose
  * other hunks were shown (with their line ranges), plus the parts collection could not show
@@ -18,10 +20,10 @@
  *
  * @module
  */
-import { type Hunk, type Section, splitHunk } from "./hunks.ts";
-import type { Coverage, HunkRange, OmitReason, OmittedPart } from "./types.ts";
+import { type Hunk, type Section, utf8Length } from "./hunks.ts";
+import type { ChangeChunk, Coverage, HunkRange, OmitReason, OmittedPart } from "./types.ts";
 
-/** One file offered to the plan. */
+/** One whole file offered to the plan at once (see {@linkcode Planner.add}). */
 export interface PlanFile {
   path: string;
   /** The file's diff sections that can be shown (text), in order. */
@@ -41,16 +43,7 @@ export interface PlanLimits {
 }
 
 /** One chunk: the diff text one model call reviews. */
-export interface PlannedChunk {
-  /** Unified diff text of the chunk's pieces, in path order. */
-  diff: string;
-  /** UTF-8 bytes of `diff`. */
-  bytes: number;
-  /** Changed lines in `diff`. */
-  lines: number;
-  /** Paths of the files the chunk shows (all or part of), in order. */
-  paths: string[];
-}
+export type PlannedChunk = ChangeChunk;
 
 /** The plan's outcome. */
 export interface ReviewPlan {
@@ -77,46 +70,136 @@ interface Piece {
   ranges: HunkRange[];
 }
 
+interface FileState {
+  path: string;
+  omitted: OmittedPart[];
+  /** Next piece number and section number of the file. */
+  seq: number;
+  sections: number;
+}
+
+/** The file whose diff is streaming in. */
+interface Current {
+  file: number;
+  /** While the file may still be one piece: its slices so far and their bytes. */
+  buffer: Slice[];
+  bytes: number;
+  /** Past `pieceBytes`: pieces are cut as they fill. */
+  large: boolean;
+  /** The piece being filled (large files), and whether its section has had a piece yet. */
+  open: Slice | null;
+  openBytes: number;
+  openEmpty: boolean;
+}
+
 /**
- * Incremental planner: {@linkcode Planner.add} each file in path order, then
- * {@linkcode Planner.finish} once.
+ * Incremental planner: for each file {@linkcode Planner.file}, then its sections and hunks (or
+ * {@linkcode Planner.add} a whole file); {@linkcode Planner.finish} once. Files may come in any
+ * order (the plan sorts by file index) and a file may be reopened to add more sections.
  */
 export class Planner {
   readonly #limits: PlanLimits;
-  readonly #files: PlanFile[] = [];
+  readonly #pieceLimit: number;
+  readonly #files = new Map<number, FileState>();
   readonly #pieces: Piece[] = [];
   readonly #heap: Piece[] = [];
   #kept = 0;
+  #current: Current | null = null;
+  /** One past the highest file index seen (the index {@linkcode Planner.add} gives). */
+  #next = 0;
 
   /** @param limits chunk size, piece size (bytes, ≥ 1) and chunk count (≥ 1) */
   constructor(limits: PlanLimits) {
     this.#limits = limits;
+    this.#pieceLimit = Math.max(1, Math.min(limits.pieceBytes, limits.chunkBytes));
   }
 
-  /** Offer the next file (path order). Its sections' text is kept only while it may be shown. */
-  add(file: PlanFile): void {
-    const index = this.#files.length;
-    this.#files.push({ path: file.path, sections: [], omitted: file.omitted });
-    const capacity = this.#limits.chunkBytes * this.#limits.maxChunks;
-    for (const piece of cutPieces(index, file.sections, this.#limits)) {
-      this.#pieces.push(piece);
-      heapPush(this.#heap, piece);
-      this.#kept += piece.bytes;
-      while (this.#kept > capacity && this.#heap.length > 0) {
-        const dropped = heapPop(this.#heap);
-        dropped.slices = null;
-        this.#kept -= dropped.bytes;
-      }
+  /** Offer a whole file as the next index; returns its index. */
+  add(file: PlanFile): number {
+    const index = this.#next;
+    this.file(index, file.path);
+    for (const part of file.omitted ?? []) this.omit(part);
+    for (const section of file.sections) {
+      this.section(section.header);
+      for (const hunk of section.hunks) this.hunk(hunk);
     }
+    this.endFile();
+    return index;
+  }
+
+  /** Start (or go back to) file `index`; the file being streamed so far is ended. */
+  file(index: number, path: string): void {
+    this.endFile();
+    if (!this.#files.has(index)) this.#files.set(index, { path, omitted: [], seq: 0, sections: 0 });
+    this.#next = Math.max(this.#next, index + 1);
+    this.#current = {
+      file: index,
+      buffer: [],
+      bytes: 0,
+      large: false,
+      open: null,
+      openBytes: 0,
+      openEmpty: false,
+    };
+  }
+
+  /** Name a part of the current file collection could not show. */
+  omit(part: OmittedPart): void {
+    const state = this.#state();
+    if (!state.omitted.some((o) => o.reason === part.reason)) state.omitted.push(part);
+  }
+
+  /** The current file's next section starts, with this header text. */
+  section(header: string): void {
+    const cur = this.#require();
+    const slice = {
+      section: this.#state().sections++,
+      header,
+      headerBytes: utf8Length(header),
+      hunks: [],
+    };
+    if (!cur.large) {
+      cur.buffer.push(slice);
+      cur.bytes += slice.headerBytes;
+      if (cur.bytes > this.#pieceLimit) this.#goLarge(cur);
+      return;
+    }
+    this.#closeOpen(cur);
+    cur.open = slice;
+    cur.openBytes = slice.headerBytes;
+    cur.openEmpty = true;
+  }
+
+  /** The current section's next hunk (at most about `pieceBytes`; the reader cuts larger ones). */
+  hunk(hunk: Hunk): void {
+    const cur = this.#require();
+    if (!cur.large) {
+      const last = cur.buffer.at(-1);
+      if (!last) return; // a hunk before any header: not patch text
+      last.hunks.push(hunk);
+      cur.bytes += hunk.bytes;
+      if (cur.bytes > this.#pieceLimit) this.#goLarge(cur);
+      return;
+    }
+    this.#largeHunk(cur, hunk);
+  }
+
+  /** End the current file: its last piece is made. */
+  endFile(): void {
+    const cur = this.#current;
+    if (!cur) return;
+    if (!cur.large && cur.buffer.length > 0) this.#addPiece(cur.file, cur.buffer);
+    if (cur.large) this.#closeOpen(cur);
+    this.#current = null;
   }
 
   /** Pack the kept pieces into chunks and describe the coverage. */
   finish(): ReviewPlan {
+    this.endFile();
     const { chunkBytes, maxChunks } = this.#limits;
     const bins: Piece[][] = [];
     const sizes: number[] = [];
-    for (const piece of this.#pieces) {
-      if (piece.slices === null) continue;
+    for (const piece of this.#pieces.filter((p) => p.slices !== null).sort(byOrder)) {
       let bin = bins.length - 1;
       if (bin < 0 || sizes[bin] + piece.bytes > chunkBytes) {
         if (bins.length < maxChunks) {
@@ -135,43 +218,67 @@ export class Planner {
     const chunks = bins.map((bin) => renderChunk(bin.sort(byOrder), this.#files));
     return { chunks, ...describeCoverage(this.#files, this.#pieces, chunks) };
   }
+
+  #state(): FileState {
+    return this.#files.get(this.#require().file)!;
+  }
+
+  #require(): Current {
+    if (!this.#current) throw new Error("Planner: no file started");
+    return this.#current;
+  }
+
+  /** The file outgrew one piece: cut what was buffered into pieces, and go on cutting. */
+  #goLarge(cur: Current): void {
+    cur.large = true;
+    const buffered = cur.buffer;
+    cur.buffer = [];
+    for (const slice of buffered) {
+      this.#closeOpen(cur);
+      cur.open = { ...slice, hunks: [] };
+      cur.openBytes = slice.headerBytes;
+      cur.openEmpty = true;
+      for (const hunk of slice.hunks) this.#largeHunk(cur, hunk);
+    }
+  }
+
+  #largeHunk(cur: Current, hunk: Hunk): void {
+    const open = cur.open;
+    if (!open) return;
+    if (open.hunks.length > 0 && cur.openBytes + hunk.bytes > this.#pieceLimit) {
+      this.#closeOpen(cur);
+      cur.open = { ...open, hunks: [] };
+      cur.openBytes = open.headerBytes;
+    }
+    cur.open!.hunks.push(hunk);
+    cur.openBytes += hunk.bytes;
+  }
+
+  /** Make a piece of the open slice: with hunks, or header only for a section that has none. */
+  #closeOpen(cur: Current): void {
+    const open = cur.open;
+    if (open && (open.hunks.length > 0 || cur.openEmpty)) this.#addPiece(cur.file, [open]);
+    cur.open = null;
+    cur.openEmpty = false;
+  }
+
+  #addPiece(file: number, slices: Slice[]): void {
+    const state = this.#files.get(file)!;
+    const piece = makePiece(file, state.seq++, slices);
+    this.#pieces.push(piece);
+    heapPush(this.#heap, piece);
+    this.#kept += piece.bytes;
+    const capacity = this.#limits.chunkBytes * this.#limits.maxChunks;
+    while (this.#kept > capacity && this.#heap.length > 0) {
+      const dropped = heapPop(this.#heap);
+      dropped.slices = null;
+      this.#kept -= dropped.bytes;
+    }
+  }
 }
 
 function byOrder(a: Piece, b: Piece): number {
   return a.file - b.file || a.seq - b.seq;
-}
-
-/** Cut a file's sections into pieces of at most `pieceBytes` (and `chunkBytes`). */
-function cutPieces(file: number, sections: Section[], limits: PlanLimits): Piece[] {
-  const limit = Math.max(1, Math.min(limits.pieceBytes, limits.chunkBytes));
-  const total = sections.reduce(
-    (n, s) => n + s.headerBytes + s.hunks.reduce((m, h) => m + h.bytes, 0),
-    0,
-  );
-  if (total <= limit) {
-    if (sections.length === 0) return [];
-    const slices = sections.map((s, i) => ({ section: i, ...s }));
-    return [makePiece(file, 0, slices)];
-  }
-  const pieces: Piece[] = [];
-  sections.forEach((section, i) => {
-    const room = Math.max(1, limit - section.headerBytes);
-    let current: Hunk[] = [];
-    let size = section.headerBytes;
-    const flush = () => {
-      const slice = { section: i, ...section, hunks: current };
-      pieces.push(makePiece(file, pieces.length, [slice]));
-      current = [];
-      size = section.headerBytes;
-    };
-    for (const hunk of section.hunks.flatMap((h) => splitHunk(h, room))) {
-      if (current.length > 0 && size + hunk.bytes > limit) flush();
-      current.push(hunk);
-      size += hunk.bytes;
-    }
-    if (current.length > 0 || section.hunks.length === 0) flush();
-  });
-  return pieces;
 }
 
 function makePiece(file: number, seq: number, slices: Slice[]): Piece {
@@ -179,8 +286,9 @@ function makePiece(file: number, seq: number, slices: Slice[]): Piece {
   let lines = 0;
   const ranges: HunkRange[] = [];
   for (const slice of slices) {
-    bytes += slice.headerBytes + slice.hunks.reduce((n, h) => n + h.bytes, 0);
+    bytes += slice.headerBytes;
     for (const h of slice.hunks) {
+      bytes += h.bytes;
       lines += h.changed;
       ranges.push({
         oldStart: h.oldStart,
@@ -194,13 +302,13 @@ function makePiece(file: number, seq: number, slices: Slice[]): Piece {
 }
 
 /** The chunk's diff: its pieces' text in order, each section header written once. */
-function renderChunk(pieces: Piece[], files: PlanFile[]): PlannedChunk {
+function renderChunk(pieces: Piece[], files: Map<number, FileState>): PlannedChunk {
   const parts: string[] = [];
   const paths: string[] = [];
   let last = "";
   let lines = 0;
   for (const piece of pieces) {
-    const path = files[piece.file].path;
+    const path = files.get(piece.file)!.path;
     if (paths.at(-1) !== path) paths.push(path);
     for (const slice of piece.slices!) {
       const key = `${piece.file}:${slice.section}`;
@@ -211,12 +319,12 @@ function renderChunk(pieces: Piece[], files: PlanFile[]): PlannedChunk {
     lines += piece.lines;
   }
   const diff = parts.join("");
-  return { diff, bytes: new TextEncoder().encode(diff).length, lines, paths };
+  return { diff, bytes: utf8Length(diff), lines, paths };
 }
 
 /** Coverage of a packed plan, and each file's reason when none of it is shown. */
 function describeCoverage(
-  files: PlanFile[],
+  files: Map<number, FileState>,
   pieces: Piece[],
   chunks: PlannedChunk[],
 ): Pick<ReviewPlan, "coverage" | "fileOmitted"> {
@@ -228,8 +336,9 @@ function describeCoverage(
   }
   const omitted: OmittedPart[] = [];
   const fileOmitted: (OmitReason | undefined)[] = [];
-  files.forEach((file, i) => {
-    const own = byFile.get(i) ?? [];
+  for (const i of [...files.keys()].sort((a, b) => a - b)) {
+    const file = files.get(i)!;
+    const own = (byFile.get(i) ?? []).sort(byOrder);
     const dropped = own.filter((p) => p.slices === null);
     const shown = own.length - dropped.length;
     if (dropped.length > 0) {
@@ -242,11 +351,13 @@ function describeCoverage(
       if (shown > 0) part.hunks = dropped.flatMap((p) => p.ranges);
       omitted.push(part);
     }
-    for (const part of file.omitted ?? []) omitted.push(part);
-    fileOmitted.push(
-      shown > 0 ? undefined : dropped.length > 0 ? "budget" : file.omitted?.[0]?.reason,
-    );
-  });
+    omitted.push(...file.omitted);
+    fileOmitted[i] = shown > 0
+      ? undefined
+      : dropped.length > 0
+      ? "budget"
+      : file.omitted[0]?.reason;
+  }
   const coverage: Coverage = {
     status: omitted.length > 0 ? "partial" : "complete",
     omitted,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseSection } from "./hunks.ts";
+import { parseSection } from "./patch_reader.ts";
 import { type PlanFile, type PlanLimits, Planner } from "./plan.ts";
 
 /** A file whose diff has `hunks` hunks of `lines` added lines each, 10 lines apart. */

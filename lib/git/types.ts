@@ -24,9 +24,10 @@ export type FileStatus = "added" | "modified" | "deleted" | "renamed" | "copied"
  * - "undecodable": a byte-order mark promised text (UTF-16, UTF-8) the bytes do not hold;
  * - "submodule": a changed gitlink (its patch is only a `Subproject commit` line) or a submodule
  *   with uncommitted changes; the agent can read it itself;
- * - "budget": did not fit the prompt budget (`budgets.total_bytes` per call).
+ * - "budget": did not fit the review plan (`max_calls` prompts of `budgets.total_bytes`);
+ * - "failed": its part of a multi-call review could not run (and `on_partial` let the rest stand).
  */
-export type OmitReason = "binary" | "undecodable" | "submodule" | "budget";
+export type OmitReason = "binary" | "undecodable" | "submodule" | "budget" | "failed";
 
 /** A hunk's place in its file, as in its `@@ -oldStart,oldLines +newStart,newLines @@` line. */
 export interface HunkRange {
@@ -96,12 +97,31 @@ export interface Coverage {
    * repositories nested in it. Absent when none.
    */
   excluded?: { path: string; reason: ExcludeReason }[];
+  /**
+   * A review in several model calls: the plan's chunks, how many were reviewed (by the model or
+   * from the cache) and how many could not run. Absent for a one-call review.
+   */
+  chunks?: { planned: number; reviewed: number; failed: number };
 }
 
-/** Per-file and total diff budgets, in bytes. */
+/** Diff budgets: bytes per piece of a file and per prompt, and prompts (model calls) per review. */
 export interface Budgets {
   perFileBytes: number;
   totalBytes: number;
+  /** Most chunks of the review plan (model calls); default 1. */
+  maxCalls?: number;
+}
+
+/** One chunk of a review plan: the diff text one model call reviews. */
+export interface ChangeChunk {
+  /** Unified diff text, in path order. */
+  diff: string;
+  /** UTF-8 bytes of `diff`. */
+  bytes: number;
+  /** Changed lines in `diff`. */
+  lines: number;
+  /** Paths of the files the chunk shows (all or part of), in order. */
+  paths: string[];
 }
 
 /** A change ready to be reviewed. */
@@ -117,7 +137,12 @@ export interface Change {
   /** Tree id of the reviewed side; for "worktree"/"index" the snapshot tree written through a temporary index. */
   toTree?: string;
   files: ChangedFile[];
-  /** Unified diff text the prompt shows (whole files and hunks that fit the budget), UTF-8. */
+  /**
+   * The review plan's chunks: the diff text each model call shows (whole files and hunks that fit
+   * the budgets), in path order; empty when nothing can be shown.
+   */
+  chunks: ChangeChunk[];
+  /** Every chunk's diff text, in chunk order (what the model is shown across all calls), UTF-8. */
   diff: string;
   coverage: Coverage;
   /** sha256 hex of what was reviewed: the full diff bytes plus the target kind. Same change → same id. */

@@ -19,7 +19,7 @@ const PROMPT_OVERHEAD_BYTES = 24 * 1024;
 
 /**
  * Diff budgets for a review: the configured ones, shrunk so the whole prompt fits a provider that
- * limits prompt size (`maxPromptBytes`).
+ * limits prompt size (`maxPromptBytes`), and `max_calls` prompts at most.
  */
 export function budgetsFor(config: Config, maxPromptBytes?: number): Budgets {
   const room = maxPromptBytes === undefined
@@ -28,6 +28,7 @@ export function budgetsFor(config: Config, maxPromptBytes?: number): Budgets {
   return {
     perFileBytes: Math.min(config.budgets.file_bytes, room),
     totalBytes: Math.min(config.budgets.total_bytes, room),
+    maxCalls: config.max_calls,
   };
 }
 

@@ -6,7 +6,7 @@ import { vibeAdapter } from "../providers/vibe.ts";
 import { budgetsFor, verdictIdentity } from "./identity.ts";
 
 Deno.test("budgetsFor() keeps configured budgets for providers without a prompt limit", () => {
-  deepEqual(budgetsFor(DEFAULT_CONFIG), { perFileBytes: 65536, totalBytes: 400000 });
+  deepEqual(budgetsFor(DEFAULT_CONFIG), { perFileBytes: 65536, totalBytes: 400000, maxCalls: 8 });
 });
 
 Deno.test("budgetsFor() shrinks the diff so a vibe prompt fits one argv element", () => {

@@ -38,6 +38,7 @@ import {
   type ReviewKind,
 } from "../kinds/review/prompt.ts";
 import { openRun, type RunBase } from "./open_run.ts";
+import { reviewInParts } from "./parts.ts";
 import { type FinishedRun, type RunStart, storeRun } from "./store_run.ts";
 import type { ReviewResult, ReviewStatus } from "../store/run_record.ts";
 import type { Ack } from "../acks/types.ts";
@@ -85,6 +86,16 @@ export interface ReviewOptions {
    * gate's baseline); absent: the worktree's `.review-gate/acks.json`.
    */
   acks?: readonly Ack[];
+  /**
+   * Epoch ms by which a review in several calls must be over (a hook's deadline); each call's own
+   * limit is `timeout_seconds`.
+   */
+  deadline?: number;
+  /**
+   * A review in several calls, one of which could not run: "allow" lets the others' verdict stand
+   * with the failed part named as not reviewed; "block" (default) fails the whole review.
+   */
+  onPartial?: "allow" | "block";
 }
 
 /** A finished review and its exit code. */
@@ -180,6 +191,7 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
   if (hit) return await finish(run, finished, { answer: hit.answer });
   let outcome: CallOutcome<ReviewAnswer> | undefined;
   try {
+    if (change.chunks.length > 1) return await finishInParts(run, { ...finished, hit: null, repo });
     outcome = await askProvider(run, { repo, change, prompt });
   } catch (error) {
     // the run folder exists: never leave its run.json "running" for a run that has ended
@@ -387,11 +399,75 @@ interface Finishing {
   acks: ReviewAcks;
 }
 
+/**
+ * Review the plan's chunks in several calls (lib/review/parts.ts) and store the merged verdict.
+ *
+ * @throws whatever the state dir or the proof's snapshots throw
+ */
+async function finishInParts(
+  run: ReviewRun,
+  at: Finishing & { hit: null; repo: Repo },
+): Promise<ReviewOutcome> {
+  const { options, deps, adapter } = run;
+  const { config } = options;
+  const bin = resolveBinary(adapter, deps.env, options.cwd);
+  deps.onProviderStart?.(adapter.name);
+  const waves = Math.ceil(at.change.chunks.length / config.jobs);
+  const callTimeoutMs = config.timeout_seconds * 1000;
+  const deadline = Math.min(options.deadline ?? Infinity, Date.now() + callTimeoutMs * waves);
+  const tree = at.change.toTree ?? at.change.to;
+  const result = await withReviewWorkspace(
+    deps.runner,
+    { repo: at.repo, tree },
+    (workspace) =>
+      reviewInParts({
+        change: at.change,
+        repo: at.repo,
+        adapter,
+        bin,
+        model: config.model,
+        maxTurns: config.max_turns,
+        kind: options.kind,
+        focus: options.focus,
+        agentMessage: options.agentMessage,
+        acks: at.acks,
+        schemaHash: run.identity.schemaHash,
+        templateHash: run.identity.templateHash,
+        state: at.state,
+        useCache: options.useCache && config.cache,
+        runner: deps.runner,
+        env: deps.env,
+        signal: deps.signal,
+        deadline,
+        callTimeoutMs,
+        jobs: config.jobs,
+        workspace,
+        proof: reviewProof(deps.runner, { repo: at.repo, env: deps.env, workspace }),
+        onPartial: options.onPartial ?? "block",
+        missingBinaryMessage: missingBinaryMessage(adapter, bin),
+      }),
+  );
+  const ok = result.parts.filter((p) => p.status === "ok").length;
+  const coverage = {
+    ...result.coverage,
+    chunks: { planned: result.parts.length, reviewed: ok, failed: result.parts.length - ok },
+  };
+  return await finish(run, at, {
+    answer: result.outcome.answer,
+    outcome: result.outcome,
+    extras: { coverage, parts: result.parts, findingSources: result.sources },
+  });
+}
+
 /** Decide status and blocking, store the run, and build the outcome. */
 async function finish(
   run: ReviewRun,
   at: Finishing,
-  result: { answer?: ReviewAnswer; outcome?: CallOutcome<ReviewAnswer> },
+  result: {
+    answer?: ReviewAnswer;
+    outcome?: CallOutcome<ReviewAnswer>;
+    extras?: Pick<FinishedRun, "coverage" | "parts" | "findingSources">;
+  },
 ): Promise<ReviewOutcome> {
   const { answer, outcome } = result;
   const status: ReviewStatus = answer ? answerStatus(answer) : outcome!.status as ReviewStatus;
@@ -399,6 +475,7 @@ async function finish(
   const blocking = answer ? blockingFindings(answer, run.policy, findingNotes).length > 0 : false;
   const { record, warnings } = await storeRun(at.start, {
     ...run.storeAs(at.state),
+    ...result.extras,
     status,
     blocking,
     answer,

@@ -72,17 +72,17 @@ Deno.test("runReview() returns interrupted between collection and the provider",
     const controller = new AbortController();
     const cmds: string[][] = [];
     let inFlight = 0;
-    let rawDone = false;
+    let patchDone = false;
     const runner = async (request: ExecRequest) => {
       cmds.push([request.cmd, ...request.args]);
       inFlight++;
       try {
         return await runProcess(request);
       } finally {
-        // the abort lands once the last collection calls (run in parallel) finished normally
+        // the abort lands once the last collection calls (the patch last) finished normally
         inFlight--;
-        rawDone ||= request.args.includes("--raw");
-        if (rawDone && inFlight === 0) controller.abort();
+        patchDone ||= request.args.includes("-p");
+        if (patchDone && inFlight === 0) controller.abort();
       }
     };
     const outcome = await review(repo, runner, controller.signal);

@@ -17,7 +17,8 @@ import { appendRecord } from "../store/records.ts";
 import { writeRunRecord, writeSuccess, writeTranscript } from "../store/run_dir.ts";
 import { writeMemo } from "../store/verdict_memo.ts";
 import type { Policy } from "../kinds/review/policy.ts";
-import type { ReviewStatus, RunningRecord, RunRecord } from "../store/run_record.ts";
+import type { Coverage } from "../git/types.ts";
+import type { PartRecord, ReviewStatus, RunningRecord, RunRecord } from "../store/run_record.ts";
 
 /** What is known of a run when its folder is created: its "running" record without the status. */
 export type RunStart = Omit<RunningRecord, "status"> & { cacheKey: string };
@@ -44,6 +45,11 @@ export interface FinishedRun {
   /** When the run started and finished (`durationMs` is their difference). */
   started: Date;
   finished: Date;
+  /** Coverage to store instead of the collected one (failed parts of a multi-call review). */
+  coverage?: Coverage;
+  /** The parts of a multi-call review, and per merged finding who reported it. */
+  parts?: PartRecord[];
+  findingSources?: { parts: number[]; providers: string[] }[];
   /** Why the run failed, when there is no call outcome to say it (an exception after `openRun`). */
   message?: string;
   /** Stops waiting for the records lock (Ctrl-C); the records line is then skipped. */
@@ -93,6 +99,9 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
     notes: outcome?.notes,
     findingNotes: run.findingNotes,
     findingCounts: answer ? countFindings(answer) : undefined,
+    ...(run.coverage ? { coverage: run.coverage } : {}),
+    ...(run.parts ? { parts: run.parts } : {}),
+    ...(run.findingSources ? { findingSources: run.findingSources } : {}),
     finishedAt: run.finished.toISOString(),
     durationMs: run.finished.getTime() - run.started.getTime(),
   };

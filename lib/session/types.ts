@@ -21,8 +21,10 @@ export type AttemptOutcome =
 
 /** One attempt's record; raw output lives in the transcript folder. */
 export interface AttemptRecord {
-  /** 1 = first call, 2 = corrective resume. */
+  /** 1 = first call, 2 = corrective resume; in a multi-call review, numbered across its parts. */
   n: number;
+  /** In a multi-call review: the part (1-based chunk number) this attempt belongs to. */
+  part?: number;
   /** Binary and arguments as spawned. */
   argv: string[];
   /** Bytes written to stdin (0 for none). */

@@ -77,6 +77,32 @@ export interface RunRecord {
   runDir: string;
   /** Decoder notes (normalisations). */
   notes?: string[];
+  /** A review in several model calls: each part (chunk of the review plan) and how it went. */
+  parts?: PartRecord[];
+  /**
+   * A merged answer (parts, council): per finding of `answer.json`, same order, which parts and
+   * providers reported it.
+   */
+  findingSources?: { parts: number[]; providers: string[] }[];
+}
+
+/** One part of a multi-call review. */
+export interface PartRecord {
+  /** 1-based chunk number. */
+  part: number;
+  /** "ok" (an answer, fresh or cached) or how its call failed. */
+  status: string;
+  /** True when its verdict came from the cache (the chunk was reviewed before). */
+  cached: boolean;
+  /** Files, changed lines and diff bytes it showed. */
+  files: number;
+  lines: number;
+  bytes: number;
+  /** Provider and session (a council has several providers). */
+  provider?: string;
+  sessionId?: string;
+  /** Why it failed. */
+  message?: string;
 }
 
 /**

@@ -24,8 +24,8 @@ export interface MemoParts {
   /** sha256 of the canonical schema and of the prompt template. */
   schemaHash: string;
   templateHash: string;
-  /** Diff budgets in bytes (they decide coverage). */
-  budgets: { perFileBytes: number; totalBytes: number };
+  /** Diff budgets in bytes and calls (they decide the plan and coverage). */
+  budgets: { perFileBytes: number; totalBytes: number; maxCalls?: number };
   /**
    * Digest of every acknowledgement that holds (lib/acks/match.ts `acksDigest`): the change is not
    * collected on this path, so all of them count, not only those on the change's files.
@@ -36,7 +36,7 @@ export interface MemoParts {
 /** The memo key of a target (sha256 hex). */
 export function memoKey(parts: MemoParts): Promise<string> {
   const ordered = [
-    "memo-v1",
+    "memo-v2",
     parts.from,
     parts.to,
     parts.provider,
@@ -47,6 +47,7 @@ export function memoKey(parts: MemoParts): Promise<string> {
     parts.templateHash,
     parts.budgets.perFileBytes,
     parts.budgets.totalBytes,
+    parts.budgets.maxCalls ?? 1,
     parts.acks,
   ];
   return sha256Hex(JSON.stringify(ordered));

@@ -150,6 +150,7 @@ async function reviewRange(
       kind: "review",
       config,
       useCache: true,
+      onPartial: config.gates.pre_push.on_partial,
       memoKey: at.memo,
       acks: at.acks,
     },

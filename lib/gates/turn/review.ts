@@ -25,6 +25,8 @@ export interface TurnReview {
   label: string;
   /** What the agent said about the change, carried into the prompt as data. */
   agentMessage?: string;
+  /** The gate's `on_partial`: whether a multi-call review may stand with a part that failed. */
+  onPartial?: "allow" | "block";
 }
 
 /**
@@ -67,6 +69,8 @@ export async function reviewTurn(
           timeout_seconds: Math.max(1, Math.min(config.timeout_seconds, remaining - 2)),
         },
         useCache: true,
+        deadline: turn.deadline - 2000,
+        onPartial: turn.onPartial,
       },
       { runner: input.runner, env: input.env, now: input.now, signal: controller.signal },
     );

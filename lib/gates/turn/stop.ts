@@ -131,6 +131,7 @@ async function stopWithGate(
     baseline,
     current,
     deadline: gate.deadline,
+    onPartial: stop.on_partial,
     label: gate.door.turnLabel,
     agentMessage: payload.last_assistant_message,
   });

@@ -151,6 +151,8 @@ export interface BuildPromptOptions {
   acks?: readonly AcknowledgedFinding[];
   /** Nonce override for tests. */
   nonce?: string;
+  /** For a chunked review: which chunk (0-based) this prompt holds; its diff replaces the whole. */
+  part?: { index: number };
 }
 
 /** What the model is told of one acknowledged finding. */
@@ -207,21 +209,56 @@ function describeContext(message: string | undefined, nonce: string): string {
  * @returns the prompt text; the diff appears exactly once, between nonce-carrying markers
  */
 export function buildReviewPrompt(change: Change, options: BuildPromptOptions): string {
+  const part = options.part;
+  const diff = part ? change.chunks[part.index].diff : change.diff;
   const nonce = options.nonce ??
-    pickNonce(change.diff + (options.focus ?? "") + (options.agentMessage ?? ""));
+    pickNonce(diff + (options.focus ?? "") + (options.agentMessage ?? ""));
   const focus = options.focus?.trim()
     ? `\nThe user asks you to focus on: ${JSON.stringify(options.focus.trim())}\n`
     : "";
   return fillTemplate(TEMPLATES[options.kind], {
     target: change.label,
     coverage: describeCoverage(change),
+    part: part ? describePart(change, part.index) : "",
     focus,
     acks: describeAcks(options.acks),
     context: describeContext(options.agentMessage, nonce),
     answer_keys: describeAnswerKeys(options.schema),
     nonce,
-    diff: change.diff.endsWith("\n") ? change.diff.slice(0, -1) : change.diff,
+    diff: diff.endsWith("\n") ? diff.slice(0, -1) : diff,
   });
+}
+
+/** Most bytes of the whole change's file list in a part's prompt (the rest are counted). */
+export const MAX_FILE_LIST_BYTES = 8 * 1024;
+
+/**
+ * Which part of a chunked review a prompt holds, and the whole change's file list for context
+ * (cut at {@linkcode MAX_FILE_LIST_BYTES}).
+ */
+export function describePart(change: Change, index: number): string {
+  const chunk = change.chunks[index];
+  const listed: string[] = [];
+  let bytes = 0;
+  for (const file of change.files) {
+    const line = `- ${JSON.stringify(file.path)} (${file.status})`;
+    if (bytes + line.length > MAX_FILE_LIST_BYTES) break;
+    listed.push(line);
+    bytes += line.length + 1;
+  }
+  const rest = change.files.length - listed.length;
+  return [
+    "",
+    `This change is reviewed in ${change.chunks.length} parts, one prompt each. This prompt holds`,
+    `part ${
+      index + 1
+    } of ${change.chunks.length}: the diff of ${chunk.paths.length} file(s) below.`,
+    "Review only this part: report findings in its files only; the other parts are reviewed",
+    "separately. All files of the change, for context (read any of them with your tools):",
+    ...listed,
+    ...(rest > 0 ? [`- … and ${rest} more`] : []),
+    "",
+  ].join("\n");
 }
 
 /**

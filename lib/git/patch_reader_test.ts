@@ -1,5 +1,17 @@
 import assert from "node:assert/strict";
-import { parseSection, SPLIT_CONTEXT, splitHunk, utf8Length } from "./hunks.ts";
+import { utf8Length } from "./hunks.ts";
+import { parseSection, type PatchEvent, PatchReader, SPLIT_CONTEXT } from "./patch_reader.ts";
+import type { Hunk } from "./hunks.ts";
+
+/** Read `text` through a reader with hunk parts of at most `max` bytes, in 13-byte chunks. */
+function split(text: string, max: number): Hunk[] {
+  const reader = new PatchReader(max);
+  const bytes = new TextEncoder().encode(text);
+  const events: PatchEvent[] = [];
+  for (let i = 0; i < bytes.length; i += 13) events.push(...reader.push(bytes.subarray(i, i + 13)));
+  events.push(...reader.end());
+  return events.flatMap((e) => (e.kind === "hunk" ? [e.hunk] : []));
+}
 
 const HEADER = "diff --git a/f b/f\nindex 1..2 100644\n--- a/f\n+++ b/f\n";
 
@@ -40,7 +52,7 @@ function assertRanges(
   }
 }
 
-Deno.test("splitHunk() cuts at line boundaries into parts with true ranges and context", () => {
+Deno.test("PatchReader cuts a large hunk while it streams into parts with true ranges and context", () => {
   const oldFile = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`);
   const newFile = [...oldFile];
   const body: string[] = [];
@@ -53,18 +65,18 @@ Deno.test("splitHunk() cuts at line boundaries into parts with true ranges and c
   }
   const text = `@@ -1,60 +1,60 @@ heading\n${body.join("\n")}\n`;
   const [hunk] = parseSection(HEADER + text).hunks;
-  const parts = splitHunk(hunk, 400);
+  const parts = split(HEADER + text, 400);
   assert.ok(parts.length > 2, `${parts.length} parts`);
   for (const [k, part] of parts.entries()) {
     assert.ok(part.bytes <= 400, `part ${k} has ${part.bytes} bytes`);
     assert.match(
       part.text,
-      new RegExp(`^@@ [^@]+ @@ part ${k + 1} of ${parts.length} of one hunk; heading\n`),
+      new RegExp(`^@@ [^@]+ @@ part ${k + 1} of one hunk; heading\n`),
     );
     assertRanges(part, oldFile, newFile);
   }
   assert.equal(parts.reduce((n, p) => n + p.changed, 0), hunk.changed, "no change lost or doubled");
-  for (const part of splitHunk(hunk, 150)) assert.ok(part.bytes <= 150, part.text);
+  for (const part of split(HEADER + text, 256)) assert.ok(part.bytes <= 256, part.text);
   // a later part repeats the context lines right before its start (up to SPLIT_CONTEXT)
   for (let k = 1; k < parts.length; k++) {
     const before = parts[k - 1].text.split("\n").slice(1, -1);
@@ -80,21 +92,21 @@ Deno.test("splitHunk() cuts at line boundaries into parts with true ranges and c
     assert.deepEqual(body.slice(0, tail.length), tail, `part ${k + 1}`);
   }
   assert.ok(parts.slice(1).some((p) => p.text.split("\n")[1][0] === " "), "context repeated");
-  assert.deepEqual(splitHunk(hunk, hunk.bytes), [hunk]);
+  assert.deepEqual(split(HEADER + text, hunk.bytes + 100), [hunk], "a hunk that fits is git's own");
 });
 
-Deno.test("splitHunk() keeps ranges true for pure additions and pure deletions", () => {
+Deno.test("PatchReader keeps ranges true for cut pure additions and pure deletions", () => {
   const added = Array.from({ length: 40 }, (_, i) => `+new ${i + 1}`).join("\n");
-  const [add] = parseSection(`${HEADER}@@ -0,0 +1,40 @@\n${added}\n`).hunks;
+  const addText = `${HEADER}@@ -0,0 +1,40 @@\n${added}\n`;
   const newFile = Array.from({ length: 40 }, (_, i) => `new ${i + 1}`);
-  for (const part of splitHunk(add, 100)) {
+  for (const part of split(addText, 256)) {
     assert.equal(part.oldLines, 0);
     assertRanges(part, [], newFile);
   }
   const removed = Array.from({ length: 40 }, (_, i) => `-old ${i + 6}`).join("\n");
-  const [del] = parseSection(`${HEADER}@@ -6,40 +5,0 @@\n${removed}\n`).hunks;
+  const delText = `${HEADER}@@ -6,40 +5,0 @@\n${removed}\n`;
   const oldFile = Array.from({ length: 50 }, (_, i) => `old ${i + 1}`);
-  const parts = splitHunk(del, 100);
+  const parts = split(delText, 256);
   assert.ok(parts.length > 1);
   for (const part of parts) {
     assert.equal(part.newLines, 0);
@@ -107,4 +119,27 @@ Deno.test("utf8Length() matches TextEncoder", () => {
   for (const text of ["", "abc", "ü", "€", "😀x", "\ud800", "a\udc00b", "日本語\n"]) {
     assert.equal(utf8Length(text), new TextEncoder().encode(text).length, JSON.stringify(text));
   }
+});
+
+Deno.test("PatchReader starts sections at diff --git line starts only, across chunk borders", () => {
+  const one = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-diff --git a/y b/y\n+z\r\n";
+  const two = 'diff --git "a/n\\nl" "b/n\\nl"\nBinary files differ\n';
+  const bytes = new TextEncoder().encode(one + two);
+  for (const size of [1, 7, bytes.length]) {
+    const reader = new PatchReader(1 << 20);
+    const events: PatchEvent[] = [];
+    for (let i = 0; i < bytes.length; i += size) {
+      events.push(...reader.push(bytes.subarray(i, i + size)));
+    }
+    events.push(...reader.end());
+    const decoded = events.map((e) =>
+      e.kind === "section" ? ["section", new TextDecoder().decode(e.header)] : ["hunk", e.hunk.text]
+    );
+    assert.deepEqual(decoded, [
+      ["section", "diff --git a/x b/x\n--- a/x\n+++ b/x\n"],
+      ["hunk", "@@ -1 +1 @@\n-diff --git a/y b/y\n+z\r\n"],
+      ["section", two],
+    ], `chunks of ${size}`);
+  }
+  assert.deepEqual(new PatchReader(1024).end(), []);
 });

@@ -1,0 +1,205 @@
+/**
+ * A change's patch, streamed into its review plan: the patch is read as it arrives
+ * (lib/git/patch_reader.ts), every section is given to its listed file by path
+ * (lib/git/patch_sections.ts `SectionRouter`: a type change's two sections, or any layout git
+ * prints, land with their file), and its hunks go straight to the plan (lib/git/plan.ts), which
+ * keeps only what it may still show. So memory stays bounded whatever the change's size.
+ *
+ * - A gitlink side (a submodule) is named "submodule"; its `Subproject commit` line says nothing.
+ * - A binary section of a regular file is kept aside and, once the patch has ended, decoded when
+ *   its bytes are text in another encoding (lib/git/decoded_diff.ts, batched); otherwise it is
+ *   named "binary" or "undecodable" with its size.
+ * - A text line that is not valid UTF-8 is shown as windows-1252 and the file says so.
+ * - A listed file git printed no section for is named "budget" (nothing of it reached the model).
+ *
+ * Per file it also gathers the lines the change added or edited (lib/git/changed_lines.ts) for the
+ * decoder's scope check, from every hunk, shown or not.
+ *
+ * @module
+ */
+import type { LineRange } from "../answer/types.ts";
+import type { Runner } from "../exec/exec.ts";
+import { changedLineRanges } from "./changed_lines.ts";
+import { type BinaryFile, decodeBinaryDiffs } from "./decoded_diff.ts";
+import type { RawEntry } from "./diff_parse.ts";
+import type { Hunk } from "./hunks.ts";
+import { type PatchEvent, PatchReader } from "./patch_reader.ts";
+import { sectionPaths, SectionRouter } from "./patch_sections.ts";
+import type { Planner } from "./plan.ts";
+
+/** What collection learned about one listed file while streaming. */
+export interface StreamedFile {
+  /**
+   * How the shown text was decoded when it is not plain UTF-8: "UTF-16LE", "UTF-16BE with CRLF
+   * line ends", "UTF-8 → UTF-16LE", "windows-1252".
+   */
+  encoding?: string;
+  /** Added and deleted lines counted from the hunks (git counts none for binary files). */
+  counted: { additions: number; deletions: number };
+  /** True when a binary side was decoded as text. */
+  decoded: boolean;
+  /** The lines added or edited, merged; `null` when unknown (no hunk, binary, submodule). */
+  changed: LineRange[] | null;
+}
+
+/** Modes whose binary content may be decodable text: regular files and absent sides. */
+const REGULAR = new Set(["100644", "100755", "000000"]);
+const lenient = new TextDecoder();
+
+/** Streams one patch into a planner; {@linkcode push}, {@linkcode end}, then {@linkcode decode}. */
+export class ChangeStream {
+  readonly #entries: readonly RawEntry[];
+  readonly #planner: Planner;
+  readonly #reader: PatchReader;
+  readonly #router: SectionRouter;
+  readonly #files: StreamedFile[];
+  readonly #ranges: LineRange[][];
+  readonly #seen: boolean[];
+  readonly #binaries: { entry: number; file: BinaryFile }[] = [];
+  #current = -1;
+  #showing = false;
+
+  /**
+   * @param entries the listing, in git's order (file `i` of the plan is entry `i`)
+   * @param planner the plan to feed
+   * @param maxHunkBytes the most bytes of one hunk part (larger hunks are cut while read)
+   */
+  constructor(entries: readonly RawEntry[], planner: Planner, maxHunkBytes: number) {
+    this.#entries = entries;
+    this.#planner = planner;
+    this.#reader = new PatchReader(maxHunkBytes);
+    this.#router = new SectionRouter(entries);
+    this.#files = entries.map(() => ({
+      counted: { additions: 0, deletions: 0 },
+      decoded: false,
+      changed: null,
+    }));
+    this.#ranges = entries.map(() => []);
+    this.#seen = entries.map(() => false);
+  }
+
+  /** The next bytes of the patch. */
+  push(bytes: Uint8Array): void {
+    for (const event of this.#reader.push(bytes)) this.#event(event);
+  }
+
+  /**
+   * The patch has ended (or was cut: what was read stands). Files with no section are named.
+   */
+  end(): void {
+    for (const event of this.#reader.end()) this.#event(event);
+    this.#planner.endFile();
+    this.#entries.forEach((entry, i) => {
+      if (this.#seen[i]) return;
+      this.#planner.file(i, entry.path);
+      this.#planner.omit({
+        path: entry.path,
+        reason: "budget",
+        lines: entry.additions + entry.deletions,
+        bytes: 0,
+      });
+      this.#planner.endFile();
+    });
+  }
+
+  /**
+   * Decode the binary files that are text in another encoding and add them to the plan.
+   *
+   * @returns what was learned per listed file, in listing order
+   * @throws {import("../base/errors.ts").GitError} when git fails to read a blob
+   */
+  async decode(runner: Runner, root: string): Promise<StreamedFile[]> {
+    const results = await decodeBinaryDiffs(runner, root, this.#binaries.map((b) => b.file));
+    results.forEach((result, n) => {
+      const i = this.#binaries[n].entry;
+      const path = this.#entries[i].path;
+      this.#planner.file(i, path);
+      if (!result.ok) {
+        this.#planner.omit({ path, reason: result.reason, lines: 0, bytes: result.bytes });
+      } else {
+        const reader = new PatchReader(1 << 30);
+        const events = reader.push(new TextEncoder().encode(result.section));
+        this.#current = i;
+        for (const event of [...events, ...reader.end()]) this.#event(event);
+        const encoding = result.crlf ? `${result.encoding} with CRLF line ends` : result.encoding;
+        this.#files[i].encoding = encoding;
+        this.#files[i].decoded = true;
+      }
+      this.#planner.endFile();
+    });
+    this.#files.forEach((file, i) => (file.changed = merge(this.#ranges[i])));
+    return this.#files;
+  }
+
+  #event(event: PatchEvent): void {
+    if (event.kind === "hunk") {
+      if (this.#showing) this.#hunk(event.hunk, event.fallback);
+      return;
+    }
+    const paths = sectionPaths(event.header);
+    const i = this.#router.route(paths);
+    if (i < 0) return; // no listed file at all
+    this.#seen[i] = true;
+    const entry = this.#entries[i];
+    if (i !== this.#current) this.#planner.file(i, entry.path);
+    this.#current = i;
+    this.#showing = false;
+    if (paths.gitlink) {
+      this.#planner.omit({ path: entry.path, reason: "submodule", lines: 0, bytes: 0 });
+    } else if (paths.binary) {
+      this.#binary(i, entry, paths, lenient.decode(event.header));
+    } else {
+      this.#planner.section(lenient.decode(event.header));
+      this.#showing = true;
+    }
+  }
+
+  #hunk(hunk: Hunk, fallback: boolean): void {
+    const i = this.#current;
+    this.#planner.hunk(hunk);
+    this.#ranges[i].push(...changedLineRanges(hunk.text));
+    if (fallback && !this.#files[i].encoding) this.#files[i].encoding = "windows-1252";
+    const counted = this.#files[i].counted;
+    for (let pos = hunk.text.indexOf("\n") + 1; pos > 0 && pos < hunk.text.length;) {
+      const c = hunk.text.charCodeAt(pos);
+      if (c === 0x2b) counted.additions++;
+      else if (c === 0x2d) counted.deletions++;
+      pos = hunk.text.indexOf("\n", pos) + 1;
+    }
+  }
+
+  /** A binary section: kept to decode when its sides are regular files, else named "binary". */
+  #binary(
+    i: number,
+    entry: RawEntry,
+    paths: { oldPath: string | null; newPath: string | null },
+    text: string,
+  ): void {
+    const header = text.slice(0, text.indexOf("Binary files "));
+    // a type change's sections each hold one side: the old one deleted, the new one created
+    const { path, oldPath } = entry;
+    const file: BinaryFile = {
+      path,
+      ...(oldPath !== undefined ? { oldPath } : {}),
+      oldId: paths.oldPath === null ? null : entry.oldId,
+      newId: paths.newPath === null ? null : entry.newId,
+      header,
+    };
+    const modes = [file.oldId && entry.oldMode, file.newId && entry.newMode];
+    if (modes.every((m) => !m || REGULAR.has(m))) this.#binaries.push({ entry: i, file });
+    else this.#planner.omit({ path, reason: "binary", lines: 0, bytes: 0 });
+  }
+}
+
+/** Sorted, merged ranges; `null` when there are none. */
+function merge(ranges: LineRange[]): LineRange[] | null {
+  if (ranges.length === 0) return null;
+  ranges.sort((a, b) => a.start - b.start);
+  const merged: LineRange[] = [];
+  for (const r of ranges) {
+    const last = merged.at(-1);
+    if (last && r.start <= last.end + 1) last.end = Math.max(last.end, r.end);
+    else merged.push({ ...r });
+  }
+  return merged;
+}

@@ -1,0 +1,297 @@
+/**
+ * A review in several model calls (DESIGN.md "Review plan and multi-call reviews"): each chunk of
+ * the review plan is one provider session with its own corrective resume (lib/session/call.ts),
+ * at most `jobs` at a time, all within one shared deadline, and one read-only proof around the
+ * whole review rather than around each call. Each part's answer is decoded against that part's
+ * files only, then the answers are merged and deduplicated (lib/kinds/review/merge.ts). A part
+ * whose chunk is unchanged since an earlier review reuses that part's cached verdict, so when only
+ * some chunks change only those are asked again.
+ *
+ * A part that could not run makes the whole review fail with that part's status — unless
+ * `onPartial` is "allow" and another part ran: then its files are named as not reviewed (reason
+ * "failed") and coverage is partial.
+ *
+ * @module
+ */
+import type { TreeView } from "../answer/types.ts";
+import { formatRefusal } from "../answer/refusal.ts";
+import { sha256Hex } from "../base/sha256.ts";
+import type { Runner } from "../exec/exec.ts";
+import type { Repo } from "../git/repo.ts";
+import type { Change, Coverage, OmittedPart } from "../git/types.ts";
+import { getKind } from "../kinds/registry.ts";
+import { type FindingSource, mergeAnswers, type SourcedAnswer } from "../kinds/review/merge.ts";
+import { buildCorrectivePrompt, buildReviewPrompt } from "../kinds/review/prompt.ts";
+import type { ReviewAnswer } from "../kinds/review/types.ts";
+import type { ProviderAdapter } from "../providers/provider.ts";
+import type { AttemptRun, CallOutcome, CallStatus, ReadOnlyProof } from "../session/call.ts";
+import { callStructured } from "../session/call.ts";
+import { cacheKey, readCache, writeCache } from "../store/cache.ts";
+import type { PartRecord } from "../store/run_record.ts";
+import type { ReviewWorkspace } from "../session/workspace.ts";
+import type { ReviewAcks } from "./acks.ts";
+
+/** Everything the parts of one review share. */
+export interface PartsRequest {
+  change: Change;
+  repo: Repo;
+  adapter: ProviderAdapter;
+  bin: string;
+  model?: string;
+  maxTurns: number;
+  kind: "review" | "adversarial-review";
+  focus?: string;
+  agentMessage?: string;
+  /** The acknowledgements of the review (told to the model; their digest keys each part). */
+  acks: ReviewAcks;
+  /** Verdict identity pieces for each part's cache key. */
+  schemaHash: string;
+  templateHash: string;
+  /** The state dir for the per-part cache, or `null` to neither read nor write it. */
+  state: string | null;
+  /** Read cached part verdicts (`--no-cache` still writes fresh ones). */
+  useCache: boolean;
+  runner: Runner;
+  env: Record<string, string | undefined>;
+  signal?: AbortSignal;
+  /** Epoch ms by which every part must be over. */
+  deadline: number;
+  /** One call's own limit, ms. */
+  callTimeoutMs: number;
+  /** Parts asked at once. */
+  jobs: number;
+  /** The review's workspace: every part's provider runs in its read-only copy. */
+  workspace: ReviewWorkspace;
+  proof: ReadOnlyProof<unknown>;
+  /** "allow": failed parts are named as not reviewed if another part ran. */
+  onPartial: "allow" | "block";
+  missingBinaryMessage?: string;
+}
+
+/** The outcome of a review in parts: one call outcome, the parts, and the merged provenance. */
+export interface PartsOutcome {
+  outcome: CallOutcome<ReviewAnswer>;
+  parts: PartRecord[];
+  /** Per merged finding, which parts (and providers) reported it. */
+  sources: FindingSource[];
+  /** Coverage with failed parts named, when some failed and the review stands. */
+  coverage: Coverage;
+}
+
+interface PartResult {
+  index: number;
+  outcome?: CallOutcome<ReviewAnswer>;
+  /** The part's verdict from the cache. */
+  cached?: ReviewAnswer;
+  key: string;
+}
+
+/**
+ * Review every chunk of `change` in its own session and merge the answers.
+ *
+ * @returns the merged outcome (status "ok" with the merged answer, or the failing part's status),
+ *   the parts' records, finding sources and coverage
+ */
+export async function reviewInParts(request: PartsRequest): Promise<PartsOutcome> {
+  const { change } = request;
+  const before = await request.proof.take();
+  const results: PartResult[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < change.chunks.length) {
+      const index = next++;
+      results.push(await reviewPart(request, index));
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(request.jobs, change.chunks.length) }, worker),
+  );
+  results.sort((a, b) => a.index - b.index);
+  const outcome = combine(request, results);
+  let changed: string[] = [];
+  try {
+    changed = request.proof.compare(before, await request.proof.take());
+  } catch (error) {
+    changed = [`(could not verify: ${error instanceof Error ? error.message : String(error)})`];
+  }
+  if (changed.length > 0) {
+    Object.assign(outcome.outcome, {
+      status: "provider-error",
+      answer: undefined,
+      message: `The reviewer changed the repository (read-only violation): ${
+        changed.slice(0, 10).join(", ")
+      }`,
+    });
+  }
+  return outcome;
+}
+
+async function reviewPart(request: PartsRequest, index: number): Promise<PartResult> {
+  const chunk = request.change.chunks[index];
+  const key = await cacheKey({
+    fingerprint: await sha256Hex([`part\0`, chunk.diff]),
+    schemaId: request.schemaHash,
+    promptTemplateHash: request.templateHash,
+    provider: request.adapter.name,
+    model: request.model,
+    focus: request.focus,
+    reviewKind: request.kind,
+    planId: "part",
+    acks: request.acks.digest,
+  });
+  if (request.state !== null && request.useCache) {
+    const hit = await readCache<ReviewAnswer>(request.state, key);
+    if (hit) return { index, cached: hit.answer, key };
+  }
+  const remaining = request.deadline - Date.now();
+  if (remaining <= 0 || request.signal?.aborted) {
+    const status: CallStatus = request.signal?.aborted ? "interrupted" : "timeout";
+    const message = status === "timeout"
+      ? "the review's shared deadline passed before this part started"
+      : "interrupted before this part started";
+    return { index, outcome: { status, message, attempts: [] }, key };
+  }
+  const kind = getKind("review");
+  const prompt = buildReviewPrompt(request.change, {
+    kind: request.kind,
+    schema: kind.schema,
+    focus: request.focus,
+    agentMessage: request.agentMessage,
+    acks: request.acks.told,
+    part: { index },
+  });
+  const tree = partView(request.change, index);
+  const outcome = await callStructured<ReviewAnswer>({
+    adapter: request.adapter,
+    bin: request.bin,
+    request: {
+      prompt,
+      schema: kind.schema,
+      root: request.repo.root,
+      model: request.model,
+      maxTurns: request.maxTurns,
+    },
+    correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), kind.schema),
+    decode: async (input) =>
+      (await import("../answer/decoder.ts")).decode(kind, input, tree) as Promise<
+        import("../answer/types.ts").Decision<ReviewAnswer>
+      >,
+    runner: request.runner,
+    timeoutMs: Math.min(request.callTimeoutMs, remaining),
+    signal: request.signal,
+    env: request.env,
+    workspace: request.workspace,
+    missingBinaryMessage: request.missingBinaryMessage,
+  });
+  if (outcome.status === "ok" && request.state !== null) {
+    const record = { id: `part-${index + 1}`, status: "approved" as const };
+    await writeCache(request.state, key, { answer: outcome.answer!, record }).catch(() => {});
+  }
+  return { index, outcome, key };
+}
+
+/** The reviewed tree as one part sees it: only its files (and their old paths) exist. */
+function partView(change: Change, index: number): TreeView {
+  const paths = new Set(change.chunks[index].paths);
+  for (const file of change.files) {
+    if (paths.has(file.path) && file.oldPath) paths.add(file.oldPath);
+  }
+  const tree = change.tree;
+  return {
+    root: tree.root,
+    lineCount: (path) => (paths.has(path) ? tree.lineCount(path) : Promise.resolve(null)),
+    text: (path) => (paths.has(path) ? tree.text(path) : Promise.resolve(null)),
+    isDeleted: (path) => paths.has(path) && tree.isDeleted(path),
+    changedLines: (path) => tree.changedLines(path),
+  };
+}
+
+/** One outcome for the whole review, from its parts. */
+function combine(request: PartsRequest, results: PartResult[]): PartsOutcome {
+  const { change } = request;
+  const count = change.chunks.length;
+  const attempts: AttemptRun[] = [];
+  const parts: PartRecord[] = results.map((r) => {
+    const chunk = change.chunks[r.index];
+    const status = r.cached ? "ok" : r.outcome!.status;
+    for (const a of r.outcome?.attempts ?? []) {
+      attempts.push({ ...a, n: attempts.length + 1, part: r.index + 1 });
+    }
+    return {
+      part: r.index + 1,
+      status,
+      cached: r.cached !== undefined,
+      files: chunk.paths.length,
+      lines: chunk.lines,
+      bytes: chunk.bytes,
+      ...(r.outcome?.sessionId ? { sessionId: r.outcome.sessionId } : {}),
+      ...(r.outcome?.message ? { message: r.outcome.message } : {}),
+    };
+  });
+  const answered: SourcedAnswer[] = results.flatMap((r) => {
+    const answer = r.cached ?? r.outcome?.answer;
+    return answer ? [{ answer, part: r.index + 1, provider: request.adapter.name }] : [];
+  });
+  const failed = results.filter((r) => !r.cached && r.outcome!.status !== "ok");
+  const outcome: CallOutcome<ReviewAnswer> = { status: "ok", attempts };
+  const fresh = results.flatMap((r) => (r.outcome ? [r.outcome] : []));
+  outcome.sessionId = fresh.find((o) => o.sessionId)?.sessionId;
+  outcome.model = fresh.find((o) => o.model)?.model;
+  const cost = fresh.filter((o) => o.costUsd !== undefined);
+  if (cost.length > 0) outcome.costUsd = cost.reduce((n, o) => n + o.costUsd!, 0);
+  const usage = sumUsage(fresh);
+  if (usage) outcome.usage = usage;
+  let coverage = change.coverage;
+  const merged = mergeAnswers(answered, { count, by: "part" });
+  const first = failed[0]?.outcome;
+  if (first && !(request.onPartial === "allow" && answered.length > 0)) {
+    Object.assign(outcome, {
+      status: first.status,
+      message: `part ${failed[0].index + 1} of ${count}: ${first.message ?? first.status}`,
+      refusal: first.refusal,
+    });
+    return { outcome, parts, sources: [], coverage };
+  }
+  if (failed.length > 0) coverage = withFailed(change, failed.map((f) => f.index));
+  outcome.answer = merged.answer;
+  return { outcome, parts, sources: merged.sources, coverage };
+}
+
+/** Coverage with the files of failed parts named as not reviewed (reason "failed"). */
+function withFailed(change: Change, failed: number[]): Coverage {
+  const omitted: OmittedPart[] = [...change.coverage.omitted];
+  let lines = 0;
+  let bytes = 0;
+  for (const index of failed) {
+    const chunk = change.chunks[index];
+    lines += chunk.lines;
+    bytes += chunk.bytes;
+    for (const path of chunk.paths) {
+      omitted.push({ path, reason: "failed", lines: 0, bytes: 0 });
+    }
+    const last = omitted.at(-1)!;
+    last.lines = chunk.lines;
+    last.bytes = chunk.bytes;
+  }
+  return {
+    ...change.coverage,
+    status: "partial",
+    omitted,
+    reviewedLines: change.coverage.reviewedLines - lines,
+    omittedLines: change.coverage.omittedLines + lines,
+    reviewedBytes: change.coverage.reviewedBytes - bytes,
+    omittedBytes: change.coverage.omittedBytes + bytes,
+  };
+}
+
+function sumUsage(outcomes: CallOutcome<ReviewAnswer>[]): CallOutcome["usage"] {
+  const used = outcomes.flatMap((o) => (o.usage ? [o.usage] : []));
+  if (used.length === 0) return undefined;
+  const total: Record<string, number> = {};
+  for (const usage of used) {
+    for (const [k, v] of Object.entries(usage)) {
+      if (typeof v === "number") total[k] = (total[k] ?? 0) + v;
+    }
+  }
+  return total as CallOutcome["usage"];
+}

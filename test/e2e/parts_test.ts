@@ -1,0 +1,111 @@
+/**
+ * End-to-end: reviews larger than one prompt, in several model calls — `--plan-only`, one session
+ * per part with the whole change's file list, the merged verdict and coverage, per-part verdict
+ * reuse, and a part that could not run — in throwaway repositories with the fake provider.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { lastRun, makeSandbox, readFakeLog, runCli, type Sandbox } from "./_cli.ts";
+import { promptOf } from "./_assert.ts";
+
+/** 12 files of 40 lines in 3 directories, and budgets that fit about 3 files per prompt. */
+async function bigChange(): Promise<Sandbox> {
+  const sandbox = await makeSandbox({ "k.txt": "k\n" });
+  for (let f = 0; f < 12; f++) {
+    const body = Array.from({ length: 40 }, (_, i) => `const v${i} = "${"x".repeat(50)}";`);
+    await sandbox.repo.write(`d${f % 3}/f${String(f).padStart(2, "0")}.ts`, body.join("\n") + "\n");
+  }
+  await Deno.writeTextFile(
+    join(sandbox.repo.root, ".git", "info", "exclude"),
+    ".review-gate.json\n",
+  );
+  await sandbox.repo.write(
+    ".review-gate.json",
+    JSON.stringify({ budgets: { file_bytes: 4096, total_bytes: 8192 } }),
+  );
+  return sandbox;
+}
+
+Deno.test("review --plan-only prints the parts without a model call", async () => {
+  const sandbox = await bigChange();
+  try {
+    const text = await runCli(sandbox, ["review", "--plan-only", "--max-calls", "8"]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^Review plan for working tree: \d+ model calls; coverage complete/);
+    assert.match(
+      text.stdout,
+      /\n {2}part 1: \d+ files \(d0\/f00\.ts and \d+ more\), [\d,]+ changed lines, [\d.]+ KB, ~[\d,]+ tokens/,
+    );
+    const json = JSON.parse((await runCli(sandbox, ["review", "--plan-only", "--json"])).stdout);
+    assert.ok(json.calls >= 3 && json.calls <= 8, `${json.calls} calls`);
+    assert.equal(json.parts.flatMap((p: { files: string[] }) => p.files).length, 12);
+    assert.equal(json.coverage.status, "complete");
+    const one = JSON.parse(
+      (await runCli(sandbox, ["review", "--plan-only", "--json", "--max-calls", "1"])).stdout,
+    );
+    assert.equal(one.calls, 1);
+    assert.equal(one.coverage.status, "partial");
+    assert.equal((await readFakeLog(sandbox)).length, 0, "no model call");
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("review in parts: one session per part, merged verdict, per-part reuse", async () => {
+  const sandbox = await bigChange();
+  try {
+    const first = await runCli(sandbox, ["review", "--json", "--jobs", "2"], { scenario: "valid" });
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    const json = JSON.parse(first.stdout);
+    assert.equal(json.status, "approved");
+    assert.equal(json.coverage.status, "complete");
+    const planned = json.coverage.chunks.planned;
+    assert.ok(planned >= 3, `${planned} parts`);
+    assert.deepEqual(json.coverage.chunks, { planned, reviewed: planned, failed: 0 });
+    const log = await readFakeLog(sandbox);
+    assert.equal(log.length, planned, "one call per part");
+    assert.equal(new Set(log.map((c) => c.sessionId)).size, planned, "one session per part");
+    const prompts = log.map(promptOf);
+    for (let k = 1; k <= planned; k++) {
+      assert.equal(prompts.filter((p) => p.includes(`part ${k} of ${planned}:`)).length, 1);
+    }
+    for (const prompt of prompts) assert.match(prompt, /- "d2\/f11\.ts" \(added\)/, "file list");
+    const run = await lastRun(sandbox);
+    assert.equal(run.run.parts?.length, planned);
+    assert.ok(run.run.attempts.every((a) => typeof a.part === "number"));
+    assert.match(run.reviewMd ?? "", /in \d+ of \d+ parts/);
+
+    const again = await runCli(sandbox, ["review"], { scenario: "valid" });
+    assert.equal(again.code, 0);
+    assert.equal((await readFakeLog(sandbox)).length, planned, "the whole verdict is cached");
+
+    // the last file in path order: the chunks before it keep their boundaries and their verdicts
+    await sandbox.repo.write("d2/f11.ts", "export const changed = 1;\n");
+    const edited = await runCli(sandbox, ["review", "--json"], { scenario: "valid" });
+    assert.equal(edited.code, 0, edited.stdout);
+    const calls = (await readFakeLog(sandbox)).length - planned;
+    assert.ok(calls >= 1 && calls < planned, `only changed parts are asked again (${calls})`);
+    const parts = JSON.parse(edited.stdout);
+    assert.equal(parts.status, "approved");
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("review in parts fails with a part that could not run, naming it", async () => {
+  const sandbox = await bigChange();
+  try {
+    const result = await runCli(sandbox, ["review", "--json", "--jobs", "1", "--no-cache"], {
+      scenario: "valid,error",
+    });
+    assert.equal(result.code, 3, result.stdout);
+    const json = JSON.parse(result.stdout);
+    assert.equal(json.status, "provider-error");
+    assert.match(json.message, /^part 2 of \d+: /);
+    assert.equal(json.answer, null);
+  } finally {
+    await sandbox.cleanup();
+  }
+});
