@@ -369,9 +369,14 @@ function describeCoverage(
   return { coverage, fileOmitted };
 }
 
-/** Max-heap of pieces by size; ties put the later piece on top (dropped first). */
+/**
+ * Max-heap of pieces by size in 4 KiB steps; pieces of about the same size put the later one on
+ * top (dropped first), so the parts of a large file cut into equal pieces are kept from its top.
+ */
 function above(a: Piece, b: Piece): boolean {
-  return a.bytes > b.bytes || (a.bytes === b.bytes && byOrder(a, b) > 0);
+  const sa = a.bytes >> 12;
+  const sb = b.bytes >> 12;
+  return sa > sb || (sa === sb && byOrder(a, b) > 0);
 }
 
 function heapPush(heap: Piece[], piece: Piece): void {

@@ -118,7 +118,7 @@ Deno.test("review of a file over the budget shows the hunks that fit and says ho
     await sandbox.repo.write("big.ts", edited.join("\n") + "\n");
     await sandbox.repo.write(
       ".review-gate.json",
-      JSON.stringify({ budgets: { file_bytes: 16384, total_bytes: 32768 } }),
+      JSON.stringify({ budgets: { file_bytes: 16384, total_bytes: 32768 }, max_calls: 1 }),
     );
     await sandbox.repo.git("add", ".review-gate.json");
     await sandbox.repo.git("commit", "-qm", "config");

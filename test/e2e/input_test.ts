@@ -257,7 +257,8 @@ Deno.test("review of a diff beyond the budget is partial and names the omitted l
   await withSandbox({ "small.txt": "small\n" }, async (sandbox) => {
     await sandbox.repo.write("big file.txt", big + "\n");
     await sandbox.repo.write("small.txt", "smaller\n");
-    const result = await runCli(sandbox, ["review"]);
+    // one call: the rest of the plan's capacity is what --max-calls adds
+    const result = await runCli(sandbox, ["review", "--max-calls", "1"]);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(
       result.stdout,
@@ -276,7 +277,9 @@ Deno.test("review of a diff beyond the budget is partial and names the omitted l
     assert.equal(run.run.coverage?.status, "partial");
     assert.deepEqual(run.run.coverage?.omitted.map((o) => o.path), ["big file.txt"]);
     assert.ok(run.reviewMd?.includes("big file.txt"), "review.md names the omitted lines");
-    const json = JSON.parse((await runCli(sandbox, ["review", "--json"])).stdout);
+    const json = JSON.parse(
+      (await runCli(sandbox, ["review", "--json", "--max-calls", "1"])).stdout,
+    );
     assert.equal(json.coverage.status, "partial");
     assert.equal(json.cached, true);
   });

@@ -35,7 +35,8 @@ function bigFile(edit: boolean): string {
   ).join("");
 }
 
-const SMALL_BUDGETS = { budgets: { file_bytes: 8192, total_bytes: 16384 } };
+/** One prompt of 16 KiB: the 3,000-line edit below does not fit. */
+const SMALL_BUDGETS = { budgets: { file_bytes: 8192, total_bytes: 16384 }, max_calls: 1 };
 
 Deno.test("pre-push reviews a pushed type change (symlink → file) and blocks on its findings", async () => {
   const sb = await makeGateSandbox();
