@@ -80,17 +80,20 @@ async function walk(
     at.out[`${at.label}/${rel}`] = "unreadable";
     return;
   }
+  const entries: { path: string; signature: Promise<string> }[] = [];
   for (const name of names.sort()) {
     const path = rel === "" ? name : `${rel}/${name}`;
     if (at.options.exclude?.includes(path)) continue;
     if (at.budget.left-- <= 0) {
       at.out[`${at.label}/…`] = "truncated";
-      return;
+      break;
     }
-    const signature = await statSignature(join(dir, path));
-    if (signature.startsWith("dir") && depth > 0) {
-      await walk(dir, path, depth - 1, at);
-    } else if (!signature.startsWith("dir")) at.out[`${at.label}/${path}`] = signature;
-    else at.out[`${at.label}/${path}`] = "dir";
+    entries.push({ path, signature: statSignature(join(dir, path)) });
+  }
+  // one directory's entries are signed in parallel; subdirectories one after the other
+  for (const { path, signature } of entries) {
+    const sig = await signature;
+    if (sig.startsWith("dir") && depth > 0) await walk(dir, path, depth - 1, at);
+    else at.out[`${at.label}/${path}`] = sig.startsWith("dir") ? "dir" : sig;
   }
 }
