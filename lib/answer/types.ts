@@ -77,8 +77,9 @@ export interface KindCheck<T> {
 }
 
 /**
- * What the decoder needs of an answer kind (lib/kinds/registry.ts lists them): its name, canonical
- * schema (step 2) and coherence check (step 3).
+ * What the decoder needs of an answer kind: its name, canonical schema (step 2) and coherence check
+ * (step 3). A kind's definition (lib/kinds/definition.ts) builds one per review, bound to the
+ * kind's input when it has one (compliance: the plan).
  */
 export interface DecoderKind<T> {
   /** The kind's name, e.g. `"review"` (`schemas/<name>.schema.json`). */

@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
 import configSchema from "../../schemas/config.schema.json" with { type: "json" };
 import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
+import complianceSchema from "../../schemas/compliance.schema.json" with { type: "json" };
 import { compileSchema, validateValue } from "./validate.ts";
 import type { JsonSchema } from "./types.ts";
 
-const SCHEMAS: Record<string, JsonSchema> = { review: reviewSchema, config: configSchema };
+const SCHEMAS: Record<string, JsonSchema> = {
+  review: reviewSchema,
+  compliance: complianceSchema,
+  config: configSchema,
+};
 
 async function fixture(name: string): Promise<unknown> {
   return JSON.parse(
@@ -23,7 +28,12 @@ Deno.test("compileSchema() compiles every schema in schemas/ in strict mode", as
     assert.equal(schema.$id, `https://review-gate.dev/schemas/${entry.name}`, entry.name);
     assert.equal(typeof compileSchema(schema), "function", entry.name);
   }
-  assert.deepEqual(names.sort(), ["acks.schema.json", "config.schema.json", "review.schema.json"]);
+  assert.deepEqual(names.sort(), [
+    "acks.schema.json",
+    "compliance.schema.json",
+    "config.schema.json",
+    "review.schema.json",
+  ]);
 });
 
 for (const [name, schema] of Object.entries(SCHEMAS)) {

@@ -77,7 +77,7 @@ export function addOutputOptions(
  */
 export async function writeOutputs(
   requests: readonly OutputRequest[],
-  input: RenderInput,
+  input: RenderInput<unknown>,
   at: { policy: Policy; deps: CliDeps; pathPrefix?: string },
 ): Promise<void> {
   const { deps } = at;
@@ -101,7 +101,9 @@ export async function writeOutputs(
         );
     }
     if (request.format === "github" && deps.env.GITHUB_STEP_SUMMARY) {
-      await appendStepSummary(deps.env.GITHUB_STEP_SUMMARY, renderMarkdownResult(input, at.policy))
+      // the github format renders reviews only (another kind was refused above)
+      const summary = renderMarkdownResult(input as RenderInput, at.policy);
+      await appendStepSummary(deps.env.GITHUB_STEP_SUMMARY, summary)
         .catch((error) =>
           failures.push(`Cannot write the job summary: ${(error as Error).message}`)
         );

@@ -15,11 +15,12 @@ import type { Change, Target } from "../git/types.ts";
 import { PROVIDER_NAMES } from "../providers/registry.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { policyOf } from "../kinds/review/policy.ts";
-import { runReview } from "../review/run_review.ts";
+import { type ReviewOutcome, runReview } from "../review/run_review.ts";
 import type { CliDeps } from "./deps.ts";
 import { startProgress } from "./progress.ts";
 import { addOutputOptions, writeOutputs } from "./outputs.ts";
 import { failOnOption, minConfidenceOption, policyFlagLayer } from "./policy_flags.ts";
+import { addKindOptions, chooseKind } from "./kind_options.ts";
 
 interface ReviewFlags {
   provider?: string;
@@ -116,12 +117,16 @@ export function registerReview(
     .option("--max-calls <n>", "most model calls: a larger change is reviewed in up to n parts")
     .option("--jobs <n>", "most model calls at once")
     .option("--plan-only", "print the review plan (parts, sizes, tokens) without a model call")
-    .option("--json", "print the run envelope as JSON on stdout (same as --format json)")
+    .option("--json", "print the run envelope as JSON on stdout (same as --format json)");
+  addKindOptions(command)
     .addHelpText(
       "after",
       `
 Without a target flag the working tree is reviewed (tracked, staged and untracked changes) when it
-has any change; otherwise there is nothing to review.
+has any change; otherwise there is nothing to review. With --plan PLAN.md the change is checked
+against the plan's items instead (a plan-compliance review, in one model call: compliance.json +
+compliance.md; its formats are terminal, json and markdown). --plan-only is another thing: it
+prints the review plan (the parts a large change is reviewed in).
 
 Formats: terminal (default), json, markdown, sarif (SARIF 2.1.0), rdjson and rdjsonl (reviewdog),
 github (GitHub Actions annotations + job summary). Repeat --format for several, each with its own
@@ -144,49 +149,63 @@ async function reviewAction(
 ): Promise<void> {
   const { deps, setExit, outputs } = at;
   const requests = outputs({ format: flags.json ? "json" : "terminal" });
-  const target = targetFromFlags(flags);
-  const repo = await resolveRepo(deps.runner, deps.cwd);
-  const { config } = await loadConfig({
-    root: repo.root,
-    env: deps.env,
-    flags: flagLayer(flags),
-  });
+  const request = await reviewRequest(flags, deps);
   if (flags.planOnly) {
     const { planReview } = await import("../review/plan_only.ts");
+    const { repo, target, config } = request;
     const change = await planReview({ repo, target, config }, deps.runner);
     deps.stdout.write(planOutput(change, flags.json === true));
     setExit(0);
     return;
   }
-  const progress = startProgress(deps.stderr, deps.now);
-  let outcome;
-  try {
-    outcome = await runReview(
-      {
-        cwd: deps.cwd,
-        repo,
-        target,
-        kind: flags.adversarial ? "adversarial-review" : "review",
-        focus: flags.focus,
-        config,
-        useCache: flags.cache,
-      },
-      {
-        runner: deps.runner,
-        env: deps.env,
-        now: deps.now,
-        signal: deps.signal,
-        onProviderStart: progress.start,
-      },
-    );
-  } finally {
-    progress.stop();
-  }
-  await writeOutputs(requests, outcome, { policy: policyOf(config), deps });
+  const outcome = await reviewOnce(request, deps);
+  await writeOutputs(requests, outcome, { policy: policyOf(request.config), deps });
   for (const warning of outcome.storeWarnings ?? []) {
     deps.stderr.write(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
   }
   setExit(outcome.exitCode);
+}
+
+/** What `review` was asked: the review's options before the pipeline resolves the change. */
+async function reviewRequest(flags: ReviewFlags, deps: CliDeps) {
+  const target = targetFromFlags(flags);
+  const chosen = await chooseKind(flags as unknown as Record<string, unknown>, deps.cwd);
+  if (chosen.answerKind !== "review" && flags.adversarial) {
+    throw new UsageError(
+      `--adversarial is a code review prompt: drop it for a ${chosen.answerKind} review`,
+    );
+  }
+  const repo = await resolveRepo(deps.runner, deps.cwd);
+  const { config } = await loadConfig({ root: repo.root, env: deps.env, flags: flagLayer(flags) });
+  return {
+    cwd: deps.cwd,
+    repo,
+    target,
+    kind: flags.adversarial ? "adversarial-review" as const : "review" as const,
+    ...chosen,
+    focus: flags.focus,
+    config,
+    useCache: flags.cache,
+  };
+}
+
+/** Run the review with a progress line on a terminal. */
+async function reviewOnce(
+  request: Awaited<ReturnType<typeof reviewRequest>>,
+  deps: CliDeps,
+): Promise<ReviewOutcome<unknown>> {
+  const progress = startProgress(deps.stderr, deps.now);
+  try {
+    return await runReview<unknown>(request, {
+      runner: deps.runner,
+      env: deps.env,
+      now: deps.now,
+      signal: deps.signal,
+      onProviderStart: progress.start,
+    });
+  } finally {
+    progress.stop();
+  }
 }
 
 /** What `--plan-only` prints: the plan as text, or as JSON with `--json`. */

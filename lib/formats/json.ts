@@ -7,6 +7,7 @@
  * @module
  */
 import type { Policy } from "../kinds/review/policy.ts";
+import type { ReviewAnswer } from "../kinds/review/types.ts";
 import { COULD_NOT_RUN, type ReviewResult } from "../store/run_record.ts";
 import { buildView } from "./view.ts";
 
@@ -21,11 +22,22 @@ export const RAW_OUTPUT_TAIL_BYTES = 16 * 1024;
  * @returns a plain object ready for `JSON.stringify`
  */
 export function buildJsonEnvelope(
-  result: ReviewResult,
-  options: { exitCode: number; policy: Policy; rawOutput?: { stdout: string; stderr: string } },
+  result: ReviewResult<unknown>,
+  options: {
+    exitCode: number;
+    policy: Policy;
+    rawOutput?: { stdout: string; stderr: string };
+    /** Fields another answer kind adds (lib/kinds/definition.ts KindRenderers.json). */
+    kindFields?: Record<string, unknown>;
+  },
 ): Record<string, unknown> {
   const { record, answer } = result;
-  const view = buildView(result, options.policy);
+  const answerKind = record.answerKind ?? "review";
+  // the review view reads findings: another kind's answer is shown as it is, with its own fields
+  const view = buildView(
+    answerKind === "review" ? result as ReviewResult<ReviewAnswer> : { record },
+    options.policy,
+  );
   const failed = COULD_NOT_RUN.has(record.status);
   const tail = (s: string) =>
     s.length > RAW_OUTPUT_TAIL_BYTES ? s.slice(-RAW_OUTPUT_TAIL_BYTES) : s;
@@ -33,11 +45,13 @@ export function buildJsonEnvelope(
     status: record.status,
     exitCode: options.exitCode,
     blocking: record.blocking,
+    answerKind,
     answer: answer ?? null,
     blockingFindings: view.blocking,
     acknowledgedFindings: view.acknowledged,
     findingNotes: record.findingNotes ?? null,
     unreviewed: view.unreviewed,
+    ...options.kindFields,
     message: record.message ?? null,
     refusal: record.refusal ?? null,
     rawOutput: failed && options.rawOutput

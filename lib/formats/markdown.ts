@@ -1,10 +1,14 @@
 /**
  * Markdown rendering of a finished review: the `review.md` stored beside `answer.json`, the
  * `--format markdown` output and the GitHub job summary. A review that could not run renders as
- * "NOT reviewed" with the reason, never as findings nor a pass. Pure.
+ * "NOT reviewed" with the reason, never as findings nor a pass. Another answer kind's markdown
+ * (`compliance.md`) is its title, facts and body (lib/kinds/definition.ts) under the same facts of
+ * the run. Pure.
  *
  * @module
  */
+import { escapeMarkdownInline as escapeInline } from "../base/text.ts";
+import type { KindMarkdownParts } from "../kinds/definition.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
 import { excludedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
 import type { Policy } from "../kinds/review/policy.ts";
@@ -41,8 +45,34 @@ export function renderMarkdownResult(result: ReviewResult, policy: Policy): stri
   return out.join("\n");
 }
 
-function escapeInline(text: string): string {
-  return text.replace(/([\\`*_[\]<>|])/g, "\\$1").replaceAll("\n", " ");
+/** The list of the run's facts under the title: change, provider, session, run, coverage. */
+function runFacts(record: RunRecord): string[] {
+  const out: string[] = [];
+  out.push(`- Change: ${escapeInline(record.target.label)}`);
+  out.push(`- Provider: ${record.provider}${record.model ? ` (${record.model})` : ""}`);
+  if (record.sessionId) out.push(`- Session: \`${record.sessionId}\``);
+  out.push(`- Run: \`${record.id}\``);
+  if (record.coverage) {
+    const { coverage } = record;
+    out.push(`- Coverage: ${coverage.status} — ${reviewedAmount(coverage)}`);
+    for (const line of omittedLines(coverage)) out.push(`  - not reviewed: ${escapeInline(line)}`);
+    const excluded = excludedLine(coverage);
+    if (excluded) out.push(`- ${escapeInline(excluded)}`);
+  }
+  return out;
+}
+
+/**
+ * Render the markdown file of another answer kind: its title, the run's facts and its own, then
+ * its body.
+ *
+ * @param record the run record
+ * @param parts what the kind's markdown renderer gave
+ * @returns Markdown text ending in a newline
+ */
+export function renderKindMarkdown(record: RunRecord, parts: KindMarkdownParts): string {
+  const body = parts.body.endsWith("\n") ? parts.body : parts.body + "\n";
+  return [`# ${parts.title}`, "", ...runFacts(record), ...parts.facts, "", body].join("\n");
 }
 
 /**
@@ -57,17 +87,7 @@ export function renderMarkdown(record: RunRecord, answer: ReviewAnswer, policy: 
   const view = buildView({ record, answer }, policy);
   const out: string[] = [];
   out.push(`# Review: ${record.status}`, "");
-  out.push(`- Change: ${escapeInline(record.target.label)}`);
-  out.push(`- Provider: ${record.provider}${record.model ? ` (${record.model})` : ""}`);
-  if (record.sessionId) out.push(`- Session: \`${record.sessionId}\``);
-  out.push(`- Run: \`${record.id}\``);
-  if (record.coverage) {
-    const { coverage } = record;
-    out.push(`- Coverage: ${coverage.status} — ${reviewedAmount(coverage)}`);
-    for (const line of omittedLines(coverage)) out.push(`  - not reviewed: ${escapeInline(line)}`);
-    const excluded = excludedLine(coverage);
-    if (excluded) out.push(`- ${escapeInline(excluded)}`);
-  }
+  out.push(...runFacts(record));
   out.push("", "## Summary", "", answer.summary, "");
   out.push(`## Findings (${answer.findings.length})`, "");
   if (answer.findings.length === 0) out.push("None.", "");

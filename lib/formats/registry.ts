@@ -4,25 +4,33 @@
  * when there is one, the exit code and the policy. Adding a format is one new file in this folder
  * plus one line in `REVIEW_FORMATS`.
  *
- * Renderers are chosen by the run's answer kind: `review` runs (plain and adversarial) have every
- * format; another kind (a plan-compliance review) plugs its own renderers in with one line in
- * `KIND_FORMATS`, and a format it lacks is refused with a clear message, never rendered as a review.
+ * Renderers are chosen by the run's answer kind (`answerKind`, lib/kinds/registry.ts): `review`
+ * runs (plain and adversarial) have every format; another kind brings its own renderers in its
+ * definition (lib/kinds/definition.ts), which the formats in `KIND_FRAMES` draw inside the same
+ * frame as a review's; a format without a frame refuses such a run with a clear message, never
+ * renders it as a review.
  *
  * @module
  */
 import { UsageError } from "../base/errors.ts";
+import type { KindRenderers } from "../kinds/definition.ts";
+import { kindOfRecord } from "../kinds/registry.ts";
 import type { Policy } from "../kinds/review/policy.ts";
+import type { ReviewAnswer } from "../kinds/review/types.ts";
 import type { ReviewResult, RunRecord } from "../store/run_record.ts";
 import { renderGithub } from "./github.ts";
 import { buildJsonEnvelope } from "./json.ts";
-import { renderMarkdownResult } from "./markdown.ts";
+import { renderKindMarkdown, renderMarkdownResult } from "./markdown.ts";
 import { renderRdjson, renderRdjsonl } from "./rdjson.ts";
 import { renderSarif } from "./sarif.ts";
 import type { Paint } from "./style.ts";
-import { renderTerminal } from "./terminal.ts";
+import { renderKindTerminal, renderTerminal } from "./terminal.ts";
 
-/** What a renderer is given: the finished review and how it ended. */
-export interface RenderInput extends ReviewResult {
+/**
+ * What a renderer is given: the finished review and how it ended. `A` is the answer's type: a
+ * review answer for the review renderers; any kind's for {@linkcode getRenderer}'s.
+ */
+export interface RenderInput<A = ReviewAnswer> extends ReviewResult<A> {
   /** The run's exit code (lib/review/exit_code.ts). */
   exitCode: number;
   /** The last attempt's raw output, for runs that could not run. */
@@ -44,6 +52,9 @@ export interface RenderOptions {
 
 /** A renderer: text for one finished review, ending in a newline. */
 export type Renderer = (input: RenderInput, options: RenderOptions) => string;
+
+/** A renderer of a run of any answer kind (what {@linkcode getRenderer} returns). */
+export type RunRenderer = (input: RenderInput<unknown>, options: RenderOptions) => string;
 
 /** The renderers of the `review` answer kind. */
 const REVIEW_FORMATS = {
@@ -72,17 +83,43 @@ export type FormatName = keyof typeof REVIEW_FORMATS;
 /** Every format, in registry order. */
 export const FORMAT_NAMES = Object.keys(REVIEW_FORMATS) as FormatName[];
 
-/** Renderers by answer kind: one line per kind. */
-const KIND_FORMATS: Record<string, Partial<Record<FormatName, Renderer>>> = {
-  review: REVIEW_FORMATS,
+/** The frame of each format that can show another kind's run, around the kind's own renderers. */
+const KIND_FRAMES: Partial<
+  Record<
+    FormatName,
+    (render: KindRenderers, input: RenderInput<unknown>, options: RenderOptions) => string
+  >
+> = {
+  terminal: (render, input, options) =>
+    renderKindTerminal(
+      input,
+      (context) => render.terminal(input.record, input.answer, context),
+      { paint: options.paint },
+    ),
+  json: (render, input, options) =>
+    JSON.stringify(
+      buildJsonEnvelope(input, {
+        exitCode: input.exitCode,
+        policy: options.policy,
+        rawOutput: input.rawOutput,
+        kindFields: input.answer === undefined ? {} : render.json(input.record, input.answer),
+      }),
+      null,
+      2,
+    ) + "\n",
+  markdown: (render, input) => {
+    if (input.answer === undefined) {
+      throw new UsageError(
+        `The markdown format needs a review that produced an answer (this one is ${input.record.status})`,
+      );
+    }
+    return renderKindMarkdown(input.record, render.markdown(input.record, input.answer));
+  },
 };
 
-/**
- * The answer kind of a run: `review` for review runs (`reviewKind` "review" or
- * "adversarial-review"), else the run's own kind name.
- */
-export function answerKindOf(record: Pick<RunRecord, "reviewKind">): string {
-  return record.reviewKind === "adversarial-review" ? "review" : record.reviewKind;
+/** The answer kind of a run: its `answerKind`; records from before kinds existed are reviews. */
+export function answerKindOf(record: Pick<RunRecord, "answerKind">): string {
+  return record.answerKind ?? "review";
 }
 
 /**
@@ -90,19 +127,31 @@ export function answerKindOf(record: Pick<RunRecord, "reviewKind">): string {
  *
  * @param name a format name
  * @throws {UsageError} for an unknown name, listing the valid ones; the renderer throws a
- *   UsageError for a run whose kind has no such format
+ *   UsageError for a run of a kind this version does not know, or one the format cannot show
  */
-export function getRenderer(name: string): Renderer {
+export function getRenderer(name: string): RunRenderer {
   if (!Object.hasOwn(REVIEW_FORMATS, name)) {
     throw new UsageError(`Unknown format "${name}": choose one of ${FORMAT_NAMES.join(", ")}`);
   }
   const format = name as FormatName;
   return (input, options) => {
-    const kind = answerKindOf(input.record);
-    const render = KIND_FORMATS[kind]?.[format];
-    if (!render) {
-      throw new UsageError(`The ${format} format cannot show a "${kind}" run`);
+    const kind = kindOfRecord(input.record.answerKind);
+    if (kind === undefined) {
+      throw new UsageError(
+        `Cannot show a run of the answer kind "${
+          answerKindOf(input.record)
+        }": this review-gate does not know it`,
+      );
     }
-    return render(input, options);
+    if (kind.render === undefined) return REVIEW_FORMATS[format](input as RenderInput, options);
+    const frame = KIND_FRAMES[format];
+    if (frame === undefined) {
+      throw new UsageError(
+        `The ${format} format cannot show a "${kind.name}" run: use ${
+          Object.keys(KIND_FRAMES).join(", ")
+        }`,
+      );
+    }
+    return frame(kind.render, input, options);
   };
 }

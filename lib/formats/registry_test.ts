@@ -39,10 +39,10 @@ Deno.test("getRenderer() renders through the format's own module", () => {
 
 Deno.test("getRenderer() refuses an unknown format and a kind without that format", () => {
   assert.throws(() => getRenderer("xml"), /Unknown format "xml": choose one of terminal, json/);
-  const compliance = { ...input, record: { ...record, reviewKind: "compliance" } };
+  const compliance = { ...input, record: { ...record, answerKind: "compliance" } };
   assert.throws(
     () => getRenderer("sarif")(compliance, { policy }),
-    /The sarif format cannot show a "compliance" run/,
+    /The sarif format cannot show a "compliance" run: use terminal, json, markdown/,
   );
 });
 

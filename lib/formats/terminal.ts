@@ -2,14 +2,16 @@
  * Terminal rendering of a finished review (pure: data in, text out): status line, loud coverage
  * warning when partial (how much was reviewed in lines and bytes, and every part that was not), severity-sorted findings with `file:start-end`, confidence and
  * recommendation, next steps, and where the run folder is. "Could not run" is never rendered as
- * findings nor as a pass.
+ * findings nor as a pass. A run of another answer kind gets the same frame around the kind's own
+ * headline and body ({@linkcode renderKindTerminal}; lib/kinds/definition.ts).
  *
  * @module
  */
 import { formatRefusal } from "../answer/refusal.ts";
 import type { Policy } from "../kinds/review/policy.ts";
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
-import { COULD_NOT_RUN, type ReviewResult } from "../store/run_record.ts";
+import type { KindTerminalParts, Tone } from "../kinds/definition.ts";
+import { COULD_NOT_RUN, type ReviewResult, type RunRecord } from "../store/run_record.ts";
 import { excludedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
 import { buildView, type FindingView, location } from "./view.ts";
 import { sanitizeForTerminal as clean } from "./sanitize.ts";
@@ -44,25 +46,51 @@ function indent(text: string, prefix: string): string {
   return text.split("\n").map((line) => line === "" ? line : prefix + line).join("\n");
 }
 
-/**
- * Render a review for a terminal.
- *
- * @param result the run record and, on success, the answer
- * @param options `policy` marks blocking findings; `paint` adds colour (default none)
- * @returns text ending in a newline
- */
-export function renderTerminal(
-  result: ReviewResult,
-  options: { policy: Policy; paint?: Paint },
-): string {
-  const paint = options.paint ?? plain;
-  const { record, answer } = result;
-  const out: string[] = [];
+/** How each tone of a kind's renderer looks on a terminal. */
+const TONE_FORMAT: Record<Tone, Parameters<Paint>[0]> = {
+  good: ["green", "bold"],
+  warn: ["yellow", "bold"],
+  bad: ["red", "bold"],
+  muted: ["gray"],
+  strong: ["bold"],
+  accent: ["cyan"],
+};
+
+/** Map a kind renderer's tones to this paint. */
+export function toneWith(paint: Paint): (tone: Tone, text: string) => string {
+  return (tone, text) => paint(TONE_FORMAT[tone], text);
+}
+
+/** "claude sonnet, 2.3 s" or "claude, cached verdict, no model call". */
+function via(record: RunRecord): string {
   const took = record.cached
     ? "cached verdict, no model call"
     : `${(record.durationMs / 1000).toFixed(1)} s`;
-  const via = `${record.provider}${record.model ? ` ${record.model}` : ""}, ${took}`;
+  return `${record.provider}${record.model ? ` ${record.model}` : ""}, ${took}`;
+}
 
+/** The loud warning of a partial review (how much, and every part left out) and exclusions. */
+function coverageLines(record: RunRecord, paint: Paint): string[] {
+  const out: string[] = [];
+  if (record.coverage?.status === "partial") {
+    out.push(
+      paint(["yellow", "bold"], "WARNING: partially reviewed") +
+        ` — ${reviewedAmount(record.coverage)}. Not reviewed:`,
+    );
+    out.push(...omittedLines(record.coverage).map((l) => `  ${clean(l)}`));
+  }
+  const excluded = record.coverage ? excludedLine(record.coverage) : "";
+  if (excluded) out.push(clean(excluded));
+  return out;
+}
+
+/**
+ * The terminal text of a run that has no answer to show (nothing to review, not reviewed, could
+ * not run, interrupted), or `null` when it has one. Shared by every answer kind.
+ */
+function renderWithoutAnswer(result: ReviewResult<unknown>, paint: Paint): string | null {
+  const { record } = result;
+  const out: string[] = [];
   if (record.status === "nothing-to-review") {
     return `review-gate: nothing to review (${record.target.label})\n`;
   }
@@ -80,7 +108,9 @@ export function renderTerminal(
     return out.join("\n") + "\n";
   }
   if (COULD_NOT_RUN.has(record.status) || record.status === "interrupted") {
-    out.push(paint(["red", "bold"], `review-gate: NOT reviewed — ${record.status}`) + ` (${via})`);
+    out.push(
+      paint(["red", "bold"], `review-gate: NOT reviewed — ${record.status}`) + ` (${via(record)})`,
+    );
     out.push(`Change: ${clean(record.target.label)}`);
     if (record.message) out.push(indent(clean(record.message), "  "));
     if (record.refusal?.length) {
@@ -89,8 +119,59 @@ export function renderTerminal(
     if (record.runDir) out.push(`Transcript: ${record.runDir}/transcript/`);
     return out.join("\n") + "\n";
   }
-  if (!answer) return `review-gate: ${record.status}\n`;
+  if (result.answer === undefined) return `review-gate: ${record.status}\n`;
+  return null;
+}
 
+/**
+ * Render a run of another answer kind (lib/kinds/definition.ts) for a terminal: the kind's
+ * headline and body inside the parts every kind shares (provider and time, change, coverage
+ * warning, run folder; or the not-reviewed text when there is no answer).
+ *
+ * @param result the run record and the answer
+ * @param render the kind's terminal renderer, given the tone painter and the text cleaner
+ * @param options `paint` adds colour (default none)
+ * @returns text ending in a newline
+ */
+export function renderKindTerminal(
+  result: ReviewResult<unknown>,
+  render: (
+    context: { tone: (tone: Tone, text: string) => string; clean: typeof clean },
+  ) => KindTerminalParts,
+  options: { paint?: Paint } = {},
+): string {
+  const paint = options.paint ?? plain;
+  const without = renderWithoutAnswer(result, paint);
+  if (without !== null) return without;
+  const { record } = result;
+  const parts = render({ tone: toneWith(paint), clean });
+  return [
+    `${parts.headline} (${via(record)})`,
+    `Change: ${clean(record.target.label)}`,
+    ...coverageLines(record, paint),
+    ...parts.body,
+    "",
+    `Run folder: ${record.runDir}`,
+  ].join("\n") + "\n";
+}
+
+/**
+ * Render a review for a terminal.
+ *
+ * @param result the run record and, on success, the answer
+ * @param options `policy` marks blocking findings; `paint` adds colour (default none)
+ * @returns text ending in a newline
+ */
+export function renderTerminal(
+  result: ReviewResult,
+  options: { policy: Policy; paint?: Paint },
+): string {
+  const paint = options.paint ?? plain;
+  const without = renderWithoutAnswer(result, paint);
+  if (without !== null) return without;
+  const { record } = result;
+  const answer = result.answer!;
+  const out: string[] = [];
   const view = buildView(result, options.policy);
   const headline = record.status === "approved"
     ? paint(["green", "bold"], "review-gate: approved")
@@ -98,17 +179,9 @@ export function renderTerminal(
   const counts = `${answer.findings.length} finding${answer.findings.length === 1 ? "" : "s"}` +
     (view.blocking > 0 ? `, ${view.blocking} blocking` : "") +
     (view.acknowledged > 0 ? `, ${view.acknowledged} acknowledged` : "");
-  out.push(`${headline} — ${counts} (${via})`);
+  out.push(`${headline} — ${counts} (${via(record)})`);
   out.push(`Change: ${clean(record.target.label)}`);
-  if (record.coverage?.status === "partial") {
-    out.push(
-      paint(["yellow", "bold"], "WARNING: partially reviewed") +
-        ` — ${reviewedAmount(record.coverage)}. Not reviewed:`,
-    );
-    out.push(...omittedLines(record.coverage).map((l) => `  ${clean(l)}`));
-  }
-  const excluded = record.coverage ? excludedLine(record.coverage) : "";
-  if (excluded) out.push(clean(excluded));
+  out.push(...coverageLines(record, paint));
   out.push("", clean(answer.summary));
   for (const v of view.findings) {
     const f = v.finding;

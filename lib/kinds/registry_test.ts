@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { canonicalSchema, listKinds } from "./registry.ts";
+import { canonicalSchema, getKind, kindOfRecord, listKinds } from "./registry.ts";
 import { memoryTree } from "../answer/memory_tree.ts";
 import { lintCodexSchema } from "../answer/codex_lint.ts";
 import { schemaDialect } from "../answer/dialect.ts";
 
 Deno.test("canonicalSchema() returns the frozen review schema", () => {
-  assert.deepEqual(listKinds(), ["review"]);
+  assert.deepEqual(listKinds(), ["review", "compliance"]);
   const schema = canonicalSchema("review");
   assert.equal(schema.$id, "https://review-gate.dev/schemas/review.schema.json");
   assert.throws(() => {
@@ -15,6 +15,24 @@ Deno.test("canonicalSchema() returns the frozen review schema", () => {
 
 Deno.test("canonicalSchema() throws on an unknown kind", () => {
   assert.throws(() => canonicalSchema("nope" as "review"), /Unknown answer kind "nope"/);
+});
+
+Deno.test("kindOfRecord() reads records without answerKind as reviews and unknown kinds as undefined", () => {
+  assert.equal(kindOfRecord(undefined)?.name, "review");
+  assert.equal(kindOfRecord("compliance")?.name, "compliance");
+  assert.equal(kindOfRecord("toString"), undefined);
+  assert.equal(kindOfRecord("later-kind"), undefined);
+});
+
+Deno.test("every kind's definition matches its schema file and stores two distinct files", () => {
+  for (const name of listKinds()) {
+    const kind = getKind(name);
+    assert.equal(kind.name, name);
+    assert.equal(kind.schema.$id, `https://review-gate.dev/schemas/${name}.schema.json`);
+    assert.notEqual(kind.files.answer, kind.files.markdown);
+    assert.match(kind.files.answer, /\.json$/);
+    assert.match(kind.files.markdown, /\.md$/);
+  }
 });
 
 Deno.test("registry.ts loads no ajv (hook fast paths import it)", async () => {

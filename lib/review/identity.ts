@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { canonicalSchema } from "../kinds/registry.ts";
+import type { AnswerKind } from "../kinds/registry.ts";
+import { reviewKind } from "../kinds/review/kind.ts";
 import type { Config } from "../config/config.ts";
 import type { Budgets } from "../git/types.ts";
 import { hasPromptLimitEntry, PROMPT_LIMITS } from "../providers/limits.ts";
@@ -33,16 +34,21 @@ export function budgetsFor(config: Config, maxPromptBytes?: number): Budgets {
 }
 
 /**
- * The verdict identity of a review under a config, minus the target.
+ * The verdict identity of a review under a config, minus the target: its schema and prompt
+ * template are those of the answer kind (default "review").
  *
- * @param options review kind, focus, and the digest of the acknowledgements that hold (default
- *   `"none"`)
+ * @param options review kind (prompt variant), focus, the digest of the acknowledgements that
+ *   hold (default `"none"`), and the answer kind (default "review")
  * @throws {import("../base/errors.ts").UsageError} for an unknown provider
  */
 export async function verdictIdentity(
   config: Config,
-  options: { kind: ReviewKind; focus?: string; acks?: string },
+  options: { kind: ReviewKind; focus?: string; acks?: string; answerKind?: AnswerKind },
 ): Promise<Omit<MemoParts, "from" | "to">> {
+  // The gates' fast paths ask for reviews: only another kind loads the kind registry.
+  const kind = options.answerKind === undefined || options.answerKind === "review"
+    ? { schema: reviewKind.schema, templateText: promptTemplate, reviewsInParts: true }
+    : (await import("../kinds/registry.ts")).getKind(options.answerKind);
   const provider = config.provider;
   if (!hasPromptLimitEntry(provider)) {
     // Unknown name: let the registry throw its UsageError (the only path that loads the adapters).
@@ -54,9 +60,13 @@ export async function verdictIdentity(
     model: config.model,
     reviewKind: options.kind,
     focus: options.focus,
-    schemaHash: await sha256Hex(JSON.stringify(canonicalSchema("review"))),
-    templateHash: await sha256Hex(promptTemplate(options.kind)),
-    budgets: budgetsFor(config, PROMPT_LIMITS[provider] ?? undefined),
+    schemaHash: await sha256Hex(JSON.stringify(kind.schema)),
+    templateHash: await sha256Hex(kind.templateText(options.kind)),
+    budgets: {
+      ...budgetsFor(config, PROMPT_LIMITS[provider] ?? undefined),
+      // a kind asked in one call gets a one-prompt plan: what does not fit is named, never sent
+      ...(kind.reviewsInParts ? {} : { maxCalls: 1 }),
+    },
     acks: options.acks ?? "none",
   };
 }

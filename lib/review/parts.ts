@@ -19,7 +19,7 @@ import { sha256Hex } from "../base/sha256.ts";
 import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
 import type { Change, Coverage, OmittedPart } from "../git/types.ts";
-import { getKind } from "../kinds/registry.ts";
+import { reviewKind } from "../kinds/review/kind.ts";
 import { type FindingSource, mergeAnswers, type SourcedAnswer } from "../kinds/review/merge.ts";
 import { buildCorrectivePrompt, buildReviewPrompt } from "../kinds/review/prompt.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
@@ -151,7 +151,7 @@ async function reviewPart(request: PartsRequest, index: number): Promise<PartRes
       : "interrupted before this part started";
     return { index, outcome: { status, message, attempts: [] }, key };
   }
-  const kind = getKind("review");
+  const kind = reviewKind;
   const prompt = buildReviewPrompt(request.change, {
     kind: request.kind,
     schema: kind.schema,

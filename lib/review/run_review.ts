@@ -13,7 +13,8 @@
  *
  * @module
  */
-import { getKind } from "../kinds/registry.ts";
+import { type AnswerKind, getKind } from "../kinds/registry.ts";
+import type { KindDefinition } from "../kinds/definition.ts";
 import { formatRefusal } from "../answer/refusal.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
 import type { Config } from "../config/config.ts";
@@ -29,14 +30,11 @@ import { reviewProof } from "../session/proof.ts";
 import { withReviewWorkspace } from "../session/workspace.ts";
 import { type CacheEntry, cacheKey, readCache } from "../store/cache.ts";
 import { ensureStateDir } from "../store/state.ts";
-import { answerStatus, blockingFindings, type Policy, policyOf } from "../kinds/review/policy.ts";
+import { type Policy, policyOf } from "../kinds/review/policy.ts";
 import { exitCodeFor } from "./exit_code.ts";
 import { verdictIdentity } from "./identity.ts";
-import {
-  buildCorrectivePrompt,
-  buildReviewPrompt,
-  type ReviewKind,
-} from "../kinds/review/prompt.ts";
+import type { ReviewKind } from "../kinds/review/prompt.ts";
+import { sha256Hex } from "../base/sha256.ts";
 import { openRun, type RunBase } from "./open_run.ts";
 import { reviewInParts } from "./parts.ts";
 import { type FinishedRun, type RunStart, storeRun } from "./store_run.ts";
@@ -54,6 +52,11 @@ export interface ReviewDeps {
   signal?: AbortSignal;
   /** Called when the provider starts, so a TTY can show progress. */
   onProviderStart?: (provider: string) => void;
+  /**
+   * Called once the run folder exists, before the provider is asked (a background job records
+   * which run it is). Awaited; what it throws ends the review like any error after `openRun`.
+   */
+  onRunOpened?: (run: { id: string; runDir: string; label: string }) => void | Promise<void>;
 }
 
 /** What to review and how. */
@@ -62,7 +65,14 @@ export interface ReviewOptions {
   cwd: string;
   /** What to review; `undefined` = the working tree when dirty, else nothing. */
   target?: Target;
+  /** Prompt variant of the review kind (`--adversarial`). */
   kind: ReviewKind;
+  /** The answer kind to ask for (lib/kinds/registry.ts); default "review". */
+  answerKind?: AnswerKind;
+  /** The answer kind's input (compliance: the plan from `--plan`), from its `cli.loadInput`. */
+  kindInput?: unknown;
+  /** The answer kind's command-line switches that were given, by name ("fail-on-missing"). */
+  switches?: ReadonlySet<string>;
   focus?: string;
   /** What the coding agent said about the change (Stop gate), carried into the prompt as data. */
   agentMessage?: string;
@@ -98,8 +108,11 @@ export interface ReviewOptions {
   onPartial?: "allow" | "block";
 }
 
-/** A finished review and its exit code. */
-export interface ReviewOutcome extends ReviewResult {
+/**
+ * A finished review and its exit code. `A` is the answer type of the kind asked for: a review
+ * answer unless `answerKind` says otherwise.
+ */
+export interface ReviewOutcome<A = ReviewAnswer> extends ReviewResult<A> {
   exitCode: number;
   /** The last attempt's raw output (for `--json` on failure). */
   rawOutput?: { stdout: string; stderr: string };
@@ -121,6 +134,9 @@ function signalled(runner: Runner, signal: AbortSignal | undefined): Runner {
 
 const EARLY_INTERRUPT = "Interrupted before the provider started";
 
+/** The acknowledgements of a kind whose answers have no findings: none, and none in its key. */
+const NO_ACKS: ReviewAcks = { active: [], told: [], digest: "none" };
+
 /**
  * Run one review.
  *
@@ -138,7 +154,17 @@ const EARLY_INTERRUPT = "Interrupted before the provider started";
  * Whatever is thrown once the run folder exists is rethrown only after the run was stored as
  * `provider-error` with the error's message (transcript of any attempts, `run.json`, records line).
  */
-export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promise<ReviewOutcome> {
+export async function runReview<A = ReviewAnswer>(
+  options: ReviewOptions,
+  deps: ReviewDeps,
+): Promise<ReviewOutcome<A>> {
+  return await reviewAnyKind(options, deps) as ReviewOutcome<A>;
+}
+
+async function reviewAnyKind(
+  options: ReviewOptions,
+  deps: ReviewDeps,
+): Promise<ReviewOutcome<unknown>> {
   const run = await startReview(options, deps);
   const collected = await collect(run);
   if ("outcome" in collected) return collected.outcome;
@@ -147,20 +173,21 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
   if (run.aborted()) return run.early("interrupted", at);
   if (change.files.length === 0) return run.early("nothing-to-review", at);
 
-  const kind = getKind("review");
-  const acks = await reviewAcks(options.acks, {
-    runner: deps.runner,
-    root: repo.root,
-    change,
-    now: run.started,
-  });
-  const prompt = buildReviewPrompt(change, {
-    kind: options.kind,
-    schema: kind.schema,
+  // Acknowledgements are about review findings: kinds without findings neither hear nor key them.
+  const acks = run.kind.hasFindings
+    ? await reviewAcks(options.acks, {
+      runner: deps.runner,
+      root: repo.root,
+      change,
+      now: run.started,
+    })
+    : NO_ACKS;
+  const prompt = run.kind.prompt(change, {
+    variant: options.kind,
     focus: options.focus,
     agentMessage: options.agentMessage,
     acks: acks.told,
-  });
+  }, options.kindInput);
   const key = await cacheKey({
     fingerprint: change.fingerprint,
     schemaId: run.identity.schemaHash,
@@ -171,12 +198,13 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     reviewKind: options.kind,
     planId: change.planId,
     acks: acks.digest,
+    kindInputHash: run.kindInputHash,
   });
   const state = await ensureStateDir(repo.commonDir);
   // A change none of which can be shown is not reviewed: no cache, no model call, never approved.
   const nothingShown = shownNothing(change);
   const useCache = options.useCache && options.config.cache && !nothingShown;
-  const hit = useCache ? await readCache<ReviewAnswer>(state, key) : null;
+  const hit = useCache ? await readCache<unknown>(state, key) : null;
   if (!hit && run.aborted()) return run.early("interrupted", at);
 
   const start = await openRun(state, {
@@ -187,11 +215,14 @@ export async function runReview(options: ReviewOptions, deps: ReviewDeps): Promi
     cached: hit !== null,
   });
   const finished = { start, state, hit, change, acks };
-  if (nothingShown) return await finishNotShown(run, finished);
-  if (hit) return await finish(run, finished, { answer: hit.answer });
-  let outcome: CallOutcome<ReviewAnswer> | undefined;
+  let outcome: CallOutcome<unknown> | undefined;
   try {
-    if (change.chunks.length > 1) return await finishInParts(run, { ...finished, hit: null, repo });
+    await deps.onRunOpened?.({ id: start.id, runDir: start.runDir, label: change.label });
+    if (nothingShown) return await finishNotShown(run, finished);
+    if (hit) return await finish(run, finished, { answer: hit.answer });
+    if (change.chunks.length > 1 && run.kind.reviewsInParts) {
+      return await finishInParts(run, { ...finished, hit: null, repo });
+    }
     outcome = await askProvider(run, { repo, change, prompt });
   } catch (error) {
     // the run folder exists: never leave its run.json "running" for a run that has ended
@@ -216,6 +247,10 @@ interface ReviewRun {
   deps: ReviewDeps;
   started: Date;
   adapter: ReturnType<typeof getProvider>;
+  /** The answer kind asked for. */
+  kind: KindDefinition;
+  /** sha256 of the kind's input identity (compliance: the plan), when it has an input. */
+  kindInputHash?: string;
   policy: Policy;
   identity: Awaited<ReturnType<typeof verdictIdentity>>;
   /** The record fields known before the change is collected. */
@@ -225,7 +260,7 @@ interface ReviewRun {
   early(
     status: "nothing-to-review" | "interrupted",
     at: { label: string; kind?: string; change?: Change },
-  ): ReviewOutcome;
+  ): ReviewOutcome<unknown>;
   /** What every `storeRun` call of this review shares. */
   storeAs(state: string): Omit<FinishedRun, "status" | "blocking" | "hit" | "finished">;
 }
@@ -239,8 +274,12 @@ async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<Re
   const { config } = options;
   const started = deps.now();
   const adapter = getProvider(config.provider);
+  const kind = getKind(options.answerKind ?? "review");
+  const inputIdentity = kind.inputIdentity(options.kindInput);
   const base: RunBase = {
     reviewKind: options.kind,
+    answerKind: kind.name,
+    ...(inputIdentity === undefined ? {} : { kindInput: kind.recordInput(options.kindInput) }),
     focus: options.focus,
     provider: adapter.name,
     model: config.model,
@@ -254,8 +293,14 @@ async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<Re
     deps,
     started,
     adapter,
+    kind,
+    kindInputHash: inputIdentity === undefined ? undefined : await sha256Hex(inputIdentity),
     policy,
-    identity: await verdictIdentity(config, { kind: options.kind, focus: options.focus }),
+    identity: await verdictIdentity(config, {
+      kind: options.kind,
+      focus: options.focus,
+      answerKind: kind.name as AnswerKind,
+    }),
     base,
     aborted: () => deps.signal?.aborted === true,
     early: (status, at) => ({
@@ -276,6 +321,7 @@ async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<Re
     storeAs: (state) => ({
       state,
       config,
+      kind,
       policy,
       memoKey: options.memoKey,
       started,
@@ -293,7 +339,7 @@ async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<Re
  */
 async function collect(
   run: ReviewRun,
-): Promise<{ repo: Repo; change: Change } | { outcome: ReviewOutcome }> {
+): Promise<{ repo: Repo; change: Change } | { outcome: ReviewOutcome<unknown> }> {
   const { options, deps } = run;
   // git calls that only read (collection) may die on an abort; the read-only proof may not.
   const gitRunner = signalled(deps.runner, deps.signal);
@@ -318,17 +364,17 @@ async function collect(
 }
 
 /**
- * One structured call to the provider, decoded as the review kind, inside the read-only proof, in
- * a private read-only copy of the reviewed tree (lib/session/workspace.ts) made now — only when a
- * model is about to be asked.
+ * One structured call to the provider, decoded as the run's answer kind, inside the read-only
+ * proof, in a private read-only copy of the reviewed tree (lib/session/workspace.ts) made now —
+ * only when a model is about to be asked.
  */
 function askProvider(
   run: ReviewRun,
   at: { repo: Repo; change: Change; prompt: string },
-): Promise<CallOutcome<ReviewAnswer>> {
-  const { options, deps, adapter } = run;
+): Promise<CallOutcome<unknown>> {
+  const { options, deps, adapter, kind } = run;
   const { config } = options;
-  const kind = getKind("review");
+  const decoderKind = kind.decoder(options.kindInput, at.change);
   deps.onProviderStart?.(adapter.name);
   const bin = resolveBinary(adapter, deps.env, options.cwd);
   const tree = at.change.toTree ?? at.change.to;
@@ -343,9 +389,9 @@ function askProvider(
         model: config.model,
         maxTurns: config.max_turns,
       },
-      correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), kind.schema),
+      correctivePrompt: (refusal) => kind.corrective(formatRefusal(refusal)),
       decode: async (input) =>
-        (await import("../answer/decoder.ts")).decode(kind, input, at.change.tree),
+        (await import("../answer/decoder.ts")).decode(decoderKind, input, at.change.tree),
       runner: deps.runner,
       timeoutMs: config.timeout_seconds * 1000,
       signal: deps.signal,
@@ -366,7 +412,7 @@ const NAMED_IN_MESSAGE = 5;
 async function finishNotShown(
   run: ReviewRun,
   at: { start: RunStart; state: string; change: Change },
-): Promise<ReviewOutcome> {
+): Promise<ReviewOutcome<unknown>> {
   const omitted = at.change.coverage.omitted;
   const named = omitted.slice(0, NAMED_IN_MESSAGE)
     .map((o) => `${JSON.stringify(o.path)} (${OMIT_REASON_TEXT[o.reason]})`);
@@ -394,7 +440,7 @@ async function finishNotShown(
 interface Finishing {
   start: RunStart;
   state: string;
-  hit: CacheEntry<ReviewAnswer> | null;
+  hit: CacheEntry<unknown> | null;
   change: Change;
   acks: ReviewAcks;
 }
@@ -407,7 +453,7 @@ interface Finishing {
 async function finishInParts(
   run: ReviewRun,
   at: Finishing & { hit: null; repo: Repo },
-): Promise<ReviewOutcome> {
+): Promise<ReviewOutcome<unknown>> {
   const { options, deps, adapter } = run;
   const { config } = options;
   const bin = resolveBinary(adapter, deps.env, options.cwd);
@@ -464,15 +510,23 @@ async function finish(
   run: ReviewRun,
   at: Finishing,
   result: {
-    answer?: ReviewAnswer;
-    outcome?: CallOutcome<ReviewAnswer>;
+    answer?: unknown;
+    outcome?: CallOutcome<unknown>;
     extras?: Pick<FinishedRun, "coverage" | "parts" | "findingSources">;
   },
-): Promise<ReviewOutcome> {
+): Promise<ReviewOutcome<unknown>> {
   const { answer, outcome } = result;
-  const status: ReviewStatus = answer ? answerStatus(answer) : outcome!.status as ReviewStatus;
-  const findingNotes = answer ? await noteAnswer(answer, at.change, at.acks.active) : undefined;
-  const blocking = answer ? blockingFindings(answer, run.policy, findingNotes).length > 0 : false;
+  const { kind, policy } = run;
+  const switches = run.options.switches ?? new Set<string>();
+  const status: ReviewStatus = answer !== undefined
+    ? kind.status(answer)
+    : outcome!.status as ReviewStatus;
+  const findingNotes = answer !== undefined && kind.hasFindings
+    ? await noteAnswer(answer as ReviewAnswer, at.change, at.acks.active)
+    : undefined;
+  const blocking = answer !== undefined
+    ? kind.blocking(answer, { policy, switches, notes: findingNotes })
+    : false;
   const { record, warnings } = await storeRun(at.start, {
     ...run.storeAs(at.state),
     ...result.extras,

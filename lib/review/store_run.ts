@@ -1,16 +1,18 @@
 /**
  * Store a finished review run (DESIGN.md "Store (contract)"): build its {@linkcode RunRecord} from the
  * run's start, the provider call's outcome or the cache hit, and the answer; write the transcript,
- * `answer.json` + `review.md` on success, the verdict cache and memo, the final `run.json` (which
- * replaces the "running" placeholder), and one line in the records log. Every write is
- * best-effort: a failure is a warning, never a lost verdict.
+ * the answer kind's two success files on success (`answer.json` + `review.md`, or
+ * `compliance.json` + `compliance.md`; the markdown drawn by the format registry), the verdict
+ * cache and memo, the final `run.json` (which replaces the "running" placeholder), and one line in
+ * the records log. Every write is best-effort: a failure is a warning, never a lost verdict.
  *
  * @module
  */
-import type { FindingNote, ReviewAnswer } from "../kinds/review/types.ts";
+import type { FindingNote } from "../kinds/review/types.ts";
+import type { KindDefinition } from "../kinds/definition.ts";
 import type { Config } from "../config/config.ts";
 import { StoreError } from "../base/errors.ts";
-import { renderMarkdown } from "../formats/markdown.ts";
+import { getRenderer } from "../formats/registry.ts";
 import { type CallOutcome, toAttemptRecords } from "../session/call.ts";
 import { type CacheEntry, writeCache } from "../store/cache.ts";
 import { appendRecord } from "../store/records.ts";
@@ -19,6 +21,7 @@ import { writeMemo } from "../store/verdict_memo.ts";
 import type { Policy } from "../kinds/review/policy.ts";
 import type { Coverage } from "../git/types.ts";
 import type { PartRecord, ReviewStatus, RunningRecord, RunRecord } from "../store/run_record.ts";
+import { exitCodeFor } from "./exit_code.ts";
 
 /** What is known of a run when its folder is created: its "running" record without the status. */
 export type RunStart = Omit<RunningRecord, "status"> & { cacheKey: string };
@@ -30,15 +33,17 @@ export interface FinishedRun {
   status: ReviewStatus;
   /** True when the answer has findings the policy blocks on. */
   blocking: boolean;
-  /** The accepted answer (fresh or cached), absent on failure. */
-  answer?: ReviewAnswer;
-  /** The answer's finding notes (fingerprints, acknowledgements), index for index. */
+  /** The accepted answer (fresh or cached) of the run's answer kind, absent on failure. */
+  answer?: unknown;
+  /** A review answer's finding notes (fingerprints, acknowledgements), index for index. */
   findingNotes?: FindingNote[];
   /** The provider call, absent on a cache hit. */
-  outcome?: CallOutcome<ReviewAnswer>;
+  outcome?: CallOutcome<unknown>;
   /** The cache entry the answer came from, or `null`. */
-  hit: CacheEntry<ReviewAnswer> | null;
+  hit: CacheEntry<unknown> | null;
   config: Config;
+  /** The answer kind asked for (its success files, counts and markdown). */
+  kind: KindDefinition;
   policy: Policy;
   /** Verdict memo key of an immutable target, pointed at this verdict on success. */
   memoKey?: string;
@@ -98,7 +103,7 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
     refusal: outcome?.refusal,
     notes: outcome?.notes,
     findingNotes: run.findingNotes,
-    findingCounts: answer ? countFindings(answer) : undefined,
+    ...(answer !== undefined ? run.kind.recordCounts(answer) : {}),
     ...(run.coverage ? { coverage: run.coverage } : {}),
     ...(run.parts ? { parts: run.parts } : {}),
     ...(run.findingSources ? { findingSources: run.findingSources } : {}),
@@ -117,10 +122,15 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
   if (outcome) {
     await attempt("the transcript", () => writeTranscript(start.runDir, outcome.attempts));
   }
-  if (answer) {
-    await attempt("answer.json and review.md", () => {
-      const markdown = renderMarkdown(record, answer, run.policy);
-      return writeSuccess(start.runDir, { answer, markdown });
+  if (answer !== undefined) {
+    const files = run.kind.files;
+    await attempt(`${files.answer} and ${files.markdown}`, () => {
+      const markdown = getRenderer("markdown")({
+        record,
+        answer,
+        exitCode: exitCodeFor(record.status, record.blocking),
+      }, { policy: run.policy });
+      return writeSuccess(start.runDir, { answer, markdown, files });
     });
     if (!hit) {
       await attempt(
@@ -138,19 +148,7 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
     : record;
   await attempt("run.json", () => writeRunRecord(start.runDir, stored));
   await attempt("the records line", async () => {
-    const result = await appendRecord(state, {
-      id: record.id,
-      status: record.status,
-      blocking: record.blocking,
-      target: record.target.label,
-      provider: record.provider,
-      model: record.model,
-      cached: record.cached,
-      findings: record.findingCounts,
-      coverage: record.coverage?.status,
-      durationMs: record.durationMs,
-      finishedAt: record.finishedAt,
-    }, {
+    const result = await appendRecord(state, recordsLine(record), {
       // An interrupted run still gets its line: only a Ctrl-C during this very wait skips it (the
       // wait is bounded anyway).
       signal: run.signal?.aborted ? undefined : run.signal,
@@ -160,8 +158,21 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
   return { record: stored, warnings };
 }
 
-function countFindings(answer: ReviewAnswer): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const f of answer.findings) counts[f.severity] = (counts[f.severity] ?? 0) + 1;
-  return counts;
+/** The run's line in `records.jsonl`. */
+function recordsLine(record: RunRecord): Record<string, unknown> {
+  return {
+    id: record.id,
+    status: record.status,
+    blocking: record.blocking,
+    target: record.target.label,
+    provider: record.provider,
+    model: record.model,
+    cached: record.cached,
+    ...(record.answerKind && record.answerKind !== "review" ? { kind: record.answerKind } : {}),
+    findings: record.findingCounts,
+    ...(record.itemCounts ? { items: record.itemCounts } : {}),
+    coverage: record.coverage?.status,
+    durationMs: record.durationMs,
+    finishedAt: record.finishedAt,
+  };
 }

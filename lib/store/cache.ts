@@ -31,6 +31,11 @@ export interface CacheKeyParts {
   planId?: string;
   /** Digest of the acknowledgements told to the model (lib/acks/match.ts `acksDigest`). */
   acks: string;
+  /**
+   * sha256 of the answer kind's input (compliance: the plan), when the kind takes one. The kind
+   * itself is in `schemaId`. Absent for reviews, whose keys stay as they were.
+   */
+  kindInputHash?: string;
 }
 
 /** Statuses worth caching. */
@@ -62,6 +67,7 @@ export function cacheKey(parts: CacheKeyParts): Promise<string> {
     parts.reviewKind,
     parts.planId ?? null,
     parts.acks,
+    ...(parts.kindInputHash === undefined ? [] : [parts.kindInputHash]),
   ];
   return sha256Hex(JSON.stringify(ordered));
 }

@@ -95,20 +95,31 @@ export async function writeRunRecord(runDir: string, record: StoredRunRecord): P
   await guardStore(path, () => writeStoreFile(path, jsonText(record)), "the run record");
 }
 
+/** Default names of the two success files (the review kind's). */
+export const SUCCESS_FILES = { answer: "answer.json", markdown: "review.md" } as const;
+
 /**
- * Write `answer.json` and `review.md` together: both to temp names first, then `review.md` renamed,
- * then `answer.json` (the commit marker) — a reader never sees the answer without the review.
+ * Write the answer and its markdown together (`answer.json` + `review.md` for a review,
+ * `compliance.json` + `compliance.md` for a compliance review): both to temp names first, then the
+ * markdown renamed, then the answer (the commit marker) — a reader never sees the answer without
+ * the markdown.
  *
  * @param runDir the run folder
- * @param success the decoded answer (serialised as JSON) and the rendered markdown
+ * @param success the decoded answer (serialised as JSON), the rendered markdown, and the file
+ *   names (default {@linkcode SUCCESS_FILES})
  * @throws {import("../base/errors.ts").StoreError} on a file-system failure; temp files are removed
  */
 export async function writeSuccess(
   runDir: string,
-  success: { answer: unknown; markdown: string },
+  success: {
+    answer: unknown;
+    markdown: string;
+    files?: { readonly answer: string; readonly markdown: string };
+  },
 ): Promise<void> {
-  const answerPath = join(runDir, "answer.json");
-  const reviewPath = join(runDir, "review.md");
+  const files = success.files ?? SUCCESS_FILES;
+  const answerPath = join(runDir, files.answer);
+  const reviewPath = join(runDir, files.markdown);
   const staged: string[] = [];
   try {
     const review = await stageStoreFile(reviewPath, success.markdown);
@@ -119,6 +130,37 @@ export async function writeSuccess(
     await Deno.rename(answer.temp, answer.target);
   } catch (error) {
     for (const temp of staged) await Deno.remove(temp).catch(() => {});
-    throw new StoreError(runDir, error, "answer.json and review.md in");
+    throw new StoreError(runDir, error, `${files.answer} and ${files.markdown} in`);
+  }
+}
+
+/**
+ * Read a run's `run.json`.
+ *
+ * @param runDir the run folder
+ * @returns the record (a finished run's, or the "running" placeholder), or `null` when it is
+ *   missing or unreadable
+ */
+export async function readRunRecord(runDir: string): Promise<StoredRunRecord | null> {
+  try {
+    const value = JSON.parse(await Deno.readTextFile(join(runDir, "run.json")));
+    return typeof value?.status === "string" && typeof value?.id === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Read a successful run's answer file.
+ *
+ * @param runDir the run folder
+ * @param name the answer kind's answer file (`answer.json`, `compliance.json`)
+ * @returns the parsed answer, or `undefined` when there is none (the run did not succeed)
+ */
+export async function readAnswer(runDir: string, name: string): Promise<unknown> {
+  try {
+    return JSON.parse(await Deno.readTextFile(join(runDir, name)));
+  } catch {
+    return undefined;
   }
 }

@@ -44,8 +44,15 @@ export interface RunRecord {
   status: ReviewStatus;
   /** True when policy says this result blocks (exit 1 for `review`). */
   blocking: boolean;
-  /** Review kind: "review" or "adversarial-review". */
+  /** Prompt variant: "review" or "adversarial-review". */
   reviewKind: string;
+  /**
+   * Answer kind (lib/kinds/registry.ts): "review" or "compliance"; absent in records written
+   * before there were kinds (those are reviews).
+   */
+  answerKind?: string;
+  /** The kind's input as recorded (compliance: the plan's path, sha256 and items). */
+  kindInput?: unknown;
   focus?: string;
   target: { kind: string; label: string; from?: string; to?: string };
   provider: ProviderName;
@@ -71,8 +78,10 @@ export interface RunRecord {
    * (lib/kinds/review/types.ts `FindingNote`). Absent for runs without an answer.
    */
   findingNotes?: FindingNote[];
-  /** Counts by severity, for records.jsonl and quick rendering. */
+  /** Review: counts by severity, for records.jsonl and quick rendering. */
   findingCounts?: Record<string, number>;
+  /** Compliance: counts of plan items by status. */
+  itemCounts?: Record<string, number>;
   /** Absolute run folder. */
   runDir: string;
   /** Decoder notes (normalisations). */
@@ -123,8 +132,12 @@ export interface RunningRecord
 /** What `run.json` may hold: a finished run's record or a started run's placeholder. */
 export type StoredRunRecord = RunRecord | RunningRecord;
 
-/** A finished review: the record plus the answer on success. */
-export interface ReviewResult {
+/**
+ * A finished review: the record plus the answer on success. `A` is the answer's type: a review
+ * answer by default; `unknown` where runs of every answer kind pass (`record.answerKind` says
+ * which).
+ */
+export interface ReviewResult<A = ReviewAnswer> {
   record: RunRecord;
-  answer?: ReviewAnswer;
+  answer?: A;
 }

@@ -89,6 +89,7 @@ Deno.test("review --json prints the run envelope on success and on failure", asy
       assert.deepEqual(Object.keys(json).sort(), [
         "acknowledgedFindings",
         "answer",
+        "answerKind",
         "blocking",
         "blockingFindings",
         "cached",

@@ -28,7 +28,14 @@ async function inTree(tree: TreeView, path: string): Promise<boolean> {
   return tree.isDeleted(path) || (await tree.lineCount(path)) !== null;
 }
 
-async function resolveFile(
+/**
+ * Resolve a path from an answer to a repo-relative path of the reviewed tree: normalised
+ * (lib/answer/repo_path.ts), with a git diff prefix (`a/`, `b/`) stripped only when the path with
+ * it is not in the tree and the rest is.
+ *
+ * @returns the path and what was changed, or why it is refused
+ */
+export async function resolveFile(
   file: string,
   tree: TreeView,
 ): Promise<{ ok: true; path: string; changes: string[] } | { ok: false; problem: string }> {

@@ -1,0 +1,65 @@
+/**
+ * The compliance kind (DESIGN.md "Review kinds"; lib/kinds/definition.ts): a change judged against
+ * a plan. Chosen with `review --plan PLAN.md`; `--fail-on-missing` makes missing or contradicted
+ * items block. The answer is `compliance.json` + `compliance.md`; the run records the plan's
+ * path, hash and items. A fully compliant answer is `approved`, anything else `needs-attention`.
+ *
+ * @module
+ */
+import type { KindDefinition } from "../definition.ts";
+import { COMPLIANCE_SCHEMA, complianceDecoder } from "./kind.ts";
+import { loadPlan } from "./load.ts";
+import { buildComplianceCorrective, buildCompliancePrompt, COMPLIANCE_TEMPLATE } from "./prompt.ts";
+import {
+  BLOCKING_STATUSES,
+  complianceJson,
+  complianceMarkdown,
+  complianceTerminal,
+} from "./render.ts";
+import type { ComplianceAnswer, CompliancePlan, RecordedPlan } from "./types.ts";
+
+/** The switch that makes missing and contradicted items block. */
+export const FAIL_ON_MISSING = "fail-on-missing";
+
+const plan = (input: unknown) => input as CompliancePlan;
+
+/** The compliance kind. */
+export const complianceDefinition: KindDefinition = {
+  name: "compliance",
+  schema: COMPLIANCE_SCHEMA,
+  files: { answer: "compliance.json", markdown: "compliance.md" },
+  cli: {
+    inputOption: {
+      flags: "--plan <file>",
+      description: "check the change against a plan (markdown checklist, numbered steps, phases)",
+    },
+    loadInput: loadPlan,
+    switches: [{
+      flags: "--fail-on-missing",
+      name: FAIL_ON_MISSING,
+      description: "with --plan: missing or contradicted plan items block (exit 1)",
+    }],
+  },
+  render: { terminal: complianceTerminal, markdown: complianceMarkdown, json: complianceJson },
+  decoder: (input, change) => complianceDecoder(plan(input).items, change),
+  prompt: (change, options, input) => buildCompliancePrompt(change, plan(input), options),
+  corrective: buildComplianceCorrective,
+  templateText: () => COMPLIANCE_TEMPLATE,
+  inputIdentity: (input) => plan(input).sha256,
+  recordInput(input): RecordedPlan {
+    const { path, sha256, items } = plan(input);
+    return { path, sha256, items };
+  },
+  status: (answer) =>
+    (answer as ComplianceAnswer).verdict === "compliant" ? "approved" : "needs-attention",
+  blocking: (answer, { switches }) =>
+    switches.has(FAIL_ON_MISSING) &&
+    (answer as ComplianceAnswer).items.some((item) => BLOCKING_STATUSES.has(item.status)),
+  recordCounts(answer) {
+    const counts: Record<string, number> = {};
+    for (const item of (answer as ComplianceAnswer).items) {
+      counts[item.status] = (counts[item.status] ?? 0) + 1;
+    }
+    return { itemCounts: counts };
+  },
+};
