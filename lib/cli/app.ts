@@ -19,6 +19,10 @@ import { registerHook } from "./hook.ts";
 import type { CliDeps } from "./deps.ts";
 import { registerReview } from "./review.ts";
 import { registerSchema } from "./schema.ts";
+import { registerJobs } from "./jobs.ts";
+import { registerStatus } from "./status.ts";
+import { registerResult } from "./result.ts";
+import { registerCancel } from "./cancel.ts";
 
 /** The version printed by `--version`. */
 export const VERSION: string = denoJson.version;
@@ -33,6 +37,10 @@ export type RegisterCommand = (
 /** Every command, in help order: adding a command is one new file plus one line here. */
 const COMMANDS: readonly RegisterCommand[] = [
   registerReview,
+  registerJobs,
+  registerStatus,
+  registerResult,
+  registerCancel,
   registerSchema,
   registerDecode,
   registerHook,

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import type { Command } from "commander";
-import { Option } from "commander";
+import { type Command, Option } from "commander";
 import { type ConfigLayer, loadConfig } from "../config/config.ts";
 import { UsageError } from "../base/errors.ts";
 import { resolveRepo } from "../git/repo.ts";
@@ -15,7 +14,9 @@ import type { Change, Target } from "../git/types.ts";
 import { PROVIDER_NAMES } from "../providers/registry.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { policyOf } from "../kinds/review/policy.ts";
-import { type ReviewOutcome, runReview } from "../review/run_review.ts";
+import { type ReviewDeps, type ReviewOutcome, runReview } from "../review/run_review.ts";
+import { JOB_ID_OPTION } from "../jobs/start.ts";
+import { runJobProcess, startBackground } from "./background.ts";
 import type { CliDeps } from "./deps.ts";
 import { startProgress } from "./progress.ts";
 import { addOutputOptions, writeOutputs } from "./outputs.ts";
@@ -39,6 +40,8 @@ interface ReviewFlags {
   planOnly?: boolean;
   maxCalls?: string;
   jobs?: string;
+  background?: boolean;
+  jobId?: string;
 }
 
 /** Turn the target flags into a target; at most one may be given. */
@@ -117,7 +120,9 @@ export function registerReview(
     .option("--max-calls <n>", "most model calls: a larger change is reviewed in up to n parts")
     .option("--jobs <n>", "most model calls at once")
     .option("--plan-only", "print the review plan (parts, sizes, tokens) without a model call")
-    .option("--json", "print the run envelope as JSON on stdout (same as --format json)");
+    .option("--json", "print the run envelope as JSON on stdout (same as --format json)")
+    .option("--background", "run the review as a background job: print its id and return at once")
+    .addOption(new Option(`${JOB_ID_OPTION} <id>`, "run as this background job").hideHelp());
   addKindOptions(command)
     .addHelpText(
       "after",
@@ -132,10 +137,16 @@ Formats: terminal (default), json, markdown, sarif (SARIF 2.1.0), rdjson and rdj
 github (GitHub Actions annotations + job summary). Repeat --format for several, each with its own
 --output FILE; at most one goes to stdout.
 
+With --background the review runs detached (its own session, output in the job's log, --output
+files written when it ends): follow it with "review-gate status [ID] --wait", print it with
+"review-gate result [ID]", stop it with "review-gate cancel [ID]"; "review-gate jobs" lists them.
+
 Exit codes: 0 approved or no blocking finding, 1 blocking findings, 2 usage or config error,
 3 could not run (invalid answer, provider error, timeout), 130 interrupted.`,
     )
-    .action((flags: ReviewFlags) => reviewAction(flags, { deps, setExit, outputs }));
+    .action((flags: ReviewFlags, command: Command) =>
+      reviewAction(flags, { deps, setExit, outputs, command })
+    );
 }
 
 /** `review`: plan only, or review and write the outputs; sets the exit code. */
@@ -145,6 +156,7 @@ async function reviewAction(
     deps: CliDeps;
     setExit: (code: number) => void;
     outputs: ReturnType<typeof addOutputOptions>;
+    command: Command;
   },
 ): Promise<void> {
   const { deps, setExit, outputs } = at;
@@ -158,12 +170,35 @@ async function reviewAction(
     setExit(0);
     return;
   }
-  const outcome = await reviewOnce(request, deps);
-  await writeOutputs(requests, outcome, { policy: policyOf(request.config), deps });
-  for (const warning of outcome.storeWarnings ?? []) {
-    deps.stderr.write(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
+  const write = async (io: CliDeps, onRunOpened?: ReviewDeps["onRunOpened"]) => {
+    const outcome = await reviewOnce(request, io, onRunOpened);
+    await writeOutputs(requests, outcome, { policy: policyOf(request.config), deps: io });
+    for (const warning of outcome.storeWarnings ?? []) {
+      io.stderr.write(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
+    }
+    return outcome;
+  };
+  if (flags.jobId !== undefined) {
+    setExit(
+      await runJobProcess(
+        flags.jobId,
+        request,
+        (hooks) => write({ ...deps, signal: hooks.signal }, hooks.onRunOpened),
+        deps,
+      ),
+    );
+  } else if (flags.background) {
+    setExit(
+      await startBackground(request, {
+        command: at.command,
+        outputs: requests,
+        json: flags.json,
+        deps,
+      }),
+    );
+  } else {
+    setExit((await write(deps)).exitCode);
   }
-  setExit(outcome.exitCode);
 }
 
 /** What `review` was asked: the review's options before the pipeline resolves the change. */
@@ -193,6 +228,7 @@ async function reviewRequest(flags: ReviewFlags, deps: CliDeps) {
 async function reviewOnce(
   request: Awaited<ReturnType<typeof reviewRequest>>,
   deps: CliDeps,
+  onRunOpened?: ReviewDeps["onRunOpened"],
 ): Promise<ReviewOutcome<unknown>> {
   const progress = startProgress(deps.stderr, deps.now);
   try {
@@ -202,6 +238,7 @@ async function reviewOnce(
       now: deps.now,
       signal: deps.signal,
       onProviderStart: progress.start,
+      onRunOpened,
     });
   } finally {
     progress.stop();

@@ -31,6 +31,8 @@ export interface Config {
   /** Most model calls of one review at once. */
   jobs: number;
   budgets: { file_bytes: number; total_bytes: number };
+  /** Background jobs; `max_seconds` absent = twice `timeout_seconds` plus 120. */
+  background?: { max_seconds?: number };
   gates: {
     pre_push: {
       enabled: boolean;

@@ -11,6 +11,32 @@
 /** Process ids (= process group ids, children are detached) of every child now running. */
 const live = new Set<number>();
 
+/** Told when `runProcess` starts a child and when it returns from one. */
+export type ChildWatcher = (event: "start" | "end", pid: number) => void;
+const watchers = new Set<ChildWatcher>();
+
+function tell(event: "start" | "end", pid: number): void {
+  for (const watcher of watchers) {
+    try {
+      watcher(event, pid);
+    } catch {
+      // a watcher never breaks running a child
+    }
+  }
+}
+
+/**
+ * Watch the children `runProcess` starts (a background job records its long-lived ones, so a
+ * cancel or a later `status` can stop a provider its dead job left behind).
+ *
+ * @param watcher called synchronously on every start and end; what it throws is ignored
+ * @returns a function that stops watching
+ */
+export function watchChildren(watcher: ChildWatcher): () => void {
+  watchers.add(watcher);
+  return () => watchers.delete(watcher);
+}
+
 /**
  * Record a child `runProcess` has just started.
  *
@@ -18,6 +44,7 @@ const live = new Set<number>();
  */
 export function trackChild(pid: number): void {
   live.add(pid);
+  tell("start", pid);
 }
 
 /**
@@ -27,6 +54,7 @@ export function trackChild(pid: number): void {
  */
 export function untrackChild(pid: number): void {
   live.delete(pid);
+  tell("end", pid);
 }
 
 /**

@@ -8,14 +8,10 @@
  */
 import { basename, isAbsolute } from "node:path";
 import { UsageError } from "../base/errors.ts";
+import { RUN_PERMISSIONS } from "../exec/detached.ts";
 
 /** Permissions a hook run needs when review-gate is not compiled (the compiled binary bakes them in). */
-export const HOOK_RUN_PERMISSIONS = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-] as const;
+export const HOOK_RUN_PERMISSIONS = RUN_PERMISSIONS;
 
 /**
  * Quote one word for POSIX `sh`: wrap in single quotes, `'` becomes `'\''`.

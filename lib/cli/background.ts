@@ -1,0 +1,141 @@
+/**
+ * `review --background` and its job process: the first checks the request in the foreground (a
+ * usage or config error exits 2 at once, never as a failed job), starts the job
+ * (lib/jobs/start.ts) and prints its id; the second — the same `review` arguments plus the hidden
+ * `--job-id` — runs the review as that job (lib/jobs/run_job.ts) and writes the review to the job's
+ * log. The job re-runs the arguments the user gave, rebuilt from what commander parsed (so a value
+ * that looks like a flag stays a value).
+ *
+ * @module
+ */
+import type { Command } from "commander";
+import type { Target } from "../git/types.ts";
+import { startJob } from "../jobs/start.ts";
+import { runJob } from "../jobs/run_job.ts";
+import { ensureStateDir } from "../store/state.ts";
+import type { ReviewOptions, ReviewOutcome } from "../review/run_review.ts";
+import type { CliDeps } from "./deps.ts";
+import type { OutputRequest } from "./outputs.ts";
+
+/** Options of `review` that a job never gets again, or gets rebuilt from the output requests. */
+const NOT_PASSED_ON = new Set(["background", "jobId", "format", "output"]);
+
+/**
+ * The `review` arguments the user gave, rebuilt from commander's parse, without `--background`;
+ * `--format`/`--output` pairs (repeatable, so commander keeps only the last) come from the output
+ * requests, in order.
+ *
+ * @param command the parsed `review` command
+ * @param outputs the output requests (lib/cli/outputs.ts), default none
+ * @returns argv words, e.g. `["--base", "main", "--no-cache", "--format", "sarif", "--output", "r.sarif"]`
+ */
+export function givenArgs(command: Command, outputs: readonly OutputRequest[] = []): string[] {
+  const values = command.opts();
+  const out: string[] = [];
+  for (const option of command.options) {
+    const key = option.attributeName();
+    if (NOT_PASSED_ON.has(key) || command.getOptionValueSource(key) !== "cli") continue;
+    const flag = option.long ?? option.short!;
+    if (option.negate) out.push(flag);
+    else if (option.isBoolean()) {
+      if (values[key] === true) out.push(flag);
+    } else out.push(flag, String(values[key]));
+  }
+  for (const request of outputs) {
+    out.push("--format", request.format, ...(request.output ? ["--output", request.output] : []));
+  }
+  return out;
+}
+
+/** What the flags say is reviewed, until the job knows the change's label. */
+export function targetHint(target: Target | undefined): string {
+  switch (target?.kind) {
+    case undefined:
+    case "worktree":
+      return "working tree";
+    case "staged":
+      return "staged changes";
+    case "base":
+      return `${target.ref}...HEAD`;
+    case "range":
+      return `${target.from}${target.mergeBase ? "..." : ".."}${target.to}`;
+    case "commit":
+      return `commit ${target.sha}`;
+    case "tree":
+      return target.label;
+  }
+}
+
+/**
+ * Start the review as a background job and print its id.
+ *
+ * @param request the checked review request (lib/cli/review.ts)
+ * @param at the parsed command, `--json`, and the I/O
+ * @returns exit code 0
+ */
+export async function startBackground(
+  request: ReviewOptions & { repo: { commonDir: string } },
+  at: { command: Command; outputs: readonly OutputRequest[]; json?: boolean; deps: CliDeps },
+): Promise<number> {
+  const { deps } = at;
+  const job = await startJob({
+    state: await ensureStateDir(request.repo.commonDir),
+    args: givenArgs(at.command, at.outputs),
+    cwd: deps.cwd,
+    env: deps.env,
+    self: deps.self,
+    target: targetHint(request.target),
+    provider: request.config.provider,
+    answerKind: request.answerKind ?? "review",
+    config: request.config,
+    runner: deps.runner,
+    now: deps.now,
+  });
+  if (at.json) {
+    deps.stdout.write(JSON.stringify({ job: job.id, state: job.state, log: job.log }) + "\n");
+  } else {
+    deps.stdout.write(
+      `${job.id}\n` +
+        `Started in the background: ${
+          job.answerKind === "review" ? "review" : `${job.answerKind} review`
+        } ` +
+        `of ${job.target} with ${job.provider}.\n` +
+        `  review-gate status ${job.id} --wait   # wait for it\n` +
+        `  review-gate result ${job.id}          # print the review\n` +
+        `  review-gate cancel ${job.id}          # stop it\n`,
+    );
+  }
+  return 0;
+}
+
+/**
+ * Run a job's review in this process (started with `--job-id`).
+ *
+ * @param id the job id
+ * @param request the review request (built again from the same arguments)
+ * @param review runs the review with the job's signal and run hook, and prints it
+ * @returns the exit code of the job process (the review's)
+ */
+export async function runJobProcess(
+  id: string,
+  request: ReviewOptions & { repo: { commonDir: string } },
+  review: (deps: { signal: AbortSignal; onRunOpened: ReviewRunHook }) => Promise<
+    ReviewOutcome<unknown>
+  >,
+  deps: CliDeps,
+): Promise<number> {
+  const state = await ensureStateDir(request.repo.commonDir);
+  const end = await runJob({ state, id }, review, {
+    runner: deps.runner,
+    now: deps.now,
+    signal: deps.signal,
+    pid: Deno.pid,
+  });
+  deps.stderr.write(
+    `review-gate: job ${id} ${end.job.state}${end.job.reason ? `: ${end.job.reason}` : ""}\n`,
+  );
+  return end.exitCode;
+}
+
+/** The run hook a job gives its review. */
+type ReviewRunHook = (run: { id: string; runDir: string; label: string }) => Promise<void>;
