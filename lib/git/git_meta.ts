@@ -5,8 +5,9 @@
  * reads it: "git config", "git config (worktree)", ".git/hooks/pre-commit",
  * ".git/info/exclude", "refs/heads/x".
  *
- * Two git calls (`for-each-ref` and `rev-parse --git-path hooks`, which honours core.hooksPath);
- * the files themselves are read in-process. Hook and `info/` listings are bounded
+ * One git call (`for-each-ref`), plus `rev-parse --git-path hooks` (which honours core.hooksPath)
+ * for a `Repo` that does not carry its hooks directory already; the files themselves are read
+ * in-process. Hook and `info/` listings are bounded
  * ({@linkcode MAX_ENTRIES} entries each, one directory level below the top).
  *
  * @module
@@ -42,9 +43,10 @@ export async function gitMetaSignature(
       "refs/notes",
       "refs/stash",
     ]),
-    gitText(runner, repo.root, ["rev-parse", "--path-format=absolute", "--git-path", "hooks"], {
-      keepHooksPath: true,
-    }),
+    repo.hooksDir ??
+      gitText(runner, repo.root, ["rev-parse", "--path-format=absolute", "--git-path", "hooks"], {
+        keepHooksPath: true,
+      }),
   ]);
   const meta: Record<string, string> = {};
   for (const line of refs.split("\n")) {

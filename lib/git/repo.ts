@@ -1,6 +1,6 @@
 /**
- * Find the repository around a directory: worktree root, git dirs, HEAD and object format, in one
- * `git rev-parse` call. Bare repositories and non-repositories are refused with a {@linkcode GitError}
+ * Find the repository around a directory: worktree root, git dirs, the hooks directory, HEAD and
+ * object format, in one `git rev-parse` call. Bare repositories and non-repositories are refused with a {@linkcode GitError}
  * that says what to do.
  *
  * @module
@@ -17,6 +17,11 @@ export interface Repo {
   gitDir: string;
   /** The git dir shared by all worktrees (where the state dir lives). */
   commonDir: string;
+  /**
+   * Where git runs hooks from (`git rev-parse --git-path hooks`: `core.hooksPath` honoured). Set by
+   * {@linkcode resolveRepo}; absent in a `Repo` built by hand (ask git then).
+   */
+  hooksDir?: string;
   /** Commit id HEAD points at; `null` on an unborn branch (no commit yet). */
   head: string | null;
   objectFormat: "sha1" | "sha256";
@@ -39,6 +44,8 @@ const ARGS = [
   "--absolute-git-dir",
   "--path-format=absolute",
   "--git-common-dir",
+  "--git-path",
+  "hooks",
   "--show-object-format",
   "--verify",
   "-q",
@@ -46,7 +53,8 @@ const ARGS = [
 ];
 
 /**
- * Resolve the repository containing `cwd` with a single `git rev-parse`.
+ * Resolve the repository containing `cwd` with a single `git rev-parse` (it runs no hook, so it
+ * sees the user's `core.hooksPath`).
  *
  * @param runner the subprocess seam
  * @param cwd any directory inside a worktree (absolute path)
@@ -55,9 +63,9 @@ const ARGS = [
  *   git dir itself, or git cannot run
  */
 export async function resolveRepo(runner: Runner, cwd: string): Promise<Repo> {
-  const result = await runGit(runner, cwd, ARGS);
+  const result = await runGit(runner, cwd, ARGS, { keepHooksPath: true });
   const lines = new TextDecoder().decode(result.stdout).split("\n");
-  if (result.code !== 0 && !(result.code === 1 && lines.length >= 4)) {
+  if (result.code !== 0 && !(result.code === 1 && lines.length >= 5)) {
     const tail = stderrTail(result);
     if (/must be run in a work tree/.test(tail)) {
       throw new GitError(
@@ -70,7 +78,7 @@ export async function resolveRepo(runner: Runner, cwd: string): Promise<Repo> {
       { args: ARGS, stderr: tail },
     );
   }
-  const [root, gitDir, commonDir, format, head] = lines;
+  const [root, gitDir, commonDir, hooksDir, format, head] = lines;
   if (format !== "sha1" && format !== "sha256") {
     throw new GitError(`Unsupported object format "${format}" in "${root}": use sha1 or sha256`);
   }
@@ -78,6 +86,7 @@ export async function resolveRepo(runner: Runner, cwd: string): Promise<Repo> {
     root,
     gitDir,
     commonDir: commonDir.replace(/\/$/, ""),
+    hooksDir: hooksDir.replace(/\/$/, ""),
     head: result.code === 0 && head ? head : null,
     objectFormat: format,
   };

@@ -13,7 +13,7 @@ function counting() {
   return { runner, calls };
 }
 
-Deno.test("resolveRepo() resolves root, git dirs, HEAD and format in one call", async () => {
+Deno.test("resolveRepo() resolves root, git dirs, hooks dir, HEAD and format in one call", async () => {
   const repo = await makeTestRepo({ "a.txt": "a\n", "sub/b.txt": "b\n" });
   try {
     const { runner, calls } = counting();
@@ -23,6 +23,7 @@ Deno.test("resolveRepo() resolves root, git dirs, HEAD and format in one call", 
       root: repo.root,
       gitDir: `${repo.root}/.git`,
       commonDir: `${repo.root}/.git`,
+      hooksDir: `${repo.root}/.git/hooks`,
       head: (await repo.git("rev-parse", "HEAD")).trim(),
       objectFormat: "sha1",
     });
@@ -81,5 +82,16 @@ Deno.test("resolveRepo() refuses a bare repository", async () => {
     await assert.rejects(resolveRepo(runProcess, dir), /No working tree at .*bare repository/);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("resolveRepo() names the hooks directory core.hooksPath sets", async () => {
+  const repo = await makeTestRepo({ "a.txt": "a\n" });
+  try {
+    await repo.git("config", "core.hooksPath", "my-hooks");
+    const resolved = await resolveRepo(runProcess, repo.root);
+    assert.equal(resolved.hooksDir, `${repo.root}/my-hooks`);
+  } finally {
+    await repo.cleanup();
   }
 });

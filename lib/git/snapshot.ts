@@ -6,8 +6,12 @@
  *
  * - HEAD: `# branch.head` and `# branch.oid` of `git status --porcelain=v2 --branch` (symbolic ref
  *   and commit id).
- * - index: sha256 of `git ls-files -s -z` (mode, blob id, stage, path of every entry). Index stat
- *   refreshes (e.g. the provider running a plain `git status`) do not count as changes.
+ * - index: sha256 of the index side of every tracked entry the status lists (`X`, mode and blob id
+ *   in the index, every stage of an unmerged path: {@linkcode import("./status_listing.ts").indexSide}).
+ *   With HEAD unchanged that determines every entry's mode, blob id and stage — a path the status
+ *   does not list, or lists as unchanged in the index, is in the index as in HEAD — so it is the
+ *   index's content without a second git call. Index stat refreshes (e.g. the provider running a
+ *   plain `git status`) do not count as changes.
  * - worktree: every path `git status --porcelain=v2 -z --untracked-files=all --ignored=no
  *   --ignore-submodules=none` lists, keyed by its status line plus a signature of the file on disk
  *   (see {@linkcode listStatus}). A clean tracked file that changes appears in the listing, so it is
@@ -24,13 +28,14 @@
  * submodules (two levels down), to a submodule's own git dir (`.git/modules/…`), and to other parts
  * of the git dir (objects, logs, `FETCH_HEAD`); the README states this limit.
  *
- * Five git calls in parallel plus one per changed submodule; file contents are hashed in-process.
+ * Two git calls in parallel (`status`, `for-each-ref`; the hooks directory comes from
+ * {@linkcode import("./repo.ts").resolveRepo}) plus one per changed submodule; file contents are
+ * hashed in-process.
  *
  * @module
  */
 import type { Runner } from "../exec/exec.ts";
 import { sha256Hex } from "../base/sha256.ts";
-import { git } from "./git.ts";
 import { gitMetaSignature } from "./git_meta.ts";
 import type { Repo } from "./repo.ts";
 import { listStatus } from "./status_listing.ts";
@@ -39,7 +44,7 @@ import { listStatus } from "./status_listing.ts";
 export interface Snapshot {
   /** "<branch.head> <branch.oid>", e.g. "main 1a2b…" or "(detached) 1a2b…" or "main (initial)". */
   head: string;
-  /** sha256 hex of `git ls-files -s -z`. */
+  /** sha256 hex of the index side of the status entries (see the module doc). */
   index: string;
   /**
    * Repo-relative path → status line and on-disk signature, for every path git status lists;
@@ -62,9 +67,8 @@ export const MAX_SUBMODULES = 20;
  * @throws {import("../base/errors.ts").GitError} when git fails
  */
 export async function takeSnapshot(runner: Runner, repo: Repo): Promise<Snapshot> {
-  const [status, index, meta] = await Promise.all([
+  const [status, meta] = await Promise.all([
     listStatus(runner, repo.root, { ignoreSubmodules: "none" }),
-    git(runner, repo.root, ["ls-files", "-s", "-z"]),
     gitMetaSignature(runner, repo),
   ]);
   const files = status.files;
@@ -84,7 +88,7 @@ export async function takeSnapshot(runner: Runner, repo: Repo): Promise<Snapshot
   );
   return {
     head: status.head,
-    index: await sha256Hex(index),
+    index: await sha256Hex(status.indexEntries.join("\0")),
     files,
     git: meta,
   };

@@ -23,6 +23,13 @@ export interface StatusListing {
   files: Record<string, string>;
   /** Repo-relative paths (without `prefix`) of the listed entries that are submodules. */
   submodules: string[];
+  /**
+   * The index side of every entry whose index differs from HEAD (`<X> <mI> <hI> <path>` of "1" and
+   * "2" entries with X other than ".", every stage of "u" entries), in git's order. With HEAD
+   * unchanged this determines the whole index (mode, blob id and stage of every path): a path git
+   * does not list, or lists with X ".", is in the index as in HEAD. See {@linkcode indexSide}.
+   */
+  indexEntries: string[];
 }
 
 /** Options of {@linkcode listStatus}. */
@@ -66,6 +73,7 @@ export async function listStatus(
   let branchOid = "";
   const files: Record<string, string> = {};
   const submodules: string[] = [];
+  const indexEntries: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     if (token.startsWith("# branch.head ")) branchHead = token.slice(14);
@@ -74,6 +82,8 @@ export async function listStatus(
     else {
       const [line, path] = splitStatusLine(token);
       files[prefix + path] = line;
+      const side = indexSide(line);
+      if (side !== null) indexEntries.push(`${side} ${path}`);
       if ("12u".includes(token[0]) && token.split(" ")[2]?.startsWith("S")) submodules.push(path);
       if (token.startsWith("2 ")) files[prefix + tokens[++i]] = "source of a rename";
     }
@@ -83,7 +93,27 @@ export async function listStatus(
       files[key] += ` | ${await diskSignature(`${dir}/${key.slice(prefix.length)}`)}`;
     }),
   );
-  return { head: `${branchHead} ${branchOid}`, files, submodules };
+  return { head: `${branchHead} ${branchOid}`, files, submodules, indexEntries };
+}
+
+/**
+ * The index side of a porcelain v2 entry (without its path), or `null` when the index holds the
+ * path as HEAD does (X is ".") and for untracked and ignored entries. Formats (git-status(1)): `1 <XY> <sub> <mH> <mI> <mW> <hH> <hI>`, `2 <XY> <sub> <mH>
+ * <mI> <mW> <hH> <hI> <X><score>`, `u <XY> <sub> <m1> <m2> <m3> <mW> <h1> <h2> <h3>`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(indexSide("1 M. N... 100644 100644 100644 aaa bbb"), "M 100644 bbb");
+ * assert.equal(indexSide("1 .M N... 100644 100644 100644 aaa aaa"), null);
+ * assert.equal(indexSide("? "), null);
+ * ```
+ */
+export function indexSide(entry: string): string | null {
+  const f = entry.split(" ");
+  if ((f[0] === "1" || f[0] === "2") && f[1][0] !== ".") return `${f[1][0]} ${f[4]} ${f[7]}`;
+  if (f[0] === "u") return `U ${f[3]} ${f[4]} ${f[5]} ${f[7]} ${f[8]} ${f[9]}`;
+  return null;
 }
 
 /** Split a porcelain v2 entry into (entry without the path, path). Formats: git-status(1). */

@@ -91,7 +91,7 @@ Deno.test("runReview() returns interrupted between collection and the provider",
     assert.equal(outcome.record.runDir, "");
     assert.ok(outcome.change && outcome.change.files.length === 1);
     assert.ok(!cmds.some((c) => c[0] === FAKE_BIN), "the provider was started");
-    assert.ok(!cmds.some((c) => c.includes("ls-files")), "the read-only proof was taken");
+    assert.ok(!cmds.some((c) => c.includes("for-each-ref")), "the read-only proof was taken");
     assert.deepEqual(runDirs(repo), []);
   });
 });
@@ -234,18 +234,18 @@ Deno.test("runReview() stores a provider answer nested 10,000 levels deep as inv
   });
 });
 
-/** A runner that fails `git ls-files -s -z` (the read-only proof's snapshot) when `fail()` says so. */
+/** A runner that fails `git for-each-ref` (the read-only proof's snapshot) when `fail()` says so. */
 function failingSnapshot(fail: () => boolean, provider: () => ExecResult) {
   const calls: string[] = [];
   const runner = async (request: ExecRequest): Promise<ExecResult> => {
     calls.push(request.cmd);
     if (request.cmd === FAKE_BIN) return provider();
-    if (request.cmd === "git" && request.args.join(" ").endsWith("ls-files -s -z") && fail()) {
+    if (request.cmd === "git" && request.args.includes("for-each-ref") && fail()) {
       return {
         ...claudeAnswer({}),
         code: 128,
         stdout: new Uint8Array(),
-        stderr: new TextEncoder().encode("fatal: index file corrupt"),
+        stderr: new TextEncoder().encode("fatal: bad ref"),
       };
     }
     return await runProcess(request);

@@ -35,8 +35,8 @@ export interface ReviewSnapshot {
  *
  * @param runner the subprocess seam (git)
  * @param at the repository, the parent environment, the workspace
- * @returns `take` (about 5 git calls and a few dozen `lstat`s, plus one per file of the copy) and
- *   `compare`
+ * @returns `take` (two git calls, `status` and `for-each-ref`, a few dozen `lstat`s and one per
+ *   file of the copy) and `compare`
  */
 export function reviewProof(
   runner: Runner,
