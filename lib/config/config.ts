@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import type { ParseError } from "jsonc-parser";
-import type { Severity } from "../kinds/review/types.ts";
+import { CATEGORIES, type Category, type Severity } from "../kinds/review/types.ts";
 import { ConfigError } from "../base/errors.ts";
 import type { ProviderName } from "../providers/provider.ts";
 import { configProblems } from "./validate.ts";
@@ -25,6 +25,12 @@ export interface Config {
   max_turns: number;
   fail_on: Severity;
   min_confidence: number;
+  /** Finding categories that may block. */
+  categories: Category[];
+  /** Whether findings the change did not introduce may block. */
+  block_on_preexisting: boolean;
+  /** Most findings shown; absent = all. */
+  max_findings?: number;
   cache: boolean;
   /** Most model calls of one review (chunks of the review plan). */
   max_calls: number;
@@ -58,6 +64,8 @@ export const DEFAULT_CONFIG: Config = {
   max_turns: 12,
   fail_on: "high",
   min_confidence: 0.5,
+  categories: [...CATEGORIES],
+  block_on_preexisting: false,
   cache: true,
   max_calls: 8,
   jobs: 4,

@@ -14,7 +14,7 @@ import { excludedLine, omittedLines, reviewedAmount } from "../git/coverage_text
 import type { Policy } from "../kinds/review/policy.ts";
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { ReviewResult, RunRecord } from "../store/run_record.ts";
-import { buildView, type FindingView, location, unreviewedLines } from "./view.ts";
+import { buildView, type FindingView, hiddenNote, location, unreviewedLines } from "./view.ts";
 
 /** ` (blocking)`, ` (acknowledged)` or nothing, after the severity in a finding's heading. */
 function findingState(view: FindingView): string {
@@ -106,6 +106,7 @@ export function renderMarkdown(record: RunRecord, answer: ReviewAnswer, policy: 
       out.push(`Not a problem? Accept it: \`${ack}\``, "");
     }
   }
+  if (view.hidden > 0) out.push(hiddenNote(view.hidden, policy), "");
   if (answer.next_steps.length > 0) {
     out.push("## Next steps", "", ...answer.next_steps.map((s) => `- ${s}`), "");
   }

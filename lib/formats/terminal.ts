@@ -13,7 +13,7 @@ import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { KindTerminalParts, Tone } from "../kinds/definition.ts";
 import { COULD_NOT_RUN, type ReviewResult, type RunRecord } from "../store/run_record.ts";
 import { excludedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
-import { buildView, type FindingView, location } from "./view.ts";
+import { buildView, type FindingView, hiddenNote, location } from "./view.ts";
 import { sanitizeForTerminal as clean } from "./sanitize.ts";
 import { type Paint, plain } from "./style.ts";
 
@@ -191,6 +191,7 @@ export function renderTerminal(
     out.push(indent(clean(f.body), "  "));
     out.push(indent(`Fix: ${clean(f.recommendation)}`, "  "));
   }
+  if (view.hidden > 0) out.push("", hiddenNote(view.hidden, options.policy));
   if (answer.next_steps.length > 0) {
     out.push("", "Next steps:", ...answer.next_steps.map((s) => `  - ${clean(s)}`));
   }

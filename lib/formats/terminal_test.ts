@@ -67,6 +67,17 @@ Deno.test("renderTerminal() sorts findings by severity and marks the blocking on
   equal(text.includes("\x1b"), false, "no colour without a paint");
 });
 
+Deno.test("renderTerminal() and renderMarkdown() show at most max_findings and count the rest", () => {
+  const policy: Policy = { ...DEFAULT_POLICY, maxFindings: 1 };
+  const text = renderTerminal({ record: record(), answer }, { policy });
+  match(text, /\[HIGH\] Off by one BLOCKING/);
+  equal(text.includes("Rounding"), false, text);
+  match(text, /… and 1 more finding, less severe \(max_findings 1\); all are in answer\.json/);
+  const md = renderMarkdown(record(), answer, policy);
+  equal(md.includes("Rounding"), false, md);
+  match(md, /and 1 more finding/);
+});
+
 Deno.test("renderTerminal() says how much was reviewed and names every omitted file and hunk", () => {
   const coverage = {
     status: "partial" as const,

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Finding, FindingNote, ReviewAnswer } from "../kinds/review/types.ts";
-import { blockingFindings, type Policy, sortFindings } from "../kinds/review/policy.ts";
+import { blockingFindings, type Policy, shownFindings } from "../kinds/review/policy.ts";
 import type { RunRecord } from "../store/run_record.ts";
 import { describeOmitted, quotePath, reviewedAmount } from "../git/coverage_text.ts";
 
@@ -47,12 +47,24 @@ export interface ReviewView {
   unreviewed: string[];
   /** The parts left out, each with its path (for formats that can point at files). */
   unreviewedParts: UnreviewedPart[];
-  /** The answer's findings, most severe first (empty without an answer). */
+  /**
+   * The answer's findings to show: blocking ones first, then the most severe, at most the policy's
+   * `maxFindings` (empty without an answer).
+   */
   findings: FindingView[];
+  /** Findings not shown because of `maxFindings` (0 when all are). */
+  hidden: number;
   /** How many of them block. */
   blocking: number;
   /** How many are acknowledged. */
   acknowledged: number;
+}
+
+/** The line saying how many findings `max_findings` left out. */
+export function hiddenNote(hidden: number, policy: Policy): string {
+  return `… and ${hidden} more finding${
+    hidden === 1 ? "" : "s"
+  }, less severe (max_findings ${policy.maxFindings}); all are in answer.json`;
 }
 
 /** `file:start-end` (or `file:line` when one line). */
@@ -130,8 +142,9 @@ export function buildView(
   const notes = record.findingNotes;
   const blocking = new Set(answer ? blockingFindings(answer, policy, notes) : []);
   const index = new Map<Finding, number>(answer?.findings.map((f, i) => [f, i]) ?? []);
+  const shown = answer ? shownFindings(answer, policy, notes) : { shown: [], hidden: 0 };
   const findings = answer
-    ? sortFindings(answer.findings).map((finding): FindingView => {
+    ? shown.shown.map((finding): FindingView => {
       const i = index.get(finding)!;
       const note = notes?.[i];
       return {
@@ -158,6 +171,7 @@ export function buildView(
     unreviewed,
     unreviewedParts: unreviewed.length > 0 ? unreviewedParts(record) : [],
     findings,
+    hidden: shown.hidden,
     blocking: blocking.size,
     acknowledged: findings.filter((f) => f.acknowledged).length,
   };

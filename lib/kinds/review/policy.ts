@@ -1,10 +1,16 @@
 /**
- * The review kind's blocking policy (DESIGN.md "Statuses and exit codes"): which findings block,
- * the status a verdict gives, and the order findings are shown in. Pure.
+ * The review kind's blocking policy (DESIGN.md "Statuses and exit codes"; noise control of issue
+ * "review rules"): which findings block, the status a verdict gives, the order findings are shown
+ * in, and how many are shown. Pure.
+ *
+ * A finding blocks when the verdict is `needs-attention`, its severity is at or above `failOn`, its
+ * confidence is at least `minConfidence`, its category is one of `categories`, and its scope is
+ * `introduced` — or any scope with `blockOnPreexisting`.
  *
  * @module
  */
 import {
+  type Category,
   type Finding,
   type FindingNote,
   type ReviewAnswer,
@@ -12,22 +18,44 @@ import {
   type Severity,
 } from "./types.ts";
 
-/** Policy settings (config keys `fail_on`, `min_confidence`). */
+/** Policy settings (config keys `fail_on`, `min_confidence`, `categories`, …). */
 export interface Policy {
   /** Lowest severity that blocks. Default "high". */
   failOn: Severity;
   /** Lowest confidence (0..1) of a blocking finding. Default 0.5. */
   minConfidence: number;
+  /** Categories whose findings may block; absent = every category. */
+  categories?: readonly Category[];
+  /** Whether findings of scope `pre-existing-touched` or `outside` may block. Default false. */
+  blockOnPreexisting?: boolean;
+  /** Most findings shown (blocking ones first, then the most severe); absent = all. */
+  maxFindings?: number;
+}
+
+/** The config keys a policy is made of. */
+export interface PolicyConfig {
+  fail_on: Severity;
+  min_confidence: number;
+  categories?: readonly Category[];
+  block_on_preexisting?: boolean;
+  max_findings?: number;
 }
 
 /**
  * The policy a config sets.
  *
- * @param config the loaded config (`fail_on`, `min_confidence`)
+ * @param config the loaded config (`fail_on`, `min_confidence`, `categories`,
+ *   `block_on_preexisting`, `max_findings`)
  * @returns the policy
  */
-export function policyOf(config: { fail_on: Severity; min_confidence: number }): Policy {
-  return { failOn: config.fail_on, minConfidence: config.min_confidence };
+export function policyOf(config: PolicyConfig): Policy {
+  return {
+    failOn: config.fail_on,
+    minConfidence: config.min_confidence,
+    ...(config.categories ? { categories: config.categories } : {}),
+    blockOnPreexisting: config.block_on_preexisting ?? false,
+    ...(config.max_findings !== undefined ? { maxFindings: config.max_findings } : {}),
+  };
 }
 
 /** Rank of a severity: 0 = critical (most severe). */
@@ -35,12 +63,20 @@ export function severityRank(severity: Severity): number {
   return SEVERITIES.indexOf(severity);
 }
 
+/** True when one finding blocks under a policy (the verdict aside). */
+export function findingBlocks(finding: Finding, policy: Policy): boolean {
+  return severityRank(finding.severity) <= severityRank(policy.failOn) &&
+    finding.confidence >= policy.minConfidence &&
+    (policy.categories === undefined || policy.categories.includes(finding.category)) &&
+    (finding.scope === "introduced" || policy.blockOnPreexisting === true);
+}
+
 /**
- * The findings of an answer that block under a policy: at or above `failOn`, with
- * `confidence ≥ minConfidence`, and not acknowledged. An `approve` verdict never blocks.
+ * The findings of an answer that block under a policy ({@linkcode findingBlocks}) and are not
+ * acknowledged. An `approve` verdict never blocks.
  *
  * @param answer the decoded answer
- * @param policy severity and confidence thresholds
+ * @param policy what blocks
  * @param notes the findings' notes, index for index (an acknowledged finding never blocks)
  */
 export function blockingFindings(
@@ -49,11 +85,7 @@ export function blockingFindings(
   notes?: readonly FindingNote[],
 ): Finding[] {
   if (answer.verdict !== "needs-attention") return [];
-  const limit = severityRank(policy.failOn);
-  return answer.findings.filter((f, i) =>
-    severityRank(f.severity) <= limit && f.confidence >= policy.minConfidence &&
-    !notes?.[i]?.acknowledged
-  );
+  return answer.findings.filter((f, i) => findingBlocks(f, policy) && !notes?.[i]?.acknowledged);
 }
 
 /**
@@ -87,4 +119,36 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
     a.file.localeCompare(b.file) ||
     a.line_start - b.line_start
   );
+}
+
+/** The findings to show and how many were left out by `maxFindings`. */
+export interface ShownFindings {
+  /** Blocking findings first, then the rest, each group in {@linkcode sortFindings} order. */
+  shown: Finding[];
+  /** Findings not shown (0 when `maxFindings` is absent or not reached). */
+  hidden: number;
+}
+
+/**
+ * The findings a renderer shows under a policy: every blocking finding comes before any other, so
+ * `maxFindings` never hides a blocking finding unless there are more blocking findings than that;
+ * the least severe go first.
+ *
+ * @param answer the decoded answer
+ * @param policy the policy (`maxFindings`, and what blocks)
+ * @param notes the findings' notes, index for index (acknowledged findings do not block)
+ */
+export function shownFindings(
+  answer: ReviewAnswer,
+  policy: Policy,
+  notes?: readonly FindingNote[],
+): ShownFindings {
+  const blocking = new Set(blockingFindings(answer, policy, notes));
+  const sorted = sortFindings(answer.findings);
+  const ordered = [
+    ...sorted.filter((f) => blocking.has(f)),
+    ...sorted.filter((f) => !blocking.has(f)),
+  ];
+  const limit = policy.maxFindings ?? ordered.length;
+  return { shown: ordered.slice(0, limit), hidden: Math.max(0, ordered.length - limit) };
 }

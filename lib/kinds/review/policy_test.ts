@@ -1,12 +1,17 @@
 import { deepEqual, equal } from "node:assert/strict";
 import type { Finding, ReviewAnswer } from "./types.ts";
-import { blockingFindings, policyOf, sortFindings } from "./policy.ts";
+import { blockingFindings, policyOf, shownFindings, sortFindings } from "./policy.ts";
 import { DEFAULT_CONFIG } from "../../config/config.ts";
 
 /** The policy of the default config (`fail_on` "high", `min_confidence` 0.5). */
 const DEFAULT_POLICY = policyOf(DEFAULT_CONFIG);
 
-function finding(severity: Finding["severity"], confidence: number, file = "a.ts"): Finding {
+function finding(
+  severity: Finding["severity"],
+  confidence: number,
+  file = "a.ts",
+  extra: Partial<Finding> = {},
+): Finding {
   return {
     severity,
     category: "bug",
@@ -18,6 +23,7 @@ function finding(severity: Finding["severity"], confidence: number, file = "a.ts
     line_start: 1,
     line_end: 1,
     recommendation: "r",
+    ...extra,
   };
 }
 
@@ -82,10 +88,64 @@ Deno.test("sortFindings() puts the most severe, most confident first", () => {
   ]);
 });
 
-Deno.test("policyOf() takes fail_on and min_confidence from the config", () => {
+Deno.test("policyOf() takes the policy keys from the config", () => {
   deepEqual(policyOf({ fail_on: "medium", min_confidence: 0.8 }), {
     failOn: "medium",
     minConfidence: 0.8,
+    blockOnPreexisting: false,
   });
-  deepEqual(DEFAULT_POLICY, { failOn: "high", minConfidence: 0.5 });
+  deepEqual(
+    policyOf({
+      fail_on: "low",
+      min_confidence: 0,
+      categories: ["security"],
+      block_on_preexisting: true,
+      max_findings: 3,
+    }),
+    {
+      failOn: "low",
+      minConfidence: 0,
+      categories: ["security"],
+      blockOnPreexisting: true,
+      maxFindings: 3,
+    },
+  );
+  deepEqual(DEFAULT_POLICY, {
+    failOn: "high",
+    minConfidence: 0.5,
+    categories: ["bug", "security", "performance", "reliability", "maintainability", "style"],
+    blockOnPreexisting: false,
+  });
+});
+
+Deno.test("blockingFindings() blocks only the categories allowed and, by default, introduced findings", async (t) => {
+  const blocks = (f: Finding, policy = DEFAULT_POLICY) =>
+    blockingFindings(answer("needs-attention", [f]), policy).length === 1;
+  await t.step("every category blocks by default", () => {
+    equal(blocks(finding("high", 0.9, "a.ts", { category: "style" })), true);
+  });
+  await t.step("a category left out of categories never blocks", () => {
+    const policy = policyOf({ ...DEFAULT_CONFIG, categories: ["bug", "security"] });
+    equal(blocks(finding("critical", 1, "a.ts", { category: "style" }), policy), false);
+    equal(blocks(finding("high", 0.9, "a.ts", { category: "security" }), policy), true);
+  });
+  await t.step("pre-existing and outside findings block only with block_on_preexisting", () => {
+    for (const scope of ["pre-existing-touched", "outside"] as const) {
+      const f = finding("critical", 1, "a.ts", { scope });
+      equal(blocks(f), false, scope);
+      equal(blocks(f, policyOf({ ...DEFAULT_CONFIG, block_on_preexisting: true })), true, scope);
+    }
+  });
+});
+
+Deno.test("shownFindings() keeps blocking findings first, then the most severe, up to max_findings", () => {
+  const policy = policyOf({ ...DEFAULT_CONFIG, max_findings: 2 });
+  const style = finding("critical", 1, "s.ts", { category: "style", scope: "outside" });
+  const high = finding("high", 0.6, "h.ts");
+  const findings = [finding("low", 1, "l.ts"), style, finding("medium", 1, "m.ts"), high];
+  const { shown, hidden } = shownFindings(answer("needs-attention", findings), policy);
+  deepEqual(shown.map((f) => f.file), ["h.ts", "s.ts"], "the blocking high before the critical");
+  equal(hidden, 2);
+  const all = shownFindings(answer("needs-attention", findings), DEFAULT_POLICY);
+  deepEqual([all.shown.length, all.hidden], [4, 0]);
 });
