@@ -18,7 +18,7 @@ const ROOMS: readonly (readonly string[])[] = [
   ["git"],
   ["kinds"],
   ["config"],
-  ["acks"],
+  ["acks", "rules"],
   ["session"],
   ["store"],
   ["formats"],

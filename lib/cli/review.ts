@@ -5,9 +5,9 @@
  * @module
  */
 import { type Command, Option } from "commander";
-import { type ConfigLayer, loadConfig } from "../config/config.ts";
+import type { ConfigLayer } from "../config/config.ts";
 import { UsageError } from "../base/errors.ts";
-import { resolveRepo } from "../git/repo.ts";
+import { type Repo, resolveRepo } from "../git/repo.ts";
 import { parseRangeSpec } from "../git/target.ts";
 import { estimateTokens, planText } from "../git/coverage_text.ts";
 import type { Change, Target } from "../git/types.ts";
@@ -15,6 +15,10 @@ import { PROVIDER_NAMES } from "../providers/registry.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { policyOf } from "../kinds/review/policy.ts";
 import { type ReviewDeps, type ReviewOutcome, runReview } from "../review/run_review.ts";
+import type { RulesOptions } from "../rules/apply.ts";
+import { loadRulesConfig } from "../rules/config_at.ts";
+import type { RulesReport } from "../rules/report.ts";
+import { FROM_WORKTREE, resolveRulesFrom } from "../rules/source.ts";
 import { JOB_ID_OPTION } from "../jobs/start.ts";
 import { runJobProcess, startBackground } from "./background.ts";
 import type { CliDeps } from "./deps.ts";
@@ -42,6 +46,9 @@ interface ReviewFlags {
   jobs?: string;
   background?: boolean;
   jobId?: string;
+  rulesFrom?: string;
+  untrusted?: boolean;
+  defaultExcludes: boolean;
 }
 
 /** Turn the target flags into a target; at most one may be given. */
@@ -68,6 +75,7 @@ function flagLayer(flags: ReviewFlags): ConfigLayer {
   const layer: ConfigLayer = policyFlagLayer(flags);
   if (flags.provider !== undefined) layer.provider = flags.provider;
   if (flags.model !== undefined) layer.model = flags.model;
+  if (!flags.defaultExcludes) layer.default_excludes = false;
   if (flags.timeout !== undefined) {
     const seconds = Number(flags.timeout);
     if (!Number.isFinite(seconds) || seconds <= 0) {
@@ -120,6 +128,15 @@ export function registerReview(
     .option("--max-calls <n>", "most model calls: a larger change is reviewed in up to n parts")
     .option("--jobs <n>", "most model calls at once")
     .option("--plan-only", "print the review plan (parts, sizes, tokens) without a model call")
+    .option(
+      "--rules-from <ref>",
+      "read .review-gate.json, REVIEW.md and .gitattributes from this commit, not the worktree",
+    )
+    .option(
+      "--untrusted",
+      "the repository is not trusted: its config may only make the review stricter",
+    )
+    .option("--no-default-excludes", "review lockfiles, build output and generated files too")
     .option("--json", "print the run envelope as JSON on stdout (same as --format json)")
     .option("--background", "run the review as a background job: print its id and return at once")
     .addOption(new Option(`${JOB_ID_OPTION} <id>`, "run as this background job").hideHelp());
@@ -136,6 +153,11 @@ prints the review plan (the parts a large change is reviewed in).
 Formats: terminal (default), json, markdown, sarif (SARIF 2.1.0), rdjson and rdjsonl (reviewdog),
 github (GitHub Actions annotations + job summary). Repeat --format for several, each with its own
 --output FILE; at most one goes to stdout.
+
+Team rules: REVIEW.md files (the root one and those above each changed file) and the config's
+"instructions"/"path_instructions" are sent as review policy; "exclude"/"include" and the default
+excludes leave files out by rule (named in the output). --rules-from reads them, and the config,
+from a commit — the base of a pull request — so the change under review cannot rewrite them.
 
 With --background the review runs detached (its own session, output in the job's log, --output
 files written when it ends): follow it with "review-gate status [ID] --wait", print it with
@@ -164,9 +186,9 @@ async function reviewAction(
   const request = await reviewRequest(flags, deps);
   if (flags.planOnly) {
     const { planReview } = await import("../review/plan_only.ts");
-    const { repo, target, config } = request;
-    const change = await planReview({ repo, target, config }, deps.runner);
-    deps.stdout.write(planOutput(change, flags.json === true));
+    const { repo, target, config, rules, rulesNotes } = request;
+    const planned = await planReview({ repo, target, config, rules, rulesNotes }, deps.runner);
+    deps.stdout.write(planOutput(planned, flags.json === true));
     setExit(0);
     return;
   }
@@ -211,7 +233,7 @@ async function reviewRequest(flags: ReviewFlags, deps: CliDeps) {
     );
   }
   const repo = await resolveRepo(deps.runner, deps.cwd);
-  const { config } = await loadConfig({ root: repo.root, env: deps.env, flags: flagLayer(flags) });
+  const { rules, config, notes } = await rulesAndConfig(flags, deps, repo);
   return {
     cwd: deps.cwd,
     repo,
@@ -220,8 +242,28 @@ async function reviewRequest(flags: ReviewFlags, deps: CliDeps) {
     ...chosen,
     focus: flags.focus,
     config,
+    rules,
+    rulesNotes: notes,
     useCache: flags.cache,
   };
+}
+
+/** Where the rules come from, and the config loaded from there. */
+async function rulesAndConfig(flags: ReviewFlags, deps: CliDeps, repo: Repo) {
+  const rules: RulesOptions = {
+    from: flags.rulesFrom === undefined
+      ? FROM_WORKTREE
+      : await resolveRulesFrom(deps.runner, repo, flags.rulesFrom),
+    untrusted: flags.untrusted === true,
+  };
+  const { config, notes } = await loadRulesConfig({
+    runner: deps.runner,
+    repo,
+    env: deps.env,
+    flags: flagLayer(flags),
+    ...rules,
+  });
+  return { rules, config, notes };
 }
 
 /** Run the review with a progress line on a terminal. */
@@ -246,8 +288,16 @@ async function reviewOnce(
 }
 
 /** What `--plan-only` prints: the plan as text, or as JSON with `--json`. */
-function planOutput(change: Change | null, json: boolean): string {
-  if (!json) return change ? planText(change) : "review-gate: nothing to review\n";
+function planOutput(
+  planned: { change: Change; rules: RulesReport } | null,
+  json: boolean,
+): string {
+  const change = planned?.change;
+  if (!json) {
+    return change
+      ? planText(change) + rulesPlanText(planned.rules)
+      : "review-gate: nothing to review\n";
+  }
   const plan = change
     ? {
       target: change.label,
@@ -260,7 +310,35 @@ function planOutput(change: Change | null, json: boolean): string {
         estimatedTokens: estimateTokens(c.bytes),
       })),
       coverage: change.coverage,
+      rules: planned.rules,
     }
-    : { target: null, calls: 0, parts: [], coverage: null };
+    : { target: null, calls: 0, parts: [], coverage: null, rules: null };
   return JSON.stringify(plan, null, 2) + "\n";
+}
+
+/** The team's rules in the plan: guidelines that would be sent, files excluded by rule, notes. */
+function rulesPlanText(rules: RulesReport): string {
+  const out: string[] = [];
+  const from = rules.from === "worktree" ? "" : ` (rules from ${rules.from})`;
+  if (rules.guidelines.length === 0) out.push(`Guidelines${from}: none applies`);
+  else out.push(`Guidelines${from}:`);
+  for (const g of rules.guidelines) {
+    out.push(
+      `  ${JSON.stringify(g.source)} (applies to ${g.appliesTo}; ${g.bytes} B${
+        g.cut ? `; cut: ${g.cut}` : ""
+      })`,
+    );
+  }
+  for (const g of rules.guidelinesLeftOut) {
+    out.push(`  left out: ${JSON.stringify(g.source)} (${g.reason})`);
+  }
+  if (rules.excluded.length > 0) {
+    out.push("Excluded by rule (never sent, not counted against the budget):");
+    for (const e of rules.excluded) out.push(`  ${JSON.stringify(e.path)} (${e.rule})`);
+  }
+  if (rules.editedRuleFiles.length > 0) {
+    out.push(`This change edits review rules: ${rules.editedRuleFiles.join(", ")}`);
+  }
+  for (const note of rules.notes) out.push(note);
+  return sanitizeForTerminal(out.join("\n") + "\n");
 }

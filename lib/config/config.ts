@@ -31,12 +31,22 @@ export interface Config {
   block_on_preexisting: boolean;
   /** Most findings shown; absent = all. */
   max_findings?: number;
+  /** Review guidance for every change (team rules). */
+  instructions?: string;
+  /** Review guidance for the changes to some paths (team rules). */
+  path_instructions: PathInstruction[];
+  /** Globs of changed files left out by rule. */
+  exclude: string[];
+  /** Globs of the only changed files reviewed (empty = all); they beat the default excludes. */
+  include: string[];
+  /** Whether the default excludes (lockfiles, build output, …) apply. */
+  default_excludes: boolean;
   cache: boolean;
   /** Most model calls of one review (chunks of the review plan). */
   max_calls: number;
   /** Most model calls of one review at once. */
   jobs: number;
-  budgets: { file_bytes: number; total_bytes: number };
+  budgets: { file_bytes: number; total_bytes: number; guidelines_bytes: number };
   /** Background jobs; `max_seconds` absent = twice `timeout_seconds` plus 120. */
   background?: { max_seconds?: number };
   gates: {
@@ -57,6 +67,13 @@ export interface Config {
   };
 }
 
+/** One entry of `path_instructions`. */
+export interface PathInstruction {
+  /** Globs (lib/rules/globs.ts). */
+  paths: string[];
+  instructions: string;
+}
+
 /** Defaults (also published in the schema). */
 export const DEFAULT_CONFIG: Config = {
   provider: "claude",
@@ -66,10 +83,14 @@ export const DEFAULT_CONFIG: Config = {
   min_confidence: 0.5,
   categories: [...CATEGORIES],
   block_on_preexisting: false,
+  path_instructions: [],
+  exclude: [],
+  include: [],
+  default_excludes: true,
   cache: true,
   max_calls: 8,
   jobs: 4,
-  budgets: { file_bytes: 65536, total_bytes: 400000 },
+  budgets: { file_bytes: 65536, total_bytes: 400000, guidelines_bytes: 16384 },
   gates: {
     pre_push: {
       enabled: true,
@@ -238,6 +259,11 @@ async function readLayer(path: string): Promise<ConfigLayer | undefined> {
 export interface LoadConfigOptions {
   /** Repository root; its `.review-gate.json` is read when present. */
   root?: string;
+  /**
+   * The repository config's text as read from elsewhere (a base commit, a turn's baseline:
+   * lib/rules/config_at.ts), used instead of the file under `root`; `null` = there is none.
+   */
+  repoText?: { text: string; source: string } | null;
   env: Record<string, string | undefined>;
   /** Flag values (already typed), highest precedence. */
   flags?: ConfigLayer;
@@ -255,13 +281,20 @@ export async function loadConfig(
   const sources: string[] = [];
   const layers: ConfigLayer[] = [];
   const userPath = userConfigPath(options.env);
-  for (const path of [userPath, options.root ? join(options.root, REPO_CONFIG_FILE) : undefined]) {
+  const repoPath = options.root && options.repoText === undefined
+    ? join(options.root, REPO_CONFIG_FILE)
+    : undefined;
+  for (const path of [userPath, repoPath]) {
     if (!path) continue;
     const layer = await readLayer(path);
     if (layer) {
       sources.push(path);
       layers.push(layer);
     }
+  }
+  if (options.repoText) {
+    sources.push(options.repoText.source);
+    layers.push(await parseConfigText(options.repoText.text, options.repoText.source));
   }
   layers.push(envLayer(options.env));
   if (options.flags) {

@@ -59,6 +59,30 @@ function runFacts(record: RunRecord): string[] {
     const excluded = excludedLine(coverage);
     if (excluded) out.push(`- ${escapeInline(excluded)}`);
   }
+  out.push(...rulesFacts(record.rules));
+  return out;
+}
+
+/** What the team's rules did: where they came from, guidelines sent, files excluded by rule. */
+function rulesFacts(r: RunRecord["rules"]): string[] {
+  if (!r) return [];
+  const out = [
+    `- Rules from: ${escapeInline(r.from)}${r.untrusted ? " (untrusted repository)" : ""}`,
+  ];
+  for (const g of r.guidelines) {
+    out.push(
+      `  - guideline \`${g.source}\` (${escapeInline(g.appliesTo)})${
+        g.cut ? `, cut: ${g.cut}` : ""
+      }`,
+    );
+  }
+  for (const g of r.guidelinesLeftOut) {
+    out.push(`  - guideline left out: \`${g.source}\` (${g.reason})`);
+  }
+  for (const e of r.excluded) {
+    out.push(`  - excluded by rule: \`${e.path}\` (${escapeInline(e.rule)})`);
+  }
+  for (const f of r.editedRuleFiles) out.push(`  - this change edits the rule file \`${f}\``);
   return out;
 }
 

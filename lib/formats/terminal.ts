@@ -42,6 +42,37 @@ function findingWhere(view: FindingView, paint: Paint): string {
   }${id}`;
 }
 
+/** What the team's rules did, a few lines (none when they did nothing worth saying). */
+function rulesLines(rules: RunRecord["rules"], paint: Paint): string[] {
+  if (!rules) return [];
+  const out: string[] = [];
+  const from = rules.from === "worktree" ? "" : ` (rules from ${clean(rules.from)})`;
+  if (rules.guidelines.length > 0) {
+    const cut = rules.guidelines.some((g) => g.cut) || rules.guidelinesLeftOut.length > 0;
+    out.push(
+      `Guidelines${from}: ${rules.guidelines.map((g) => clean(g.source)).join(", ")}` +
+        (cut ? " (some cut to fit: see run.json)" : ""),
+    );
+  } else if (from) out.push(`Rules${from}: no guideline applies`);
+  if (rules.excluded.length > 0) {
+    const shown = rules.excluded.slice(0, 10).map((e) => `${clean(e.path)} (${clean(e.rule)})`);
+    const more = rules.excluded.length > 10 ? `, and ${rules.excluded.length - 10} more` : "";
+    out.push(`Excluded by rule (not reviewed): ${shown.join(", ")}${more}`);
+  }
+  if (rules.editedRuleFiles.length > 0) {
+    out.push(
+      paint(
+        ["yellow"],
+        `This change edits review rules: ${rules.editedRuleFiles.map(clean).join(", ")}${
+          from ? "; they do not apply to its own review" : ""
+        }`,
+      ),
+    );
+  }
+  for (const note of rules.notes) out.push(paint(["yellow"], clean(note)));
+  return out;
+}
+
 function indent(text: string, prefix: string): string {
   return text.split("\n").map((line) => line === "" ? line : prefix + line).join("\n");
 }
@@ -92,7 +123,8 @@ function renderWithoutAnswer(result: ReviewResult<unknown>, paint: Paint): strin
   const { record } = result;
   const out: string[] = [];
   if (record.status === "nothing-to-review") {
-    return `review-gate: nothing to review (${record.target.label})\n`;
+    const why = record.message ? ` — ${clean(record.message)}` : "";
+    return `review-gate: nothing to review (${clean(record.target.label)})${why}\n`;
   }
   if (record.status === "not-reviewed") {
     out.push(
@@ -182,6 +214,7 @@ export function renderTerminal(
   out.push(`${headline} — ${counts} (${via(record)})`);
   out.push(`Change: ${clean(record.target.label)}`);
   out.push(...coverageLines(record, paint));
+  out.push(...rulesLines(record.rules, paint));
   out.push("", clean(answer.summary));
   for (const v of view.findings) {
     const f = v.finding;

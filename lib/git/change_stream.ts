@@ -12,6 +12,9 @@
  * - A text line that is not valid UTF-8 is shown as windows-1252 and the file says so.
  * - A listed file git printed no section for is named "budget" (nothing of it reached the model).
  *
+ * Files the team's rules exclude are routed like any other (so their sections land with no other
+ * file) and then dropped: nothing of them reaches the plan.
+ *
  * Per file it also gathers the lines the change added or edited (lib/git/changed_lines.ts) for the
  * decoder's scope check, from every hunk, shown or not.
  *
@@ -55,6 +58,7 @@ export class ChangeStream {
   readonly #files: StreamedFile[];
   readonly #ranges: LineRange[][];
   readonly #seen: boolean[];
+  readonly #skip: ReadonlySet<number>;
   readonly #binaries: { entry: number; file: BinaryFile }[] = [];
   #current = -1;
   #showing = false;
@@ -63,9 +67,17 @@ export class ChangeStream {
    * @param entries the listing, in git's order (file `i` of the plan is entry `i`)
    * @param planner the plan to feed
    * @param maxHunkBytes the most bytes of one hunk part (larger hunks are cut while read)
+   * @param skip entries left out by the team's rules: their sections are read and dropped, never
+   *   planned (so they never count against the budget)
    */
-  constructor(entries: readonly RawEntry[], planner: Planner, maxHunkBytes: number) {
+  constructor(
+    entries: readonly RawEntry[],
+    planner: Planner,
+    maxHunkBytes: number,
+    skip: ReadonlySet<number> = new Set(),
+  ) {
     this.#entries = entries;
+    this.#skip = skip;
     this.#planner = planner;
     this.#reader = new PatchReader(maxHunkBytes);
     this.#router = new SectionRouter(entries);
@@ -90,7 +102,7 @@ export class ChangeStream {
     for (const event of this.#reader.end()) this.#event(event);
     this.#planner.endFile();
     this.#entries.forEach((entry, i) => {
-      if (this.#seen[i]) return;
+      if (this.#seen[i] || this.#skip.has(i)) return;
       this.#planner.file(i, entry.path);
       this.#planner.omit({
         path: entry.path,
@@ -140,6 +152,13 @@ export class ChangeStream {
     const i = this.#router.route(paths);
     if (i < 0) return; // no listed file at all
     this.#seen[i] = true;
+    if (this.#skip.has(i)) {
+      // excluded by rule: its section is read (it must not land with another file), not planned
+      if (i !== this.#current) this.#planner.endFile();
+      this.#current = i;
+      this.#showing = false;
+      return;
+    }
     const entry = this.#entries[i];
     if (i !== this.#current) this.#planner.file(i, entry.path);
     this.#current = i;

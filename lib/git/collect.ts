@@ -15,6 +15,10 @@
  * change (lib/git/live_tree.ts `snapshotWorktree`): they are left out and listed in coverage
  * `excluded`, so neither makes coverage partial nor costs a model call.
  *
+ * The team's path filter ({@linkcode CollectOptions.exclude}, built by lib/rules/) runs on the
+ * listing before the patch is planned: the files it leaves out are dropped from `files` and the plan
+ * and listed in `excludedByRule`, so they never count against the budget.
+ *
  * Submodules are never reviewed through the diff (a gitlink's patch is one `Subproject commit`
  * line): a changed gitlink, and for worktree targets a submodule with uncommitted changes (up to
  * {@linkcode MAX_DIRTY_SUBMODULES}), are listed in coverage `omitted` as "submodule" and make
@@ -40,7 +44,7 @@ import type { Repo } from "./repo.ts";
 import { type PlanLimits, Planner, type ReviewPlan } from "./plan.ts";
 import { resolveTarget } from "./target.ts";
 import { gitTreeView, worktreeView } from "./tree_view.ts";
-import type { Budgets, Change, ChangedFile, Target } from "./types.ts";
+import type { Budgets, Change, ChangedFile, ExcludeByRule, ExcludedFile, Target } from "./types.ts";
 
 /** Options of {@linkcode collectChange}. */
 export interface CollectOptions {
@@ -48,6 +52,8 @@ export interface CollectOptions {
   target: Target;
   /** Limits: `totalBytes` per chunk, `perFileBytes` per piece, `maxCalls` chunks (default 1). */
   budgets: Budgets;
+  /** The team's path filter, applied to the listing before planning; none = every file reviewed. */
+  exclude?: ExcludeByRule;
 }
 
 /** Most submodules with uncommitted changes listed (and fingerprinted) per change. */
@@ -97,6 +103,7 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     to: toTree,
     live: worktree !== null,
     limits,
+    exclude: options.exclude,
   });
   const { files, plan } = read;
   if (worktree && worktree.excluded.length > 0) plan.coverage.excluded = worktree.excluded;
@@ -115,6 +122,7 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     to: resolved.to,
     toTree,
     files,
+    excludedByRule: read.excludedByRule,
     chunks: plan.chunks,
     diff: plan.chunks.map((c) => c.diff).join(""),
     coverage: plan.coverage,
@@ -126,7 +134,10 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
   };
 }
 
-/** A read change: the raw listing, its entries, the files and the plan, dirty submodules. */
+/**
+ * A read change: the raw listing, its entries, the files and the plan, dirty submodules — the files
+ * the team's rules exclude taken out of each and listed apart.
+ */
 interface ReadChange {
   raw: Uint8Array;
   entries: RawEntry[];
@@ -134,6 +145,7 @@ interface ReadChange {
   dirty: DirtySubmodule[];
   files: ChangedFile[];
   plan: ReviewPlan;
+  excludedByRule: ExcludedFile[];
 }
 
 /**
@@ -144,7 +156,7 @@ interface ReadChange {
 async function readChange(
   runner: Runner,
   repo: Repo,
-  range: { from: string; to: string; live: boolean; limits: PlanLimits },
+  range: { from: string; to: string; live: boolean; limits: PlanLimits; exclude?: ExcludeByRule },
 ): Promise<ReadChange> {
   const ids = [range.from, range.to];
   const raw = await git(runner, repo.root, [
@@ -157,9 +169,12 @@ async function readChange(
     ...ids,
   ]);
   const entries = parseRawNumstat(raw);
+  const excluded = range.exclude ? await range.exclude(entries.map((e) => e.path)) : [];
+  const ruled = new Set(excluded.map((e) => e.path));
+  const skip = new Set(entries.flatMap((e, i) => ruled.has(e.path) ? [i] : []));
   const planner = new Planner(range.limits);
   const pieceLimit = Math.min(range.limits.pieceBytes, range.limits.chunkBytes);
-  const stream = new ChangeStream(entries, planner, pieceLimit - HEADER_ROOM);
+  const stream = new ChangeStream(entries, planner, pieceLimit - HEADER_ROOM, skip);
   const patchArgs = ["diff-tree", "-r", "-M", ...PATCH_ARGS, ...ids];
   const [dirty] = await Promise.all([
     range.live ? collectDirtySubmodules(runner, repo.root) : [],
@@ -169,8 +184,15 @@ async function readChange(
   const streamed = await stream.decode(runner, repo.root);
   const files = entries.map((e, i) => changedFile(e, streamed[i]));
   const listed = new Set(entries.map((e) => e.path));
+  const unlisted = dirty.filter((d) => !listed.has(d.path)).map((d) => d.path);
+  if (range.exclude && unlisted.length > 0) {
+    for (const e of await range.exclude(unlisted)) {
+      excluded.push(e);
+      ruled.add(e.path);
+    }
+  }
   for (const { path } of dirty) {
-    if (listed.has(path)) continue;
+    if (listed.has(path) || ruled.has(path)) continue;
     planner.file(files.length, path);
     planner.omit({ path, reason: "submodule", lines: 0, bytes: 0 });
     files.push({ path, status: "modified", binary: false, additions: 0, deletions: 0 });
@@ -179,7 +201,16 @@ async function readChange(
   plan.fileOmitted.forEach((reason, i) => {
     if (reason) files[i].omitted = reason;
   });
-  return { raw, entries, streamed, dirty, files, plan };
+  const kept = (_: unknown, i: number) => !skip.has(i);
+  return {
+    raw,
+    entries: entries.filter(kept),
+    streamed: streamed.filter(kept),
+    dirty: dirty.filter((d) => !ruled.has(d.path)),
+    files: files.filter((f) => !ruled.has(f.path)),
+    plan,
+    excludedByRule: excluded,
+  };
 }
 
 /** A listed file as the change reports it. */

@@ -74,6 +74,21 @@ export interface OmittedPart {
 /** Why a path inside the checkout is not part of the change at all. */
 export type ExcludeReason = "linked-worktree" | "nested-repository";
 
+/** A changed file the team's rules leave out of the review (lib/rules/filters.ts). */
+export interface ExcludedFile {
+  path: string;
+  /** The rule, for people: `default: npm lockfile`, `exclude "src/gen/**"`, `.gitattributes -diff`. */
+  rule: string;
+}
+
+/**
+ * The path filter collection applies to the listed files before budgeting (lib/rules/ builds it).
+ *
+ * @param paths every changed path (the new path of a rename), in listing order
+ * @returns the paths left out, with their rules; the rest are reviewed
+ */
+export type ExcludeByRule = (paths: readonly string[]) => Promise<ExcludedFile[]>;
+
 /**
  * What the review saw (contract: stored with every run, in `run.json` and the `--json` envelope).
  * Lines are changed lines (added + deleted) of the diff; bytes are bytes of diff text as UTF-8.
@@ -137,6 +152,11 @@ export interface Change {
   /** Tree id of the reviewed side; for "worktree"/"index" the snapshot tree written through a temporary index. */
   toTree?: string;
   files: ChangedFile[];
+  /**
+   * Changed files the team's rules leave out: not in `files`, never sent, never counted against
+   * the budget; listed by name as excluded by rule (not as unreviewed).
+   */
+  excludedByRule: ExcludedFile[];
   /**
    * The review plan's chunks: the diff text each model call shows (whole files and hunks that fit
    * the budgets), in path order; empty when nothing can be shown.

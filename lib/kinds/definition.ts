@@ -18,6 +18,7 @@ import type { DecoderKind, JsonSchema } from "../answer/types.ts";
 import type { Change, Coverage } from "../git/types.ts";
 import type { Policy } from "./review/policy.ts";
 import type { AcknowledgedFinding, ReviewKind } from "./review/prompt.ts";
+import type { ReviewGuidelines } from "./review/rules_text.ts";
 import type { FindingNote } from "./review/types.ts";
 
 /** What shapes a prompt besides the change and the kind's input. */
@@ -30,6 +31,8 @@ export interface KindPromptOptions {
   agentMessage?: string;
   /** Findings the team acknowledged on the change's files (kinds with findings tell the model). */
   acks?: readonly AcknowledgedFinding[];
+  /** The team's guidelines for the change's files (lib/rules/), sent as review policy. */
+  guidelines?: ReviewGuidelines;
 }
 
 /** What decides whether an answer blocks. */

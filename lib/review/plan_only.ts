@@ -1,6 +1,7 @@
 /**
  * `review --plan-only`: collect the change and plan its review exactly as a review would (same
- * target, budgets and `max_calls`), without a model call, a run folder or the cache.
+ * target, budgets, `max_calls` and team rules: files excluded by rule, guidelines that would be
+ * sent), without a model call, a run folder or the cache.
  *
  * @module
  */
@@ -10,23 +11,42 @@ import { collectChange } from "../git/collect.ts";
 import type { Repo } from "../git/repo.ts";
 import { autoTarget } from "../git/target.ts";
 import type { Change, Target } from "../git/types.ts";
+import { guidelinesFor, LOCAL_RULES, pathFilterFor, type RulesOptions } from "../rules/apply.ts";
+import { buildRulesReport, type RulesReport } from "../rules/report.ts";
 import { verdictIdentity } from "./identity.ts";
 
 /**
  * The planned change.
  *
- * @param options the repository, the target (`undefined`: the working tree when dirty) and config
- * @returns the collected change with its plan (`chunks`, `coverage`), or `null` when there is
- *   nothing to review
+ * @param options the repository, the target (`undefined`: the working tree when dirty), config,
+ *   and where the rules come from (default: the worktree)
+ * @returns the collected change with its plan (`chunks`, `coverage`) and what the team's rules do
+ *   to it, or `null` when there is nothing to review
  * @throws {import("../base/errors.ts").UsageError} unknown ref or provider
  * @throws {import("../base/errors.ts").GitError} when git fails
  */
 export async function planReview(
-  options: { repo: Repo; target?: Target; config: Config },
+  options: {
+    repo: Repo;
+    target?: Target;
+    config: Config;
+    rules?: RulesOptions;
+    rulesNotes?: readonly string[];
+  },
   runner: Runner,
-): Promise<Change | null> {
-  const target = options.target ?? await autoTarget(runner, options.repo);
+): Promise<{ change: Change; rules: RulesReport } | null> {
+  const { repo, config } = options;
+  const rules = options.rules ?? LOCAL_RULES;
+  const target = options.target ?? await autoTarget(runner, repo);
   if (target === null) return null;
-  const { budgets } = await verdictIdentity(options.config, { kind: "review" });
-  return await collectChange(runner, { repo: options.repo, target, budgets });
+  const { budgets } = await verdictIdentity(config, { kind: "review" });
+  const exclude = pathFilterFor(runner, repo, { config, rules });
+  const change = await collectChange(runner, { repo, target, budgets, exclude });
+  const guidelines = change.files.length > 0
+    ? await guidelinesFor(runner, repo, { config, rules, change })
+    : undefined;
+  return {
+    change,
+    rules: buildRulesReport(rules, { change, guidelines, notes: options.rulesNotes }),
+  };
 }

@@ -22,7 +22,9 @@ import type { ExecRequest, Runner } from "../exec/exec.ts";
 import { collectChange, shownNothing } from "../git/collect.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { autoTarget } from "../git/target.ts";
-import type { Change, Target } from "../git/types.ts";
+import type { Change, ExcludedFile, Target } from "../git/types.ts";
+import { guidelinesFor, LOCAL_RULES, pathFilterFor, type RulesOptions } from "../rules/apply.ts";
+import { buildRulesReport, rulesIdentity } from "../rules/report.ts";
 import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
 import { type CallOutcome, callStructured } from "../session/call.ts";
 import { OMIT_REASON_TEXT } from "../git/coverage_text.ts";
@@ -87,6 +89,14 @@ export interface ReviewOptions {
   /** An already resolved repository (saves a git call). */
   repo?: Repo;
   /**
+   * Where the team's rules (guidelines, path filters) are read from and whether the repository is
+   * trusted (lib/rules/apply.ts); default: the worktree, trusted. `config` must have been loaded
+   * from the same side (lib/rules/config_at.ts).
+   */
+  rules?: RulesOptions;
+  /** Notes from loading the config on the rules' side (what untrusted mode ignored). */
+  rulesNotes?: readonly string[];
+  /**
    * Verdict memo key of an immutable target (lib/store/verdict_memo.ts); on success it is pointed
    * at this verdict, so the next gate run for the same target skips collecting the change.
    */
@@ -136,6 +146,12 @@ const EARLY_INTERRUPT = "Interrupted before the provider started";
 
 /** The acknowledgements of a kind whose answers have no findings: none, and none in its key. */
 const NO_ACKS: ReviewAcks = { active: [], told: [], digest: "none" };
+/** The message of a change every file of which is excluded by rule. */
+function excludedMessage(excluded: readonly ExcludedFile[]): string {
+  const named = excluded.slice(0, 5).map((e) => `${e.path} (${e.rule})`).join(", ");
+  const more = excluded.length > 5 ? `, and ${excluded.length - 5} more` : "";
+  return `every changed file is excluded by rule: ${named}${more}`;
+}
 
 /**
  * Run one review.
@@ -170,9 +186,16 @@ async function reviewAnyKind(
   if ("outcome" in collected) return collected.outcome;
   const { repo, change } = collected;
   const at = { label: change.label, kind: change.target.kind, change };
+  const rules = options.rules ?? LOCAL_RULES;
+  run.base.rules = buildRulesReport(rules, { change, notes: options.rulesNotes });
   if (run.aborted()) return run.early("interrupted", at);
   if (change.files.length === 0) return run.early("nothing-to-review", at);
 
+  // The team's guidelines are review policy: kinds without findings neither hear nor key them.
+  const guidelines = run.kind.hasFindings
+    ? await guidelinesFor(deps.runner, repo, { config: options.config, rules, change })
+    : { applied: [], leftOut: [] };
+  run.base.rules = buildRulesReport(rules, { change, guidelines, notes: options.rulesNotes });
   // Acknowledgements are about review findings: kinds without findings neither hear nor key them.
   const acks = run.kind.hasFindings
     ? await reviewAcks(options.acks, {
@@ -187,8 +210,10 @@ async function reviewAnyKind(
     focus: options.focus,
     agentMessage: options.agentMessage,
     acks: acks.told,
+    guidelines,
   }, options.kindInput);
   const key = await cacheKey({
+    rules: await rulesIdentity(options.config, { guidelines, excluded: change.excludedByRule }),
     fingerprint: change.fingerprint,
     schemaId: run.identity.schemaHash,
     promptTemplateHash: run.identity.templateHash,
@@ -311,6 +336,9 @@ async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<Re
         blocking: false,
         target: { kind: at.kind ?? "worktree", label: at.label },
         ...(status === "interrupted" ? { message: EARLY_INTERRUPT } : {}),
+        ...(status === "nothing-to-review" && at.change?.excludedByRule.length
+          ? { message: excludedMessage(at.change.excludedByRule) }
+          : {}),
         finishedAt: deps.now().toISOString(),
         durationMs: deps.now().getTime() - started.getTime(),
         runDir: "",
@@ -355,7 +383,11 @@ async function collect(
       return { outcome: run.early("nothing-to-review", { label: "working tree (clean)" }) };
     }
     const budgets = run.identity.budgets;
-    return { repo, change: await collectChange(gitRunner, { repo, target, budgets }) };
+    const exclude = pathFilterFor(gitRunner, repo, {
+      config: options.config,
+      rules: options.rules ?? LOCAL_RULES,
+    });
+    return { repo, change: await collectChange(gitRunner, { repo, target, budgets, exclude }) };
   } catch (error) {
     // a git child killed by the abort fails with a GitError: the abort is the real story
     if (run.aborted()) return { outcome: run.early("interrupted", pending) };

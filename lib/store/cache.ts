@@ -1,6 +1,7 @@
 /**
  * The verdict cache: `cache/<sha256>.json`, keyed by a hash of (change fingerprint, schema, prompt
- * template, provider, model, focus, review kind, review plan, acknowledgements told to the model) —
+ * template, provider, model, focus, review kind, review plan, acknowledgements told to the model,
+ * the team's rules that applied) —
  * DESIGN.md "Store (contract)", "Cache identity". A hit costs no
  * model call. Only successful verdicts (`approved`, `needs-attention`) are cached; a corrupt or
  * foreign cache file is a miss, never a crash.
@@ -31,6 +32,8 @@ export interface CacheKeyParts {
   planId?: string;
   /** Digest of the acknowledgements told to the model (lib/acks/match.ts `acksDigest`). */
   acks: string;
+  /** Guidelines sent and files excluded by rule (lib/rules/report.ts `rulesIdentity`). */
+  rules?: string;
   /**
    * sha256 of the answer kind's input (compliance: the plan), when the kind takes one. The kind
    * itself is in `schemaId`. Absent for reviews, whose keys stay as they were.
@@ -67,6 +70,7 @@ export function cacheKey(parts: CacheKeyParts): Promise<string> {
     parts.reviewKind,
     parts.planId ?? null,
     parts.acks,
+    parts.rules ?? null,
     ...(parts.kindInputHash === undefined ? [] : [parts.kindInputHash]),
   ];
   return sha256Hex(JSON.stringify(ordered));

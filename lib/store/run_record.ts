@@ -10,6 +10,7 @@ import type { FindingNote, ReviewAnswer } from "../kinds/review/types.ts";
 import type { Coverage } from "../git/types.ts";
 import type { ProviderName, Usage } from "../providers/provider.ts";
 import type { AttemptRecord } from "../session/types.ts";
+import type { RulesReport } from "../rules/report.ts";
 
 /** Every status a review can end in (contract). */
 export const REVIEW_STATUSES = [
@@ -65,6 +66,8 @@ export interface RunRecord {
   usage?: Usage;
   costUsd?: number;
   coverage?: Coverage;
+  /** The team's rules: where they came from, guidelines sent, files excluded by rule. */
+  rules?: RulesReport;
   fingerprint?: string;
   cacheKey?: string;
   /** True when the verdict came from the cache (no model call). */

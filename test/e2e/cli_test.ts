@@ -103,6 +103,7 @@ Deno.test("review --json prints the run envelope on success and on failure", asy
         "provider",
         "rawOutput",
         "refusal",
+        "rules",
         "runDir",
         "runId",
         "sessionId",

@@ -1,6 +1,7 @@
 /**
- * The compliance prompt (pure): the change's label and coverage, the plan's text and its items
- * with their ids — both fenced like the diff, as data — every answer key with its meaning, and the
+ * The compliance prompt (pure): the change's label and coverage (file names fenced as data), the
+ * plan's text and its items with their ids — both fenced like the diff, as data — every answer key
+ * with its meaning, and the
  * diff. The corrective resume uses the shared corrective template with this kind's keys.
  *
  * @module
@@ -12,8 +13,10 @@ import {
   buildCorrectivePrompt,
   describeAnswerKeys,
   describeCoverage,
+  describeExcluded,
   pickNonce,
 } from "../review/prompt.ts";
+import { fenceFileLists } from "../review/rules_text.ts";
 import { COMPLIANCE_SCHEMA } from "./kind.ts";
 import type { CompliancePlan, PlanItem } from "./types.ts";
 
@@ -43,13 +46,15 @@ export function buildCompliancePrompt(
   options: { focus?: string; nonce?: string } = {},
 ): string {
   const items = describeItems(plan.items);
-  const nonce = options.nonce ?? pickNonce(change.diff + plan.text + items + (options.focus ?? ""));
+  const notes = describeCoverage(change) + "\n" + describeExcluded(change);
+  const nonce = options.nonce ??
+    pickNonce([change.diff, plan.text, items, options.focus ?? "", notes].join("\n"));
   const focus = options.focus?.trim()
     ? `\nThe user asks you to focus on: ${JSON.stringify(options.focus.trim())}\n`
     : "";
   return fillTemplate(COMPLIANCE_TEMPLATE, {
     target: change.label,
-    coverage: describeCoverage(change),
+    coverage: fenceFileLists(notes, nonce),
     plan: plan.text.trimEnd(),
     items,
     focus,

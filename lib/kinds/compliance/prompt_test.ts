@@ -13,6 +13,7 @@ const change: Change = {
   from: "HEAD",
   to: "worktree",
   files: [{ path: "src/a.ts", status: "modified", binary: false, additions: 1, deletions: 1 }],
+  excludedByRule: [],
   diff: "diff --git a/src/a.ts b/src/a.ts\n-old\n+new\n",
   chunks: [],
   coverage: {

@@ -27,6 +27,7 @@ export const reviewDefinition: KindDefinition = {
       focus: options.focus,
       agentMessage: options.agentMessage,
       acks: options.acks,
+      guidelines: options.guidelines,
     }),
   corrective: (refusalText) => buildCorrectivePrompt(refusalText, reviewKind.schema),
   templateText: promptTemplate,

@@ -12,6 +12,12 @@ import { fillTemplate } from "../../base/template.ts";
 import reviewTemplate from "../../../prompts/review.txt" with { type: "text" };
 import adversarialTemplate from "../../../prompts/adversarial-review.txt" with { type: "text" };
 import correctiveTemplate from "../../../prompts/corrective.txt" with { type: "text" };
+import {
+  fenceFileLists,
+  guidelinesText,
+  renderRulesBlock,
+  type ReviewGuidelines,
+} from "./rules_text.ts";
 
 /** Review kinds (one prompt template each). */
 export const REVIEW_KINDS = ["review", "adversarial-review"] as const;
@@ -149,6 +155,8 @@ export interface BuildPromptOptions {
    * accepted: policy written outside the data fence.
    */
   acks?: readonly AcknowledgedFinding[];
+  /** The team's guidelines that apply to the change (lib/rules/), sent as review policy. */
+  guidelines?: ReviewGuidelines;
   /** Nonce override for tests. */
   nonce?: string;
   /** For a chunked review: which chunk (0-based) this prompt holds; its diff replaces the whole. */
@@ -184,6 +192,22 @@ export function describeAcks(acks: readonly AcknowledgedFinding[] | undefined): 
   ].join("\n");
 }
 
+/** Most excluded files named in the prompt; the rest are counted. */
+export const MAX_EXCLUDED_NAMED = 50;
+
+/** The files the team's rules left out, by name (empty when none). */
+export function describeExcluded(change: Pick<Change, "excludedByRule">): string {
+  const excluded = change.excludedByRule ?? [];
+  if (excluded.length === 0) return "";
+  const named = excluded.slice(0, MAX_EXCLUDED_NAMED);
+  const more = excluded.length - named.length;
+  return [
+    "Excluded by the team's rules (not shown, not part of this review):",
+    ...named.map((e) => `- ${JSON.stringify(e.path)} (${e.rule})`),
+    ...(more > 0 ? [`- … and ${more} more`] : []),
+  ].join("\n");
+}
+
 /** Longest agent message carried into the prompt, in characters. */
 export const MAX_CONTEXT_CHARS = 4000;
 
@@ -211,18 +235,27 @@ function describeContext(message: string | undefined, nonce: string): string {
 export function buildReviewPrompt(change: Change, options: BuildPromptOptions): string {
   const part = options.part;
   const diff = part ? change.chunks[part.index].diff : change.diff;
+  const notes = [
+    describeCoverage(change),
+    part ? partFileList(change) : "",
+    describeExcluded(change),
+  ].join("\n");
   const nonce = options.nonce ??
-    pickNonce(diff + (options.focus ?? "") + (options.agentMessage ?? ""));
+    pickNonce(
+      [diff, options.focus ?? "", options.agentMessage ?? "", notes].join("\n") +
+        guidelinesText(options.guidelines),
+    );
   const focus = options.focus?.trim()
     ? `\nThe user asks you to focus on: ${JSON.stringify(options.focus.trim())}\n`
     : "";
   return fillTemplate(TEMPLATES[options.kind], {
     target: change.label,
-    coverage: describeCoverage(change),
+    coverage: fenceFileLists(notes, nonce),
     part: part ? describePart(change, part.index) : "",
     focus,
     acks: describeAcks(options.acks),
     context: describeContext(options.agentMessage, nonce),
+    rules: renderRulesBlock(options.guidelines, nonce),
     answer_keys: describeAnswerKeys(options.schema),
     nonce,
     diff: diff.endsWith("\n") ? diff.slice(0, -1) : diff,
@@ -233,11 +266,26 @@ export function buildReviewPrompt(change: Change, options: BuildPromptOptions): 
 export const MAX_FILE_LIST_BYTES = 8 * 1024;
 
 /**
- * Which part of a chunked review a prompt holds, and the whole change's file list for context
- * (cut at {@linkcode MAX_FILE_LIST_BYTES}).
+ * Which part of a chunked review a prompt holds; the whole change's file list goes into the fenced
+ * notes ({@linkcode partFileList}, cut at {@linkcode MAX_FILE_LIST_BYTES}).
  */
 export function describePart(change: Change, index: number): string {
   const chunk = change.chunks[index];
+  return [
+    "",
+    `This change is reviewed in ${change.chunks.length} parts, one prompt each. This prompt holds`,
+    `part ${
+      index + 1
+    } of ${change.chunks.length}: the diff of ${chunk.paths.length} file(s) below.`,
+    "Review only this part: report findings in its files only; the other parts are reviewed",
+    "separately. All files of the change are listed in the notes above, for context (read any of",
+    "them with your tools).",
+    "",
+  ].join("\n");
+}
+
+/** Every file of a change reviewed in parts, by name (bounded), for the fenced notes. */
+export function partFileList(change: Change): string {
   const listed: string[] = [];
   let bytes = 0;
   for (const file of change.files) {
@@ -248,16 +296,9 @@ export function describePart(change: Change, index: number): string {
   }
   const rest = change.files.length - listed.length;
   return [
-    "",
-    `This change is reviewed in ${change.chunks.length} parts, one prompt each. This prompt holds`,
-    `part ${
-      index + 1
-    } of ${change.chunks.length}: the diff of ${chunk.paths.length} file(s) below.`,
-    "Review only this part: report findings in its files only; the other parts are reviewed",
-    "separately. All files of the change, for context (read any of them with your tools):",
+    "All files of this change:",
     ...listed,
     ...(rest > 0 ? [`- … and ${rest} more`] : []),
-    "",
   ].join("\n");
 }
 

@@ -1,0 +1,89 @@
+/**
+ * The team's rules in one review (DESIGN.md "Next capabilities"; issue "review rules"): where they
+ * are read from and whether the repository is trusted ({@linkcode RulesOptions}), the path filter
+ * collection applies before budgeting, and the guidelines chosen for the collected change. The
+ * review pipeline (lib/review/run_review.ts) calls these; the config itself was already loaded from
+ * the same side (lib/rules/config_at.ts).
+ *
+ * In untrusted mode with no trusted tree to read from, nothing the repository wrote reaches the
+ * prompt as policy: its `REVIEW.md` files are not read (the config's own `instructions` and
+ * filters were already dropped by lib/rules/untrusted.ts).
+ *
+ * @module
+ */
+import type { Config } from "../config/config.ts";
+import type { Runner } from "../exec/exec.ts";
+import type { Repo } from "../git/repo.ts";
+import type { Change, ExcludeByRule } from "../git/types.ts";
+import type { ReviewGuidelines } from "../kinds/review/rules_text.ts";
+import { excludeByRule } from "./exclude.ts";
+import { chooseGuidelines, guidelineCandidates } from "./guidelines.ts";
+import { FROM_WORKTREE, readRuleFiles, type RulesFrom } from "./source.ts";
+
+/** Where a review's rules come from. */
+export interface RulesOptions {
+  /** Where `.review-gate.json`, `REVIEW.md` and `.gitattributes` are read. */
+  from: RulesFrom;
+  /** The repository is not trusted (a fork's pull request): see the module doc. */
+  untrusted: boolean;
+}
+
+/** A local review of your own work: rules from the worktree, trusted. */
+export const LOCAL_RULES: RulesOptions = { from: FROM_WORKTREE, untrusted: false };
+
+/** True when the repository's own rule files may not be used (untrusted, no trusted tree). */
+export function repositoryRulesIgnored(rules: RulesOptions): boolean {
+  return rules.untrusted && rules.from.kind === "worktree";
+}
+
+/**
+ * The path filter for collection.
+ *
+ * @param runner the subprocess seam
+ * @param repo the repository
+ * @param at the config in force and where the rules come from
+ */
+export function pathFilterFor(
+  runner: Runner,
+  repo: Repo,
+  at: { config: Config; rules: RulesOptions },
+): ExcludeByRule {
+  const { config, rules } = at;
+  return excludeByRule(runner, repo, {
+    settings: {
+      exclude: config.exclude,
+      include: config.include,
+      defaultExcludes: config.default_excludes,
+    },
+    // an untrusted worktree's .gitattributes could hide files: its marks are not read
+    from: rules.from,
+    skipAttributes: repositoryRulesIgnored(rules),
+  });
+}
+
+/**
+ * The guidelines that apply to a collected change.
+ *
+ * @param runner the subprocess seam
+ * @param repo the repository
+ * @param at the config in force, where the rules come from, and the change
+ * @throws {import("../base/errors.ts").GitError} when a tree cannot be read
+ */
+export async function guidelinesFor(
+  runner: Runner,
+  repo: Repo,
+  at: { config: Config; rules: RulesOptions; change: Change },
+): Promise<ReviewGuidelines> {
+  const { config, rules, change } = at;
+  const paths = change.files.map((f) => f.path);
+  const files = repositoryRulesIgnored(rules)
+    ? new Map()
+    : await readRuleFiles(runner, repo, rules.from, guidelineCandidates(paths));
+  return chooseGuidelines({
+    paths,
+    files,
+    instructions: config.instructions,
+    pathInstructions: config.path_instructions,
+    budgetBytes: config.budgets.guidelines_bytes,
+  });
+}

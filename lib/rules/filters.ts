@@ -1,0 +1,107 @@
+/**
+ * Path filters of the team's rules (pure): which changed files are left out of a review *by rule*
+ * (never sent to the model, never counted against the budget, listed by name), and which rule did
+ * it. Globs follow lib/rules/globs.ts. In order, for each path:
+ * 1. a config `exclude` glob matches → excluded (`exclude "<glob>"`);
+ * 2. `include` is set and no include glob matches → excluded (`not matched by include`);
+ * 3. an `include` glob matches → reviewed (an explicit include beats the defaults);
+ * 4. with the defaults on: a {@linkcode DEFAULT_EXCLUDES} glob matches → excluded
+ *    (`default: npm lockfile`), or `.gitattributes` marks the file `linguist-generated` or `-diff`
+ *    → excluded (`.gitattributes linguist-generated`);
+ * 5. otherwise reviewed.
+ *
+ * @module
+ */
+import { type CompiledGlob, compileEach, compileGlobs, firstMatch } from "./globs.ts";
+
+/** A group of default excludes every user expects, named for the report. */
+export interface DefaultExclude {
+  /** What the files are, e.g. "npm lockfile". */
+  name: string;
+  globs: readonly string[];
+}
+
+/** The defaults: lockfiles of the common package managers, build output, minified files, snapshots. */
+export const DEFAULT_EXCLUDES: readonly DefaultExclude[] = [
+  { name: "npm lockfile", globs: ["package-lock.json", "npm-shrinkwrap.json"] },
+  { name: "yarn lockfile", globs: ["yarn.lock"] },
+  { name: "pnpm lockfile", globs: ["pnpm-lock.yaml"] },
+  { name: "bun lockfile", globs: ["bun.lock", "bun.lockb"] },
+  { name: "cargo lockfile", globs: ["Cargo.lock"] },
+  { name: "go checksums", globs: ["go.sum", "go.work.sum"] },
+  { name: "poetry lockfile", globs: ["poetry.lock"] },
+  { name: "uv lockfile", globs: ["uv.lock"] },
+  { name: "composer lockfile", globs: ["composer.lock"] },
+  { name: "bundler lockfile", globs: ["Gemfile.lock"] },
+  { name: "build output", globs: ["dist/", "build/"] },
+  { name: "minified file", globs: ["*.min.js", "*.min.mjs", "*.min.cjs", "*.min.css"] },
+  { name: "snapshot", globs: ["__snapshots__/", "*.snap"] },
+];
+
+/** The attributes of a path that the defaults read from `.gitattributes`. */
+export interface PathAttributes {
+  /** `linguist-generated` is set (or "true"). */
+  generated: boolean;
+  /** `diff` is unset (`-diff`, also through the `binary` macro). */
+  noDiff: boolean;
+}
+
+/** The filter settings (config `exclude`, `include`, `default_excludes`). */
+export interface FilterSettings {
+  exclude: readonly string[];
+  include: readonly string[];
+  /** Whether {@linkcode DEFAULT_EXCLUDES} and the `.gitattributes` marks apply. */
+  defaultExcludes: boolean;
+}
+
+/** A changed file left out by rule. */
+export interface ExcludedFile {
+  path: string;
+  /** Which rule: `default: npm lockfile`, `exclude "src/gen/**"`, `.gitattributes -diff`… */
+  rule: string;
+}
+
+/** A compiled filter. */
+export interface PathFilter {
+  /**
+   * The rule that excludes a path before attributes are known, `null` when the path is reviewed
+   * whatever its attributes, or `"attributes"` when only its `.gitattributes` marks can decide.
+   */
+  byPath(path: string): string | null | "attributes";
+  /** The rule that excludes a path given its attributes (for paths `byPath` left open). */
+  byAttributes(attributes: PathAttributes): string | null;
+}
+
+/**
+ * Compile filter settings.
+ *
+ * @param settings the globs and the defaults switch
+ * @returns the filter
+ */
+export function compileFilter(settings: FilterSettings): PathFilter {
+  const exclude = compileEach(settings.exclude);
+  const include = compileGlobs(settings.include);
+  const hasInclude = settings.include.length > 0;
+  const defaults: { name: string; globs: CompiledGlob[] }[] = settings.defaultExcludes
+    ? DEFAULT_EXCLUDES.map((d) => ({ name: d.name, globs: compileEach(d.globs) }))
+    : [];
+  return {
+    byPath(path) {
+      const excluded = firstMatch(exclude, path);
+      if (excluded !== null) return `exclude ${JSON.stringify(excluded)}`;
+      if (hasInclude) {
+        if (!include(path)) return "not matched by include";
+        return null;
+      }
+      for (const group of defaults) {
+        if (firstMatch(group.globs, path) !== null) return `default: ${group.name}`;
+      }
+      return settings.defaultExcludes ? "attributes" : null;
+    },
+    byAttributes(attributes) {
+      if (attributes.generated) return ".gitattributes linguist-generated";
+      if (attributes.noDiff) return ".gitattributes -diff";
+      return null;
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { compileFilter, DEFAULT_EXCLUDES } from "./filters.ts";
+
+const DEFAULTS = { exclude: [], include: [], defaultExcludes: true };
+
+Deno.test("compileFilter() excludes every default lockfile, build output, minified file and snapshot", () => {
+  const filter = compileFilter(DEFAULTS);
+  const paths = [
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "web/yarn.lock",
+    "pnpm-lock.yaml",
+    "bun.lockb",
+    "bun.lock",
+    "crates/x/Cargo.lock",
+    "go.sum",
+    "poetry.lock",
+    "uv.lock",
+    "composer.lock",
+    "Gemfile.lock",
+    "dist/index.js",
+    "packages/a/build/out.js",
+    "static/app.min.js",
+    "static/site.min.css",
+    "src/__snapshots__/a.test.ts.snap",
+    "test/b.snap",
+  ];
+  for (const path of paths) {
+    const rule = filter.byPath(path);
+    assert.ok(typeof rule === "string" && rule.startsWith("default: "), `${path}: ${rule}`);
+  }
+  assert.equal(filter.byPath("package-lock.json"), "default: npm lockfile");
+  assert.equal(filter.byPath("src/app.ts"), "attributes", "only .gitattributes can decide");
+  assert.equal(DEFAULT_EXCLUDES.length, 13);
+});
+
+Deno.test("compileFilter() applies exclude, then include, then the defaults", async (t) => {
+  await t.step("exclude wins over everything", () => {
+    const f = compileFilter({ ...DEFAULTS, exclude: ["src/gen/"], include: ["src/**"] });
+    assert.equal(f.byPath("src/gen/a.ts"), 'exclude "src/gen/"');
+    assert.equal(f.byPath("src/a.ts"), null);
+  });
+  await t.step("include leaves out what it does not match and beats the defaults", () => {
+    const f = compileFilter({ ...DEFAULTS, include: ["src/**", "package-lock.json"] });
+    assert.equal(f.byPath("docs/a.md"), "not matched by include");
+    assert.equal(f.byPath("package-lock.json"), null);
+    assert.equal(f.byPath("src/dist/a.js"), null);
+  });
+  await t.step("without the defaults only the config's globs apply", () => {
+    const f = compileFilter({ ...DEFAULTS, defaultExcludes: false, exclude: ["*.gen.ts"] });
+    assert.equal(f.byPath("package-lock.json"), null);
+    assert.equal(f.byPath("a.gen.ts"), 'exclude "*.gen.ts"');
+  });
+  await t.step("attributes: linguist-generated and -diff", () => {
+    const f = compileFilter(DEFAULTS);
+    assert.equal(
+      f.byAttributes({ generated: true, noDiff: false }),
+      ".gitattributes linguist-generated",
+    );
+    assert.equal(f.byAttributes({ generated: false, noDiff: true }), ".gitattributes -diff");
+    assert.equal(f.byAttributes({ generated: false, noDiff: false }), null);
+  });
+});
