@@ -6,6 +6,7 @@
  */
 import { type Command, Option } from "commander";
 import type { ConfigLayer } from "../config/config.ts";
+import type { RulesOptions } from "../rules/options.ts";
 import { UsageError } from "../base/errors.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { parseRangeSpec } from "../git/target.ts";
@@ -15,7 +16,6 @@ import { PROVIDER_NAMES } from "../providers/registry.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { policyOf } from "../kinds/review/policy.ts";
 import { type ReviewDeps, type ReviewOutcome, runReview } from "../review/run_review.ts";
-import type { RulesOptions } from "../rules/apply.ts";
 import { loadRulesConfig } from "../rules/config_at.ts";
 import type { RulesReport } from "../rules/report.ts";
 import { FROM_WORKTREE, resolveRulesFrom } from "../rules/source.ts";

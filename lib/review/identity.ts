@@ -14,6 +14,8 @@ import { hasPromptLimitEntry, PROMPT_LIMITS } from "../providers/limits.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import type { MemoParts } from "../store/verdict_memo.ts";
 import { promptTemplate, type ReviewKind } from "../kinds/review/prompt.ts";
+import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
+import { ruleSettingsIdentity } from "../rules/report.ts";
 
 /** Room kept for the prompt template, key list and schema text around the diff, bytes. */
 const PROMPT_OVERHEAD_BYTES = 24 * 1024;
@@ -43,7 +45,13 @@ export function budgetsFor(config: Config, maxPromptBytes?: number): Budgets {
  */
 export async function verdictIdentity(
   config: Config,
-  options: { kind: ReviewKind; focus?: string; acks?: string; answerKind?: AnswerKind },
+  options: {
+    kind: ReviewKind;
+    focus?: string;
+    acks?: string;
+    answerKind?: AnswerKind;
+    rules?: RulesOptions;
+  },
 ): Promise<Omit<MemoParts, "from" | "to">> {
   // The gates' fast paths ask for reviews: only another kind loads the kind registry.
   const kind = options.answerKind === undefined || options.answerKind === "review"
@@ -68,5 +76,6 @@ export async function verdictIdentity(
       ...(kind.reviewsInParts ? {} : { maxCalls: 1 }),
     },
     acks: options.acks ?? "none",
+    rules: await ruleSettingsIdentity(config, options.rules ?? LOCAL_RULES),
   };
 }

@@ -11,7 +11,8 @@ import { collectChange } from "../git/collect.ts";
 import type { Repo } from "../git/repo.ts";
 import { autoTarget } from "../git/target.ts";
 import type { Change, Target } from "../git/types.ts";
-import { guidelinesFor, LOCAL_RULES, pathFilterFor, type RulesOptions } from "../rules/apply.ts";
+import { guidelinesFor, pathFilterFor } from "../rules/apply.ts";
+import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
 import { buildRulesReport, type RulesReport } from "../rules/report.ts";
 import { verdictIdentity } from "./identity.ts";
 

@@ -23,7 +23,8 @@ import { collectChange, shownNothing } from "../git/collect.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { autoTarget } from "../git/target.ts";
 import type { Change, ExcludedFile, Target } from "../git/types.ts";
-import { guidelinesFor, LOCAL_RULES, pathFilterFor, type RulesOptions } from "../rules/apply.ts";
+import { guidelinesFor, pathFilterFor } from "../rules/apply.ts";
+import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
 import { buildRulesReport, rulesIdentity } from "../rules/report.ts";
 import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
 import { type CallOutcome, callStructured } from "../session/call.ts";
@@ -90,7 +91,7 @@ export interface ReviewOptions {
   repo?: Repo;
   /**
    * Where the team's rules (guidelines, path filters) are read from and whether the repository is
-   * trusted (lib/rules/apply.ts); default: the worktree, trusted. `config` must have been loaded
+   * trusted (lib/rules/options.ts); default: the worktree, trusted. `config` must have been loaded
    * from the same side (lib/rules/config_at.ts).
    */
   rules?: RulesOptions;

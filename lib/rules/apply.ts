@@ -1,7 +1,7 @@
 /**
- * The team's rules in one review (DESIGN.md "Next capabilities"; issue "review rules"): where they
- * are read from and whether the repository is trusted ({@linkcode RulesOptions}), the path filter
- * collection applies before budgeting, and the guidelines chosen for the collected change. The
+ * The team's rules in one review (DESIGN.md "Next capabilities"): the path filter collection
+ * applies before budgeting, and the guidelines chosen for the collected change, read from where
+ * lib/rules/options.ts says. The
  * review pipeline (lib/review/run_review.ts) calls these; the config itself was already loaded from
  * the same side (lib/rules/config_at.ts).
  *
@@ -18,23 +18,8 @@ import type { Change, ExcludeByRule } from "../git/types.ts";
 import type { ReviewGuidelines } from "../kinds/review/rules_text.ts";
 import { excludeByRule } from "./exclude.ts";
 import { chooseGuidelines, guidelineCandidates } from "./guidelines.ts";
-import { FROM_WORKTREE, readRuleFiles, type RulesFrom } from "./source.ts";
-
-/** Where a review's rules come from. */
-export interface RulesOptions {
-  /** Where `.review-gate.json`, `REVIEW.md` and `.gitattributes` are read. */
-  from: RulesFrom;
-  /** The repository is not trusted (a fork's pull request): see the module doc. */
-  untrusted: boolean;
-}
-
-/** A local review of your own work: rules from the worktree, trusted. */
-export const LOCAL_RULES: RulesOptions = { from: FROM_WORKTREE, untrusted: false };
-
-/** True when the repository's own rule files may not be used (untrusted, no trusted tree). */
-export function repositoryRulesIgnored(rules: RulesOptions): boolean {
-  return rules.untrusted && rules.from.kind === "worktree";
-}
+import { repositoryRulesIgnored, type RulesOptions } from "./options.ts";
+import { readRuleFiles } from "./source.ts";
 
 /**
  * The path filter for collection.

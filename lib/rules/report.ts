@@ -11,7 +11,7 @@ import type { Config } from "../config/config.ts";
 import type { Change, ExcludedFile } from "../git/types.ts";
 import type { LeftOutGuideline, ReviewGuidelines } from "../kinds/review/rules_text.ts";
 import { sha256Hex } from "../base/sha256.ts";
-import type { RulesOptions } from "./apply.ts";
+import type { RulesOptions } from "./options.ts";
 import { ruleFileEdits } from "./rule_files.ts";
 import type { RulesFrom } from "./source.ts";
 

@@ -31,6 +31,11 @@ export interface MemoParts {
    * collected on this path, so all of them count, not only those on the change's files.
    */
   acks: string;
+  /**
+   * The team's rule settings and where rule files are read (lib/rules/report.ts
+   * `ruleSettingsIdentity`); the rule files themselves are fixed by `to` when read from it.
+   */
+  rules?: string;
 }
 
 /** The memo key of a target (sha256 hex). */
@@ -49,6 +54,7 @@ export function memoKey(parts: MemoParts): Promise<string> {
     parts.budgets.totalBytes,
     parts.budgets.maxCalls ?? 1,
     parts.acks,
+    parts.rules ?? null,
   ];
   return sha256Hex(JSON.stringify(ordered));
 }

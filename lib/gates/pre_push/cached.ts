@@ -14,9 +14,20 @@ import type { Repo } from "../../git/repo.ts";
 import type { Runner } from "../../exec/exec.ts";
 import type { Ack } from "../../acks/types.ts";
 import { verdictIdentity } from "../../review/identity.ts";
+import type { RulesOptions } from "../../rules/options.ts";
 import { readCache } from "../../store/cache.ts";
 import { ensureStateDir } from "../../store/state.ts";
 import { memoKey, readMemo } from "../../store/verdict_memo.ts";
+
+/**
+ * Where a pushed range's rules come from: the pushed commits themselves (`to`), so the verdict memo
+ * of (from, to) fixes the REVIEW.md and .gitattributes files too; the config is the worktree's.
+ *
+ * @param to the pushed side's object id
+ */
+export function pushRules(to: string): RulesOptions {
+  return { from: { kind: "tree", tree: to, label: "the pushed commits" }, untrusted: false };
+}
 
 /** What every ref update of a push shares for the cache lookup: verdict identity and state dir. */
 export interface CacheContext {
@@ -57,7 +68,11 @@ export async function cacheContextOf(
   );
   const commonDir = at.repo.commonDir;
   return {
-    identity: await verdictIdentity(config, { kind: "review", acks: await acksDigest(acks) }),
+    identity: await verdictIdentity(config, {
+      kind: "review",
+      acks: await acksDigest(acks),
+      rules: pushRules(""),
+    }),
     state: config.cache ? await ensureStateDir(commonDir) : null,
     acks,
   };

@@ -142,6 +142,7 @@ async function reviewRange(
 ): Promise<"reviewed" | "interrupted"> {
   const { input, repo, config } = push;
   const { runReview } = await import("../../review/run_review.ts");
+  const { pushRules } = await import("./cached.ts");
   const outcome = await runReview(
     {
       cwd: repo.root,
@@ -149,6 +150,7 @@ async function reviewRange(
       target: { kind: "tree", from: at.range.from, to: at.range.to, label: at.label },
       kind: "review",
       config,
+      rules: pushRules(at.range.to),
       useCache: true,
       onPartial: config.gates.pre_push.on_partial,
       memoKey: at.memo,
@@ -165,7 +167,14 @@ async function reviewRange(
     return "interrupted";
   }
   if (!answer) {
-    if (record.status === "nothing-to-review") return "reviewed";
+    if (record.status === "nothing-to-review") {
+      if (record.message) {
+        push.stderr.push(
+          sanitizeForTerminal(`review-gate: ${at.label}: nothing to review — ${record.message}\n`),
+        );
+      }
+      return "reviewed";
+    }
     // none of the change could be shown: a coverage matter (on_partial), not a failure (on_error)
     const shownNothing = record.status === "not-reviewed";
     const gate = config.gates.pre_push;

@@ -109,6 +109,11 @@ export async function decideStop(
       });
       return { stdout: out, stderr: "", exitCode: 0 };
     }
+    if (verdict.status === "nothing-to-review" && verdict.message) {
+      // e.g. every changed file is excluded by rule: allowed, and said
+      const note = `review-gate: nothing to review in this turn — ${verdict.message}`;
+      return { stdout: buildStopMessage(note), stderr: "", exitCode: 0 };
+    }
     if (!couldNotRun) return ALLOW;
     const out = buildStopCouldNotRun({ reason, runPath, block: false, gateName: options.gateName });
     return { stdout: out, stderr: "", exitCode: 0 };

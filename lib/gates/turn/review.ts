@@ -1,5 +1,6 @@
 /**
- * The turn gate's review of one agent turn (DESIGN.md "Gates"): baseline tree → current tree,
+ * The turn gate's review of one agent turn (DESIGN.md "Gates"): baseline tree → current tree, with
+ * the team's guidelines and path filters read from the baseline tree (lib/rules/),
  * bounded by the gate's internal deadline and the hook's abort signal, reduced to the
  * {@linkcode StoredVerdict} the session file keeps. The review pipeline is loaded only here, so the
  * gate's fast paths never pay for it.
@@ -62,6 +63,9 @@ export async function reviewTurn(
         cwd: repo.root,
         repo,
         target: { kind: "tree", from: baseline, to: current, label: turn.label },
+        // REVIEW.md and .gitattributes as they were when the turn started: the turn's own edits
+        // to them are reviewed like code and apply from the next turn on
+        rules: { from: { kind: "tree", tree: baseline, label: "turn baseline" }, untrusted: false },
         kind: "review",
         agentMessage: turn.agentMessage,
         config: {
