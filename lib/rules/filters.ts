@@ -21,7 +21,11 @@ export interface DefaultExclude {
   globs: readonly string[];
 }
 
-/** The defaults: lockfiles of the common package managers, build output, minified files, snapshots. */
+/**
+ * The defaults: lockfiles of the common package managers (npm, yarn, pnpm, bun, cargo, go, poetry,
+ * uv, composer, bundler, and deno, pipenv, pdm, nix, dart, cocoapods, mix, swift, gradle, nuget),
+ * build output, minified files, snapshots.
+ */
 export const DEFAULT_EXCLUDES: readonly DefaultExclude[] = [
   { name: "npm lockfile", globs: ["package-lock.json", "npm-shrinkwrap.json"] },
   { name: "yarn lockfile", globs: ["yarn.lock"] },
@@ -33,6 +37,16 @@ export const DEFAULT_EXCLUDES: readonly DefaultExclude[] = [
   { name: "uv lockfile", globs: ["uv.lock"] },
   { name: "composer lockfile", globs: ["composer.lock"] },
   { name: "bundler lockfile", globs: ["Gemfile.lock"] },
+  { name: "deno lockfile", globs: ["deno.lock"] },
+  { name: "pipenv lockfile", globs: ["Pipfile.lock"] },
+  { name: "pdm lockfile", globs: ["pdm.lock"] },
+  { name: "nix flake lockfile", globs: ["flake.lock"] },
+  { name: "dart lockfile", globs: ["pubspec.lock"] },
+  { name: "cocoapods lockfile", globs: ["Podfile.lock"] },
+  { name: "mix lockfile", globs: ["mix.lock"] },
+  { name: "swift package lockfile", globs: ["Package.resolved"] },
+  { name: "gradle lockfile", globs: ["gradle.lockfile"] },
+  { name: "nuget lockfile", globs: ["packages.lock.json"] },
   { name: "build output", globs: ["dist/", "build/"] },
   { name: "minified file", globs: ["*.min.js", "*.min.mjs", "*.min.cjs", "*.min.css"] },
   { name: "snapshot", globs: ["__snapshots__/", "*.snap"] },

@@ -18,6 +18,9 @@ Deno.test("compileFilter() excludes every default lockfile, build output, minifi
     "uv.lock",
     "composer.lock",
     "Gemfile.lock",
+    "deno.lock",
+    "ios/Podfile.lock",
+    "Package.resolved",
     "dist/index.js",
     "packages/a/build/out.js",
     "static/app.min.js",
@@ -31,7 +34,7 @@ Deno.test("compileFilter() excludes every default lockfile, build output, minifi
   }
   assert.equal(filter.byPath("package-lock.json"), "default: npm lockfile");
   assert.equal(filter.byPath("src/app.ts"), "attributes", "only .gitattributes can decide");
-  assert.equal(DEFAULT_EXCLUDES.length, 13);
+  assert.equal(DEFAULT_EXCLUDES.length, 23);
 });
 
 Deno.test("compileFilter() applies exclude, then include, then the defaults", async (t) => {
