@@ -30,6 +30,9 @@ import { cacheKey, readCache, writeCache } from "../store/cache.ts";
 import type { PartRecord } from "../store/run_record.ts";
 import type { ReviewWorkspace } from "../session/workspace.ts";
 import type { ReviewAcks } from "./acks.ts";
+import type { Config } from "../config/config.ts";
+import type { GuidelineChooser } from "../rules/apply.ts";
+import { rulesIdentity } from "../rules/report.ts";
 
 /** Everything the parts of one review share. */
 export interface PartsRequest {
@@ -42,8 +45,15 @@ export interface PartsRequest {
   kind: "review" | "adversarial-review";
   focus?: string;
   agentMessage?: string;
+  /** The config in force (its filter settings key each part's cached verdict). */
+  config: Config;
   /** The acknowledgements of the review (told to the model; their digest keys each part). */
   acks: ReviewAcks;
+  /**
+   * The team's guidelines for a part's paths (lib/rules/apply.ts), sent with that part; with the
+   * files excluded by rule they key each part's cached verdict.
+   */
+  guidelines?: GuidelineChooser;
   /** Verdict identity pieces for each part's cache key. */
   schemaHash: string;
   templateHash: string;
@@ -128,7 +138,16 @@ export async function reviewInParts(request: PartsRequest): Promise<PartsOutcome
 
 async function reviewPart(request: PartsRequest, index: number): Promise<PartResult> {
   const chunk = request.change.chunks[index];
+  const guidelines = request.guidelines?.(chunk.paths);
   const key = await cacheKey({
+    ...(guidelines
+      ? {
+        rules: await rulesIdentity(request.config, {
+          guidelines,
+          excluded: request.change.excludedByRule,
+        }),
+      }
+      : {}),
     fingerprint: await sha256Hex([`part\0`, chunk.diff]),
     schemaId: request.schemaHash,
     promptTemplateHash: request.templateHash,
@@ -159,6 +178,7 @@ async function reviewPart(request: PartsRequest, index: number): Promise<PartRes
     agentMessage: request.agentMessage,
     acks: request.acks.told,
     part: { index },
+    guidelines,
   });
   const tree = partView(request.change, index);
   const outcome = await callStructured<ReviewAnswer>({

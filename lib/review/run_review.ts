@@ -23,7 +23,7 @@ import { collectChange, shownNothing } from "../git/collect.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { autoTarget } from "../git/target.ts";
 import type { Change, ExcludedFile, Target } from "../git/types.ts";
-import { guidelinesFor, pathFilterFor } from "../rules/apply.ts";
+import { type GuidelineChooser, guidelineChooser, pathFilterFor } from "../rules/apply.ts";
 import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
 import { buildRulesReport, rulesIdentity } from "../rules/report.ts";
 import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
@@ -193,9 +193,10 @@ async function reviewAnyKind(
   if (change.files.length === 0) return run.early("nothing-to-review", at);
 
   // The team's guidelines are review policy: kinds without findings neither hear nor key them.
-  const guidelines = run.kind.hasFindings
-    ? await guidelinesFor(deps.runner, repo, { config: options.config, rules, change })
-    : { applied: [], leftOut: [] };
+  const chooser: GuidelineChooser = run.kind.hasFindings
+    ? await guidelineChooser(deps.runner, repo, { config: options.config, rules, change })
+    : () => ({ applied: [], leftOut: [] });
+  const guidelines = chooser(change.files.map((f) => f.path));
   run.base.rules = buildRulesReport(rules, { change, guidelines, notes: options.rulesNotes });
   // Acknowledgements are about review findings: kinds without findings neither hear nor key them.
   const acks = run.kind.hasFindings
@@ -240,7 +241,7 @@ async function reviewAnyKind(
     cacheKey: key,
     cached: hit !== null,
   });
-  const finished = { start, state, hit, change, acks };
+  const finished = { start, state, hit, change, acks, guidelines: chooser };
   let outcome: CallOutcome<unknown> | undefined;
   try {
     await deps.onRunOpened?.({ id: start.id, runDir: start.runDir, label: change.label });
@@ -476,6 +477,8 @@ interface Finishing {
   hit: CacheEntry<unknown> | null;
   change: Change;
   acks: ReviewAcks;
+  /** The team's guidelines for any of the change's paths (a part's, in a review in parts). */
+  guidelines: GuidelineChooser;
 }
 
 /**
@@ -510,6 +513,8 @@ async function finishInParts(
         focus: options.focus,
         agentMessage: options.agentMessage,
         acks: at.acks,
+        guidelines: at.guidelines,
+        config,
         schemaHash: run.identity.schemaHash,
         templateHash: run.identity.templateHash,
         state: at.state,

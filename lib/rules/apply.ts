@@ -46,6 +46,40 @@ export function pathFilterFor(
   });
 }
 
+/** Chooses the guidelines for some of a change's paths (a part of a review in parts). */
+export type GuidelineChooser = (paths: readonly string[]) => ReviewGuidelines;
+
+/**
+ * Read the guideline files that can apply to a collected change, once, and return what chooses
+ * among them for any of its paths (lib/rules/guidelines.ts `chooseGuidelines`).
+ *
+ * @param runner the subprocess seam
+ * @param repo the repository
+ * @param at the config in force, where the rules come from, and the change
+ * @throws {import("../base/errors.ts").GitError} when a tree cannot be read
+ */
+export async function guidelineChooser(
+  runner: Runner,
+  repo: Repo,
+  at: { config: Config; rules: RulesOptions; change: Change },
+): Promise<GuidelineChooser> {
+  const { config, rules, change } = at;
+  const files = repositoryRulesIgnored(rules) ? new Map() : await readRuleFiles(
+    runner,
+    repo,
+    rules.from,
+    guidelineCandidates(change.files.map((f) => f.path)),
+  );
+  return (paths) =>
+    chooseGuidelines({
+      paths,
+      files,
+      instructions: config.instructions,
+      pathInstructions: config.path_instructions,
+      budgetBytes: config.budgets.guidelines_bytes,
+    });
+}
+
 /**
  * The guidelines that apply to a collected change.
  *
@@ -59,16 +93,5 @@ export async function guidelinesFor(
   repo: Repo,
   at: { config: Config; rules: RulesOptions; change: Change },
 ): Promise<ReviewGuidelines> {
-  const { config, rules, change } = at;
-  const paths = change.files.map((f) => f.path);
-  const files = repositoryRulesIgnored(rules)
-    ? new Map()
-    : await readRuleFiles(runner, repo, rules.from, guidelineCandidates(paths));
-  return chooseGuidelines({
-    paths,
-    files,
-    instructions: config.instructions,
-    pathInstructions: config.path_instructions,
-    budgetBytes: config.budgets.guidelines_bytes,
-  });
+  return (await guidelineChooser(runner, repo, at))(at.change.files.map((f) => f.path));
 }

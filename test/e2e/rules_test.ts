@@ -276,3 +276,32 @@ Deno.test("a pull request that lowers fail_on is judged by the base's fail_on wi
     assert.match(bad.stderr, /Cannot read rules from "no-such-ref"/);
   });
 });
+
+Deno.test("a review in parts sends each part only the guidelines for its own files", async () => {
+  await withSandbox({ "d0/REVIEW.md": "D0 RULE: check every loop bound.\n" }, async (sb) => {
+    for (let f = 0; f < 6; f++) {
+      const body = Array.from({ length: 40 }, (_, i) => `const v${i} = "${"x".repeat(50)}";`);
+      await sb.repo.write(`d${f % 2}/f${f}.ts`, body.join("\n") + "\n");
+    }
+    await Deno.writeTextFile(`${sb.repo.root}/.git/info/exclude`, ".review-gate.json\n");
+    await sb.repo.write(
+      ".review-gate.json",
+      JSON.stringify({ budgets: { file_bytes: 4096, total_bytes: 8192 } }),
+    );
+    const r = await runCli(sb, ["review", "--json"], { scenario: "valid" });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const log = await readFakeLog(sb);
+    assert.ok(log.length >= 2, `${log.length} parts`);
+    for (const call of log) {
+      const prompt = promptOf(call);
+      const diff = prompt.match(/<<<CHANGE ([0-9a-f]{16})\n([\s\S]*?)\nCHANGE \1>>>/)?.[2] ?? "";
+      const hasD0 = /^diff --git a\/d0\//m.test(diff);
+      assert.equal(
+        (rulesBlock(prompt) ?? "").includes("D0 RULE"),
+        hasD0,
+        `the d0/ guideline goes with the d0/ files only:\n${prompt.slice(0, 400)}`,
+      );
+    }
+    assert.ok(log.some((c) => !/^diff --git a\/d0\//m.test(promptOf(c))), "a part without d0/");
+  });
+});
