@@ -23,6 +23,7 @@ import { registerJobs } from "./jobs.ts";
 import { registerStatus } from "./status.ts";
 import { registerResult } from "./result.ts";
 import { registerCancel } from "./cancel.ts";
+import { registerStats } from "./stats.ts";
 
 /** The version printed by `--version`. */
 export const VERSION: string = denoJson.version;
@@ -49,6 +50,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerDoctor,
   registerAck,
   registerAcks,
+  registerStats,
 ];
 
 /** Build the program with every command registered. */

@@ -49,6 +49,8 @@ export interface Config {
   budgets: { file_bytes: number; total_bytes: number; guidelines_bytes: number };
   /** Background jobs; `max_seconds` absent = twice `timeout_seconds` plus 120. */
   background?: { max_seconds?: number };
+  /** Spending limit of the gates (USD per UTC day); absent: none. */
+  budget?: { usd_per_day?: number };
   gates: {
     pre_push: {
       enabled: boolean;

@@ -8,8 +8,8 @@ import type { ReviewStatus } from "../store/run_record.ts";
 
 /**
  * Exit code of `review` for a finished run (contract): 0 approved / non-blocking / nothing to
- * review, 1 blocking, 3 could not run or nothing of the change could be shown (not-reviewed), 130
- * interrupted.
+ * review, 1 blocking, 3 could not run, nothing of the change could be shown (not-reviewed) or the
+ * daily budget stopped a gate (over-budget), 130 interrupted.
  */
 export function exitCodeFor(status: ReviewStatus, blocking: boolean): number {
   switch (status) {
@@ -24,6 +24,7 @@ export function exitCodeFor(status: ReviewStatus, blocking: boolean): number {
     case "provider-error":
     case "timeout":
     case "not-reviewed":
+    case "over-budget":
       return ExitCode.couldNotRun;
   }
 }

@@ -44,6 +44,7 @@ import { type FinishedRun, type RunStart, storeRun } from "./store_run.ts";
 import type { ReviewResult, ReviewStatus } from "../store/run_record.ts";
 import type { Ack } from "../acks/types.ts";
 import { noteAnswer, type ReviewAcks, reviewAcks } from "./acks.ts";
+import { budgetStop } from "./budget.ts";
 
 /** The I/O a review needs. */
 export interface ReviewDeps {
@@ -117,6 +118,16 @@ export interface ReviewOptions {
    * with the failed part named as not reviewed; "block" (default) fails the whole review.
    */
   onPartial?: "allow" | "block";
+  /**
+   * The gate asking (`pre-push`, `claude-stop`, `ci`…), recorded in the ledger; a gate's review is
+   * held to `budget.usd_per_day` (none when absent: `review` by hand).
+   */
+  gate?: string;
+  /**
+   * Why the model must not be asked at all (CI: a fork's pull request has no secrets): the change
+   * is collected and the run stored as `not-reviewed` with this message, no model call.
+   */
+  notAsked?: string;
 }
 
 /**
@@ -245,8 +256,8 @@ async function reviewAnyKind(
   let outcome: CallOutcome<unknown> | undefined;
   try {
     await deps.onRunOpened?.({ id: start.id, runDir: start.runDir, label: change.label });
-    if (nothingShown) return await finishNotShown(run, finished);
-    if (hit) return await finish(run, finished, { answer: hit.answer });
+    const ended = await endWithoutCall(run, finished, nothingShown);
+    if (ended) return ended;
     if (change.chunks.length > 1 && run.kind.reviewsInParts) {
       return await finishInParts(run, { ...finished, hit: null, repo });
     }
@@ -307,6 +318,7 @@ async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<Re
     reviewKind: options.kind,
     answerKind: kind.name,
     ...(inputIdentity === undefined ? {} : { kindInput: kind.recordInput(options.kindInput) }),
+    ...(options.gate ? { gate: options.gate } : {}),
     focus: options.focus,
     provider: adapter.name,
     model: config.model,
@@ -436,6 +448,32 @@ function askProvider(
     }));
 }
 
+/**
+ * End a run without a model call when it needs none or may make none: none of the change can be
+ * shown, the caller says not to ask (`notAsked`), the verdict is cached, or a gate's daily budget
+ * is spent.
+ *
+ * @returns the outcome, or null when the model is to be asked
+ */
+async function endWithoutCall(
+  run: ReviewRun,
+  at: Parameters<typeof finish>[1],
+  nothingShown: boolean,
+): Promise<ReviewOutcome<unknown> | null> {
+  const { options, deps } = run;
+  if (nothingShown) return await finishNotShown(run, at);
+  if (options.notAsked) {
+    return await finishUncalled(run, at, { status: "not-reviewed", message: options.notAsked });
+  }
+  if (at.hit) return await finish(run, at, { answer: at.hit.answer });
+  const stop = await budgetStop(options.config, {
+    gate: options.gate,
+    state: at.state,
+    now: deps.now(),
+  });
+  return stop ? await finishUncalled(run, at, { status: "over-budget", message: stop }) : null;
+}
+
 /** Most omitted files a not-reviewed message names. */
 const NAMED_IN_MESSAGE = 5;
 
@@ -454,17 +492,26 @@ async function finishNotShown(
   const message = `nothing in this change could be shown to the model, so it was not asked: ${
     named.join(", ")
   }${rest > 0 ? ` and ${rest} more` : ""}`;
+  return await finishUncalled(run, at, { status: "not-reviewed", message });
+}
+
+/** Store a review that ended without a model call (not-reviewed, over-budget) with why. */
+async function finishUncalled(
+  run: ReviewRun,
+  at: { start: RunStart; state: string; change: Change },
+  end: { status: "not-reviewed" | "over-budget"; message: string },
+): Promise<ReviewOutcome> {
   const { record, warnings } = await storeRun(at.start, {
     ...run.storeAs(at.state),
-    status: "not-reviewed",
+    status: end.status,
     blocking: false,
     hit: null,
-    message,
+    message: end.message,
     finished: run.deps.now(),
   });
   return {
     record,
-    exitCode: exitCodeFor("not-reviewed", false),
+    exitCode: exitCodeFor(end.status, false),
     change: at.change,
     ...(warnings.length > 0 ? { storeWarnings: warnings } : {}),
   };

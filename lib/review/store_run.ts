@@ -15,7 +15,7 @@ import { StoreError } from "../base/errors.ts";
 import { getRenderer } from "../formats/registry.ts";
 import { type CallOutcome, toAttemptRecords } from "../session/call.ts";
 import { type CacheEntry, writeCache } from "../store/cache.ts";
-import { appendRecord } from "../store/records.ts";
+import { appendRecord, type RecordLine } from "../store/records.ts";
 import { writeRunRecord, writeSuccess, writeTranscript } from "../store/run_dir.ts";
 import { writeMemo } from "../store/verdict_memo.ts";
 import type { Policy } from "../kinds/review/policy.ts";
@@ -148,7 +148,7 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
     : record;
   await attempt("run.json", () => writeRunRecord(start.runDir, stored));
   await attempt("the records line", async () => {
-    const result = await appendRecord(state, recordsLine(record), {
+    const result = await appendRecord(state, recordLine(record), {
       // An interrupted run still gets its line: only a Ctrl-C during this very wait skips it (the
       // wait is bounded anyway).
       signal: run.signal?.aborted ? undefined : run.signal,
@@ -158,8 +158,8 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
   return { record: stored, warnings };
 }
 
-/** The run's line in `records.jsonl`. */
-function recordsLine(record: RunRecord): Record<string, unknown> {
+/** The ledger line of a run (`records.jsonl`, lib/store/records.ts `RecordLine`). */
+function recordLine(record: RunRecord): RecordLine {
   return {
     id: record.id,
     status: record.status,
@@ -167,10 +167,15 @@ function recordsLine(record: RunRecord): Record<string, unknown> {
     target: record.target.label,
     provider: record.provider,
     model: record.model,
+    ...(record.gate ? { gate: record.gate } : {}),
     cached: record.cached,
     ...(record.answerKind && record.answerKind !== "review" ? { kind: record.answerKind } : {}),
+    attempts: record.attempts.length,
+    ...(record.usage ? { usage: record.usage } : {}),
+    ...(record.costUsd !== undefined ? { costUsd: record.costUsd } : {}),
     findings: record.findingCounts,
     ...(record.itemCounts ? { items: record.itemCounts } : {}),
+    acknowledged: record.findingNotes?.filter((n) => n.acknowledged).length ?? 0,
     coverage: record.coverage?.status,
     durationMs: record.durationMs,
     finishedAt: record.finishedAt,

@@ -74,3 +74,111 @@ export async function appendRecord(
   }
   return { written: true };
 }
+
+/** One line of `records.jsonl` as `storeRun` writes it (older lines may lack the newer fields). */
+export interface RecordLine {
+  id: string;
+  status: string;
+  blocking: boolean;
+  target: string;
+  provider: string;
+  model?: string;
+  /** Which gate asked (`pre-push`, `claude-stop`, `ci`…); absent for `review` run by hand. */
+  gate?: string;
+  cached: boolean;
+  /** Answer kind when not a review (`compliance`). */
+  kind?: string;
+  /** Plan items by status (compliance runs). */
+  items?: Record<string, number>;
+  /** Provider invocations (0 for a cache hit or a review that made no model call). */
+  attempts?: number;
+  /** Tokens the provider reported for the run (the session's totals). */
+  usage?: {
+    inputTokens?: number;
+    outputTokens?: number;
+    cacheReadTokens?: number;
+    cacheWriteTokens?: number;
+  };
+  /** USD the provider reported; absent when it reports none (not zero). */
+  costUsd?: number;
+  findings?: Record<string, number>;
+  /** Findings acknowledged in `.review-gate/acks.json`. */
+  acknowledged?: number;
+  coverage?: string;
+  /** Wall time of the whole run, milliseconds. */
+  durationMs: number;
+  finishedAt: string;
+}
+
+function parseLines(text: string): RecordLine[] {
+  const out: RecordLine[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      const value = JSON.parse(line);
+      if (value && typeof value === "object" && typeof value.finishedAt === "string") {
+        out.push(value);
+      }
+    } catch {
+      // a line cut by a crash or edited by hand: skipped
+    }
+  }
+  return out;
+}
+
+/**
+ * Read the records; lines that do not parse (a crash mid-write, hand edits) are skipped.
+ *
+ * @param state the state dir
+ * @param since only lines that finished at or after this time (the file is read backwards from
+ *   its end in 64 KiB blocks, and only as far as needed: the ledger of a year costs no more than a
+ *   day's when only today is asked)
+ * @returns the lines in file order; [] when the file is missing
+ */
+export async function readRecords(state: string, since?: Date): Promise<RecordLine[]> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(recordsPath(state), { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  try {
+    const size = (await file.stat()).size;
+    const cutoff = since?.toISOString();
+    // Lines of runs that ran at the same time may be a little out of order: read an hour further.
+    const margin = since ? new Date(since.getTime() - 3_600_000).toISOString() : undefined;
+    const chunks: Uint8Array[] = [];
+    let end = size;
+    while (end > 0) {
+      const start = Math.max(0, end - 65_536);
+      const chunk = new Uint8Array(end - start);
+      await file.seek(start, Deno.SeekMode.Start);
+      let read = 0;
+      while (read < chunk.length) {
+        const n = await file.read(chunk.subarray(read));
+        if (n === null) break;
+        read += n;
+      }
+      chunks.unshift(chunk);
+      end = start;
+      if (margin && end > 0 && olderThan(chunk, margin)) break;
+    }
+    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    let at = 0;
+    for (const c of chunks) (bytes.set(c, at), at += c.length);
+    let text = new TextDecoder().decode(bytes);
+    if (end > 0) text = text.slice(text.indexOf("\n") + 1); // first line may be cut
+    const lines = parseLines(text);
+    return cutoff ? lines.filter((l) => l.finishedAt >= cutoff) : lines;
+  } finally {
+    file.close();
+  }
+}
+
+/** True when the first whole line of a block finished before `margin` (ISO time). */
+function olderThan(chunk: Uint8Array, margin: string): boolean {
+  const text = new TextDecoder().decode(chunk);
+  const first = parseLines(text.slice(text.indexOf("\n") + 1))[0];
+  return first !== undefined && first.finishedAt < margin;
+}

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { withState } from "./_test_state.ts";
-import { appendRecord, recordsPath } from "./records.ts";
+import { appendRecord, readRecords as readRecordsOf, recordsPath } from "./records.ts";
 
 /** The records file's lines, parsed ([] when the file is missing). */
 async function readRecords(state: string): Promise<unknown[]> {
@@ -119,5 +119,36 @@ Deno.test("appendRecord() stops waiting for the lock on abort", async () => {
     await held.unlock();
     held.close();
     assert.deepEqual(await appendRecord(state, { id: "b" }), { written: true });
+  });
+});
+
+Deno.test("readRecords(since) reads the tail of a long file: lines since then, slightly late ones too", async () => {
+  await withState(async (state) => {
+    const line = (i: number, at: string) => ({
+      id: `r${i}`,
+      status: "approved",
+      blocking: false,
+      target: "t",
+      provider: "claude",
+      cached: false,
+      durationMs: 1,
+      finishedAt: at,
+      pad: "x".repeat(300),
+    });
+    // 2,000 old lines (≈ 700 KB), then today's, one of them written a little out of order
+    const old = Array.from({ length: 2000 }, (_, i) => line(i, "2026-11-01T10:00:00.000Z"));
+    const today = [
+      line(2000, "2026-11-30T00:10:00.000Z"),
+      line(2001, "2026-11-29T23:59:00.000Z"),
+      line(2002, "2026-11-30T08:00:00.000Z"),
+    ];
+    await Deno.writeTextFile(
+      recordsPath(state),
+      [...old, ...today].map((l) => JSON.stringify(l)).join("\n") + "\n{cut by a cra",
+    );
+    const midnight = new Date("2026-11-30T00:00:00Z");
+    const ids = (await readRecordsOf(state, midnight)).map((l) => l.id);
+    assert.deepEqual(ids, ["r2000", "r2002"]);
+    assert.equal((await readRecordsOf(state)).length, 2003, "all, the cut line skipped");
   });
 });

@@ -22,6 +22,7 @@ export const REVIEW_STATUSES = [
   "interrupted",
   "nothing-to-review",
   "not-reviewed",
+  "over-budget",
 ] as const;
 /** One review status. */
 export type ReviewStatus = typeof REVIEW_STATUSES[number];
@@ -29,13 +30,16 @@ export type ReviewStatus = typeof REVIEW_STATUSES[number];
 /**
  * Statuses meaning "not reviewed" (exit 3): never shown as findings, never as a pass. The first
  * three could not run; "not-reviewed" had a change none of whose diff could be shown to the model
- * (binary, undecodable, submodules, over budget), so the model was not asked.
+ * (binary, undecodable, submodules, over budget), or CI could not ask one (a fork's pull request
+ * has no secrets), so the model was not asked; "over-budget" is a
+ * gate's review the daily spending limit (`budget.usd_per_day`) stopped before any model call.
  */
 export const COULD_NOT_RUN: ReadonlySet<ReviewStatus> = new Set([
   "invalid-answer",
   "provider-error",
   "timeout",
   "not-reviewed",
+  "over-budget",
 ]);
 
 /** The run record: `runs/<id>/run.json`, always written, also the `--json` envelope's core. */
@@ -54,6 +58,8 @@ export interface RunRecord {
   answerKind?: string;
   /** The kind's input as recorded (compliance: the plan's path, sha256 and items). */
   kindInput?: unknown;
+  /** Which gate asked for the review (`pre-push`, `claude-stop`, `ci`…); absent when run by hand. */
+  gate?: string;
   focus?: string;
   target: { kind: string; label: string; from?: string; to?: string };
   provider: ProviderName;

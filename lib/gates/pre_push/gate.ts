@@ -155,6 +155,7 @@ async function reviewRange(
       onPartial: config.gates.pre_push.on_partial,
       memoKey: at.memo,
       acks: at.acks,
+      gate: "pre-push",
     },
     { runner: input.runner, env: input.env, now: input.now, signal: input.signal },
   );

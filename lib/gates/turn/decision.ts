@@ -19,7 +19,13 @@ import { ALLOW, type HookOutput } from "../hook_io.ts";
 
 /** Status of a stop the gate itself failed on (not a review status). */
 export const GATE_ERROR = "gate-error";
-const COULD_NOT_RUN = new Set(["invalid-answer", "provider-error", "timeout", "interrupted"]);
+const COULD_NOT_RUN = new Set([
+  "invalid-answer",
+  "provider-error",
+  "timeout",
+  "interrupted",
+  "over-budget",
+]);
 
 /** What the session file keeps of the last review, to reuse it for the same change. */
 export interface StoredVerdict {

@@ -28,6 +28,8 @@ export interface TurnReview {
   agentMessage?: string;
   /** The gate's `on_partial`: whether a multi-call review may stand with a part that failed. */
   onPartial?: "allow" | "block";
+  /** The gate's name (`claude-stop`), recorded in the ledger and held to the daily budget. */
+  gate: string;
 }
 
 /**
@@ -75,6 +77,7 @@ export async function reviewTurn(
         useCache: true,
         deadline: turn.deadline - 2000,
         onPartial: turn.onPartial,
+        gate: turn.gate,
       },
       { runner: input.runner, env: input.env, now: input.now, signal: controller.signal },
     );

@@ -133,6 +133,7 @@ async function stopWithGate(
     deadline: gate.deadline,
     onPartial: stop.on_partial,
     label: gate.door.turnLabel,
+    gate: gate.door.gateName,
     agentMessage: payload.last_assistant_message,
   });
   if (!couldNotRun) {

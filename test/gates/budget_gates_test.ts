@@ -1,0 +1,90 @@
+/**
+ * End to end: `budget.usd_per_day`. Once this repository's runs spent it today, the gates make no
+ * model call and follow `on_error`, saying why; `review` by hand is not limited; every run's line in
+ * `records.jsonl` names the gate that asked.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  addTokenLine,
+  commitToken,
+  makeGateSandbox,
+  promptPayload,
+  providerCalls,
+  runCli,
+  runGit,
+  runHook,
+  scenario,
+  stopDecision,
+  stopPayload,
+  writeRepoConfig,
+} from "./_gates.ts";
+
+Deno.test("the daily budget stops the gates' model calls and they follow on_error", async (t) => {
+  const sb = await makeGateSandbox();
+  const valid = scenario("valid");
+  try {
+    // the fake charges 0.00044 USD per call: one call spends this budget
+    await writeRepoConfig(sb, { budget: { usd_per_day: 0.0004 } });
+    assert.equal((await runCli(sb, ["install", "--git"])).code, 0);
+    await t.step("under the budget the push is reviewed", async () => {
+      await commitToken(sb, "ONE");
+      const r = await runGit(sb, ["push", "origin", "main"], { env: valid });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /approved/);
+      assert.equal(await providerCalls(sb), 1);
+    });
+    await t.step("past it the push goes ahead NOT reviewed, with no model call", async () => {
+      await commitToken(sb, "TWO");
+      const r = await runGit(sb, ["push", "origin", "main"], { env: valid });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stderr,
+        /NOT reviewed: over-budget: the daily budget is spent: 0\.0004 of 0\.0004 USD/,
+      );
+      assert.equal(await providerCalls(sb), 1);
+    });
+    await t.step("with on_error block the push is stopped", async () => {
+      await writeRepoConfig(sb, {
+        budget: { usd_per_day: 0.0004 },
+        gates: { pre_push: { on_error: "block" } },
+      });
+      await commitToken(sb, "THREE");
+      const r = await runGit(sb, ["push", "origin", "main"], { env: valid });
+      assert.notEqual(r.code, 0);
+      assert.match(r.stderr, /over-budget/);
+      assert.equal(await providerCalls(sb), 1);
+    });
+    await t.step("the Stop gate allows with a message saying why", async () => {
+      const session = { sessionId: "budget", cwd: sb.repo.root };
+      await runHook(sb, "claude-prompt", promptPayload(session));
+      await addTokenLine(sb.repo.root, "TURN");
+      const s = await runHook(sb, "claude-stop", stopPayload(session), { env: valid });
+      assert.match(String(stopDecision(s.stdout)?.systemMessage), /NOT reviewed: over-budget/);
+      assert.equal(await providerCalls(sb), 1);
+    });
+    await t.step("review by hand is not limited", async () => {
+      const r = await runCli(sb, ["review"], { scenario: "valid" });
+      assert.equal(r.code, 0, r.stdout);
+      assert.equal(await providerCalls(sb), 2);
+    });
+    await t.step("records.jsonl names the gate of every run", async () => {
+      const path = join(sb.repo.root, ".git", "review-gate", "records.jsonl");
+      const lines = (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l));
+      assert.deepEqual(lines.map((l) => [l.gate ?? "by hand", l.status]), [
+        ["pre-push", "approved"],
+        ["pre-push", "over-budget"],
+        ["pre-push", "over-budget"],
+        ["claude-stop", "over-budget"],
+        ["by hand", "approved"],
+      ]);
+      const stats = JSON.parse((await runCli(sb, ["stats", "--json", "--by", "gate"])).stdout);
+      assert.equal(stats.total.notReviewed, 3);
+      assert.equal(stats.total.costUsd, 0.00088);
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});
