@@ -23,7 +23,7 @@ const ROOMS: readonly (readonly string[])[] = [
   ["store"],
   ["formats"],
   ["review"],
-  ["gates", "install", "jobs"],
+  ["gates", "install", "jobs", "ci"],
   ["cli"],
 ];
 

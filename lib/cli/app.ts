@@ -10,6 +10,7 @@ import { ExitCode, ReviewGateError } from "../base/errors.ts";
 import { SpawnError } from "../exec/exec.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { registerAck } from "./ack.ts";
+import { registerCi } from "./ci.ts";
 import { registerAcks } from "./acks.ts";
 import { registerDecode } from "./decode.ts";
 import { registerDoctor } from "./doctor.ts";
@@ -38,6 +39,7 @@ export type RegisterCommand = (
 /** Every command, in help order: adding a command is one new file plus one line here. */
 const COMMANDS: readonly RegisterCommand[] = [
   registerReview,
+  registerCi,
   registerJobs,
   registerStatus,
   registerResult,
@@ -80,7 +82,7 @@ function allCommands(command: Command): Command[] {
 }
 
 /** Commands whose `--json` output must stay valid JSON even when they fail before a run exists. */
-const JSON_COMMANDS = new Set(["review", "decode"]);
+const JSON_COMMANDS = new Set(["review", "ci", "decode"]);
 
 /**
  * True when argv asks `review`, `ci` or `decode` for JSON on stdout (`--json`, or `--format json`

@@ -13,7 +13,7 @@ import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { KindTerminalParts, Tone } from "../kinds/definition.ts";
 import { COULD_NOT_RUN, type ReviewResult, type RunRecord } from "../store/run_record.ts";
 import { excludedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
-import { buildView, type FindingView, hiddenNote, location } from "./view.ts";
+import { buildView, type FindingView, hiddenNote, location, notAskedBecause } from "./view.ts";
 import { sanitizeForTerminal as clean } from "./sanitize.ts";
 import { type Paint, plain } from "./style.ts";
 
@@ -128,10 +128,7 @@ function renderWithoutAnswer(result: ReviewResult<unknown>, paint: Paint): strin
   }
   if (record.status === "not-reviewed") {
     out.push(
-      paint(
-        ["red", "bold"],
-        "review-gate: NOT reviewed — none of this change could be shown to the model",
-      ) +
+      paint(["red", "bold"], `review-gate: NOT reviewed — ${clean(notAskedBecause(record))}`) +
         ` (no model call)`,
     );
     out.push(`Change: ${clean(record.target.label)}`);

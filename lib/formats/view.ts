@@ -102,14 +102,21 @@ export function unreviewedParts(record: RunRecord): UnreviewedPart[] {
 }
 
 /**
+ * Why a `not-reviewed` run asked no model: none of its change could be shown (every part omitted),
+ * or the caller's own reason (CI: a fork's pull request has no secrets), kept in its message.
+ */
+export function notAskedBecause(record: Pick<RunRecord, "message" | "coverage">): string {
+  const nothingShown = (record.coverage?.omitted.length ?? 0) > 0 || !record.message;
+  return nothingShown ? "none of this change could be shown to the model" : record.message!;
+}
+
+/**
  * The headline of what was not reviewed: `NOT reviewed: …` for a review that gave no verdict,
  * `Partially reviewed: …` when parts of the change did not reach the model, else undefined.
  */
 export function unreviewedHeadline(record: RunRecord): string | undefined {
   if (record.status === "nothing-to-review") return undefined;
-  if (record.status === "not-reviewed") {
-    return "NOT reviewed: none of this change could be shown to the model";
-  }
+  if (record.status === "not-reviewed") return `NOT reviewed: ${notAskedBecause(record)}`;
   if (couldNotRun(record)) {
     return `NOT reviewed: ${record.status}${record.message ? `: ${record.message}` : ""}`;
   }

@@ -1,6 +1,7 @@
 /**
  * The pre-push hook's entry point (lib/gates/registry.ts): `hook pre-push <remote> <url>` runs the
- * gate (lib/gates/pre_push/gate.ts); when the gate throws, a loud warning says the push was NOT
+ * gate (lib/gates/pre_push/gate.ts), also under the pre-commit framework
+ * (lib/gates/pre_push/pre_commit.ts); when the gate throws, a loud warning says the push was NOT
  * reviewed and the push goes ahead — unless the user asked for `gates.pre_push.on_error: "block"`,
  * which is honoured even when the config is invalid elsewhere.
  *
@@ -10,11 +11,28 @@ import { join } from "node:path";
 import { type HookEntry, hookFailureText, type HookInput, type HookOutput } from "../hook_io.ts";
 import { runPrePushGate } from "./gate.ts";
 import { PRE_PUSH_SKIP_HINT } from "./messages.ts";
+import { preCommitPush } from "./pre_commit.ts";
 
-/** `hook pre-push <remote> <url>`: exit 0 (push goes ahead), 1 (blocked) or 130 (interrupted). */
+/**
+ * `hook pre-push <remote> <url>`: exit 0 (push goes ahead), 1 (blocked) or 130 (interrupted).
+ * Under the pre-commit framework (no stdin, no arguments) the push comes from its variables.
+ */
 export const prePushHook: HookEntry = {
-  run: (input, args) =>
-    runPrePushGate(input, { remote: args[0] ?? "", url: args[1] ?? args[0] ?? "" }),
+  run: (input, args) => {
+    const preCommit = input.stdinText.trim() === "" ? preCommitPush(input.env) : null;
+    if (preCommit?.kind === "none") {
+      return Promise.resolve({
+        stdout: "",
+        stderr: `review-gate: ${preCommit.note}\n`,
+        exitCode: 0,
+      });
+    }
+    if (preCommit) {
+      const { stdinText, remote, url } = preCommit;
+      return runPrePushGate({ ...input, stdinText }, { remote, url });
+    }
+    return runPrePushGate(input, { remote: args[0] ?? "", url: args[1] ?? args[0] ?? "" });
+  },
   failed: async (error, input) => prePushFailed(error, { block: await blocksOnError(input) }),
 };
 

@@ -1,0 +1,163 @@
+/**
+ * `review-gate ci`, the pipeline (DESIGN.md "Next capabilities" → Outputs; issue "CI mode"): switch
+ * git to CI hardening (no global or system config), find the pull/merge request from the CI's own
+ * variables (or `--base`), resolve what to review, read acknowledgements from the trusted side when
+ * the request is not trusted (a fork's, or `--untrusted`), review it as the `ci` gate (the ledger,
+ * the daily budget) and decide the exit code by policy. A request from a fork that got no secrets
+ * is not sent to any provider: it is stored and shown as NOT reviewed, saying why. Never prompts.
+ *
+ * @module
+ */
+import { UsageError } from "../base/errors.ts";
+import { readAcks } from "../acks/file.ts";
+import type { Ack } from "../acks/types.ts";
+import { type Config, type ConfigLayer, loadConfig, REPO_CONFIG_FILE } from "../config/config.ts";
+import { enableCiGitHardening, gitText } from "../git/git.ts";
+import { type Repo, resolveRepo } from "../git/repo.ts";
+import { COULD_NOT_RUN } from "../store/run_record.ts";
+import { type ReviewDeps, type ReviewOutcome, runReview } from "../review/run_review.ts";
+import { type CiContext, detectCi } from "./context.ts";
+import { type CiTarget, resolveCiTarget } from "./target.ts";
+
+/** What a CI run is asked to do. */
+export interface CiOptions {
+  cwd: string;
+  /** Config set by flags (highest precedence). */
+  flags: ConfigLayer;
+  /** Review HEAD against this ref (merge base → HEAD) instead of the CI's request. */
+  base?: string;
+  /** Treat the request as untrusted even when it is not from a fork. */
+  untrusted?: boolean;
+  /** Exit code when the review could not run: `block` → 3, `allow` → 0 (with NOT reviewed). */
+  onError: "allow" | "block";
+  /** Exit code when only part of the change reached the model: `block` → 1, `allow` → as usual. */
+  onPartial: "allow" | "block";
+  useCache: boolean;
+}
+
+/** A finished CI run. */
+export interface CiOutcome {
+  outcome: ReviewOutcome;
+  /** The exit code by policy. */
+  exitCode: number;
+  /** What was reviewed and how it was found, one line each (for stderr). */
+  notes: string[];
+  repo: Repo;
+  /** The config the review ran with. */
+  config: Config;
+}
+
+function readEvent(path: string): unknown {
+  try {
+    return JSON.parse(Deno.readTextFileSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The target of a CI run and what it knows about the request. */
+async function planCi(
+  options: CiOptions,
+  deps: ReviewDeps,
+  repo: Repo,
+): Promise<{ ci: CiTarget; untrusted: boolean; notAsked?: string; notes: string[] }> {
+  if (options.base !== undefined) {
+    const trusted = await gitText(deps.runner, repo.root, [
+      "rev-parse",
+      "--verify",
+      "--quiet",
+      `${options.base}^{commit}`,
+    ])
+      .catch(() => {
+        throw new UsageError(`Unknown --base "${options.base}": no such commit or branch here`);
+      });
+    return {
+      ci: { target: { kind: "base", ref: options.base }, trusted, notes: [] },
+      untrusted: options.untrusted === true,
+      notes: [`reviewing HEAD against --base ${options.base}`],
+    };
+  }
+  const ctx: CiContext = detectCi(deps.env, readEvent);
+  if (ctx.kind === "other") {
+    throw new UsageError(
+      `review-gate ci found no pull or merge request to review (${ctx.reason}); give --base REF to review HEAD against a branch`,
+    );
+  }
+  const ci = await resolveCiTarget(deps.runner, repo, ctx);
+  const untrusted = options.untrusted === true || ctx.fork;
+  const notes = [
+    `${ctx.ci === "github" ? "GitHub Actions" : "GitLab CI"}: ${ctx.label}${
+      ctx.fork ? " from a fork" : ""
+    }${untrusted ? " (untrusted: rules and acknowledgements from the base)" : ""}`,
+    ...ci.notes,
+  ];
+  const notAsked = ctx.noSecrets
+    ? `this ${ctx.label} comes from a fork, and CI gives a fork's pipeline no secrets: no provider could be asked. Review it locally, or from a pipeline with secrets that runs it deliberately`
+    : undefined;
+  return { ci, untrusted, ...(notAsked ? { notAsked } : {}), notes };
+}
+
+/**
+ * Run CI mode.
+ *
+ * @throws {UsageError} no request found and no `--base`, commits not in the clone, an unknown base
+ * @throws what {@linkcode runReview} throws (git, config, store errors)
+ */
+export async function runCi(options: CiOptions, deps: ReviewDeps): Promise<CiOutcome> {
+  await enableCiGitHardening(deps.runner);
+  const repo = await resolveRepo(deps.runner, options.cwd);
+  const plan = await planCi(options, deps, repo);
+  // An untrusted request's own .review-gate.json must not set its policy: user config, env and
+  // flags only.
+  const { config } = await loadConfig({
+    ...(plan.untrusted ? {} : { root: repo.root }),
+    env: deps.env,
+    flags: options.flags,
+  });
+  if (plan.untrusted) {
+    plan.notes.push(`untrusted: the repository's ${REPO_CONFIG_FILE} was not read`);
+  }
+  const acks: Ack[] | undefined = plan.untrusted
+    ? await readAcks(deps.runner, { kind: "tree", root: repo.root, rev: plan.ci.trusted })
+    : undefined;
+  const outcome = await runReview(
+    {
+      cwd: repo.root,
+      repo,
+      target: plan.ci.target,
+      kind: "review",
+      config,
+      useCache: options.useCache,
+      gate: "ci",
+      ...(acks ? { acks } : {}),
+      ...(plan.notAsked ? { notAsked: plan.notAsked } : {}),
+    },
+    deps,
+  );
+  return {
+    outcome,
+    exitCode: ciExitCode(outcome, options, plan.notAsked !== undefined),
+    notes: plan.notes,
+    repo,
+    config,
+  };
+}
+
+/**
+ * The exit code of a CI run by policy: 1 when findings block (or, with `onPartial: block`, when
+ * part of the change was not reviewed); for a review that gave no verdict 3 with `onError: block`,
+ * else 0 (every format says NOT reviewed); 130 when interrupted.
+ */
+export function ciExitCode(
+  outcome: Pick<ReviewOutcome, "record" | "exitCode">,
+  policy: Pick<CiOptions, "onError" | "onPartial">,
+  notAsked = false,
+): number {
+  const { record } = outcome;
+  if (record.status === "interrupted") return 130;
+  if (record.status === "not-reviewed" && !notAsked) return policy.onPartial === "block" ? 3 : 0;
+  if (COULD_NOT_RUN.has(record.status)) return policy.onError === "block" ? 3 : 0;
+  if (record.blocking) return 1;
+  if (record.coverage?.status === "partial" && policy.onPartial === "block") return 1;
+  return 0;
+}
