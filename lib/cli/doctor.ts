@@ -14,7 +14,7 @@ import { ReviewGateError } from "../base/errors.ts";
 import { SpawnError } from "../exec/exec.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { type ClaudeScope, claudeSettingsPath } from "../install/claude/install.ts";
-import { huskyDirOf, resolveHooksDir } from "../install/git/hooks_dir.ts";
+import { prePushStatus } from "../install/git/status.ts";
 import { readTextOrNull } from "../install/file_actions.ts";
 import { MANAGED_MARKER } from "../install/git/stub.ts";
 import { reviewGateSkips } from "../gates/hook_io.ts";
@@ -68,37 +68,22 @@ async function checkProviders(deps: CliDeps, selected: string): Promise<DoctorCh
 }
 
 async function checkGitHook(deps: CliDeps, repo: Repo): Promise<DoctorCheck[]> {
-  const hooksDir = await resolveHooksDir(deps.runner, deps.cwd);
-  const husky = huskyDirOf(hooksDir);
-  const checks: DoctorCheck[] = [];
-  const active = husky ? join(husky, "pre-push") : join(hooksDir, "pre-push");
-  const text = await readTextOrNull(active);
-  const ours = text?.includes(MANAGED_MARKER) ?? false;
-  if (ours) {
-    const info = await Deno.stat(active);
-    const executable = ((info.mode ?? 0) & 0o111) !== 0 || husky !== null;
-    checks.push({
-      area: "git pre-push hook",
-      ok: executable,
-      detail: executable
-        ? `installed (${active})`
-        : `installed but not executable: chmod +x "${active}"`,
-    });
-  } else {
-    checks.push({
-      area: "git pre-push hook",
-      ok: false,
-      optional: true,
-      detail: `not installed (git runs hooks from "${hooksDir}")`,
-    });
-  }
+  const status = await prePushStatus(deps.runner, deps.cwd);
+  const checks: DoctorCheck[] = [{
+    area: "git pre-push hook",
+    ok: status.runs,
+    optional: !status.installed,
+    detail: status.detail,
+  }];
   const defaultHook = join(repo.commonDir, "hooks", "pre-push");
-  if (defaultHook !== active && (await readTextOrNull(defaultHook))?.includes(MANAGED_MARKER)) {
+  if (
+    defaultHook !== status.path && (await readTextOrNull(defaultHook))?.includes(MANAGED_MARKER)
+  ) {
     checks.push({
       area: "git pre-push hook",
       ok: false,
       detail:
-        `installed in "${defaultHook}" but NOT run by git: core.hooksPath points at "${hooksDir}"; run "review-gate install --git" again`,
+        `installed in "${defaultHook}" but NOT run by git: core.hooksPath points at "${status.hooksDir}"; run "review-gate install --git" again`,
     });
   }
   return checks;

@@ -87,10 +87,10 @@ Deno.test("pre-push install adds one line to husky's .husky/pre-push and uninsta
     const r = await runCli(sb, ["install", "--git"]);
     assert.equal(r.code, 0, r.stderr);
     const text = await Deno.readTextFile(userHook);
-    assert.ok(text.startsWith("echo HUSKY_USER_HOOK_RAN >&2\n"));
+    assert.ok(text.endsWith("\necho HUSKY_USER_HOOK_RAN >&2\n"), "ours goes before the user's");
     assert.match(text, /hook pre-push "\$@".*managed-by: review-gate/);
     const stderr = await assertPushBlocked(sb);
-    assert.match(stderr, /HUSKY_USER_HOOK_RAN/);
+    assert.doesNotMatch(stderr, /HUSKY_USER_HOOK_RAN/, "a blocking review ends the hook first");
 
     const u = await runCli(sb, ["uninstall", "--git"]);
     assert.equal(u.code, 0, u.stderr);

@@ -2,14 +2,19 @@
  * Install and uninstall the git `pre-push` hook (DESIGN.md "Gates" → "Installer").
  *
  * The hook goes where git runs hooks from (lib/install/git/hooks_dir.ts: honours `core.hooksPath`,
- * linked worktrees share the main repository's hooks, submodules have their own). Three layouts:
+ * linked worktrees share the main repository's hooks, submodules have their own). Four layouts:
  * - **plain**: no hook there → our stub.
  * - **chained**: a foreign `pre-push` is renamed to {@linkcode CHAINED_HOOK_NAME} (a rename keeps its
- *   bytes and mode) and our stub runs it first with the same arguments and stdin bytes.
- * - **husky**: hooks dir is `.husky/_` (husky 9) or `.husky` (husky 5–8) → one marked line in
- *   `.husky/pre-push` instead of a stub.
- * Uninstall removes only what carries the `managed-by: review-gate` marker and renames the foreign
- * hook back. Install is idempotent.
+ *   bytes and mode) and our stub runs it first, as its own process, with the same arguments and
+ *   stdin bytes; nothing it does can skip our review (a refusal stops the push).
+ * - **inline**: a foreign shell hook that finds itself through `$0` (husky 4 and other dispatchers
+ *   run what is named like the file) would change behaviour under another name → our line goes
+ *   before its first command instead (lib/install/git/line_plan.ts).
+ * - **husky**: hooks dir is `.husky/_` (husky 9) or `.husky` (husky 5–8) → our line goes before the
+ *   first command of `.husky/pre-push`, where nothing of the user's can end the script first.
+ * A file that cannot take our line safely (not a shell script, not UTF-8) is refused with the
+ * reason. Uninstall removes only what carries the `managed-by: review-gate` marker and renames the
+ * foreign hook back. Install is idempotent.
  *
  * @module
  */
@@ -19,19 +24,13 @@ import { UsageError } from "../../base/errors.ts";
 import {
   applyActions,
   type FileAction,
-  fileMode,
   lstatOrNull,
   readTextOrNull,
   renderActions,
 } from "../file_actions.ts";
-import {
-  addHuskyLine,
-  CHAINED_HOOK_NAME,
-  isManaged,
-  removeHuskyLines,
-  renderHuskyLine,
-  renderPrePushStub,
-} from "./stub.ts";
+import { CHAINED_HOOK_NAME, isManaged, isOurStub, renderPrePushStub } from "./stub.ts";
+import { planLineInstall, planLineUninstall } from "./line_plan.ts";
+import { isShellScript, refersToOwnPath } from "./placement.ts";
 import {
   ensureInstallableHooksDir,
   huskyDirOf,
@@ -58,7 +57,7 @@ export interface GitHookOptions {
 export interface GitHookReport {
   /** Absolute directory git runs hooks from. */
   hooksDir: string;
-  layout: "plain" | "chained" | "husky";
+  layout: "plain" | "chained" | "inline" | "husky";
   actions: FileAction[];
   /** Extra facts for the user, one sentence each. */
   notes: string[];
@@ -82,6 +81,7 @@ export async function installGitHook(options: GitHookOptions): Promise<GitHookRe
   const plan = husky
     ? await planHuskyInstall(husky, options.command)
     : await planStubInstall(hooksDir, options.command, options.force ?? false);
+
   const { runner, cwd } = options;
   const note = await insideWorktreeNote(hooksDir, { runner, cwd, husky: husky !== null });
   if (note !== null) plan.notes.push(note);
@@ -127,19 +127,11 @@ async function planStubInstall(hooksDir: string, command: string, force: boolean
   const chainedExists = (await lstatOrNull(chained)) !== null;
   const current = hookInfo ? await readTextOrNull(hook) : null;
 
-  if (hookInfo && typeof current === "string" && isManaged(current)) {
-    const text = renderPrePushStub(command, { chained: chainedExists });
-    if (current !== text || ((hookInfo.mode ?? 0o755) & 0o111) !== 0o111) {
-      actions.push({
-        op: "write",
-        path: hook,
-        text,
-        mode: 0o755,
-        before: current,
-        why: "refresh review-gate's stub",
-      });
-    } else notes.push("The pre-push hook is already installed.");
-    return { layout: chainedExists ? "chained" : "plain", actions, notes };
+  if (hookInfo && typeof current === "string" && !isOurStub(current) && isManaged(current)) {
+    return { layout: "inline", ...await planLineInstall(hook, { command, husky: false }) };
+  }
+  if (hookInfo && typeof current === "string" && isOurStub(current)) {
+    return refreshStub({ hook, info: hookInfo, current, command, chainedExists });
   }
   if (hookInfo) {
     if (chainedExists) {
@@ -162,6 +154,11 @@ async function planStubInstall(hooksDir: string, command: string, force: boolean
       );
     }
     if (!executable) notes.push(`The existing hook stays non-executable, so it is still not run.`);
+    // Only a hook git runs can carry our line; a non-executable one (--force) is chained unrun.
+    const inline = executable
+      ? await planInlineInstead(hook, { current, info: hookInfo, command, force })
+      : null;
+    if (inline) return inline;
     actions.push({
       op: "rename",
       from: hook,
@@ -192,6 +189,66 @@ async function planStubInstall(hooksDir: string, command: string, force: boolean
   return { layout: chainedExists ? "chained" : "plain", actions, notes };
 }
 
+/** Our stub is there: rewrite it when its text or executable bit is not what install writes. */
+function refreshStub(found: {
+  hook: string;
+  info: Deno.FileInfo;
+  current: string;
+  command: string;
+  chainedExists: boolean;
+}): Plan {
+  const { hook, info, current, chainedExists } = found;
+  const layout = chainedExists ? "chained" : "plain";
+  const text = renderPrePushStub(found.command, { chained: chainedExists });
+  if (current === text && ((info.mode ?? 0o755) & 0o111) === 0o111) {
+    return { layout, actions: [], notes: ["The pre-push hook is already installed."] };
+  }
+  return {
+    layout,
+    actions: [{
+      op: "write",
+      path: hook,
+      text,
+      mode: 0o755,
+      before: current,
+      why: "refresh review-gate's stub",
+    }],
+    notes: [],
+  };
+}
+
+/**
+ * A foreign shell hook that finds itself through `$0` cannot be renamed without changing what it
+ * does: our line goes before its first command instead. One that is not a shell script is refused
+ * (with `force` it is chained anyway). `null` → rename and chain as usual.
+ */
+async function planInlineInstead(
+  hook: string,
+  found: {
+    current: string | null | undefined;
+    info: Deno.FileInfo;
+    command: string;
+    force: boolean;
+  },
+): Promise<Plan | null> {
+  const { current, info } = found;
+  if (typeof current !== "string" || info.isSymlink || !refersToOwnPath(current)) return null;
+  const why =
+    `The existing hook "${hook}" finds itself through $0 (its name or folder), so renaming it to chain it would change what it does`;
+  if (isShellScript(current)) {
+    const plan = await planLineInstall(hook, { command: found.command, husky: false });
+    return {
+      layout: "inline",
+      ...plan,
+      notes: [`${why}: review-gate's line goes before its first command instead.`, ...plan.notes],
+    };
+  }
+  if (found.force) return null;
+  throw new UsageError(
+    `${why}, and it is not a shell script, so a line cannot go in it. Call review-gate from it yourself, first thing, with git's arguments and stdin (${found.command} hook pre-push "$@"), or pass --force to rename and chain it anyway`,
+  );
+}
+
 async function planStubUninstall(hooksDir: string): Promise<Plan> {
   const hook = join(hooksDir, "pre-push");
   const chained = join(hooksDir, CHAINED_HOOK_NAME);
@@ -200,7 +257,10 @@ async function planStubUninstall(hooksDir: string): Promise<Plan> {
   const hookInfo = await lstatOrNull(hook);
   const chainedExists = (await lstatOrNull(chained)) !== null;
   const current = hookInfo ? await readTextOrNull(hook) : null;
-  const ours = typeof current === "string" && isManaged(current);
+  if (typeof current === "string" && !isOurStub(current) && isManaged(current)) {
+    return { layout: "inline", ...await planLineUninstall(hook) };
+  }
+  const ours = typeof current === "string" && isOurStub(current);
   if (hookInfo && !ours) {
     notes.push(`The pre-push hook "${hook}" is not review-gate's; left alone.`);
     if (chainedExists) {
@@ -229,48 +289,14 @@ async function planStubUninstall(hooksDir: string): Promise<Plan> {
 }
 
 async function planHuskyInstall(huskyDir: string, command: string): Promise<Plan> {
-  const file = join(huskyDir, "pre-push");
-  const info = await lstatOrNull(file);
-  const current = info ? await readTextOrNull(file) : null;
-  if (current === undefined) {
-    throw new UsageError(`Cannot read "${file}": fix its permissions and run install again`);
-  }
-  const text = addHuskyLine(current, renderHuskyLine(command));
-  const notes = ["husky manages the hooks here: review-gate adds one line to .husky/pre-push."];
-  if (text === current) {
-    return { layout: "husky", actions: [], notes: [...notes, "The line is already there."] };
-  }
-  const mode = info ? await fileMode(file, 0o755) : 0o755; // a symlink's target's mode
-  const why = current === null
-    ? "husky pre-push with review-gate's line"
-    : "add review-gate's line";
-  return {
-    layout: "husky",
-    actions: [{ op: "write", path: file, text, mode, before: current, why }],
-    notes,
-  };
+  const plan = await planLineInstall(join(huskyDir, "pre-push"), { command, husky: true });
+  const notes = [
+    "husky manages the hooks here: review-gate adds one line to .husky/pre-push, before its first command.",
+    ...plan.notes,
+  ];
+  return { layout: "husky", actions: plan.actions, notes };
 }
 
 async function planHuskyUninstall(huskyDir: string): Promise<Plan> {
-  const file = join(huskyDir, "pre-push");
-  const info = await lstatOrNull(file);
-  const current = info ? await readTextOrNull(file) : null;
-  if (typeof current !== "string") {
-    return { layout: "husky", actions: [], notes: ["No review-gate line in .husky/pre-push."] };
-  }
-  const { text, deleteFile, removed } = removeHuskyLines(current);
-  if (removed === 0) {
-    return { layout: "husky", actions: [], notes: ["No review-gate line in .husky/pre-push."] };
-  }
-  const action: FileAction = deleteFile
-    ? { op: "remove", path: file, before: current, why: "created by review-gate install" }
-    : {
-      op: "write",
-      path: file,
-      text,
-      mode: await fileMode(file, 0o644),
-      before: current,
-      why: "remove review-gate's line",
-    };
-  return { layout: "husky", actions: [action], notes: [] };
+  return { layout: "husky", ...await planLineUninstall(join(huskyDir, "pre-push")) };
 }

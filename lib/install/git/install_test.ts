@@ -159,7 +159,7 @@ Deno.test("installGitHook() adds one line to husky's .husky/pre-push and uninsta
         assert.equal(report.layout, "husky");
         const text = await Deno.readTextFile(file);
         assert.equal(text.split("\n").filter((l) => l.includes(MANAGED_MARKER)).length, 1);
-        assert.ok(text.startsWith("npm test\n"));
+        assert.ok(text.endsWith("\nnpm test\n"), "our line goes before the first command");
         await assertShellcheckClean(`#!/bin/sh\n${text}`);
         assert.deepEqual(
           (await installGitHook({ runner, cwd: repo, command: COMMAND })).actions,

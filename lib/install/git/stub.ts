@@ -1,14 +1,16 @@
 /**
  * The pre-push hook text review-gate writes (pure). Three shapes, from the templates in `hooks/`:
  * the plain stub, the stub that chains a foreign hook kept beside it, and the one line added to a
- * husky `.husky/pre-push`. Every shape carries the `managed-by: review-gate` marker, which is how
- * install and uninstall recognise our files and lines (DESIGN.md "Gates" → "Installer").
+ * hook file we do not own (husky's `.husky/pre-push`, or a foreign hook that cannot be renamed;
+ * where it goes is lib/install/git/placement.ts). Every shape carries the `managed-by: review-gate`
+ * marker, which is how install and uninstall recognise our files and lines (DESIGN.md "Gates" →
+ * "Installer").
  *
  * @module
  */
 import plainTemplate from "../../../hooks/pre-push.sh" with { type: "text" };
 import chainedTemplate from "../../../hooks/pre-push-chained.sh" with { type: "text" };
-import huskyTemplate from "../../../hooks/husky-line.sh" with { type: "text" };
+import lineTemplate from "../../../hooks/pre-push-line.sh" with { type: "text" };
 import { fillTemplate } from "../../base/template.ts";
 
 /** The fingerprint every file or line we write carries. */
@@ -16,9 +18,6 @@ export const MANAGED_MARKER = "managed-by: review-gate";
 
 /** File name a foreign pre-push hook is kept under, beside our stub, while we are installed. */
 export const CHAINED_HOOK_NAME = "pre-push.review-gate-chained";
-
-/** Marker line of a `.husky/pre-push` that review-gate created (so uninstall may delete it). */
-export const HUSKY_CREATED_LINE = `# ${MANAGED_MARKER}: file created by review-gate install`;
 
 /**
  * The pre-push stub.
@@ -35,13 +34,16 @@ export function renderPrePushStub(command: string, options: { chained?: boolean 
 }
 
 /**
- * The one line added to a husky `.husky/pre-push` (husky runs that file with `sh -e`).
+ * The one line added to a hook file we do not own (husky runs `.husky/pre-push` with `sh -e`). It
+ * reads stdin (git's ref lines) into a temp file, opens it twice and deletes it, runs our hook on
+ * one copy and leaves the other as the script's stdin, so the commands after it see the same
+ * bytes; a blocking review exits the script with our code.
  *
  * @param command shell command prefix from `selfCommand()`
  * @returns one line without its newline
  */
-export function renderHuskyLine(command: string): string {
-  return fillTemplate(huskyTemplate, { command }).trimEnd();
+export function renderHookLine(command: string): string {
+  return fillTemplate(lineTemplate, { command }).trimEnd();
 }
 
 /** True when hook text (a file or a line) carries our marker. */
@@ -50,41 +52,9 @@ export function isManaged(text: string): boolean {
 }
 
 /**
- * Add our line to a `.husky/pre-push` text, replacing an older line of ours.
- *
- * @param current the file's text, or `null` when the file does not exist
- * @param line from {@linkcode renderHuskyLine}
- * @returns the new text (a new file gets a shebang and {@linkcode HUSKY_CREATED_LINE})
+ * True for a whole hook file review-gate wrote (a stub from {@linkcode renderPrePushStub}: its
+ * marker is the second line), as opposed to a file holding one line of ours.
  */
-export function addHuskyLine(current: string | null, line: string): string {
-  if (current === null) return `#!/bin/sh\n${HUSKY_CREATED_LINE}\n${line}\n`;
-  const { text } = removeHuskyLines(current, { keepCreatedMarker: true });
-  // No trailing newline → ours goes after a "\n" and ends without one, so removal restores the bytes.
-  return text === "" || text.endsWith("\n") ? `${text}${line}\n` : `${text}\n${line}`;
-}
-
-/**
- * Remove our lines from a `.husky/pre-push` text.
- *
- * @param current the file's text
- * @param options `keepCreatedMarker` keeps {@linkcode HUSKY_CREATED_LINE} (used on reinstall)
- * @returns `text` without our lines; `deleteFile` when we created the file and nothing but its
- *   shebang is left
- */
-export function removeHuskyLines(
-  current: string,
-  options: { keepCreatedMarker?: boolean } = {},
-): { text: string; deleteFile: boolean; removed: number } {
-  const lines = current.split("\n");
-  const created = lines.includes(HUSKY_CREATED_LINE);
-  let removed = 0;
-  const kept = lines.filter((l) => {
-    if (l === HUSKY_CREATED_LINE && options.keepCreatedMarker) return true;
-    if (!isManaged(l)) return true;
-    removed++;
-    return false;
-  });
-  const text = kept.join("\n");
-  const rest = kept.filter((l) => l.trim() !== "" && l !== "#!/bin/sh" && l !== HUSKY_CREATED_LINE);
-  return { text, deleteFile: created && !options.keepCreatedMarker && rest.length === 0, removed };
+export function isOurStub(text: string): boolean {
+  return text.startsWith(`#!/bin/sh\n# ${MANAGED_MARKER}\n`);
 }

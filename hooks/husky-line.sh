@@ -1,1 +1,0 @@
-[ "${REVIEW_GATE:-}" = "0" ] || {{command}} hook pre-push "$@" || exit $? # managed-by: review-gate
