@@ -1,6 +1,6 @@
 /**
- * Per-Claude-session state for the Stop gate: `sessions/<session-id>.json` holding the turn's
- * baseline tree, the baseline and worktree tree of the last completed review with its verdict, and
+ * Per-session state for the turn gates: `sessions/<session-id>.json` holding the turn's
+ * baseline tree and prompt, the baseline and worktree tree of the last completed review with its verdict, and
  * the count of consecutive blocks (DESIGN.md "Gates"). Written atomically, new files `0600`; the
  * session's lock file (`sessions/<session-id>.lock`) is lib/store/session_lock.ts. Session ids
  * come from hook stdin and are untrusted: an id that is not a plain token (letters, digits, `-`,
@@ -39,11 +39,19 @@ export interface SessionState {
     /** The blocking findings, each with its fingerprint when known. */
     blocking: (import("../kinds/review/types.ts").Finding & { fingerprint?: string })[];
   };
+  /**
+   * The user's prompt that started the turn (UserPromptSubmit `prompt`, at most
+   * {@linkcode MAX_PROMPT_CHARS} characters): whether the user asked for a change the gate guards.
+   */
+  prompt?: string;
   /** Blocks in a row without an allow; capped by config. */
   consecutiveBlocks: number;
   /** ISO time of the last write. */
   updatedAt?: string;
 }
+
+/** Most characters of a turn's prompt kept in the session file. */
+export const MAX_PROMPT_CHARS = 16_384;
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 

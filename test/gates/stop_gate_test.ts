@@ -155,6 +155,29 @@ Deno.test("claude Stop gate across turns: block, reuse, fix, idle turn, loop cap
       },
     );
 
+    await t.step(
+      "the cap holds until the next prompt: a fifth blocking stop of the turn does not block",
+      async () => {
+        await addTokenLine(root, "LOOP_4");
+        const fifth = await runHook(
+          sb,
+          "claude-stop",
+          stopPayload({ ...session, stopHookActive: true }),
+          { env: scenario(blocking) },
+        );
+        const decision = stopDecision(fifth.stdout);
+        assert.equal(decision?.decision, undefined, fifth.stdout);
+        assert.match(String(decision?.systemMessage), /stopped blocking after 3 blocks in a row/);
+        await runHook(sb, "claude-prompt", promptPayload(session));
+        await addTokenLine(root, "NEXT_TURN");
+        const next = await runHook(sb, "claude-stop", stopPayload(session), {
+          env: scenario(blocking),
+        });
+        assert.equal(stopDecision(next.stdout)?.decision, "block", "a new prompt starts over");
+        assert.equal(await providerCalls(sb), 8);
+      },
+    );
+
     await t.step("the user's index is byte-identical after all the turns", async () => {
       assert.equal(await indexBytes(sb), index);
     });
@@ -233,6 +256,11 @@ Deno.test("claude Stop gate allows at once on bad input, other events, skip swit
             [0, ""],
             `${name} on ${JSON.stringify(stdin)}: ${s.stderr}`,
           );
+          assert.match(
+            s.stderr,
+            /^review-gate: claude-(stop|prompt): input ignored: (empty stdin|stdin is not JSON|stdin is not a JSON object|"\w+" is missing or not a string)/,
+            `${name} says why on stderr`,
+          );
         }
       }
       assert.equal(await providerCalls(sb), 0);
@@ -258,12 +286,12 @@ Deno.test("claude Stop gate allows at once on bad input, other events, skip swit
       assert.equal(await providerCalls(sb), 0);
     });
 
-    await t.step("a cwd outside any repository is allowed", async () => {
+    await t.step("a session that never started in a repository is allowed silently", async () => {
       const outside = join(sb.dir, "home");
       const s = await runHook(
         sb,
         "claude-stop",
-        stopPayload({ sessionId: "sess-skips", cwd: outside }),
+        stopPayload({ sessionId: "sess-nowhere", cwd: outside }),
         {
           env: scenario(blocking),
           cwd: outside,

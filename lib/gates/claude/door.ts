@@ -20,6 +20,7 @@ export const CLAUDE_DOOR: TurnDoor = {
   parse: parseHookPayload,
   isPrompt: isPromptSubmit,
   isStop: isMainAgentStop,
+  projectDir: (env) => env.CLAUDE_PROJECT_DIR || undefined,
 };
 
 /** `hook claude-prompt`: record the turn's baseline; exit 0 with no stdout, always. */

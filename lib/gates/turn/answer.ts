@@ -10,6 +10,7 @@
  */
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import { type GateFinding, listFindings, plural } from "../messages.ts";
+import type { HookOutput } from "../hook_io.ts";
 
 /**
  * Stop hook stdout that blocks the stop and sends Claude the reason.
@@ -100,4 +101,22 @@ export function buildStopPartial(
     `the gate off with "review-gate gate disable ${input.gateName}" or REVIEW_GATE=0.`,
   ].join("\n");
   return JSON.stringify({ decision: "block", reason: sanitizeForTerminal(reason) }) + "\n";
+}
+
+/**
+ * Add notes to a stop's answer: a block's reason, an allow's `systemMessage`, or a new
+ * `systemMessage` when the stop allowed silently.
+ *
+ * @param output an answer built by this module (stdout empty or one JSON line)
+ * @param notes one sentence each
+ * @returns the answer with the notes on new lines
+ */
+export function withNotes(output: HookOutput, notes: readonly string[]): HookOutput {
+  if (notes.length === 0) return output;
+  const text = notes.join("\n");
+  if (output.stdout.trim() === "") return { ...output, stdout: buildStopMessage(text) };
+  const answer = JSON.parse(output.stdout) as Record<string, unknown>;
+  const key = answer.decision === "block" ? "reason" : "systemMessage";
+  answer[key] = sanitizeForTerminal(answer[key] ? `${answer[key]}\n${text}` : text);
+  return { ...output, stdout: JSON.stringify(answer) + "\n" };
 }

@@ -2,41 +2,52 @@
  * The turn gate's start (DESIGN.md "Gates"), agent-neutral: on the user's prompt (Claude Code's
  * `UserPromptSubmit`, through its door lib/gates/claude/door.ts) record the turn's baseline — the
  * worktree as a tree id, untracked files through a temporary index (the user's index is never
- * touched) — and reset the block counter. Failures are reported on stderr only and never block.
+ * touched) — and the prompt's text (what the user asked for this turn), reset the block counter,
+ * and anchor the session on this repository (lib/gates/turn/locate.ts), so the stop finds it from
+ * any cwd. Failures are reported on stderr only and never block.
  *
  * @module
  */
 import { snapshotWorktreeTree } from "../../git/live_tree.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import { ensureStateDir } from "../../store/state.ts";
-import { readSessionState, writeSessionState } from "../../store/sessions.ts";
+import { writeAnchor } from "../../store/anchors.ts";
+import { MAX_PROMPT_CHARS, readSessionState, writeSessionState } from "../../store/sessions.ts";
 import { ALLOW, describeFailure, type HookInput, type HookOutput } from "../hook_io.ts";
 import { openGate } from "./context.ts";
 import type { TurnDoor } from "./door.ts";
 
 /**
- * The turn's start: record the baseline tree of this turn and reset the block counter.
+ * The turn's start: record the baseline tree and prompt of this turn, reset the block counter,
+ * anchor the session.
  *
  * @param input the hook's input
  * @param door the agent's front door
- * @returns always exit 0 with no stdout (plain stdout would be added to Claude's context)
+ * @returns always exit 0 with no stdout (plain stdout would be added to the agent's context);
+ *   stderr says why malformed input was ignored or why the baseline was not recorded
  */
 export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<HookOutput> {
   try {
-    const gate = await openGate(input, door, door.isPrompt);
-    if (!gate) return ALLOW;
+    const opened = await openGate(input, door, "prompt");
+    if (opened.kind !== "open") {
+      return { ...ALLOW, stderr: opened.kind === "skip" && opened.why ? `${opened.why}\n` : "" };
+    }
+    const gate = opened.gate;
     const state = await ensureStateDir(gate.repo.commonDir);
     const baselineTree = await snapshotWorktreeTree(input.runner, gate.repo);
-    const previous = await readSessionState(state, gate.payload.session_id);
+    const sessionId = gate.payload.session_id;
+    const previous = await readSessionState(state, sessionId);
     await writeSessionState(state, {
-      sessionId: gate.payload.session_id,
+      sessionId,
       value: {
         ...previous,
         baselineTree,
+        prompt: (gate.payload.prompt ?? "").slice(0, MAX_PROMPT_CHARS),
         consecutiveBlocks: 0,
         updatedAt: input.now().toISOString(),
       },
     });
+    await writeAnchor(input.env, { sessionId, root: gate.repo.root, now: input.now() });
     return ALLOW;
   } catch (error) {
     return {

@@ -1,14 +1,17 @@
 /**
  * Opening a turn gate (DESIGN.md "Gates"): the fast paths every turn hook takes before any heavy
- * module loads — skip switches (`REVIEW_GATE=0`, `REVIEW_GATE_CHILD=1`), malformed stdin or
- * another event, not a repository, gate disabled — then the parsed payload, repository and config.
+ * module loads — skip switches (`REVIEW_GATE=0`, `REVIEW_GATE_CHILD=1`), malformed stdin (allowed,
+ * with the reason on stderr) or another event, no repository, gate disabled — then the parsed
+ * payload, the anchored repository (lib/gates/turn/locate.ts: not the agent's moving cwd) and the
+ * config.
  *
  * @module
  */
 import { type Config, loadConfig } from "../../config/config.ts";
-import { type Repo, resolveRepo } from "../../git/repo.ts";
+import type { Repo } from "../../git/repo.ts";
 import type { TurnDoor, TurnGateConfig, TurnPayload } from "./door.ts";
 import { type HookInput, hooksSwitchedOff } from "../hook_io.ts";
+import { locatePromptRepo, locateStopRepo } from "./locate.ts";
 
 /** What a gate works with once it is open. */
 export interface GateContext {
@@ -19,34 +22,59 @@ export interface GateContext {
   config: Config;
   /** This gate's settings (`door.gateConfig(config)`). */
   gate: TurnGateConfig;
+  /** Notes the stop's answer must carry (e.g. the agent's cwd is in another repository). */
+  notes: string[];
 }
 
+/** What opening a gate gave. */
+export type GateOpening =
+  | { kind: "open"; gate: GateContext }
+  /** Allow silently; `why` (malformed input) goes to stderr. */
+  | { kind: "skip"; why?: string }
+  /** A stop whose turn cannot be reviewed: allow with a visible "NOT reviewed" note. */
+  | { kind: "not-reviewed"; reason: string };
+
+const SKIP: GateOpening = Object.freeze({ kind: "skip" });
+
 /**
- * Parse stdin with the door's parser and resolve repo + config.
+ * Parse stdin with the door's parser, find the repository the turn is anchored on, read the
+ * config.
  *
  * @param input the hook's stdin, env, cwd and runner
  * @param door the agent's front door
- * @param wanted which payloads this hook handles, e.g. `door.isStop`
- * @returns the context, or `null` meaning "allow silently"
+ * @param event `prompt` (the turn's start) or `stop`
+ * @returns the context, a skip (allow silently; malformed input says why), or a stop that cannot be
+ *   reviewed
  * @throws {import("../../base/errors.ts").ConfigError} a config file that cannot be read or is invalid
  */
 export async function openGate(
   input: HookInput,
   door: TurnDoor,
-  wanted: (p: TurnPayload) => boolean,
-): Promise<GateContext | null> {
-  if (hooksSwitchedOff(input.env)) return null;
+  event: "prompt" | "stop",
+): Promise<GateOpening> {
+  if (hooksSwitchedOff(input.env)) return SKIP;
   const parsed = door.parse(input.stdinText);
-  if (!parsed.ok || !wanted(parsed.payload)) return null;
+  if (!parsed.ok) {
+    const hook = event === "prompt" ? door.promptHookName : door.gateName;
+    return { kind: "skip", why: `review-gate: ${hook}: input ignored: ${parsed.reason}` };
+  }
   const payload = parsed.payload;
+  if (!(event === "prompt" ? door.isPrompt(payload) : door.isStop(payload))) return SKIP;
   let repo: Repo;
-  try {
-    repo = await resolveRepo(input.runner, payload.cwd || input.cwd);
-  } catch {
-    return null; // not a git repository (or git missing): nothing to gate
+  let notes: string[] = [];
+  if (event === "prompt") {
+    const found = await locatePromptRepo(input, door, payload);
+    if (!found) return SKIP; // not in a repository: nothing to gate
+    repo = found;
+  } else {
+    const found = await locateStopRepo(input, door, payload);
+    if (found.kind === "none") return SKIP;
+    if (found.kind === "not-reviewed") return found;
+    repo = found.repo;
+    notes = found.notes;
   }
   const { config } = await loadConfig({ root: repo.root, env: input.env });
   const gate = door.gateConfig(config);
-  if (!gate.enabled) return null;
-  return { door, payload, repo, config, gate };
+  if (!gate.enabled) return SKIP;
+  return { kind: "open", gate: { door, payload, repo, config, gate, notes } };
 }

@@ -77,7 +77,8 @@ function kindOf(verdict: StoredVerdict): Kind {
  * review that could not run; with `onPartial: "block"`, on a review that saw only part of the
  * change or none of it — until the streak reaches `maxBlocks`, then allow with a message. A
  * review that could not run, saw nothing, or saw only part and is allowed says so in a
- * `systemMessage`: never a silent pass. The counter is reset on an allow or at the cap, else
+ * `systemMessage`: never a silent pass. The counter is reset on an allow, kept at the cap (so
+ * later stops of the turn allow too), else
  * incremented, through `options.save`.
  *
  * @returns the hook output, exit 0 always: stdout empty (allow), a `systemMessage` or a block
@@ -125,7 +126,9 @@ export async function decideStop(
     return { stdout: out, stderr: "", exitCode: 0 };
   }
   if (streak >= maxBlocks) {
-    await options.save({ consecutiveBlocks: 0 });
+    // The cap holds until the user's next prompt or a stop allowed on its merits: a stop that
+    // comes after the cap's allow (another hook kept the turn going) must not block again.
+    await options.save({ consecutiveBlocks: streak });
     const what = couldNotRun
       ? `could not review this turn (${reason})`
       : kind === "partial"

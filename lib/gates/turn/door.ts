@@ -18,6 +18,8 @@ export interface TurnPayload {
   cwd: string;
   /** Stop: the agent's final message, carried into the prompt as data; absent when none. */
   last_assistant_message?: string;
+  /** The turn's start: the user's prompt text, as the agent sent it. */
+  prompt?: string;
 }
 
 /** Result of a door's payload parser: the payload, or why it is unusable (never thrown). */
@@ -44,4 +46,9 @@ export interface TurnDoor {
   isPrompt(payload: TurnPayload): boolean;
   /** True for the main agent's stop (not a subagent's). */
   isStop(payload: TurnPayload): boolean;
+  /**
+   * The project directory the agent names for its hooks (Claude Code: `CLAUDE_PROJECT_DIR`), where
+   * the turn gate anchors before the moving cwd (lib/gates/turn/locate.ts); `undefined` when none.
+   */
+  projectDir(env: Record<string, string | undefined>): string | undefined;
 }

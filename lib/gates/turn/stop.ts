@@ -5,14 +5,20 @@
  * lib/gates/turn/baseline.ts (the worktree as a tree id; untracked files through a temporary index,
  * the user's index is never touched).
  *
+ * The repository is the one the session's turn started in (lib/gates/turn/locate.ts), not the
+ * agent's moving cwd; an anchor that is gone allows with a "NOT reviewed" note saying why, and a cwd
+ * in another repository adds a note that its changes are not reviewed here.
+ *
  * Fast paths, in order, each before any heavy module loads: skip switches (`REVIEW_GATE=0`,
- * `REVIEW_GATE_CHILD=1`); malformed stdin or another event; not a repository; gate disabled; no
- * baseline (record one and allow); nothing changed since the baseline (allow, no model call); the
- * same change as the last review — same baseline *and* same tree — (reuse its verdict). Stops of one
+ * `REVIEW_GATE_CHILD=1`); malformed stdin (the reason on stderr) or another event; no repository;
+ * gate disabled; no baseline (record one and allow with a "NOT reviewed" note); nothing changed
+ * since the baseline (allow, no model call); the same change as the last review — same baseline
+ * *and* same tree — (reuse its verdict). Stops of one
  * session are serialised by a lock file `sessions/<id>.lock` (`Deno.FsFile.lock`); a stop that
  * cannot get it before the internal deadline allows with a message. Loops are impossible: a stop
  * that follows our own block counts towards `max_blocks` consecutive blocks, after which the gate
- * allows with a message. Once the config is read, anything that goes wrong — a review that could
+ * allows with a message — and keeps allowing until the user's next prompt or a stop allowed on its
+ * merits (the cap is not a reset). Once the config is read, anything that goes wrong — a review that could
  * not run or an internal error (a git snapshot that fails, a broken state dir) — follows
  * `on_error`: allow with a loud `systemMessage` by default, block (counted and capped) with
  * `on_error: block`. Before the config is read, an error allows with a message. The decision,
@@ -29,7 +35,7 @@ import { snapshotWorktreeTree } from "../../git/live_tree.ts";
 import { ensureStateDir } from "../../store/state.ts";
 import { readSessionState, type SessionState, writeSessionState } from "../../store/sessions.ts";
 import type { TurnDoor } from "./door.ts";
-import { type GateContext, openGate } from "./context.ts";
+import { type GateContext, type GateOpening, openGate } from "./context.ts";
 import { ALLOW, type HookInput, type HookOutput } from "../hook_io.ts";
 import { lockSession } from "../../store/session_lock.ts";
 import type { StopDecisionOptions, StoredVerdict } from "./decision.ts";
@@ -46,38 +52,54 @@ export const DEADLINE_MARGIN_SECONDS = 15;
  */
 export async function runStopGate(input: HookInput, door: TurnDoor): Promise<HookOutput> {
   const started = input.now().getTime();
-  let gate: GateContext | null;
+  let opened: GateOpening;
   try {
-    gate = await openGate(input, door, door.isStop);
+    opened = await openGate(input, door, "stop");
   } catch (error) {
     return (await import("./failure.ts")).failSafe(error);
   }
-  if (!gate) return ALLOW;
+  if (opened.kind === "skip") return { ...ALLOW, stderr: opened.why ? `${opened.why}\n` : "" };
+  if (opened.kind === "not-reviewed") {
+    const { buildStopMessage } = await import("./answer.ts");
+    const text = `review-gate: this turn was NOT reviewed: ${opened.reason}`;
+    return { stdout: buildStopMessage(text), stderr: `${text}\n`, exitCode: 0 };
+  }
+  const gate = opened.gate;
   const stop = gate.gate;
   const deadline = started +
     Math.max(5, stop.timeout_seconds - DEADLINE_MARGIN_SECONDS) * 1000;
+  let output: HookOutput;
   try {
-    const state = await ensureStateDir(gate.repo.commonDir);
-    const release = await lockSession(state, {
-      sessionId: gate.payload.session_id,
-      waitMs: deadline - input.now().getTime(),
-    });
-    if (!release) {
-      return {
-        stdout: (await import("./answer.ts")).buildStopMessage(
-          "review-gate: this stop was NOT reviewed: another review of this session is running",
-        ),
-        stderr: "",
-        exitCode: 0,
-      };
-    }
-    try {
-      return await stopWithGate(input, { ...gate, state, deadline });
-    } finally {
-      release();
-    }
+    output = await lockedStop(input, { ...gate, deadline });
   } catch (error) {
-    return await (await import("./failure.ts")).gateFailed(gate, error);
+    output = await (await import("./failure.ts")).gateFailed(gate, error);
+  }
+  if (gate.notes.length === 0) return output;
+  return (await import("./answer.ts")).withNotes(output, gate.notes);
+}
+
+async function lockedStop(
+  input: HookInput,
+  gate: GateContext & { deadline: number },
+): Promise<HookOutput> {
+  const state = await ensureStateDir(gate.repo.commonDir);
+  const release = await lockSession(state, {
+    sessionId: gate.payload.session_id,
+    waitMs: gate.deadline - input.now().getTime(),
+  });
+  if (!release) {
+    return {
+      stdout: (await import("./answer.ts")).buildStopMessage(
+        "review-gate: this stop was NOT reviewed: another review of this session is running",
+      ),
+      stderr: "",
+      exitCode: 0,
+    };
+  }
+  try {
+    return await stopWithGate(input, { ...gate, state });
+  } finally {
+    release();
   }
 }
 
@@ -103,8 +125,16 @@ async function stopWithGate(
   const current = await snapshotWorktreeTree(input.runner, repo);
   const baseline = session.baselineTree;
   if (!baseline) {
+    // No turn start seen for this session here (hooks installed mid-session, or the prompt hook
+    // failed): what this turn changed is unknown. Record a baseline for the next turn and say so.
     await save({ baselineTree: current, consecutiveBlocks: 0 });
-    return ALLOW; // no UserPromptSubmit seen for this session yet: nothing known to have changed
+    return {
+      stdout: (await import("./answer.ts")).buildStopMessage(
+        `review-gate: this turn was NOT reviewed: its start was not seen in "${repo.root}" (hooks installed during the session?); the next turns will be`,
+      ),
+      stderr: "",
+      exitCode: 0,
+    };
   }
   if (current === baseline) {
     await save({ consecutiveBlocks: 0 });

@@ -1,0 +1,93 @@
+/**
+ * Where each agent session's turn gate is anchored: the repository whose state dir holds the
+ * session's baseline (lib/store/sessions.ts). An agent's hook payload carries its *current* cwd,
+ * which moves when the agent `cd`s — into a subdirectory, a submodule, another repository, out of
+ * every repository, or into a directory it then deletes — so the turn's start records here, per
+ * user, where its baseline went, and the stop reads it back from any cwd. One small JSON file per
+ * session under `$XDG_STATE_HOME/review-gate/anchors/` (default `~/.local/state/…`), named like the
+ * session files (an untrusted id that is not a plain token is hashed), mode `0600`; files untouched
+ * for 30 days are pruned at most once a day.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { jsonText, writeStoreFile } from "./_write.ts";
+import { sessionFileName } from "./sessions.ts";
+
+/** What the turn's start recorded about where the session's gate lives. */
+export interface SessionAnchor {
+  /** Worktree root of the repository holding the baseline (absolute). */
+  root: string;
+  /** ISO time the anchor was written. */
+  at: string;
+}
+
+const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
+const PRUNE_EVERY_MS = 24 * 3600 * 1000;
+
+/**
+ * The anchors folder: `$XDG_STATE_HOME/review-gate/anchors`, else `$HOME/.local/state/…`.
+ *
+ * @returns the path, or `undefined` when neither variable is set
+ */
+export function anchorsDir(env: Record<string, string | undefined>): string | undefined {
+  const base = env.XDG_STATE_HOME || (env.HOME ? join(env.HOME, ".local", "state") : undefined);
+  return base ? join(base, "review-gate", "anchors") : undefined;
+}
+
+/**
+ * Record where a session's gate lives (creating the folder `0700`), and prune old anchors at most
+ * once a day.
+ *
+ * @param env for {@linkcode anchorsDir}; nothing is written when it gives no folder
+ * @param anchor the untrusted session id and the repository root
+ * @throws Deno.errors from the file system
+ */
+export async function writeAnchor(
+  env: Record<string, string | undefined>,
+  anchor: { sessionId: string; root: string; now: Date },
+): Promise<void> {
+  const dir = anchorsDir(env);
+  if (!dir) return;
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  const value: SessionAnchor = { root: anchor.root, at: anchor.now.toISOString() };
+  await writeStoreFile(join(dir, await sessionFileName(anchor.sessionId)), jsonText(value));
+  await pruneAnchors(dir, anchor.now).catch(() => {}); // best effort
+}
+
+/**
+ * Read where a session's gate lives.
+ *
+ * @returns the anchor, or `null` when none was recorded (or it is unreadable)
+ */
+export async function readAnchor(
+  env: Record<string, string | undefined>,
+  sessionId: string,
+): Promise<SessionAnchor | null> {
+  const dir = anchorsDir(env);
+  if (!dir) return null;
+  try {
+    const value = JSON.parse(
+      await Deno.readTextFile(join(dir, await sessionFileName(sessionId))),
+    );
+    return typeof value?.root === "string" && value.root !== "" ? value as SessionAnchor : null;
+  } catch {
+    return null;
+  }
+}
+
+async function pruneAnchors(dir: string, now: Date): Promise<void> {
+  const stamp = join(dir, ".pruned");
+  const last = (await Deno.stat(stamp).catch(() => null))?.mtime?.getTime() ?? 0;
+  if (now.getTime() - last < PRUNE_EVERY_MS) return;
+  await Deno.writeTextFile(stamp, "", { mode: 0o600 });
+  await Deno.utime(stamp, now, now);
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.isFile || !entry.name.endsWith(".json")) continue;
+    const path = join(dir, entry.name);
+    const mtime = (await Deno.stat(path).catch(() => null))?.mtime?.getTime();
+    if (mtime !== undefined && now.getTime() - mtime > PRUNE_AFTER_MS) {
+      await Deno.remove(path).catch(() => {});
+    }
+  }
+}
