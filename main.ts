@@ -3,7 +3,8 @@
  * dependencies (runner, clock, environment, streams, interrupt signal), runs one command, and maps
  * the result to an exit code. Ctrl-C (SIGINT), SIGTERM or SIGHUP (terminal closed) aborts the
  * provider call (its process group is killed), removes temp dirs and ends with 130; a second
- * signal kills every child process group still running, removes temp dirs and exits at once.
+ * signal kills every child process group still running and removes temp dirs, and the run still
+ * writes its record (bounded to a few seconds); a third exits at once.
  *
  * @module
  */
@@ -38,30 +39,40 @@ function sink(file: typeof Deno.stdout): TextSink {
 /** The signals that interrupt a run: Ctrl-C, `kill`, and the terminal closing. */
 export const INTERRUPT_SIGNALS: readonly Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
+/** How long the run may take, after a second signal, to finish its bookkeeping. */
+export const SECOND_SIGNAL_GRACE_MS = 3000;
+
 /**
  * Build the handler for {@linkcode INTERRUPT_SIGNALS}: the first signal aborts `controller` (the
  * running child's group is killed through its abort signal and the command ends with 130); the
  * second kills every child process group still running (children are detached, so the terminal's
- * Ctrl-C never reaches them), removes the temp dirs and calls `exit(130)` at once.
+ * Ctrl-C never reaches them) and removes the temp dirs, then leaves the run `graceMs` to finish its
+ * bookkeeping — `run.json` says "interrupted", the records line is written — before `exit(130)`; a
+ * third signal calls `exit(130)` at once.
  *
  * @param controller aborted on the first signal
- * @param exit called with 130 on the second signal (`Deno.exit` in production)
+ * @param exit called with 130 (`Deno.exit` in production)
+ * @param graceMs the bookkeeping's time after the second signal (default
+ *   {@linkcode SECOND_SIGNAL_GRACE_MS})
  * @returns the listener to register for each signal
  */
 export function interruptHandler(
   controller: AbortController,
   exit: (code: number) => void,
+  graceMs = SECOND_SIGNAL_GRACE_MS,
 ): () => void {
   let interrupts = 0;
   return () => {
     interrupts++;
-    if (interrupts > 1) {
+    if (interrupts === 1) {
+      controller.abort(new Error("interrupted"));
+    } else if (interrupts === 2) {
       killAllChildren();
       cleanupAllTempDirs();
+      Deno.unrefTimer(setTimeout(() => exit(130), graceMs));
+    } else {
       exit(130);
-      return;
     }
-    controller.abort(new Error("interrupted"));
   };
 }
 

@@ -70,10 +70,10 @@ Deno.test("review killed with SIGKILL leaves a run.json saying running", async (
   });
 });
 
-Deno.test("interruptHandler() aborts on the first signal; the second kills children and exits 130", async () => {
+Deno.test("interruptHandler(): first signal aborts; second kills children and gives the bookkeeping its grace; third exits", async () => {
   const controller = new AbortController();
   const exits: number[] = [];
-  const onSignal = interruptHandler(controller, (code) => exits.push(code));
+  const onSignal = interruptHandler(controller, (code) => exits.push(code), 200);
   await withPrivateTempDir(async (dir) => {
     // a child started without the abort signal, like `git add -A` mid-collection
     const running = runProcess({ cmd: "sleep", args: ["30"] });
@@ -82,10 +82,41 @@ Deno.test("interruptHandler() aborts on the first signal; the second kills child
     assert.deepEqual(exits, []);
     assert.equal(liveChildren().length, 1, "the first signal leaves unsignalled children alone");
     onSignal();
-    assert.deepEqual(exits, [130]);
+    assert.deepEqual(exits, [], "the second signal leaves time to write the run's record");
     assert.deepEqual(liveTempDirs(), []);
     assert.equal(await Deno.stat(dir).then(() => true, () => false), false, "temp dir removed");
     const result = await running;
     assert.equal(result.code, 137, "the child was killed");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(exits, [130], "then exits 130 after the grace");
+    onSignal();
+    assert.deepEqual(exits, [130, 130], "a third signal exits at once");
   });
+});
+
+Deno.test("review hit by two SIGINTs 0-10 ms apart still records the run as interrupted", async () => {
+  for (const gapMs of [0, 10]) {
+    await withChangedSandbox(async (sandbox) => {
+      const child = spawnCli(sandbox, ["review", "--provider", "claude"], { scenario: "hang" });
+      await waitFor(async () => (await readFakeLog(sandbox)).length > 0, 15_000);
+      const [call] = await readFakeLog(sandbox);
+      try {
+        child.kill("SIGINT");
+        if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
+        child.kill("SIGINT");
+        const out = await child.output();
+        assert.equal(out.code, 130, new TextDecoder().decode(out.stderr));
+        await waitFor(async () => !(await processAlive(call.grandchildPid!)), 3_000);
+        assert.equal(await processAlive(call.pid), false, "the provider is gone");
+        assert.deepEqual(await entriesOf(sandbox.tmp), [], "no temp dir left");
+        assert.equal((await lastRun(sandbox)).run.status, "interrupted", `gap ${gapMs} ms`);
+        const records = await Deno.readTextFile(
+          join(sandbox.repo.root, ".git", "review-gate", "records.jsonl"),
+        );
+        assert.equal(JSON.parse(records.trim().split("\n").at(-1)!).status, "interrupted");
+      } finally {
+        killQuietly(call.pid);
+      }
+    });
+  }
 });
