@@ -9,11 +9,11 @@
  */
 import type { Command } from "commander";
 import { join } from "node:path";
-import { loadConfig } from "../config/config.ts";
+import { type Config, loadConfig } from "../config/config.ts";
 import { ReviewGateError } from "../base/errors.ts";
 import { SpawnError } from "../exec/exec.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
-import { type ClaudeScope, claudeSettingsPath } from "../install/claude/install.ts";
+import { claudeHookStatuses, stopTimeoutProblem } from "../install/claude/status.ts";
 import { prePushStatus } from "../install/git/status.ts";
 import { readTextOrNull } from "../install/file_actions.ts";
 import { MANAGED_MARKER } from "../install/git/stub.ts";
@@ -89,41 +89,27 @@ async function checkGitHook(deps: CliDeps, repo: Repo): Promise<DoctorCheck[]> {
   return checks;
 }
 
-async function checkClaude(deps: CliDeps, repo: Repo): Promise<DoctorCheck[]> {
-  const checks: DoctorCheck[] = [];
-  for (const scope of ["local", "project", "user"] as ClaudeScope[]) {
-    let path: string;
-    try {
-      path = claudeSettingsPath(scope, { projectDir: repo.root, home: deps.env.HOME });
-    } catch {
-      continue;
-    }
-    const text = await readTextOrNull(path);
-    if (text === null || text === undefined) continue; // absent or unreadable
-    let valid = true;
-    try {
-      JSON.parse(text);
-    } catch {
-      valid = false;
-    }
-    const ours = text.includes(MANAGED_MARKER);
-    if (!valid) {
-      checks.push({
-        area: `claude hooks (${scope})`,
+async function checkClaude(
+  deps: CliDeps,
+  repo: Repo,
+  config: Config | undefined,
+): Promise<DoctorCheck[]> {
+  const statuses = await claudeHookStatuses({ projectDir: repo.root, home: deps.env.HOME });
+  const checks: DoctorCheck[] = statuses.map((status) => {
+    const area = `claude hooks (${status.scope})`;
+    if (status.state === "invalid") return { area, ok: false, detail: status.problem! };
+    if (status.state === "incomplete") {
+      return {
+        area,
         ok: false,
-        detail: `"${path}" is not valid JSON`,
-      });
-    } else if (ours) {
-      const both = text.includes("hook claude-stop") && text.includes("hook claude-prompt");
-      checks.push({
-        area: `claude hooks (${scope})`,
-        ok: both,
-        detail: both
-          ? `installed (${path})`
-          : `incomplete in "${path}": run "review-gate install --claude" again`,
-      });
+        detail: `incomplete in "${status.path}": run "review-gate install --claude" again`,
+      };
     }
-  }
+    const timeout = config && stopTimeoutProblem(status, config.gates.claude_stop.timeout_seconds);
+    return timeout
+      ? { area, ok: false, detail: timeout }
+      : { area, ok: true, detail: `installed (${status.path})` };
+  });
   if (checks.length === 0) {
     checks.push({ area: "claude hooks", ok: false, optional: true, detail: "not installed" });
   }
@@ -174,8 +160,10 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
     });
   }
   let provider = "claude";
+  let loaded: Config | undefined;
   try {
     const { config, sources } = await loadConfig({ root: repo?.root, env: deps.env });
+    loaded = config;
     provider = config.provider;
     checks.push({
       area: "config",
@@ -193,7 +181,9 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
   }
   checks.push(...await checkProviders(deps, provider));
   checks.push(await checkReviewerAuth(deps, provider));
-  if (repo) checks.push(...await checkGitHook(deps, repo), ...await checkClaude(deps, repo));
+  if (repo) {
+    checks.push(...await checkGitHook(deps, repo), ...await checkClaude(deps, repo, loaded));
+  }
   checks.push(...checkEnvironment(deps.env));
   return checks;
 }

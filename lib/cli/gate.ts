@@ -13,6 +13,7 @@ import { setGateEnabled } from "../config/edit.ts";
 import { ConfigError, UsageError } from "../base/errors.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { writeFileAtomic } from "../base/atomic_write.ts";
+import { claudeHookStatuses, stopTimeoutProblem } from "../install/claude/status.ts";
 import type { CliDeps } from "./deps.ts";
 
 const GATES = { "pre-push": "pre_push", "claude-stop": "claude_stop" } as const;
@@ -67,6 +68,11 @@ async function status(deps: CliDeps): Promise<void> {
   deps.stdout.write(
     `config: ${sources.length ? sources.join(", ") : "defaults (no config file)"}\n`,
   );
+  const statuses = await claudeHookStatuses({ projectDir: repo.root, home: deps.env.HOME });
+  for (const hook of statuses) {
+    const problem = stopTimeoutProblem(hook, config.gates.claude_stop.timeout_seconds);
+    if (problem) deps.stdout.write(`WARNING: claude-stop (${hook.scope}): ${problem}\n`);
+  }
 }
 
 /** Register `gate` on the program. */

@@ -19,6 +19,7 @@ import {
   scenario,
   stopDecision,
   stopPayload,
+  writeRepoConfig,
 } from "./_gates.ts";
 
 /** Every file under `dir` (relative path → bytes as text and mode); `{}` when absent. */
@@ -214,6 +215,47 @@ Deno.test("uninstall removes the directories install created once empty, and onl
     assert.equal((await runCli(sb, ["uninstall", "--claude"])).code, 0);
     assert.equal(await exists(join(root, ".claude", "settings.local.json")), false);
     assert.ok(await exists(join(root, ".claude")), "a directory that was there before stays");
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("install --claude takes JSONC settings; doctor and gate status flag a Stop timeout below the configured one", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    const path = join(root, ".claude", "settings.local.json");
+    const jsonc = '{\n  // mine\n  "model": "opus", // trailing\n}\n';
+    await Deno.mkdir(join(root, ".claude"));
+    await Deno.writeTextFile(path, jsonc);
+    const installed = await runCli(sb, ["install", "--claude"]);
+    assert.equal(installed.code, 0, installed.stderr);
+    const text = await Deno.readTextFile(path);
+    assert.ok(text.includes("// mine") && text.includes("// trailing"), text);
+    assert.match(text, /"timeout": 300/);
+    assert.match((await runCli(sb, ["doctor"])).stdout, /ok {3}claude hooks \(local\): installed/);
+
+    await writeRepoConfig(sb, { gates: { claude_stop: { timeout_seconds: 600 } } });
+    const doctor = await runCli(sb, ["doctor"]);
+    assert.equal(doctor.code, 1);
+    assert.match(
+      doctor.stdout,
+      /FAIL claude hooks \(local\): the installed Stop hook's timeout is 300 s but gates\.claude_stop\.timeout_seconds is 600 s: .*install --claude --scope local/,
+    );
+    const status = await runCli(sb, ["gate", "status"]);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(
+      status.stdout,
+      /WARNING: claude-stop \(local\): the installed Stop hook's timeout is 300 s/,
+    );
+
+    assert.equal((await runCli(sb, ["install", "--claude"])).code, 0);
+    assert.match(await Deno.readTextFile(path), /"timeout": 600/);
+    assert.match((await runCli(sb, ["doctor"])).stdout, /ok {3}claude hooks \(local\): installed/);
+    assert.doesNotMatch((await runCli(sb, ["gate", "status"])).stdout, /WARNING/);
+
+    assert.equal((await runCli(sb, ["uninstall", "--claude"])).code, 0);
+    assert.equal(await Deno.readTextFile(path), jsonc, "uninstall restores the bytes");
   } finally {
     await sb.cleanup();
   }

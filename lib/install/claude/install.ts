@@ -4,7 +4,9 @@
  * settings and from `<cwd>/.claude/settings.json` / `settings.local.json`, looked up in Claude's
  * cwd, not the git root).
  *
- * Read → drop our entries → append ours → atomic write (temp + rename, mode kept). A symlinked
+ * Read (JSONC, as Claude Code reads it: comments and trailing commas) → drop our entries → append
+ * ours, editing the text in place so comments and formatting stay (lib/install/claude/
+ * settings_text.ts) → atomic write (temp + rename, mode kept). A symlinked
  * settings file (`~/.claude/settings.json -> ~/dotfiles/…`) is edited at its target; the link stays,
  * and the target's mode is kept (and given to the backup). The first change
  * to an existing file keeps a copy of it as `<file>.review-gate.bak`. Uninstall writes the backup's
@@ -31,6 +33,7 @@ import {
   renderSettings,
   type Settings,
 } from "./settings.ts";
+import { editSettingsText, parseSettingsText } from "./settings_text.ts";
 
 /** Which settings file: `local` (default), `project`, `user`. */
 export type ClaudeScope = "local" | "project" | "user";
@@ -98,17 +101,7 @@ async function readSettings(
       cause,
     });
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (cause) {
-    throw new ConfigError(
-      `Claude settings "${path}" is not valid JSON (${
-        (cause as Error).message
-      }): fix it, then run install again`,
-      { cause },
-    );
-  }
+  const value = await parseSettingsText(text, path);
   const problem = checkSettingsShape(value);
   if (problem) {
     throw new ConfigError(
@@ -143,9 +136,14 @@ export async function installClaudeHooks(options: ClaudeHookOptions): Promise<Cl
   const entries = buildClaudeEntries(options.command, {
     stopTimeoutSeconds: options.stopTimeoutSeconds,
   });
-  const text = renderSettings(mergeOurHooks(current.settings, entries));
+  const merged = mergeOurHooks(current.settings, entries);
   const actions: FileAction[] = [];
-  if (text === current.text) return await finish(path, actions, options.dryRun);
+  if (current.text !== null && isDeepStrictEqual(current.settings, merged)) {
+    return await finish(path, actions, options.dryRun);
+  }
+  const text = current.text === null
+    ? renderSettings(merged)
+    : await editSettingsText(current.text, entries);
   if (current.text === null) {
     if (!(await lstatOrNull(dirname(path)))) actions.push({ op: "mkdir", path: dirname(path) });
   } else if (!(await lstatOrNull(path + BACKUP_SUFFIX))) {
@@ -204,7 +202,7 @@ export async function uninstallClaudeHooks(options: ClaudeHookOptions): Promise<
     actions.push({
       op: "write",
       path,
-      text: renderSettings(settings),
+      text: await editSettingsText(current.text, null),
       mode: current.mode,
       before: current.text,
       why: "remove review-gate's hooks",
@@ -216,7 +214,7 @@ export async function uninstallClaudeHooks(options: ClaudeHookOptions): Promise<
 async function readBackup(path: string): Promise<{ text: string; settings: unknown } | null> {
   try {
     const text = await Deno.readTextFile(path);
-    return { text, settings: JSON.parse(text) };
+    return { text, settings: await parseSettingsText(text, path) };
   } catch {
     return null;
   }

@@ -106,7 +106,8 @@ Deno.test("uninstallClaudeHooks() keeps edits made after install", async () => {
     edited.model = "opus";
     await Deno.writeTextFile(path, JSON.stringify(edited));
     await uninstallClaudeHooks({ projectDir: dir });
-    assert.equal(await Deno.readTextFile(path), `{\n  "model": "opus"\n}\n`);
+    // Edited in place: the user's bytes (no final newline) stay as they are.
+    assert.equal(await Deno.readTextFile(path), `{\n  "model": "opus"\n}`);
   });
 });
 
@@ -193,5 +194,85 @@ Deno.test("installClaudeHooks() edits a symlinked settings file at its target; u
     const leftovers = [];
     for await (const e of Deno.readDir(join(dir, "dotfiles"))) leftovers.push(e.name);
     assert.deepEqual(leftovers, ["settings.json"]);
+  });
+});
+
+const JSONC = `// Claude Code settings, with comments (Claude Code reads JSONC)
+{
+  /* who may run what */
+  "permissions": { "allow": ["Bash(ls)"], },
+  "hooks": {
+    // my own Stop hook
+    "Stop": [
+      { "hooks": [{ "type": "command", "command": "echo mine" }] }, // keep me
+    ],
+  },
+}
+`;
+
+Deno.test("installClaudeHooks() takes a JSONC settings file and keeps its comments", async () => {
+  await withDir(async (dir) => {
+    const path = join(dir, ".claude/settings.local.json");
+    await Deno.mkdir(join(dir, ".claude"));
+    await Deno.writeTextFile(path, JSONC);
+    await installClaudeHooks({ projectDir: dir, command: COMMAND });
+    const text = await Deno.readTextFile(path);
+    for (
+      const comment of [
+        "// Claude Code settings",
+        "/* who may run what */",
+        "// my own Stop hook",
+        "// keep me",
+      ]
+    ) {
+      assert.ok(text.includes(comment), `${comment} kept:\n${text}`);
+    }
+    const { parse } = await import("jsonc-parser");
+    const settings = parse(text, [], { allowTrailingComma: true });
+    assert.deepEqual(settings.permissions, { allow: ["Bash(ls)"] });
+    assert.equal(settings.hooks.Stop.length, 2);
+    assert.equal(
+      settings.hooks.Stop[0].hooks[0].command,
+      "echo mine",
+      "ours goes after the user's",
+    );
+    assert.match(settings.hooks.Stop[1].hooks[0].command, /hook claude-stop # managed-by/);
+    assert.match(settings.hooks.UserPromptSubmit[0].hooks[0].command, /hook claude-prompt/);
+    assert.deepEqual((await installClaudeHooks({ projectDir: dir, command: COMMAND })).actions, []);
+
+    await uninstallClaudeHooks({ projectDir: dir });
+    assert.equal(await Deno.readTextFile(path), JSONC, "byte-identical after uninstall");
+    assert.equal(await exists(path + BACKUP_SUFFIX), false);
+  });
+});
+
+Deno.test("uninstallClaudeHooks() keeps comments the user added after install", async () => {
+  await withDir(async (dir) => {
+    const path = join(dir, ".claude/settings.local.json");
+    await Deno.mkdir(join(dir, ".claude"));
+    await Deno.writeTextFile(path, JSONC);
+    await installClaudeHooks({ projectDir: dir, command: COMMAND });
+    const edited = (await Deno.readTextFile(path)).replace(
+      '"permissions"',
+      '// added later\n  "model": "opus",\n  "permissions"',
+    );
+    await Deno.writeTextFile(path, edited);
+    await uninstallClaudeHooks({ projectDir: dir });
+    const text = await Deno.readTextFile(path);
+    assert.ok(text.includes("// added later") && text.includes("// keep me"), text);
+    assert.doesNotMatch(text, /managed-by: review-gate/);
+    assert.doesNotMatch(text, /UserPromptSubmit/, "an event left empty by uninstall is removed");
+  });
+});
+
+Deno.test("installClaudeHooks() names the line and column of a syntax error", async () => {
+  await withDir(async (dir) => {
+    const path = join(dir, ".claude/settings.local.json");
+    await Deno.mkdir(join(dir, ".claude"));
+    await Deno.writeTextFile(path, '{\n  "a": 1\n  "b": 2\n}\n');
+    await assert.rejects(
+      installClaudeHooks({ projectDir: dir, command: COMMAND }),
+      (e: Error) => e instanceof ConfigError && /line 3, column 3/.test(e.message),
+    );
   });
 });

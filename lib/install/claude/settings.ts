@@ -47,7 +47,8 @@ function isRecord(value: unknown): value is Settings {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function isOurs(hook: unknown): boolean {
+/** True for a hook entry of ours (its command carries the `managed-by: review-gate` marker). */
+export function isOurHook(hook: unknown): boolean {
   return isRecord(hook) && typeof hook.command === "string" &&
     hook.command.includes(MANAGED_MARKER);
 }
@@ -85,7 +86,7 @@ export function dropOurHooks(settings: Settings): { settings: Settings; removed:
     let touched = false;
     const kept = groups.flatMap((group) => {
       if (!isRecord(group) || !Array.isArray(group.hooks)) return [group];
-      const inner = group.hooks.filter((h) => !isOurs(h));
+      const inner = group.hooks.filter((h) => !isOurHook(h));
       if (inner.length === group.hooks.length) return [group];
       removed += group.hooks.length - inner.length;
       touched = true;

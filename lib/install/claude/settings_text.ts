@@ -1,0 +1,171 @@
+/**
+ * A Claude Code settings file as text: JSON with comments and trailing commas (JSONC, which Claude
+ * Code reads), parsed and edited in place with jsonc-parser so every byte outside review-gate's own
+ * entries — comments, formatting, key order, the user's hook groups — stays as it was. Our entries
+ * are removed one by one at their path (a group, event or `hooks` object left empty by that is
+ * removed too) and appended at the end of each event's array. jsonc-parser is loaded only here.
+ *
+ * @module
+ */
+import { ConfigError } from "../../base/errors.ts";
+import { isOurHook, type Settings } from "./settings.ts";
+
+type Jsonc = typeof import("jsonc-parser");
+
+async function jsonc(): Promise<Jsonc> {
+  return await import("jsonc-parser");
+}
+
+/**
+ * Parse a settings file's text as JSONC.
+ *
+ * @param text the file's text
+ * @param path the file, for the error message
+ * @returns the value (any JSON value; the caller checks its shape)
+ * @throws {ConfigError} naming the file, line and column of the first syntax error
+ */
+export async function parseSettingsText(text: string, path: string): Promise<unknown> {
+  const { parse, printParseErrorCode } = await jsonc();
+  const errors: import("jsonc-parser").ParseError[] = [];
+  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) {
+    const first = errors[0];
+    const before = text.slice(0, first.offset).split("\n");
+    throw new ConfigError(
+      `Claude settings "${path}" is not valid JSON (${
+        printParseErrorCode(first.error)
+      } at line ${before.length}, column ${
+        before.at(-1)!.length + 1
+      }): fix it, then run install again`,
+    );
+  }
+  return value;
+}
+
+/** Formatting of inserted text, taken from the file: its indent unit and line ending. */
+function formattingOf(text: string): import("jsonc-parser").FormattingOptions {
+  const indent = /\n([ \t]+)["}\]]/.exec(text)?.[1] ?? "  ";
+  return {
+    insertSpaces: !indent.startsWith("\t"),
+    tabSize: indent.startsWith("\t") ? 1 : indent.length,
+    eol: text.includes("\r\n") ? "\r\n" : "\n",
+  };
+}
+
+function isRecord(value: unknown): value is Settings {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Where our first entry is: an array element to cut, or a property to drop (left empty). */
+type Ours =
+  | { kind: "element"; array: (string | number)[]; index: number }
+  | { kind: "property"; path: (string | number)[] };
+
+/** The first of our hook entries in `value`, widened to what removing it would leave empty. */
+function firstOurs(value: unknown): Ours | null {
+  if (!isRecord(value) || !isRecord(value.hooks)) return null;
+  const hooks = value.hooks;
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    for (const [gi, group] of groups.entries()) {
+      if (!isRecord(group) || !Array.isArray(group.hooks)) continue;
+      const hi = group.hooks.findIndex(isOurHook);
+      if (hi < 0) continue;
+      if (group.hooks.length > 1) {
+        return { kind: "element", array: ["hooks", event, gi, "hooks"], index: hi };
+      }
+      if (groups.length > 1) return { kind: "element", array: ["hooks", event], index: gi };
+      return {
+        kind: "property",
+        path: Object.keys(hooks).length > 1 ? ["hooks", event] : ["hooks"],
+      };
+    }
+  }
+  return null;
+}
+
+/** The whitespace a node's line starts with, or `null` when other text precedes it on its line. */
+function lineIndent(text: string, offset: number): string | null {
+  const start = text.lastIndexOf("\n", offset - 1) + 1;
+  const before = text.slice(start, offset);
+  return /^[ \t]*$/.test(before) ? before : null;
+}
+
+/**
+ * Cut one element out of an array, with the comma that separates it from its neighbour, and
+ * nothing else (comments around it stay).
+ */
+function cutElement(text: string, elements: import("jsonc-parser").Node[], index: number): string {
+  const node = elements[index];
+  const end = node.offset + node.length;
+  if (index > 0) {
+    const prevEnd = elements[index - 1].offset + elements[index - 1].length;
+    if (/^\s*,\s*$/.test(text.slice(prevEnd, node.offset))) {
+      return text.slice(0, prevEnd) + text.slice(end);
+    }
+  }
+  const next = elements[index + 1];
+  if (next && /^\s*,\s*$/.test(text.slice(end, next.offset))) {
+    return text.slice(0, node.offset) + text.slice(next.offset);
+  }
+  // A comment between the separators: cut the element and one comma next to it.
+  const after = /^\s*,/.exec(text.slice(end));
+  return text.slice(0, node.offset) + text.slice(end + (after ? after[0].length : 0));
+}
+
+/** Append `value` after the array's last element, on its own line at that element's indent. */
+function appendElement(
+  text: string,
+  last: import("jsonc-parser").Node,
+  value: unknown,
+  format: import("jsonc-parser").FormattingOptions,
+): string {
+  const end = last.offset + last.length;
+  const indent = lineIndent(text, last.offset);
+  const unit = format.insertSpaces ? " ".repeat(format.tabSize ?? 2) : "\t";
+  const eol = format.eol ?? "\n";
+  const json = indent === null
+    ? `, ${JSON.stringify(value)}`
+    : `,${eol}${indent}${JSON.stringify(value, null, unit).split("\n").join(eol + indent)}`;
+  return text.slice(0, end) + json + text.slice(end);
+}
+
+/**
+ * Edit a settings file's text: remove every entry of ours, then (when `groups` is given) append
+ * one matcher group per event at the end of that event's array. The user's entries, comments and
+ * formatting are not rewritten: elements are cut and appended as text at their exact offsets, and
+ * jsonc-parser's `modify` is used only to add or drop a whole property.
+ *
+ * @param text the current text (JSONC; must parse)
+ * @param groups event → our matcher group, or `null` to only remove (uninstall)
+ * @returns the new text
+ */
+export async function editSettingsText(
+  text: string,
+  groups: Record<string, Settings> | null,
+): Promise<string> {
+  const { applyEdits, findNodeAtLocation, modify, parse, parseTree } = await jsonc();
+  const formattingOptions = formattingOf(text);
+  const options = { allowTrailingComma: true };
+  let out = text;
+  for (
+    let ours = firstOurs(parse(out, [], options));
+    ours;
+    ours = firstOurs(parse(out, [], options))
+  ) {
+    if (ours.kind === "property") {
+      out = applyEdits(out, modify(out, ours.path, undefined, { formattingOptions }));
+    } else {
+      const array = findNodeAtLocation(parseTree(out, [], options)!, ours.array)!;
+      out = cutElement(out, array.children ?? [], ours.index);
+    }
+  }
+  for (const [event, group] of Object.entries(groups ?? {})) {
+    const array = findNodeAtLocation(parseTree(out, [], options)!, ["hooks", event]);
+    const last = array?.type === "array" ? array.children?.at(-1) : undefined;
+    out = last
+      ? appendElement(out, last, group, formattingOptions)
+      : applyEdits(out, modify(out, ["hooks", event], [group], { formattingOptions }));
+  }
+  return out;
+}

@@ -1,0 +1,89 @@
+/**
+ * What review-gate's Claude Code hooks look like in each settings scope, for `doctor` and
+ * `gate status`: absent, unreadable, complete (both hooks) or incomplete, and the Stop entry's
+ * installed `timeout`. Claude Code kills a hook at its `timeout` — and then lets the stop through
+ * without a word — so an installed timeout below `gates.claude_stop.timeout_seconds` means a long
+ * review is cut before the gate's own deadline: {@linkcode stopTimeoutProblem} says so.
+ *
+ * @module
+ */
+import { readTextOrNull } from "../file_actions.ts";
+import { type ClaudeScope, claudeSettingsPath } from "./install.ts";
+import { CLAUDE_HOOK_EVENTS, isOurHook } from "./settings.ts";
+import { parseSettingsText } from "./settings_text.ts";
+
+/** Our hooks in one settings file. */
+export interface ClaudeHookStatus {
+  scope: ClaudeScope;
+  path: string;
+  /** `invalid`: the file does not parse; `incomplete`: one of the two hooks is missing. */
+  state: "installed" | "incomplete" | "invalid";
+  /** The installed Stop entry's `timeout` in seconds (`undefined` when it has none). */
+  stopTimeout?: number;
+  /** Why `invalid`. */
+  problem?: string;
+}
+
+/** Our hook entries for one event in a parsed settings value. */
+function ourEntries(settings: unknown, event: string): Record<string, unknown>[] {
+  const groups = (settings as { hooks?: Record<string, unknown> } | null)?.hooks?.[event];
+  if (!Array.isArray(groups)) return [];
+  return groups.flatMap((group) => {
+    const hooks = (group as { hooks?: unknown } | null)?.hooks;
+    return Array.isArray(hooks) ? hooks.filter(isOurHook) as Record<string, unknown>[] : [];
+  });
+}
+
+/**
+ * Our hooks in every settings scope that has any (local, project, user; a scope whose path cannot
+ * be known — `user` without `HOME` — is skipped).
+ *
+ * @param options the project directory (where `.claude/` is) and `HOME`
+ * @returns one status per file that holds an entry of ours or does not parse
+ */
+export async function claudeHookStatuses(
+  options: { projectDir: string; home?: string },
+): Promise<ClaudeHookStatus[]> {
+  const out: ClaudeHookStatus[] = [];
+  for (const scope of ["local", "project", "user"] as ClaudeScope[]) {
+    let path: string;
+    try {
+      path = claudeSettingsPath(scope, options);
+    } catch {
+      continue;
+    }
+    const text = await readTextOrNull(path);
+    if (typeof text !== "string") continue; // absent or unreadable
+    let settings: unknown;
+    try {
+      settings = await parseSettingsText(text, path);
+    } catch (error) {
+      out.push({ scope, path, state: "invalid", problem: (error as Error).message });
+      continue;
+    }
+    const stop = ourEntries(settings, "Stop");
+    const prompt = ourEntries(settings, "UserPromptSubmit");
+    if (stop.length === 0 && prompt.length === 0) continue;
+    const complete = Object.keys(CLAUDE_HOOK_EVENTS).every((e) => ourEntries(settings, e).length);
+    const timeout = stop[0]?.timeout;
+    out.push({
+      scope,
+      path,
+      state: complete ? "installed" : "incomplete",
+      stopTimeout: typeof timeout === "number" ? timeout : undefined,
+    });
+  }
+  return out;
+}
+
+/**
+ * The problem with an installed Stop entry's `timeout`, if any.
+ *
+ * @param status from {@linkcode claudeHookStatuses}
+ * @param configured `gates.claude_stop.timeout_seconds`
+ * @returns one sentence, or `null` when the installed timeout is at least the configured one
+ */
+export function stopTimeoutProblem(status: ClaudeHookStatus, configured: number): string | null {
+  if (status.stopTimeout === undefined || status.stopTimeout >= configured) return null;
+  return `the installed Stop hook's timeout is ${status.stopTimeout} s but gates.claude_stop.timeout_seconds is ${configured} s: Claude Code kills a longer review and lets the stop through unreviewed; run "review-gate install --claude --scope ${status.scope}" again`;
+}
