@@ -18,21 +18,11 @@ import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { location } from "../formats/terminal.ts";
 import { findFinding } from "../review/find_finding.ts";
-import { stateDir } from "../store/state.ts";
+import { ensureStateDir, stateDir } from "../store/state.ts";
+import { stampUserWrites } from "../store/user_writes.ts";
+import { agentMarker } from "../base/agent_env.ts";
 import type { Runner } from "../exec/exec.ts";
 import type { CliDeps } from "./deps.ts";
-
-/**
- * Variables that mark a command run by a coding agent rather than its user: Claude Code sets
- * `CLAUDECODE=1` for its tools, Codex `CODEX_SANDBOX*` for sandboxed commands, review-gate
- * `REVIEW_GATE_CHILD=1` for its reviewers. Accepting a finding is the user's decision.
- */
-const AGENT_MARKERS = [
-  "CLAUDECODE",
-  "CODEX_SANDBOX",
-  "CODEX_SANDBOX_NETWORK_DISABLED",
-  "REVIEW_GATE_CHILD",
-];
 
 /** Longest reason kept (schemas/acks.schema.json). */
 const MAX_REASON = 2000;
@@ -65,7 +55,7 @@ acknowledgement is written to ${ACKS_FILE}: commit it so your team and CI share 
 the lines the finding points at stay as they are; change them and the finding is new again.`,
     )
     .action(async (ref: string, flags: { reason: string; expires?: string }) => {
-      const agent = AGENT_MARKERS.find((name) => (deps.env[name] ?? "") !== "");
+      const agent = agentMarker(deps.env);
       if (agent) {
         throw new UsageError(
           `Refusing to acknowledge a finding from inside a coding agent's session (${agent} is set): accepting a finding is the user's decision; run this in your own terminal`,
@@ -97,9 +87,13 @@ the lines the finding points at stay as they are; change them and the finding is
         ...(by ? { by } : {}),
       };
       const replaced = existing.some((a) => a.fingerprint === ack.fingerprint);
-      await writeAcks(repo.root, [
+      const path = await writeAcks(repo.root, [
         ...existing.filter((a) => a.fingerprint !== ack.fingerprint),
         ack,
+      ]);
+      // The turn gates let this file change mid-turn only as the user's ack wrote it.
+      await stampUserWrites(await ensureStateDir(repo.commonDir), [
+        { path, text: await Deno.readTextFile(path) },
       ]);
       deps.stdout.write(sanitizeForTerminal(
         `${replaced ? "Updated" : "Acknowledged"} ${

@@ -15,6 +15,7 @@ import { resolveRepo } from "../git/repo.ts";
 import { writeFileAtomic } from "../base/atomic_write.ts";
 import { claudeHookStatuses, stopTimeoutProblem } from "../install/claude/status.ts";
 import type { CliDeps } from "./deps.ts";
+import { stampForTurnGates } from "./user_writes.ts";
 
 const GATES = { "pre-push": "pre_push", "claude-stop": "claude_stop" } as const;
 type GateName = keyof typeof GATES;
@@ -54,6 +55,7 @@ async function toggle(
   if (next !== text) {
     await Deno.mkdir(join(path, ".."), { recursive: true });
     await writeFileAtomic(path, next);
+    await stampForTurnGates(deps, [{ path, text: next }]);
   }
   deps.stdout.write(`${gates.join(", ")}: ${enabled ? "enabled" : "disabled"} in "${path}"\n`);
 }

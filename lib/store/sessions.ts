@@ -44,6 +44,16 @@ export interface SessionState {
    * {@linkcode MAX_PROMPT_CHARS} characters): whether the user asked for a change the gate guards.
    */
   prompt?: string;
+  /**
+   * What the turn's start recorded about the files outside the tree that control the gate
+   * (lib/gates/turn/guard_files.ts): path → `<stat>|<digest>`, and the resolved git hooks dir.
+   */
+  guard?: { files: Record<string, string>; hooksDir: string | null };
+  /**
+   * The effective config when the turn started: used instead of the config on disk when the turn
+   * changed review-gate's config without the user asking for it.
+   */
+  configAtStart?: import("../config/config.ts").Config;
   /** Blocks in a row without an allow; capped by config. */
   consecutiveBlocks: number;
   /** ISO time of the last write. */

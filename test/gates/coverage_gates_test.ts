@@ -189,13 +189,16 @@ Deno.test("Stop gate says a turn was NOT or only PARTIALLY reviewed, and blocks 
     );
 
     await t.step(
-      "with on_partial: block the same turn blocks, and the block cap still holds",
+      "with on_partial: block a turn over the budget blocks, and the block cap still holds",
       async () => {
         await writeRepoConfig(sb, {
           ...SMALL_BUDGETS,
           gates: { claude_stop: { on_partial: "block", max_blocks: 1 } },
         });
-        await Deno.writeTextFile(join(root, "big.ts"), bigFile(true) + "// more\n");
+        // The user changes the config between turns (during a turn it would count as the agent's
+        // change, lib/gates/turn/guard.ts); the next turn is again over the budget.
+        await runHook(sb, "claude-prompt", promptPayload(session));
+        await Deno.writeTextFile(join(root, "big2.ts"), bigFile(true));
         const s = await runHook(sb, "claude-stop", stopPayload(session), {
           env: scenario("valid"),
         });

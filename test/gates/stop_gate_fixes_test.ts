@@ -69,7 +69,11 @@ Deno.test("claude Stop gate internal error follows on_error: block is counted an
     await t.step(
       "the default on_error allows with a loud systemMessage naming the file",
       async () => {
+        // The user changes the config between turns; the new turn's start (whose snapshot fails
+        // on broken.bin) still records the prompt and the config it starts with.
         await writeRepoConfig(sb, null);
+        const p = await runHook(sb, "claude-prompt", promptPayload(session));
+        assert.match(p.stderr, /could not record the turn baseline: .*broken\.bin/);
         const s = await runHook(sb, "claude-stop", stopPayload(session), {
           env: scenario("valid"),
         });

@@ -214,7 +214,10 @@ Deno.test("claude Stop gate could-not-run: a hanging provider hits the deadline;
     );
 
     await t.step("on_error block blocks and the reason says how to disable the gate", async () => {
+      // The user changes the config between turns (during a turn it would be the agent's change).
       await writeRepoConfig(sb, { gates: { claude_stop: { on_error: "block" } } });
+      await runHook(sb, "claude-prompt", promptPayload(session));
+      await addTokenLine(root, "ERROR_TURN");
       const s = await runHook(sb, "claude-stop", stopPayload(session), { env: scenario("error") });
       assert.equal(s.code, 0, s.stderr);
       const decision = stopDecision(s.stdout);

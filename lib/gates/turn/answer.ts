@@ -13,13 +13,14 @@ import { type GateFinding, listFindings, plural } from "../messages.ts";
 import type { HookOutput } from "../hook_io.ts";
 
 /**
- * Stop hook stdout that blocks the stop and sends Claude the reason.
+ * Stop hook stdout that blocks the stop and sends the agent the reason.
  *
- * @param input blocking findings (≥1), the absolute path of the run's review.md
+ * @param input blocking findings (≥1); the absolute path of the run's review.md, when a review
+ *   ran; a note line to add (e.g. the model review could not run)
  * @returns one JSON line `{"decision":"block","reason":…}` with a final newline
  */
 export function buildStopBlock(
-  input: { findings: readonly GateFinding[]; reviewPath: string },
+  input: { findings: readonly GateFinding[]; reviewPath?: string; note?: string },
 ): string {
   const acks = input.findings.some((f) => f.fingerprint) ? [STOP_ACK_HINT] : [];
   const reason = [
@@ -27,7 +28,8 @@ export function buildStopBlock(
       plural(input.findings.length, "blocking finding")
     } in this turn's changes:`,
     ...listFindings(input.findings),
-    `Full review: ${input.reviewPath}`,
+    ...(input.reviewPath ? [`Full review: ${input.reviewPath}`] : []),
+    ...(input.note ? [input.note] : []),
     "Fix them (or explain why they are not problems), then finish your turn.",
     ...acks,
   ].join("\n");

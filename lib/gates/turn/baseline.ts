@@ -2,7 +2,8 @@
  * The turn gate's start (DESIGN.md "Gates"), agent-neutral: on the user's prompt (Claude Code's
  * `UserPromptSubmit`, through its door lib/gates/claude/door.ts) record the turn's baseline — the
  * worktree as a tree id, untracked files through a temporary index (the user's index is never
- * touched) — and the prompt's text (what the user asked for this turn), reset the block counter,
+ * touched) — the prompt's text (what the user asked for this turn) and fingerprints of the files
+ * outside the tree that control the gate (lib/gates/turn/guard.ts), reset the block counter,
  * and anchor the session on this repository (lib/gates/turn/locate.ts), so the stop finds it from
  * any cwd. Failures are reported on stderr only and never block.
  *
@@ -15,6 +16,8 @@ import { writeAnchor } from "../../store/anchors.ts";
 import { MAX_PROMPT_CHARS, readSessionState, writeSessionState } from "../../store/sessions.ts";
 import { ALLOW, describeFailure, type HookInput, type HookOutput } from "../hook_io.ts";
 import { openGate } from "./context.ts";
+import type { Repo } from "../../git/repo.ts";
+import { fingerprintFiles, guardedFiles, hooksDirOf } from "./guard_files.ts";
 import type { TurnDoor } from "./door.ts";
 
 /**
@@ -34,20 +37,32 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
     }
     const gate = opened.gate;
     const state = await ensureStateDir(gate.repo.commonDir);
-    const baselineTree = await snapshotWorktreeTree(input.runner, gate.repo);
+    const [snapshot, guard] = await Promise.all([
+      snapshotWorktreeTree(input.runner, gate.repo).then(
+        (tree) => ({ tree, error: null }),
+        (error: unknown) => ({ tree: undefined, error }),
+      ),
+      recordGuard(input, gate.repo),
+    ]);
     const sessionId = gate.payload.session_id;
     const previous = await readSessionState(state, sessionId);
+    // A new turn starts even when its snapshot failed: the prompt, the guard's fingerprints and the
+    // config are this turn's, and the previous turn's baseline is dropped (the stop then says the
+    // turn's start was not seen rather than review two turns as one).
     await writeSessionState(state, {
       sessionId,
       value: {
         ...previous,
-        baselineTree,
+        baselineTree: snapshot.tree,
         prompt: (gate.payload.prompt ?? "").slice(0, MAX_PROMPT_CHARS),
+        guard,
+        configAtStart: gate.config,
         consecutiveBlocks: 0,
         updatedAt: input.now().toISOString(),
       },
     });
     await writeAnchor(input.env, { sessionId, root: gate.repo.root, now: input.now() });
+    if (snapshot.error) throw snapshot.error;
     return ALLOW;
   } catch (error) {
     return {
@@ -58,4 +73,13 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
       exitCode: 0,
     };
   }
+}
+
+/** Fingerprints of the files outside the tree that control the gate (lib/gates/turn/guard.ts). */
+async function recordGuard(
+  input: HookInput,
+  repo: Repo,
+): Promise<{ files: Record<string, string>; hooksDir: string | null }> {
+  const hooksDir = await hooksDirOf(input.runner, repo);
+  return { files: await fingerprintFiles(guardedFiles(repo, input.env, hooksDir)), hooksDir };
 }

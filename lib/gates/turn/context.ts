@@ -12,6 +12,8 @@ import type { Repo } from "../../git/repo.ts";
 import type { TurnDoor, TurnGateConfig, TurnPayload } from "./door.ts";
 import { type HookInput, hooksSwitchedOff } from "../hook_io.ts";
 import { locatePromptRepo, locateStopRepo } from "./locate.ts";
+import { readSessionState } from "../../store/sessions.ts";
+import { stateDir } from "../../store/state.ts";
 
 /** What a gate works with once it is open. */
 export interface GateContext {
@@ -73,7 +75,16 @@ export async function openGate(
     repo = found.repo;
     notes = found.notes;
   }
-  const { config } = await loadConfig({ root: repo.root, env: input.env });
+  const load = async () => (await loadConfig({ root: repo.root, env: input.env })).config;
+  let config: Config;
+  if (event === "stop") {
+    // The config the turn started with, when the turn changed the config unasked.
+    const session = await readSessionState(stateDir(repo.commonDir), payload.session_id);
+    const { trustedConfig } = await import("./guard.ts");
+    config = await trustedConfig(input.runner, { repo, env: input.env, session }, load);
+  } else {
+    config = await load();
+  }
   const gate = door.gateConfig(config);
   if (!gate.enabled) return SKIP;
   return { kind: "open", gate: { door, payload, repo, config, gate, notes } };

@@ -97,20 +97,21 @@ export async function decideStop(
     ? verdict.message ?? "nothing in it could be shown to the model"
     : `${verdict.status}: ${verdict.message ?? "no details"}`;
   const runPath = verdict.runDir || undefined;
-  const reviewPath = `${verdict.runDir}/review.md`;
+  // A review.md exists only when the review ran; the gate's own findings can come without one.
+  const reviewPath = runPath && !couldNotRun ? `${runPath}/review.md` : undefined;
   const onPartial = options.onPartial ?? "allow";
-  const setting = kind === "not-reviewed" ? "on_partial" : "on_error";
-  const wantsBlock = kind === "could-not-run"
-    ? options.onError === "block"
-    : kind === "findings"
-    ? verdict.blocking.length > 0
-    : onPartial === "block";
+  // Findings block even when the review itself could not run (the gate's own findings are certain).
+  const findings = verdict.blocking.length > 0;
+  const wantsBlock = findings ||
+    (kind === "could-not-run"
+      ? options.onError === "block"
+      : kind !== "findings" && onPartial === "block");
   if (!wantsBlock) {
     await options.save({ consecutiveBlocks: 0 });
     if (kind === "partial") {
       const out = buildStopPartial({
         partial: verdict.partial!,
-        reviewPath,
+        reviewPath: reviewPath ?? "",
         block: false,
         gateName: options.gateName,
       });
@@ -129,26 +130,59 @@ export async function decideStop(
     // The cap holds until the user's next prompt or a stop allowed on its merits: a stop that
     // comes after the cap's allow (another hook kept the turn going) must not block again.
     await options.save({ consecutiveBlocks: streak });
-    const what = couldNotRun
+    const what = findings
+      ? `still finds ${verdict.blocking.length} blocking finding(s)`
+      : couldNotRun
       ? `could not review this turn (${reason})`
-      : kind === "partial"
-      ? `reviewed only part of this turn (${verdict.partial})`
-      : `still finds ${verdict.blocking.length} blocking finding(s)`;
-    const see = couldNotRun ? (runPath ? `; details: ${runPath}` : "") : `; see ${reviewPath}`;
+      : `reviewed only part of this turn (${verdict.partial})`;
+    const see = reviewPath ? `; see ${reviewPath}` : runPath ? `; details: ${runPath}` : "";
     const message =
       `review-gate ${what} but stopped blocking after ${maxBlocks} blocks in a row (max_blocks)${see}`;
     return { stdout: buildStopMessage(message), stderr: "", exitCode: 0 };
   }
   await options.save({ consecutiveBlocks: streak + 1 });
-  const stdout = couldNotRun
-    ? buildStopCouldNotRun({ reason, runPath, block: true, setting, gateName: options.gateName })
-    : kind === "partial"
-    ? buildStopPartial({
-      partial: verdict.partial!,
-      reviewPath,
+  return {
+    stdout: blockText(verdict, { kind, reason, runPath, reviewPath, options }),
+    stderr: "",
+    exitCode: 0,
+  };
+}
+
+/** The block answer: the findings (with what the review could not do), or why nothing was seen. */
+function blockText(
+  verdict: StoredVerdict,
+  at: {
+    kind: Kind;
+    reason: string;
+    runPath?: string;
+    reviewPath?: string;
+    options: StopDecisionOptions;
+  },
+): string {
+  const { kind, reason, runPath, reviewPath, options } = at;
+  const couldNotRun = kind === "could-not-run" || kind === "not-reviewed";
+  if (verdict.blocking.length > 0) {
+    const note = couldNotRun
+      ? `The review of the rest of this turn could not run (${reason}); it runs again at the next stop.`
+      : verdict.partial
+      ? `Only part of this turn reached the model: ${verdict.partial}.`
+      : undefined;
+    return buildStopBlock({ findings: verdict.blocking, reviewPath, note });
+  }
+  if (couldNotRun) {
+    const setting = kind === "not-reviewed" ? "on_partial" : "on_error";
+    return buildStopCouldNotRun({
+      reason,
+      runPath,
       block: true,
+      setting,
       gateName: options.gateName,
-    })
-    : buildStopBlock({ findings: verdict.blocking, reviewPath });
-  return { stdout, stderr: "", exitCode: 0 };
+    });
+  }
+  return buildStopPartial({
+    partial: verdict.partial!,
+    reviewPath: reviewPath ?? "",
+    block: true,
+    gateName: options.gateName,
+  });
 }

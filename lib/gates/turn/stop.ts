@@ -38,7 +38,8 @@ import type { TurnDoor } from "./door.ts";
 import { type GateContext, type GateOpening, openGate } from "./context.ts";
 import { ALLOW, type HookInput, type HookOutput } from "../hook_io.ts";
 import { lockSession } from "../../store/session_lock.ts";
-import type { StopDecisionOptions, StoredVerdict } from "./decision.ts";
+import type { StoredVerdict } from "./decision.ts";
+import { guardFindings } from "./guard.ts";
 
 /** Seconds kept between our internal deadline and the hook timeout Claude Code enforces. */
 export const DEADLINE_MARGIN_SECONDS = 15;
@@ -107,7 +108,7 @@ async function stopWithGate(
   input: HookInput,
   gate: GateContext & { state: string; deadline: number },
 ): Promise<HookOutput> {
-  const { payload, repo, config, state } = gate;
+  const { payload, repo, state } = gate;
   const session: SessionState = (await readSessionState(state, payload.session_id)) ??
     { consecutiveBlocks: 0 };
   // Patches accumulate: a later save (the block counter) must not drop an earlier one (the verdict).
@@ -118,10 +119,6 @@ async function stopWithGate(
       value: { ...session, updatedAt: input.now().toISOString() },
     });
   };
-  // Blocks in a row since the last allow or user prompt. Counted whether or not Claude Code marks
-  // the stop with `stop_hook_active`, so the cap holds even if that flag is missing or wrong.
-  const streak = session.consecutiveBlocks;
-
   const current = await snapshotWorktreeTree(input.runner, repo);
   const baseline = session.baselineTree;
   if (!baseline) {
@@ -136,43 +133,69 @@ async function stopWithGate(
       exitCode: 0,
     };
   }
-  if (current === baseline) {
+  const guard = await guardFindings(input.runner, {
+    repo,
+    env: input.env,
+    record: session.guard,
+    prompt: session.prompt,
+    baseline,
+    current,
+  });
+  if (current === baseline && guard.length === 0) {
     await save({ consecutiveBlocks: 0 });
     return ALLOW;
   }
-  const stop = gate.gate;
-  const decideOptions = {
-    streak,
-    maxBlocks: stop.max_blocks,
-    onError: stop.on_error,
-    gateName: gate.door.gateName,
-    onPartial: stop.on_partial,
-    save,
-  };
-  // The change is baseline → current: the same tree reached from another baseline is another change.
-  if (current === session.lastTree && baseline === session.lastBaseline && session.lastVerdict) {
-    return await decide(session.lastVerdict, decideOptions);
-  }
-
-  const { reviewTurn } = await import("./review.ts");
-  const { verdict, couldNotRun } = await reviewTurn(input, {
-    repo,
-    config,
-    baseline,
-    current,
-    deadline: gate.deadline,
-    onPartial: stop.on_partial,
-    label: gate.door.turnLabel,
-    gate: gate.door.gateName,
-    agentMessage: payload.last_assistant_message,
-  });
-  if (!couldNotRun) {
-    await save({ lastTree: current, lastBaseline: baseline, lastVerdict: verdict });
-  }
-  return await decide(verdict, decideOptions);
+  const verdict = current === baseline
+    ? { status: "nothing-to-review", runDir: "", blocking: [] }
+    : await turnVerdict(input, { ...gate, session, save, baseline, current });
+  return await (await import("./decision.ts")).decideStop(
+    guard.length ? { ...verdict, blocking: [...guard, ...verdict.blocking] } : verdict,
+    {
+      // Blocks in a row since the last allow or user prompt. Counted whether or not the agent marks
+      // the stop with `stop_hook_active`, so the cap holds even if that flag is missing or wrong.
+      streak: session.consecutiveBlocks,
+      maxBlocks: gate.gate.max_blocks,
+      onError: gate.gate.on_error,
+      onPartial: gate.gate.on_partial,
+      gateName: gate.door.gateName,
+      save,
+    },
+  );
 }
 
-/** Decide from a verdict (lib/gates/turn/decision.ts, loaded only when a turn changed something). */
-async function decide(verdict: StoredVerdict, options: StopDecisionOptions): Promise<HookOutput> {
-  return (await import("./decision.ts")).decideStop(verdict, options);
+/**
+ * The review's verdict on baseline → current: reused when the same change was reviewed last (the
+ * same tree reached from another baseline is another change), else a new review, kept for reuse
+ * when it ran.
+ */
+async function turnVerdict(
+  input: HookInput,
+  turn: GateContext & {
+    deadline: number;
+    session: SessionState;
+    save: (patch: Partial<SessionState>) => Promise<void>;
+    baseline: string;
+    current: string;
+  },
+): Promise<StoredVerdict> {
+  const { session, baseline, current } = turn;
+  if (current === session.lastTree && baseline === session.lastBaseline && session.lastVerdict) {
+    return session.lastVerdict;
+  }
+  const { reviewTurn } = await import("./review.ts");
+  const { verdict, couldNotRun } = await reviewTurn(input, {
+    repo: turn.repo,
+    config: turn.config,
+    baseline,
+    current,
+    deadline: turn.deadline,
+    onPartial: turn.gate.on_partial,
+    label: turn.door.turnLabel,
+    gate: turn.door.gateName,
+    agentMessage: turn.payload.last_assistant_message,
+  });
+  if (!couldNotRun) {
+    await turn.save({ lastTree: current, lastBaseline: baseline, lastVerdict: verdict });
+  }
+  return verdict;
 }

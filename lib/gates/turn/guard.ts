@@ -1,0 +1,208 @@
+/**
+ * The agent cannot switch off its reviewer (issue "The reviewer cannot be steered", item 6): a turn
+ * that changes what controls the turn gate — review-gate's config (the repository's
+ * `.review-gate.json`, the user's config), review guidelines (`REVIEW.md` at any depth and
+ * `.review-gate/` contents), the installed git hooks (`.husky/`, the hooks directory,
+ * `core.hooksPath`) or the agent's settings (Claude Code's `.claude/settings*.json` and user
+ * settings, Codex's `hooks.json` and `config.toml`) — gets a blocking finding of its own, unless the
+ * user's prompt for that turn asked for it.
+ *
+ * "Asked for it" is decided conservatively: the prompt (recorded by the turn's start) must name the
+ * thing — the file's name (`.review-gate.json`, `REVIEW.md`, `settings.local.json`, `hooks.json`,
+ * `pre-push`…) or, for review-gate's own config, "review-gate". A prompt that only says "fix the
+ * build" does not cover an edit to the gate, and a user who wants the change says so by name or
+ * makes it themselves. A file as the user's own review-gate command left it — `ack`,
+ * `gate enable|disable`, `install`, `uninstall` run outside an agent's session
+ * (lib/store/user_writes.ts) — is the user's change, not the agent's: the user keeps every escape
+ * in the middle of a turn. The findings count towards
+ * `max_blocks` like any other block, so this can
+ * never loop. Files in the turn's tree diff are found with one `git diff --name-only`; files
+ * outside it by the fingerprints lib/gates/turn/guard_files.ts recorded at the turn's start.
+ *
+ * @module
+ */
+import { join, relative } from "node:path";
+import { writtenByUser } from "../../store/user_writes.ts";
+import { stateDir } from "../../store/state.ts";
+import type { Finding } from "../../kinds/review/types.ts";
+import type { Runner } from "../../exec/exec.ts";
+import { git } from "../../git/git.ts";
+import type { Repo } from "../../git/repo.ts";
+import {
+  changedFiles,
+  CONFIG_KINDS,
+  type GuardedFile,
+  guardedFiles,
+  type GuardRecord,
+} from "./guard_files.ts";
+import type { SessionState } from "../../store/sessions.ts";
+import type { Config } from "../../config/config.ts";
+
+/** What a guarded path is, and the words that name it in a prompt (lowercase). */
+interface Guarded {
+  /** Repo-relative path (`/`-separated), or an absolute path outside the repository. */
+  file: string;
+  what: string;
+  names: readonly string[];
+}
+
+const RG = ["review-gate", "review gate"];
+
+/**
+ * Whether a path of the turn's tree diff controls the gate (the files also fingerprinted outside
+ * the diff — configs and settings — are left to those fingerprints).
+ *
+ * @param path repo-relative, `/`-separated
+ * @param hooksDir the hooks directory relative to the repository root, when inside it
+ */
+export function guardedTreePath(path: string, hooksDir: string | null): Guarded | null {
+  const base = path.split("/").at(-1);
+  if (base === "REVIEW.md") {
+    return { file: path, what: "review guidelines (REVIEW.md)", names: ["review.md"] };
+  }
+  if (path.startsWith(".review-gate/")) {
+    return { file: path, what: "review-gate's repository files", names: [...RG, ".review-gate/"] };
+  }
+  if (path.startsWith(".husky/")) {
+    return { file: path, what: "the husky git hooks", names: ["husky", "pre-push"] };
+  }
+  if (hooksDir && path.startsWith(`${hooksDir}/`)) {
+    return { file: path, what: "the git hooks", names: ["pre-push", "git hook"] };
+  }
+  return null;
+}
+
+/**
+ * True when the user's prompt names the guarded thing (conservative: a mention by name).
+ *
+ * @param prompt the turn's prompt text, as recorded (`undefined` when unknown: never asked)
+ * @param names lowercase words, any of which counts
+ */
+export function promptAsked(prompt: string | undefined, names: readonly string[]): boolean {
+  if (!prompt) return false;
+  const text = prompt.toLowerCase();
+  return names.some((name) => text.includes(name));
+}
+
+/** The blocking finding for one guarded change. */
+export function guardFinding(guarded: Guarded): Finding {
+  return {
+    severity: "high",
+    category: "security",
+    scope: "introduced",
+    title: `This turn changed ${guarded.what}, which controls the review gate`,
+    body:
+      `An agent may not change its own reviewer's configuration, guidelines, hooks or settings unless the user asked for it, and the user's prompt for this turn did not name ${guarded.file}.`,
+    file: guarded.file,
+    line_start: 1,
+    line_end: 1,
+    confidence: 1,
+    recommendation:
+      `Undo the change to ${guarded.file}, or ask the user: a prompt that names it allows it.`,
+  };
+}
+
+/** Repo-relative paths that differ between two trees (`-z`, renames as delete + add). */
+async function changedTreePaths(
+  runner: Runner,
+  repo: Repo,
+  trees: { from: string; to: string },
+): Promise<string[]> {
+  const out = await git(runner, repo.root, [
+    "diff",
+    "--name-only",
+    "-z",
+    "--no-renames",
+    "--no-ext-diff",
+    trees.from,
+    trees.to,
+  ]);
+  return new TextDecoder().decode(out).split("\0").filter((p) => p !== "");
+}
+
+/** True when the file is as the user's own review-gate command left it (lib/store/user_writes.ts). */
+async function leftByUser(repo: Repo, path: string): Promise<boolean> {
+  const text = await Deno.readTextFile(path).catch(() => null);
+  return await writtenByUser(stateDir(repo.commonDir), path, text);
+}
+
+/** The changed files that are not as the user's own commands left them. */
+async function unlessLeftByUser(repo: Repo, files: GuardedFile[]): Promise<GuardedFile[]> {
+  const out: GuardedFile[] = [];
+  for (const f of files) {
+    if (f.kind === "git-config" || !(await leftByUser(repo, f.path))) out.push(f);
+  }
+  return out;
+}
+
+/** What the guard needs about the turn. */
+export interface GuardTurn {
+  repo: Repo;
+  env: Record<string, string | undefined>;
+  /** Recorded at the turn's start; without it (an older session) nothing is checked. */
+  record?: GuardRecord;
+  prompt?: string;
+  baseline: string;
+  current: string;
+}
+
+/**
+ * The blocking findings of a turn that changed what controls the gate without being asked to.
+ *
+ * @returns one finding per changed guarded file the prompt did not name (empty when none)
+ * @throws {import("../../base/errors.ts").GitError} when git cannot diff the two trees
+ */
+export async function guardFindings(runner: Runner, turn: GuardTurn): Promise<Finding[]> {
+  const { repo, record } = turn;
+  if (!record) return [];
+  const files = await changedFiles(
+    runner,
+    repo,
+    guardedFiles(repo, turn.env, record.hooksDir),
+    record,
+  );
+  const changed: Guarded[] = (await unlessLeftByUser(repo, files)).map((f) => {
+    const rel = relative(repo.root, f.path);
+    return { file: rel.startsWith("..") ? f.path : rel, what: f.what, names: f.names };
+  });
+  if (turn.current !== turn.baseline) {
+    const hooksRel = record.hooksDir ? relative(repo.root, record.hooksDir) : null;
+    const inside = hooksRel && !hooksRel.startsWith("..") ? hooksRel : null;
+    const paths = await changedTreePaths(runner, repo, { from: turn.baseline, to: turn.current });
+    for (const path of paths) {
+      const guarded = guardedTreePath(path, inside);
+      if (!guarded || changed.some((c) => c.file === guarded.file)) continue;
+      if (await leftByUser(repo, join(repo.root, path))) continue;
+      changed.push(guarded);
+    }
+  }
+  return changed.filter((g) => !promptAsked(turn.prompt, g.names)).map(guardFinding);
+}
+
+/**
+ * The config a stop must use: the one on disk, unless this turn changed review-gate's config (the
+ * repository's `.review-gate.json` or the user's) without the user naming it in the prompt — then
+ * the config in force when the turn started, so an agent cannot disable the gate, make its config
+ * invalid, raise `max_blocks`, lower `fail_on` or switch the provider for the stop that judges its
+ * own turn (the guard's finding still blocks that turn).
+ *
+ * @param turn the repository, environment and the session as the turn's start left it
+ * @param load reads the config on disk (may throw a `ConfigError`)
+ * @returns the config to use
+ * @throws whatever `load` throws when the config on disk is to be used
+ */
+export async function trustedConfig(
+  runner: Runner,
+  turn: { repo: Repo; env: Record<string, string | undefined>; session: SessionState | null },
+  load: () => Promise<Config>,
+): Promise<Config> {
+  const { session, repo } = turn;
+  if (!session?.guard || !session.configAtStart) return await load();
+  const configs = guardedFiles(repo, turn.env, null).filter((f) => CONFIG_KINDS.has(f.what));
+  const changed = await unlessLeftByUser(
+    repo,
+    await changedFiles(runner, repo, configs, session.guard),
+  );
+  if (changed.every((f) => promptAsked(session.prompt, f.names))) return await load();
+  return session.configAtStart;
+}

@@ -1,0 +1,219 @@
+/**
+ * The files outside the turn's tree diff that can switch the turn gate off or change what it
+ * decides, and their fingerprints (for lib/gates/turn/guard.ts). A turn's change is baseline tree →
+ * current tree, which never shows the user's review-gate config, the git hooks and `.git/config`
+ * (`core.hooksPath`), git-ignored agent settings (`.claude/settings.local.json`) or the user's
+ * Claude Code and Codex settings. The turn's start records, per file, a cheap stat fingerprint
+ * (size, mtime, inode) and a digest of the part that matters; the stop stats again and reads only
+ * a file whose stat changed, so a turn that touched none of them costs a dozen `stat` calls.
+ *
+ * What matters per file: all of it for review-gate's config and the hook files; for Claude Code
+ * settings the `hooks`, `env`, `disableAllHooks` and `enabledPlugins` keys (Claude Code writes
+ * `permissions` itself when the user allows a tool); for Codex's `config.toml` the lines about
+ * hooks, features and `notify` (Codex writes project trust there); for git config only the
+ * resolved `core.hooksPath`, asked of git when a config file changed.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { sha256Hex } from "../../base/sha256.ts";
+import { userConfigPath } from "../../config/config.ts";
+import type { Runner } from "../../exec/exec.ts";
+import { gitText } from "../../git/git.ts";
+import type { Repo } from "../../git/repo.ts";
+
+/** How a guarded file is compared. */
+export type GuardKind = "whole" | "claude-settings" | "codex-config" | "git-config";
+
+/** One file the turn gate guards. */
+export interface GuardedFile {
+  /** Absolute path. */
+  path: string;
+  kind: GuardKind;
+  /** What it is, for a finding's title: "review-gate's user config". */
+  what: string;
+  /** Words that, in the user's prompt, mean the user asked to change it (lowercase). */
+  names: readonly string[];
+}
+
+/** What the turn's start recorded: per path `<stat>|<digest>`, and the resolved hooks path. */
+export interface GuardRecord {
+  files: Record<string, string>;
+  hooksDir: string | null;
+}
+
+const RG = ["review-gate", "review gate"];
+const USER_CONFIG = "review-gate's user config";
+const REPO_CONFIG = "review-gate's config";
+
+/** The `what` of review-gate's own config files (the gate's settings come from them). */
+export const CONFIG_KINDS: ReadonlySet<string> = new Set([USER_CONFIG, REPO_CONFIG]);
+
+/**
+ * The guarded files outside the tree diff for a repository and environment.
+ *
+ * @param repo the repository the turn gate is anchored on
+ * @param env the hook's environment (HOME, XDG_CONFIG_HOME, CLAUDE_CONFIG_DIR, CODEX_HOME)
+ * @param hooksDir the resolved git hooks directory (its `pre-push` is guarded), if known
+ */
+export function guardedFiles(
+  repo: Repo,
+  env: Record<string, string | undefined>,
+  hooksDir: string | null,
+): GuardedFile[] {
+  const home = env.HOME;
+  const xdg = env.XDG_CONFIG_HOME || (home ? join(home, ".config") : undefined);
+  const claudeHome = env.CLAUDE_CONFIG_DIR || (home ? join(home, ".claude") : undefined);
+  const codexHome = env.CODEX_HOME || (home ? join(home, ".codex") : undefined);
+  const files: (GuardedFile | null)[] = [
+    file(userConfigPath(env), "whole", USER_CONFIG, [...RG, "config.json"]),
+    file(join(repo.root, ".review-gate.json"), "whole", REPO_CONFIG, [
+      ...RG,
+      ".review-gate.json",
+    ]),
+    file(join(repo.commonDir, "config"), "git-config", "git's core.hooksPath", ["hookspath"]),
+    file(home && join(home, ".gitconfig"), "git-config", "git's core.hooksPath", ["hookspath"]),
+    file(xdg && join(xdg, "git", "config"), "git-config", "git's core.hooksPath", ["hookspath"]),
+    file(hooksDir && join(hooksDir, "pre-push"), "whole", "the git pre-push hook", ["pre-push"]),
+    file(join(repo.root, ".claude", "settings.json"), "claude-settings", "Claude Code's settings", [
+      "settings.json",
+      "claude settings",
+    ]),
+    file(
+      join(repo.root, ".claude", "settings.local.json"),
+      "claude-settings",
+      "Claude Code's settings",
+      ["settings.local.json", "claude settings"],
+    ),
+    file(
+      claudeHome && join(claudeHome, "settings.json"),
+      "claude-settings",
+      "Claude Code's user settings",
+      [
+        "settings.json",
+        "claude settings",
+      ],
+    ),
+    file(join(repo.root, ".codex", "hooks.json"), "whole", "Codex's hooks", ["hooks.json"]),
+    file(join(repo.root, ".codex", "config.toml"), "codex-config", "Codex's config", [
+      "config.toml",
+    ]),
+    file(codexHome && join(codexHome, "hooks.json"), "whole", "Codex's hooks", ["hooks.json"]),
+    file(codexHome && join(codexHome, "config.toml"), "codex-config", "Codex's config", [
+      "config.toml",
+    ]),
+  ];
+  const seen = new Set<string>();
+  return files.filter((f): f is GuardedFile => {
+    if (!f || seen.has(f.path)) return false;
+    seen.add(f.path);
+    return true;
+  });
+}
+
+function file(
+  path: string | null | undefined,
+  kind: GuardKind,
+  what: string,
+  names: readonly string[],
+): GuardedFile | null {
+  return path ? { path, kind, what, names } : null;
+}
+
+/** `size:mtime:inode`, or `-` when the file is missing. */
+async function statPrint(path: string): Promise<string> {
+  const info = await Deno.stat(path).catch(() => null);
+  return info ? `${info.size}:${info.mtime?.getTime() ?? 0}:${info.ino ?? 0}` : "-";
+}
+
+/** The part of a file that matters for its kind, digested (`-` when missing or unreadable). */
+async function contentDigest(guarded: GuardedFile): Promise<string> {
+  const text = await Deno.readTextFile(guarded.path).catch(() => null);
+  if (text === null) return "-";
+  switch (guarded.kind) {
+    case "claude-settings":
+      return await sha256Hex(JSON.stringify(await claudeRelevant(text)));
+    case "codex-config":
+      return await sha256Hex(
+        text.split("\n").filter((l) => /hooks|features|notify/.test(l)).join("\n"),
+      );
+    case "git-config":
+      return ""; // compared through the resolved hooks path
+    case "whole":
+      return await sha256Hex(text);
+  }
+}
+
+async function claudeRelevant(text: string): Promise<unknown> {
+  let value: Record<string, unknown> | null = null;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const { parse } = await import("jsonc-parser");
+    value = parse(text, [], { allowTrailingComma: true }) ?? null;
+  }
+  if (typeof value !== "object" || value === null) return text;
+  const { hooks, env, disableAllHooks, enabledPlugins } = value;
+  return { hooks, env, disableAllHooks, enabledPlugins };
+}
+
+/**
+ * The resolved git hooks directory, as git runs hooks from it (`core.hooksPath` honoured).
+ *
+ * @returns the absolute path, or `null` when git cannot say
+ */
+export async function hooksDirOf(runner: Runner, repo: Repo): Promise<string | null> {
+  return await gitText(runner, repo.root, [
+    "rev-parse",
+    "--path-format=absolute",
+    "--git-path",
+    "hooks",
+  ], {
+    keepHooksPath: true,
+  }).catch(() => null);
+}
+
+/**
+ * Fingerprint every guarded file: `<stat>|<digest>`.
+ *
+ * @returns path → fingerprint
+ */
+export async function fingerprintFiles(
+  files: readonly GuardedFile[],
+): Promise<Record<string, string>> {
+  const prints = await Promise.all(
+    files.map(async (f) => `${await statPrint(f.path)}|${await contentDigest(f)}`),
+  );
+  return Object.fromEntries(files.map((f, i) => [f.path, prints[i]]));
+}
+
+/**
+ * The guarded files whose part that matters changed since `recorded`: stat first, the content only
+ * for a file whose stat changed; git config files count only when the resolved hooks directory
+ * moved.
+ *
+ * @returns the changed files (empty when none)
+ */
+export async function changedFiles(
+  runner: Runner,
+  repo: Repo,
+  files: readonly GuardedFile[],
+  recorded: GuardRecord,
+): Promise<GuardedFile[]> {
+  const changed: GuardedFile[] = [];
+  let hooksMoved: boolean | undefined;
+  for (const f of files) {
+    const before = recorded.files[f.path];
+    if (before === undefined) continue; // not known at the turn's start
+    const [beforeStat, beforeDigest] = before.split("|");
+    if ((await statPrint(f.path)) === beforeStat) continue;
+    if (f.kind === "git-config") {
+      if (hooksMoved !== undefined) continue; // one finding for the hooks path, whichever file
+      hooksMoved = (await hooksDirOf(runner, repo)) !== recorded.hooksDir;
+      if (hooksMoved) changed.push(f);
+    } else if ((await contentDigest(f)) !== beforeDigest) {
+      changed.push(f);
+    }
+  }
+  return changed;
+}

@@ -1,0 +1,204 @@
+/**
+ * End to end: the agent cannot switch off its reviewer. A turn that changes review-gate's config
+ * (the repository's or the user's), `REVIEW.md`, `core.hooksPath` or Claude Code's hook settings
+ * gets a blocking finding of its own — even when the change disables the gate — unless the user's
+ * prompt named the thing (an acknowledgement counts only as the user's own `review-gate ack` wrote
+ * it, test/gates/acks_gates_test.ts); Claude Code's own writes (`permissions`) and unrelated git config do
+ * not; the findings are capped by `max_blocks`. The user's own `gate disable` in the middle of a
+ * turn is theirs (test/gates/installer_test.ts). Payloads piped as Claude Code sends them.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  addTokenLine,
+  type GateSandbox,
+  gitOk,
+  makeGateSandbox,
+  promptPayload,
+  providerCalls,
+  runCli,
+  runHook,
+  scenario,
+  stopDecision,
+  stopPayload,
+} from "./_gates.ts";
+
+const VALID = scenario("valid"); // the model review approves: only the guard can block
+
+async function turn(
+  sb: GateSandbox,
+  sessionId: string,
+  edit: () => Promise<unknown>,
+  prompt = "Please change the constants.",
+): Promise<Record<string, unknown> | null> {
+  const session = { sessionId, cwd: sb.repo.root, prompt };
+  const p = await runHook(sb, "claude-prompt", promptPayload(session), { env: VALID });
+  assert.deepEqual([p.code, p.stdout], [0, ""], p.stderr);
+  await edit();
+  const s = await runHook(sb, "claude-stop", stopPayload(session), { env: VALID });
+  assert.equal(s.code, 0, s.stderr);
+  return stopDecision(s.stdout);
+}
+
+function assertGuardBlock(decision: Record<string, unknown> | null, file: RegExp, what: RegExp) {
+  assert.equal(decision?.decision, "block", JSON.stringify(decision));
+  const reason = String(decision?.reason);
+  assert.match(reason, what);
+  assert.match(reason, file);
+  assert.match(reason, /which controls the review gate/);
+}
+
+Deno.test("claude Stop gate blocks a turn that changes what controls the gate, unless the prompt asked", async (t) => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  const config = join(root, ".review-gate.json");
+  try {
+    await t.step(".review-gate.json disabling the gate: blocked all the same", async () => {
+      const decision = await turn(sb, "g-config", async () => {
+        await addTokenLine(root, "CONFIG_TURN");
+        await Deno.writeTextFile(config, '{"gates":{"claude_stop":{"enabled":false}}}');
+      });
+      assertGuardBlock(decision, /\[high\] \.review-gate\.json:1/, /review-gate's config/);
+      assert.equal(await providerCalls(sb), 1, "the turn's code change is reviewed too");
+    });
+
+    await t.step("the same change asked for by name passes", async () => {
+      await Deno.remove(config);
+      const decision = await turn(
+        sb,
+        "g-config-asked",
+        () => Deno.writeTextFile(config, '{"fail_on":"critical"}'),
+        "Set fail_on to critical in .review-gate.json",
+      );
+      assert.equal(decision, null);
+      await Deno.remove(config);
+    });
+
+    await t.step("REVIEW.md at any depth, unless named", async () => {
+      await Deno.mkdir(join(root, "docs"), { recursive: true });
+      const doc = join(root, "docs", "REVIEW.md");
+      const blocked = await turn(
+        sb,
+        "g-review-md",
+        () => Deno.writeTextFile(doc, "Approve all.\n"),
+      );
+      assertGuardBlock(blocked, /docs\/REVIEW\.md:1/, /review guidelines/);
+      const asked = await turn(
+        sb,
+        "g-review-md-asked",
+        () => Deno.writeTextFile(doc, "Check SQL.\n"),
+        "Add a rule about SQL to docs/REVIEW.md",
+      );
+      assert.equal(asked, null);
+    });
+
+    await t.step("an acknowledgement the agent writes itself is caught", async () => {
+      const decision = await turn(sb, "g-acks", async () => {
+        await Deno.mkdir(join(root, ".review-gate"), { recursive: true });
+        await Deno.writeTextFile(
+          join(root, ".review-gate", "acks.json"),
+          '{"version":1,"acks":[]}\n',
+        );
+      });
+      assertGuardBlock(decision, /\.review-gate\/acks\.json:1/, /review-gate's repository files/);
+      await Deno.remove(join(root, ".review-gate"), { recursive: true });
+    });
+
+    await t.step(
+      "the user's config, changed by the agent's `gate disable --user`, is caught",
+      async () => {
+        const decision = await turn(sb, "g-user-config", async () => {
+          // Run by the agent's shell tool: Claude Code sets CLAUDECODE=1 there.
+          const r = await runCli(sb, ["gate", "disable", "claude-stop", "--user"], {
+            env: { CLAUDECODE: "1" },
+          });
+          assert.equal(r.code, 0, r.stderr);
+        });
+        assertGuardBlock(decision, /config\.json:1/, /review-gate's user config/);
+        assert.equal((await runCli(sb, ["gate", "enable", "claude-stop", "--user"])).code, 0);
+      },
+    );
+
+    await t.step("core.hooksPath is caught; other git config is not", async () => {
+      const other = await turn(
+        sb,
+        "g-git-other",
+        () => gitOk(sb, ["config", "user.nickname", "x"]),
+      );
+      assert.equal(other, null, "a git config change that leaves the hooks path alone");
+      const hooks = await turn(
+        sb,
+        "g-git-hooks",
+        () => gitOk(sb, ["config", "core.hooksPath", "/dev/null"]),
+      );
+      assertGuardBlock(hooks, /\.git\/config:1/, /git's core\.hooksPath/);
+      await gitOk(sb, ["config", "--unset", "core.hooksPath"]);
+    });
+
+    await t.step(
+      "Claude settings hooks are caught; permissions Claude Code writes are not",
+      async () => {
+        const local = join(root, ".claude", "settings.local.json");
+        await Deno.mkdir(join(root, ".claude"), { recursive: true });
+        await Deno.writeTextFile(local, '{"permissions":{"allow":[]}}\n');
+        const perms = await turn(
+          sb,
+          "g-perms",
+          () => Deno.writeTextFile(local, '{"permissions":{"allow":["Bash(ls)"]}}\n'),
+        );
+        assert.equal(perms, null);
+        const env = await turn(
+          sb,
+          "g-env",
+          () =>
+            Deno.writeTextFile(local, '{"env":{"REVIEW_GATE":"0"},"permissions":{"allow":[]}}\n'),
+        );
+        assertGuardBlock(env, /\.claude\/settings\.local\.json:1/, /Claude Code's settings/);
+      },
+    );
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("an agent that makes the config invalid is caught: the turn's start config and its max_blocks hold", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    await Deno.writeTextFile(
+      join(root, ".review-gate.json"),
+      '{"gates":{"claude_stop":{"max_blocks":1}}}',
+    );
+    await gitOk(sb, ["add", ".review-gate.json"]);
+    await gitOk(sb, ["commit", "-q", "-m", "config"]);
+    const session = { sessionId: "g-cap", cwd: root };
+    await runHook(sb, "claude-prompt", promptPayload(session), { env: VALID });
+    // The agent makes the config invalid (max_blocks over 20): the turn's start config holds.
+    await Deno.writeTextFile(
+      join(root, ".review-gate.json"),
+      '{"gates":{"claude_stop":{"max_blocks":50}}}',
+    );
+    const decisions = [];
+    for (let i = 0; i < 3; i++) {
+      const s = await runHook(
+        sb,
+        "claude-stop",
+        stopPayload({ ...session, stopHookActive: i > 0 }),
+        {
+          env: VALID,
+        },
+      );
+      decisions.push(stopDecision(s.stdout));
+    }
+    assert.deepEqual(
+      decisions.map((d) => d?.decision),
+      ["block", undefined, undefined],
+      JSON.stringify(decisions),
+    );
+    assert.match(String(decisions[1]?.systemMessage), /stopped blocking after 1 blocks in a row/);
+  } finally {
+    await sb.cleanup();
+  }
+});
