@@ -106,9 +106,13 @@ async function checkClaude(
       };
     }
     const timeout = config && stopTimeoutProblem(status, config.gates.claude_stop.timeout_seconds);
-    return timeout
-      ? { area, ok: false, detail: timeout }
-      : { area, ok: true, detail: `installed (${status.path})` };
+    return timeout ? { area, ok: false, detail: timeout } : {
+      area,
+      ok: true,
+      detail: `installed (${status.path})${
+        status.guard ? "; the guard refuses the agent's gate escapes" : ""
+      }`,
+    };
   });
   if (checks.length === 0) {
     checks.push({ area: "claude hooks", ok: false, optional: true, detail: "not installed" });

@@ -48,4 +48,9 @@ export function registerHook(
   hook.command("claude-stop")
     .description("Claude Code Stop hook: review the turn's changes; block on blocking findings")
     .action(async () => setExit(await runHook("claude-stop", [], deps)));
+  hook.command("claude-guard")
+    .description(
+      "Claude Code PreToolUse hook on Bash: refuse commands that skip or switch off the gates",
+    )
+    .action(async () => setExit(await runHook("claude-guard", [], deps)));
 }

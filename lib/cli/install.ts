@@ -30,6 +30,7 @@ interface InstallFlags {
   projectDir?: string;
   dryRun?: boolean;
   force?: boolean;
+  guard?: boolean;
 }
 
 function addFlags(command: Command, verb: string): Command {
@@ -69,6 +70,7 @@ async function act(install: boolean, flags: InstallFlags, deps: CliDeps): Promis
     scope: flags.scope,
     projectDir: flags.projectDir,
     force: flags.force,
+    guard: flags.guard,
   };
   const reports: { actions: FileAction[]; text: string }[] = [];
   for (const target of targets) reports.push(await target.plan(install, context));
@@ -107,6 +109,11 @@ export function registerInstall(program: Command, deps: CliDeps): void {
   addFlags(program.command("install"), "install")
     .description("Install the git pre-push gate and the Claude Code Stop gate (default: both)")
     .option("--force", "replace a foreign hook that cannot be chained (it is kept as a backup)")
+    .option(
+      "--guard",
+      "Claude Code: also refuse the agent's shell commands that skip or switch off the gates",
+    )
+    .option("--no-guard", "Claude Code: remove that guard (default: keep what is installed)")
     .action((flags: InstallFlags) => act(true, flags, deps));
   addFlags(program.command("uninstall"), "uninstall")
     .description("Remove what install added and restore what was there before")

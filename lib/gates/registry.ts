@@ -12,6 +12,7 @@ const HOOKS = {
   "pre-push": async () => (await import("./pre_push/hook.ts")).prePushHook,
   "claude-prompt": async () => (await import("./claude/door.ts")).claudePromptHook,
   "claude-stop": async () => (await import("./claude/door.ts")).claudeStopHook,
+  "claude-guard": async () => (await import("./claude/guard.ts")).claudeGuardHook,
 } as const satisfies Record<string, () => Promise<HookEntry>>;
 
 /** A hook name. */

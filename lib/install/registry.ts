@@ -29,6 +29,8 @@ export interface InstallContext {
   projectDir?: string;
   /** `--force`: replace a foreign hook that cannot be chained. */
   force?: boolean;
+  /** `--guard` / `--no-guard`: the agent-side guard hook (undefined: keep what is installed). */
+  guard?: boolean;
 }
 
 /** A planned install or uninstall of one target: the file actions and the text describing them. */
@@ -76,6 +78,7 @@ const claudeTarget: InstallTarget = {
       home: context.env.HOME,
       command: context.command,
       stopTimeoutSeconds: config.gates.claude_stop.timeout_seconds,
+      guard: context.guard,
       dryRun: true,
     };
     const report = install

@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { claudeEnv, findCli, haveCli, makeRepo, makeSandbox, type Sandbox, warn } from "./env.ts";
-import { DENO_DIR, exists, MAIN } from "./harness.ts";
+import { DENO_DIR, exists, MAIN, runMain } from "./harness.ts";
 import { type ClaudeTurn, type MockAnthropic, startMockAnthropic } from "./mock_anthropic.ts";
 import { assertClaudeResultShape } from "./shapes.ts";
 
@@ -67,22 +67,6 @@ interface Session {
   mock: MockAnthropic;
 }
 
-/** Run `deno run main.ts …` in `cwd`; throws with stderr on a non-zero exit. */
-async function reviewGate(cwd: string, args: string[], env: Record<string, string>) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--quiet", MAIN, ...args],
-    cwd,
-    env: { ...env, DENO_DIR, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const d = new TextDecoder();
-  if (out.code !== 0) {
-    throw new Error(`review-gate ${args.join(" ")} exited ${out.code}: ${d.decode(out.stderr)}`);
-  }
-  return d.decode(out.stdout);
-}
-
 async function readFakeLog(path: string): Promise<FakeCall[]> {
   const text = await Deno.readTextFile(path).catch(() => "");
   return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
@@ -109,7 +93,7 @@ async function claudeSession(sb: Sandbox, turns: ClaudeTurn[]): Promise<Session>
   };
   // Must not leak in from a developer shell: it would switch our hooks off.
   const unset = ["REVIEW_GATE", "REVIEW_GATE_CHILD"];
-  await reviewGate(repo, ["install", "--claude"], env);
+  await runMain(repo, ["install", "--claude"], env);
   const settings = JSON.parse(
     await Deno.readTextFile(join(repo, ".claude", "settings.local.json")),
   );

@@ -199,3 +199,28 @@ export async function withCase<M extends { url: string; close(): Promise<void> }
     await sb.cleanup();
   }
 }
+
+/**
+ * Run `deno run main.ts …` in `cwd` (the CLI as a user runs it).
+ *
+ * @returns stdout
+ * @throws with stderr on a non-zero exit
+ */
+export async function runMain(
+  cwd: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<string> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--quiet", MAIN, ...args],
+    cwd,
+    env: { ...env, DENO_DIR, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const d = new TextDecoder();
+  if (out.code !== 0) {
+    throw new Error(`review-gate ${args.join(" ")} exited ${out.code}: ${d.decode(out.stderr)}`);
+  }
+  return d.decode(out.stdout);
+}

@@ -260,3 +260,49 @@ Deno.test("install --claude takes JSONC settings; doctor and gate status flag a 
     await sb.cleanup();
   }
 });
+
+Deno.test("install --claude --guard adds the PreToolUse guard, a plain reinstall keeps it, --no-guard removes it; the guard refuses git push --no-verify", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    const path = join(root, ".claude", "settings.local.json");
+    const preToolUse = async () => JSON.parse(await Deno.readTextFile(path)).hooks.PreToolUse;
+    assert.equal((await runCli(sb, ["install", "--claude"])).code, 0);
+    assert.equal(await preToolUse(), undefined, "no guard unless asked");
+    assert.equal((await runCli(sb, ["install", "--claude", "--guard"])).code, 0);
+    const [group] = await preToolUse();
+    assert.equal(group.matcher, "Bash");
+    assert.match(group.hooks[0].command, /hook claude-guard # managed-by: review-gate$/);
+    assert.equal((await runCli(sb, ["install", "--claude"])).code, 0);
+    assert.equal((await preToolUse()).length, 1, "a plain reinstall keeps the guard");
+    assert.match(
+      (await runCli(sb, ["doctor"])).stdout,
+      /the guard refuses the agent's gate escapes/,
+    );
+
+    const payload = (command: string) =>
+      JSON.stringify({
+        session_id: "s",
+        cwd: root,
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command, description: "run" },
+        tool_use_id: "t1",
+      });
+    const refused = await runCli(sb, ["hook", "claude-guard"], {
+      stdin: payload("git push --no-verify origin main"),
+    });
+    assert.equal(refused.code, 0, refused.stderr);
+    const answer = JSON.parse(refused.stdout).hookSpecificOutput;
+    assert.equal(answer.hookEventName, "PreToolUse");
+    assert.equal(answer.permissionDecision, "deny");
+    assert.match(answer.permissionDecisionReason, /--no-verify.*Only the user may/);
+    const allowed = await runCli(sb, ["hook", "claude-guard"], { stdin: payload("git push -n") });
+    assert.deepEqual([allowed.code, allowed.stdout], [0, ""]);
+
+    assert.equal((await runCli(sb, ["install", "--claude", "--no-guard"])).code, 0);
+    assert.equal(await preToolUse(), undefined);
+  } finally {
+    await sb.cleanup();
+  }
+});

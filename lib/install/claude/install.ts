@@ -29,6 +29,7 @@ import {
   buildClaudeEntries,
   checkSettingsShape,
   dropOurHooks,
+  hasOurGuard,
   mergeOurHooks,
   renderSettings,
   type Settings,
@@ -52,6 +53,11 @@ export interface ClaudeHookOptions {
   command?: string;
   /** Stop entry `timeout`, seconds (config `gates.claude_stop.timeout_seconds`); default 300. */
   stopTimeoutSeconds?: number;
+  /**
+   * Install the `PreToolUse` guard on Bash (true), remove it (false), or keep it as the file has it
+   * (undefined).
+   */
+  guard?: boolean;
   dryRun?: boolean;
 }
 
@@ -135,6 +141,7 @@ export async function installClaudeHooks(options: ClaudeHookOptions): Promise<Cl
   const current = await readSettings(path);
   const entries = buildClaudeEntries(options.command, {
     stopTimeoutSeconds: options.stopTimeoutSeconds,
+    guard: options.guard ?? hasOurGuard(current.settings),
   });
   const merged = mergeOurHooks(current.settings, entries);
   const actions: FileAction[] = [];

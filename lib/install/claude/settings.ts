@@ -3,7 +3,8 @@
  * `install_ai.go` way: drop our entries, append fresh ones, leave every other key and entry as it
  * was. Our entries are recognised by the `managed-by: review-gate` shell comment ending their
  * command (Claude Code runs hook commands with `sh`, so the comment is inert). Entry shape:
- * `hooks.<Event>[] = {hooks: [{type: "command", command, timeout?}]}` (hooks/claude_settings_entry.json).
+ * `hooks.<Event>[] = {hooks: [{type: "command", command, timeout?}]}` (hooks/claude_settings_entry.json);
+ * the optional guard is `hooks.PreToolUse[] = {matcher: "Bash", hooks: […]}`.
  *
  * @module
  */
@@ -12,24 +13,27 @@ import { MANAGED_MARKER } from "../git/stub.ts";
 /** A settings object as parsed from JSON. */
 export type Settings = Record<string, unknown>;
 
-/** The events we hook and the subcommand each runs. */
+/** The events the turn gate hooks and the subcommand each runs. */
 export const CLAUDE_HOOK_EVENTS = {
   UserPromptSubmit: "claude-prompt",
   Stop: "claude-stop",
 } as const;
+
+/** The optional guard (`install --claude --guard`): event, tool matcher and subcommand. */
+export const CLAUDE_GUARD = { event: "PreToolUse", matcher: "Bash", hook: "claude-guard" } as const;
 
 /**
  * Our matcher groups, one per event.
  *
  * @param command command prefix from `selfCommand()`
  * @param options `stopTimeoutSeconds`: the Stop entry's `timeout` in seconds (config
- *   `gates.claude_stop.timeout_seconds`, default 300)
- * @returns `{UserPromptSubmit: group, Stop: group}`
+ *   `gates.claude_stop.timeout_seconds`, default 300); `guard`: add the `PreToolUse` group on Bash
+ * @returns `{UserPromptSubmit: group, Stop: group[, PreToolUse: group]}`
  */
 export function buildClaudeEntries(
   command: string,
-  options: { stopTimeoutSeconds?: number } = {},
-): Record<keyof typeof CLAUDE_HOOK_EVENTS, Settings> {
+  options: { stopTimeoutSeconds?: number; guard?: boolean } = {},
+): Record<string, Settings> {
   const entry = (sub: string, timeout?: number) => ({
     hooks: [{
       type: "command",
@@ -40,7 +44,22 @@ export function buildClaudeEntries(
   return {
     UserPromptSubmit: entry(CLAUDE_HOOK_EVENTS.UserPromptSubmit),
     Stop: entry(CLAUDE_HOOK_EVENTS.Stop, options.stopTimeoutSeconds ?? 300),
+    ...(options.guard
+      ? { [CLAUDE_GUARD.event]: { matcher: CLAUDE_GUARD.matcher, ...entry(CLAUDE_GUARD.hook) } }
+      : {}),
   };
+}
+
+/** True when the settings hold our guard entry (`PreToolUse` running `hook claude-guard`). */
+export function hasOurGuard(settings: Settings): boolean {
+  const groups = isRecord(settings.hooks) ? settings.hooks[CLAUDE_GUARD.event] : undefined;
+  return Array.isArray(groups) &&
+    groups.some((group) =>
+      isRecord(group) && Array.isArray(group.hooks) &&
+      group.hooks.some((h) =>
+        isOurHook(h) && String(h.command).includes(`hook ${CLAUDE_GUARD.hook}`)
+      )
+    );
 }
 
 function isRecord(value: unknown): value is Settings {

@@ -9,7 +9,7 @@
  */
 import { readTextOrNull } from "../file_actions.ts";
 import { type ClaudeScope, claudeSettingsPath } from "./install.ts";
-import { CLAUDE_HOOK_EVENTS, isOurHook } from "./settings.ts";
+import { CLAUDE_HOOK_EVENTS, hasOurGuard, isOurHook, type Settings } from "./settings.ts";
 import { parseSettingsText } from "./settings_text.ts";
 
 /** Our hooks in one settings file. */
@@ -22,6 +22,8 @@ export interface ClaudeHookStatus {
   stopTimeout?: number;
   /** Why `invalid`. */
   problem?: string;
+  /** The `PreToolUse` guard on Bash is installed there too. */
+  guard?: boolean;
 }
 
 /** Our hook entries for one event in a parsed settings value. */
@@ -71,6 +73,7 @@ export async function claudeHookStatuses(
       path,
       state: complete ? "installed" : "incomplete",
       stopTimeout: typeof timeout === "number" ? timeout : undefined,
+      guard: hasOurGuard(settings as Settings),
     });
   }
   return out;

@@ -1,0 +1,81 @@
+/**
+ * The shell commands by which an agent would skip or switch off its own review gate (pure), for
+ * the optional `PreToolUse` guard on the agent's shell tool (`install --claude --guard`): a push
+ * past the pre-push hook (`git push --no-verify`, in any abbreviation git accepts), the skip
+ * switches (`REVIEW_GATE=0 …`, `export REVIEW_GATE=…`, `env REVIEW_GATE=…`, `REVIEW_GATE_CHILD=1`,
+ * `HUSKY=0`), a hooks path that bypasses the hooks (`git config core.hooksPath …`, `git -c
+ * core.hooksPath=…`, `GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_KEY_n`), review-gate's own off switches
+ * (`review-gate gate disable`, `review-gate uninstall`) and removing or emptying the pre-push hook
+ * files. `git push -n` is a dry run and stays allowed; reading `core.hooksPath` (`--get`) too.
+ *
+ * This is a guard rail, not a sandbox: the rules read the command text (each `;`, `&&`, `||`, `|`
+ * or newline separated part on its own) with regular expressions, and a command built to hide its
+ * words (`$(printf …)`) gets through. The Stop gate's own findings on changed config, hooks and
+ * settings (lib/gates/turn/guard.ts) and the pre-push gate remain. Only the agent's tool calls pass
+ * through the guard: the user keeps every escape in their own shell.
+ *
+ * @module
+ */
+
+/** One refused kind of command: a test over one command part, and what the agent is told. */
+interface EscapeRule {
+  test: (part: string) => boolean;
+  what: string;
+}
+
+const PUSH_NO_VERIFY = /\bgit\b.*\bpush\b.*\s--no-ver/;
+const HOOKS_PATH = /core\.hookspath/i;
+const READS_CONFIG = /\s(--get|--get-all|--get-regexp|--list|-l)\b/;
+const SKIP_VARIABLE = /(^|[\s;&|('"`])(REVIEW_GATE|REVIEW_GATE_CHILD|HUSKY|HUSKY_SKIP_HOOKS)=/;
+const GIT_ENV_CONFIG = /\bGIT_CONFIG_PARAMETERS=|\bGIT_CONFIG_KEY_\d+=\S*hookspath/i;
+const OUR_OFF_SWITCH = /(review-gate\b|main\.ts\b).*\s(uninstall|gate\s+disable)\b/;
+const HOOK_FILE = /(hooks\/pre-push|\.husky\/pre-push|\.husky\/_\b|pre-push\.review-gate-chained)/;
+const DESTROYS = /\b(rm|mv|chmod|unlink|truncate|cp|ln|install)\b|>|\bsed\s+(-\w+\s+)*-i|\btee\b/;
+
+const RULES: readonly EscapeRule[] = [
+  {
+    test: (part) => PUSH_NO_VERIFY.test(part),
+    what: "pushing with --no-verify (it skips the pre-push review)",
+  },
+  {
+    test: (part) => HOOKS_PATH.test(part) && !READS_CONFIG.test(part),
+    what: "changing core.hooksPath (git would stop running the review hooks)",
+  },
+  {
+    test: (part) => SKIP_VARIABLE.test(part) || GIT_ENV_CONFIG.test(part),
+    what:
+      "setting REVIEW_GATE, REVIEW_GATE_CHILD, HUSKY or git config variables (they switch the review hooks off)",
+  },
+  {
+    test: (part) => OUR_OFF_SWITCH.test(part),
+    what: "turning review-gate off (gate disable, uninstall)",
+  },
+  {
+    test: (part) => HOOK_FILE.test(part) && DESTROYS.test(part),
+    what: "changing or removing the pre-push hook files",
+  },
+];
+
+/**
+ * Split a command into the parts the shell runs one after another (`;`, `&&`, `||`, `|`, `&`,
+ * newlines), line continuations joined. Quotes are not parsed: a separator inside quotes splits
+ * too, which only makes each part shorter.
+ */
+export function commandParts(command: string): string[] {
+  return command.replace(/\\\r?\n/g, " ").split(/;|&&|\|\||\||&|\n/).map((p) => p.trim())
+    .filter((p) => p !== "");
+}
+
+/**
+ * Why a shell command is refused, if it is.
+ *
+ * @param command the shell command the agent wants to run
+ * @returns what the command would do to the gate (one phrase), or `null` when it may run
+ */
+export function gateEscape(command: string): string | null {
+  for (const part of commandParts(command)) {
+    const rule = RULES.find((r) => r.test(part));
+    if (rule) return rule.what;
+  }
+  return null;
+}

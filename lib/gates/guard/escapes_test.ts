@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { commandParts, gateEscape } from "./escapes.ts";
+
+Deno.test("gateEscape() refuses the ways an agent would skip or switch off the gate", async (t) => {
+  const refused: Record<string, RegExp> = {
+    "git push --no-verify": /--no-verify/,
+    "git push --no-verify origin main": /--no-verify/,
+    "git push origin main --no-verify": /--no-verify/,
+    "git push --no-veri origin": /--no-verify/,
+    "cd repo && git push -u --no-verify origin HEAD": /--no-verify/,
+    'git config alias.p "push --no-verify"': /--no-verify/,
+    "REVIEW_GATE=0 git push": /REVIEW_GATE/,
+    "REVIEW_GATE=off git push origin main": /REVIEW_GATE/,
+    "export REVIEW_GATE=0": /REVIEW_GATE/,
+    "env REVIEW_GATE=0 git push": /REVIEW_GATE/,
+    "env -i PATH=/bin REVIEW_GATE=false git push": /REVIEW_GATE/,
+    "REVIEW_GATE_CHILD=1 git push": /REVIEW_GATE/,
+    "HUSKY=0 git push": /HUSKY/,
+    "GIT_CONFIG_PARAMETERS=\"'core.hooksPath=/dev/null'\" git push": /hooksPath|git config/,
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=/dev/null git push":
+      /hooksPath|git config/,
+    "git config core.hooksPath /dev/null": /core\.hooksPath/,
+    "git config --unset core.hooksPath": /core\.hooksPath/,
+    "git -c core.hooksPath=/dev/null push": /core\.hooksPath/,
+    "git -c core.HooksPath=/x push origin": /core\.hooksPath/,
+    "review-gate gate disable claude-stop": /turning review-gate off/,
+    "review-gate gate disable": /turning review-gate off/,
+    "review-gate uninstall --git": /turning review-gate off/,
+    "deno run -A /opt/rg/main.ts gate  disable pre-push": /turning review-gate off/,
+    "rm .git/hooks/pre-push": /pre-push hook files/,
+    "chmod -x .git/hooks/pre-push": /pre-push hook files/,
+    "echo exit 0 > .husky/pre-push": /pre-push hook files/,
+    "sed -i 1d .husky/pre-push": /pre-push hook files/,
+    "mv .git/hooks/pre-push.review-gate-chained .git/hooks/pre-push": /pre-push hook files/,
+    "true \\\n && git push --no-verify": /--no-verify/,
+  };
+  for (const [command, what] of Object.entries(refused)) {
+    await t.step(`refused: ${command}`, () => {
+      const reason = gateEscape(command);
+      assert.ok(reason, command);
+      assert.match(reason, what);
+    });
+  }
+  const allowed = [
+    "git push",
+    "git push -n origin main", // -n is --dry-run for push
+    "git push --dry-run origin main",
+    "git push --force-with-lease origin feature",
+    "git commit --no-verify -m wip", // commit hooks are not the review gate
+    "git config --get core.hooksPath",
+    "git rev-parse --git-path hooks",
+    "cat .husky/pre-push",
+    "ls -la .git/hooks",
+    "review-gate review --staged",
+    "review-gate gate status",
+    "REVIEW_GATE_PROVIDER=codex review-gate review",
+    "npm test && git status",
+  ];
+  for (const command of allowed) {
+    await t.step(`allowed: ${command}`, () => assert.equal(gateEscape(command), null));
+  }
+});
+
+Deno.test("commandParts() splits on the shell's list operators and joins continued lines", () => {
+  assert.deepEqual(commandParts("a && b || c; d | e & f\ng \\\n h"), [
+    "a",
+    "b",
+    "c",
+    "d",
+    "e",
+    "f",
+    "g   h",
+  ]);
+});
