@@ -1,7 +1,8 @@
 /**
  * `review-gate doctor`: reports the provider CLIs (found, version), what auth the reviewer will use
- * (sources only, never secrets), config validity, and each
- * hook's state — including a pre-push hook that is installed but not run by git (e.g. installed in
+ * (sources only, never secrets), config validity, and each hook's state (git pre-push: reached;
+ * Claude Code: installed, Stop timeout; Codex: trusted and switched on, Stop timeout) — including a
+ * pre-push hook that is installed but not run by git (e.g. installed in
  * `.git/hooks` while `core.hooksPath` points elsewhere). Exits 0 when nothing needs attention, 1
  * otherwise.
  *
@@ -14,6 +15,7 @@ import { ReviewGateError } from "../base/errors.ts";
 import { SpawnError } from "../exec/exec.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { claudeHookStatuses, stopTimeoutProblem } from "../install/claude/status.ts";
+import { codexHookStatuses, codexTimeoutProblem } from "../install/codex/status.ts";
 import { prePushStatus } from "../install/git/status.ts";
 import { readTextOrNull } from "../install/file_actions.ts";
 import { MANAGED_MARKER } from "../install/git/stub.ts";
@@ -120,6 +122,26 @@ async function checkClaude(
   return checks;
 }
 
+async function checkCodex(
+  deps: CliDeps,
+  repo: Repo,
+  config: Config | undefined,
+): Promise<DoctorCheck[]> {
+  const statuses = await codexHookStatuses({ root: repo.root, env: deps.env });
+  if (statuses.length === 0) {
+    return [{ area: "codex hooks", ok: false, optional: true, detail: "not installed" }];
+  }
+  return statuses.map((status) => {
+    const timeout = config &&
+      codexTimeoutProblem(status, config.gates.codex_stop.timeout_seconds);
+    return {
+      area: `codex hooks (${status.scope})`,
+      ok: status.runs && !timeout,
+      detail: timeout ?? status.detail,
+    };
+  });
+}
+
 /**
  * The environment switches that silently turn the gates off: `REVIEW_GATE` set to a skip value
  * (`0`, `false`, `off`, `no`) and `REVIEW_GATE_CHILD=1` (meant only for the children review-gate
@@ -177,7 +199,8 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
           sources.length ? sources.join(", ") : "defaults"
         }); provider ${config.provider}; ` +
         `pre-push ${config.gates.pre_push.enabled ? "enabled" : "disabled"}, ` +
-        `claude-stop ${config.gates.claude_stop.enabled ? "enabled" : "disabled"}`,
+        `claude-stop ${config.gates.claude_stop.enabled ? "enabled" : "disabled"}, ` +
+        `codex-stop ${config.gates.codex_stop.enabled ? "enabled" : "disabled"}`,
     });
   } catch (error) {
     if (!(error instanceof ReviewGateError)) throw error;
@@ -187,6 +210,7 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
   checks.push(await checkReviewerAuth(deps, provider));
   if (repo) {
     checks.push(...await checkGitHook(deps, repo), ...await checkClaude(deps, repo, loaded));
+    checks.push(...await checkCodex(deps, repo, loaded));
   }
   checks.push(...checkEnvironment(deps.env));
   return checks;

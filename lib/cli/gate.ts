@@ -1,5 +1,5 @@
 /**
- * `review-gate gate enable|disable|status [pre-push|claude-stop|all]`: turn the gates on and off in
+ * `review-gate gate enable|disable|status [pre-push|claude-stop|codex-stop|all]`: turn the gates on and off in
  * config without uninstalling them. Edits keep the file's comments and formatting
  * (lib/config/edit.ts), are validated, and are written atomically (lib/base/atomic_write.ts): a symlinked config
  * is edited at its target, an existing file keeps its mode, a new one is created `0644`.
@@ -14,16 +14,21 @@ import { ConfigError, UsageError } from "../base/errors.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { writeFileAtomic } from "../base/atomic_write.ts";
 import { claudeHookStatuses, stopTimeoutProblem } from "../install/claude/status.ts";
+import { codexHookStatuses, codexTimeoutProblem } from "../install/codex/status.ts";
 import type { CliDeps } from "./deps.ts";
 import { stampForTurnGates } from "./user_writes.ts";
 
-const GATES = { "pre-push": "pre_push", "claude-stop": "claude_stop" } as const;
+const GATES = {
+  "pre-push": "pre_push",
+  "claude-stop": "claude_stop",
+  "codex-stop": "codex_stop",
+} as const;
 type GateName = keyof typeof GATES;
 
 function pickGates(which: string | undefined): GateName[] {
-  if (which === undefined || which === "all") return ["pre-push", "claude-stop"];
+  if (which === undefined || which === "all") return Object.keys(GATES) as GateName[];
   if (which in GATES) return [which as GateName];
-  throw new UsageError(`Unknown gate "${which}": choose pre-push, claude-stop or all`);
+  throw new UsageError(`Unknown gate "${which}": choose pre-push, claude-stop, codex-stop or all`);
 }
 
 async function toggle(
@@ -75,6 +80,10 @@ async function status(deps: CliDeps): Promise<void> {
     const problem = stopTimeoutProblem(hook, config.gates.claude_stop.timeout_seconds);
     if (problem) deps.stdout.write(`WARNING: claude-stop (${hook.scope}): ${problem}\n`);
   }
+  for (const hook of await codexHookStatuses({ root: repo.root, env: deps.env })) {
+    const problem = codexTimeoutProblem(hook, config.gates.codex_stop.timeout_seconds);
+    if (problem) deps.stdout.write(`WARNING: codex-stop (${hook.scope}): ${problem}\n`);
+  }
 }
 
 /** Register `gate` on the program. */
@@ -84,15 +93,17 @@ export function registerGate(program: Command, deps: CliDeps): void {
   );
   const userOption = () =>
     new Option("--user", "edit the user config instead of the repository's .review-gate.json");
-  gate.command("enable").argument("[gate]", "pre-push, claude-stop or all", "all").addOption(
-    userOption(),
-  )
+  gate.command("enable").argument("[gate]", "pre-push, claude-stop, codex-stop or all", "all")
+    .addOption(
+      userOption(),
+    )
     .description("Enable a gate").action((which: string, flags: { user?: boolean }) =>
       toggle(true, which, flags, deps)
     );
-  gate.command("disable").argument("[gate]", "pre-push, claude-stop or all", "all").addOption(
-    userOption(),
-  )
+  gate.command("disable").argument("[gate]", "pre-push, claude-stop, codex-stop or all", "all")
+    .addOption(
+      userOption(),
+    )
     .description("Disable a gate").action((which: string, flags: { user?: boolean }) =>
       toggle(false, which, flags, deps)
     );

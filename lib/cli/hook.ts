@@ -1,6 +1,6 @@
 /**
- * `review-gate hook pre-push <remote> <url>`, `hook claude-prompt`, `hook claude-stop`: the entry
- * points git and Claude Code call. `main.ts` sends a plain hook call straight to lib/gates/run_hook.ts
+ * `review-gate hook pre-push <remote> <url>`, `hook claude-prompt|claude-stop|claude-guard`,
+ * `hook codex-prompt|codex-stop`: the entry points git, Claude Code and Codex call. `main.ts` sends a plain hook call straight to lib/gates/run_hook.ts
  * without loading the command-line parser or the review pipeline (the fast path, see
  * {@linkcode isFastHookCall}); `--help` goes through commander like every other command. The hooks
  * themselves are listed in lib/gates/registry.ts.
@@ -53,4 +53,10 @@ export function registerHook(
       "Claude Code PreToolUse hook on Bash: refuse commands that skip or switch off the gates",
     )
     .action(async () => setExit(await runHook("claude-guard", [], deps)));
+  hook.command("codex-prompt")
+    .description("Codex UserPromptSubmit hook: record the turn's baseline (stdin: hook payload)")
+    .action(async () => setExit(await runHook("codex-prompt", [], deps)));
+  hook.command("codex-stop")
+    .description("Codex Stop hook: review the turn's changes; block on blocking findings")
+    .action(async () => setExit(await runHook("codex-stop", [], deps)));
 }

@@ -1,8 +1,9 @@
 /**
  * `review-gate install` / `uninstall`: the git pre-push hook (where git runs hooks: honours
- * `core.hooksPath`, linked worktrees, husky) and the Claude Code `UserPromptSubmit` + `Stop` hook
- * entries (settings scope local, project or user). `--dry-run` prints the exact change. Both plans
- * are made before anything is written.
+ * `core.hooksPath`, linked worktrees, husky), the Claude Code `UserPromptSubmit` + `Stop` hook
+ * entries (settings scope local, project or user; `--guard` adds the `PreToolUse` guard) and, with
+ * `--codex`, the Codex hooks (scope user or project). `--dry-run` prints the exact change. Every
+ * plan is made before anything is written.
  *
  * @module
  */
@@ -41,7 +42,7 @@ function addFlags(command: Command, verb: string): Command {
     .addOption(
       new Option(
         "--scope <scope>",
-        "Claude settings: local (.claude/settings.local.json), project or user",
+        "Claude settings: local (.claude/settings.local.json), project or user; Codex hooks: user ($CODEX_HOME/hooks.json, also for local) or project (.codex/hooks.json)",
       )
         .choices(["local", "project", "user"]).default("local"),
     )
@@ -59,7 +60,7 @@ function addFlags(command: Command, verb: string): Command {
  */
 async function act(install: boolean, flags: InstallFlags, deps: CliDeps): Promise<void> {
   const chosen = INSTALL_TARGETS.filter((t) => flags[t.flag] === true);
-  const targets = chosen.length > 0 ? chosen : INSTALL_TARGETS;
+  const targets = chosen.length > 0 ? chosen : INSTALL_TARGETS.filter((t) => !install || !t.optIn);
   const repo = await resolveRepo(deps.runner, deps.cwd);
   const context = {
     runner: deps.runner,
@@ -107,7 +108,9 @@ function writtenFiles(actions: readonly FileAction[]): { path: string; text: str
 /** Register `install` and `uninstall` on the program. */
 export function registerInstall(program: Command, deps: CliDeps): void {
   addFlags(program.command("install"), "install")
-    .description("Install the git pre-push gate and the Claude Code Stop gate (default: both)")
+    .description(
+      "Install the git pre-push gate and the Claude Code Stop gate (default: both; --codex for Codex)",
+    )
     .option("--force", "replace a foreign hook that cannot be chained (it is kept as a backup)")
     .option(
       "--guard",

@@ -59,13 +59,9 @@ export interface Config {
       review_tags: boolean;
       max_commits: number;
     };
-    claude_stop: {
-      enabled: boolean;
-      on_error: OnError;
-      on_partial: OnError;
-      max_blocks: number;
-      timeout_seconds: number;
-    };
+    claude_stop: TurnGateSettings;
+    /** The Codex Stop gate: the same turn gate behind Codex's hooks. */
+    codex_stop: TurnGateSettings;
   };
 }
 
@@ -74,6 +70,15 @@ export interface PathInstruction {
   /** Globs (lib/rules/globs.ts). */
   paths: string[];
   instructions: string;
+}
+
+/** The settings of one turn gate (`gates.claude_stop`, `gates.codex_stop`). */
+export interface TurnGateSettings {
+  enabled: boolean;
+  on_error: OnError;
+  on_partial: OnError;
+  max_blocks: number;
+  timeout_seconds: number;
 }
 
 /** Defaults (also published in the schema). */
@@ -102,6 +107,13 @@ export const DEFAULT_CONFIG: Config = {
       max_commits: 100,
     },
     claude_stop: {
+      enabled: true,
+      on_error: "allow",
+      on_partial: "allow",
+      max_blocks: 3,
+      timeout_seconds: 300,
+    },
+    codex_stop: {
       enabled: true,
       on_error: "allow",
       on_partial: "allow",

@@ -13,6 +13,8 @@ const HOOKS = {
   "claude-prompt": async () => (await import("./claude/door.ts")).claudePromptHook,
   "claude-stop": async () => (await import("./claude/door.ts")).claudeStopHook,
   "claude-guard": async () => (await import("./claude/guard.ts")).claudeGuardHook,
+  "codex-prompt": async () => (await import("./codex/door.ts")).codexPromptHook,
+  "codex-stop": async () => (await import("./codex/door.ts")).codexStopHook,
 } as const satisfies Record<string, () => Promise<HookEntry>>;
 
 /** A hook name. */

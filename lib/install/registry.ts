@@ -14,6 +14,7 @@ import { type ClaudeScope, installClaudeHooks, uninstallClaudeHooks } from "./cl
 import { ensureNoEnabledPlugin } from "./claude/plugin.ts";
 import type { FileAction } from "./file_actions.ts";
 import { installGitHook, uninstallGitHook } from "./git/install.ts";
+import { installCodexHooks, uninstallCodexHooks } from "./codex/install.ts";
 
 /** Everything a target's plan may use. */
 export interface InstallContext {
@@ -45,6 +46,8 @@ export interface InstallTarget {
   readonly flag: string;
   /** What it installs, for help text: "the git pre-push hook". */
   readonly what: string;
+  /** Installed only when its flag is given (`install` alone leaves it out; `uninstall` does not). */
+  readonly optIn?: boolean;
   /** Plan the install (`install` true) or the uninstall, writing nothing. */
   plan(install: boolean, context: InstallContext): Promise<InstallPlan>;
 }
@@ -88,5 +91,25 @@ const claudeTarget: InstallTarget = {
   },
 };
 
+const codexTarget: InstallTarget = {
+  flag: "codex",
+  what: "the Codex hooks",
+  optIn: true,
+  async plan(install, context) {
+    const { config } = await loadConfig({ root: context.repo.root, env: context.env });
+    const options = {
+      // Codex has no per-user project file: the default scope ("local") means the user's hooks.
+      scope: context.scope === "project" ? "project" as const : "user" as const,
+      root: context.repo.root,
+      env: context.env,
+      command: context.command,
+      stopTimeoutSeconds: config.gates.codex_stop.timeout_seconds,
+      dryRun: true,
+    };
+    const report = install ? await installCodexHooks(options) : await uninstallCodexHooks(options);
+    return { actions: report.actions, text: report.text };
+  },
+};
+
 /** Every install target, in the order they are planned, applied and printed. */
-export const INSTALL_TARGETS: readonly InstallTarget[] = [gitTarget, claudeTarget];
+export const INSTALL_TARGETS: readonly InstallTarget[] = [gitTarget, claudeTarget, codexTarget];

@@ -118,3 +118,16 @@ export async function writeSessionState(
     jsonText(session.value),
   );
 }
+
+/**
+ * Remove a session's state file (nothing when there is none).
+ *
+ * @param state the state dir
+ * @param sessionId the untrusted session id
+ * @throws Deno.errors from the file system other than NotFound
+ */
+export async function removeSessionState(state: string, sessionId: string): Promise<void> {
+  await Deno.remove(join(state, "sessions", await sessionFileName(sessionId))).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+}

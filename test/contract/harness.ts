@@ -211,6 +211,19 @@ export async function runMain(
   args: string[],
   env: Record<string, string>,
 ): Promise<string> {
+  const out = await runMainResult(cwd, args, env);
+  if (out.code !== 0) {
+    throw new Error(`review-gate ${args.join(" ")} exited ${out.code}: ${out.stderr}`);
+  }
+  return out.stdout;
+}
+
+/** Like {@linkcode runMain}, whatever the exit code. */
+export async function runMainResult(
+  cwd: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "--quiet", MAIN, ...args],
     cwd,
@@ -219,8 +232,5 @@ export async function runMain(
     stderr: "piped",
   }).output();
   const d = new TextDecoder();
-  if (out.code !== 0) {
-    throw new Error(`review-gate ${args.join(" ")} exited ${out.code}: ${d.decode(out.stderr)}`);
-  }
-  return d.decode(out.stdout);
+  return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
 }

@@ -203,11 +203,53 @@ export function stopPayload(o: PayloadOptions, event = "Stop"): string {
 /** Run `main.ts hook <name>` with `stdin` piped in, cwd the repository (or `cwd`). */
 export function runHook(
   sandbox: Sandbox,
-  name: "claude-prompt" | "claude-stop",
+  name: "claude-prompt" | "claude-stop" | "codex-prompt" | "codex-stop",
   stdin: string,
   options: { env?: Record<string, string | undefined>; cwd?: string } = {},
 ): Promise<CliResult> {
   return runCli(sandbox, ["hook", name], { stdin, env: options.env, cwd: options.cwd });
+}
+
+/** Codex hook payload fields (lib/gates/codex/door.ts). */
+export interface CodexPayloadOptions {
+  sessionId: string;
+  turnId: string;
+  cwd: string;
+  stopHookActive?: boolean;
+  lastAssistantMessage?: string | null;
+  prompt?: string;
+  /** A subagent's prompt carries its id. */
+  agentId?: string;
+}
+
+/** A Codex `UserPromptSubmit` (or, with `event`, another event's) payload as codex-cli 0.171.0 sends it. */
+export function codexPromptPayload(o: CodexPayloadOptions): string {
+  return JSON.stringify({
+    session_id: o.sessionId,
+    turn_id: o.turnId,
+    transcript_path: null,
+    cwd: o.cwd,
+    hook_event_name: "UserPromptSubmit",
+    model: "gpt-mock",
+    permission_mode: "bypassPermissions",
+    prompt: o.prompt ?? "change the constants\n",
+    ...(o.agentId ? { agent_id: o.agentId, agent_type: "worker" } : {}),
+  });
+}
+
+/** A Codex `Stop` payload (`last_assistant_message` may be null). */
+export function codexStopPayload(o: CodexPayloadOptions, event = "Stop"): string {
+  return JSON.stringify({
+    session_id: o.sessionId,
+    turn_id: o.turnId,
+    transcript_path: `/tmp/codex/${o.sessionId}.jsonl`,
+    cwd: o.cwd,
+    hook_event_name: event,
+    model: "gpt-mock",
+    permission_mode: "bypassPermissions",
+    stop_hook_active: o.stopHookActive ?? false,
+    last_assistant_message: o.lastAssistantMessage === undefined ? "done" : o.lastAssistantMessage,
+  });
 }
 
 /** Parse a Stop hook's stdout: `null` when empty (allow), else the JSON object. */

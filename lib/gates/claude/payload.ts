@@ -8,6 +8,7 @@
  * @module
  */
 import type { TurnPayload, TurnPayloadResult } from "../turn/door.ts";
+import { optionalString, parseBasePayload } from "../turn/payload.ts";
 
 /** The fields review-gate uses; unknown fields are kept in `raw`. */
 export interface ClaudeHookPayload extends TurnPayload {
@@ -31,10 +32,6 @@ export interface ClaudeHookPayload extends TurnPayload {
 /** Result of {@linkcode parseHookPayload}. */
 export type PayloadResult = TurnPayloadResult<ClaudeHookPayload>;
 
-function optionalString(raw: Record<string, unknown>, key: string): string | undefined {
-  return typeof raw[key] === "string" ? raw[key] as string : undefined;
-}
-
 /**
  * Parse a hook's stdin.
  *
@@ -43,35 +40,19 @@ function optionalString(raw: Record<string, unknown>, key: string): string | und
  *   non-empty strings); never throws
  */
 export function parseHookPayload(stdinText: string): PayloadResult {
-  if (stdinText.trim() === "") return { ok: false, reason: "empty stdin" };
-  let value: unknown;
-  try {
-    value = JSON.parse(stdinText);
-  } catch (error) {
-    return { ok: false, reason: `stdin is not JSON: ${(error as Error).message}` };
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { ok: false, reason: "stdin is not a JSON object" };
-  }
-  const raw = value as Record<string, unknown>;
-  for (const key of ["hook_event_name", "session_id", "cwd"]) {
-    if (typeof raw[key] !== "string" || raw[key] === "") {
-      return { ok: false, reason: `"${key}" is missing or not a string` };
-    }
-  }
+  const base = parseBasePayload(stdinText);
+  if (!base.ok) return base;
+  const raw = base.payload.raw;
   return {
     ok: true,
     payload: {
-      hook_event_name: raw.hook_event_name as string,
-      session_id: raw.session_id as string,
-      cwd: raw.cwd as string,
+      ...base.payload,
       transcript_path: optionalString(raw, "transcript_path"),
       prompt_id: optionalString(raw, "prompt_id"),
       permission_mode: optionalString(raw, "permission_mode"),
       stop_hook_active: raw.stop_hook_active === true,
       last_assistant_message: optionalString(raw, "last_assistant_message"),
       prompt: optionalString(raw, "prompt"),
-      raw,
     },
   };
 }

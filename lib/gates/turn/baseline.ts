@@ -11,9 +11,14 @@
  */
 import { snapshotWorktreeTree } from "../../git/live_tree.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
-import { ensureStateDir } from "../../store/state.ts";
+import { ensureStateDir, stateDir } from "../../store/state.ts";
 import { writeAnchor } from "../../store/anchors.ts";
-import { MAX_PROMPT_CHARS, readSessionState, writeSessionState } from "../../store/sessions.ts";
+import {
+  MAX_PROMPT_CHARS,
+  readSessionState,
+  removeSessionState,
+  writeSessionState,
+} from "../../store/sessions.ts";
 import { ALLOW, describeFailure, type HookInput, type HookOutput } from "../hook_io.ts";
 import { openGate } from "./context.ts";
 import type { Repo } from "../../git/repo.ts";
@@ -33,6 +38,10 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
   try {
     const opened = await openGate(input, door, "prompt");
     if (opened.kind !== "open") {
+      if (opened.kind === "skip" && opened.disabledIn) {
+        // A turn starts with the gate off: what the session kept describes an earlier turn.
+        await forgetSession(opened.disabledIn, input, door);
+      }
       return { ...ALLOW, stderr: opened.kind === "skip" && opened.why ? `${opened.why}\n` : "" };
     }
     const gate = opened.gate;
@@ -82,4 +91,11 @@ async function recordGuard(
 ): Promise<{ files: Record<string, string>; hooksDir: string | null }> {
   const hooksDir = await hooksDirOf(input.runner, repo);
   return { files: await fingerprintFiles(guardedFiles(repo, input.env, hooksDir)), hooksDir };
+}
+
+/** Remove the session's state (a turn that starts with the gate disabled has no baseline). */
+async function forgetSession(repo: Repo, input: HookInput, door: TurnDoor): Promise<void> {
+  const parsed = door.parse(input.stdinText);
+  if (!parsed.ok) return;
+  await removeSessionState(stateDir(repo.commonDir), parsed.payload.session_id).catch(() => {});
 }

@@ -32,7 +32,12 @@ export interface GateContext {
 export type GateOpening =
   | { kind: "open"; gate: GateContext }
   /** Allow silently; `why` (malformed input) goes to stderr. */
-  | { kind: "skip"; why?: string }
+  | {
+    kind: "skip";
+    why?: string;
+    /** The gate is disabled in this repository's config (the turn's session state is stale). */
+    disabledIn?: Repo;
+  }
   /** A stop whose turn cannot be reviewed: allow with a visible "NOT reviewed" note. */
   | { kind: "not-reviewed"; reason: string };
 
@@ -86,6 +91,6 @@ export async function openGate(
     config = await load();
   }
   const gate = door.gateConfig(config);
-  if (!gate.enabled) return SKIP;
+  if (!gate.enabled) return { kind: "skip", disabledIn: repo };
   return { kind: "open", gate: { door, payload, repo, config, gate, notes } };
 }

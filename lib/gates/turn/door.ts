@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Config } from "../../config/config.ts";
+import type { Config, TurnGateSettings } from "../../config/config.ts";
 
 /** The payload fields the turn gate uses (Claude Code's names; unknown fields are ignored). */
 export interface TurnPayload {
@@ -28,7 +28,7 @@ export type TurnPayloadResult<P extends TurnPayload = TurnPayload> =
   | { ok: false; reason: string };
 
 /** The settings of one turn gate (e.g. config `gates.claude_stop`). */
-export type TurnGateConfig = Config["gates"]["claude_stop"];
+export type TurnGateConfig = TurnGateSettings;
 
 /** An agent's front door to the turn gate. */
 export interface TurnDoor {

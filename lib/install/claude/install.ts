@@ -34,7 +34,7 @@ import {
   renderSettings,
   type Settings,
 } from "./settings.ts";
-import { editSettingsText, parseSettingsText } from "./settings_text.ts";
+import { editSettingsText, parseSettingsText } from "../settings_text.ts";
 
 /** Which settings file: `local` (default), `project`, `user`. */
 export type ClaudeScope = "local" | "project" | "user";

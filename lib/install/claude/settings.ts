@@ -9,9 +9,9 @@
  * @module
  */
 import { MANAGED_MARKER } from "../git/stub.ts";
+import { isOurHook, type Settings } from "../settings_text.ts";
 
-/** A settings object as parsed from JSON. */
-export type Settings = Record<string, unknown>;
+export { isOurHook, type Settings };
 
 /** The events the turn gate hooks and the subcommand each runs. */
 export const CLAUDE_HOOK_EVENTS = {
@@ -64,12 +64,6 @@ export function hasOurGuard(settings: Settings): boolean {
 
 function isRecord(value: unknown): value is Settings {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** True for a hook entry of ours (its command carries the `managed-by: review-gate` marker). */
-export function isOurHook(hook: unknown): boolean {
-  return isRecord(hook) && typeof hook.command === "string" &&
-    hook.command.includes(MANAGED_MARKER);
 }
 
 /**

@@ -10,7 +10,7 @@
 import { readTextOrNull } from "../file_actions.ts";
 import { type ClaudeScope, claudeSettingsPath } from "./install.ts";
 import { CLAUDE_HOOK_EVENTS, hasOurGuard, isOurHook, type Settings } from "./settings.ts";
-import { parseSettingsText } from "./settings_text.ts";
+import { parseSettingsText } from "../settings_text.ts";
 
 /** Our hooks in one settings file. */
 export interface ClaudeHookStatus {

@@ -1,14 +1,27 @@
 /**
- * A Claude Code settings file as text: JSON with comments and trailing commas (JSONC, which Claude
- * Code reads), parsed and edited in place with jsonc-parser so every byte outside review-gate's own
- * entries — comments, formatting, key order, the user's hook groups — stays as it was. Our entries
- * are removed one by one at their path (a group, event or `hooks` object left empty by that is
- * removed too) and appended at the end of each event's array. jsonc-parser is loaded only here.
+ * An agent's hook settings file as text — Claude Code's `settings*.json` (JSON with comments and
+ * trailing commas, which Claude Code reads) and Codex's `hooks.json` — parsed and edited in place
+ * with jsonc-parser so every byte outside review-gate's own entries — comments, formatting, key
+ * order, the user's hook groups — stays as it was. Both files hold `hooks.<Event>[] = {matcher?,
+ * hooks: [{type: "command", command, …}]}`; ours are recognised by the `managed-by: review-gate`
+ * comment ending their command. Our entries are removed one by one at their path (a group, event or
+ * `hooks` object left empty by that is removed too) and added at the end of each event's array — or,
+ * with `inPlace` (Codex, whose hook trust is keyed by position), a group of ours already there is
+ * rewritten where it stands. jsonc-parser is loaded only here.
  *
  * @module
  */
-import { ConfigError } from "../../base/errors.ts";
-import { isOurHook, type Settings } from "./settings.ts";
+import { ConfigError } from "../base/errors.ts";
+import { MANAGED_MARKER } from "./git/stub.ts";
+
+/** A settings object as parsed from JSON. */
+export type Settings = Record<string, unknown>;
+
+/** True for a hook entry of ours (its command carries the `managed-by: review-gate` marker). */
+export function isOurHook(hook: unknown): boolean {
+  return isRecord(hook) && typeof hook.command === "string" &&
+    hook.command.includes(MANAGED_MARKER);
+}
 
 type Jsonc = typeof import("jsonc-parser");
 
@@ -54,6 +67,14 @@ function formattingOf(text: string): import("jsonc-parser").FormattingOptions {
 
 function isRecord(value: unknown): value is Settings {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The index of the group that holds only our entries in `groups`, or -1. */
+function ourGroupIndex(groups: unknown): number {
+  if (!Array.isArray(groups)) return -1;
+  return groups.findIndex((g) =>
+    isRecord(g) && Array.isArray(g.hooks) && g.hooks.length > 0 && g.hooks.every(isOurHook)
+  );
 }
 
 /** Where our first entry is: an array element to cut, or a property to drop (left empty). */
@@ -130,42 +151,90 @@ function appendElement(
   return text.slice(0, end) + json + text.slice(end);
 }
 
+/** Replace one element's text with `value`, rendered at the element's indent. */
+function replaceElement(
+  text: string,
+  node: import("jsonc-parser").Node,
+  value: unknown,
+  format: import("jsonc-parser").FormattingOptions,
+): string {
+  const indent = lineIndent(text, node.offset);
+  const unit = format.insertSpaces ? " ".repeat(format.tabSize ?? 2) : "\t";
+  const json = indent === null
+    ? JSON.stringify(value)
+    : JSON.stringify(value, null, unit).split("\n").join((format.eol ?? "\n") + indent);
+  return text.slice(0, node.offset) + json + text.slice(node.offset + node.length);
+}
+
 /**
- * Edit a settings file's text: remove every entry of ours, then (when `groups` is given) append
- * one matcher group per event at the end of that event's array. The user's entries, comments and
- * formatting are not rewritten: elements are cut and appended as text at their exact offsets, and
- * jsonc-parser's `modify` is used only to add or drop a whole property.
+ * Edit a settings file's text: remove every entry of ours, then (when `groups` is given) add one
+ * matcher group per event at the end of that event's array. With `inPlace`, a group of ours that
+ * is there already is rewritten where it stands (or left alone when unchanged) and only the other
+ * entries of ours are removed. The user's entries, comments and formatting are not rewritten:
+ * elements are cut, replaced and appended as text at their exact offsets, and jsonc-parser's
+ * `modify` is used only to add or drop a whole property.
  *
  * @param text the current text (JSONC; must parse)
  * @param groups event → our matcher group, or `null` to only remove (uninstall)
+ * @param options `inPlace`: keep our groups' positions (Codex)
  * @returns the new text
  */
 export async function editSettingsText(
   text: string,
   groups: Record<string, Settings> | null,
+  options: { inPlace?: boolean } = {},
 ): Promise<string> {
-  const { applyEdits, findNodeAtLocation, modify, parse, parseTree } = await jsonc();
+  const { applyEdits, findNodeAtLocation, getNodeValue, modify, parse, parseTree } = await jsonc();
   const formattingOptions = formattingOf(text);
-  const options = { allowTrailingComma: true };
+  const opts = { allowTrailingComma: true };
   let out = text;
+  const kept = new Set<string>(); // events whose group of ours stays where it is
+  if (options.inPlace && groups) {
+    for (const [event, group] of Object.entries(groups)) {
+      const array = findNodeAtLocation(parseTree(out, [], opts)!, ["hooks", event]);
+      const index = ourGroupIndex(array ? getNodeValue(array) : undefined);
+      if (index < 0) continue;
+      const node = array!.children![index];
+      if (JSON.stringify(getNodeValue(node)) !== JSON.stringify(group)) {
+        out = replaceElement(out, node, group, formattingOptions);
+      }
+      kept.add(event);
+    }
+  }
+  const skipKept = (value: unknown) => {
+    if (kept.size === 0 || !isRecord(value) || !isRecord(value.hooks)) return value;
+    const hooks = { ...value.hooks };
+    for (const event of kept) hooks[event] = hideOurGroup(hooks[event]);
+    return { ...value, hooks };
+  };
   for (
-    let ours = firstOurs(parse(out, [], options));
+    let ours = firstOurs(skipKept(parse(out, [], opts)));
     ours;
-    ours = firstOurs(parse(out, [], options))
+    ours = firstOurs(skipKept(parse(out, [], opts)))
   ) {
     if (ours.kind === "property") {
       out = applyEdits(out, modify(out, ours.path, undefined, { formattingOptions }));
     } else {
-      const array = findNodeAtLocation(parseTree(out, [], options)!, ours.array)!;
+      const array = findNodeAtLocation(parseTree(out, [], opts)!, ours.array)!;
       out = cutElement(out, array.children ?? [], ours.index);
     }
   }
   for (const [event, group] of Object.entries(groups ?? {})) {
-    const array = findNodeAtLocation(parseTree(out, [], options)!, ["hooks", event]);
+    if (kept.has(event)) continue;
+    const array = findNodeAtLocation(parseTree(out, [], opts)!, ["hooks", event]);
     const last = array?.type === "array" ? array.children?.at(-1) : undefined;
     out = last
       ? appendElement(out, last, group, formattingOptions)
       : applyEdits(out, modify(out, ["hooks", event], [group], { formattingOptions }));
   }
   return out;
+}
+
+/** The array with our (kept) group replaced by a placeholder that holds no entry of ours. */
+function hideOurGroup(groups: unknown): unknown {
+  const index = ourGroupIndex(groups);
+  if (index < 0) return groups;
+  const copy = [...(groups as unknown[])];
+  copy[index] = { kept: true };
+  return copy;
 }

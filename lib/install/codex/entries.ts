@@ -1,0 +1,52 @@
+/**
+ * review-gate's entries in a Codex `hooks.json` (pure): one matcher group per event,
+ * `{"hooks": [{"type": "command", "command": "<review-gate> hook codex-stop # managed-by:
+ * review-gate", "timeout": <s>, "statusMessage": …}]}` (lib/gates/codex/door.ts has the verified
+ * format). Codex trusts each hook by a hash over its event, command, timeout and status message, so
+ * all of them stay fixed for a given command and configured timeout: a change would make Codex skip
+ * the hook until the user trusts it again.
+ *
+ * @module
+ */
+import { MANAGED_MARKER } from "../git/stub.ts";
+import type { Settings } from "../settings_text.ts";
+
+/** The Codex events we hook and the subcommand each runs. */
+export const CODEX_HOOK_EVENTS = {
+  UserPromptSubmit: "codex-prompt",
+  Stop: "codex-stop",
+} as const;
+
+/** Shown by Codex while our Stop hook runs. */
+export const CODEX_STOP_STATUS = "review-gate: reviewing this turn";
+
+/** Which `hooks.json`: the user's (`$CODEX_HOME`) or the repository's (`.codex/`). */
+export type CodexScope = "user" | "project";
+
+/**
+ * Our matcher groups, one per event.
+ *
+ * @param command command prefix from `selfCommand()`
+ * @param options `stopTimeoutSeconds`: the Stop entry's `timeout` (config
+ *   `gates.codex_stop.timeout_seconds`, default 300)
+ * @returns `{UserPromptSubmit: group, Stop: group}`
+ */
+export function buildCodexEntries(
+  command: string,
+  options: { stopTimeoutSeconds?: number } = {},
+): Record<keyof typeof CODEX_HOOK_EVENTS, Settings> {
+  const hook = (sub: string) => `${command} hook ${sub} # ${MANAGED_MARKER}`;
+  return {
+    UserPromptSubmit: {
+      hooks: [{ type: "command", command: hook(CODEX_HOOK_EVENTS.UserPromptSubmit) }],
+    },
+    Stop: {
+      hooks: [{
+        type: "command",
+        command: hook(CODEX_HOOK_EVENTS.Stop),
+        timeout: options.stopTimeoutSeconds ?? 300,
+        statusMessage: CODEX_STOP_STATUS,
+      }],
+    },
+  };
+}
