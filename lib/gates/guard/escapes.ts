@@ -5,8 +5,8 @@
  * switches (`REVIEW_GATE=0 …`, `export REVIEW_GATE=…`, `env REVIEW_GATE=…`, `REVIEW_GATE_CHILD=1`,
  * `HUSKY=0`), a hooks path that bypasses the hooks (`git config core.hooksPath …`, `git -c
  * core.hooksPath=…`, `GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_KEY_n`), review-gate's own off switches
- * (`review-gate gate disable`, `review-gate uninstall`) and removing or emptying the pre-push hook
- * files. `git push -n` is a dry run and stays allowed; reading `core.hooksPath` (`--get`) too.
+ * (`review-gate gate disable`, `review-gate uninstall`), accepting a finding (`review-gate ack`) and
+ * removing or emptying the pre-push hook files. `git push -n` is a dry run and stays allowed; reading `core.hooksPath` (`--get`) too.
  *
  * This is a guard rail, not a sandbox: the rules read the command text (each `;`, `&&`, `||`, `|`
  * or newline separated part on its own) with regular expressions, and a command built to hide its
@@ -29,6 +29,7 @@ const READS_CONFIG = /\s(--get|--get-all|--get-regexp|--list|-l)\b/;
 const SKIP_VARIABLE = /(^|[\s;&|('"`])(REVIEW_GATE|REVIEW_GATE_CHILD|HUSKY|HUSKY_SKIP_HOOKS)=/;
 const GIT_ENV_CONFIG = /\bGIT_CONFIG_PARAMETERS=|\bGIT_CONFIG_KEY_\d+=\S*hookspath/i;
 const OUR_OFF_SWITCH = /(review-gate\b|main\.ts\b).*\s(uninstall|gate\s+disable)\b/;
+const OUR_ACK = /(review-gate\b|main\.ts\b).*\sack\s/;
 const HOOK_FILE = /(hooks\/pre-push|\.husky\/pre-push|\.husky\/_\b|pre-push\.review-gate-chained)/;
 const DESTROYS = /\b(rm|mv|chmod|unlink|truncate|cp|ln|install)\b|>|\bsed\s+(-\w+\s+)*-i|\btee\b/;
 
@@ -49,6 +50,10 @@ const RULES: readonly EscapeRule[] = [
   {
     test: (part) => OUR_OFF_SWITCH.test(part),
     what: "turning review-gate off (gate disable, uninstall)",
+  },
+  {
+    test: (part) => OUR_ACK.test(`${part} `),
+    what: "accepting a finding (review-gate ack is the user's decision)",
   },
   {
     test: (part) => HOOK_FILE.test(part) && DESTROYS.test(part),

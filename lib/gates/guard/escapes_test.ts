@@ -27,6 +27,8 @@ Deno.test("gateEscape() refuses the ways an agent would skip or switch off the g
     "review-gate gate disable": /turning review-gate off/,
     "review-gate uninstall --git": /turning review-gate off/,
     "deno run -A /opt/rg/main.ts gate  disable pre-push": /turning review-gate off/,
+    "review-gate ack 1a2b3c4d5e6f --reason fine": /accepting a finding/,
+    "env -u CLAUDECODE review-gate ack 1a2b3c4d5e6f --reason x": /accepting a finding/,
     "rm .git/hooks/pre-push": /pre-push hook files/,
     "chmod -x .git/hooks/pre-push": /pre-push hook files/,
     "echo exit 0 > .husky/pre-push": /pre-push hook files/,
@@ -53,6 +55,7 @@ Deno.test("gateEscape() refuses the ways an agent would skip or switch off the g
     "ls -la .git/hooks",
     "review-gate review --staged",
     "review-gate gate status",
+    "review-gate acks",
     "REVIEW_GATE_PROVIDER=codex review-gate review",
     "npm test && git status",
   ];
