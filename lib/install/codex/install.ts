@@ -26,6 +26,7 @@ import {
 } from "../file_actions.ts";
 import { editSettingsText, isOurHook, parseSettingsText, type Settings } from "../settings_text.ts";
 import { buildCodexEntries, CODEX_HOOK_EVENTS, type CodexScope } from "./entries.ts";
+import { MANAGED_MARKER } from "../git/stub.ts";
 
 /** Suffix of the backup kept beside a hooks file on our first change. */
 export const BACKUP_SUFFIX = ".review-gate.bak";
@@ -198,6 +199,10 @@ export async function uninstallCodexHooks(options: CodexHookOptions): Promise<Co
     };
   }
   const path = codexHooksPath(options.scope, options);
+  const raw = await readTextOrNull(path);
+  if (typeof raw !== "string" || !raw.includes(MANAGED_MARKER)) {
+    return await finish(path, [], { dryRun: options.dryRun, notes: [] }); // nothing of ours: not parsed
+  }
   const current = await readHooksFile(path);
   const rest = withoutOurs(current.settings);
   if (current.text === null || isDeepStrictEqual(rest, current.settings)) {

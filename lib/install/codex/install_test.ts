@@ -126,3 +126,13 @@ Deno.test("installCodexHooks() refuses a hooks file that is not JSON, leaving it
     assert.equal(await Deno.readTextFile(path), "{ nope");
   });
 });
+
+Deno.test("uninstallCodexHooks() leaves a broken hooks file that holds nothing of ours alone", async () => {
+  await withHome(async (home, root) => {
+    const path = join(home, "hooks.json");
+    await Deno.writeTextFile(path, "{ not json");
+    const report = await uninstallCodexHooks({ scope: "user", root, env: { CODEX_HOME: home } });
+    assert.deepEqual(report.actions, []);
+    assert.equal(await Deno.readTextFile(path), "{ not json");
+  });
+});
