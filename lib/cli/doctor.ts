@@ -17,6 +17,7 @@ import { type Repo, resolveRepo } from "../git/repo.ts";
 import { claudeHookStatuses, stopTimeoutProblem } from "../install/claude/status.ts";
 import { codexHookStatuses, codexTimeoutProblem } from "../install/codex/status.ts";
 import { prePushStatus } from "../install/git/status.ts";
+import { findEnabledPlugin } from "../install/claude/plugin.ts";
 import { readTextOrNull } from "../install/file_actions.ts";
 import { MANAGED_MARKER } from "../install/git/stub.ts";
 import { reviewGateSkips } from "../gates/hook_io.ts";
@@ -116,6 +117,19 @@ async function checkClaude(
       }`,
     };
   });
+  const plugin = await findEnabledPlugin({ projectDir: repo.root, env: deps.env });
+  if (plugin) {
+    const twice = statuses.some((s) => s.state !== "invalid");
+    checks.push({
+      area: "claude plugin",
+      ok: !twice,
+      detail: twice
+        ? `"${plugin.id}" is enabled (${plugin.enabledIn} settings) as well as the hooks in settings: ` +
+          `both run at every stop (one reviews); keep one: "review-gate uninstall --claude" or ` +
+          `"claude plugin disable ${plugin.id} --scope ${plugin.enabledIn}"`
+        : `"${plugin.id}" enabled (${plugin.enabledIn} settings)`,
+    });
+  }
   if (checks.length === 0) {
     checks.push({ area: "claude hooks", ok: false, optional: true, detail: "not installed" });
   }

@@ -40,14 +40,24 @@ export function registerHook(
     .action(async (remote: string, url: string | undefined) => {
       setExit(await runHook("pre-push", [remote, url ?? remote], deps));
     });
+  const source = [
+    "--source <where>",
+    "settings (the default) or plugin: where the hook is installed",
+  ];
   hook.command("claude-prompt")
     .description(
       "Claude Code UserPromptSubmit hook: record the turn's baseline (stdin: hook payload)",
     )
-    .action(async () => setExit(await runHook("claude-prompt", [], deps)));
+    .option(source[0], source[1])
+    .action(async (flags: { source?: string }) =>
+      setExit(await runHook("claude-prompt", sourceArgs(flags), deps))
+    );
   hook.command("claude-stop")
     .description("Claude Code Stop hook: review the turn's changes; block on blocking findings")
-    .action(async () => setExit(await runHook("claude-stop", [], deps)));
+    .option(source[0], source[1])
+    .action(async (flags: { source?: string }) =>
+      setExit(await runHook("claude-stop", sourceArgs(flags), deps))
+    );
   hook.command("claude-guard")
     .description(
       "Claude Code PreToolUse hook on Bash: refuse commands that skip or switch off the gates",
@@ -59,4 +69,8 @@ export function registerHook(
   hook.command("codex-stop")
     .description("Codex Stop hook: review the turn's changes; block on blocking findings")
     .action(async () => setExit(await runHook("codex-stop", [], deps)));
+}
+
+function sourceArgs(flags: { source?: string }): string[] {
+  return flags.source === undefined ? [] : ["--source", flags.source];
 }

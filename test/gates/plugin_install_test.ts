@@ -55,6 +55,18 @@ Deno.test("install --claude refuses while the review-gate plugin is enabled for 
       await Deno.readTextFile(join(root, ".claude", "settings.local.json")),
     );
     assert.ok(JSON.stringify(settings.hooks.Stop).includes("hook claude-stop"));
+
+    // Enabled again for this project with the settings hooks in place: doctor says both run.
+    settings.enabledPlugins = { "review-gate@rg": true };
+    await Deno.writeTextFile(
+      join(root, ".claude", "settings.local.json"),
+      JSON.stringify(settings),
+    );
+    const doctor = await runCli(sb, ["doctor"]);
+    assert.match(
+      doctor.stdout + doctor.stderr,
+      /claude plugin.*"review-gate@rg" is enabled \(local settings\) as well as the hooks in settings/,
+    );
   } finally {
     await sb.cleanup();
   }

@@ -7,9 +7,15 @@
  *
  * @module
  */
-import type { HookEntry } from "../hook_io.ts";
+import { ALLOW, type HookEntry } from "../hook_io.ts";
 import type { TurnDoor } from "../turn/door.ts";
-import { isMainAgentStop, isPromptSubmit, parseHookPayload } from "./payload.ts";
+import type { HookSource } from "./claim.ts";
+import {
+  type ClaudeHookPayload,
+  isMainAgentStop,
+  isPromptSubmit,
+  parseHookPayload,
+} from "./payload.ts";
 
 /** Claude Code's door: `claude-prompt` / `claude-stop`, config `gates.claude_stop`. */
 export const CLAUDE_DOOR: TurnDoor = {
@@ -29,8 +35,44 @@ export const claudePromptHook: HookEntry = {
   failed: async (error) => (await import("../turn/failure.ts")).turnHookFailed("prompt", error),
 };
 
+/** The Stop timeout the plugin's `hooks/hooks.json` declares, seconds (a test keeps them equal). */
+export const PLUGIN_STOP_TIMEOUT_SECONDS = 300;
+
+/**
+ * Where the hook was installed from: `--source plugin` in the plugin's `hooks/hooks.json`, else
+ * settings (`review-gate install --claude`).
+ *
+ * @param args the hook's arguments
+ */
+export function hookSource(args: readonly string[]): HookSource {
+  const at = args.indexOf("--source");
+  return at >= 0 && args[at + 1] === "plugin" ? "plugin" : "settings";
+}
+
+/**
+ * Claude Code's door for a hook of one source: every stop is claimed first, so a plugin hook and a
+ * settings hook running for the same stop review it once; the plugin's Stop deadline stays below
+ * the timeout its hooks.json fixes.
+ */
+export function claudeDoorFor(source: HookSource): TurnDoor {
+  return {
+    ...CLAUDE_DOOR,
+    ...(source === "plugin" ? { hookTimeoutSeconds: PLUGIN_STOP_TIMEOUT_SECONDS } : {}),
+    async claimStop(state, payload, now) {
+      const { claimStop, twiceMessage } = await import("./claim.ts");
+      const claim = await claimStop(state, payload as ClaudeHookPayload, { source, now });
+      if (claim.won) return null;
+      const message = twiceMessage(claim, source);
+      if (message === null) return ALLOW;
+      const { buildStopMessage } = await import("../turn/answer.ts");
+      return { stdout: buildStopMessage(message), stderr: "", exitCode: 0 };
+    },
+  };
+}
+
 /** `hook claude-stop`: review the turn; exit 0 always, stdout empty, a `systemMessage` or a block. */
 export const claudeStopHook: HookEntry = {
-  run: async (input) => (await import("../turn/stop.ts")).runStopGate(input, CLAUDE_DOOR),
+  run: async (input, args) =>
+    (await import("../turn/stop.ts")).runStopGate(input, claudeDoorFor(hookSource(args))),
   failed: async (error) => (await import("../turn/failure.ts")).turnHookFailed("stop", error),
 };

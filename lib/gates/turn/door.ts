@@ -8,6 +8,7 @@
  * @module
  */
 import type { Config, TurnGateSettings } from "../../config/config.ts";
+import type { HookOutput } from "../hook_io.ts";
 
 /** The payload fields the turn gate uses (Claude Code's names; unknown fields are ignored). */
 export interface TurnPayload {
@@ -51,4 +52,16 @@ export interface TurnDoor {
    * the turn gate anchors before the moving cwd (lib/gates/turn/locate.ts); `undefined` when none.
    */
   projectDir(env: Record<string, string | undefined>): string | undefined;
+  /**
+   * The timeout the agent gives this hook when the door fixes it (a plugin's hooks.json), seconds;
+   * the gate's deadline then stays below it whatever the config says. Absent: the config's.
+   */
+  readonly hookTimeoutSeconds?: number;
+  /**
+   * Claim this stop before reviewing it, when several of our Stop hooks may run for it at once
+   * (lib/gates/claude/claim.ts). Absent: every stop is reviewed.
+   *
+   * @returns `null` to go on, or the output of a hook that lost the claim (it allows)
+   */
+  claimStop?(state: string, payload: TurnPayload, now: Date): Promise<HookOutput | null>;
 }

@@ -67,8 +67,8 @@ export async function runStopGate(input: HookInput, door: TurnDoor): Promise<Hoo
   }
   const gate = opened.gate;
   const stop = gate.gate;
-  const deadline = started +
-    Math.max(5, stop.timeout_seconds - DEADLINE_MARGIN_SECONDS) * 1000;
+  const timeout = Math.min(stop.timeout_seconds, gate.door.hookTimeoutSeconds ?? Infinity);
+  const deadline = started + Math.max(5, timeout - DEADLINE_MARGIN_SECONDS) * 1000;
   let output: HookOutput;
   try {
     output = await lockedStop(input, { ...gate, deadline });
@@ -84,6 +84,8 @@ async function lockedStop(
   gate: GateContext & { deadline: number },
 ): Promise<HookOutput> {
   const state = await ensureStateDir(gate.repo.commonDir);
+  const lost = await gate.door.claimStop?.(state, gate.payload, input.now());
+  if (lost) return lost;
   const release = await lockSession(state, {
     sessionId: gate.payload.session_id,
     waitMs: gate.deadline - input.now().getTime(),
