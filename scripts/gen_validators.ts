@@ -1,7 +1,10 @@
 /**
- * Generates ajv standalone validators for schemas the hook fast paths need (the config and acks schemas),
- * so those paths never load ajv itself (~200 ms, DESIGN.md "Performance notes").
- * Run: `deno task gen`. A test fails when the committed output is stale.
+ * Generates the ajv standalone validators review-gate runs, so no JSON Schema is compiled at run
+ * time (loading ajv and compiling a schema cost ~200 ms, DESIGN.md "Performance notes"): the config
+ * and acks schemas (read on the hooks' paths) and the answer schema of every kind in
+ * lib/kinds/registry.ts (the decoder's step 2; lib/kinds/<kind>/kind.ts loads its validator).
+ * Run: `deno task gen`. `scripts/gen_validators_test.ts` fails when a committed file is stale,
+ * missing or left over.
  *
  * @module
  */
@@ -10,12 +13,25 @@ import standalone from "ajv/dist/standalone/index.js";
 import configSchema from "../schemas/config.schema.json" with { type: "json" };
 import acksSchema from "../schemas/acks.schema.json" with { type: "json" };
 import ucs2length from "ajv/dist/runtime/ucs2length.js";
+import { getKind, listKinds } from "../lib/kinds/registry.ts";
+import { ANSWER_AJV_OPTIONS } from "../lib/answer/ajv_options.ts";
 
 /** ajv runtime helpers the generated code may use, by the module ajv names. */
 const RUNTIME_HELPERS: Record<string, (...args: never[]) => unknown> = {
   "ajv/dist/runtime/ucs2length":
     (ucs2length as unknown as { default: (s: string) => number }).default,
 };
+
+/** The folder the validators are written to. */
+export const GENERATED_DIR = new URL("../lib/generated/", import.meta.url);
+
+/** One generated validator: where it goes and how its text is made. */
+export interface GeneratedValidator {
+  /** File name in {@linkcode GENERATED_DIR}. */
+  file: string;
+  /** The module text (deterministic for a given schema and ajv version). */
+  source(): string;
+}
 
 /** Build the module text of the config validator. */
 export function configValidatorSource(): string {
@@ -27,9 +43,43 @@ export function acksValidatorSource(): string {
   return validatorSource(acksSchema, "schemas/acks.schema.json");
 }
 
+/**
+ * File name of an answer kind's validator in lib/generated/.
+ *
+ * @param kind a kind name from lib/kinds/registry.ts, e.g. `"review"`
+ */
+export function answerValidatorFile(kind: string): string {
+  return `${kind}_answer_validator.js`;
+}
+
+/**
+ * Every validator review-gate runs: config, acks, and one per registered answer kind (compiled
+ * with the decoder's options: errors carry the offending value).
+ */
+export function generatedValidators(): GeneratedValidator[] {
+  return [
+    { file: "config_validator.js", source: configValidatorSource },
+    { file: "acks_validator.js", source: acksValidatorSource },
+    ...listKinds().map((kind) => ({
+      file: answerValidatorFile(kind),
+      source: () =>
+        validatorSource(getKind(kind).schema, `schemas/${kind}.schema.json`, ANSWER_AJV_OPTIONS),
+    })),
+  ];
+}
+
 /** Build the module text of a standalone validator of `schema` (named `source` in its header). */
-function validatorSource(schema: Record<string, unknown>, source: string): string {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, code: { source: true, esm: true } });
+function validatorSource(
+  schema: Record<string, unknown>,
+  source: string,
+  options: { verbose?: boolean } = {},
+): string {
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors: true,
+    ...options,
+    code: { source: true, esm: true },
+  });
   const validate = ajv.compile(schema);
   const helpers: string[] = [];
   // ajv's standalone output require()s small runtime helpers (e.g. ucs2length for minLength).
@@ -53,16 +103,14 @@ function validatorSource(schema: Record<string, unknown>, source: string): strin
   }\n${code}\n`;
 }
 
-/** Where the generated validator lives. */
-export const CONFIG_VALIDATOR_PATH = new URL(
-  "../lib/generated/config_validator.js",
-  import.meta.url,
-);
+/** Where the generated config validator lives. */
+export const CONFIG_VALIDATOR_PATH = new URL("config_validator.js", GENERATED_DIR);
 
 /** Where the generated acks validator lives. */
-export const ACKS_VALIDATOR_PATH = new URL("../lib/generated/acks_validator.js", import.meta.url);
+export const ACKS_VALIDATOR_PATH = new URL("acks_validator.js", GENERATED_DIR);
 
 if (import.meta.main) {
-  await Deno.writeTextFile(CONFIG_VALIDATOR_PATH, configValidatorSource());
-  await Deno.writeTextFile(ACKS_VALIDATOR_PATH, acksValidatorSource());
+  for (const validator of generatedValidators()) {
+    await Deno.writeTextFile(new URL(validator.file, GENERATED_DIR), validator.source());
+  }
 }

@@ -2,7 +2,9 @@
  * The decoder, the only judge of an answer (DESIGN.md "Decoder: the only judge", contract):
  * 1. parse the whole text as JSON (a whole-message fence is unwrapped and noted; no bracket
  *    repair), or take an already-parsed value (Claude's `structured_output`);
- * 2. validate with ajv (Ajv2020, strict, allErrors) against the kind's canonical schema;
+ * 2. validate with ajv (Ajv2020, strict, allErrors) against the kind's canonical schema — the
+ *    kind's validator generated at build time (no schema is compiled at run time), or ajv itself
+ *    for a kind without one;
  * 3. check coherence for the kind against the reviewed tree (the kind's own step: lib/kinds/).
  * An answer nested deeper than {@linkcode MAX_ANSWER_DEPTH} levels is refused first, before any
  * recursive step (parse, duplicate keys, ajv) can overflow the stack.
@@ -10,8 +12,8 @@
  * the last one). The kind is a parameter ({@linkcode DecoderKind}): this room never imports the
  * kinds. A refusal lists at most
  * {@linkcode MAX_REFUSAL_LINES} problems plus one line counting the rest.
- * Same outcome whichever provider answered. ajv is loaded lazily (`await import`) so modules that
- * import the decoder stay cheap on hook fast paths.
+ * Same outcome whichever provider answered. Validators are loaded lazily (`await import`) so
+ * modules that import the decoder stay cheap on hook fast paths.
  *
  * @module
  */
@@ -20,6 +22,7 @@ import { depthRefusal, textDepth, valueDepth } from "./depth.ts";
 import { findDuplicateKeys } from "./duplicate_keys.ts";
 import { parseAnswerText } from "./parse_text.ts";
 import { capRefusal } from "./refusal.ts";
+import { refusalsOf } from "./ajv_refusal.ts";
 import type { Decision, DecoderKind, TreeView } from "./types.ts";
 
 export { MAX_ANSWER_DEPTH } from "./depth.ts";
@@ -73,8 +76,9 @@ async function judge<T>(
   } else {
     value = input.value;
   }
-  const { validateValue } = await import("./validate.ts");
-  const schemaRefusal = validateValue(kind.schema, value);
+  const schemaRefusal = kind.loadValidator
+    ? refusalsOf(await kind.loadValidator(), value)
+    : (await import("./validate.ts")).validateValue(kind.schema, value);
   if (schemaRefusal.length > 0) return { ok: false, refusal: schemaRefusal };
   const checked = await kind.check(value, tree);
   if (checked.refusal.length > 0) return { ok: false, refusal: checked.refusal };

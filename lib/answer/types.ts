@@ -77,6 +77,12 @@ export interface KindCheck<T> {
 }
 
 /**
+ * A compiled JSON Schema validator (ajv's validate function: standalone or compiled at run time):
+ * true when the value is valid, else false with `errors` set.
+ */
+export type CompiledValidator = ((value: unknown) => boolean) & { errors?: unknown[] | null };
+
+/**
  * What the decoder needs of an answer kind: its name, canonical schema (step 2) and coherence check
  * (step 3). A kind's definition (lib/kinds/definition.ts) builds one per review, bound to the
  * kind's input when it has one (compliance: the plan).
@@ -86,6 +92,12 @@ export interface DecoderKind<T> {
   readonly name: string;
   /** The canonical Draft 2020-12 schema, deep-frozen. */
   readonly schema: JsonSchema;
+  /**
+   * Step 2 without compiling: load the ajv standalone validator generated at build time from
+   * exactly {@linkcode schema} (scripts/gen_validators.ts). Without it the decoder compiles the
+   * schema with ajv at run time (slow: for a kind whose schema is built at run time).
+   */
+  loadValidator?(): Promise<CompiledValidator>;
   /**
    * Step 3: check a value that passed the schema against the reviewed tree.
    *

@@ -1,12 +1,13 @@
 /**
  * The compliance kind as the decoder sees it (DESIGN.md "Decoder: the only judge", "Review
- * kinds"): its canonical schema, `schemas/compliance.schema.json`, and a coherence step bound to
+ * kinds"): its canonical schema, `schemas/compliance.schema.json` (validated by its ajv standalone
+ * validator, generated at build time), and a coherence step bound to
  * one plan and one change (lib/kinds/compliance/coherence.ts, loaded when an answer is judged).
  *
  * @module
  */
 import complianceSchema from "../../../schemas/compliance.schema.json" with { type: "json" };
-import type { DecoderKind, JsonSchema, KindCheck } from "../../answer/types.ts";
+import type { CompiledValidator, DecoderKind, JsonSchema, KindCheck } from "../../answer/types.ts";
 import type { Change } from "../../git/types.ts";
 import type { ComplianceAnswer, PlanItem } from "./types.ts";
 
@@ -42,6 +43,9 @@ export function complianceDecoder(
   return {
     name: "compliance",
     schema: COMPLIANCE_SCHEMA,
+    // generated from schemas/compliance.schema.json by `deno task gen` (scripts/gen_validators.ts)
+    loadValidator: async () =>
+      (await import("../../generated/compliance_answer_validator.js")).default as CompiledValidator,
     async check(value, tree): Promise<KindCheck<ComplianceAnswer>> {
       const { checkComplianceCoherence } = await import("./coherence.ts");
       return await checkComplianceCoherence(value as ComplianceAnswer, { items, tree, changed });
