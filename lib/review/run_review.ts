@@ -203,40 +203,10 @@ async function reviewAnyKind(
   if (run.aborted()) return run.early("interrupted", at);
   if (change.files.length === 0) return run.early("nothing-to-review", at);
 
-  // The team's guidelines are review policy: kinds without findings neither hear nor key them.
-  const chooser: GuidelineChooser = run.kind.hasFindings
-    ? await guidelineChooser(deps.runner, repo, { config: options.config, rules, change })
-    : () => ({ applied: [], leftOut: [] });
-  const guidelines = chooser(change.files.map((f) => f.path));
-  run.base.rules = buildRulesReport(rules, { change, guidelines, notes: options.rulesNotes });
-  // Acknowledgements are about review findings: kinds without findings neither hear nor key them.
-  const acks = run.kind.hasFindings
-    ? await reviewAcks(options.acks, {
-      runner: deps.runner,
-      root: repo.root,
-      change,
-      now: run.started,
-    })
-    : NO_ACKS;
-  const prompt = run.kind.prompt(change, {
-    variant: options.kind,
-    focus: options.focus,
-    agentMessage: options.agentMessage,
-    acks: acks.told,
-    guidelines,
-  }, options.kindInput);
-  const key = await cacheKey({
-    rules: await rulesIdentity(options.config, { guidelines, excluded: change.excludedByRule }),
-    fingerprint: change.fingerprint,
-    schemaId: run.identity.schemaHash,
-    promptTemplateHash: run.identity.templateHash,
-    provider: run.adapter.name,
-    model: options.config.model,
-    focus: options.focus,
-    reviewKind: options.kind,
-    planId: change.planId,
-    acks: acks.digest,
-    kindInputHash: run.kindInputHash,
+  const { chooser, guidelines, acks, prompt, key } = await preparePrompt(run, {
+    repo,
+    change,
+    rules,
   });
   const state = await ensureStateDir(repo.commonDir);
   // A change none of which can be shown is not reviewed: no cache, no model call, never approved.
@@ -277,6 +247,53 @@ async function reviewAnyKind(
     throw error;
   }
   return await finish(run, finished, { answer: outcome.answer, outcome });
+}
+
+/**
+ * What the model is told and the verdict's identity: the guidelines that apply, the
+ * acknowledgements, the prompt and the cache key (every input the verdict depends on).
+ */
+async function preparePrompt(
+  run: ReviewRun,
+  at: { repo: Repo; change: Change; rules: RulesOptions },
+) {
+  const { repo, change, rules } = at;
+  // The team's guidelines are review policy: kinds without findings neither hear nor key them.
+  const chooser: GuidelineChooser = run.kind.hasFindings
+    ? await guidelineChooser(run.deps.runner, repo, { config: run.options.config, rules, change })
+    : () => ({ applied: [], leftOut: [] });
+  const guidelines = chooser(change.files.map((f) => f.path));
+  run.base.rules = buildRulesReport(rules, { change, guidelines, notes: run.options.rulesNotes });
+  // Acknowledgements are about review findings: kinds without findings neither hear nor key them.
+  const acks = run.kind.hasFindings
+    ? await reviewAcks(run.options.acks, {
+      runner: run.deps.runner,
+      root: repo.root,
+      change,
+      now: run.started,
+    })
+    : NO_ACKS;
+  const prompt = run.kind.prompt(change, {
+    variant: run.options.kind,
+    focus: run.options.focus,
+    agentMessage: run.options.agentMessage,
+    acks: acks.told,
+    guidelines,
+  }, run.options.kindInput);
+  const key = await cacheKey({
+    rules: await rulesIdentity(run.options.config, { guidelines, excluded: change.excludedByRule }),
+    fingerprint: change.fingerprint,
+    schemaId: run.identity.schemaHash,
+    promptTemplateHash: run.identity.templateHash,
+    provider: run.adapter.name,
+    model: run.options.config.model,
+    focus: run.options.focus,
+    reviewKind: run.options.kind,
+    planId: change.planId,
+    acks: acks.digest,
+    kindInputHash: run.kindInputHash,
+  });
+  return { chooser, guidelines, acks, prompt, key };
 }
 
 /** A review under way: what every phase shares. */
