@@ -16,6 +16,9 @@ import { renderMarkdownResult } from "../formats/markdown.ts";
 import { FORMAT_NAMES, getRenderer, type RenderInput } from "../formats/registry.ts";
 import { choosePaint } from "../formats/style.ts";
 import type { Policy } from "../kinds/review/policy.ts";
+import { resolveRepo } from "../git/repo.ts";
+import { stampOutputWrites } from "../store/output_writes.ts";
+import { ensureStateDir } from "../store/state.ts";
 import type { CliDeps } from "./deps.ts";
 
 /** One requested output: a format and where it goes (stdout when `output` is absent). */
@@ -95,6 +98,7 @@ export async function writeOutputs(
     else {
       const path = resolve(deps.cwd, request.output!);
       await Deno.mkdir(dirname(path), { recursive: true })
+        .then(() => stampOutput(deps, path, text))
         .then(() => writeFileAtomic(path, text))
         .catch((error) =>
           failures.push(`Cannot write ${request.output}: ${(error as Error).message}`)
@@ -110,6 +114,19 @@ export async function writeOutputs(
     }
   }
   if (failures.length > 0) throw new UsageError(failures.join("; "));
+}
+
+/**
+ * Record an output file about to be written inside a repository (lib/store/output_writes.ts), so a review
+ * running there meanwhile does not take it for its provider's write. Best effort: never fails.
+ */
+async function stampOutput(deps: CliDeps, path: string, text: string): Promise<void> {
+  try {
+    const repo = await resolveRepo(deps.runner, dirname(path));
+    await stampOutputWrites(await ensureStateDir(repo.commonDir), [{ path, text }]);
+  } catch {
+    // outside a repository, or the state dir is not writable: nothing to protect
+  }
 }
 
 /**

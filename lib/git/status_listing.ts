@@ -125,6 +125,14 @@ function splitStatusLine(token: string): [string, string] {
 }
 
 /**
+ * The signature {@linkcode diskSignature} gives a regular file holding `bytes` (at most 64 MiB),
+ * without the mode: "file <size> <sha256>".
+ */
+export async function contentSignature(bytes: Uint8Array): Promise<string> {
+  return `file ${bytes.length} ${await sha256Hex(bytes)}`;
+}
+
+/**
  * Signature of a path on disk: "file <size> <sha256>" (or "large <size> <mtime ms>" past 64 MiB,
  * with the mode bits when `withMode`), "link <target>", "directory", "absent", "unreadable <error>".
  */
@@ -135,8 +143,7 @@ export async function diskSignature(path: string, withMode = false): Promise<str
     if (info.isDirectory) return "directory";
     const mode = withMode ? ` mode ${(info.mode ?? 0).toString(8)}` : "";
     if (info.size > HASH_LIMIT) return `large ${info.size} ${info.mtime?.getTime() ?? 0}${mode}`;
-    const hash = await sha256Hex(await Deno.readFile(path));
-    return `file ${info.size} ${hash}${mode}`;
+    return `${await contentSignature(await Deno.readFile(path))}${mode}`;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return "absent";
     return `unreadable ${(error as Error).name}`;

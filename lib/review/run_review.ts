@@ -30,9 +30,10 @@ import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/r
 import { type CallOutcome, callStructured } from "../session/call.ts";
 import { OMIT_REASON_TEXT } from "../git/coverage_text.ts";
 import { reviewProof } from "../session/proof.ts";
-import { withReviewWorkspace } from "../session/workspace.ts";
+import { type ReviewWorkspace, withReviewWorkspace } from "../session/workspace.ts";
 import { type CacheEntry, cacheKey, readCache } from "../store/cache.ts";
-import { ensureStateDir } from "../store/state.ts";
+import { ensureStateDir, stateDir } from "../store/state.ts";
+import { outputWritesUnder } from "../store/output_writes.ts";
 import { type Policy, policyOf } from "../kinds/review/policy.ts";
 import { exitCodeFor } from "./exit_code.ts";
 import { verdictIdentity } from "./identity.ts";
@@ -296,6 +297,19 @@ async function preparePrompt(
   return { chooser, guidelines, acks, prompt, key };
 }
 
+/**
+ * The read-only proof of a review of `repo` run in `workspace`; another review-gate run's
+ * `--output` files are not taken for the provider's writes (lib/store/output_writes.ts).
+ */
+function proofFor(deps: ReviewDeps, repo: Repo, workspace: ReviewWorkspace) {
+  return reviewProof(deps.runner, {
+    repo,
+    env: deps.env,
+    workspace,
+    ownOutputs: async () => outputWritesUnder(stateDir(repo.commonDir), repo.root),
+  });
+}
+
 /** A review under way: what every phase shares. */
 interface ReviewRun {
   options: ReviewOptions;
@@ -460,7 +474,7 @@ function askProvider(
       signal: deps.signal,
       env: deps.env,
       workspace,
-      proof: reviewProof(deps.runner, { repo: at.repo, env: deps.env, workspace }),
+      proof: proofFor(deps, at.repo, workspace),
       missingBinaryMessage: missingBinaryMessage(adapter, bin),
     }));
 }
@@ -590,7 +604,7 @@ async function finishInParts(
         callTimeoutMs,
         jobs: config.jobs,
         workspace,
-        proof: reviewProof(deps.runner, { repo: at.repo, env: deps.env, workspace }),
+        proof: proofFor(deps, at.repo, workspace),
         onPartial: options.onPartial ?? "block",
         missingBinaryMessage: missingBinaryMessage(adapter, bin),
       }),

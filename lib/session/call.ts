@@ -100,7 +100,8 @@ async function checkProof<T, S>(
   if (changed.length > 0) {
     applyViolation(
       out,
-      `The provider wrote where a review may not (read-only violation): ${changed.join(", ")}`,
+      `The provider wrote where a review may not (read-only violation): ${changed.join(", ")}. ` +
+        "If you changed these yourself while the review ran, run it again.",
     );
   }
 }

@@ -325,7 +325,8 @@ Deno.test("callStructured() turns a repository change into provider-error even w
   assert.equal(out.status, "provider-error");
   assert.equal(
     out.message,
-    "The provider wrote where a review may not (read-only violation): a.txt, index",
+    "The provider wrote where a review may not (read-only violation): a.txt, index. " +
+      "If you changed these yourself while the review ran, run it again.",
   );
   assert.equal(out.answer, undefined);
 });

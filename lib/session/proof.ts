@@ -34,21 +34,30 @@ export interface ReviewSnapshot {
  * environment is `env` (it says where HOME and the CLIs' config dirs are).
  *
  * @param runner the subprocess seam (git)
- * @param at the repository, the parent environment, the workspace
+ * @param at the repository, the parent environment, the workspace, and the files other
+ *   review-gate runs' outputs wrote in the repository (repo-relative path → disk signature; a
+ *   file with exactly those bytes is not counted as the provider's write)
  * @returns `take` (two git calls, `status` and `for-each-ref`, a few dozen `lstat`s and one per
  *   file of the copy) and `compare`
  */
 export function reviewProof(
   runner: Runner,
-  at: { repo: Repo; env: Record<string, string | undefined>; workspace?: ReviewWorkspace },
+  at: {
+    repo: Repo;
+    env: Record<string, string | undefined>;
+    workspace?: ReviewWorkspace;
+    ownOutputs?: () => Promise<Record<string, string>>;
+  },
 ): ReadOnlyProof<ReviewSnapshot> {
   return {
     take: async () => {
-      const [repo, copy, outside] = await Promise.all([
+      const [repo, copy, outside, own] = await Promise.all([
         takeSnapshot(runner, at.repo),
         at.workspace ? fingerprintDir(at.workspace.tree, COPY_LABEL) : undefined,
         fingerprintOutside(at.env),
+        at.ownOutputs?.().catch(() => ({})),
       ]);
+      if (own) dropOwnOutputs(repo, own);
       return copy ? { repo, copy, outside } : { repo, outside };
     },
     compare: (before, after) => [
@@ -57,6 +66,18 @@ export function reviewProof(
       ...differingKeys(before.outside, after.outside),
     ],
   };
+}
+
+/**
+ * Leave out of a snapshot the files whose bytes are exactly what another review-gate run's
+ * `--output` wrote (lib/store/output_writes.ts): theirs, not the provider's. Any other change to
+ * such a file keeps it in, so it is still named.
+ */
+function dropOwnOutputs(snapshot: Snapshot, own: Record<string, string>): void {
+  for (const [path, entry] of Object.entries(snapshot.files)) {
+    const signature = entry.slice(entry.lastIndexOf(" | ") + 3);
+    if (own[path] !== undefined && own[path] === signature) delete snapshot.files[path];
+  }
 }
 
 function differingKeys(a: Record<string, string>, b: Record<string, string>): string[] {

@@ -69,3 +69,29 @@ Deno.test("withReviewWorkspace() makes one copy for several calls and removes it
     await repo.cleanup();
   }
 });
+
+Deno.test("reviewProof() leaves out another run's --output file while its bytes are ours, and names any other change to it", async () => {
+  const repo = await makeTestRepo({ "a.txt": "one\n" });
+  const home = await Deno.makeTempDir({ prefix: "rg-proof-home-" });
+  try {
+    const resolved = await resolveRepo(runProcess, repo.root);
+    const { contentSignature } = await import("../git/status_listing.ts");
+    const ours = '{"runId":"x"}\n';
+    const own = { "out/b.json": await contentSignature(new TextEncoder().encode(ours)) };
+    const proof = reviewProof(runProcess, {
+      repo: resolved,
+      env: { HOME: home },
+      ownOutputs: () => Promise.resolve(own),
+    });
+    const before = await proof.take();
+    await Deno.mkdir(join(repo.root, "out"));
+    await Deno.writeTextFile(join(repo.root, "out", "b.json"), ours);
+    assert.deepEqual(proof.compare(before, await proof.take()), [], "our own output");
+    await Deno.writeTextFile(join(repo.root, "out", "b.json"), ours + "tampered\n");
+    await Deno.writeTextFile(join(repo.root, "c.txt"), "new\n");
+    assert.deepEqual(proof.compare(before, await proof.take()), ["c.txt", "out/b.json"]);
+  } finally {
+    await repo.cleanup();
+    await Deno.remove(home, { recursive: true });
+  }
+});
