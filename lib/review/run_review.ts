@@ -204,7 +204,7 @@ async function reviewAnyKind(
   if (run.aborted()) return run.early("interrupted", at);
   if (change.files.length === 0) return run.early("nothing-to-review", at);
 
-  const { chooser, guidelines, acks, prompt, key } = await preparePrompt(run, {
+  const { chooser, acks, prompt, key } = await preparePrompt(run, {
     repo,
     change,
     rules,
@@ -306,7 +306,7 @@ function proofFor(deps: ReviewDeps, repo: Repo, workspace: ReviewWorkspace) {
     repo,
     env: deps.env,
     workspace,
-    ownOutputs: async () => outputWritesUnder(stateDir(repo.commonDir), repo.root),
+    ownOutputs: () => outputWritesUnder(stateDir(repo.commonDir), repo.root),
   });
 }
 
