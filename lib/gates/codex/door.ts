@@ -23,7 +23,10 @@
  *   untrusts ours — so install appends our groups at the end and keeps both stable. An untrusted
  *   hook is skipped **silently** in `codex exec`; the TUI asks "Hooks need review" at start-up and
  *   `/hooks` trusts single hooks. Project trust does not trust hooks; a repository cannot trust its
- *   own hooks. lib/install/codex/trust.ts recomputes the hash for `doctor`.
+ *   own hooks. lib/install/codex/trust.ts recomputes the hash for `doctor` (the contract suite
+ *   checks it equals the `currentHash` Codex's own `codex app-server` `hooks/list` reports). The
+ *   TUI trusts through `codex app-server`: `config/batchWrite` of `projects."<root>".trust_level`
+ *   and of `hooks.state."<key>".trusted_hash`, which a tool can call the same way.
  * - **Process.** `/bin/bash -c '<command>'` in its own process group, cwd = the session cwd (which
  *   does not move: Codex keeps no `cd` state), the parent's whole environment, no project-dir
  *   variable. On `timeout` Codex kills the hook's process group (our review child included) and
@@ -39,12 +42,21 @@
  *   an unknown key, a missing or empty reason, or `decision` other than `"block"` voids the whole
  *   answer and the turn ends as if allowed; `{"systemMessage":S}` allows and shows S in the TUI and
  *   app clients only (`codex exec` prints neither it nor hook stderr). Every failure fails open.
+ * - **On block.** The reason reaches the model as a user message
+ *   `<hook_prompt hook_run_id="stop:…">R</hook_prompt>` (R XML-escaped) in the **same turn** (same
+ *   `turn_id`); the next Stop carries `stop_hook_active: true`. `codex exec --json` shows no hook
+ *   event at all: a block is visible only as more model turns. Matching hooks of one event run
+ *   concurrently and their block reasons are joined (Codex's docs and source; not run here).
  * - **No loop limit.** A hook that always blocks got 1365 blocks in 300 s of one turn: Codex never
  *   gives up, so `max_blocks` (counted by the turn gate whether or not `stop_hook_active` is set)
  *   is the only loop guard.
- * - **Review children.** `codex exec` runs hooks too; the child review-gate starts is kept away
- *   from them by the provider adapter (a private `CODEX_HOME`, `--disable hooks`, `notify=[]`) and,
- *   whatever slips through, by `REVIEW_GATE_CHILD=1`, which makes every hook of ours return at once.
+ * - **Review children.** `codex exec` runs trusted hooks (user and project, `UserPromptSubmit` and
+ *   `Stop`) like the TUI does; the child review-gate starts is kept away from them by the provider
+ *   adapter (a private `CODEX_HOME` without hooks or project trust, a private copy of the tree
+ *   without `.codex/`, `--disable hooks`, `notify=[]`) and, whatever slips through, by
+ *   `REVIEW_GATE_CHILD=1`, which makes every hook of ours return at once. The contract test
+ *   test/contract/codex_project_hooks_test.ts runs a Codex session reviewed by Codex with trusted
+ *   probe hooks in both layers: they run for the session's prompt and stops, never in a child.
  *
  * @module
  */
