@@ -1,9 +1,10 @@
 /**
  * The guard inside a real Claude Code session: `main.ts install --claude --guard` writes the
  * `PreToolUse` hook on Bash into `.claude/settings.local.json`, then the pinned real `claude -p`
- * runs there against the loopback Anthropic mock, whose scripted model tries `git push
- * --no-verify`. Claude Code must not run the command, must hand the model our reason as the tool's
- * error, and must list the call under `permission_denials`. Facts: lib/gates/claude/guard.ts.
+ * runs there against the loopback Anthropic mock, whose scripted model runs an ordinary command,
+ * then tries `git push --no-verify` and `REVIEW_GATE=0 git push`. Claude Code must run the first,
+ * must not run the other two, must hand the model our reason as each refused tool's error, and must
+ * list exactly those two calls under `permission_denials`. Facts: lib/gates/claude/guard.ts.
  *
  * @module
  */
@@ -18,14 +19,22 @@ if (!haveMain) warn(`contract: ${MAIN} does not exist yet (skipping the guard ca
 
 Deno.test({
   name:
-    "claude -p with --guard installed: the model's git push --no-verify is refused with our reason",
+    "claude -p with --guard installed: the model's git push --no-verify and REVIEW_GATE=0 are refused with our reason, an ordinary command runs",
   ignore: !haveMain || !haveCli("claude"),
   fn: async () => {
     const sb = await makeSandbox();
     const repo = await makeRepo(sb.dir);
     const marker = join(sb.dir, "COMMAND-RAN");
-    const command = `touch '${marker}'; git push --no-verify origin main`;
-    const mock = startMockAnthropic([bash(command), { kind: "text", text: "I could not push." }]);
+    const allowedMarker = join(sb.dir, "ALLOWED-RAN");
+    const allowed = `touch '${allowedMarker}' && git status --short`;
+    const noVerify = `touch '${marker}'; git push --no-verify origin main`;
+    const skipVariable = `REVIEW_GATE=0 git push origin main; touch '${marker}'`;
+    const mock = startMockAnthropic([
+      bash(allowed),
+      bash(noVerify),
+      bash(skipVariable),
+      { kind: "text", text: "I could not push." },
+    ]);
     try {
       const env = { ...claudeEnv(sb, mock.url), DENO_DIR, NO_COLOR: "1" };
       await runMain(repo, ["install", "--claude", "--guard"], env);
@@ -64,15 +73,26 @@ Deno.test({
         envelope.permission_denials.map((d: { tool_input: { command: string } }) =>
           d.tool_input.command
         ),
-        [command],
+        [noVerify, skipVariable],
+        "only the escapes are refused",
       );
-      assert.equal(await exists(marker), false, "the refused command never ran");
-      const followUp = JSON.stringify(mock.mainRequests()[1]?.body?.messages ?? []);
+      assert.equal(await exists(allowedMarker), true, "an ordinary command still runs");
+      assert.equal(await exists(marker), false, "the refused commands never ran");
+      const requests = mock.mainRequests();
+      assert.equal(requests.length, 4);
+      const lastTurn = (i: number) =>
+        JSON.stringify((requests[i].body?.messages as unknown[] | undefined)?.at(-1) ?? {});
+      assert.doesNotMatch(lastTurn(1), /"is_error":true|review-gate refused/);
       assert.match(
-        followUp,
+        lastTurn(2),
         /PreToolUse:Bash hook error: review-gate refused this command: pushing with --no-verify/,
       );
-      assert.match(followUp, /"is_error":true/);
+      assert.match(lastTurn(2), /"is_error":true/);
+      assert.match(
+        lastTurn(3),
+        /PreToolUse:Bash hook error: review-gate refused this command: setting REVIEW_GATE/,
+      );
+      assert.match(lastTurn(3), /"is_error":true/);
     } finally {
       await mock.close();
       await sb.cleanup();
