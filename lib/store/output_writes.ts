@@ -15,6 +15,7 @@
  */
 import { isAbsolute, join, relative } from "node:path";
 import { contentSignature } from "../git/status_listing.ts";
+import { readPathRecord } from "./_path_record.ts";
 import { jsonText, writeStoreFile } from "./_write.ts";
 import { lockFile } from "./lock.ts";
 
@@ -23,13 +24,8 @@ const FILE = "output-writes.json";
 /** Most files remembered (the oldest are forgotten first). */
 export const MAX_ENTRIES = 200;
 
-async function read(state: string): Promise<Record<string, string>> {
-  try {
-    const value = JSON.parse(await Deno.readTextFile(join(state, FILE)));
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
-  } catch {
-    return {};
-  }
+function read(state: string): Promise<Record<string, string>> {
+  return readPathRecord(join(state, FILE));
 }
 
 /**

@@ -11,18 +11,14 @@
  */
 import { join } from "node:path";
 import { sha256Hex } from "../base/sha256.ts";
+import { readPathRecord } from "./_path_record.ts";
 import { jsonText, writeStoreFile } from "./_write.ts";
 
 const FILE = "user-writes.json";
 const REMOVED = "removed";
 
-async function read(state: string): Promise<Record<string, string>> {
-  try {
-    const value = JSON.parse(await Deno.readTextFile(join(state, FILE)));
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
-  } catch {
-    return {};
-  }
+function read(state: string): Promise<Record<string, string>> {
+  return readPathRecord(join(state, FILE));
 }
 
 /**
