@@ -1,9 +1,11 @@
 /**
  * `review-gate ci`, the pipeline (DESIGN.md "Next capabilities" → Outputs; issue "CI mode"): switch
  * git to CI hardening (no global or system config), find the pull/merge request from the CI's own
- * variables (or `--base`), resolve what to review, read acknowledgements from the trusted side when
- * the request is not trusted (a fork's, or `--untrusted`), review it as the `ci` gate (the ledger,
- * the daily budget) and decide the exit code by policy. A request from a fork that got no secrets
+ * variables (or `--base`), resolve what to review, read the team's rules (`.review-gate.json`,
+ * `REVIEW.md`, `.gitattributes`) from the trusted side — the base commit — for every request, so a
+ * change cannot rewrite the rules it is judged by (lib/rules/config_at.ts), and acknowledgements from
+ * there too when the request is not trusted (a fork's, or `--untrusted`), review it as the `ci` gate
+ * (the ledger, the daily budget) and decide the exit code by policy. A request from a fork that got no secrets
  * is not sent to any provider: it is stored and shown as NOT reviewed, saying why. Never prompts.
  *
  * @module
@@ -11,10 +13,13 @@
 import { UsageError } from "../base/errors.ts";
 import { readAcks } from "../acks/file.ts";
 import type { Ack } from "../acks/types.ts";
-import { type Config, type ConfigLayer, loadConfig, REPO_CONFIG_FILE } from "../config/config.ts";
+import type { Config, ConfigLayer } from "../config/config.ts";
 import { enableCiGitHardening, gitText } from "../git/git.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { COULD_NOT_RUN } from "../store/run_record.ts";
+import { loadRulesConfig } from "../rules/config_at.ts";
+import type { RulesOptions } from "../rules/options.ts";
+import { resolveRulesFrom } from "../rules/source.ts";
 import { type ReviewDeps, type ReviewOutcome, runReview } from "../review/run_review.ts";
 import { type CiContext, detectCi } from "./context.ts";
 import { type CiTarget, resolveCiTarget } from "./target.ts";
@@ -107,16 +112,28 @@ export async function runCi(options: CiOptions, deps: ReviewDeps): Promise<CiOut
   await enableCiGitHardening(deps.runner);
   const repo = await resolveRepo(deps.runner, options.cwd);
   const plan = await planCi(options, deps, repo);
-  // An untrusted request's own .review-gate.json must not set its policy: user config, env and
-  // flags only.
-  const { config } = await loadConfig({
-    ...(plan.untrusted ? {} : { root: repo.root }),
+  // The request's own rule files must not set the policy it is judged by: read them from the base.
+  const rules: RulesOptions = {
+    from: await resolveRulesFrom(
+      deps.runner,
+      repo,
+      plan.ci.trusted,
+      `base ${plan.ci.trusted.slice(0, 12)}`,
+    ),
+    untrusted: plan.untrusted,
+  };
+  const { config, notes: rulesNotes } = await loadRulesConfig({
+    runner: deps.runner,
+    repo,
     env: deps.env,
     flags: options.flags,
+    ...rules,
   });
-  if (plan.untrusted) {
-    plan.notes.push(`untrusted: the repository's ${REPO_CONFIG_FILE} was not read`);
-  }
+  plan.notes.push(
+    `rules from the base ${
+      plan.ci.trusted.slice(0, 12)
+    }: its .review-gate.json, REVIEW.md and .gitattributes (the request's edits to them are reviewed as code)`,
+  );
   const acks: Ack[] | undefined = plan.untrusted
     ? await readAcks(deps.runner, { kind: "tree", root: repo.root, rev: plan.ci.trusted })
     : undefined;
@@ -129,6 +146,8 @@ export async function runCi(options: CiOptions, deps: ReviewDeps): Promise<CiOut
       config,
       useCache: options.useCache,
       gate: "ci",
+      rules,
+      rulesNotes,
       ...(acks ? { acks } : {}),
       ...(plan.notAsked ? { notAsked: plan.notAsked } : {}),
     },

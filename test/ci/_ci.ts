@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { makeSandbox, type Sandbox, writeScenario } from "../e2e/_cli.ts";
 
 /** The file the request changes (line 2) and the finding points at. */
@@ -64,15 +64,25 @@ export const FINDING = {
  * @param checkout `merge`: depth 1 at the test merge (actions/checkout on `pull_request`, GitLab
  *   merged results); `head`: depth 1 at the head (GitLab detached pipelines); `full`: a full clone
  *   at the head
+ * @param files `base`: more files of the base (committed before the branch is cut); `request`: more
+ *   files the request writes (beside its change to APP)
  */
-export async function makeCiSandbox(checkout: "merge" | "head" | "full"): Promise<CiSandbox> {
-  const sb = await makeSandbox({ [APP]: APP_TEXT, "docs.md": "# docs\n" });
+export async function makeCiSandbox(
+  checkout: "merge" | "head" | "full",
+  files: { base?: Record<string, string>; request?: Record<string, string> } = {},
+): Promise<CiSandbox> {
+  const sb = await makeSandbox({ [APP]: APP_TEXT, "docs.md": "# docs\n", ...files.base });
   const server = sb.repo.root;
   const g = (...args: string[]) => git(sb, server, ...args);
   const cut = await g("rev-parse", "HEAD");
   await g("checkout", "-q", "-b", "feature");
   await Deno.writeTextFile(join(server, APP), APP_TEXT.replace("b = 2", "b = 3"));
-  await g("commit", "-q", "-am", "feature: b = 3");
+  for (const [path, text] of Object.entries(files.request ?? {})) {
+    await Deno.mkdir(dirname(join(server, path)), { recursive: true });
+    await Deno.writeTextFile(join(server, path), text);
+  }
+  await g("add", "-A");
+  await g("commit", "-q", "-m", "feature: b = 3");
   const head = await g("rev-parse", "HEAD");
   await g("checkout", "-q", "main");
   await Deno.writeTextFile(join(server, "docs.md"), "# docs\nMAIN_MOVED_ON\n");
