@@ -2,7 +2,8 @@
  * The team's rules in the gates, end to end with real git and the fake provider: the Stop gate reads
  * REVIEW.md as it was when the turn started (the turn's own edit to it is reviewed as code), the
  * pre-push gate reads the pushed commits' guidelines, and both say so when every changed file is
- * excluded by rule instead of passing in silence.
+ * excluded by rule instead of passing in silence. A Claude or Codex turn that lowers `fail_on`
+ * unasked is judged by the value the turn started with; asked by the user, the new value applies.
  *
  * @module
  */
@@ -10,6 +11,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   addTokenLine,
+  blockingScenario,
+  codexPromptPayload,
+  codexStopPayload,
   commitToken,
   gitOk,
   makeGateSandbox,
@@ -22,6 +26,7 @@ import {
   scenario,
   stopDecision,
   stopPayload,
+  writeRepoConfig,
 } from "./_gates.ts";
 
 /** The RULES block of a prompt, or "" when there is none. */
@@ -110,3 +115,72 @@ Deno.test("pre-push gate: the pushed commits' guidelines apply, and a lockfile-o
     await sb.cleanup();
   }
 });
+
+/** One turn of a door: prompt, the agent's edits, stop; returns the stop's decision. */
+async function doorTurn(
+  sb: Awaited<ReturnType<typeof makeGateSandbox>>,
+  door: "claude" | "codex",
+  turn: { sessionId: string; prompt: string; env: Record<string, string> },
+  edit: () => Promise<void>,
+): Promise<Record<string, unknown> | null> {
+  const cwd = sb.repo.root;
+  const ids = { sessionId: turn.sessionId, turnId: `${turn.sessionId}-t1`, cwd };
+  const prompt = door === "claude"
+    ? await runHook(sb, "claude-prompt", promptPayload({ ...ids, prompt: turn.prompt }))
+    : await runHook(sb, "codex-prompt", codexPromptPayload({ ...ids, prompt: turn.prompt }));
+  assert.equal(prompt.code, 0, prompt.stderr);
+  await edit();
+  const stop = door === "claude"
+    ? await runHook(sb, "claude-stop", stopPayload(ids), { env: turn.env })
+    : await runHook(sb, "codex-stop", codexStopPayload(ids), { env: turn.env });
+  assert.equal(stop.code, 0, stop.stderr);
+  return stopDecision(stop.stdout);
+}
+
+for (const door of ["claude", "codex"] as const) {
+  Deno.test(`${door} Stop gate: a turn that lowers fail_on to critical is judged by the baseline's fail_on high`, async () => {
+    const sb = await makeGateSandbox({ remote: false });
+    const root = sb.repo.root;
+    try {
+      await writeRepoConfig(sb, { fail_on: "high" });
+      await gitOk(sb, ["add", ".review-gate.json"]);
+      await gitOk(sb, ["commit", "-q", "-m", "config"]);
+      const env = scenario(await blockingScenario(sb));
+      const lower = async (token: string) => {
+        await addTokenLine(root, token);
+        await writeRepoConfig(sb, { fail_on: "critical" });
+      };
+
+      const unasked = await doorTurn(
+        sb,
+        door,
+        { sessionId: `${door}-lower`, prompt: "Please change the constants.", env },
+        () => lower("LOWER_UNASKED"),
+      );
+      assert.equal(unasked?.decision, "block", JSON.stringify(unasked));
+      assert.match(
+        String(unasked?.reason),
+        /\[high\] src\/app\.ts:1 Exported constant breaks callers/,
+        "the model's high finding blocks: the baseline's fail_on high decides, not the turn's critical",
+      );
+      assert.match(String(unasked?.reason), /\.review-gate\.json:1/, "and the edit is named");
+      assert.equal(await providerCalls(sb), 1);
+
+      // The same edit asked for by the user: the user's new fail_on applies (the control case).
+      await gitOk(sb, ["checkout", "--", "."]);
+      const asked = await doorTurn(
+        sb,
+        door,
+        {
+          sessionId: `${door}-asked`,
+          prompt: "Set fail_on to critical in .review-gate.json",
+          env,
+        },
+        () => lower("LOWER_ASKED"),
+      );
+      assert.equal(asked?.decision, undefined, JSON.stringify(asked));
+    } finally {
+      await sb.cleanup();
+    }
+  });
+}
