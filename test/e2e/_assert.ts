@@ -1,6 +1,6 @@
 /**
  * Assertions shared by the end-to-end tests: what the provider was sent (the fenced diff with its
- * nonce, each CLI's first-call argv).
+ * nonce, each CLI's first-call argv, the session a call resumes).
  *
  * @module
  */
@@ -11,6 +11,16 @@ import type { FakeInvocation, Provider } from "./_cli.ts";
 export function promptOf(call: FakeInvocation): string {
   if (call.cli === "vibe") return call.argv[call.argv.indexOf("-p") + 1];
   return call.stdin ?? "";
+}
+
+/** The session a call resumes (codex `exec … resume <id> -`, claude/vibe `--resume <id>`), or undefined. */
+export function resumedSession(call: FakeInvocation): string | undefined {
+  if (call.cli === "codex") {
+    const at = call.argv.indexOf("resume");
+    return at < 0 ? undefined : call.argv.at(-2);
+  }
+  const at = call.argv.indexOf("--resume");
+  return at < 0 ? undefined : call.argv[at + 1];
 }
 
 /** Assert the prompt fences the diff with a nonce that does not occur inside it. */

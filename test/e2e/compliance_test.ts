@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { promptOf } from "./_assert.ts";
+import { promptOf, resumedSession } from "./_assert.ts";
 import {
   lastRun,
   makeSandbox,
@@ -121,30 +121,40 @@ for (const provider of PROVIDERS) {
   });
 }
 
-Deno.test("review --plan: an answer missing a plan item is refused, resumed once with the refusal, then accepted", async () => {
-  const sb = await planSandbox();
-  try {
-    const partial = { ...ANSWER, items: [ANSWER.items[0]], verdict: "compliant" };
-    const scenario = await writeScenario(sb, "resume", [
-      { kind: "valid", answer: partial },
-      { kind: "valid", answer: ANSWER },
-    ]);
-    const out = await runCli(sb, ["review", "--plan", "PLAN.md", "--provider", "codex"], {
-      scenario,
-    });
-    assert.equal(out.code, 0, out.stderr);
-    const calls = await readFakeLog(sb);
-    assert.equal(calls.length, 2);
-    const corrective = promptOf(calls[1]);
-    assert.ok(
-      corrective.includes(`plan item "2" ("Add a test for it") has no entry: answer every item`),
-      corrective,
-    );
-    assert.equal((await lastRun(sb)).run.attempts.length, 2);
-  } finally {
-    await sb.cleanup();
-  }
-});
+for (const provider of PROVIDERS) {
+  Deno.test(`review --plan --provider ${provider}: an answer missing a plan item is refused, resumed once with the refusal, then accepted`, async () => {
+    const sb = await planSandbox();
+    try {
+      const partial = { ...ANSWER, items: [ANSWER.items[0]], verdict: "compliant" };
+      const scenario = await writeScenario(sb, "resume", [
+        { kind: "valid", answer: partial },
+        { kind: "valid", answer: ANSWER },
+      ]);
+      const out = await runCli(sb, ["review", "--plan", "PLAN.md", "--provider", provider], {
+        scenario,
+      });
+      assert.equal(out.code, 0, out.stderr);
+      assert.match(out.stdout, /^review-gate: plan compliance incomplete — 1 of 2 items done/);
+      const calls = await readFakeLog(sb);
+      assert.equal(calls.length, 2);
+      assert.equal(resumedSession(calls[0]), undefined);
+      assert.equal(resumedSession(calls[1]), calls[0].sessionId, "the same session, resumed");
+      const corrective = promptOf(calls[1]);
+      assert.ok(
+        corrective.includes(`plan item "2" ("Add a test for it") has no entry: answer every item`),
+        corrective,
+      );
+      const run = await lastRun(sb);
+      assert.equal(run.run.attempts.length, 2);
+      assert.deepEqual(
+        JSON.parse(await Deno.readTextFile(join(run.dir, "compliance.json"))),
+        ANSWER,
+      );
+    } finally {
+      await sb.cleanup();
+    }
+  });
+}
 
 Deno.test("review --plan: a changed plan is a new review; usage errors exit 2 before any model call", async () => {
   const sb = await planSandbox();
@@ -206,6 +216,54 @@ Deno.test("decode --plan judges a compliance answer like a provider's", async ()
     const schema = await runCli(sb, ["schema", "compliance", "--dialect", "codex"]);
     assert.equal(schema.code, 0, schema.stderr);
     assert.equal(JSON.parse(schema.stdout).$id, undefined);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("review --plan --background: the job's result renders the compliance review and exits by --fail-on-missing", async () => {
+  const sb = await planSandbox();
+  try {
+    const contradicted = {
+      verdict: "deviates",
+      summary: "half() exists but multiplies; no test.",
+      items: [
+        {
+          id: "1",
+          status: "contradicted",
+          evidence: [{ file: "src/math.ts", line_start: 2, line_end: 2 }],
+          note: "It divides, the plan says so, but the note says otherwise.",
+        },
+        ANSWER.items[1],
+      ],
+      unplanned_changes: [],
+    };
+    const scenario = await writeScenario(sb, "bg", [{ kind: "valid", answer: contradicted }]);
+    const start = await runCli(sb, [
+      "review",
+      "--plan",
+      "PLAN.md",
+      "--fail-on-missing",
+      "--background",
+    ], { scenario });
+    assert.equal(start.code, 0, start.stderr);
+    const id = start.stdout.split("\n")[0];
+    const waited = await runCli(sb, ["status", id, "--wait", "--timeout", "120", "--json"]);
+    assert.equal(waited.code, 0, waited.stderr);
+    const job = JSON.parse(waited.stdout);
+    assert.equal(job.state, "finished");
+    assert.equal(job.answerKind, "compliance");
+    assert.equal(job.exitCode, 1, "contradicted items block with --fail-on-missing");
+    const result = await runCli(sb, ["result", id]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(
+      result.stdout,
+      /^review-gate: plan compliance deviates — 0 of 2 items done, 1 missing, 1 contradicted, 2 blocking/,
+    );
+    assert.ok(result.stdout.includes("[CONTRADICTED] 1  Export a `half()` helper"), result.stdout);
+    const json = JSON.parse((await runCli(sb, ["result", id, "--json"])).stdout);
+    assert.equal(json.answerKind, "compliance");
+    assert.equal(json.blockingItems, 2);
   } finally {
     await sb.cleanup();
   }

@@ -6,7 +6,8 @@
  * own), cancel during the provider call (no process left, checked by pid and start time), a job
  * killed with SIGKILL (failed with the reason, never "running"; its provider stopped), the
  * wall-clock ceiling, a queued job cancelled before its process runs, `status --wait` racing the
- * job's last write, and `jobs --prune`. Process checks use `ps` (lib/exec/process_info.ts).
+ * job's last write, a running job (`result` refuses, `status --wait --timeout` gives up), a SIGTERM
+ * that is not a cancel (failed), a provider failure (finished, not reviewed), and `jobs --prune`. Process checks use `ps` (lib/exec/process_info.ts).
  *
  * @module
  */
@@ -382,5 +383,48 @@ Deno.test("jobs --prune removes ended jobs older than DAYS and keeps the rest", 
     }
     assert.equal((await runCli(sb, ["jobs", "--prune", "0"])).stdout, "Removed 1 ended job\n");
     assert.match((await runCli(sb, ["jobs"])).stdout, /^No background jobs/);
+  });
+});
+
+Deno.test("a running job: result refuses, status --wait --timeout gives up; a SIGTERM from outside (not cancel) fails it with the reason", async () => {
+  await withJobs(async (sb) => {
+    const id = await background(sb, [], "hang");
+    const provider = await providerStarted(sb);
+    const job = await status(sb, id);
+    assert.equal(job.state, "running");
+    const early = await runCli(sb, ["result", id]);
+    assert.equal(early.code, 2, early.stderr);
+    assert.match(early.stderr, new RegExp(`Job ${id} is still running: wait for it with`));
+    assert.equal(early.stdout, "");
+    const impatient = await runCli(sb, ["status", id, "--wait", "--timeout", "0.5"]);
+    assert.equal(impatient.code, 1, impatient.stderr);
+    assert.match(impatient.stderr, new RegExp(`job ${id} is still running`));
+
+    Deno.kill(job.process!.pid, "SIGTERM");
+    const ended = await status(sb, id, "--wait", "--timeout", "60");
+    assert.equal(ended.state, "failed");
+    assert.equal(ended.reason, "The job process was interrupted by a signal");
+    for (const pid of [job.process!.pid, provider.pid, provider.grandchildPid]) {
+      await waitFor(async () => !await running(pid), 10_000);
+    }
+    const result = await runCli(sb, ["result", id]);
+    assert.equal(result.code, 3);
+    assert.match(result.stdout, /^review-gate: NOT reviewed — job .* failed: The job process was/);
+  });
+});
+
+Deno.test("a job whose provider fails is finished with that status; result says it was not reviewed (exit 3)", async () => {
+  await withJobs(async (sb) => {
+    const id = await background(sb, ["--no-cache"], "crash");
+    const ended = await status(sb, id, "--wait", "--timeout", "120");
+    assert.equal(ended.state, "finished");
+    assert.equal(ended.exitCode, 3);
+    assert.equal(ended.status, "provider-error");
+    const list = await runCli(sb, ["jobs"]);
+    assert.match(list.stdout, new RegExp(`^${id}\\s+finished\\s+${ended.status}`, "m"));
+    const result = await runCli(sb, ["result", id]);
+    assert.equal(result.code, 3, result.stdout);
+    assert.match(result.stdout, /^review-gate: NOT reviewed — provider-error \(claude, /);
+    assert.ok(result.stdout.includes("stderr: fake provider: segmentation fault"), result.stdout);
   });
 });

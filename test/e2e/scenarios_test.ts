@@ -10,7 +10,6 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   entriesOf,
-  type FakeInvocation,
   lastRun,
   makeSandbox,
   processAlive,
@@ -22,7 +21,7 @@ import {
   type Sandbox,
   writeScenario,
 } from "./_cli.ts";
-import { assertFencedDiff, promptOf } from "./_assert.ts";
+import { assertFencedDiff, promptOf, resumedSession } from "./_assert.ts";
 
 async function dirtySandbox(): Promise<Sandbox> {
   const sandbox = await makeSandbox({ "src/app.ts": "export const a = 1;\n" });
@@ -55,14 +54,6 @@ function assertNotReviewed(stdout: string, status: string): void {
 }
 
 /** The session id a resume invocation names. */
-function resumedSession(call: FakeInvocation): string | undefined {
-  if (call.cli === "codex") {
-    const at = call.argv.indexOf("resume");
-    return at < 0 ? undefined : call.argv.at(-2);
-  }
-  const at = call.argv.indexOf("--resume");
-  return at < 0 ? undefined : call.argv[at + 1];
-}
 
 for (const provider of PROVIDERS) {
   Deno.test(`review --provider ${provider} resumes the same session once after prose`, async () => {
