@@ -3,10 +3,11 @@
  * git to CI hardening (no global or system config), find the pull/merge request from the CI's own
  * variables (or `--base`), resolve what to review, read the team's rules (`.review-gate.json`,
  * `REVIEW.md`, `.gitattributes`) from the trusted side — the base commit — for every request, so a
- * change cannot rewrite the rules it is judged by (lib/rules/config_at.ts), and acknowledgements from
- * there too when the request is not trusted (a fork's, or `--untrusted`), review it as the `ci` gate
- * (the ledger, the daily budget) and decide the exit code by policy. A request from a fork that got no secrets
- * is not sent to any provider: it is stored and shown as NOT reviewed, saying why. Never prompts.
+ * change cannot rewrite the rules it is judged by (lib/rules/config_at.ts), and the
+ * acknowledgements from there too (a request cannot accept its own findings), review it as the `ci`
+ * gate (the ledger, the daily budget) and decide the exit code by policy. A request from a fork is
+ * untrusted; one that got no secrets is not sent to any provider: it is stored and shown as NOT
+ * reviewed, saying why. Never prompts.
  *
  * @module
  */
@@ -132,11 +133,13 @@ export async function runCi(options: CiOptions, deps: ReviewDeps): Promise<CiOut
   plan.notes.push(
     `rules from the base ${
       plan.ci.trusted.slice(0, 12)
-    }: its .review-gate.json, REVIEW.md and .gitattributes (the request's edits to them are reviewed as code)`,
+    }: its .review-gate.json, REVIEW.md, .gitattributes and acknowledgements (the request's edits to them are reviewed as code)`,
   );
-  const acks: Ack[] | undefined = plan.untrusted
-    ? await readAcks(deps.runner, { kind: "tree", root: repo.root, rev: plan.ci.trusted })
-    : undefined;
+  const acks: Ack[] = await readAcks(deps.runner, {
+    kind: "tree",
+    root: repo.root,
+    rev: plan.ci.trusted,
+  });
   const outcome = await runReview(
     {
       cwd: repo.root,
@@ -148,7 +151,7 @@ export async function runCi(options: CiOptions, deps: ReviewDeps): Promise<CiOut
       gate: "ci",
       rules,
       rulesNotes,
-      ...(acks ? { acks } : {}),
+      acks,
       ...(plan.notAsked ? { notAsked: plan.notAsked } : {}),
     },
     deps,

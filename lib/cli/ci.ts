@@ -72,9 +72,8 @@ export function registerCi(program: Command, deps: CliDeps, setExit: (code: numb
 Finds the request from GitHub Actions (pull_request, pull_request_target: GITHUB_EVENT_PATH,
 GITHUB_SHA) or GitLab CI (merge request pipelines, merged results included); commits a shallow
 checkout lacks are fetched from origin. Every request is judged by its base's .review-gate.json,
-REVIEW.md and .gitattributes, not its own edits to them. A request from a fork is untrusted: its
-own acknowledgements do not count either. One from a fork without secrets is reported as NOT
-reviewed. Default format: github under GitHub Actions, else terminal.
+REVIEW.md, .gitattributes and acknowledgements, not its own edits to them. A request from a fork
+is untrusted; one from a fork without secrets is reported as NOT reviewed. Default format: github under GitHub Actions, else terminal.
 
 Exit codes: 0 reviewed and nothing blocks (or not reviewed with --on-error allow), 1 blocking
 findings, 2 usage or config error, 3 could not run, 130 interrupted.`,

@@ -58,6 +58,17 @@ export const FINDING = {
   recommendation: "Keep 2.",
 };
 
+/** Files beyond APP: committed on the base before the branch was cut, or by the request. */
+export interface CiFiles {
+  /** Repo-relative path → text, in the base's first commit. */
+  base?: Record<string, string>;
+  /** Repo-relative path → text, written by the request's commit beside its APP change. */
+  request?: Record<string, string>;
+}
+
+/** APP's text at the request's head (what the finding's fingerprint is taken from). */
+export const APP_HEAD_TEXT = APP_TEXT.replace("b = 2", "b = 3");
+
 /**
  * A server repository with a request (main moved on after the branch was cut) and a checkout.
  *
@@ -69,14 +80,14 @@ export const FINDING = {
  */
 export async function makeCiSandbox(
   checkout: "merge" | "head" | "full",
-  files: { base?: Record<string, string>; request?: Record<string, string> } = {},
+  files: CiFiles = {},
 ): Promise<CiSandbox> {
   const sb = await makeSandbox({ [APP]: APP_TEXT, "docs.md": "# docs\n", ...files.base });
   const server = sb.repo.root;
   const g = (...args: string[]) => git(sb, server, ...args);
   const cut = await g("rev-parse", "HEAD");
   await g("checkout", "-q", "-b", "feature");
-  await Deno.writeTextFile(join(server, APP), APP_TEXT.replace("b = 2", "b = 3"));
+  await Deno.writeTextFile(join(server, APP), APP_HEAD_TEXT);
   for (const [path, text] of Object.entries(files.request ?? {})) {
     await Deno.mkdir(dirname(join(server, path)), { recursive: true });
     await Deno.writeTextFile(join(server, path), text);

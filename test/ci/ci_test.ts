@@ -79,16 +79,18 @@ Deno.test("ci on GitHub: a fork's pull request gets no secrets and says NOT revi
 Deno.test("ci on GitHub pull_request_target: a fork is reviewed untrusted (secrets present)", async () => {
   await withCi("full", async (sb) => {
     const env = await githubEnv(sb, { fork: true, event: "pull_request_target" });
-    const r = await ci(sb, ["--format", "terminal"], env);
+    const r = await ci(sb, ["--format", "terminal", "--format", "json", "--output", "r.json"], env);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /pull request #1 from a fork \(untrusted/);
+    const json = JSON.parse(await Deno.readTextFile(join(sb.workspace, "r.json")));
+    assert.equal(json.rules.untrusted, true, "a fork is untrusted without --untrusted");
     assertOnlyTheRequest((await readFakeLog(sb))[0]);
   });
 });
 
-Deno.test("ci untrusted: the request's own acknowledgements do not count; trusted ones do", async () => {
+Deno.test("ci --untrusted: acknowledgements in the checkout do not count, trusted or not", async () => {
   await withCi("full", async (sb) => {
-    // the request acknowledges its own finding in .review-gate/acks.json
+    // the checkout acknowledges the request's finding in .review-gate/acks.json
     const text = await Deno.readTextFile(join(sb.workspace, APP));
     const ack = {
       fingerprint: await fingerprintOf(FINDING, text),
@@ -104,11 +106,16 @@ Deno.test("ci untrusted: the request's own acknowledgements do not count; truste
     );
     const env = { CI: "true" };
     const trusted = await ci(sb, ["--base", "origin/main", "--format", "terminal"], env);
-    assert.equal(trusted.code, 0, trusted.stdout);
-    assert.match(trusted.stdout, /acknowledged \(trust me\)/);
-    const untrusted = await ci(sb, ["--base", "origin/main", "--untrusted", "--no-cache"], env);
-    assert.equal(untrusted.code, 1, "acknowledgements come from the base, which has none");
-    assert.match(untrusted.stderr, /rules from the base [0-9a-f]{12}: its \.review-gate\.json/);
+    assert.equal(trusted.code, 1, "acknowledgements come from the base, which has none");
+    assert.doesNotMatch(trusted.stdout, /acknowledged/);
+    const untrusted = await ci(
+      sb,
+      ["--base", "origin/main", "--untrusted", "--format", "json"],
+      env,
+    );
+    assert.equal(untrusted.code, 1);
+    assert.equal(JSON.parse(untrusted.stdout).rules.untrusted, true);
+    assert.match(untrusted.stderr, /rules from the base [0-9a-f]{12}: its .*and acknowledgements/);
   });
 });
 

@@ -23,6 +23,11 @@ export function resumedSession(call: FakeInvocation): string | undefined {
   return at < 0 ? undefined : call.argv[at + 1];
 }
 
+/** The prompt's RULES block (the team's guidelines, sent as policy), or "" when there is none. */
+export function rulesBlockOf(prompt: string): string {
+  return prompt.match(/<<<RULES ([0-9a-f]{16})\n[\s\S]*?\nRULES \1>>>/)?.[0] ?? "";
+}
+
 /** Assert the prompt fences the diff with a nonce that does not occur inside it. */
 export function assertFencedDiff(prompt: string, mustContain: string): string {
   const open = prompt.match(/^<<<CHANGE ([0-9a-f]{16})$/m);
