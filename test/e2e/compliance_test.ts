@@ -268,3 +268,22 @@ Deno.test("review --plan --background: the job's result renders the compliance r
     await sb.cleanup();
   }
 });
+
+Deno.test("review --plan with the fake's default scenario (as the README's try-it uses it): every item missing, on each provider", async () => {
+  const sb = await planSandbox();
+  try {
+    for (const provider of PROVIDERS) {
+      const out = await runCli(sb, ["review", "--plan", "PLAN.md", "--provider", provider], {
+        scenario: "valid",
+      });
+      assert.equal(out.code, 0, `${provider}: ${out.stderr}${out.stdout}`);
+      assert.match(
+        out.stdout,
+        /^review-gate: plan compliance incomplete — 0 of 2 items done, 2 missing \(/,
+      );
+      assert.ok(out.stdout.includes("every item is reported missing"), out.stdout);
+    }
+  } finally {
+    await sb.cleanup();
+  }
+});
