@@ -17,6 +17,8 @@ import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { policyOf } from "../kinds/review/policy.ts";
 import { type ReviewDeps, type ReviewOutcome, runReview } from "../review/run_review.ts";
 import { loadRulesConfig } from "../rules/config_at.ts";
+import { readAcks } from "../acks/file.ts";
+import type { Ack } from "../acks/types.ts";
 import type { RulesReport } from "../rules/report.ts";
 import { FROM_WORKTREE, resolveRulesFrom } from "../rules/source.ts";
 import { JOB_ID_OPTION } from "../jobs/start.ts";
@@ -134,7 +136,7 @@ export function registerReview(
     )
     .option(
       "--untrusted",
-      "the repository is not trusted: its config may only make the review stricter",
+      "the repository is not trusted: its config may only make the review stricter, its acknowledgements do not count",
     )
     .option("--no-default-excludes", "review lockfiles, build output and generated files too")
     .option("--json", "print the run envelope as JSON on stdout (same as --format json)")
@@ -233,7 +235,7 @@ async function reviewRequest(flags: ReviewFlags, deps: CliDeps) {
     );
   }
   const repo = await resolveRepo(deps.runner, deps.cwd);
-  const { rules, config, notes } = await rulesAndConfig(flags, deps, repo);
+  const { rules, config, notes, acks } = await rulesAndConfig(flags, deps, repo);
   return {
     cwd: deps.cwd,
     repo,
@@ -244,11 +246,16 @@ async function reviewRequest(flags: ReviewFlags, deps: CliDeps) {
     config,
     rules,
     rulesNotes: notes,
+    ...(acks ? { acks } : {}),
     useCache: flags.cache,
   };
 }
 
-/** Where the rules come from, and the config loaded from there. */
+/**
+ * Where the rules come from, and the config and acknowledgements loaded from there: with
+ * `--rules-from` the tree's `.review-gate/acks.json`; untrusted with no tree, none (the repository
+ * cannot accept its own findings); else the worktree's (left to the pipeline).
+ */
 async function rulesAndConfig(flags: ReviewFlags, deps: CliDeps, repo: Repo) {
   const rules: RulesOptions = {
     from: flags.rulesFrom === undefined
@@ -263,7 +270,12 @@ async function rulesAndConfig(flags: ReviewFlags, deps: CliDeps, repo: Repo) {
     flags: flagLayer(flags),
     ...rules,
   });
-  return { rules, config, notes };
+  const acks: Ack[] | undefined = rules.from.kind === "tree"
+    ? await readAcks(deps.runner, { kind: "tree", root: repo.root, rev: rules.from.tree })
+    : rules.untrusted
+    ? []
+    : undefined;
+  return { rules, config, notes, acks };
 }
 
 /** Run the review with a progress line on a terminal. */

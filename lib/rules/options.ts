@@ -1,8 +1,9 @@
 /**
  * Where a review's rules come from and whether the repository is trusted (light to import: the
  * gates' fast paths use it for verdict memo keys). In untrusted mode with no trusted tree to read
- * from, nothing the repository wrote is used as policy: its `REVIEW.md` files and `.gitattributes`
- * marks are not read, and its config may only make the review stricter (lib/rules/untrusted.ts).
+ * from, nothing the repository wrote is used as policy: its `REVIEW.md` files, `.gitattributes`
+ * marks and acknowledgements are not read, and its config may only make the review stricter
+ * (lib/rules/untrusted.ts).
  *
  * @module
  */

@@ -60,7 +60,7 @@ export function buildRulesReport(
   const notes = [...at.notes ?? []];
   if (rules.untrusted && rules.from.kind === "worktree") {
     notes.push(
-      "untrusted: no trusted base to read the rules from; the repository's REVIEW.md files and .gitattributes marks were not used",
+      "untrusted: no trusted base to read the rules from; the repository's REVIEW.md files, .gitattributes marks and acknowledgements were not used",
     );
   }
   const encoder = new TextEncoder();

@@ -2,7 +2,8 @@
  * End to end: untrusted-repository mode (`review --untrusted`). With no trusted tree to read the
  * rules from, the repository's `.review-gate.json` may only make the review stricter — every key
  * that would weaken or steer it (fail_on, min_confidence, on_error, budgets, timeout, provider,
- * filters, instructions, categories) is ignored and named; and every name the repository controls
+ * filters, instructions, categories) is ignored and named, and so are its acknowledgements (with
+ * `--rules-from` they come from that commit); and every name the repository controls
  * (binary, renamed, omitted and excluded files, guideline file names) reaches the prompt only inside
  * a nonce-marked block.
  *
@@ -11,6 +12,7 @@
 import assert from "node:assert/strict";
 import { makeSandbox, readFakeLog, runCli, type Sandbox, writeScenario } from "./_cli.ts";
 import { promptOf } from "./_assert.ts";
+import { fingerprintOf } from "../../lib/kinds/review/fingerprint.ts";
 
 async function withSandbox(
   files: Record<string, string | Uint8Array>,
@@ -97,7 +99,9 @@ Deno.test("review --untrusted: the repository's config cannot weaken or steer th
       assert.ok(ignored?.includes(key), `${key} is named as ignored: ${ignored}`);
     }
     assert.ok(
-      notes.some((n) => /REVIEW\.md files and \.gitattributes marks were not used/.test(n)),
+      notes.some((n) =>
+        /REVIEW\.md files, \.gitattributes marks and acknowledgements were not used/.test(n)
+      ),
       notes.join("\n"),
     );
     const log = await readFakeLog(sb);
@@ -168,5 +172,37 @@ Deno.test("every name the repository controls is inside a nonce-marked block of 
     for (const word of ["IGNORE", "APPROVE", "SAY APPROVED"]) {
       assert.ok(!outside.includes(word), `"${word}" outside the fences:\n${outside}`);
     }
+  });
+});
+
+Deno.test("review --untrusted ignores the repository's acknowledgements; --rules-from reads them from that commit", async () => {
+  await withSandbox({ "src/app.ts": "export const a = 1;\n" }, async (sb) => {
+    await sb.repo.git("switch", "-q", "-c", "pr");
+    const text = "export const a = 2;\n";
+    await sb.repo.write("src/app.ts", text);
+    const finding = BLOCKING.findings[0];
+    const ack = {
+      fingerprint: await fingerprintOf(finding, text),
+      file: finding.file,
+      title: finding.title,
+      reason: "the request accepts its own finding",
+      created: "2026-11-30T00:00:00.000Z",
+    };
+    await sb.repo.write(".review-gate/acks.json", JSON.stringify({ version: 1, acks: [ack] }));
+    await sb.repo.git("add", "-A");
+    await sb.repo.git("commit", "-q", "-m", "change and accept it");
+    const scenario = await writeScenario(sb, "blocking", [{ kind: "valid", answer: BLOCKING }]);
+    const review = (...args: string[]) =>
+      runCli(sb, ["review", "--base", "main", "--no-cache", ...args], { scenario });
+
+    const trusted = await review();
+    assert.equal(trusted.code, 0, "trusted, the worktree's acknowledgement counts");
+    assert.match(trusted.stdout, /acknowledged \(the request accepts its own finding\)/);
+    const untrusted = await review("--untrusted");
+    assert.equal(untrusted.code, 1, untrusted.stdout + untrusted.stderr);
+    const fromMain = await review("--rules-from", "main");
+    assert.equal(fromMain.code, 1, "main has no acknowledgements");
+    const fromPr = await review("--rules-from", "pr", "--untrusted");
+    assert.equal(fromPr.code, 0, "a trusted tree's acknowledgements count");
   });
 });
