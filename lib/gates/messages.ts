@@ -53,21 +53,31 @@ export function ackCommand(fingerprint: string): string {
   return `review-gate ack ${fingerprint.slice(0, SHORT_FINGERPRINT)} --reason "…"`;
 }
 
+/** Most findings whose ack command a block prints (the rest: review.md). */
+export const MAX_ACK_COMMANDS = 20;
+
 /**
  * The findings as `- [severity] file:lines title` lines, each followed by the command that
- * acknowledges it when its fingerprint is known, at most {@linkcode MAX_LISTED_FINDINGS} plus one
- * line counting the rest.
+ * acknowledges it when its fingerprint is known: at most {@linkcode MAX_LISTED_FINDINGS} in full,
+ * then one line counting the rest, then for each of the rest its location and ack command (so every
+ * blocking finding of a block has its exact command, up to {@linkcode MAX_ACK_COMMANDS}).
  */
 export function listFindings(findings: readonly GateFinding[]): string[] {
   const lines = findings.slice(0, MAX_LISTED_FINDINGS).flatMap((f) => [
     `- ${renderFindingLine(f)}`,
     ...(f.fingerprint ? [`  accept it: ${ackCommand(f.fingerprint)}`] : []),
   ]);
-  if (findings.length > MAX_LISTED_FINDINGS) {
-    const more = findings.length - MAX_LISTED_FINDINGS;
-    const where = findings.some((f) => f.fingerprint) ? " (their ack commands: review.md)" : "";
-    lines.push(`- … and ${more} more${where}`);
-  }
+  const rest = findings.slice(MAX_LISTED_FINDINGS);
+  if (rest.length === 0) return lines;
+  const room = MAX_ACK_COMMANDS - MAX_LISTED_FINDINGS;
+  const commands = rest.slice(0, room).filter((f) => f.fingerprint);
+  const more = commands.length === 0
+    ? ""
+    : rest.length > room
+    ? `, the first ${commands.length} with their ack commands (all: review.md)`
+    : ", each with its ack command";
+  lines.push(`- … and ${rest.length} more${more}`);
+  for (const f of commands) lines.push(`  ${renderFindingLine(f)}: ${ackCommand(f.fingerprint!)}`);
   return lines;
 }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Finding } from "../kinds/review/types.ts";
-import { renderFindingLine } from "./messages.ts";
+import { listFindings, MAX_ACK_COMMANDS, renderFindingLine } from "./messages.ts";
 import { renderNotReviewed, renderPrePushBlock } from "./pre_push/messages.ts";
 import { buildStopBlock, buildStopCouldNotRun, buildStopMessage } from "./turn/answer.ts";
 
@@ -135,4 +135,32 @@ Deno.test("buildStopCouldNotRun() with block names the command that disables the
   const reason =
     JSON.parse(buildStopCouldNotRun({ reason: "x", block: true, gateName: "claude-stop" })).reason;
   assert.match(reason, /"review-gate gate disable claude-stop" or REVIEW_GATE=0/);
+});
+
+Deno.test("listFindings() gives every blocking finding its ack command, up to MAX_ACK_COMMANDS", () => {
+  const withIds = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) => ({ ...finding(i + 1), fingerprint: `${i}`.padEnd(64, "a") }),
+    );
+  const commands = (lines: string[]) => lines.filter((l) => l.includes("review-gate ack ")).length;
+  const five = listFindings(withIds(5));
+  assert.equal(commands(five), 5);
+  assert.ok(five.includes("- … and 2 more, each with its ack command"), five.join("\n"));
+  assert.ok(
+    five.includes(
+      `  [high] src/f5.ts:5 Problem 5: review-gate ack 4${"a".repeat(11)} --reason "…"`,
+    ),
+  );
+  const many = listFindings(withIds(MAX_ACK_COMMANDS + 5));
+  assert.equal(commands(many), MAX_ACK_COMMANDS);
+  assert.ok(
+    many.includes(
+      `- … and ${MAX_ACK_COMMANDS + 2} more, the first ${
+        MAX_ACK_COMMANDS - 3
+      } with their ack commands (all: review.md)`,
+    ),
+  );
+  const none = listFindings([1, 2, 3, 4].map((n) => finding(n)));
+  assert.deepEqual(none.at(-1), "- … and 1 more", "no fingerprints, no commands");
 });

@@ -1,14 +1,16 @@
 /**
  * End to end: the cost ledger. Runs of `review` with the fake provider (which reports cost and
  * tokens like the real CLIs, running totals on a resume) land in `records.jsonl` with tokens, cost,
- * wall time, cache hit and gate; `stats` adds them up exactly as the lines say.
+ * wall time, cache hit and gate; `stats` adds them up exactly as the lines say — blocks,
+ * acknowledged findings, runs that could not run, the `ci` gate — overall, by gate and by day, and
+ * since a date.
  *
  * @module
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli } from "./_cli.ts";
-import { withChangedSandbox } from "./_sandbox_scope.ts";
+import { lastRun, runCli, writeScenario } from "./_cli.ts";
+import { withChangedSandbox, withSandbox } from "./_sandbox_scope.ts";
 
 Deno.test("records.jsonl keeps every run's tokens, cost and cache hit; stats matches the lines", async () => {
   await withChangedSandbox(async (sb) => {
@@ -70,5 +72,132 @@ Deno.test("records.jsonl keeps every run's tokens, cost and cache hit; stats mat
     const bad = await runCli(sb, ["stats", "--since", "last week"]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /Invalid --since "last week"/);
+  });
+});
+
+const SOURCE = "export const a = 1;\nexport const b = 2;\n";
+const BLOCKING = {
+  verdict: "needs-attention",
+  summary: "One bug.",
+  findings: [{
+    severity: "high",
+    category: "bug",
+    scope: "introduced",
+    title: "b is off by one",
+    body: "Callers expect 2.",
+    file: "src/app.ts",
+    line_start: 2,
+    line_end: 2,
+    confidence: 0.9,
+    recommendation: "Keep 2.",
+  }],
+  next_steps: [],
+};
+
+Deno.test("stats counts blocks, acks, could-not-runs and the ci gate, by gate and day, since a date", async () => {
+  await withSandbox({ "src/app.ts": SOURCE }, async (sb) => {
+    await sb.repo.write("src/app.ts", SOURCE.replace("b = 2", "b = 3"));
+    const scenario = await writeScenario(sb, "blocking", [{ kind: "valid", answer: BLOCKING }]);
+    const review = (args: string[], s = scenario) =>
+      runCli(sb, ["review", ...args], { scenario: s });
+    assert.equal((await review([])).code, 1); // a call that blocks
+    assert.equal((await review([])).code, 1); // the cached verdict blocks again
+    const ack = await runCli(sb, [
+      "ack",
+      `${(await lastRun(sb)).run.id}:1`,
+      "--reason",
+      "by design",
+    ]);
+    assert.equal(ack.code, 0, ack.stderr);
+    assert.equal((await review(["--no-cache"])).code, 0); // acknowledged: no block
+    assert.equal((await review(["--no-cache"], "error")).code, 3); // could not run
+    // CI judges by the base's acknowledgements: the uncommitted ack does not count there
+    await sb.repo.git("commit", "-qam", "b = 3");
+    const ci = await runCli(sb, ["ci", "--base", "HEAD~1", "--format", "json"], { scenario });
+    assert.equal(ci.code, 1, ci.stderr);
+
+    // one run a fortnight ago (the ledger is the source of stats; rewrite its first line's date)
+    const path = join(sb.repo.root, ".git", "review-gate", "records.jsonl");
+    const lines = (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l));
+    const old = new Date(Date.now() - 14 * 86_400_000).toISOString();
+    lines[0].finishedAt = old;
+    await Deno.writeTextFile(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    assert.deepEqual(
+      lines.map((l) => [l.gate ?? "by hand", l.status, l.cached, l.blocking, l.acknowledged ?? 0]),
+      [
+        ["by hand", "needs-attention", false, true, 0],
+        ["by hand", "needs-attention", true, true, 0],
+        ["by hand", "needs-attention", false, false, 1],
+        ["by hand", "provider-error", false, false, 0],
+        ["ci", "needs-attention", false, true, 0],
+      ],
+    );
+
+    type Line = { usage?: Record<string, number>; costUsd?: number; durationMs: number };
+    const sum = (ls: Line[], f: (l: Line) => number) => ls.reduce((n, l) => n + f(l), 0);
+    const totals = (ls: Line[]) => ({
+      inputTokens: sum(ls, (l) => l.usage?.inputTokens ?? 0),
+      outputTokens: sum(ls, (l) => l.usage?.outputTokens ?? 0),
+      costUsd: sum(ls, (l) => l.costUsd ?? 0),
+      wallMs: sum(ls, (l) => l.durationMs),
+    });
+    const stats = async (...args: string[]) =>
+      JSON.parse((await runCli(sb, ["stats", "--json", ...args])).stdout);
+    const pick = (t: Record<string, number>) => ({
+      runs: t.runs,
+      calls: t.calls,
+      cacheHits: t.cacheHits,
+      blocks: t.blocks,
+      notReviewed: t.notReviewed,
+      acknowledged: t.acknowledged,
+      inputTokens: t.inputTokens,
+      outputTokens: t.outputTokens,
+      costUsd: Number(t.costUsd.toFixed(8)),
+      wallMs: t.wallMs,
+    });
+    const expect = (counts: Record<string, number>, ls: Line[]) => {
+      const t = totals(ls);
+      return { ...counts, ...t, costUsd: Number(t.costUsd.toFixed(8)) };
+    };
+
+    const all = await stats("--by", "gate");
+    assert.deepEqual(
+      pick(all.total),
+      expect(
+        { runs: 5, calls: 4, cacheHits: 1, blocks: 3, notReviewed: 1, acknowledged: 1 },
+        lines,
+      ),
+    );
+    assert.ok(all.total.inputTokens > 0 && all.total.costUsd > 0, "the fake reports usage");
+    assert.deepEqual(all.groups.map((g: { key: string }) => g.key), ["by hand", "ci"]);
+    assert.deepEqual(
+      pick(all.groups[1].totals),
+      expect({ runs: 1, calls: 1, cacheHits: 0, blocks: 1, notReviewed: 0, acknowledged: 0 }, [
+        lines[4],
+      ]),
+    );
+
+    const byDay = await stats("--by", "day");
+    const today = lines[4].finishedAt.slice(0, 10);
+    assert.deepEqual(byDay.groups.map((g: { key: string }) => g.key), [old.slice(0, 10), today]);
+    assert.deepEqual(
+      pick(byDay.groups[0].totals),
+      expect({ runs: 1, calls: 1, cacheHits: 0, blocks: 1, notReviewed: 0, acknowledged: 0 }, [
+        lines[0],
+      ]),
+    );
+
+    const recent = await stats("--since", "7d");
+    assert.deepEqual(
+      pick(recent.total),
+      expect(
+        { runs: 4, calls: 3, cacheHits: 1, blocks: 2, notReviewed: 1, acknowledged: 1 },
+        lines.slice(1),
+      ),
+    );
+    const text = (await runCli(sb, ["stats", "--by", "day", "--since", "30d"])).stdout;
+    assert.match(text, new RegExp(`^${old.slice(0, 10)} +1 +1 +0 +1 +0 +0 `, "m"));
+    assert.match(text, new RegExp(`^${today} +4 +3 +1 +2 +1 +1 `, "m"));
+    assert.match(text, /^total +5 +4 +1 +3 +1 +1 /m);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * End to end: an acknowledged finding (`review-gate ack`) stops blocking a real `git push` and a
  * Claude Code Stop, and a change to a line the finding points at blocks again; `ack` refuses to run
- * inside the agent's session.
+ * inside the agent's session; every gate (pre-push, Claude Code Stop, Codex Stop) prints the exact
+ * `ack` command of each blocking finding, past the three it lists in full.
  *
  * @module
  */
@@ -10,7 +11,10 @@ import { join } from "node:path";
 import {
   addTokenLine,
   APP,
+  BLOCKING_ANSWER,
   blockingScenario,
+  codexPromptPayload,
+  codexStopPayload,
   commitToken,
   gitOk,
   makeGateSandbox,
@@ -30,6 +34,11 @@ function ackIdIn(text: string): string {
   const id = /review-gate ack ([0-9a-f]{12}) --reason/.exec(text)?.[1];
   assert.ok(id, `no ack command in:\n${text}`);
   return id;
+}
+
+/** Every `review-gate ack <id> --reason …` command in a text: the short fingerprints. */
+function ackIdsIn(text: string): string[] {
+  return [...text.matchAll(/review-gate ack ([0-9a-f]{12}) --reason "…"/g)].map((m) => m[1]);
 }
 
 /** Change line 1 of APP, the line the blocking finding points at. */
@@ -122,6 +131,65 @@ Deno.test("acknowledged finding: the next Stop allows; a turn changing the line 
       assert.equal(decision?.decision, "block", s.stdout);
       assert.notEqual(ackIdIn(String(decision?.reason)), id);
     });
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("every gate prints the exact ack command of each of five blocking findings", async () => {
+  const sb = await makeGateSandbox();
+  const root = sb.repo.root;
+  const tokens = ["T1", "T2", "T3", "T4", "T5"];
+  const addLines = async () => {
+    for (const t of tokens) await addTokenLine(root, t);
+  };
+  try {
+    // five findings, one per added line (lines 1-5 after the five prepends)
+    const [model] = BLOCKING_ANSWER.findings;
+    const findings = tokens.map((_, i) => ({
+      ...model,
+      title: `Finding ${i + 1}`,
+      line_start: i + 1,
+      line_end: i + 1,
+    }));
+    const path = join(sb.dir, "five.json");
+    await Deno.writeTextFile(
+      path,
+      JSON.stringify({ steps: [{ kind: "valid", answer: { ...BLOCKING_ANSWER, findings } }] }),
+    );
+    const five = scenario(path);
+
+    const claude = { sessionId: "sess-five", cwd: root };
+    await runHook(sb, "claude-prompt", promptPayload(claude));
+    await addLines();
+    const claudeStop = await runHook(sb, "claude-stop", stopPayload(claude), { env: five });
+    const claudeReason = String(stopDecision(claudeStop.stdout)?.reason);
+    const ids = ackIdsIn(claudeReason);
+    assert.equal(new Set(ids).size, 5, claudeReason);
+    assert.match(claudeReason, /… and 2 more, each with its ack command/);
+
+    await gitOk(sb, ["checkout", "--", APP]);
+    const codex = { sessionId: "019a-five", turnId: "turn-1", cwd: root };
+    await runHook(sb, "codex-prompt", codexPromptPayload(codex));
+    await addLines();
+    const codexStop = await runHook(sb, "codex-stop", codexStopPayload(codex), { env: five });
+    const codexReason = String(stopDecision(codexStop.stdout)?.reason);
+    assert.equal(stopDecision(codexStop.stdout)?.decision, "block", codexStop.stderr);
+    assert.deepEqual(ackIdsIn(codexReason), ids, "the same findings, the same commands");
+
+    assert.equal((await runCli(sb, ["install", "--git"])).code, 0);
+    await gitOk(sb, ["commit", "-q", "-am", "five lines"]);
+    const blocked = await runGit(sb, ["push", "origin", "main"], { env: five });
+    assert.notEqual(blocked.code, 0);
+    assert.deepEqual(ackIdsIn(blocked.stderr), ids, blocked.stderr);
+
+    // each printed command, run as printed (with a reason), accepts its finding
+    for (const id of ids) {
+      const ack = await runCli(sb, ["ack", id, "--reason", "reviewed by hand"]);
+      assert.equal(ack.code, 0, ack.stderr);
+    }
+    const through = await runGit(sb, ["push", "origin", "main"], { env: five });
+    assert.equal(through.code, 0, through.stderr);
   } finally {
     await sb.cleanup();
   }
