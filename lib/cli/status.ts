@@ -1,9 +1,10 @@
 /**
  * `review-gate status [ID] [--wait] [--timeout S] [--json]`: one background job's state (default:
  * the newest), refreshed first — a job whose process is gone is never shown running. `--wait`
- * polls until the job has ended (or `--timeout` seconds passed, or Ctrl-C). Reads never see half
- * a record (the job's writes are atomic renames) and a dead job is settled under the jobs lock, so
- * `status` racing the job's own last write reports what the job wrote.
+ * polls until the job has ended (or `--timeout` seconds passed, or Ctrl-C, which stops the waiting,
+ * not the job, and says so). Reads never see half a record (the job's writes are atomic renames)
+ * and a dead job is settled under the jobs lock, so `status` racing the job's own last write
+ * reports what the job wrote.
  *
  * Exit codes: 0 shown (and, with `--wait`, ended); 1 `--wait` gave up before the job ended;
  * 2 no such job; 130 interrupted.
@@ -61,7 +62,15 @@ async function show(id: string | undefined, flags: StatusFlags, deps: CliDeps): 
   deps.stdout.write(
     flags.json ? JSON.stringify(job, null, 2) + "\n" : renderJobStatus(job, deps.now()),
   );
-  if (deps.signal.aborted) return ExitCode.interrupted;
+  if (deps.signal.aborted) {
+    if (!ENDED_STATES.has(job.state)) {
+      deps.stderr.write(
+        `review-gate: stopped waiting; job ${job.id} is still ${job.state} ` +
+          `(stop it with "review-gate cancel ${job.id}")\n`,
+      );
+    }
+    return ExitCode.interrupted;
+  }
   if (flags.wait && !ENDED_STATES.has(job.state)) {
     deps.stderr.write(`review-gate: job ${job.id} is still ${job.state}\n`);
     return 1;

@@ -6,7 +6,7 @@
  * own), cancel during the provider call (no process left, checked by pid and start time), a job
  * killed with SIGKILL (failed with the reason, never "running"; its provider stopped), the
  * wall-clock ceiling, a queued job cancelled before its process runs, `status --wait` racing the
- * job's last write, a running job (`result` refuses, `status --wait --timeout` gives up), a SIGTERM
+ * job's last write, a running job (`result` refuses, `status --wait` gives up at `--timeout` or Ctrl-C), a SIGTERM
  * that is not a cancel (failed), a provider failure (finished, not reviewed), and `jobs --prune`. Process checks use `ps` (lib/exec/process_info.ts).
  *
  * @module
@@ -386,7 +386,7 @@ Deno.test("jobs --prune removes ended jobs older than DAYS and keeps the rest", 
   });
 });
 
-Deno.test("a running job: result refuses, status --wait --timeout gives up; a SIGTERM from outside (not cancel) fails it with the reason", async () => {
+Deno.test("a running job: result refuses, status --wait gives up at --timeout or Ctrl-C (the job runs on); a SIGTERM from outside (not cancel) fails it with the reason", async () => {
   await withJobs(async (sb) => {
     const id = await background(sb, [], "hang");
     const provider = await providerStarted(sb);
@@ -399,6 +399,16 @@ Deno.test("a running job: result refuses, status --wait --timeout gives up; a SI
     const impatient = await runCli(sb, ["status", id, "--wait", "--timeout", "0.5"]);
     assert.equal(impatient.code, 1, impatient.stderr);
     assert.match(impatient.stderr, new RegExp(`job ${id} is still running`));
+    const waiter = spawnCli(sb, ["status", id, "--wait"]);
+    await new Promise((resolve) => setTimeout(resolve, 3000)); // the waiter has started polling
+    waiter.kill("SIGINT");
+    const interrupted = await waiter.output();
+    assert.equal(interrupted.code, 130);
+    assert.match(
+      new TextDecoder().decode(interrupted.stderr),
+      new RegExp(`stopped waiting; job ${id} is still running \\(stop it with "review-gate cancel`),
+    );
+    assert.equal((await status(sb, id)).state, "running", "Ctrl-C on status stops the wait only");
 
     Deno.kill(job.process!.pid, "SIGTERM");
     const ended = await status(sb, id, "--wait", "--timeout", "60");

@@ -32,6 +32,7 @@ Deno.test("install --claude refuses while the review-gate plugin is enabled for 
       assert.equal(refused.code, 2, `${args.join(" ")}: ${refused.stderr}`);
       assert.match(refused.stderr, /review-gate Claude Code plugin is enabled for this project/);
       assert.match(refused.stderr, /claude plugin disable review-gate@rg --scope user/);
+      assert.match(refused.stderr, /"review-gate install --git" for the pre-push hook alone/);
       assert.equal(refused.stdout, "");
     }
     assert.equal(await Deno.lstat(join(root, ".claude")).catch(() => null), null);

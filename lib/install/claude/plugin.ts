@@ -131,7 +131,8 @@ export async function ensureNoEnabledPlugin(dirs: ClaudeDirs): Promise<void> {
   throw new UsageError(
     `The review-gate Claude Code plugin is enabled for this project ("${plugin.id}", ` +
       `${plugin.enabledIn} settings): its hooks already gate Claude Code here, and hooks in ` +
-      `settings as well would review every stop twice. Use the plugin, or disable it first: ` +
+      `settings as well would review every stop twice. Use the plugin (and ` +
+      `"review-gate install --git" for the pre-push hook alone), or disable it first: ` +
       `claude plugin disable ${plugin.id} --scope ${plugin.enabledIn}`,
   );
 }
