@@ -1,6 +1,6 @@
 /**
  * A change's patch, streamed into its review plan: the patch is read as it arrives
- * (lib/git/patch_reader.ts), every section is given to its listed file by path
+ * (lib/git/patch_reader.ts; this is its sink), every section is given to its listed file by path
  * (lib/git/patch_sections.ts `SectionRouter`: a type change's two sections, or any layout git
  * prints, land with their file), and its hunks go straight to the plan (lib/git/plan.ts), which
  * keeps only what it may still show. So memory stays bounded whatever the change's size.
@@ -9,7 +9,8 @@
  * - A binary section of a regular file is kept aside and, once the patch has ended, decoded when
  *   its bytes are text in another encoding (lib/git/decoded_diff.ts, batched); otherwise it is
  *   named "binary" or "undecodable" with its size.
- * - A text line that is not valid UTF-8 is shown as windows-1252 and the file says so.
+ * - A text line that is not valid UTF-8 is shown as windows-1252 and the file says so (the plan
+ *   decodes what it shows: lib/git/plan.ts `fallback`).
  * - A listed file git printed no section for is named "budget" (nothing of it reached the model).
  *
  * Files the team's rules exclude are routed like any other (so their sections land with no other
@@ -22,11 +23,10 @@
  */
 import type { LineRange } from "../answer/types.ts";
 import type { Runner } from "../exec/exec.ts";
-import { changedLineRanges } from "./changed_lines.ts";
+import { hunkChangedLines } from "./changed_lines.ts";
 import { type BinaryFile, decodeBinaryDiffs } from "./decoded_diff.ts";
 import type { RawEntry } from "./diff_parse.ts";
-import type { Hunk } from "./hunks.ts";
-import { type PatchEvent, PatchReader } from "./patch_reader.ts";
+import { type HunkInfo, PatchReader, type PatchSink, type ReaderLimits } from "./patch_reader.ts";
 import { sectionPaths, SectionRouter } from "./patch_sections.ts";
 import type { Planner } from "./plan.ts";
 
@@ -50,9 +50,10 @@ const REGULAR = new Set(["100644", "100755", "000000"]);
 const lenient = new TextDecoder();
 
 /** Streams one patch into a planner; {@linkcode push}, {@linkcode end}, then {@linkcode decode}. */
-export class ChangeStream {
+export class ChangeStream implements PatchSink {
   readonly #entries: readonly RawEntry[];
   readonly #planner: Planner;
+  readonly #limits: ReaderLimits;
   readonly #reader: PatchReader;
   readonly #router: SectionRouter;
   readonly #files: StreamedFile[];
@@ -66,20 +67,22 @@ export class ChangeStream {
   /**
    * @param entries the listing, in git's order (file `i` of the plan is entry `i`)
    * @param planner the plan to feed
-   * @param maxHunkBytes the most bytes of one hunk part (larger hunks are cut while read)
+   * @param limits the most bytes of one hunk part (larger hunks are cut while read) and of one
+   *   part kept (a longer line is named, never shown)
    * @param skip entries left out by the team's rules: their sections are read and dropped, never
    *   planned (so they never count against the budget)
    */
   constructor(
     entries: readonly RawEntry[],
     planner: Planner,
-    maxHunkBytes: number,
+    limits: ReaderLimits,
     skip: ReadonlySet<number> = new Set(),
   ) {
     this.#entries = entries;
     this.#skip = skip;
     this.#planner = planner;
-    this.#reader = new PatchReader(maxHunkBytes);
+    this.#limits = limits;
+    this.#reader = new PatchReader(limits, this);
     this.#router = new SectionRouter(entries);
     this.#files = entries.map(() => ({
       counted: { additions: 0, deletions: 0 },
@@ -90,16 +93,16 @@ export class ChangeStream {
     this.#seen = entries.map(() => false);
   }
 
-  /** The next bytes of the patch. */
+  /** The next bytes of the patch (copied where kept: they may be reused once this returns). */
   push(bytes: Uint8Array): void {
-    for (const event of this.#reader.push(bytes)) this.#event(event);
+    this.#reader.push(bytes);
   }
 
   /**
    * The patch has ended (or was cut: what was read stands). Files with no section are named.
    */
   end(): void {
-    for (const event of this.#reader.end()) this.#event(event);
+    this.#reader.end();
     this.#planner.endFile();
     this.#entries.forEach((entry, i) => {
       if (this.#seen[i] || this.#skip.has(i)) return;
@@ -129,10 +132,10 @@ export class ChangeStream {
       if (!result.ok) {
         this.#planner.omit({ path, reason: result.reason, lines: 0, bytes: result.bytes });
       } else {
-        const reader = new PatchReader(1 << 30);
-        const events = reader.push(new TextEncoder().encode(result.section));
+        const reader = new PatchReader(this.#limits, this);
         this.#current = i;
-        for (const event of [...events, ...reader.end()]) this.#event(event);
+        reader.push(new TextEncoder().encode(result.section));
+        reader.end();
         const encoding = result.crlf ? `${result.encoding} with CRLF line ends` : result.encoding;
         this.#files[i].encoding = encoding;
         this.#files[i].decoded = true;
@@ -143,12 +146,9 @@ export class ChangeStream {
     return this.#files;
   }
 
-  #event(event: PatchEvent): void {
-    if (event.kind === "hunk") {
-      if (this.#showing) this.#hunk(event.hunk, event.fallback);
-      return;
-    }
-    const paths = sectionPaths(event.header);
+  /** {@linkcode PatchSink}: a section's header, given to its listed file. */
+  section(header: Uint8Array): void {
+    const paths = sectionPaths(header);
     const i = this.#router.route(paths);
     if (i < 0) return; // no listed file at all
     this.#seen[i] = true;
@@ -166,25 +166,22 @@ export class ChangeStream {
     if (paths.gitlink) {
       this.#planner.omit({ path: entry.path, reason: "submodule", lines: 0, bytes: 0 });
     } else if (paths.binary) {
-      this.#binary(i, entry, paths, lenient.decode(event.header));
+      this.#binary(i, entry, paths, lenient.decode(header));
     } else {
-      this.#planner.section(lenient.decode(event.header));
+      this.#planner.section(header);
       this.#showing = true;
     }
   }
 
-  #hunk(hunk: Hunk, fallback: boolean): void {
+  /** {@linkcode PatchSink}: the current section's next hunk. */
+  hunk(hunk: HunkInfo, head: Uint8Array, body: Uint8Array): void {
+    if (!this.#showing) return;
     const i = this.#current;
-    this.#planner.hunk(hunk);
-    this.#ranges[i].push(...changedLineRanges(hunk.text));
-    if (fallback && !this.#files[i].encoding) this.#files[i].encoding = "windows-1252";
+    this.#planner.hunk(hunk, head, body);
+    for (const r of hunkChangedLines(hunk, body)) this.#ranges[i].push(r);
     const counted = this.#files[i].counted;
-    for (let pos = hunk.text.indexOf("\n") + 1; pos > 0 && pos < hunk.text.length;) {
-      const c = hunk.text.charCodeAt(pos);
-      if (c === 0x2b) counted.additions++;
-      else if (c === 0x2d) counted.deletions++;
-      pos = hunk.text.indexOf("\n", pos) + 1;
-    }
+    counted.additions += hunk.additions;
+    counted.deletions += hunk.deletions;
   }
 
   /** A binary section: kept to decode when its sides are regular files, else named "binary". */

@@ -31,13 +31,33 @@ const AT = 0x40;
  */
 export function changedLineRanges(patch: Uint8Array | string): LineRange[] {
   const section = typeof patch === "string" ? new TextEncoder().encode(patch) : patch;
+  return scan(section, 0);
+}
+
+/**
+ * The changed line ranges of one hunk's body (its lines after the `@@` line).
+ *
+ * @param hunk the hunk's new side, as in its `@@` line (`+newStart,newLines`)
+ * @param body the body lines, newline-terminated (CRLF allowed)
+ * @returns sorted, merged, 1-based inclusive ranges on the new side
+ */
+export function hunkChangedLines(
+  hunk: { newStart: number; newLines: number },
+  body: Uint8Array,
+): LineRange[] {
+  // an empty new side ("+c,0") starts after line c
+  return scan(body, hunk.newLines === 0 ? hunk.newStart + 1 : hunk.newStart);
+}
+
+/** Scan patch lines; `start` is the new-side line number of the first one (0: not in a hunk). */
+function scan(section: Uint8Array, start: number): LineRange[] {
   const ranges: LineRange[] = [];
   const mark = (start: number, end: number) => {
     const last = ranges.at(-1);
     if (last && start <= last.end + 1) last.end = Math.max(last.end, end);
     else ranges.push({ start, end });
   };
-  let line = 0; // next new-side line number; 0 = not inside a hunk
+  let line = start; // next new-side line number; 0 = not inside a hunk
   let deleting = false; // inside a run of "-" lines
   let added = false; // the current change run has "+" lines
   const endRun = () => {

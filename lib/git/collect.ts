@@ -124,7 +124,9 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     files,
     excludedByRule: read.excludedByRule,
     chunks: plan.chunks,
-    diff: plan.chunks.map((c) => c.diff).join(""),
+    get diff() {
+      return plan.chunks.map((c) => c.diff).join("");
+    },
     coverage: plan.coverage,
     fingerprint: await fingerprintOf(target.kind, read.raw, signature),
     planId: await planIdOf(plan),
@@ -174,7 +176,10 @@ async function readChange(
   const skip = new Set(entries.flatMap((e, i) => ruled.has(e.path) ? [i] : []));
   const planner = new Planner(range.limits);
   const pieceLimit = Math.min(range.limits.pieceBytes, range.limits.chunkBytes);
-  const stream = new ChangeStream(entries, planner, pieceLimit - HEADER_ROOM, skip);
+  const stream = new ChangeStream(entries, planner, {
+    cutBytes: pieceLimit - HEADER_ROOM,
+    keepBytes: range.limits.chunkBytes,
+  }, skip);
   const patchArgs = ["diff-tree", "-r", "-M", ...PATCH_ARGS, ...ids];
   const [dirty] = await Promise.all([
     range.live ? collectDirtySubmodules(runner, repo.root) : [],
@@ -201,6 +206,7 @@ async function readChange(
   plan.fileOmitted.forEach((reason, i) => {
     if (reason) files[i].omitted = reason;
   });
+  for (const i of plan.fallback) files[i].encoding ??= "windows-1252";
   const kept = (_: unknown, i: number) => !skip.has(i);
   return {
     raw,

@@ -1,37 +1,79 @@
 /**
  * A unified patch read as it streams (pure, incremental): `git diff-tree -p` output arrives in
- * pipe-sized chunks and leaves as events — a file section's header, then its hunks — so the review
- * plan never holds more than one hunk of the patch at a time, whatever the change's size. A hunk
- * larger than `maxHunkBytes` (a 100,000-line new file is one hunk) is cut at line boundaries while
- * it streams into parts whose `@@` lines carry their own, true line ranges; every part after the
- * first repeats up to {@linkcode SPLIT_CONTEXT} context lines from before its start.
+ * pipe-sized chunks and leaves through a {@linkcode PatchSink} — a file section's header, then its
+ * hunks — so the review plan never holds more than one hunk of the patch at a time, whatever the
+ * change's size. The reader allocates nothing per line: the current hunk's bytes are copied into
+ * one reused buffer and handed over as a view, valid only during the call. A hunk larger than
+ * `cutBytes` (a 100,000-line new file is one hunk) is cut at line boundaries while it streams into
+ * parts whose `@@` lines carry their own, true line ranges; every part after the first repeats up
+ * to {@linkcode SPLIT_CONTEXT} context lines from before its start. A single line longer than
+ * `keepBytes` (minified code) is not kept past that: its part is handed over marked `cut`, with
+ * its true size, so it can be named but never shown.
  *
  * Format: git-diff(1) "GENERATING PATCH TEXT WITH -P". A section starts at a line beginning with
  * `diff --git `; its header runs to the first `@@ -` line (or to the next section: renames, mode
  * changes, empty files and binary files have no hunk). Hunk body lines start with " ", "-", "+" or
- * "\\" ("\ No newline at end of file"), so neither `diff --git ` nor `@@ -` can start one. Hunk
- * text is decoded as UTF-8, or line by line as windows-1252 where a line is not valid UTF-8
- * (every byte has a character there, so nothing is lost to U+FFFD).
+ * "\\" ("\ No newline at end of file"), so neither `diff --git ` nor `@@ -` can start one. Bytes are
+ * passed on as read; decoding them (UTF-8, or windows-1252 per line) is the plan's business.
  *
  * @module
  */
+import { ByteBuffer } from "../base/byte_buffer.ts";
 import { type Hunk, type Section, utf8Length } from "./hunks.ts";
+import { decodeDiffText } from "./text_encoding.ts";
+import type { HunkRange } from "./types.ts";
 
 /** Context lines a split hunk's later parts repeat from the part before them. */
 export const SPLIT_CONTEXT = 3;
 
-/** What the reader found. */
-export type PatchEvent =
-  /** A file section's header, complete (incl. a `Binary files … differ` line), as bytes. */
-  | { kind: "section"; header: Uint8Array }
-  /** The next hunk (or hunk part) of the current section; `fallback` when decoded as windows-1252. */
-  | { kind: "hunk"; hunk: Hunk; fallback: boolean };
+/** One hunk (or hunk part) as the reader hands it over. */
+export interface HunkInfo extends HunkRange {
+  /** Bytes of its text: the `@@` line and the body (including what a `cut` part lost). */
+  bytes: number;
+  /** Added plus deleted lines. */
+  changed: number;
+  additions: number;
+  deletions: number;
+  /** True when a line of it was longer than `keepBytes`: its text is incomplete, never show it. */
+  cut: boolean;
+}
+
+/** Where the reader's findings go, in patch order. */
+export interface PatchSink {
+  /** A file section's header, complete (incl. a `Binary files … differ` line); a fresh copy. */
+  section(header: Uint8Array): void;
+  /**
+   * The current section's next hunk or hunk part: its text is `head` (the `@@` line) then `body`,
+   * both views valid only during the call (copy what you keep).
+   */
+  hunk(hunk: HunkInfo, head: Uint8Array, body: Uint8Array): void;
+}
+
+/** Sizes the reader works to. */
+export interface ReaderLimits {
+  /** Most bytes of one hunk part: larger hunks are cut at line boundaries (at least 256). */
+  cutBytes: number;
+  /** Most bytes of one part kept (a longer line makes its part `cut`); default unbounded. */
+  keepBytes?: number;
+}
 
 const DIFF_GIT = [0x64, 0x69, 0x66, 0x66, 0x20, 0x2d, 0x2d, 0x67, 0x69, 0x74, 0x20]; // "diff --git "
 const HUNK_START = [0x40, 0x40, 0x20, 0x2d]; // "@@ -"
 const HUNK_LINE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 /** Room kept in a part for its own, longer `@@ … @@ part k of one hunk; heading` line. */
 const PART_LINE_RESERVE = 96;
+const NEWLINE = 0x0a;
+const SPACE = 0x20;
+const PLUS = 0x2b;
+const MINUS = 0x2d;
+
+/** Where the bytes of the current line go. */
+const enum Dest {
+  Skip,
+  Header,
+  At,
+  Body,
+}
 
 function startsWith(line: Uint8Array, prefix: readonly number[]): boolean {
   if (line.length < prefix.length) return false;
@@ -39,226 +81,330 @@ function startsWith(line: Uint8Array, prefix: readonly number[]): boolean {
   return true;
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 const lenient = new TextDecoder();
-const latin = new TextDecoder("windows-1252");
-
-/** Decode hunk lines: UTF-8 when all are, else each invalid line as windows-1252. */
-function decodeLines(lines: readonly Uint8Array[]): { text: string; fallback: boolean } {
-  const bytes = concat(lines);
-  try {
-    return { text: utf8.decode(bytes), fallback: false };
-  } catch {
-    const text = lines.map((line) => {
-      try {
-        return utf8.decode(line);
-      } catch {
-        return latin.decode(line);
-      }
-    }).join("");
-    return { text, fallback: true };
-  }
-}
+const encoder = new TextEncoder();
 
 /** Incremental patch reader: {@linkcode push} chunks in order, then {@linkcode end} once. */
 export class PatchReader {
-  readonly #maxHunkBytes: number;
-  #carry: Uint8Array[] = [];
-  #header: Uint8Array[] | null = null;
-  #hunk: HunkBuilder | null = null;
-  #events: PatchEvent[] = [];
+  readonly #sink: PatchSink;
+  readonly #hunk: HunkBuilder;
+  /** The start of a line split across two pushes, until it can be classified. */
+  readonly #head = new Uint8Array(DIFF_GIT.length);
+  #headLength = 0;
+  readonly #header = new ByteBuffer(1024);
+  #headerOpen = false;
+  #hunkOpen = false;
+  #inLine = false;
+  #dest = Dest.Skip;
 
-  /** @param maxHunkBytes the most bytes of one emitted hunk (parts of larger ones), ≥ 256 */
-  constructor(maxHunkBytes: number) {
-    this.#maxHunkBytes = Math.max(256, maxHunkBytes);
+  /**
+   * @param limits hunk part size (`cutBytes` ≥ 256) and the most bytes of a part kept
+   * @param sink receives the sections and hunks
+   */
+  constructor(limits: ReaderLimits, sink: PatchSink) {
+    this.#sink = sink;
+    const cut = Math.max(256, limits.cutBytes);
+    this.#hunk = new HunkBuilder(cut, Math.max(cut, limits.keepBytes ?? Infinity), sink);
+  }
+
+  /** Read the next chunk of the patch (the reader copies what it keeps). */
+  push(bytes: Uint8Array): void {
+    let pos = 0;
+    while (pos < bytes.length) {
+      if (!this.#inLine) {
+        const next = this.#startLine(bytes, pos);
+        if (next < 0) return; // the line's start is too short to classify yet
+        pos = next;
+        if (!this.#inLine) continue; // a short line, already read whole
+      }
+      const nl = bytes.indexOf(NEWLINE, pos);
+      const end = nl < 0 ? bytes.length : nl + 1;
+      this.#feed(bytes.subarray(pos, end));
+      pos = end;
+      if (nl >= 0) this.#endLine();
+    }
+  }
+
+  /** The patch has ended: a last line without newline and what is still open are handed over. */
+  end(): void {
+    if (!this.#inLine && this.#headLength > 0) {
+      this.#classify(this.#head.subarray(0, this.#headLength));
+      this.#feed(this.#head.subarray(0, this.#headLength));
+      this.#headLength = 0;
+    }
+    if (this.#inLine) this.#endLine();
+    this.#closeHunk();
+    this.#closeHeader();
   }
 
   /**
-   * Read the next chunk of the patch.
+   * Classify the line starting at `pos` (with any start kept from the last push) and feed what of
+   * it was kept aside.
    *
-   * @returns the events its complete lines make (a partial last line waits for the next chunk)
+   * @returns where reading goes on in `bytes`, or -1 when all of it was kept aside
    */
-  push(bytes: Uint8Array): PatchEvent[] {
-    let pos = 0;
-    while (pos < bytes.length) {
-      const nl = bytes.indexOf(0x0a, pos);
-      if (nl < 0) {
-        this.#carry.push(bytes.slice(pos));
+  #startLine(bytes: Uint8Array, pos: number): number {
+    const want = DIFF_GIT.length;
+    if (this.#headLength === 0) {
+      const nl = bytes.indexOf(NEWLINE, pos);
+      if (bytes.length - pos >= want || (nl >= 0 && nl < pos + want)) {
+        this.#classify(bytes.subarray(pos, Math.min(bytes.length, pos + want)));
+        return pos;
+      }
+    }
+    let taken = 0;
+    let complete = false;
+    while (this.#headLength < want && pos + taken < bytes.length) {
+      const byte = bytes[pos + taken++];
+      this.#head[this.#headLength++] = byte;
+      if (byte === NEWLINE) {
+        complete = true;
         break;
       }
-      let line = bytes.subarray(pos, nl + 1);
-      if (this.#carry.length > 0) {
-        line = concat([...this.#carry, line]);
-        this.#carry = [];
-      }
-      this.#line(line);
-      pos = nl + 1;
     }
-    return this.#take();
+    if (!complete && this.#headLength < want) return -1;
+    const head = this.#head.subarray(0, this.#headLength);
+    this.#classify(head);
+    this.#feed(head);
+    this.#headLength = 0;
+    if (complete) this.#endLine();
+    return pos + taken;
   }
 
-  /** The patch has ended: the events of a last line without newline and of what is still open. */
-  end(): PatchEvent[] {
-    if (this.#carry.length > 0) {
-      this.#line(concat(this.#carry));
-      this.#carry = [];
-    }
-    this.#closeHunk();
-    this.#closeHeader();
-    return this.#take();
-  }
-
-  #take(): PatchEvent[] {
-    const events = this.#events;
-    this.#events = [];
-    return events;
-  }
-
-  #line(line: Uint8Array): void {
-    if (startsWith(line, DIFF_GIT)) {
+  /** Decide where the line that starts with `prefix` goes, closing what it ends. */
+  #classify(prefix: Uint8Array): void {
+    this.#inLine = true;
+    if (startsWith(prefix, DIFF_GIT)) {
       this.#closeHunk();
       this.#closeHeader();
-      this.#header = [line];
-    } else if (startsWith(line, HUNK_START) && (this.#header !== null || this.#hunk !== null)) {
+      this.#header.reset();
+      this.#headerOpen = true;
+      this.#dest = Dest.Header;
+    } else if (startsWith(prefix, HUNK_START) && (this.#headerOpen || this.#hunkOpen)) {
       this.#closeHunk();
       this.#closeHeader();
-      this.#hunk = new HunkBuilder(line, this.#maxHunkBytes, (e) => this.#events.push(e));
-    } else if (this.#header !== null) this.#header.push(line);
-    else this.#hunk?.add(line); // anything before the first section is not patch text
+      this.#hunk.begin();
+      this.#hunkOpen = true;
+      this.#dest = Dest.At;
+    } else if (this.#headerOpen) this.#dest = Dest.Header;
+    else if (this.#hunkOpen) {
+      this.#hunk.beginLine(prefix[0]);
+      this.#dest = Dest.Body;
+    } else this.#dest = Dest.Skip; // anything before the first section is not patch text
+  }
+
+  #feed(bytes: Uint8Array): void {
+    if (this.#dest === Dest.Header) this.#header.append(bytes);
+    else if (this.#dest === Dest.At) this.#hunk.appendAt(bytes);
+    else if (this.#dest === Dest.Body) this.#hunk.appendBody(bytes);
+  }
+
+  #endLine(): void {
+    if (this.#dest === Dest.At) this.#hunk.endAt();
+    else if (this.#dest === Dest.Body) this.#hunk.endLine();
+    this.#inLine = false;
   }
 
   #closeHeader(): void {
-    if (this.#header === null) return;
-    this.#events.push({ kind: "section", header: concat(this.#header) });
-    this.#header = null;
+    if (!this.#headerOpen) return;
+    this.#headerOpen = false;
+    this.#sink.section(this.#header.view().slice());
   }
 
   #closeHunk(): void {
-    this.#hunk?.finish();
-    this.#hunk = null;
+    if (!this.#hunkOpen) return;
+    this.#hunkOpen = false;
+    this.#hunk.finish();
   }
 }
 
-/** One hunk being read: its lines, and their line numbers for cutting it into parts. */
+/** Grow `array` (a typed array) to hold at least `n` entries. */
+function grown<T extends Int32Array | Uint8Array>(array: T, n: number, make: (n: number) => T): T {
+  if (n <= array.length) return array;
+  const next = make(Math.max(n, array.length * 2));
+  next.set(array);
+  return next;
+}
+
+/**
+ * The hunk being read, reused from hunk to hunk: its `@@` line, the current part's body in one
+ * buffer, and per line of the part its start, kind and line numbers (for cutting it into parts).
+ */
 class HunkBuilder {
-  readonly #at: Uint8Array;
-  readonly #max: number;
-  readonly #emit: (event: PatchEvent) => void;
-  readonly #oldStart: number;
-  readonly #oldLines: number;
-  readonly #newStart: number;
-  readonly #newLines: number;
-  readonly #heading: string;
-  #lines: Uint8Array[] = [];
-  #oldAt: number[] = [];
-  #newAt: number[] = [];
-  #bytes: number;
-  #oldNext: number;
-  #newNext: number;
+  readonly #cutBytes: number;
+  readonly #keepBytes: number;
+  readonly #sink: PatchSink;
+  readonly #at = new ByteBuffer(256);
+  readonly #body = new ByteBuffer(16 * 1024);
+  #starts = new Int32Array(256);
+  #kinds = new Uint8Array(256);
+  #oldAt = new Int32Array(256);
+  #newAt = new Int32Array(256);
+  #count = 0;
+  #range = { oldStart: 0, oldLines: 0, newStart: 0, newLines: 0 };
+  #heading = "";
+  #oldNext = 0;
+  #newNext = 0;
   #part = 0;
   /** Lines added since the last cut (the repeated context lines are not fresh). */
   #fresh = 0;
+  /** Bytes of the part's last line not kept (it was longer than `keepBytes`). */
+  #overflow = 0;
 
-  constructor(at: Uint8Array, max: number, emit: (event: PatchEvent) => void) {
-    this.#at = at;
-    this.#max = max;
-    this.#emit = emit;
-    const first = lenient.decode(at);
+  constructor(cutBytes: number, keepBytes: number, sink: PatchSink) {
+    this.#cutBytes = cutBytes;
+    this.#keepBytes = keepBytes;
+    this.#sink = sink;
+  }
+
+  /** A new hunk starts (its `@@` line follows). */
+  begin(): void {
+    this.#at.reset();
+    this.#body.reset();
+    this.#count = 0;
+    this.#part = 0;
+    this.#fresh = 0;
+    this.#overflow = 0;
+  }
+
+  appendAt(bytes: Uint8Array): void {
+    if (this.#at.length < 4096) this.#at.append(bytes.subarray(0, 4096 - this.#at.length));
+  }
+
+  /** The `@@` line is complete: read its ranges and heading. */
+  endAt(): void {
+    const first = lenient.decode(this.#at.view());
     const match = HUNK_LINE.exec(first);
-    this.#oldStart = Number(match?.[1] ?? 0);
-    this.#oldLines = match?.[2] === undefined ? 1 : Number(match[2]);
-    this.#newStart = Number(match?.[3] ?? 0);
-    this.#newLines = match?.[4] === undefined ? 1 : Number(match[4]);
+    const range = {
+      oldStart: Number(match?.[1] ?? 0),
+      oldLines: match?.[2] === undefined ? 1 : Number(match[2]),
+      newStart: Number(match?.[3] ?? 0),
+      newLines: match?.[4] === undefined ? 1 : Number(match[4]),
+    };
+    this.#range = range;
     this.#heading = first.replace(HUNK_LINE, "").trim();
     // the first body line's numbers; an empty side's start is the line before it
-    this.#oldNext = this.#oldLines === 0 ? this.#oldStart + 1 : this.#oldStart;
-    this.#newNext = this.#newLines === 0 ? this.#newStart + 1 : this.#newStart;
-    this.#bytes = at.length;
+    this.#oldNext = range.oldLines === 0 ? range.oldStart + 1 : range.oldStart;
+    this.#newNext = range.newLines === 0 ? range.newStart + 1 : range.newStart;
   }
 
-  add(line: Uint8Array): void {
-    if (this.#fresh > 0 && this.#bytes + line.length > this.#max - PART_LINE_RESERVE) this.#cut();
-    this.#lines.push(line);
+  /** A body line starting with byte `kind` begins (a part too large already is handed over). */
+  beginLine(kind: number): void {
+    if (this.#fresh > 0 && this.#partBytes() > this.#limit()) this.#cut(this.#count);
+    const n = this.#count + 1;
+    this.#starts = grown(this.#starts, n, (k) => new Int32Array(k));
+    this.#kinds = grown(this.#kinds, n, (k) => new Uint8Array(k));
+    this.#oldAt = grown(this.#oldAt, n, (k) => new Int32Array(k));
+    this.#newAt = grown(this.#newAt, n, (k) => new Int32Array(k));
+    this.#starts[this.#count] = this.#body.length;
+    this.#kinds[this.#count] = kind;
+    this.#oldAt[this.#count] = this.#oldNext;
+    this.#newAt[this.#count] = this.#newNext;
+    this.#count = n;
+  }
+
+  appendBody(bytes: Uint8Array): void {
+    const room = Math.max(0, this.#keepBytes - this.#body.length);
+    if (bytes.length <= room) this.#body.append(bytes);
+    else {
+      this.#body.append(bytes.subarray(0, room));
+      this.#overflow += bytes.length - room;
+    }
+  }
+
+  /** The current body line is complete: a part too large with it is handed over before it. */
+  endLine(): void {
+    const kind = this.#kinds[this.#count - 1];
+    if (kind === SPACE || kind === MINUS) this.#oldNext++;
+    if (kind === SPACE || kind === PLUS) this.#newNext++;
     this.#fresh++;
-    this.#oldAt.push(this.#oldNext);
-    this.#newAt.push(this.#newNext);
-    const c = line[0];
-    if (c === 0x20 || c === 0x2d) this.#oldNext++;
-    if (c === 0x20 || c === 0x2b) this.#newNext++;
-    this.#bytes += line.length;
+    if (this.#fresh > 1 && this.#partBytes() > this.#limit()) this.#cut(this.#count - 1);
   }
 
+  /** The hunk has ended: hand over what is left of it. */
   finish(): void {
     if (this.#part === 0) {
-      const { text, fallback } = decodeLines([this.#at, ...this.#lines]);
-      this.#emit({
-        kind: "hunk",
-        hunk: {
-          oldStart: this.#oldStart,
-          oldLines: this.#oldLines,
-          newStart: this.#newStart,
-          newLines: this.#newLines,
-          text,
-          bytes: utf8Length(text),
-          changed: countChanged(this.#lines),
-        },
-        fallback,
-      });
-    } else if (this.#lines.length > 0) this.#emitPart(this.#lines.length);
+      const info = this.#info(this.#count, this.#at.length);
+      Object.assign(info, this.#range);
+      this.#sink.hunk(info, this.#at.view(), this.#body.view());
+    } else if (this.#count > 0) this.#emitPart(this.#count);
   }
 
-  /** Emit the lines so far as a part; the next part starts with the context lines before it. */
-  #cut(): void {
-    const n = this.#lines.length;
+  #limit(): number {
+    return this.#cutBytes - PART_LINE_RESERVE;
+  }
+
+  #partBytes(): number {
+    const head = this.#part === 0 ? this.#at.length : PART_LINE_RESERVE;
+    return head + this.#body.length + this.#overflow;
+  }
+
+  /**
+   * Hand over lines `[0, n)` as a part; the next part starts with the context lines before line
+   * `n` (up to {@linkcode SPLIT_CONTEXT}, never a line that was not kept whole) and lines `n…`.
+   */
+  #cut(n: number): void {
+    const all = n === this.#count;
     this.#emitPart(n);
     let keep = 0;
-    while (keep < SPLIT_CONTEXT && keep < n && this.#lines[n - 1 - keep][0] === 0x20) keep++;
-    this.#lines = this.#lines.slice(n - keep);
-    this.#oldAt = this.#oldAt.slice(n - keep);
-    this.#newAt = this.#newAt.slice(n - keep);
-    this.#bytes = PART_LINE_RESERVE + this.#lines.reduce((s, l) => s + l.length, 0);
-    this.#fresh = 0;
+    while (
+      !(all && this.#overflow > 0) && keep < SPLIT_CONTEXT && keep < n &&
+      this.#kinds[n - 1 - keep] === SPACE
+    ) keep++;
+    const first = n - keep;
+    const from = this.#starts[first];
+    this.#body.shift(from);
+    for (let i = first; i < this.#count; i++) {
+      const to = i - first;
+      this.#starts[to] = this.#starts[i] - from;
+      this.#kinds[to] = this.#kinds[i];
+      this.#oldAt[to] = this.#oldAt[i];
+      this.#newAt[to] = this.#newAt[i];
+    }
+    this.#count -= first;
+    this.#fresh = this.#count - keep;
+    if (all) this.#overflow = 0; // the part's last line (the only one that can overflow) went with it
+  }
+
+  /** Counts of lines `[0, n)` of the current part. */
+  #info(n: number, headBytes: number): HunkInfo {
+    let oldLines = 0;
+    let newLines = 0;
+    let additions = 0;
+    let deletions = 0;
+    for (let i = 0; i < n; i++) {
+      const kind = this.#kinds[i];
+      if (kind === SPACE || kind === MINUS) oldLines++;
+      if (kind === SPACE || kind === PLUS) newLines++;
+      if (kind === PLUS) additions++;
+      if (kind === MINUS) deletions++;
+    }
+    const end = n < this.#count ? this.#starts[n] : this.#body.length;
+    const overflow = n === this.#count ? this.#overflow : 0;
+    return {
+      oldStart: n === 0 ? this.#oldNext : oldLines === 0 ? this.#oldAt[0] - 1 : this.#oldAt[0],
+      oldLines,
+      newStart: n === 0 ? this.#newNext : newLines === 0 ? this.#newAt[0] - 1 : this.#newAt[0],
+      newLines,
+      bytes: headBytes + end + overflow,
+      changed: additions + deletions,
+      additions,
+      deletions,
+      cut: overflow > 0,
+    };
   }
 
   #emitPart(n: number): void {
-    const body = this.#lines.slice(0, n);
-    let oldLines = 0;
-    let newLines = 0;
-    for (const line of body) {
-      if (line[0] === 0x20 || line[0] === 0x2d) oldLines++;
-      if (line[0] === 0x20 || line[0] === 0x2b) newLines++;
-    }
-    const oldStart = oldLines === 0 ? this.#oldAt[0] - 1 : this.#oldAt[0];
-    const newStart = newLines === 0 ? this.#newAt[0] - 1 : this.#newAt[0];
     this.#part++;
+    const probe = this.#info(n, 0);
     const note = `part ${this.#part} of one hunk${this.#heading ? `; ${this.#heading}` : ""}`;
-    const head = `@@ -${range(oldStart, oldLines)} +${range(newStart, newLines)} @@ ${note}\n`;
-    const { text, fallback } = decodeLines(body);
-    const full = head + text;
-    this.#emit({
-      kind: "hunk",
-      hunk: {
-        oldStart,
-        oldLines,
-        newStart,
-        newLines,
-        text: full,
-        bytes: utf8Length(full),
-        changed: countChanged(body),
-      },
-      fallback,
-    });
+    const head = encoder.encode(
+      `@@ -${range(probe.oldStart, probe.oldLines)} +${
+        range(probe.newStart, probe.newLines)
+      } @@ ${note}\n`,
+    );
+    const end = n < this.#count ? this.#starts[n] : this.#body.length;
+    this.#sink.hunk({ ...probe, bytes: probe.bytes + head.length }, head, this.#body.view(0, end));
   }
 }
 
@@ -266,29 +412,39 @@ function range(start: number, count: number): string {
   return count === 1 ? `${start}` : `${start},${count}`;
 }
 
-function countChanged(lines: readonly Uint8Array[]): number {
-  let n = 0;
-  for (const line of lines) if (line[0] === 0x2b || line[0] === 0x2d) n++;
-  return n;
-}
-
 /**
- * Split one section's text into header and hunks (a {@linkcode PatchReader} over the whole text).
+ * Split one section's text into header and hunks (a {@linkcode PatchReader} over the whole text,
+ * nothing cut; hunk text decoded as UTF-8, or per line as windows-1252).
  *
  * @param text one `diff --git` section, newline-terminated
  * @returns the header (the whole text when it has no hunk: renames, mode changes, empty files)
- *   and the hunks in order, none cut
+ *   and the hunks in order
  */
 export function parseSection(text: string): Section {
-  const reader = new PatchReader(Number.MAX_SAFE_INTEGER);
-  const events = [...reader.push(new TextEncoder().encode(text)), ...reader.end()];
   const section: Section = { header: "", headerBytes: 0, hunks: [] };
-  for (const event of events) {
-    if (event.kind === "hunk") section.hunks.push(event.hunk);
-    else {
-      section.header = new TextDecoder().decode(event.header);
-      section.headerBytes = event.header.length;
-    }
-  }
+  const reader = new PatchReader({ cutBytes: Number.MAX_SAFE_INTEGER }, {
+    section(header) {
+      section.header = lenient.decode(header);
+      section.headerBytes = header.length;
+    },
+    hunk(info, head, body) {
+      section.hunks.push(toHunk(info, head, body));
+    },
+  });
+  reader.push(encoder.encode(text));
+  reader.end();
   return section;
+}
+
+/**
+ * A handed-over hunk as a {@linkcode Hunk} with its text decoded (UTF-8, or per line
+ * windows-1252).
+ */
+export function toHunk(info: HunkInfo, head: Uint8Array, body: Uint8Array): Hunk {
+  const bytes = new Uint8Array(head.length + body.length);
+  bytes.set(head);
+  bytes.set(body, head.length);
+  const { text } = decodeDiffText(bytes);
+  const { oldStart, oldLines, newStart, newLines, changed } = info;
+  return { oldStart, oldLines, newStart, newLines, text, bytes: utf8Length(text), changed };
 }

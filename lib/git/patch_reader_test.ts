@@ -1,15 +1,25 @@
 import assert from "node:assert/strict";
 import { utf8Length } from "./hunks.ts";
-import { parseSection, type PatchEvent, PatchReader, SPLIT_CONTEXT } from "./patch_reader.ts";
+import { parseSection, PatchReader, SPLIT_CONTEXT, toHunk } from "./patch_reader.ts";
 import type { Hunk } from "./hunks.ts";
+
+type PatchEvent = { kind: "section"; header: Uint8Array } | { kind: "hunk"; hunk: Hunk };
+
+/** Read `bytes` through a reader in chunks of `size`; the sections and hunks it hands over. */
+function read(bytes: Uint8Array, cutBytes: number, size: number): PatchEvent[] {
+  const events: PatchEvent[] = [];
+  const reader = new PatchReader({ cutBytes }, {
+    section: (header) => events.push({ kind: "section", header }),
+    hunk: (info, head, body) => events.push({ kind: "hunk", hunk: toHunk(info, head, body) }),
+  });
+  for (let i = 0; i < bytes.length; i += size) reader.push(bytes.subarray(i, i + size));
+  reader.end();
+  return events;
+}
 
 /** Read `text` through a reader with hunk parts of at most `max` bytes, in 13-byte chunks. */
 function split(text: string, max: number): Hunk[] {
-  const reader = new PatchReader(max);
-  const bytes = new TextEncoder().encode(text);
-  const events: PatchEvent[] = [];
-  for (let i = 0; i < bytes.length; i += 13) events.push(...reader.push(bytes.subarray(i, i + 13)));
-  events.push(...reader.end());
+  const events = read(new TextEncoder().encode(text), max, 13);
   return events.flatMap((e) => (e.kind === "hunk" ? [e.hunk] : []));
 }
 
@@ -126,12 +136,7 @@ Deno.test("PatchReader starts sections at diff --git line starts only, across ch
   const two = 'diff --git "a/n\\nl" "b/n\\nl"\nBinary files differ\n';
   const bytes = new TextEncoder().encode(one + two);
   for (const size of [1, 7, bytes.length]) {
-    const reader = new PatchReader(1 << 20);
-    const events: PatchEvent[] = [];
-    for (let i = 0; i < bytes.length; i += size) {
-      events.push(...reader.push(bytes.subarray(i, i + size)));
-    }
-    events.push(...reader.end());
+    const events = read(bytes, 1 << 20, size);
     const decoded = events.map((e) =>
       e.kind === "section" ? ["section", new TextDecoder().decode(e.header)] : ["hunk", e.hunk.text]
     );
@@ -141,5 +146,5 @@ Deno.test("PatchReader starts sections at diff --git line starts only, across ch
       ["section", two],
     ], `chunks of ${size}`);
   }
-  assert.deepEqual(new PatchReader(1024).end(), []);
+  assert.deepEqual(read(new Uint8Array(), 1024, 1), []);
 });

@@ -2,17 +2,22 @@
  * The review plan (pure, incremental): which parts of a change go to which model call, and what
  * is left out.
  *
- * A file's diff streams in — section headers and hunks, as lib/git/patch_reader.ts reads them —
- * and becomes *pieces*: the whole file when it fits `pieceBytes` (`budgets.file_bytes`), else runs
- * of hunks of at most `pieceBytes`, each carrying its section header (hunks larger than that were
- * already cut at line boundaries by the reader). Only the current file's pieces-in-making are
- * buffered, at most `pieceBytes`. Pieces are kept while their total stays within the plan's
- * capacity (`maxChunks × chunkBytes`); past it the largest pieces are dropped first and their text
- * let go at once, so memory stays bounded by the capacity whatever the change's size, and the most
- * files and hunks stay reviewable. At the end the kept pieces are packed in path order (files of
- * one directory share a call) into at most `maxChunks` chunks of at most `chunkBytes`: a piece
- * that does not fit the current chunk opens the next one, and once every chunk is open it goes to
- * the first with room. What fits nowhere is left out as "budget".
+ * A file's diff streams in — section headers and hunks, as lib/git/patch_reader.ts hands them
+ * over — and becomes *pieces*: the whole file when it fits `pieceBytes` (`budgets.file_bytes`),
+ * else runs of hunks of at most `pieceBytes`, each carrying its section header (hunks larger than
+ * that were already cut at line boundaries by the reader). Only the piece being made is buffered,
+ * as bytes in one reused buffer. Pieces are kept while their total stays within the plan's
+ * capacity (`maxChunks × chunkBytes`); past it the largest pieces are dropped first. A piece's
+ * text is copied out of the buffer only once it is kept (a piece dropped on arrival costs no
+ * allocation), and a kept piece's text is let go when it is dropped later, so memory stays bounded
+ * by the capacity whatever the change's size, and the most files and hunks stay reviewable. Text
+ * stays bytes until the end, when only the chunks' pieces are decoded: UTF-8, or line by line
+ * windows-1252 where a line is not valid UTF-8 (its file is then reported in `fallback`). A piece
+ * is budgeted by its decoded size.
+ *
+ * At the end the kept pieces are packed in path order into at most `maxChunks` chunks of at most
+ * `chunkBytes` (lib/git/plan_pack.ts: boundaries chosen so that they stay put when the change is
+ * edited elsewhere). What fits nowhere is left out as "budget".
  *
  * Coverage names every part the model does not get: whole files, or the hunks of a file whose
  * other hunks were shown (with their line ranges), plus the parts collection could not show
@@ -20,7 +25,12 @@
  *
  * @module
  */
-import { type Hunk, type Section, utf8Length } from "./hunks.ts";
+import { isUtf8 } from "node:buffer";
+import { ByteBuffer } from "../base/byte_buffer.ts";
+import { type Section, utf8Length } from "./hunks.ts";
+import type { HunkInfo } from "./patch_reader.ts";
+import { packChunks } from "./plan_pack.ts";
+import { decodeDiffText } from "./text_encoding.ts";
 import type { ChangeChunk, Coverage, HunkRange, OmitReason, OmittedPart } from "./types.ts";
 
 /** One whole file offered to the plan at once (see {@linkcode Planner.add}). */
@@ -51,23 +61,30 @@ export interface ReviewPlan {
   coverage: Coverage;
   /** Per file index: the reason when none of the file's diff is shown. */
   fileOmitted: (OmitReason | undefined)[];
+  /** File indices whose shown text has lines decoded as windows-1252 (not valid UTF-8). */
+  fallback: Set<number>;
 }
 
+/** One section's part of a piece: header then hunks, `length` bytes of the piece's text. */
 interface Slice {
   section: number;
-  header: string;
   headerBytes: number;
-  hunks: Hunk[];
+  length: number;
 }
 
 interface Piece {
   file: number;
   seq: number;
+  /** Decoded UTF-8 bytes of its text (what it costs in a prompt). */
   bytes: number;
   lines: number;
-  /** Text, released when the piece is dropped. */
-  slices: Slice[] | null;
-  ranges: HunkRange[];
+  /** Hunk ranges, four numbers each (old start, old lines, new start, new lines). */
+  ranges: Int32Array;
+  /** Its text as read (`null` once dropped) and how it divides into sections. */
+  data: Uint8Array | null;
+  slices: Slice[];
+  /** True when its text has lines that are not valid UTF-8. */
+  fallback: boolean;
 }
 
 interface FileState {
@@ -78,18 +95,28 @@ interface FileState {
   sections: number;
 }
 
+/** A hunk of the piece being made: what the reader said of it, and the bytes of it kept. */
+interface OpenHunk {
+  info: HunkInfo;
+  stored: number;
+}
+
+/** The piece being made: its slices' text in the work buffer, and its hunks. */
+interface Open {
+  slices: (Slice & { hunks: number })[];
+  hunks: OpenHunk[];
+  /** The current section's number and header (a large file's next piece repeats it). */
+  section: number;
+  header: Uint8Array | null;
+}
+
 /** The file whose diff is streaming in. */
 interface Current {
   file: number;
-  /** While the file may still be one piece: its slices so far and their bytes. */
-  buffer: Slice[];
-  bytes: number;
   /** Past `pieceBytes`: pieces are cut as they fill. */
   large: boolean;
-  /** The piece being filled (large files), and whether its section has had a piece yet. */
-  open: Slice | null;
-  openBytes: number;
-  openEmpty: boolean;
+  /** Whether the current section has had a piece yet (large files). */
+  sectionEmpty: boolean;
 }
 
 /**
@@ -103,8 +130,10 @@ export class Planner {
   readonly #files = new Map<number, FileState>();
   readonly #pieces: Piece[] = [];
   readonly #heap: Piece[] = [];
+  readonly #work = new ByteBuffer(64 * 1024);
   #kept = 0;
   #current: Current | null = null;
+  #open: Open = emptyOpen();
   /** One past the highest file index seen (the index {@linkcode Planner.add} gives). */
   #next = 0;
 
@@ -117,11 +146,16 @@ export class Planner {
   /** Offer a whole file as the next index; returns its index. */
   add(file: PlanFile): number {
     const index = this.#next;
+    const encoder = new TextEncoder();
     this.file(index, file.path);
     for (const part of file.omitted ?? []) this.omit(part);
     for (const section of file.sections) {
-      this.section(section.header);
-      for (const hunk of section.hunks) this.hunk(hunk);
+      this.section(encoder.encode(section.header));
+      for (const h of section.hunks) {
+        const info = { ...h, additions: 0, deletions: 0, cut: false };
+        const text = encoder.encode(h.text);
+        this.hunk({ ...info, bytes: text.length }, new Uint8Array(), text);
+      }
     }
     this.endFile();
     return index;
@@ -132,15 +166,8 @@ export class Planner {
     this.endFile();
     if (!this.#files.has(index)) this.#files.set(index, { path, omitted: [], seq: 0, sections: 0 });
     this.#next = Math.max(this.#next, index + 1);
-    this.#current = {
-      file: index,
-      buffer: [],
-      bytes: 0,
-      large: false,
-      open: null,
-      openBytes: 0,
-      openEmpty: false,
-    };
+    this.#current = { file: index, large: false, sectionEmpty: false };
+    this.#resetOpen();
   }
 
   /** Name a part of the current file collection could not show. */
@@ -149,74 +176,63 @@ export class Planner {
     if (!state.omitted.some((o) => o.reason === part.reason)) state.omitted.push(part);
   }
 
-  /** The current file's next section starts, with this header text. */
-  section(header: string): void {
+  /** The current file's next section starts, with this header (bytes as read). */
+  section(header: Uint8Array): void {
     const cur = this.#require();
-    const slice = {
-      section: this.#state().sections++,
-      header,
-      headerBytes: utf8Length(header),
-      hunks: [],
-    };
-    if (!cur.large) {
-      cur.buffer.push(slice);
-      cur.bytes += slice.headerBytes;
-      if (cur.bytes > this.#pieceLimit) this.#goLarge(cur);
-      return;
+    const number = this.#state().sections++;
+    if (cur.large) {
+      this.#closeLarge(cur);
+      cur.sectionEmpty = true;
     }
-    this.#closeOpen(cur);
-    cur.open = slice;
-    cur.openBytes = slice.headerBytes;
-    cur.openEmpty = true;
+    this.#open.section = number;
+    this.#open.header = header;
+    this.#startSlice(number, header);
+    if (!cur.large && this.#work.length > this.#pieceLimit) this.#goLarge(cur);
   }
 
-  /** The current section's next hunk (at most about `pieceBytes`; the reader cuts larger ones). */
-  hunk(hunk: Hunk): void {
+  /**
+   * The current section's next hunk (at most about `pieceBytes`: the reader cuts larger ones):
+   * its text is `head` then `body`, copied if kept.
+   */
+  hunk(hunk: HunkInfo, head: Uint8Array, body: Uint8Array): void {
     const cur = this.#require();
-    if (!cur.large) {
-      const last = cur.buffer.at(-1);
-      if (!last) return; // a hunk before any header: not patch text
-      last.hunks.push(hunk);
-      cur.bytes += hunk.bytes;
-      if (cur.bytes > this.#pieceLimit) this.#goLarge(cur);
-      return;
+    if (this.#open.slices.length === 0) return; // a hunk before any header: not patch text
+    if (cur.large) this.#largeHunk(cur, hunk, head, body);
+    else {
+      this.#appendHunk(hunk, head, body);
+      if (this.#work.length > this.#pieceLimit) this.#goLarge(cur);
     }
-    this.#largeHunk(cur, hunk);
   }
 
   /** End the current file: its last piece is made. */
   endFile(): void {
     const cur = this.#current;
     if (!cur) return;
-    if (!cur.large && cur.buffer.length > 0) this.#addPiece(cur.file, cur.buffer);
-    if (cur.large) this.#closeOpen(cur);
+    if (cur.large) this.#closeLarge(cur);
+    else if (this.#open.slices.length > 0) this.#addPiece(cur);
     this.#current = null;
+    this.#resetOpen();
   }
 
   /** Pack the kept pieces into chunks and describe the coverage. */
   finish(): ReviewPlan {
     this.endFile();
-    const { chunkBytes, maxChunks } = this.#limits;
-    const bins: Piece[][] = [];
-    const sizes: number[] = [];
-    for (const piece of this.#pieces.filter((p) => p.slices !== null).sort(byOrder)) {
-      let bin = bins.length - 1;
-      if (bin < 0 || sizes[bin] + piece.bytes > chunkBytes) {
-        if (bins.length < maxChunks) {
-          bins.push([]);
-          sizes.push(0);
-          bin = bins.length - 1;
-        } else bin = sizes.findIndex((s) => s + piece.bytes <= chunkBytes);
-      }
-      if (bin < 0 || piece.bytes > chunkBytes) {
-        piece.slices = null;
-        continue;
-      }
-      bins[bin].push(piece);
-      sizes[bin] += piece.bytes;
-    }
-    const chunks = bins.map((bin) => renderChunk(bin.sort(byOrder), this.#files));
-    return { chunks, ...describeCoverage(this.#files, this.#pieces, chunks) };
+    const kept = this.#pieces.filter((p) => p.data !== null).sort(byOrder);
+    const packing = packChunks(
+      kept.map((p) => ({
+        file: p.file,
+        path: this.#files.get(p.file)!.path,
+        seq: p.seq,
+        bytes: p.bytes,
+      })),
+      this.#limits,
+    );
+    for (const k of packing.dropped) kept[k].data = null;
+    const fallback = new Set<number>();
+    const chunks = packing.chunks.map((chunk) =>
+      renderChunk(chunk.map((k) => kept[k]), this.#files, fallback)
+    );
+    return { chunks, ...describeCoverage(this.#files, this.#pieces, chunks), fallback };
   }
 
   #state(): FileState {
@@ -228,81 +244,140 @@ export class Planner {
     return this.#current;
   }
 
+  #resetOpen(): void {
+    this.#work.reset();
+    this.#open = emptyOpen();
+  }
+
+  #startSlice(section: number, header: Uint8Array): void {
+    this.#work.append(header);
+    this.#open.slices.push({
+      section,
+      headerBytes: header.length,
+      length: header.length,
+      hunks: 0,
+    });
+  }
+
+  #appendHunk(info: HunkInfo, head: Uint8Array, body: Uint8Array): void {
+    const before = this.#work.length;
+    this.#work.append(head);
+    this.#work.append(body);
+    const stored = this.#work.length - before;
+    const slice = this.#open.slices.at(-1)!;
+    slice.length += stored;
+    slice.hunks++;
+    this.#open.hunks.push({ info, stored });
+  }
+
+  /** A large file's next hunk: a piece that would outgrow `pieceBytes` is made first. */
+  #largeHunk(cur: Current, info: HunkInfo, head: Uint8Array, body: Uint8Array): void {
+    const open = this.#open;
+    if (open.hunks.length > 0 && this.#openBytes() + info.bytes > this.#pieceLimit) {
+      this.#closeLarge(cur);
+      this.#startSlice(open.section, open.header!);
+    }
+    this.#appendHunk(info, head, body);
+  }
+
+  /** Bytes of the open piece, counting what `cut` hunks did not keep. */
+  #openBytes(): number {
+    return this.#open.hunks.reduce((n, h) => n + h.info.bytes - h.stored, this.#work.length);
+  }
+
   /** The file outgrew one piece: cut what was buffered into pieces, and go on cutting. */
   #goLarge(cur: Current): void {
     cur.large = true;
-    const buffered = cur.buffer;
-    cur.buffer = [];
-    for (const slice of buffered) {
-      this.#closeOpen(cur);
-      cur.open = { ...slice, hunks: [] };
-      cur.openBytes = slice.headerBytes;
-      cur.openEmpty = true;
-      for (const hunk of slice.hunks) this.#largeHunk(cur, hunk);
+    const buffered = this.#work.view().slice();
+    const { slices, hunks } = this.#open;
+    this.#resetOpen();
+    let at = 0;
+    let next = 0;
+    for (const slice of slices) {
+      this.#closeLarge(cur);
+      cur.sectionEmpty = true;
+      const header = buffered.slice(at, at + slice.headerBytes);
+      this.#open.section = slice.section;
+      this.#open.header = header;
+      this.#startSlice(slice.section, header);
+      at += slice.headerBytes;
+      for (const { info, stored } of hunks.slice(next, next + slice.hunks)) {
+        this.#largeHunk(cur, info, new Uint8Array(), buffered.subarray(at, at + stored));
+        at += stored;
+      }
+      next += slice.hunks;
     }
-  }
-
-  #largeHunk(cur: Current, hunk: Hunk): void {
-    const open = cur.open;
-    if (!open) return;
-    if (open.hunks.length > 0 && cur.openBytes + hunk.bytes > this.#pieceLimit) {
-      this.#closeOpen(cur);
-      cur.open = { ...open, hunks: [] };
-      cur.openBytes = open.headerBytes;
-    }
-    cur.open!.hunks.push(hunk);
-    cur.openBytes += hunk.bytes;
   }
 
   /** Make a piece of the open slice: with hunks, or header only for a section that has none. */
-  #closeOpen(cur: Current): void {
-    const open = cur.open;
-    if (open && (open.hunks.length > 0 || cur.openEmpty)) this.#addPiece(cur.file, [open]);
-    cur.open = null;
-    cur.openEmpty = false;
+  #closeLarge(cur: Current): void {
+    if (this.#open.slices.length > 0 && (this.#open.hunks.length > 0 || cur.sectionEmpty)) {
+      this.#addPiece(cur);
+      cur.sectionEmpty = false;
+    }
+    const { section, header } = this.#open;
+    this.#resetOpen();
+    this.#open.section = section;
+    this.#open.header = header;
   }
 
-  #addPiece(file: number, slices: Slice[]): void {
-    const state = this.#files.get(file)!;
-    const piece = makePiece(file, state.seq++, slices);
+  /**
+   * Make a piece of what is open; keep its text if it fits the capacity (module doc). A piece
+   * with a `cut` hunk is never kept: its text is incomplete.
+   */
+  #addPiece(cur: Current): void {
+    const state = this.#files.get(cur.file)!;
+    const { slices, hunks } = this.#open;
+    const text = this.#work.view();
+    const fallback = !isUtf8(text);
+    const missing = this.#openBytes() - text.length;
+    const piece: Piece = {
+      file: cur.file,
+      seq: state.seq++,
+      bytes: missing + (fallback ? utf8Length(decodeDiffText(text).text) : text.length),
+      lines: hunks.reduce((n, h) => n + h.info.changed, 0),
+      ranges: Int32Array.from(hunks.flatMap(({ info: h }) => [
+        h.oldStart,
+        h.oldLines,
+        h.newStart,
+        h.newLines,
+      ])),
+      data: null,
+      slices: slices.map(({ section, headerBytes, length }) => ({ section, headerBytes, length })),
+      fallback,
+    };
     this.#pieces.push(piece);
+    if (hunks.some((h) => h.info.cut) || piece.bytes > this.#limits.chunkBytes) return;
     heapPush(this.#heap, piece);
     this.#kept += piece.bytes;
     const capacity = this.#limits.chunkBytes * this.#limits.maxChunks;
+    let survived = true;
     while (this.#kept > capacity && this.#heap.length > 0) {
       const dropped = heapPop(this.#heap);
-      dropped.slices = null;
+      if (dropped === piece) survived = false;
+      dropped.data = null;
       this.#kept -= dropped.bytes;
     }
+    if (survived) piece.data = text.slice();
   }
+}
+
+function emptyOpen(): Open {
+  return { slices: [], hunks: [], section: 0, header: null };
 }
 
 function byOrder(a: Piece, b: Piece): number {
   return a.file - b.file || a.seq - b.seq;
 }
 
-function makePiece(file: number, seq: number, slices: Slice[]): Piece {
-  let bytes = 0;
-  let lines = 0;
-  const ranges: HunkRange[] = [];
-  for (const slice of slices) {
-    bytes += slice.headerBytes;
-    for (const h of slice.hunks) {
-      bytes += h.bytes;
-      lines += h.changed;
-      ranges.push({
-        oldStart: h.oldStart,
-        oldLines: h.oldLines,
-        newStart: h.newStart,
-        newLines: h.newLines,
-      });
-    }
-  }
-  return { file, seq, bytes, lines, slices, ranges };
-}
+const utf8 = new TextDecoder();
 
 /** The chunk's diff: its pieces' text in order, each section header written once. */
-function renderChunk(pieces: Piece[], files: Map<number, FileState>): PlannedChunk {
+function renderChunk(
+  pieces: Piece[],
+  files: Map<number, FileState>,
+  fallback: Set<number>,
+): PlannedChunk {
   const parts: string[] = [];
   const paths: string[] = [];
   let last = "";
@@ -310,12 +385,16 @@ function renderChunk(pieces: Piece[], files: Map<number, FileState>): PlannedChu
   for (const piece of pieces) {
     const path = files.get(piece.file)!.path;
     if (paths.at(-1) !== path) paths.push(path);
-    for (const slice of piece.slices!) {
+    let at = 0;
+    for (const slice of piece.slices) {
       const key = `${piece.file}:${slice.section}`;
-      if (key !== last) parts.push(slice.header);
+      const from = key === last ? at + slice.headerBytes : at;
+      const bytes = piece.data!.subarray(from, at + slice.length);
+      parts.push(piece.fallback ? decodeDiffText(bytes).text : utf8.decode(bytes));
       last = key;
-      for (const hunk of slice.hunks) parts.push(hunk.text);
+      at += slice.length;
     }
+    if (piece.fallback) fallback.add(piece.file);
     lines += piece.lines;
   }
   const diff = parts.join("");
@@ -339,7 +418,7 @@ function describeCoverage(
   for (const i of [...files.keys()].sort((a, b) => a - b)) {
     const file = files.get(i)!;
     const own = (byFile.get(i) ?? []).sort(byOrder);
-    const dropped = own.filter((p) => p.slices === null);
+    const dropped = own.filter((p) => p.data === null);
     const shown = own.length - dropped.length;
     if (dropped.length > 0) {
       const part: OmittedPart = {
@@ -348,7 +427,7 @@ function describeCoverage(
         lines: dropped.reduce((n, p) => n + p.lines, 0),
         bytes: dropped.reduce((n, p) => n + p.bytes, 0),
       };
-      if (shown > 0) part.hunks = dropped.flatMap((p) => p.ranges);
+      if (shown > 0) part.hunks = dropped.flatMap((p) => hunkRanges(p.ranges));
       omitted.push(part);
     }
     omitted.push(...file.omitted);
@@ -367,6 +446,19 @@ function describeCoverage(
     omittedBytes: omitted.reduce((n, p) => n + p.bytes, 0),
   };
   return { coverage, fileOmitted };
+}
+
+function hunkRanges(ranges: Int32Array): HunkRange[] {
+  const out: HunkRange[] = [];
+  for (let i = 0; i + 3 < ranges.length; i += 4) {
+    out.push({
+      oldStart: ranges[i],
+      oldLines: ranges[i + 1],
+      newStart: ranges[i + 2],
+      newLines: ranges[i + 3],
+    });
+  }
+  return out;
 }
 
 /**

@@ -94,6 +94,33 @@ Deno.test("review in parts: one session per part, merged verdict, per-part reuse
   }
 });
 
+Deno.test("review in parts: a file early in the change grows, only its part is asked again", async () => {
+  const sandbox = await bigChange();
+  try {
+    const first = JSON.parse(
+      (await runCli(sandbox, ["review", "--json"], { scenario: "valid" })).stdout,
+    );
+    const planned = first.coverage.chunks.planned;
+    assert.ok(planned >= 3, `${planned} parts`);
+    const before = await readFakeLog(sandbox);
+    assert.equal(before.length, planned);
+    // the first file in path order gains a few lines: every part after it keeps its boundaries
+    const body = Array.from({ length: 46 }, (_, i) => `const v${i} = "${"x".repeat(50)}";`);
+    await sandbox.repo.write("d0/f00.ts", body.join("\n") + "\n");
+    const edited = await runCli(sandbox, ["review", "--json"], { scenario: "valid" });
+    assert.equal(edited.code, 0, edited.stdout + edited.stderr);
+    const json = JSON.parse(edited.stdout);
+    assert.equal(json.coverage.status, "complete");
+    assert.equal(json.coverage.chunks.planned, planned);
+    const asked = (await readFakeLog(sandbox)).slice(before.length).map(promptOf);
+    assert.equal(asked.length, 1, "only the part holding d0/f00.ts is asked again");
+    assert.match(asked[0], /part 1 of \d+:/);
+    assert.match(asked[0], /^\+const v45 = /m);
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
 Deno.test("review in parts fails with a part that could not run, naming it", async () => {
   const sandbox = await bigChange();
   try {
