@@ -47,7 +47,7 @@ export interface ExecRequest {
    * result's `stdout` is empty. The callback must be quick and synchronous (the output grace after
    * exit, {@linkcode OUTPUT_GRACE_MS}, covers what is still in the pipe). A runner that cannot
    * stream may ignore it and return `stdout` as usual: callers handle both (lib/git/git.ts
-   * `streamGit`).
+   * `streamGit`). A chunk is valid only during the call (its buffer is reused): copy what you keep.
    */
   onStdout?: (chunk: Uint8Array) => void;
 }

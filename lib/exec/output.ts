@@ -22,7 +22,9 @@ export interface Drain {
  *
  * @param stream a child's stdout or stderr
  * @param limit bytes to keep at most
- * @param onChunk when given, every chunk goes to it instead of being kept (nothing is kept)
+ * @param onChunk when given, every chunk goes to it instead of being kept (nothing is kept); a
+ *   byte stream (a child's pipe) is read into one reused buffer, so a chunk is valid only during
+ *   the call: copy what you keep
  * @returns the drain; `done` never rejects
  */
 export function readBounded(
@@ -30,9 +32,54 @@ export function readBounded(
   limit: number,
   onChunk?: (chunk: Uint8Array) => void,
 ): Drain {
+  if (onChunk) {
+    const reader = byobReader(stream);
+    if (reader) {
+      return {
+        done: passReused(reader, onChunk),
+        cancel: () => void reader.cancel().catch(() => {}),
+      };
+    }
+  }
   const reader = stream.getReader();
   const done = onChunk ? pass(reader, onChunk) : collect(reader, limit);
   return { done, cancel: () => void reader.cancel().catch(() => {}) };
+}
+
+/** A BYOB reader when the stream is a byte stream (a child's pipe is), else `null`. */
+function byobReader(stream: ReadableStream<Uint8Array>): ReadableStreamBYOBReader | null {
+  try {
+    return stream.getReader({ mode: "byob" });
+  } catch {
+    return null;
+  }
+}
+
+/** Size of the one buffer a streamed read reuses. */
+const PASS_BUFFER_BYTES = 64 * 1024;
+
+/** Like `pass`, reading into one reused buffer: a chunk is valid only during `onChunk`. */
+async function passReused(
+  reader: ReadableStreamBYOBReader,
+  onChunk: (chunk: Uint8Array) => void,
+): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  let buffer = new ArrayBuffer(PASS_BUFFER_BYTES);
+  while (true) {
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read(new Uint8Array(buffer));
+    } catch {
+      break; // cancelled or the pipe broke
+    }
+    if (next.done || !next.value) break;
+    try {
+      onChunk(next.value);
+    } catch {
+      // the consumer's own failure is its to report; keep draining so the child can finish
+    }
+    buffer = next.value.buffer as ArrayBuffer;
+  }
+  return { bytes: new Uint8Array(), truncated: false };
 }
 
 async function pass(

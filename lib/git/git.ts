@@ -195,8 +195,8 @@ export async function git(
  * however much git prints (a whole change's patch). A runner that cannot stream returns stdout at
  * the end; it is handed over then.
  *
- * @param onChunk called synchronously for each piece of stdout; after it throws, it is not called
- *   again and the error is rethrown once git has finished
+ * @param onChunk called synchronously for each piece of stdout, a view valid only during the call
+ *   (copy what you keep); after it throws, it is not called again and the error is rethrown once git has finished
  * @throws {GitError} when git exits with a code other than 0; whatever `onChunk` threw
  */
 export async function streamGit(

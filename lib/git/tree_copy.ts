@@ -1,8 +1,9 @@
 /**
  * Write a private, read-only copy of exactly the reviewed tree: the provider child's working
  * directory (lib/session/workspace.ts explains why). One `git ls-tree -r -z -l --full-tree <tree>`
- * lists the blobs, `git cat-file --batch` reads them (one call per ~48 MiB of blobs: one call for
- * most trees), and the raw bytes are written as they are stored — no smudge or clean filter, no
+ * lists the blobs, `git cat-file --batch` reads them (one call per ~8 MiB of blobs, so the copy's
+ * memory stays flat whatever the tree's size: a blob larger than that is read alone), and the raw
+ * bytes are written as they are stored — no smudge or clean filter, no
  * eol conversion, no `.gitattributes` (`export-ignore`/`export-subst` of `git archive` would let the
  * repository hide or rewrite files), no hook. Both git calls read no global or system config.
  *
@@ -37,7 +38,7 @@ export interface TreeCopy {
 }
 
 /** Blob bytes read by one `cat-file --batch` call at most. */
-const BATCH_BYTES = 48 * 1024 * 1024;
+const BATCH_BYTES = 8 * 1024 * 1024;
 
 const INSTRUCTIONS_FILE = /^agents(\.override)?\.md$/i;
 const INSTRUCTIONS_DIR = /^\.(codex|agents)$/i;

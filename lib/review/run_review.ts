@@ -232,7 +232,7 @@ async function reviewAnyKind(
     if (change.chunks.length > 1 && run.kind.reviewsInParts) {
       return await finishInParts(run, { ...finished, hit: null, repo });
     }
-    outcome = await askProvider(run, { repo, change, prompt });
+    outcome = await askProvider(run, { repo, change, prompt: prompt() });
   } catch (error) {
     // the run folder exists: never leave its run.json "running" for a run that has ended
     const message = error instanceof Error ? error.message : String(error);
@@ -252,7 +252,8 @@ async function reviewAnyKind(
 
 /**
  * What the model is told and the verdict's identity: the guidelines that apply, the
- * acknowledgements, the prompt and the cache key (every input the verdict depends on).
+ * acknowledgements, the prompt and the cache key (every input the verdict depends on). The prompt
+ * of the whole change is built only when asked for: a review in parts builds one per part.
  */
 async function preparePrompt(
   run: ReviewRun,
@@ -274,13 +275,14 @@ async function preparePrompt(
       now: run.started,
     })
     : NO_ACKS;
-  const prompt = run.kind.prompt(change, {
-    variant: run.options.kind,
-    focus: run.options.focus,
-    agentMessage: run.options.agentMessage,
-    acks: acks.told,
-    guidelines,
-  }, run.options.kindInput);
+  const prompt = () =>
+    run.kind.prompt(change, {
+      variant: run.options.kind,
+      focus: run.options.focus,
+      agentMessage: run.options.agentMessage,
+      acks: acks.told,
+      guidelines,
+    }, run.options.kindInput);
   const key = await cacheKey({
     rules: await rulesIdentity(run.options.config, { guidelines, excluded: change.excludedByRule }),
     fingerprint: change.fingerprint,
