@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { lastRun, readFakeLog, runCli, type Sandbox, writeScenario } from "./_cli.ts";
 import { withSandbox } from "./_sandbox_scope.ts";
+import { assertValid, rdjsonValidators, sarifValidator } from "../schemas/validators.ts";
 
 const SOURCE = "export const a = 1;\nexport const b = 2;\nexport const c = 3;\n";
 const FINDING = {
@@ -128,5 +129,56 @@ Deno.test("ack and acks refuse bad input with exit 2 and a clear message", async
       const r = await runCli(sb, ["schema", "acks"]);
       assert.equal(JSON.parse(r.stdout).$id, "https://review-gate.dev/schemas/acks.schema.json");
     });
+  });
+});
+
+Deno.test("an acknowledged finding reads 'acknowledged (reason)' in every format; SARIF makes it a suppression", async () => {
+  await changed(async (sb, scenario) => {
+    const first = await runCli(sb, ["review"], { scenario });
+    const id = /id ([0-9a-f]{12})/.exec(first.stdout)![1];
+    assert.equal((await runCli(sb, ["ack", id, "--reason", "inclusive by design"])).code, 0);
+    const out = (name: string) => join(sb.dir, name);
+    const r = await runCli(sb, [
+      "review",
+      ...["--format", "terminal"],
+      ...["--format", "markdown", "--output", out("r.md")],
+      ...["--format", "json", "--output", out("r.json")],
+      ...["--format", "sarif", "--output", out("r.sarif")],
+      ...["--format", "rdjson", "--output", out("r.rdjson")],
+      ...["--format", "rdjsonl", "--output", out("r.rdjsonl")],
+      ...["--format", "github", "--output", out("r.github")],
+    ], { scenario });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const said = /acknowledged\**:? \(inclusive by design\)/i;
+    assert.match(r.stdout, said);
+    assert.match(await Deno.readTextFile(out("r.md")), said);
+    assert.match(
+      await Deno.readTextFile(out("r.github")),
+      /^::notice .*acknowledged \(inclusive by design\)/m,
+    );
+    const json = JSON.parse(await Deno.readTextFile(out("r.json")));
+    assert.equal(json.blocking, false);
+    assert.equal(json.acknowledgedFindings, 1);
+    assert.equal(json.findingNotes[0].acknowledged.reason, "inclusive by design");
+
+    const { result, line } = rdjsonValidators();
+    const rdjson = JSON.parse(await Deno.readTextFile(out("r.rdjson")));
+    assertValid(result, rdjson, "rdjson");
+    assert.equal(rdjson.diagnostics[0].severity, "INFO");
+    assert.match(rdjson.diagnostics[0].message, /^acknowledged \(inclusive by design\)/);
+    for (const l of (await Deno.readTextFile(out("r.rdjsonl"))).trim().split("\n")) {
+      assertValid(line, JSON.parse(l), "rdjsonl line");
+    }
+
+    const sarif = JSON.parse(await Deno.readTextFile(out("r.sarif")));
+    assertValid(sarifValidator(), sarif, "SARIF");
+    const [run] = sarif.runs;
+    assert.equal(run.invocations[0].executionSuccessful, true);
+    assert.deepEqual(run.results[0].suppressions, [{
+      kind: "external",
+      status: "accepted",
+      justification: "inclusive by design",
+    }]);
+    assert.ok(run.results[0].partialFingerprints.primaryLocationLineHash.startsWith(id));
   });
 });

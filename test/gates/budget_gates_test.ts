@@ -1,7 +1,8 @@
 /**
  * End to end: `budget.usd_per_day`. Once this repository's runs spent it today, the gates make no
  * model call and follow `on_error`, saying why; `review` by hand is not limited; every run's line in
- * `records.jsonl` names the gate that asked.
+ * `records.jsonl` names the gate that asked. Covers the pre-push gate, both Stop gates (allow and
+ * block) and `review-gate ci`.
  *
  * @module
  */
@@ -9,7 +10,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   addTokenLine,
+  codexPromptPayload,
+  codexStopPayload,
   commitToken,
+  gitOk,
   makeGateSandbox,
   promptPayload,
   providerCalls,
@@ -83,6 +87,50 @@ Deno.test("the daily budget stops the gates' model calls and they follow on_erro
       const stats = JSON.parse((await runCli(sb, ["stats", "--json", "--by", "gate"])).stdout);
       assert.equal(stats.total.notReviewed, 3);
       assert.equal(stats.total.costUsd, 0.00088);
+    });
+    await t.step(
+      "with on_error block the Stop blocks, saying why, with no model call",
+      async () => {
+        await writeRepoConfig(sb, {
+          budget: { usd_per_day: 0.0004 },
+          gates: { claude_stop: { on_error: "block" } },
+        });
+        const session = { sessionId: "budget-block", cwd: sb.repo.root };
+        await runHook(sb, "claude-prompt", promptPayload(session));
+        await addTokenLine(sb.repo.root, "TURN_BLOCK");
+        const s = await runHook(sb, "claude-stop", stopPayload(session), { env: valid });
+        const decision = stopDecision(s.stdout);
+        assert.equal(decision?.decision, "block", s.stdout + s.stderr);
+        assert.match(String(decision?.reason), /over-budget: the daily budget is spent/);
+        assert.equal(await providerCalls(sb), 2);
+      },
+    );
+    await t.step("the Codex Stop gate allows, saying why", async () => {
+      await writeRepoConfig(sb, { budget: { usd_per_day: 0.0004 } });
+      const session = { sessionId: "019a-budget", turnId: "turn-1", cwd: sb.repo.root };
+      await runHook(sb, "codex-prompt", codexPromptPayload(session));
+      await addTokenLine(sb.repo.root, "CODEX_TURN");
+      const s = await runHook(sb, "codex-stop", codexStopPayload(session), { env: valid });
+      const decision = stopDecision(s.stdout);
+      assert.equal(decision?.decision, undefined, s.stdout);
+      assert.match(String(decision?.systemMessage), /NOT reviewed: over-budget/);
+      assert.equal(await providerCalls(sb), 2);
+    });
+    await t.step("ci is held to the base's budget and follows --on-error", async () => {
+      await gitOk(sb, ["add", ".review-gate.json"]);
+      await gitOk(sb, ["commit", "-q", "-m", "budget"]);
+      await gitOk(sb, ["checkout", "-q", "--", "."]);
+      await commitToken(sb, "CI");
+      const blocked = await runCli(sb, ["ci", "--base", "HEAD~1"], { env: valid });
+      assert.equal(blocked.code, 3, blocked.stdout + blocked.stderr);
+      assert.match(blocked.stdout, /NOT reviewed — over-budget/);
+      assert.match(blocked.stdout, /the daily budget is spent: 0\.0009 of 0\.0004 USD today/);
+      const allowed = await runCli(sb, ["ci", "--base", "HEAD~1", "--on-error", "allow"], {
+        env: valid,
+      });
+      assert.equal(allowed.code, 0, allowed.stdout + allowed.stderr);
+      assert.match(allowed.stdout, /NOT reviewed — over-budget/);
+      assert.equal(await providerCalls(sb), 2);
     });
   } finally {
     await sb.cleanup();
