@@ -4,7 +4,9 @@
  * and lists its hooks, commands and launcher; `claude plugin install review-gate --marketplace
  * <this checkout>` installs it into a throwaway HOME; in a session started without any flag the
  * plugin's Stop hook reviews the turn (fake provider as reviewer), blocks, Claude continues with
- * our reason and fixes the file; `review-gate install --claude` then refuses, naming the plugin; a
+ * our reason and fixes the file; `review-gate install --claude` then refuses, naming the plugin;
+ * with the settings hooks installed first and the plugin after, both Stop hooks run and the stop is
+ * still reviewed and blocked once (the losing hook's claim is on disk); a
  * `/review-gate:review` slash command runs a real review whose reviewer is the real claude against
  * the same mock (the mock gets the structured review request, then the outer model gets the
  * rendered review). Facts: PROVIDERS.md "Claude Code hooks", the researcher's plugin notes.
@@ -108,6 +110,17 @@ async function installPlugin(sb: Sandbox, env: Record<string, string>): Promise<
   assert.equal(installed.plugins["review-gate@review-gate"][0].scope, "user");
 }
 
+/** True when a Stop hook lost a claim in some session: the stop's hook ran twice. */
+async function lostAClaim(repo: string): Promise<boolean> {
+  const sessions = join(repo, ".git", "review-gate", "sessions");
+  for await (const entry of Deno.readDir(sessions)) {
+    if (entry.name.endsWith(".claims") && await exists(join(sessions, entry.name, "twice-noted"))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 async function runStatuses(repo: string): Promise<string[]> {
   const runs = join(repo, ".git", "review-gate", "runs");
   const statuses: string[] = [];
@@ -178,88 +191,117 @@ Deno.test({
   },
 });
 
+/** review-gate's CLI from this checkout, as a user runs it. */
+function reviewGate(args: string[], options: { cwd: string; env: Record<string, string> }) {
+  return run(Deno.execPath(), ["run", "--allow-all", "--quiet", MAIN, ...args], options);
+}
+
+/**
+ * One Claude session in a throwaway repo with the plugin installed from this checkout: the model
+ * writes a buggy half(), stops (the fake reviewer finds the bug: blocked), fixes it, stops again
+ * (approved). `before` runs after the repo exists and before the plugin is installed.
+ */
+async function stopCase(
+  check: (
+    c: { sb: Sandbox; repo: string; env: Record<string, string>; calls: number },
+  ) => void | Promise<void>,
+  before?: (c: { repo: string; env: Record<string, string> }) => Promise<void>,
+) {
+  const halfOf = (repo: string) => join(repo, "src", "half.ts");
+  await withCase((repo) => [
+    { kind: "tool", name: "Write", input: { file_path: halfOf(repo), content: BUGGY } },
+    { kind: "text", text: "Added half() in src/half.ts." },
+    { kind: "tool", name: "Write", input: { file_path: halfOf(repo), content: FIXED } },
+    { kind: "text", text: "Fixed half() to divide by two." },
+  ], async ({ sb, repo, mock }) => {
+    const scenario = join(sb.dir, "scenario.json");
+    await Deno.writeTextFile(
+      scenario,
+      JSON.stringify({
+        steps: [{
+          kind: "valid",
+          answer: {
+            verdict: "needs-attention",
+            summary: "half() doubles.",
+            findings: [HALF_FINDING],
+            next_steps: [],
+          },
+        }, { kind: "valid" }],
+      }),
+    );
+    const fakeLog = join(sb.dir, "fake.jsonl");
+    const env = baseEnv(sb, mock.url, {
+      REVIEW_GATE_CLAUDE_BIN: FAKE_CLAUDE,
+      REVIEW_GATE_FAKE_DENO: Deno.execPath(),
+      REVIEW_GATE_FAKE_SCENARIO: scenario,
+      REVIEW_GATE_FAKE_LOG: fakeLog,
+    });
+    await before?.({ repo, env });
+    await installPlugin(sb, env);
+    const out = await claude([
+      "-p",
+      "--output-format",
+      "json",
+      "--permission-mode",
+      "acceptEdits",
+      "--allowedTools",
+      "Write,Edit",
+      "--max-turns",
+      "8",
+    ], { cwd: repo, env, stdin: "Add a half() helper in src/half.ts." });
+    assert.equal(out.code, 0, out.stderr);
+    const envelope = JSON.parse(out.stdout);
+    assert.equal(envelope.subtype, "success", out.stdout);
+    const main = mock.mainRequests();
+    assert.equal(main.length, 4, "write, stop (blocked), fix, stop");
+    const feedback = messagesText(main[2].body);
+    assert.equal(
+      feedback.split("Stop hook feedback:").length - 1,
+      1,
+      `blocked by exactly one hook: ${feedback}`,
+    );
+    assert.match(feedback, /Stop hook feedback:\\nreview-gate found 1 blocking finding/);
+    assert.ok(feedback.includes("[high] src/half.ts:2 half() multiplies"));
+    assert.equal(await Deno.readTextFile(halfOf(repo)), FIXED);
+    assert.deepEqual(await runStatuses(repo), ["approved", "needs-attention"]);
+    const calls = (await Deno.readTextFile(fakeLog)).trim().split("\n").map((l) => JSON.parse(l));
+    for (const call of calls) assert.equal(call.env.REVIEW_GATE_CHILD, "1");
+    await check({ sb, repo, env, calls: calls.length });
+  });
+}
+
 Deno.test({
   name:
     "installed plugin: its Stop hook blocks, Claude continues with our reason and fixes the file; install --claude then refuses",
   ignore,
-  fn: async () => {
-    const halfOf = (repo: string) => join(repo, "src", "half.ts");
-    await withCase((repo) => [
-      { kind: "tool", name: "Write", input: { file_path: halfOf(repo), content: BUGGY } },
-      { kind: "text", text: "Added half() in src/half.ts." },
-      { kind: "tool", name: "Write", input: { file_path: halfOf(repo), content: FIXED } },
-      { kind: "text", text: "Fixed half() to divide by two." },
-    ], async ({ sb, repo, mock }) => {
-      const file = halfOf(repo);
-      const scenario = join(sb.dir, "scenario.json");
-      await Deno.writeTextFile(
-        scenario,
-        JSON.stringify({
-          steps: [{
-            kind: "valid",
-            answer: {
-              verdict: "needs-attention",
-              summary: "half() doubles.",
-              findings: [HALF_FINDING],
-              next_steps: [],
-            },
-          }, { kind: "valid" }],
-        }),
-      );
-      const fakeLog = join(sb.dir, "fake.jsonl");
-      const env = baseEnv(sb, mock.url, {
-        REVIEW_GATE_CLAUDE_BIN: FAKE_CLAUDE,
-        REVIEW_GATE_FAKE_DENO: Deno.execPath(),
-        REVIEW_GATE_FAKE_SCENARIO: scenario,
-        REVIEW_GATE_FAKE_LOG: fakeLog,
-      });
-      await installPlugin(sb, env);
-      const out = await claude([
-        "-p",
-        "--output-format",
-        "json",
-        "--permission-mode",
-        "acceptEdits",
-        "--allowedTools",
-        "Write,Edit",
-        "--max-turns",
-        "8",
-      ], { cwd: repo, env, stdin: "Add a half() helper in src/half.ts." });
-      assert.equal(out.code, 0, out.stderr);
-      const envelope = JSON.parse(out.stdout);
-      assert.equal(envelope.subtype, "success", out.stdout);
-      const main = mock.mainRequests();
-      assert.equal(main.length, 4, "write, stop (blocked), fix, stop");
-      assert.match(
-        messagesText(main[2].body),
-        /Stop hook feedback:\\nreview-gate found 1 blocking finding/,
-      );
-      assert.ok(messagesText(main[2].body).includes("[high] src/half.ts:2 half() multiplies"));
-      assert.equal(await Deno.readTextFile(file), FIXED);
-      assert.deepEqual(await runStatuses(repo), ["approved", "needs-attention"]);
-      const calls = (await Deno.readTextFile(fakeLog)).trim().split("\n").map((l) => JSON.parse(l));
-      assert.equal(calls.length, 2);
-      for (const call of calls) assert.equal(call.env.REVIEW_GATE_CHILD, "1");
-
-      const install = await run(Deno.execPath(), [
-        "run",
-        "--allow-all",
-        "--quiet",
-        MAIN,
-        "install",
-        "--claude",
-      ], {
-        cwd: repo,
-        env,
-      });
+  fn: () =>
+    stopCase(async ({ repo, env, calls }) => {
+      assert.equal(calls, 2);
+      assert.equal(await lostAClaim(repo), false, "only the plugin's Stop hook ran");
+      const install = await reviewGate(["install", "--claude"], { cwd: repo, env });
       assert.equal(install.code, 2, install.stderr);
       assert.match(
         install.stderr,
         /plugin is enabled for this project \("review-gate@review-gate", user settings\)/,
       );
       assert.equal(await exists(join(repo, ".claude", "settings.local.json")), false);
-    });
-  },
+    }),
+});
+
+Deno.test({
+  name:
+    "plugin installed after install --claude: both Stop hooks run, each stop is reviewed and blocked once",
+  ignore,
+  fn: () =>
+    stopCase(async ({ repo, calls }) => {
+      assert.equal(calls, 2, "one review per stop, not one per hook");
+      assert.equal(await lostAClaim(repo), true, "the settings hook ran too, and stepped aside");
+    }, async ({ repo, env }) => {
+      const install = await reviewGate(["install", "--claude"], { cwd: repo, env });
+      assert.equal(install.code, 0, install.stderr);
+      const settings = await Deno.readTextFile(join(repo, ".claude", "settings.local.json"));
+      assert.ok(settings.includes("hook claude-stop"), settings);
+    }),
 });
 
 Deno.test({
