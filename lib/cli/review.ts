@@ -13,6 +13,7 @@ import { parseRangeSpec } from "../git/target.ts";
 import { estimateTokens, planText } from "../git/coverage_text.ts";
 import type { Change, Target } from "../git/types.ts";
 import { PROVIDER_NAMES } from "../providers/registry.ts";
+import { checkFormatShows } from "../formats/registry.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { policyOf } from "../kinds/review/policy.ts";
 import { type ReviewDeps, type ReviewOutcome, runReview } from "../review/run_review.ts";
@@ -186,6 +187,7 @@ async function reviewAction(
   const { deps, setExit, outputs } = at;
   const requests = outputs({ format: flags.json ? "json" : "terminal" });
   const request = await reviewRequest(flags, deps);
+  for (const { format } of requests) checkFormatShows(format, request.answerKind);
   if (flags.planOnly) {
     const { planReview } = await import("../review/plan_only.ts");
     const { repo, target, config, rules, rulesNotes } = request;

@@ -130,10 +130,7 @@ export function answerKindOf(record: Pick<RunRecord, "answerKind">): string {
  *   UsageError for a run of a kind this version does not know, or one the format cannot show
  */
 export function getRenderer(name: string): RunRenderer {
-  if (!Object.hasOwn(REVIEW_FORMATS, name)) {
-    throw new UsageError(`Unknown format "${name}": choose one of ${FORMAT_NAMES.join(", ")}`);
-  }
-  const format = name as FormatName;
+  const format = formatName(name);
   return (input, options) => {
     const kind = kindOfRecord(input.record.answerKind);
     if (kind === undefined) {
@@ -144,14 +141,40 @@ export function getRenderer(name: string): RunRenderer {
       );
     }
     if (kind.render === undefined) return REVIEW_FORMATS[format](input as RenderInput, options);
-    const frame = KIND_FRAMES[format];
-    if (frame === undefined) {
-      throw new UsageError(
-        `The ${format} format cannot show a "${kind.name}" run: use ${
-          Object.keys(KIND_FRAMES).join(", ")
-        }`,
-      );
-    }
-    return frame(kind.render, input, options);
+    return frameFor(format, kind.name)(kind.render, input, options);
   };
+}
+
+/**
+ * Refuse, before anything runs, an output format that cannot show a run of this answer kind (a
+ * `--format sarif` on a `--plan` review), so no model call is made for an output that cannot be
+ * written and no background job is started that can only fail.
+ *
+ * @param name a `--format` value
+ * @param kindName the run's answer kind, e.g. `"compliance"`
+ * @throws UsageError (exit 2) for an unknown format, or one the kind's runs cannot be shown in
+ */
+export function checkFormatShows(name: string, kindName: string): void {
+  const format = formatName(name);
+  const kind = kindOfRecord(kindName);
+  if (kind?.render !== undefined) frameFor(format, kind.name);
+}
+
+function formatName(name: string): FormatName {
+  if (!Object.hasOwn(REVIEW_FORMATS, name)) {
+    throw new UsageError(`Unknown format "${name}": choose one of ${FORMAT_NAMES.join(", ")}`);
+  }
+  return name as FormatName;
+}
+
+function frameFor(format: FormatName, kindName: string) {
+  const frame = KIND_FRAMES[format];
+  if (frame === undefined) {
+    throw new UsageError(
+      `The ${format} format cannot show a "${kindName}" run: use ${
+        Object.keys(KIND_FRAMES).join(", ")
+      }`,
+    );
+  }
+  return frame;
 }

@@ -156,7 +156,7 @@ for (const provider of PROVIDERS) {
   });
 }
 
-Deno.test("review --plan: a changed plan is a new review; usage errors exit 2 before any model call", async () => {
+Deno.test("review --plan: a changed plan is a new review; usage errors (a format that cannot show it too) exit 2 before any model call or job", async () => {
   const sb = await planSandbox();
   try {
     const scenario = await writeScenario(sb, "answer", [{ kind: "valid", answer: ANSWER }]);
@@ -182,13 +182,20 @@ Deno.test("review --plan: a changed plan is a new review; usage errors exit 2 be
         [["--fail-on-missing"], /--fail-on-missing only applies with --plan/],
         [["--plan", "PLAN.md", "--adversarial"], /--adversarial is a code review prompt/],
         [["--plan", "README.md"], /No plan items found in "README.md"/],
+        [["--plan", "PLAN.md", "--format", "sarif"], /The sarif format cannot show a "compliance"/],
+        [
+          ["--plan", "PLAN.md", "--background", "--format", "github", "--output", "g.txt"],
+          /The github format cannot show a "compliance" run: use terminal, json, markdown/,
+        ],
       ] as const
     ) {
       const out = await runCli(sb, ["review", ...args], { scenario });
       assert.equal(out.code, 2, `${args.join(" ")}: ${out.stderr}`);
       assert.match(out.stderr, message);
     }
-    assert.equal((await readFakeLog(sb)).length, 2);
+    assert.equal((await readFakeLog(sb)).length, 2, "no model call for a refused request");
+    const jobs = await runCli(sb, ["jobs", "--json"]);
+    assert.deepEqual(JSON.parse(jobs.stdout), [], "no background job was started");
   } finally {
     await sb.cleanup();
   }
