@@ -6,6 +6,7 @@
  * @module
  */
 import { sanitizeForTerminal as clean } from "../formats/sanitize.ts";
+import { couldNotRun } from "../formats/view.ts";
 import type { JobRecord } from "../store/jobs.ts";
 
 /**
@@ -21,11 +22,24 @@ export function formatAge(ms: number): string {
   return `${Math.floor(s / 86400)}d`;
 }
 
+/**
+ * A finished job's outcome in words: a status that gave no verdict says "not reviewed", a review
+ * only part of the change reached says "partially reviewed" (README, first rule).
+ */
+function finishedVerdict(job: JobRecord, blocking: string): string {
+  if (job.status !== undefined && couldNotRun({ status: job.status })) {
+    return `not reviewed (${job.status})`;
+  }
+  return `${job.status}${job.blocking ? blocking : ""}${
+    job.partial ? ", only partially reviewed" : ""
+  }`;
+}
+
 /** What the job's review said, or what stopped it: the table's VERDICT column. */
 export function jobVerdict(job: JobRecord): string {
   switch (job.state) {
     case "finished":
-      return `${job.status}${job.blocking ? " (blocking)" : ""}`;
+      return finishedVerdict(job, " (blocking)");
     case "failed":
       return "not reviewed";
     case "cancelled":
@@ -89,8 +103,9 @@ export function renderJobStatus(job: JobRecord, now: Date): string {
       break;
     case "finished":
       out.push(
-        `Job ${job.id}: finished after ${took} — ${job.status}` +
-          `${job.blocking ? ", blocking" : ""} (exit ${job.exitCode})`,
+        `Job ${job.id}: finished after ${took} — ${
+          finishedVerdict(job, ", blocking").replace(/^not reviewed/, "NOT reviewed")
+        } (exit ${job.exitCode})`,
       );
       break;
     default:

@@ -74,6 +74,7 @@ export function settleDead(
       state: "finished",
       status: finished.status,
       blocking: finished.blocking,
+      ...(finished.coverage?.status === "partial" ? { partial: true } : {}),
       exitCode: exitCodeFor(finished.status, finished.blocking),
       reason: "The job process ended before it recorded its result; the run had finished",
       finishedAt: finished.finishedAt,

@@ -106,6 +106,7 @@ export function endedJob(
     state: "finished",
     status: record!.status,
     blocking: record!.blocking,
+    ...(record!.coverage?.status === "partial" ? { partial: true } : {}),
     exitCode: outcome!.exitCode,
     target: record!.target.label || job.target,
   };

@@ -93,6 +93,13 @@ Deno.test("endedJob() maps how the review ended to the job's final state", async
       assert.equal(ended.finishedAt, now.toISOString());
     });
   }
+  await t.step("finished with partial coverage: recorded partial; complete: not", () => {
+    const partial = outcome("approved", 0);
+    partial.record.coverage = { status: "partial" } as NonNullable<RunRecord["coverage"]>;
+    assert.equal(endedJob(job, { outcome: partial, ceilingPassed: false }, now).partial, true);
+    const full = endedJob(job, { outcome: outcome("approved", 0), ceilingPassed: false }, now);
+    assert.equal(full.partial, undefined);
+  });
   await t.step("interrupted after a cancel request: cancelled", () => {
     const ended = endedJob(
       { ...job, cancelRequestedAt: "x" },

@@ -64,6 +64,8 @@ export interface JobRecord {
   status?: ReviewStatus;
   exitCode?: number;
   blocking?: boolean;
+  /** finished: true when only part of the change reached the model (the run's coverage). */
+  partial?: boolean;
   /** failed or cancelled: why, one line. */
   reason?: string;
   /** Set by `cancel` before it signals the job. */

@@ -6,8 +6,10 @@
  * own), cancel during the provider call (no process left, checked by pid and start time), a job
  * killed with SIGKILL (failed with the reason, never "running"; its provider stopped), the
  * wall-clock ceiling, a queued job cancelled before its process runs, `status --wait` racing the
- * job's last write, a running job (`result` refuses, `status --wait` gives up at `--timeout` or Ctrl-C), a SIGTERM
- * that is not a cancel (failed), a provider failure (finished, not reviewed), and `jobs --prune`. Process checks use `ps` (lib/exec/process_info.ts).
+ * job's last write, a running job (`result` refuses, `status --wait` gives up at `--timeout` or
+ * Ctrl-C), a SIGTERM that is not a cancel (failed), a provider failure (finished, not reviewed), a
+ * partially reviewed change (said in `jobs` and `status`), and `jobs --prune`. Process checks use
+ * `ps` (lib/exec/process_info.ts).
  *
  * @module
  */
@@ -431,10 +433,38 @@ Deno.test("a job whose provider fails is finished with that status; result says 
     assert.equal(ended.exitCode, 3);
     assert.equal(ended.status, "provider-error");
     const list = await runCli(sb, ["jobs"]);
-    assert.match(list.stdout, new RegExp(`^${id}\\s+finished\\s+${ended.status}`, "m"));
+    assert.match(
+      list.stdout,
+      new RegExp(`^${id}\\s+finished\\s+not reviewed \\(provider-error\\)`, "m"),
+    );
+    const shown = await runCli(sb, ["status", id]);
+    assert.match(
+      shown.stdout,
+      /^Job .*: finished after \d+s — NOT reviewed \(provider-error\) \(exit 3\)$/m,
+    );
     const result = await runCli(sb, ["result", id]);
     assert.equal(result.code, 3, result.stdout);
     assert.match(result.stdout, /^review-gate: NOT reviewed — provider-error \(claude, /);
     assert.ok(result.stdout.includes("stderr: fake provider: segmentation fault"), result.stdout);
+  });
+});
+
+Deno.test("a background review only part of whose change reached the model says so in jobs and status", async () => {
+  await withJobs(async (sb) => {
+    await sb.repo.write("logo.png", new Uint8Array([0x89, 0x50, 0, 2, 3])); // binary: never inlined
+    const id = await background(sb, [], "valid");
+    const ended = await status(sb, id, "--wait", "--timeout", "120");
+    assert.equal(ended.state, "finished");
+    assert.equal(ended.status, "approved");
+    assert.equal(ended.partial, true);
+    const list = await runCli(sb, ["jobs"]);
+    assert.match(
+      list.stdout,
+      new RegExp(`^${id}\\s+finished\\s+approved, only partially reviewed`, "m"),
+    );
+    const shown = await runCli(sb, ["status", id]);
+    assert.match(shown.stdout, /— approved, only partially reviewed \(exit 0\)$/m);
+    const result = await runCli(sb, ["result", id]);
+    assert.match(result.stdout, /partially reviewed/i);
   });
 });
