@@ -14,6 +14,7 @@ import { estimateTokens, planText } from "../git/coverage_text.ts";
 import type { Change, Target } from "../git/types.ts";
 import { PROVIDER_NAMES } from "../providers/registry.ts";
 import { checkFormatShows } from "../formats/registry.ts";
+import { COUNCIL_POLICIES } from "../kinds/review/types.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { policyOf } from "../kinds/review/policy.ts";
 import { type ReviewDeps, type ReviewOutcome, runReview } from "../review/run_review.ts";
@@ -32,6 +33,8 @@ import { addKindOptions, chooseKind } from "./kind_options.ts";
 
 interface ReviewFlags {
   provider?: string;
+  providers?: string;
+  councilPolicy?: string;
   model?: string;
   staged?: boolean;
   base?: string;
@@ -76,8 +79,17 @@ export function targetFromFlags(
 
 function flagLayer(flags: ReviewFlags): ConfigLayer {
   const layer: ConfigLayer = policyFlagLayer(flags);
-  if (flags.provider !== undefined) layer.provider = flags.provider;
+  if (flags.provider !== undefined) {
+    layer.provider = flags.provider;
+    layer.council = []; // one provider asked by name: no council from the config
+  }
   if (flags.model !== undefined) layer.model = flags.model;
+  if (flags.providers !== undefined) {
+    const names = parseProviders(flags.providers);
+    if (names.length === 1) layer.provider = names[0];
+    layer.council = names.length > 1 ? names : [];
+  }
+  if (flags.councilPolicy !== undefined) layer.council_policy = flags.councilPolicy;
   if (!flags.defaultExcludes) layer.default_excludes = false;
   if (flags.timeout !== undefined) {
     const seconds = Number(flags.timeout);
@@ -104,6 +116,26 @@ function flagLayer(flags: ReviewFlags): ConfigLayer {
   return layer;
 }
 
+/**
+ * The providers of `--providers a,b[,c]`: two or three distinct names (one name is that provider
+ * alone, like `--provider`).
+ *
+ * @throws {UsageError} an unknown name, a repeated one, or more than three
+ */
+export function parseProviders(value: string): string[] {
+  const names = value.split(",").map((n) => n.trim()).filter((n) => n !== "");
+  const unknown = names.filter((n) => !(PROVIDER_NAMES as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0 || new Set(names).size !== names.length) {
+    throw new UsageError(
+      `Invalid --providers "${value}": give distinct names among ${PROVIDER_NAMES.join(", ")}`,
+    );
+  }
+  if (names.length > 3) {
+    throw new UsageError(`Invalid --providers "${value}": a council has at most 3 providers`);
+  }
+  return names;
+}
+
 /** Register `review` on the program. */
 export function registerReview(
   program: Command,
@@ -116,6 +148,14 @@ export function registerReview(
   command
     .addOption(
       new Option("-p, --provider <name>", "provider CLI to ask").choices([...PROVIDER_NAMES]),
+    )
+    .option(
+      "--providers <a,b>",
+      "a council: send the same plan to these providers in parallel and mark who agreed",
+    )
+    .addOption(
+      new Option("--council-policy <policy>", "which council findings block")
+        .choices([...COUNCIL_POLICIES]),
     )
     .option("-m, --model <model>", "model name passed to the provider")
     .option("--staged", "review the staged changes (HEAD → index)")

@@ -9,7 +9,12 @@
  */
 import { join } from "node:path";
 import type { ParseError } from "jsonc-parser";
-import { CATEGORIES, type Category, type Severity } from "../kinds/review/types.ts";
+import {
+  CATEGORIES,
+  type Category,
+  type CouncilPolicy,
+  type Severity,
+} from "../kinds/review/types.ts";
 import { ConfigError } from "../base/errors.ts";
 import type { ProviderName } from "../providers/provider.ts";
 import { configProblems } from "./validate.ts";
@@ -46,6 +51,10 @@ export interface Config {
   max_calls: number;
   /** Most model calls of one review at once. */
   jobs: number;
+  /** A council: providers asked the same plan in parallel (empty: `provider` alone). */
+  council: ProviderName[];
+  /** Which of a council's findings block (lib/kinds/review/council.ts). */
+  council_policy: CouncilPolicy;
   budgets: { file_bytes: number; total_bytes: number; guidelines_bytes: number };
   /** Background jobs; `max_seconds` absent = twice `timeout_seconds` plus 120. */
   background?: { max_seconds?: number };
@@ -97,6 +106,8 @@ export const DEFAULT_CONFIG: Config = {
   cache: true,
   max_calls: 8,
   jobs: 4,
+  council: [],
+  council_policy: "any",
   budgets: { file_bytes: 65536, total_bytes: 400000, guidelines_bytes: 16384 },
   gates: {
     pre_push: {

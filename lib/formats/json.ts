@@ -2,7 +2,8 @@
  * The `--json` run envelope (contract for scripts): status, exit code, the answer with each finding's
  * fingerprint and acknowledgement (`findingNotes`, index for index), what was not reviewed in plain
  * words (`unreviewed`, empty when everything was), refusals and raw provider output on failure,
- * coverage, the team's rules that applied (guidelines sent, files excluded by rule), usage and cost,
+ * coverage, a council's providers and policy (each finding's agreement is in its note), the team's
+ * rules that applied (guidelines sent, files excluded by rule), usage and cost,
  * session id and the run folder. Pure.
  *
  * @module
@@ -62,6 +63,7 @@ export function buildJsonEnvelope(
     coverage: record.coverage ?? null,
     rules: record.rules ?? null,
     provider: record.provider,
+    council: record.council ?? null,
     model: record.model ?? null,
     sessionId: record.sessionId ?? null,
     usage: record.usage ?? null,

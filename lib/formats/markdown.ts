@@ -38,18 +38,26 @@ export function renderMarkdownResult(result: ReviewResult, policy: Policy): stri
   }
   const out = [`# Review: NOT reviewed — ${record.status}`, ""];
   out.push(`- Change: ${escapeInline(record.target.label)}`);
-  out.push(`- Provider: ${record.provider}${record.model ? ` (${record.model})` : ""}`);
+  out.push(providerLine(record));
   if (record.id) out.push(`- Run: \`${record.id}\``);
   out.push("", ...unreviewedLines(record).map((line) => `> ${escapeInline(line)}`), "");
   out.push("No verdict: this change was not reviewed, so nothing here approves it.", "");
   return out.join("\n");
 }
 
+/** `- Provider: claude (model)`, or a council's providers and policy. */
+function providerLine(record: RunRecord): string {
+  const { council } = record;
+  return council
+    ? `- Council: ${council.providers.join(", ")} (council_policy ${council.policy})`
+    : `- Provider: ${record.provider}${record.model ? ` (${record.model})` : ""}`;
+}
+
 /** The list of the run's facts under the title: change, provider, session, run, coverage. */
 function runFacts(record: RunRecord): string[] {
   const out: string[] = [];
   out.push(`- Change: ${escapeInline(record.target.label)}`);
-  out.push(`- Provider: ${record.provider}${record.model ? ` (${record.model})` : ""}`);
+  out.push(providerLine(record));
   if (record.sessionId) out.push(`- Session: \`${record.sessionId}\``);
   out.push(`- Run: \`${record.id}\``);
   if (record.coverage) {
@@ -122,6 +130,7 @@ export function renderMarkdown(record: RunRecord, answer: ReviewAnswer, policy: 
       ? ` · fingerprint \`${v.fingerprint.slice(0, SHORT_FINGERPRINT)}\``
       : "";
     out.push(`\`${location(f)}\` · confidence ${f.confidence.toFixed(2)}${id}`, "");
+    if (v.agreement) out.push(`Council: ${escapeInline(v.agreement)}`, "");
     out.push(f.body, "", `**Recommendation:** ${f.recommendation}`, "");
     if (v.acknowledged) {
       out.push(`**Acknowledged** (${escapeInline(v.acknowledged.reason)}): never blocks.`, "");

@@ -97,7 +97,10 @@ function via(record: RunRecord): string {
   const took = record.cached
     ? "cached verdict, no model call"
     : `${(record.durationMs / 1000).toFixed(1)} s`;
-  return `${record.provider}${record.model ? ` ${record.model}` : ""}, ${took}`;
+  const who = record.council
+    ? `council ${record.council.providers.join(", ")}, council_policy ${record.council.policy}`
+    : `${record.provider}${record.model ? ` ${record.model}` : ""}`;
+  return `${who}, ${took}`;
 }
 
 /** The loud warning of a partial review (how much, and every part left out) and exclusions. */
@@ -218,6 +221,7 @@ export function renderTerminal(
     const tag = paint([...SEVERITY_FORMAT[f.severity]], `[${f.severity.toUpperCase()}]`);
     out.push("", `${tag} ${clean(f.title)}${findingTag(v, paint)}`);
     out.push(findingWhere(v, paint));
+    if (v.agreement) out.push(`  Council: ${clean(v.agreement)}`);
     out.push(indent(clean(f.body), "  "));
     out.push(indent(`Fix: ${clean(f.recommendation)}`, "  "));
   }

@@ -10,6 +10,7 @@ import type { Finding, FindingNote, ReviewAnswer } from "../kinds/review/types.t
 import { blockingFindings, type Policy, shownFindings } from "../kinds/review/policy.ts";
 import type { RunRecord } from "../store/run_record.ts";
 import { describeOmitted, quotePath, reviewedAmount } from "../git/coverage_text.ts";
+import { agreementText } from "../kinds/review/council.ts";
 
 /** One finding as the formats show it. */
 export interface FindingView {
@@ -22,6 +23,8 @@ export interface FindingView {
   acknowledged?: FindingNote["acknowledged"];
   /** True when it blocks under the policy. */
   blocking: boolean;
+  /** In a council review: who reported it, in words (`agreed: claude, codex (2 of 2)`). */
+  agreement?: string;
 }
 
 /** How much of the change a review saw. */
@@ -159,6 +162,9 @@ export function buildView(
         index: i + 1,
         ...(note ? { fingerprint: note.fingerprint } : {}),
         ...(note?.acknowledged ? { acknowledged: note.acknowledged } : {}),
+        ...(note?.agreement && record.council
+          ? { agreement: agreementText(note.agreement, record.council.policy) }
+          : {}),
         blocking: blocking.has(finding),
       };
     })

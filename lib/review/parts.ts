@@ -7,9 +7,13 @@
  * whose chunk is unchanged since an earlier review reuses that part's cached verdict, so when only
  * some chunks change only those are asked again.
  *
- * A part that could not run makes the whole review fail with that part's status — unless
- * `onPartial` is "allow" and another part ran: then its files are named as not reviewed (reason
- * "failed") and coverage is partial.
+ * A council (several providers) asks every provider every part, all in the same pool of `jobs`;
+ * the answers of all providers and parts are merged together, so the same finding from two
+ * providers becomes one finding that names both (lib/kinds/review/council.ts judges agreement).
+ *
+ * A call that could not run makes the whole review fail with its status — unless `onPartial` is
+ * "allow" and another call answered: then a part no provider answered has its files named as not
+ * reviewed (reason "failed") and coverage is partial.
  *
  * @module
  */
@@ -34,12 +38,19 @@ import type { Config } from "../config/config.ts";
 import type { GuidelineChooser } from "../rules/apply.ts";
 import { rulesIdentity } from "../rules/report.ts";
 
+/** One provider a review in parts asks. */
+export interface PartsProvider {
+  adapter: ProviderAdapter;
+  bin: string;
+  missingBinaryMessage?: string;
+}
+
 /** Everything the parts of one review share. */
 export interface PartsRequest {
   change: Change;
   repo: Repo;
-  adapter: ProviderAdapter;
-  bin: string;
+  /** The provider, or a council's providers (each asked every part). */
+  providers: PartsProvider[];
   model?: string;
   maxTurns: number;
   kind: "review" | "adversarial-review";
@@ -75,7 +86,6 @@ export interface PartsRequest {
   proof: ReadOnlyProof<unknown>;
   /** "allow": failed parts are named as not reviewed if another part ran. */
   onPartial: "allow" | "block";
-  missingBinaryMessage?: string;
 }
 
 /** The outcome of a review in parts: one call outcome, the parts, and the merged provenance. */
@@ -86,10 +96,13 @@ export interface PartsOutcome {
   sources: FindingSource[];
   /** Coverage with failed parts named, when some failed and the review stands. */
   coverage: Coverage;
+  /** Per part (1-based), the providers that answered it (fresh or cached), in council order. */
+  answeredBy: Map<number, string[]>;
 }
 
 interface PartResult {
   index: number;
+  provider: PartsProvider;
   outcome?: CallOutcome<ReviewAnswer>;
   /** The part's verdict from the cache. */
   cached?: ReviewAnswer;
@@ -106,17 +119,17 @@ export async function reviewInParts(request: PartsRequest): Promise<PartsOutcome
   const { change } = request;
   const before = await request.proof.take();
   const results: PartResult[] = [];
+  const tasks = change.chunks.flatMap((_, index) => request.providers.map((p) => ({ index, p })));
   let next = 0;
   const worker = async () => {
-    while (next < change.chunks.length) {
-      const index = next++;
-      results.push(await reviewPart(request, index));
+    while (next < tasks.length) {
+      const { index, p } = tasks[next++];
+      results.push(await reviewPart(request, index, p));
     }
   };
-  await Promise.all(
-    Array.from({ length: Math.min(request.jobs, change.chunks.length) }, worker),
-  );
-  results.sort((a, b) => a.index - b.index);
+  await Promise.all(Array.from({ length: Math.min(request.jobs, tasks.length) }, worker));
+  const order = (r: PartResult) => r.index * 8 + request.providers.indexOf(r.provider);
+  results.sort((a, b) => order(a) - order(b));
   const outcome = combine(request, results);
   let changed: string[] = [];
   try {
@@ -136,7 +149,11 @@ export async function reviewInParts(request: PartsRequest): Promise<PartsOutcome
   return outcome;
 }
 
-async function reviewPart(request: PartsRequest, index: number): Promise<PartResult> {
+async function reviewPart(
+  request: PartsRequest,
+  index: number,
+  provider: PartsProvider,
+): Promise<PartResult> {
   const chunk = request.change.chunks[index];
   const guidelines = request.guidelines?.(chunk.paths);
   const key = await cacheKey({
@@ -151,7 +168,7 @@ async function reviewPart(request: PartsRequest, index: number): Promise<PartRes
     fingerprint: await sha256Hex([`part\0`, chunk.diff]),
     schemaId: request.schemaHash,
     promptTemplateHash: request.templateHash,
-    provider: request.adapter.name,
+    provider: provider.adapter.name,
     model: request.model,
     focus: request.focus,
     reviewKind: request.kind,
@@ -160,7 +177,7 @@ async function reviewPart(request: PartsRequest, index: number): Promise<PartRes
   });
   if (request.state !== null && request.useCache) {
     const hit = await readCache<ReviewAnswer>(request.state, key);
-    if (hit) return { index, cached: hit.answer, key };
+    if (hit) return { index, provider, cached: hit.answer, key };
   }
   const remaining = request.deadline - Date.now();
   if (remaining <= 0 || request.signal?.aborted) {
@@ -168,7 +185,7 @@ async function reviewPart(request: PartsRequest, index: number): Promise<PartRes
     const message = status === "timeout"
       ? "the review's shared deadline passed before this part started"
       : "interrupted before this part started";
-    return { index, outcome: { status, message, attempts: [] }, key };
+    return { index, provider, outcome: { status, message, attempts: [] }, key };
   }
   const kind = reviewKind;
   const prompt = buildReviewPrompt(request.change, {
@@ -182,8 +199,8 @@ async function reviewPart(request: PartsRequest, index: number): Promise<PartRes
   });
   const tree = partView(request.change, index);
   const outcome = await callStructured<ReviewAnswer>({
-    adapter: request.adapter,
-    bin: request.bin,
+    adapter: provider.adapter,
+    bin: provider.bin,
     request: {
       prompt,
       schema: kind.schema,
@@ -201,13 +218,13 @@ async function reviewPart(request: PartsRequest, index: number): Promise<PartRes
     signal: request.signal,
     env: request.env,
     workspace: request.workspace,
-    missingBinaryMessage: request.missingBinaryMessage,
+    missingBinaryMessage: provider.missingBinaryMessage,
   });
   if (outcome.status === "ok" && request.state !== null) {
     const record = { id: `part-${index + 1}`, status: "approved" as const };
     await writeCache(request.state, key, { answer: outcome.answer!, record }).catch(() => {});
   }
-  return { index, outcome, key };
+  return { index, provider, outcome, key };
 }
 
 /** The reviewed tree as one part sees it: only its files (and their old paths) exist. */
@@ -230,6 +247,7 @@ function partView(change: Change, index: number): TreeView {
 function combine(request: PartsRequest, results: PartResult[]): PartsOutcome {
   const { change } = request;
   const count = change.chunks.length;
+  const council = request.providers.length > 1;
   const attempts: AttemptRun[] = [];
   const parts: PartRecord[] = results.map((r) => {
     const chunk = change.chunks[r.index];
@@ -244,13 +262,18 @@ function combine(request: PartsRequest, results: PartResult[]): PartsOutcome {
       files: chunk.paths.length,
       lines: chunk.lines,
       bytes: chunk.bytes,
+      ...(council ? { provider: r.provider.adapter.name } : {}),
       ...(r.outcome?.sessionId ? { sessionId: r.outcome.sessionId } : {}),
       ...(r.outcome?.message ? { message: r.outcome.message } : {}),
     };
   });
+  const answeredBy = new Map<number, string[]>();
   const answered: SourcedAnswer[] = results.flatMap((r) => {
     const answer = r.cached ?? r.outcome?.answer;
-    return answer ? [{ answer, part: r.index + 1, provider: request.adapter.name }] : [];
+    if (!answer) return [];
+    const provider = r.provider.adapter.name;
+    answeredBy.set(r.index + 1, [...answeredBy.get(r.index + 1) ?? [], provider]);
+    return [{ answer, part: r.index + 1, provider }];
   });
   const failed = results.filter((r) => !r.cached && r.outcome!.status !== "ok");
   const outcome: CallOutcome<ReviewAnswer> = { status: "ok", attempts };
@@ -262,19 +285,24 @@ function combine(request: PartsRequest, results: PartResult[]): PartsOutcome {
   const usage = sumUsage(fresh);
   if (usage) outcome.usage = usage;
   let coverage = change.coverage;
-  const merged = mergeAnswers(answered, { count, by: "part" });
-  const first = failed[0]?.outcome;
+  const by = council ? (count > 1 ? "both" : "provider") : "part";
+  const merged = mergeAnswers(answered, { count, by });
+  const first = failed[0];
   if (first && !(request.onPartial === "allow" && answered.length > 0)) {
+    const who = council ? `${first.provider.adapter.name}, ` : "";
     Object.assign(outcome, {
-      status: first.status,
-      message: `part ${failed[0].index + 1} of ${count}: ${first.message ?? first.status}`,
-      refusal: first.refusal,
+      status: first.outcome!.status,
+      message: `${who}part ${first.index + 1} of ${count}: ${
+        first.outcome!.message ?? first.outcome!.status
+      }`,
+      refusal: first.outcome!.refusal,
     });
-    return { outcome, parts, sources: [], coverage };
+    return { outcome, parts, sources: [], coverage, answeredBy };
   }
-  if (failed.length > 0) coverage = withFailed(change, failed.map((f) => f.index));
+  const unanswered = [...new Set(failed.map((f) => f.index))].filter((i) => !answeredBy.has(i + 1));
+  if (unanswered.length > 0) coverage = withFailed(change, unanswered);
   outcome.answer = merged.answer;
-  return { outcome, parts, sources: merged.sources, coverage };
+  return { outcome, parts, sources: merged.sources, coverage, answeredBy };
 }
 
 /** Coverage with the files of failed parts named as not reviewed (reason "failed"). */

@@ -41,6 +41,7 @@ import type { ReviewKind } from "../kinds/review/prompt.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import { openRun, type RunBase } from "./open_run.ts";
 import { reviewInParts } from "./parts.ts";
+import { agreements } from "../kinds/review/council.ts";
 import { type FinishedRun, type RunStart, storeRun } from "./store_run.ts";
 import type { ReviewResult, ReviewStatus } from "../store/run_record.ts";
 import type { Ack } from "../acks/types.ts";
@@ -212,7 +213,10 @@ async function reviewAnyKind(
   const state = await ensureStateDir(repo.commonDir);
   // A change none of which can be shown is not reviewed: no cache, no model call, never approved.
   const nothingShown = shownNothing(change);
-  const useCache = options.useCache && options.config.cache && !nothingShown;
+  // a council's whole verdict is not cached: its parts are (per provider), so a re-run asks
+  // nobody and still knows who agreed on each finding
+  const useCache = options.useCache && options.config.cache && !nothingShown &&
+    run.council.length === 0;
   const hit = useCache ? await readCache<unknown>(state, key) : null;
   if (!hit && run.aborted()) return run.early("interrupted", at);
 
@@ -229,7 +233,7 @@ async function reviewAnyKind(
     await deps.onRunOpened?.({ id: start.id, runDir: start.runDir, label: change.label });
     const ended = await endWithoutCall(run, finished, nothingShown);
     if (ended) return ended;
-    if (change.chunks.length > 1 && run.kind.reviewsInParts) {
+    if ((change.chunks.length > 1 || run.council.length > 0) && run.kind.reviewsInParts) {
       return await finishInParts(run, { ...finished, hit: null, repo });
     }
     outcome = await askProvider(run, { repo, change, prompt: prompt() });
@@ -288,7 +292,7 @@ async function preparePrompt(
     fingerprint: change.fingerprint,
     schemaId: run.identity.schemaHash,
     promptTemplateHash: run.identity.templateHash,
-    provider: run.adapter.name,
+    provider: run.council.length > 0 ? run.council.map((a) => a.name).join("+") : run.adapter.name,
     model: run.options.config.model,
     focus: run.options.focus,
     reviewKind: run.options.kind,
@@ -334,6 +338,8 @@ interface ReviewRun {
   ): ReviewOutcome<unknown>;
   /** What every `storeRun` call of this review shares. */
   storeAs(state: string): Omit<FinishedRun, "status" | "blocking" | "hit" | "finished">;
+  /** A council's providers (empty: `adapter` alone). */
+  council: ReturnType<typeof getProvider>[];
 }
 
 /**
@@ -344,8 +350,12 @@ interface ReviewRun {
 async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<ReviewRun> {
   const { config } = options;
   const started = deps.now();
-  const adapter = getProvider(config.provider);
   const kind = getKind(options.answerKind ?? "review");
+  // a council reviews in parts (one call per provider and part); other kinds ask one provider
+  const council = kind.reviewsInParts && config.council.length > 1
+    ? config.council.map(getProvider)
+    : [];
+  const adapter = council[0] ?? getProvider(config.provider);
   const inputIdentity = kind.inputIdentity(options.kindInput);
   const base: RunBase = {
     reviewKind: options.kind,
@@ -354,6 +364,9 @@ async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<Re
     ...(options.gate ? { gate: options.gate } : {}),
     focus: options.focus,
     provider: adapter.name,
+    ...(council.length > 0
+      ? { council: { providers: council.map((a) => a.name), policy: config.council_policy } }
+      : {}),
     model: config.model,
     startedAt: started.toISOString(),
     attempts: [],
@@ -365,6 +378,7 @@ async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<Re
     deps,
     started,
     adapter,
+    council,
     kind,
     kindInputHash: inputIdentity === undefined ? undefined : await sha256Hex(inputIdentity),
     policy,
@@ -570,11 +584,14 @@ async function finishInParts(
   run: ReviewRun,
   at: Finishing & { hit: null; repo: Repo },
 ): Promise<ReviewOutcome<unknown>> {
-  const { options, deps, adapter } = run;
+  const { options, deps } = run;
   const { config } = options;
-  const bin = resolveBinary(adapter, deps.env, options.cwd);
-  deps.onProviderStart?.(adapter.name);
-  const waves = Math.ceil(at.change.chunks.length / config.jobs);
+  const providers = (run.council.length > 0 ? run.council : [run.adapter]).map((adapter) => {
+    const bin = resolveBinary(adapter, deps.env, options.cwd);
+    return { adapter, bin, missingBinaryMessage: missingBinaryMessage(adapter, bin) };
+  });
+  deps.onProviderStart?.(providers.map((p) => p.adapter.name).join(", "));
+  const waves = Math.ceil(at.change.chunks.length * providers.length / config.jobs);
   const callTimeoutMs = config.timeout_seconds * 1000;
   const deadline = Math.min(options.deadline ?? Infinity, Date.now() + callTimeoutMs * waves);
   const tree = at.change.toTree ?? at.change.to;
@@ -585,9 +602,9 @@ async function finishInParts(
       reviewInParts({
         change: at.change,
         repo: at.repo,
-        adapter,
-        bin,
-        model: config.model,
+        providers,
+        // a model name is one provider's: a council asks each provider's default model
+        model: run.council.length > 0 ? undefined : config.model,
         maxTurns: config.max_turns,
         kind: options.kind,
         focus: options.focus,
@@ -608,18 +625,18 @@ async function finishInParts(
         workspace,
         proof: proofFor(deps, at.repo, workspace),
         onPartial: options.onPartial ?? "block",
-        missingBinaryMessage: missingBinaryMessage(adapter, bin),
       }),
   );
-  const ok = result.parts.filter((p) => p.status === "ok").length;
-  const coverage = {
-    ...result.coverage,
-    chunks: { planned: result.parts.length, reviewed: ok, failed: result.parts.length - ok },
-  };
+  const planned = at.change.chunks.length;
+  const ok = result.answeredBy.size;
+  const coverage = { ...result.coverage, chunks: { planned, reviewed: ok, failed: planned - ok } };
   return await finish(run, at, {
     answer: result.outcome.answer,
     outcome: result.outcome,
     extras: { coverage, parts: result.parts, findingSources: result.sources },
+    council: run.council.length > 0
+      ? { providers: providers.map((p) => p.adapter.name), answeredBy: result.answeredBy }
+      : undefined,
   });
 }
 
@@ -631,6 +648,8 @@ async function finish(
     answer?: unknown;
     outcome?: CallOutcome<unknown>;
     extras?: Pick<FinishedRun, "coverage" | "parts" | "findingSources">;
+    /** A council's providers and, per part, who answered it (each finding's agreement). */
+    council?: { providers: string[]; answeredBy: Map<number, string[]> };
   },
 ): Promise<ReviewOutcome<unknown>> {
   const { answer, outcome } = result;
@@ -642,6 +661,11 @@ async function finish(
   const findingNotes = answer !== undefined && kind.hasFindings
     ? await noteAnswer(answer as ReviewAnswer, at.change, at.acks.active)
     : undefined;
+  const sources = result.extras?.findingSources;
+  if (findingNotes && result.council && sources) {
+    const agreed = agreements(sources, result.council, run.options.config.council_policy);
+    findingNotes.forEach((note, i) => (note.agreement = agreed[i]));
+  }
   const blocking = answer !== undefined
     ? kind.blocking(answer, { policy, switches, notes: findingNotes })
     : false;

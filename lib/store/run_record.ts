@@ -9,6 +9,7 @@ import type { Refusal } from "../answer/types.ts";
 import type { FindingNote, ReviewAnswer } from "../kinds/review/types.ts";
 import type { Coverage } from "../git/types.ts";
 import type { ProviderName, Usage } from "../providers/provider.ts";
+import type { CouncilPolicy } from "../kinds/review/types.ts";
 import type { AttemptRecord } from "../session/types.ts";
 import type { RulesReport } from "../rules/report.ts";
 
@@ -102,6 +103,11 @@ export interface RunRecord {
    * providers reported it.
    */
   findingSources?: { parts: number[]; providers: string[] }[];
+  /**
+   * A council review: its providers (`provider` is the first) and the policy that decided which
+   * findings block; each finding's agreement is in its note.
+   */
+  council?: { providers: ProviderName[]; policy: CouncilPolicy };
 }
 
 /** One part of a multi-call review. */

@@ -94,6 +94,7 @@ Deno.test("review --json prints the run envelope on success and on failure", asy
         "blockingFindings",
         "cached",
         "costUsd",
+        "council",
         "coverage",
         "durationMs",
         "exitCode",
@@ -118,6 +119,7 @@ Deno.test("review --json prints the run envelope on success and on failure", asy
       assert.equal(json.answer.verdict, "approve");
       assert.equal(json.rawOutput, null);
       assert.equal(json.provider, "claude");
+      assert.equal(json.council, null, "one provider: no council");
       assert.equal(json.model, "claude-fake-1");
       assert.equal(json.sessionId, call.sessionId);
       assert.equal(json.coverage.status, "complete");

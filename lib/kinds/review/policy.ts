@@ -72,12 +72,14 @@ export function findingBlocks(finding: Finding, policy: Policy): boolean {
 }
 
 /**
- * The findings of an answer that block under a policy ({@linkcode findingBlocks}) and are not
- * acknowledged. An `approve` verdict never blocks.
+ * The findings of an answer that block under a policy ({@linkcode findingBlocks}), are not
+ * acknowledged and, in a council review, were reported by enough providers (`council_policy`). An
+ * `approve` verdict never blocks.
  *
  * @param answer the decoded answer
  * @param policy what blocks
- * @param notes the findings' notes, index for index (an acknowledged finding never blocks)
+ * @param notes the findings' notes, index for index (an acknowledged finding never blocks, nor
+ *   one whose council agreement is not enough)
  */
 export function blockingFindings(
   answer: ReviewAnswer,
@@ -85,7 +87,9 @@ export function blockingFindings(
   notes?: readonly FindingNote[],
 ): Finding[] {
   if (answer.verdict !== "needs-attention") return [];
-  return answer.findings.filter((f, i) => findingBlocks(f, policy) && !notes?.[i]?.acknowledged);
+  return answer.findings.filter((f, i) =>
+    findingBlocks(f, policy) && !notes?.[i]?.acknowledged && notes?.[i]?.agreement?.enough !== false
+  );
 }
 
 /**

@@ -75,4 +75,21 @@ export interface FindingNote {
     /** Who acknowledged it (git `user.name <user.email>`), when known. */
     by?: string;
   };
+  /** In a council review: which providers reported it (lib/kinds/review/council.ts). */
+  agreement?: Agreement;
+}
+
+/** Council policies (config `council_policy`): which of a council's findings block. */
+export const COUNCIL_POLICIES = ["any", "majority", "all"] as const;
+/** One council policy. */
+export type CouncilPolicy = typeof COUNCIL_POLICIES[number];
+
+/** Who agreed on a finding of a council review. */
+export interface Agreement {
+  /** The providers that reported it, in council order. */
+  agreed: string[];
+  /** The providers that reviewed the part(s) it was found in, in council order. */
+  of: string[];
+  /** True when enough of them agreed for it to block under the council policy. */
+  enough: boolean;
 }
