@@ -127,3 +127,25 @@ Deno.test("Planner lists what collection could not show, and whole files it had 
   assert.deepEqual(nothing.chunks, []);
   assert.equal(nothing.coverage.reviewedBytes, 0);
 });
+
+Deno.test("Planner plans 10,000 tiny files into at most maxChunks chunks, each file once", () => {
+  const files = Array.from({ length: 10_000 }, (_, i) => file(`d${i % 100}/f${i}.txt`, 1));
+  const total = files.reduce((n, f) => n + bytes(f), 0);
+  const limits = { chunkBytes: 400_000, pieceBytes: 65536, maxChunks: 8 };
+  const result = plan(files, limits);
+  assert.equal(result.coverage.status, "complete");
+  assert.equal(result.coverage.reviewedLines, 10_000);
+  assert.equal(result.coverage.reviewedBytes, total);
+  assert.ok(result.chunks.length >= Math.ceil(total / 400_000) && result.chunks.length <= 8);
+  for (const chunk of result.chunks) assert.ok(chunk.bytes <= 400_000);
+  const planned = result.chunks.flatMap((c) => c.paths);
+  assert.equal(planned.length, 10_000, "every file in exactly one chunk");
+  assert.deepEqual(new Set(planned), new Set(files.map((f) => f.path)));
+  // a plan too small names what it left out, file by file
+  const capped = plan(files, { ...limits, chunkBytes: 100_000, maxChunks: 2 });
+  assert.equal(capped.coverage.status, "partial");
+  const shown = capped.chunks.reduce((n, c) => n + c.paths.length, 0);
+  assert.ok(shown > 0);
+  assert.equal(shown + capped.coverage.omitted.length, 10_000);
+  assert.ok(capped.coverage.omitted.every((o) => o.reason === "budget" && !o.hunks));
+});
