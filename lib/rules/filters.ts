@@ -24,7 +24,8 @@ export interface DefaultExclude {
 /**
  * The defaults: lockfiles of the common package managers (npm, yarn, pnpm, bun, cargo, go, poetry,
  * uv, composer, bundler, and deno, pipenv, pdm, nix, dart, cocoapods, mix, swift, gradle, nuget),
- * build output, minified files, snapshots.
+ * build output (`dist/` and `build/` at the root only: a `tools/build/` of hand-written code is
+ * reviewed), minified files, snapshots.
  */
 export const DEFAULT_EXCLUDES: readonly DefaultExclude[] = [
   { name: "npm lockfile", globs: ["package-lock.json", "npm-shrinkwrap.json"] },
@@ -47,7 +48,7 @@ export const DEFAULT_EXCLUDES: readonly DefaultExclude[] = [
   { name: "swift package lockfile", globs: ["Package.resolved"] },
   { name: "gradle lockfile", globs: ["gradle.lockfile"] },
   { name: "nuget lockfile", globs: ["packages.lock.json"] },
-  { name: "build output", globs: ["dist/", "build/"] },
+  { name: "build output", globs: ["/dist/", "/build/"] },
   { name: "minified file", globs: ["*.min.js", "*.min.mjs", "*.min.cjs", "*.min.css"] },
   { name: "snapshot", globs: ["__snapshots__/", "*.snap"] },
 ];

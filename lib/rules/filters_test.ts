@@ -22,7 +22,7 @@ Deno.test("compileFilter() excludes every default lockfile, build output, minifi
     "ios/Podfile.lock",
     "Package.resolved",
     "dist/index.js",
-    "packages/a/build/out.js",
+    "build/out.js",
     "static/app.min.js",
     "static/site.min.css",
     "src/__snapshots__/a.test.ts.snap",
@@ -34,6 +34,9 @@ Deno.test("compileFilter() excludes every default lockfile, build output, minifi
   }
   assert.equal(filter.byPath("package-lock.json"), "default: npm lockfile");
   assert.equal(filter.byPath("src/app.ts"), "attributes", "only .gitattributes can decide");
+  // build output only at the root: hand-written code under a nested build/ or dist/ is reviewed
+  assert.equal(filter.byPath("tools/build/deploy.js"), "attributes");
+  assert.equal(filter.byPath("packages/a/dist/index.js"), "attributes");
   assert.equal(DEFAULT_EXCLUDES.length, 23);
 });
 
