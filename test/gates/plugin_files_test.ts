@@ -83,8 +83,13 @@ async function launch(
     stderr: "piped",
   }).spawn();
   const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
+  try {
+    await writer.write(new TextEncoder().encode(stdin));
+    await writer.close();
+  } catch (error) {
+    // a hook that answers without reading stdin (REVIEW_GATE_CHILD) may exit before the write
+    if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+  }
   const out = await child.output();
   const d = new TextDecoder();
   return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
