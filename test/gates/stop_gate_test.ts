@@ -241,33 +241,42 @@ Deno.test("claude Stop gate allows at once on bad input, other events, skip swit
     await runHook(sb, "claude-prompt", promptPayload(session));
     await addTokenLine(root, "PENDING"); // a change that would block if reviewed
 
-    await t.step("malformed or empty stdin never crashes and never blocks", async () => {
-      const inputs = [
-        "",
-        "   \n",
-        "not json",
-        "[1,2]",
-        "{}",
-        '{"hook_event_name":"Stop","session_id":"x"}',
-        '{"hook_event_name":',
-      ];
-      for (const stdin of inputs) {
-        for (const name of ["claude-prompt", "claude-stop"] as const) {
-          const s = await runHook(sb, name, stdin, { env: scenario(blocking) });
-          assert.deepEqual(
-            [s.code, s.stdout],
-            [0, ""],
-            `${name} on ${JSON.stringify(stdin)}: ${s.stderr}`,
-          );
+    await t.step(
+      "malformed or empty stdin never crashes and never blocks; a stop says it was NOT reviewed and why",
+      async () => {
+        const inputs = [
+          "",
+          "   \n",
+          "not json",
+          "[1,2]",
+          "{}",
+          '{"hook_event_name":"Stop","session_id":"x"}',
+          '{"hook_event_name":',
+        ];
+        const why =
+          /(empty stdin|stdin is not JSON|stdin is not a JSON object|"\w+" is missing or not a string)/;
+        for (const stdin of inputs) {
+          const label = JSON.stringify(stdin);
+          const p = await runHook(sb, "claude-prompt", stdin, { env: scenario(blocking) });
+          assert.deepEqual([p.code, p.stdout], [0, ""], `prompt on ${label}: ${p.stderr}`);
+          assert.match(p.stderr, /^review-gate: claude-prompt: input ignored: /, label);
+          assert.match(p.stderr, why, label);
+          const s = await runHook(sb, "claude-stop", stdin, { env: scenario(blocking) });
+          assert.equal(s.code, 0, `stop on ${label}: ${s.stderr}`);
+          const decision = stopDecision(s.stdout);
+          assert.equal(decision?.decision, undefined, `stop on ${label} never blocks`);
+          const message = String(decision?.systemMessage);
           assert.match(
-            s.stderr,
-            /^review-gate: claude-(stop|prompt): input ignored: (empty stdin|stdin is not JSON|stdin is not a JSON object|"\w+" is missing or not a string)/,
-            `${name} says why on stderr`,
+            message,
+            /^review-gate: this turn was NOT reviewed: the claude-stop hook's input could not be read \(/,
+            label,
           );
+          assert.match(message, why, label);
+          assert.match(s.stderr, /NOT reviewed/, label);
         }
-      }
-      assert.equal(await providerCalls(sb), 0);
-    });
+        assert.equal(await providerCalls(sb), 0);
+      },
+    );
 
     await t.step("SubagentStop and StopFailure are allowed without a review", async () => {
       for (const event of ["SubagentStop", "StopFailure"]) {

@@ -1,7 +1,7 @@
 /**
  * Opening a turn gate (DESIGN.md "Gates"): the fast paths every turn hook takes before any heavy
- * module loads — skip switches (`REVIEW_GATE=0`, `REVIEW_GATE_CHILD=1`), malformed stdin (allowed,
- * with the reason on stderr) or another event, no repository, gate disabled — then the parsed
+ * module loads — skip switches (`REVIEW_GATE=0`, `REVIEW_GATE_CHILD=1`), malformed stdin (allowed:
+ * the prompt hook says why on stderr, the stop says "NOT reviewed" and why) or another event, no repository, gate disabled — then the parsed
  * payload, the anchored repository (lib/gates/turn/locate.ts: not the agent's moving cwd) and the
  * config.
  *
@@ -31,7 +31,7 @@ export interface GateContext {
 /** What opening a gate gave. */
 export type GateOpening =
   | { kind: "open"; gate: GateContext }
-  /** Allow silently; `why` (malformed input) goes to stderr. */
+  /** Allow silently; `why` (the prompt hook's malformed input) goes to stderr. */
   | {
     kind: "skip";
     why?: string;
@@ -50,8 +50,8 @@ const SKIP: GateOpening = Object.freeze({ kind: "skip" });
  * @param input the hook's stdin, env, cwd and runner
  * @param door the agent's front door
  * @param event `prompt` (the turn's start) or `stop`
- * @returns the context, a skip (allow silently; malformed input says why), or a stop that cannot be
- *   reviewed
+ * @returns the context, a skip (allow silently; a malformed prompt input says why on stderr), or a
+ *   stop that cannot be reviewed (a malformed stop input among them)
  * @throws {import("../../base/errors.ts").ConfigError} a config file that cannot be read or is invalid
  */
 export async function openGate(
@@ -62,8 +62,18 @@ export async function openGate(
   if (hooksSwitchedOff(input.env)) return SKIP;
   const parsed = door.parse(input.stdinText);
   if (!parsed.ok) {
-    const hook = event === "prompt" ? door.promptHookName : door.gateName;
-    return { kind: "skip", why: `review-gate: ${hook}: input ignored: ${parsed.reason}` };
+    // A stop we cannot read lets the turn through unseen: say so where the user looks. The prompt
+    // hook stays silent on stdout (an agent adds it to the model's input).
+    if (event === "stop") {
+      return {
+        kind: "not-reviewed",
+        reason: `the ${door.gateName} hook's input could not be read (${parsed.reason})`,
+      };
+    }
+    return {
+      kind: "skip",
+      why: `review-gate: ${door.promptHookName}: input ignored: ${parsed.reason}`,
+    };
   }
   const payload = parsed.payload;
   if (!(event === "prompt" ? door.isPrompt(payload) : door.isStop(payload))) return SKIP;

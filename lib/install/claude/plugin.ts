@@ -9,7 +9,8 @@
  *   per installation; `user` applies everywhere, `project`/`local` where `projectPath` is the
  *   project directory;
  * - `enabledPlugins["<id>"]` in `<cfg>/settings.json`, `<project>/.claude/settings.json` and
- *   `<project>/.claude/settings.local.json`, later files overriding earlier ones.
+ *   `<project>/.claude/settings.local.json`, later files overriding earlier ones — read as JSONC,
+ *   like Claude Code reads them (comments and trailing commas allowed).
  * The plugin is ours when its name is `review-gate`, whatever marketplace it came from. Plugins
  * loaded for one session only (`--plugin-dir`, `CLAUDE_CODE_PLUGIN_DIRS`) leave no trace here;
  * the runtime claim of the Stop gate (lib/gates/claude/claim.ts) covers them. Unreadable or
@@ -19,6 +20,7 @@
  */
 import { join, resolve } from "node:path";
 import { UsageError } from "../../base/errors.ts";
+import { parseSettingsText } from "../settings_text.ts";
 
 /** The plugin's name in `.claude-plugin/plugin.json`. */
 export const PLUGIN_NAME = "review-gate";
@@ -45,10 +47,13 @@ export interface ClaudeDirs {
   env: Record<string, string | undefined>;
 }
 
+/** A file read as Claude Code reads its settings: JSON with comments and trailing commas. */
 async function readJson(path: string): Promise<Record<string, unknown> | null> {
   try {
-    const value = JSON.parse(await Deno.readTextFile(path));
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : null;
+    const value = await parseSettingsText(await Deno.readTextFile(path), path);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? value as Record<string, unknown>
+      : null;
   } catch {
     return null;
   }

@@ -125,6 +125,28 @@ Deno.test("findEnabledPlugin() reads CLAUDE_CONFIG_DIR instead of ~/.claude, and
   });
 });
 
+Deno.test("findEnabledPlugin() reads settings with comments and trailing commas, as Claude Code does", async () => {
+  await withWorld(async (w) => {
+    await w.cfgFile(
+      "plugins/installed_plugins.json",
+      installs({ "review-gate@rg": [{ scope: "project", projectPath: w.project }] }),
+    );
+    await w.projectSettings(
+      "settings.json",
+      '// team settings\n{\n  "enabledPlugins": {\n    "review-gate@rg": true, // our gate\n  },\n}\n',
+    );
+    assert.deepEqual(await findEnabledPlugin({ projectDir: w.project, env: w.env }), {
+      id: "review-gate@rg",
+      installScope: "project",
+      enabledIn: "project",
+    });
+    await assert.rejects(
+      () => ensureNoEnabledPlugin({ projectDir: w.project, env: w.env }),
+      UsageError,
+    );
+  });
+});
+
 Deno.test("ensureNoEnabledPlugin() refuses with exit 2, naming the plugin and how to disable it", async () => {
   await withWorld(async (w) => {
     await ensureNoEnabledPlugin({ projectDir: w.project, env: w.env }); // nothing installed
