@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import { readAcks, writeAcks } from "../acks/file.ts";
 import { isActive } from "../acks/match.ts";
 import { type Ack, ACKS_FILE } from "../acks/types.ts";
+import { quotePath } from "../git/coverage_text.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
@@ -18,9 +19,9 @@ function describe(ack: Ack, now: Date): string {
     ? (ack.expires ? `until ${ack.expires}` : "no expiry")
     : `EXPIRED ${ack.expires}`;
   return [
-    `${ack.fingerprint.slice(0, SHORT_FINGERPRINT)}  [${ack.severity ?? "?"}] ${ack.file}${
-      ack.lines ? `:${ack.lines}` : ""
-    } ${ack.title}`,
+    `${ack.fingerprint.slice(0, SHORT_FINGERPRINT)}  [${ack.severity ?? "?"}] ${
+      quotePath(ack.file)
+    }${ack.lines ? `:${ack.lines}` : ""} ${ack.title.replace(/\s+/g, " ")}`,
     `  acknowledged (${ack.reason}) — ${state}; ${ack.by ?? "unknown"}, ${
       ack.created.slice(0, 10)
     }`,

@@ -219,7 +219,8 @@ export function renderTerminal(
   for (const v of view.findings) {
     const f = v.finding;
     const tag = paint([...SEVERITY_FORMAT[f.severity]], `[${f.severity.toUpperCase()}]`);
-    out.push("", `${tag} ${clean(f.title)}${findingTag(v, paint)}`);
+    // A title is one line: a newline in it could print a line that looks like ours.
+    out.push("", `${tag} ${clean(f.title.replace(/\s+/g, " ").trim())}${findingTag(v, paint)}`);
     out.push(findingWhere(v, paint));
     if (v.agreement) out.push(`  Council: ${clean(v.agreement)}`);
     out.push(indent(clean(f.body), "  "));

@@ -70,11 +70,15 @@ export function hiddenNote(hidden: number, policy: Policy): string {
   }, less severe (max_findings ${policy.maxFindings}); all are in answer.json`;
 }
 
-/** `file:start-end` (or `file:line` when one line). */
+/**
+ * `file:start-end` (or `file:line` when one line); a file name holding a control character or a
+ * quote is JSON-quoted, as the prompt writes it, so a name cannot print as a line of its own.
+ */
 export function location(finding: Pick<Finding, "file" | "line_start" | "line_end">): string {
+  const file = quotePath(finding.file);
   return finding.line_end > finding.line_start
-    ? `${finding.file}:${finding.line_start}-${finding.line_end}`
-    : `${finding.file}:${finding.line_start}`;
+    ? `${file}:${finding.line_start}-${finding.line_end}`
+    : `${file}:${finding.line_start}`;
 }
 
 const VERDICTS: ReadonlySet<string> = new Set(["approved", "needs-attention", "nothing-to-review"]);

@@ -9,6 +9,7 @@
 import type { Finding, FindingNote } from "../kinds/review/types.ts";
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
+import { quotePath } from "../git/coverage_text.ts";
 
 /** Most findings listed in a block reason or pre-push message. */
 export const MAX_LISTED_FINDINGS = 3;
@@ -18,7 +19,8 @@ const MAX_TITLE = 120;
  * One line for a finding: `[high] src/a.ts:12-14 Title`.
  *
  * @param finding a decoded finding
- * @returns the line (title cut at 120 characters, newlines flattened)
+ * @returns the line (file name quoted when it holds a control character or a quote, title cut at
+ *   120 characters, newlines flattened)
  */
 export function renderFindingLine(finding: Finding): string {
   const lines = finding.line_end > finding.line_start
@@ -26,7 +28,7 @@ export function renderFindingLine(finding: Finding): string {
     : `${finding.line_start}`;
   let title = finding.title.replace(/\s+/g, " ").trim();
   if (title.length > MAX_TITLE) title = title.slice(0, MAX_TITLE - 1) + "…";
-  return sanitizeForTerminal(`[${finding.severity}] ${finding.file}:${lines} ${title}`);
+  return sanitizeForTerminal(`[${finding.severity}] ${quotePath(finding.file)}:${lines} ${title}`);
 }
 
 /** A finding as a gate lists it: the finding and, when known, its fingerprint. */

@@ -26,6 +26,11 @@ Deno.test("renderFindingLine() shows severity, file, line span and a flattened, 
     renderFindingLine(finding(3, { line_end: 7, title: "a\n  b" })),
     "[high] src/f3.ts:3-7 a b",
   );
+  assert.equal(
+    renderFindingLine(finding(3, { file: "odd\nname.ts" })),
+    '[high] "odd\\nname.ts":3 Problem 3',
+    "a name with a newline is quoted as in the prompt, never split over two lines",
+  );
   const long = renderFindingLine(finding(1, { title: "x".repeat(500) }));
   assert.ok(long.length < 150);
   assert.ok(long.endsWith("…"));

@@ -182,6 +182,13 @@ Deno.test("review handles file names with spaces, quotes, newlines and non-ASCII
     const result = await runCli(sandbox, ["review"], { scenario });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.ok(result.stdout.startsWith("review-gate: needs attention — 5 findings"), result.stdout);
+    assert.match(result.stdout, /"new\\nline\.txt":1/, "the name is quoted as in the prompt");
+    assert.match(result.stdout, /"q\\"uote's\.txt":1/);
+    assert.doesNotMatch(
+      result.stdout,
+      /^\s*line\.txt/m,
+      "no name breaks a line:\n" + result.stdout,
+    );
     const prompt = promptOf((await readFakeLog(sandbox))[0]);
     for (const name of names) {
       const line = name === "a b.txt"
