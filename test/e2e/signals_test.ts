@@ -94,22 +94,28 @@ Deno.test("interruptHandler(): first signal aborts; second kills children and gi
   });
 });
 
-Deno.test("review hit by two SIGINTs 0-10 ms apart still records the run as interrupted", async () => {
-  for (const gapMs of [0, 10]) {
+Deno.test("review hit by two signals 0-10 ms apart (SIGINT twice, SIGTERM then SIGHUP) still records the run as interrupted", async () => {
+  const pairs: [Deno.Signal, Deno.Signal, number][] = [
+    ["SIGINT", "SIGINT", 0],
+    ["SIGINT", "SIGINT", 10],
+    ["SIGTERM", "SIGHUP", 0],
+  ];
+  for (const [first, second, gapMs] of pairs) {
     await withChangedSandbox(async (sandbox) => {
       const child = spawnCli(sandbox, ["review", "--provider", "claude"], { scenario: "hang" });
       await waitFor(async () => (await readFakeLog(sandbox)).length > 0, 15_000);
       const [call] = await readFakeLog(sandbox);
       try {
-        child.kill("SIGINT");
+        child.kill(first);
         if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
-        child.kill("SIGINT");
+        child.kill(second);
         const out = await child.output();
         assert.equal(out.code, 130, new TextDecoder().decode(out.stderr));
         await waitFor(async () => !(await processAlive(call.grandchildPid!)), 3_000);
         assert.equal(await processAlive(call.pid), false, "the provider is gone");
         assert.deepEqual(await entriesOf(sandbox.tmp), [], "no temp dir left");
-        assert.equal((await lastRun(sandbox)).run.status, "interrupted", `gap ${gapMs} ms`);
+        const label = `${first} then ${second}, ${gapMs} ms apart`;
+        assert.equal((await lastRun(sandbox)).run.status, "interrupted", label);
         const records = await Deno.readTextFile(
           join(sandbox.repo.root, ".git", "review-gate", "records.jsonl"),
         );

@@ -261,6 +261,40 @@ Deno.test("install --claude takes JSONC settings; doctor and gate status flag a 
   }
 });
 
+Deno.test("install --codex: doctor and gate status flag a Stop timeout below gates.codex_stop.timeout_seconds; install again fixes it", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    const path = join(root, ".codex", "hooks.json");
+    const stopTimeout = async () =>
+      JSON.parse(await Deno.readTextFile(path)).hooks.Stop[0].hooks[0].timeout;
+    assert.equal((await runCli(sb, ["install", "--codex", "--scope", "project"])).code, 0);
+    assert.equal(await stopTimeout(), 300);
+    assert.doesNotMatch((await runCli(sb, ["doctor"])).stdout, /timeout is/);
+
+    await writeRepoConfig(sb, { gates: { codex_stop: { timeout_seconds: 900 } } });
+    const doctor = await runCli(sb, ["doctor"]);
+    assert.equal(doctor.code, 1);
+    assert.match(
+      doctor.stdout,
+      /FAIL codex hooks \(project\): the installed Stop hook's timeout is 300 s but gates\.codex_stop\.timeout_seconds is 900 s: Codex kills a longer review .*install --codex --scope project/,
+    );
+    const status = await runCli(sb, ["gate", "status"]);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(
+      status.stdout,
+      /WARNING: codex-stop \(project\): the installed Stop hook's timeout is 300 s/,
+    );
+
+    assert.equal((await runCli(sb, ["install", "--codex", "--scope", "project"])).code, 0);
+    assert.equal(await stopTimeout(), 900);
+    assert.doesNotMatch((await runCli(sb, ["doctor"])).stdout, /timeout is/);
+    assert.doesNotMatch((await runCli(sb, ["gate", "status"])).stdout, /WARNING/);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
 Deno.test("install --claude --guard adds the PreToolUse guard, a plain reinstall keeps it, --no-guard removes it; the guard refuses git push --no-verify", async () => {
   const sb = await makeGateSandbox({ remote: false });
   const root = sb.repo.root;
