@@ -65,7 +65,16 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
   if (updates.length === 0) return { stdout: "", stderr: stderr.join(""), exitCode: 0 };
   const repo = await resolveRepo(input.runner, input.cwd);
   const { config } = await loadConfig({ root: repo.root, env: input.env });
-  if (!config.gates.pre_push.enabled) return { stdout: "", stderr: stderr.join(""), exitCode: 0 };
+  if (!config.gates.pre_push.enabled) {
+    for (const update of updates) {
+      if (update.deletion) continue;
+      stderr.push(notReviewedLine(
+        update.remoteRef,
+        "the pre-push gate is disabled (gates.pre_push.enabled is false; review-gate gate enable pre-push turns it on)",
+      ));
+    }
+    return { stdout: "", stderr: stderr.join(""), exitCode: 0 };
+  }
   const push: Push = { input, args, repo, config, stderr, exitCode: 0 };
   let reviewed = 0;
   const overBound: string[] = [];
@@ -103,7 +112,10 @@ async function gateUpdate(
     maxCommits: gate.max_commits,
     reviewTags: gate.review_tags,
   });
-  if (resolved.kind === "skip") return "skipped";
+  if (resolved.kind === "skip") {
+    if (resolved.notReviewed) push.stderr.push(notReviewedLine(update.remoteRef, resolved.reason));
+    return "skipped";
+  }
   const { range } = resolved;
   const label = `${update.remoteRef} (${range.commits} commit${range.commits === 1 ? "" : "s"})`;
   for (const note of range.notes) push.stderr.push(`review-gate: ${note}\n`);
@@ -221,6 +233,11 @@ function blockingOf(
 ): GateFinding[] {
   const blocking = sortFindings(blockingFindings(answer, policyOf(config), notes));
   return withFingerprints(blocking, notesByFinding(answer, notes));
+}
+
+/** One stderr line for a ref update the gate lets through without a review (never silence). */
+function notReviewedLine(ref: string, reason: string): string {
+  return sanitizeForTerminal(`review-gate: ${ref} was NOT reviewed: ${reason}\n`);
 }
 
 function report(push: Push, out: { text: string; blocked: boolean }): void {

@@ -10,7 +10,9 @@
  *   `remote` is a URL or path (no remote of that name) → no remote-tracking ref at all
  *   (`--not --remotes`). The diff starts at the first parent of the oldest such commit, or the empty
  *   tree for a root commit.
- * - At most `maxCommits` commits: the newest N are reviewed and a note says so.
+ * - Every new commit is in the range however many there are: the diff is the range's net change, so
+ *   a file added by an older pushed commit is always shown. Past `maxCommits` a note says the
+ *   commits are reviewed as one diff, and merges are no longer separated (below).
  * - When the pushed commits (those on no remote-tracking ref of that remote) include merges of
  *   commits already on the remote (e.g. `main` merged into a feature branch), the diff starts at the
  *   tree merging the base with those parents (lib/gates/pre_push/merge_base_tree.ts), so main's changes are
@@ -32,18 +34,23 @@ export interface PushRange {
   from: string;
   /** The pushed commit (annotated tags peeled). */
   to: string;
-  /** Commits in the range that are reviewed (≤ maxCommits). */
+  /** Commits in the range (all of them are reviewed, as one net diff). */
   commits: number;
-  /** True when there were more than `maxCommits` new commits and only the newest were kept. */
+  /** True when there were more than `maxCommits` new commits (still all reviewed, merges not separated). */
   truncated: boolean;
   /** Human notes, e.g. about truncation or the fallback used. */
   notes: string[];
 }
 
-/** Either a range or why this update needs no review. */
+/**
+ * Either a range, or why this update gets no review. `notReviewed` marks a skip of something that
+ * does change the remote (a tag, an id that is not a commit here): the gate must say it was NOT
+ * reviewed; a deletion or a ref with nothing new has nothing to review.
+ */
 export type PushRangeResult = { kind: "range"; range: PushRange } | {
   kind: "skip";
   reason: string;
+  notReviewed?: boolean;
 };
 
 /** Inputs of {@linkcode resolvePushRange}. */
@@ -53,7 +60,8 @@ export interface PushRangeOptions {
   /** The hook's `$1`: a remote name, or the URL/path pushed to. */
   remote: string;
   update: PushUpdate;
-  /** Most commits reviewed; default 100 (config `gates.pre_push.max_commits`). */
+  /** Past this many new commits, merges are not separated and a note says so; default 100
+   * (config `gates.pre_push.max_commits`). It never shrinks the diff. */
   maxCommits?: number;
   /** Review tag pushes too; default false (config `gates.pre_push.review_tags`). */
   reviewTags?: boolean;
@@ -88,43 +96,45 @@ export async function resolvePushRange(
   const maxCommits = Math.max(1, options.maxCommits ?? 100);
   if (update.deletion) return { kind: "skip", reason: `deletes ${update.remoteRef}` };
   if (update.tag && !options.reviewTags) {
-    return { kind: "skip", reason: `tag ${update.remoteRef} (tags are not reviewed)` };
+    return {
+      kind: "skip",
+      reason: "tags are not reviewed (set gates.pre_push.review_tags: true to review them)",
+      notReviewed: true,
+    };
   }
   const to = await peelCommit(runner, repo, update.localOid);
   if (!to) {
     return {
       kind: "skip",
-      reason: `${update.localOid} pushed to ${update.remoteRef} is not a commit`,
+      reason:
+        `${update.localOid} is not a commit in this repository, so there is no change to show`,
+      notReviewed: true,
     };
   }
   const upstream = await upstreamOf(runner, options, to);
-  const rows = await listCommits(runner, repo, {
-    to,
-    exclude: upstream.exclude,
-    max: maxCommits + 1,
-  });
+  // Every new commit is listed: the diff must start where the remote stops, whatever their number
+  // (reviewing only the newest N would hide a file an older pushed commit added).
+  const rows = await listCommits(runner, repo, { to, exclude: upstream.exclude });
   if (rows.length === 0) {
     return { kind: "skip", reason: `nothing new to review on ${update.remoteRef}` };
   }
   const truncated = rows.length > maxCommits;
-  const kept = rows.slice(0, maxCommits);
   const { known, notes } = upstream;
-  const truncatedNote =
-    `More than ${maxCommits} new commits: reviewing the newest ${maxCommits} only`;
-  let from: string;
-  if (known && !truncated) from = known;
-  else from = kept[kept.length - 1][1] ?? (to.length === 64 ? EMPTY_TREE.sha256 : EMPTY_TREE.sha1);
+  const manyNote =
+    `${rows.length} new commits (more than max_commits, ${maxCommits}): their net change is reviewed as one diff`;
+  const from = known ??
+    rows[rows.length - 1][1] ?? (to.length === 64 ? EMPTY_TREE.sha256 : EMPTY_TREE.sha1);
   const whole: PushRange = {
     from,
     to,
-    commits: kept.length,
+    commits: rows.length,
     truncated,
-    notes: truncated ? [...notes, truncatedNote] : notes,
+    notes: truncated ? [...notes, manyNote] : notes,
   };
   if (!rows.some((r) => r.length > 2)) return { kind: "range", range: whole };
   return {
     kind: "range",
-    range: await separateMerges(runner, options, { rows, kept, whole, upstream, maxCommits }),
+    range: await separateMerges(runner, options, { rows, whole, upstream, maxCommits }),
   };
 }
 
@@ -185,7 +195,6 @@ async function separateMerges(
   options: PushRangeOptions,
   at: {
     rows: string[][];
-    kept: string[][];
     whole: PushRange;
     upstream: Upstream;
     maxCommits: number;
@@ -207,10 +216,12 @@ async function separateMerges(
     if (pushed.length === 0) return whole;
     base = known;
   } else if (whole.truncated) {
-    if (pushedMergeParents(at.kept).length > 0) whole.notes.push(NOT_SEPARATED_NOTE);
+    if (pushedMergeParents(at.rows.slice(0, maxCommits)).length > 0) {
+      whole.notes.push(NOT_SEPARATED_NOTE);
+    }
     return whole;
   } else {
-    base = at.kept[at.kept.length - 1][1];
+    base = at.rows[at.rows.length - 1][1];
   }
   const parents = pushedMergeParents(pushed.slice(0, maxCommits));
   if (parents.length === 0) return whole;
@@ -256,13 +267,13 @@ async function isRemoteName(runner: Runner, repo: string, name: string): Promise
 async function listCommits(
   runner: Runner,
   repo: string,
-  options: { to: string; exclude: string[]; max: number },
+  options: { to: string; exclude: string[]; max?: number },
 ): Promise<string[][]> {
   const args = [
     "rev-list",
     "--topo-order",
     "--parents",
-    `--max-count=${options.max}`,
+    ...(options.max === undefined ? [] : [`--max-count=${options.max}`]),
     options.to,
     "--not",
     ...options.exclude,

@@ -135,8 +135,8 @@ Deno.test("resolvePushRange() handles a force push over commits not present loca
   });
 });
 
-Deno.test("resolvePushRange() keeps only the newest maxCommits commits and says so", async () => {
-  await withRemote(async ({ repo }) => {
+Deno.test("resolvePushRange() past maxCommits still reviews every new commit's net change and says so", async () => {
+  await withRemote(async ({ repo, base }) => {
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push(await commitFile(repo, `f${i}.txt`, `${i}\n`, `c${i}`));
     const r = await pushRange(repo, {
@@ -144,12 +144,12 @@ Deno.test("resolvePushRange() keeps only the newest maxCommits commits and says 
       update: update("refs/heads/main", ids[3], "refs/heads/main", "0".repeat(40)),
     });
     assert.deepEqual({ from: r.from, to: r.to, commits: r.commits, truncated: r.truncated }, {
-      from: ids[1],
+      from: base,
       to: ids[3],
-      commits: 2,
+      commits: 4,
       truncated: true,
     });
-    assert.match(r.notes.join("\n"), /newest 2/);
+    assert.match(r.notes.join("\n"), /4 new commits \(more than max_commits, 2\).*one diff/);
   });
 });
 

@@ -1,0 +1,102 @@
+/**
+ * End to end: a push never reads as reviewed when part of it did not reach the model. Real
+ * `git push` into a local bare remote through the installed hook: a push of more commits than
+ * `max_commits` still shows the oldest commit's file to the model; a tag push (review_tags off), a
+ * push with the gate disabled, and a push line whose id is not a commit here each print one line
+ * saying the ref was NOT reviewed and why; a push blocked by `on_partial: "block"` is recorded as
+ * blocking.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  gitOk,
+  makeGateSandbox,
+  providerCalls,
+  readFakeLog,
+  remoteRef,
+  runCli,
+  runGit,
+  scenario,
+  writeRepoConfig,
+} from "./_gates.ts";
+
+Deno.test("pre-push over max_commits shows the oldest pushed commit's file to the model", async () => {
+  const sb = await makeGateSandbox();
+  try {
+    const installed = await runCli(sb, ["install", "--git"]);
+    assert.equal(installed.code, 0, installed.stderr);
+    await writeRepoConfig(sb, { gates: { pre_push: { max_commits: 2 } } });
+    await Deno.writeTextFile(join(sb.repo.root, "evil.ts"), 'export const EVIL_PAYLOAD = "x";\n');
+    await gitOk(sb, ["add", "evil.ts"]);
+    await gitOk(sb, ["commit", "-qm", "evil"]);
+    for (const n of ["one", "two"]) {
+      await Deno.writeTextFile(join(sb.repo.root, `${n}.ts`), `export const ${n} = 1;\n`);
+      await gitOk(sb, ["add", `${n}.ts`]);
+      await gitOk(sb, ["commit", "-qm", n]);
+    }
+    const r = await runGit(sb, ["push", "origin", "main"], { env: scenario("valid") });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /refs\/heads\/main \(3 commits\): approved/);
+    assert.match(r.stderr, /3 new commits \(more than max_commits, 2\)/);
+    const log = await readFakeLog(sb);
+    assert.equal(log.length, 1);
+    const prompt = log[0].stdin ?? "";
+    assert.match(prompt, /EVIL_PAYLOAD/, "the file the oldest commit added is in the prompt");
+    assert.match(prompt, /export const two = 1/);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("pre-push says NOT reviewed for a tag, a disabled gate and an id that is not a commit", async (t) => {
+  const sb = await makeGateSandbox();
+  try {
+    const installed = await runCli(sb, ["install", "--git"]);
+    assert.equal(installed.code, 0, installed.stderr);
+
+    await t.step("a tag push (review_tags off) goes ahead with one NOT reviewed line", async () => {
+      await gitOk(sb, ["tag", "v1"]);
+      const r = await runGit(sb, ["push", "origin", "v1"], { env: scenario("valid") });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stderr,
+        /review-gate: refs\/tags\/v1 was NOT reviewed: tags are not reviewed \(set gates\.pre_push\.review_tags: true/,
+      );
+      assert.equal(await providerCalls(sb), 0);
+    });
+
+    await t.step("a push line whose id is not in the repository says NOT reviewed", async () => {
+      const missing = "ab".repeat(20);
+      const r = await runCli(sb, ["hook", "pre-push", "origin", sb.remote], {
+        stdin: `refs/heads/x ${missing} refs/heads/x ${"0".repeat(40)}\n`,
+        env: scenario("valid"),
+      });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stderr,
+        new RegExp(`refs/heads/x was NOT reviewed: ${missing} is not a commit in this repository`),
+      );
+    });
+
+    await t.step("with the gate disabled, the push goes ahead and says NOT reviewed", async () => {
+      const off = await runCli(sb, ["gate", "disable", "pre-push"]);
+      assert.equal(off.code, 0, off.stderr);
+      await Deno.writeTextFile(join(sb.repo.root, "late.ts"), "export const late = 1;\n");
+      await gitOk(sb, ["add", "late.ts"]);
+      await gitOk(sb, ["commit", "-qm", "late"]);
+      const head = await gitOk(sb, ["rev-parse", "HEAD"]);
+      const r = await runGit(sb, ["push", "origin", "main"], { env: scenario("valid") });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stderr,
+        /refs\/heads\/main was NOT reviewed: the pre-push gate is disabled .*review-gate gate enable pre-push/,
+      );
+      assert.equal(await remoteRef(sb, "main"), head);
+      assert.equal(await providerCalls(sb), 0);
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});
