@@ -27,7 +27,7 @@ import { stampForTurnGates } from "./user_writes.ts";
 interface InstallFlags {
   /** One per install target: `git`, `claude`. */
   [target: string]: unknown;
-  scope: ClaudeScope;
+  scope?: ClaudeScope;
   projectDir?: string;
   dryRun?: boolean;
   force?: boolean;
@@ -38,14 +38,13 @@ function addFlags(command: Command, verb: string): Command {
   for (const target of INSTALL_TARGETS) {
     command.option(`--${target.flag}`, `${verb} ${target.what} only`);
   }
+  const scope = new Option(
+    "--scope <scope>",
+    "Claude settings: local (.claude/settings.local.json), project or user; Codex hooks: user ($CODEX_HOME/hooks.json, also for local) or project (.codex/hooks.json)" +
+      (verb === "install" ? "" : " (default: every scope)"),
+  ).choices(["local", "project", "user"]);
   return command
-    .addOption(
-      new Option(
-        "--scope <scope>",
-        "Claude settings: local (.claude/settings.local.json), project or user; Codex hooks: user ($CODEX_HOME/hooks.json, also for local) or project (.codex/hooks.json)",
-      )
-        .choices(["local", "project", "user"]).default("local"),
-    )
+    .addOption(verb === "install" ? scope.default("local") : scope)
     .option(
       "--project-dir <dir>",
       "directory Claude Code is started in (default: the repository root)",

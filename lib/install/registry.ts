@@ -10,9 +10,15 @@
 import { loadConfig } from "../config/config.ts";
 import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
-import { type ClaudeScope, installClaudeHooks, uninstallClaudeHooks } from "./claude/install.ts";
+import {
+  BACKUP_SUFFIX,
+  type ClaudeScope,
+  installClaudeHooks,
+  uninstallClaudeHooks,
+} from "./claude/install.ts";
+import { ignoreLocalFiles } from "./git/local_ignore.ts";
 import { ensureNoEnabledPlugin } from "./claude/plugin.ts";
-import type { FileAction } from "./file_actions.ts";
+import { type FileAction, renderActions } from "./file_actions.ts";
 import { installGitHook, uninstallGitHook } from "./git/install.ts";
 import { installCodexHooks, uninstallCodexHooks } from "./codex/install.ts";
 
@@ -24,8 +30,8 @@ export interface InstallContext {
   repo: Repo;
   /** The command the installed hooks run (lib/install/self_command.ts); absent for uninstall. */
   command?: string;
-  /** `--scope` for settings-file targets. */
-  scope: ClaudeScope;
+  /** `--scope` for settings-file targets; absent for `uninstall` without one (every scope). */
+  scope?: ClaudeScope;
   /** `--project-dir`: where the agent is started (default: the repository root). */
   projectDir?: string;
   /** `--force`: replace a foreign hook that cannot be chained. */
@@ -76,7 +82,6 @@ const claudeTarget: InstallTarget = {
     const projectDir = context.projectDir ?? context.repo.root;
     if (install) await ensureNoEnabledPlugin({ projectDir, env: context.env });
     const options = {
-      scope: context.scope,
       projectDir,
       home: context.env.HOME,
       command: context.command,
@@ -84,12 +89,55 @@ const claudeTarget: InstallTarget = {
       guard: context.guard,
       dryRun: true,
     };
-    const report = install
-      ? await installClaudeHooks(options)
-      : await uninstallClaudeHooks(options);
-    return { actions: report.actions, text: report.text };
+    if (!install) {
+      return await everyScope(
+        context.scope ? [context.scope] : CLAUDE_SCOPES,
+        (scope) => uninstallClaudeHooks({ ...options, scope }),
+      );
+    }
+    const scope = context.scope ?? "local";
+    const report = await installClaudeHooks({ ...options, scope });
+    if (scope !== "local" || report.actions.length === 0) return report;
+    // .claude/settings.local.json is the user's own: keep it (and our backup) out of git's view,
+    // as Claude Code does when it creates the file, so no review ever sends it to the model
+    const ignore = await ignoreLocalFiles(context.runner, context.repo, [
+      report.path,
+      report.path + BACKUP_SUFFIX,
+    ]);
+    if (ignore.length === 0) return report;
+    return {
+      actions: [...report.actions, ...ignore],
+      text: `${report.text.trimEnd()}\ngit: ${renderActions(ignore)}`,
+    };
   },
 };
+
+/** Every scope `uninstall --claude` looks in when none is given. */
+const CLAUDE_SCOPES: readonly ClaudeScope[] = ["local", "project", "user"];
+
+/**
+ * Plan one uninstall per scope and join them; a scope that cannot be located (no HOME) is skipped.
+ * Scopes with nothing of ours are left out of the text unless none has anything.
+ */
+async function everyScope<S>(
+  scopes: readonly S[],
+  plan: (scope: S) => Promise<InstallPlan>,
+): Promise<InstallPlan> {
+  const plans: InstallPlan[] = [];
+  for (const scope of scopes) {
+    try {
+      plans.push(await plan(scope));
+    } catch (error) {
+      if (scopes.length === 1) throw error;
+    }
+  }
+  const acting = plans.filter((p) => p.actions.length > 0);
+  const shown = acting.length > 0 ? acting : plans.slice(0, 1);
+  return {
+    actions: acting.flatMap((p) => p.actions),
+    text: shown.map((p) => p.text.trimEnd()).join("\n") + "\n",
+  };
+}
 
 const codexTarget: InstallTarget = {
   flag: "codex",
@@ -98,16 +146,19 @@ const codexTarget: InstallTarget = {
   async plan(install, context) {
     const { config } = await loadConfig({ root: context.repo.root, env: context.env });
     const options = {
-      // Codex has no per-user project file: the default scope ("local") means the user's hooks.
-      scope: context.scope === "project" ? "project" as const : "user" as const,
       root: context.repo.root,
       env: context.env,
       command: context.command,
       stopTimeoutSeconds: config.gates.codex_stop.timeout_seconds,
       dryRun: true,
     };
-    const report = install ? await installCodexHooks(options) : await uninstallCodexHooks(options);
-    return { actions: report.actions, text: report.text };
+    // Codex has no per-user project file: the default scope ("local") means the user's hooks.
+    const scope = context.scope === "project" ? "project" as const : "user" as const;
+    if (install) return await installCodexHooks({ ...options, scope });
+    return await everyScope(
+      context.scope ? [scope] : ["user", "project"] as const,
+      (s) => uninstallCodexHooks({ ...options, scope: s }),
+    );
   },
 };
 

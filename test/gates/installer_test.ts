@@ -340,3 +340,41 @@ Deno.test("install --claude --guard adds the PreToolUse guard, a plain reinstall
     await sb.cleanup();
   }
 });
+
+Deno.test("install --claude keeps the personal settings file out of git (and of every review); uninstall without --scope removes ours from every scope", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    const installed = await runCli(sb, ["install", "--claude"]);
+    assert.equal(installed.code, 0, installed.stderr);
+    assert.match(installed.stdout, /keep your own settings file out of git/);
+    const status = await gitOk(sb, ["status", "--porcelain", "--untracked-files=all"]);
+    assert.ok(!status.includes(".claude/"), `git does not list our files: ${status}`);
+    const plan = await runCli(sb, ["review", "--plan-only"]);
+    assert.ok(!plan.stdout.includes("settings.local.json"), plan.stdout);
+    // a second install adds no second set of lines
+    assert.equal((await runCli(sb, ["install", "--claude"])).code, 0);
+    const exclude = await Deno.readTextFile(join(root, ".git", "info", "exclude"));
+    assert.equal(exclude.match(/settings\.local\.json$/gm)?.length, 1, exclude);
+
+    // project scopes of both agents, then a plain uninstall
+    for (const args of [["--claude", "--scope", "project"], ["--codex", "--scope", "project"]]) {
+      const out = await runCli(sb, ["install", ...args]);
+      assert.equal(out.code, 0, out.stderr);
+    }
+    assert.ok(await exists(join(root, ".claude", "settings.json")));
+    assert.ok(await exists(join(root, ".codex", "hooks.json")));
+    const removed = await runCli(sb, ["uninstall"]);
+    assert.equal(removed.code, 0, removed.stderr);
+    for (
+      const path of [".claude/settings.local.json", ".claude/settings.json", ".codex/hooks.json"]
+    ) {
+      const text = await Deno.readTextFile(join(root, path)).catch(() => "");
+      assert.ok(!text.includes("review-gate"), `${path} still holds our hooks: ${text}`);
+    }
+    const doctor = await runCli(sb, ["doctor"]);
+    assert.ok(!/hooks \((local|project)\): installed/.test(doctor.stdout), doctor.stdout);
+  } finally {
+    await sb.cleanup();
+  }
+});
