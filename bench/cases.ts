@@ -13,6 +13,7 @@ import type { GeneratedRepo } from "./gen_repo.ts";
 import { type BenchCase, type CaseFactory, DENO_RUN } from "./case_types.ts";
 import { hookCases } from "./hook_cases.ts";
 import { scaleCases } from "./scale_cases.ts";
+import { realCases } from "./real_cases.ts";
 import type { Measurement } from "./measure.ts";
 
 export { DENO_RUN } from "./case_types.ts";
@@ -182,7 +183,7 @@ export const treeCopyCases: CaseFactory = (ctx) => {
 };
 
 /** Cases added by hand (see the block above). Run after the built-in ones. */
-export const EXTENSION_CASES: CaseFactory[] = [hookCases, treeCopyCases, scaleCases];
+export const EXTENSION_CASES: CaseFactory[] = [hookCases, treeCopyCases, scaleCases, realCases];
 
 /** Every case factory, in table order. */
 export const ALL_CASES: CaseFactory[] = [reviewCases, pipelineCases, ...EXTENSION_CASES];
