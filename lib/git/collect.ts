@@ -234,10 +234,14 @@ function changedFile(e: RawEntry, streamed: StreamedFile): ChangedFile {
   return file;
 }
 
-/** sha256 hex of a plan: each chunk's diff text, then the omitted parts. */
-function planIdOf(plan: ReviewPlan): Promise<string> {
+/**
+ * sha256 hex of a plan: each chunk's digest (sha256 of its diff text, kept on the chunk), then the
+ * omitted parts. Chunks are hashed one at a time, never joined.
+ */
+async function planIdOf(plan: ReviewPlan): Promise<string> {
+  for (const chunk of plan.chunks) chunk.digest = await sha256Hex(chunk.diff);
   return sha256Hex([
-    ...plan.chunks.flatMap((c) => [c.diff, "\0"]),
+    ...plan.chunks.flatMap((c) => [c.digest!, "\0"]),
     JSON.stringify(plan.coverage.omitted),
   ]);
 }

@@ -137,6 +137,8 @@ export interface ChangeChunk {
   lines: number;
   /** Paths of the files the chunk shows (all or part of), in order. */
   paths: string[];
+  /** sha256 hex of `diff` (UTF-8), taken once at collection (keys the part's cached verdict). */
+  digest?: string;
 }
 
 /** A change ready to be reviewed. */

@@ -165,7 +165,7 @@ async function reviewPart(
         }),
       }
       : {}),
-    fingerprint: await sha256Hex([`part\0`, chunk.diff]),
+    fingerprint: await sha256Hex([`part\0`, chunk.digest ?? await sha256Hex(chunk.diff)]),
     schemaId: request.schemaHash,
     promptTemplateHash: request.templateHash,
     provider: provider.adapter.name,

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { utf8Length } from "../git/hunks.ts";
 import type { Decision } from "../answer/types.ts";
 import { type ExecResult, SpawnError } from "../exec/exec.ts";
 import type { Envelope, Invocation, ProviderAdapter, Usage } from "../providers/provider.ts";
@@ -126,9 +127,8 @@ async function prepareAttempt<T>(
     }
     await Deno.writeTextFile(path, content, { mode: 0o600 });
   }
-  const stdinBytes = invocation.stdin === null
-    ? 0
-    : new TextEncoder().encode(invocation.stdin).byteLength;
+  // counted, not encoded: a prompt is up to a whole part's diff
+  const stdinBytes = invocation.stdin === null ? 0 : utf8Length(invocation.stdin);
   const record: AttemptRun = {
     n: at.n,
     argv: [options.bin, ...invocation.args],

@@ -82,17 +82,19 @@ function typeLabel(node: JsonSchema): string {
 /**
  * Pick a nonce (hex) that occurs nowhere in `text`.
  *
- * @param text the data to fence
+ * @param text the data to fence: one text, or several checked one by one (no copy of a large
+ *   diff is made to join them)
  * @param random source of random bytes, injectable for tests
  */
 export function pickNonce(
-  text: string,
+  text: string | readonly string[],
   random: (bytes: Uint8Array) => Uint8Array = (b) => crypto.getRandomValues(b),
 ): string {
+  const texts = typeof text === "string" ? [text] : text;
   for (;;) {
     const nonce = Array.from(random(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0"))
       .join("");
-    if (!text.includes(nonce)) return nonce;
+    if (!texts.some((t) => t.includes(nonce))) return nonce;
   }
 }
 
@@ -241,10 +243,13 @@ export function buildReviewPrompt(change: Change, options: BuildPromptOptions): 
     describeExcluded(change),
   ].join("\n");
   const nonce = options.nonce ??
-    pickNonce(
-      [diff, options.focus ?? "", options.agentMessage ?? "", notes].join("\n") +
-        guidelinesText(options.guidelines),
-    );
+    pickNonce([
+      diff,
+      options.focus ?? "",
+      options.agentMessage ?? "",
+      notes,
+      guidelinesText(options.guidelines),
+    ]);
   const focus = options.focus?.trim()
     ? `\nThe user asks you to focus on: ${JSON.stringify(options.focus.trim())}\n`
     : "";
