@@ -152,6 +152,9 @@ export async function runCi(options: CiOptions, deps: ReviewDeps): Promise<CiOut
       rules,
       rulesNotes,
       acks,
+      // "block" is already how a failed part ends a CI review; given, a partial verdict is also
+      // recorded as blocking (the ledger counts the block the job's exit code makes)
+      ...(options.onPartial === "block" ? { onPartial: "block" as const } : {}),
       ...(plan.notAsked ? { notAsked: plan.notAsked } : {}),
     },
     deps,

@@ -13,6 +13,7 @@ import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { runCi } from "../ci/run_ci.ts";
 import type { CliDeps } from "./deps.ts";
 import { addOutputOptions, writeOutputs } from "./outputs.ts";
+import { reviewedAmount } from "../git/coverage_text.ts";
 import { failOnOption, minConfidenceOption, policyFlagLayer } from "./policy_flags.ts";
 
 interface CiFlags {
@@ -108,6 +109,16 @@ findings, 2 usage or config error, 3 could not run, 130 interrupted.`,
       });
       for (const warning of ci.outcome.storeWarnings ?? []) {
         deps.stderr.write(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
+      }
+      const { record } = ci.outcome;
+      if (
+        ci.exitCode === 1 && flags.onPartial === "block" && record.coverage?.status === "partial"
+      ) {
+        deps.stderr.write(
+          `review-gate ci: failing (exit 1) because --on-partial is "block" and the change was only partially reviewed: ${
+            reviewedAmount(record.coverage)
+          }\n`,
+        );
       }
       setExit(ci.exitCode);
     });

@@ -69,7 +69,7 @@ Deno.test("getRenderer('terminal') draws a compliance run with the kind's body i
     [
       "review-gate: plan compliance deviates — 1 of 3 items done, 1 missing, 1 contradicted, 2 blocking (codex, 2.0 s)",
       "Change: working tree",
-      "WARNING: partially reviewed — reviewed 4 of 4 changed lines (10 B of 22 B of diff). Not reviewed:",
+      'WARNING: partially reviewed — reviewed 4 of 4 changed lines (10 B of 22 B of diff); not shown at all: 1 binary file ("big.bin"). Not reviewed:',
       "  big.bin: whole file (binary; 12 B)",
       "Plan: PLAN.md (3 items)",
       "",

@@ -36,7 +36,13 @@ export function renderMarkdownResult(result: ReviewResult, policy: Policy): stri
   if (record.status === "nothing-to-review") {
     return `# Review: nothing to review\n\n- Change: ${escapeInline(record.target.label)}\n`;
   }
-  const out = [`# Review: NOT reviewed — ${record.status}`, ""];
+  // "NOT reviewed — not-reviewed" said it twice: the status only follows when it adds a reason
+  const out = [
+    record.status === "not-reviewed"
+      ? "# Review: NOT reviewed"
+      : `# Review: NOT reviewed — ${record.status}`,
+    "",
+  ];
   out.push(`- Change: ${escapeInline(record.target.label)}`);
   out.push(providerLine(record));
   if (record.id) out.push(`- Run: \`${record.id}\``);
@@ -118,7 +124,8 @@ export function renderKindMarkdown(record: RunRecord, parts: KindMarkdownParts):
 export function renderMarkdown(record: RunRecord, answer: ReviewAnswer, policy: Policy): string {
   const view = buildView({ record, answer }, policy);
   const out: string[] = [];
-  out.push(`# Review: ${record.status}`, "");
+  const partial = record.coverage?.status === "partial" ? " (partially reviewed)" : "";
+  out.push(`# Review: ${record.status}${partial}`, "");
   out.push(...runFacts(record));
   out.push("", "## Summary", "", answer.summary, "");
   out.push(`## Findings (${answer.findings.length})`, "");

@@ -205,8 +205,11 @@ export function renderTerminal(
   const answer = result.answer!;
   const out: string[] = [];
   const view = buildView(result, options.policy);
+  const partial = record.coverage?.status === "partial";
   const headline = record.status === "approved"
-    ? paint(["green", "bold"], "review-gate: approved")
+    ? (partial
+      ? paint(["yellow", "bold"], "review-gate: approved (partially reviewed)")
+      : paint(["green", "bold"], "review-gate: approved"))
     : paint(["yellow", "bold"], "review-gate: needs attention");
   const counts = `${answer.findings.length} finding${answer.findings.length === 1 ? "" : "s"}` +
     (view.blocking > 0 ? `, ${view.blocking} blocking` : "") +

@@ -42,7 +42,8 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * How much was reviewed: `reviewed 1,234 of 2,000 changed lines (45.1 KB of 80.2 KB of diff)`.
+ * How much was reviewed: `reviewed 1,234 of 2,000 changed lines (45.1 KB of 80.2 KB of diff)`,
+ * naming any whole file left out that has no lines to count (binary, undecodable, submodule).
  *
  * @param coverage a run's coverage
  */
@@ -54,7 +55,24 @@ export function reviewedAmount(coverage: Coverage): string {
     : "";
   return `reviewed ${count(coverage.reviewedLines)} of ${count(lines)} changed lines (${
     formatBytes(coverage.reviewedBytes)
-  } of ${formatBytes(bytes)} of diff)${parts}`;
+  } of ${formatBytes(bytes)} of diff)${parts}${unlinedFiles(coverage.omitted)}`;
+}
+
+/** Most files {@linkcode unlinedFiles} names. */
+const NAMED_UNLINED = 3;
+
+/**
+ * The whole files left out that have no countable lines (binary, undecodable, submodules), which
+ * a line count alone would hide: `; not shown at all: 1 binary file ("logo.png")`. Empty when none.
+ */
+function unlinedFiles(omitted: readonly OmittedPart[]): string {
+  const files = omitted.filter((o) => !o.hunks?.length && o.lines === 0);
+  if (files.length === 0) return "";
+  const kinds = [...new Set(files.map((f) => OMIT_REASON_TEXT[f.reason]))].join(" or ");
+  const named = files.slice(0, NAMED_UNLINED).map((f) => JSON.stringify(f.path)).join(", ");
+  const rest = files.length > NAMED_UNLINED ? ` and ${files.length - NAMED_UNLINED} more` : "";
+  const noun = files.length === 1 ? "file" : "files";
+  return `; not shown at all: ${files.length} ${kinds} ${noun} (${named}${rest})`;
 }
 
 /**

@@ -117,7 +117,9 @@ export interface ReviewOptions {
   deadline?: number;
   /**
    * A review in several calls, one of which could not run: "allow" lets the others' verdict stand
-   * with the failed part named as not reviewed; "block" (default) fails the whole review.
+   * with the failed part named as not reviewed; "block" (default) fails the whole review. Given
+   * as "block" (a gate's `on_partial`), a verdict that saw only part of the change is also recorded
+   * as blocking.
    */
   onPartial?: "allow" | "block";
   /**
@@ -666,8 +668,12 @@ async function finish(
     const agreed = agreements(sources, result.council, run.options.config.council_policy);
     findingNotes.forEach((note, i) => (note.agreement = agreed[i]));
   }
+  // A gate with on_partial "block" stops a partially reviewed change: the record says so, so the
+  // ledger and `stats` count the block the user saw.
+  const partialBlocks = run.options.onPartial === "block" &&
+    (result.extras?.coverage ?? at.start.coverage)?.status === "partial";
   const blocking = answer !== undefined
-    ? kind.blocking(answer, { policy, switches, notes: findingNotes })
+    ? kind.blocking(answer, { policy, switches, notes: findingNotes }) || partialBlocks
     : false;
   const { record, warnings } = await storeRun(at.start, {
     ...run.storeAs(at.state),

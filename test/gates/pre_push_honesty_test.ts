@@ -100,3 +100,30 @@ Deno.test("pre-push says NOT reviewed for a tag, a disabled gate and an id that 
     await sb.cleanup();
   }
 });
+
+Deno.test("a push blocked by on_partial is recorded as blocking, and stats counts the block", async () => {
+  const sb = await makeGateSandbox();
+  try {
+    const installed = await runCli(sb, ["install", "--git"]);
+    assert.equal(installed.code, 0, installed.stderr);
+    await writeRepoConfig(sb, { gates: { pre_push: { on_partial: "block" } } });
+    await Deno.writeFile(join(sb.repo.root, "logo.png"), new Uint8Array([0x89, 0, 1, 2]));
+    await Deno.writeTextFile(join(sb.repo.root, "note.ts"), "export const note = 1;\n");
+    await gitOk(sb, ["add", "logo.png", "note.ts"]);
+    await gitOk(sb, ["commit", "-qm", "logo and note"]);
+    const before = await remoteRef(sb, "main");
+    const r = await runGit(sb, ["push", "origin", "main"], { env: scenario("valid") });
+    assert.notEqual(r.code, 0);
+    assert.match(
+      r.stderr,
+      /only PARTIALLY reviewed: .*not shown at all: 1 binary file \("logo\.png"\)/,
+    );
+    assert.match(r.stderr, /blocked because gates\.pre_push\.on_partial is "block"/);
+    assert.equal(await remoteRef(sb, "main"), before);
+    const stats = await runCli(sb, ["stats", "--json"]);
+    assert.equal(stats.code, 0, stats.stderr);
+    assert.equal(JSON.parse(stats.stdout).total.blocks, 1);
+  } finally {
+    await sb.cleanup();
+  }
+});
