@@ -142,6 +142,16 @@ Deno.test("ci on GitLab: a fork's pipeline run in the fork says NOT reviewed", a
   });
 });
 
+Deno.test("ci on GitLab: a fork's merge request run in the parent project is reviewed untrusted", async () => {
+  await withCi("head", async (sb) => {
+    const r = await ci(sb, ["--format", "json"], gitlabEnv(sb, { type: "detached", fork: true }));
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /merge request !7 from a fork \(untrusted/);
+    assert.equal(JSON.parse(r.stdout).rules.untrusted, true, "untrusted without --untrusted");
+    assertOnlyTheRequest((await readFakeLog(sb))[0]);
+  });
+});
+
 Deno.test("ci elsewhere needs --base; with it, it reviews HEAD from the merge base", async () => {
   await withCi("full", async (sb) => {
     const none = await ci(sb, [], { CI: "true" });
