@@ -14,6 +14,7 @@ import { runGit } from "../git/git.ts";
 import { type AjvError, describeError } from "../config/validate.ts";
 import validateAcks from "../generated/acks_validator.js";
 import { type Ack, ACKS_FILE, type AcksSource } from "./types.ts";
+import { readRegularText } from "../base/regular_file.ts";
 
 /**
  * Parse and validate the text of an acks file.
@@ -53,7 +54,7 @@ export async function readAcks(runner: Runner, source: AcksSource): Promise<Ack[
   if (source.kind === "worktree") {
     let text: string;
     try {
-      text = await Deno.readTextFile(join(source.root, ACKS_FILE));
+      text = await readRegularText(join(source.root, ACKS_FILE));
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return [];
       throw error;

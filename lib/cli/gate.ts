@@ -17,6 +17,7 @@ import { claudeHookStatuses, stopTimeoutProblem } from "../install/claude/status
 import { codexHookStatuses, codexTimeoutProblem } from "../install/codex/status.ts";
 import type { CliDeps } from "./deps.ts";
 import { stampForTurnGates } from "./user_writes.ts";
+import { readRegularText } from "../base/regular_file.ts";
 
 const GATES = {
   "pre-push": "pre_push",
@@ -50,7 +51,7 @@ async function toggle(
   }
   let text = "";
   try {
-    text = await Deno.readTextFile(path);
+    text = await readRegularText(path);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }

@@ -18,6 +18,7 @@ import {
 import { ConfigError } from "../base/errors.ts";
 import type { ProviderName } from "../providers/provider.ts";
 import { configProblems } from "./validate.ts";
+import { readRegularText } from "../base/regular_file.ts";
 
 /** What a gate does when the review could not run (`on_error`) or saw only part of the change (`on_partial`). */
 export type OnError = "allow" | "block";
@@ -270,7 +271,7 @@ export function userConfigPath(env: Record<string, string | undefined>): string 
 async function readLayer(path: string): Promise<ConfigLayer | undefined> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readRegularText(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw new ConfigError(`Cannot read config "${path}": ${(error as Error).message}`, {

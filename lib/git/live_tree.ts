@@ -15,6 +15,7 @@ import { withPrivateTempDir } from "../exec/tmpdir.ts";
 import { git, gitFailure, gitText, runGit } from "./git.ts";
 import type { Repo } from "./repo.ts";
 import type { ExcludeReason } from "./types.ts";
+import { readRegularText } from "../base/regular_file.ts";
 
 const ADD_ARGS = ["-c", "advice.addEmbeddedRepo=false", "add", "-A", "--ignore-errors"];
 /** git's warning for a directory with its own repository (git 2.39: builtin/add.c). */
@@ -91,7 +92,7 @@ export async function snapshotWorktreeTree(runner: Runner, repo: Repo): Promise<
 /** True when `path/.git` is a gitdir file pointing into this repository's `worktrees/`. */
 async function isLinkedWorktree(repo: Repo, path: string): Promise<boolean> {
   try {
-    const text = await Deno.readTextFile(`${repo.root}/${path}/.git`);
+    const text = await readRegularText(`${repo.root}/${path}/.git`);
     const target = text.match(/^gitdir: (.+)$/m)?.[1]?.trim();
     if (!target) return false;
     const absolute = target.startsWith("/") ? target : `${repo.root}/${path}/${target}`;

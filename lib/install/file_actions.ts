@@ -12,6 +12,7 @@
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../base/atomic_write.ts";
 import { renderLineDiff } from "./line_diff.ts";
+import { readRegularText } from "../base/regular_file.ts";
 
 /** One planned change to the file system. */
 export type FileAction =
@@ -141,7 +142,7 @@ export async function fileMode(path: string, fallback: number): Promise<number> 
 /** Read a text file; `null` when it does not exist; `undefined` when it exists but cannot be read. */
 export async function readTextOrNull(path: string): Promise<string | null | undefined> {
   try {
-    return await Deno.readTextFile(path);
+    return await readRegularText(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return (await lstatOrNull(path)) ? undefined : null;
     return undefined;
@@ -155,7 +156,7 @@ export function installStatePath(commonDir: string): string {
 
 async function readCreatedDirs(statePath: string): Promise<string[]> {
   try {
-    const value = JSON.parse(await Deno.readTextFile(statePath));
+    const value = JSON.parse(await readRegularText(statePath));
     const dirs = value?.created_dirs;
     return Array.isArray(dirs) ? dirs.filter((d): d is string => typeof d === "string") : [];
   } catch {

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { lastRun, makeSandbox, readFakeLog, runCli, writeScenario } from "./_cli.ts";
+import { lastRun, makeSandbox, readFakeLog, runCli, spawnCli, writeScenario } from "./_cli.ts";
 
 Deno.test("review --json refuses a codex answer nested 10,000 levels deep and stores the run", async () => {
   const sandbox = await makeSandbox({ "a.ts": "export const a = 1;\n" });
@@ -74,6 +74,35 @@ Deno.test("review leaves an empty nested repository out of the change and says s
     );
     assert.doesNotMatch(result.stdout + result.stderr, /internal error|partial/);
     assert.equal((await readFakeLog(sandbox)).length, 1);
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("a committed config or acks file that is a symlink to /dev/zero is refused at once, never read without end", async () => {
+  const sandbox = await makeSandbox({ "a.ts": "export const a = 1;\n" });
+  const run = async (args: string[], stdin?: string) => {
+    const child = spawnCli(sandbox, args, stdin === undefined ? {} : { stdin });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    try {
+      const out = await child.output();
+      return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  try {
+    await Deno.symlink("/dev/zero", join(sandbox.repo.root, ".review-gate.json"));
+    await sandbox.repo.write("a.ts", "export const a = 2;\n");
+    const review = await run(["review", "--no-cache"]);
+    assert.equal(review.code, 2, review.stderr);
+    assert.match(review.stderr, /\.review-gate\.json" is not a regular file/);
+    await Deno.remove(join(sandbox.repo.root, ".review-gate.json"));
+    await Deno.mkdir(join(sandbox.repo.root, ".review-gate"));
+    await Deno.symlink("/dev/zero", join(sandbox.repo.root, ".review-gate", "acks.json"));
+    const acks = await run(["review", "--no-cache"]);
+    assert.notEqual(acks.code, 0, "not killed by the guard timer, not approved");
+    assert.match(acks.stderr, /acks\.json" is not a regular file/);
   } finally {
     await sandbox.cleanup();
   }

@@ -12,6 +12,7 @@ import { type HookEntry, hookFailureText, type HookInput, type HookOutput } from
 import { runPrePushGate } from "./gate.ts";
 import { PRE_PUSH_SKIP_HINT } from "./messages.ts";
 import { preCommitPush } from "./pre_commit.ts";
+import { readRegularText } from "../../base/regular_file.ts";
 
 /**
  * `hook pre-push <remote> <url>`: exit 0 (push goes ahead), 1 (blocked) or 130 (interrupted).
@@ -82,7 +83,7 @@ async function blocksOnError(input: HookInput): Promise<boolean> {
       for (const path of [userConfigPath(input.env), join(repo.root, REPO_CONFIG_FILE)]) {
         if (!path) continue;
         try {
-          const value = parse(await Deno.readTextFile(path), [], { allowTrailingComma: true });
+          const value = parse(await readRegularText(path), [], { allowTrailingComma: true });
           onError = value?.gates?.pre_push?.on_error ?? onError;
         } catch {
           // unreadable: keep what the other file said

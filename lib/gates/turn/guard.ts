@@ -37,6 +37,7 @@ import {
 } from "./guard_files.ts";
 import type { SessionState } from "../../store/sessions.ts";
 import type { Config } from "../../config/config.ts";
+import { readRegularText } from "../../base/regular_file.ts";
 
 /** What a guarded path is, and the words that name it in a prompt (lowercase). */
 interface Guarded {
@@ -122,7 +123,7 @@ async function changedTreePaths(
 
 /** True when the file is as the user's own review-gate command left it (lib/store/user_writes.ts). */
 async function leftByUser(repo: Repo, path: string): Promise<boolean> {
-  const text = await Deno.readTextFile(path).catch(() => null);
+  const text = await readRegularText(path).catch(() => null);
   return await writtenByUser(stateDir(repo.commonDir), path, text);
 }
 

@@ -21,6 +21,7 @@ import { userConfigPath } from "../../config/config.ts";
 import type { Runner } from "../../exec/exec.ts";
 import { gitText } from "../../git/git.ts";
 import type { Repo } from "../../git/repo.ts";
+import { readRegularText } from "../../base/regular_file.ts";
 
 /** How a guarded file is compared. */
 export type GuardKind = "whole" | "claude-settings" | "codex-config" | "git-config";
@@ -128,7 +129,7 @@ async function statPrint(path: string): Promise<string> {
 
 /** The part of a file that matters for its kind, digested (`-` when missing or unreadable). */
 async function contentDigest(guarded: GuardedFile): Promise<string> {
-  const text = await Deno.readTextFile(guarded.path).catch(() => null);
+  const text = await readRegularText(guarded.path).catch(() => null);
   if (text === null) return "-";
   switch (guarded.kind) {
     case "claude-settings":

@@ -35,6 +35,7 @@ import {
   type Settings,
 } from "./settings.ts";
 import { editSettingsText, parseSettingsText } from "../settings_text.ts";
+import { readRegularText } from "../../base/regular_file.ts";
 
 /** Which settings file: `local` (default), `project`, `user`. */
 export type ClaudeScope = "local" | "project" | "user";
@@ -101,7 +102,7 @@ async function readSettings(
   if (!info) return { text: null, settings: {}, mode: 0o644, isSymlink: false };
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readRegularText(path);
   } catch (cause) {
     throw new ConfigError(`Cannot read Claude settings "${path}": ${(cause as Error).message}`, {
       cause,
@@ -220,7 +221,7 @@ export async function uninstallClaudeHooks(options: ClaudeHookOptions): Promise<
 
 async function readBackup(path: string): Promise<{ text: string; settings: unknown } | null> {
   try {
-    const text = await Deno.readTextFile(path);
+    const text = await readRegularText(path);
     return { text, settings: await parseSettingsText(text, path) };
   } catch {
     return null;

@@ -21,6 +21,7 @@
 import { join, resolve } from "node:path";
 import { UsageError } from "../../base/errors.ts";
 import { parseSettingsText } from "../settings_text.ts";
+import { readRegularText } from "../../base/regular_file.ts";
 
 /** The plugin's name in `.claude-plugin/plugin.json`. */
 export const PLUGIN_NAME = "review-gate";
@@ -50,7 +51,7 @@ export interface ClaudeDirs {
 /** A file read as Claude Code reads its settings: JSON with comments and trailing commas. */
 async function readJson(path: string): Promise<Record<string, unknown> | null> {
   try {
-    const value = await parseSettingsText(await Deno.readTextFile(path), path);
+    const value = await parseSettingsText(await readRegularText(path), path);
     return typeof value === "object" && value !== null && !Array.isArray(value)
       ? value as Record<string, unknown>
       : null;
