@@ -15,6 +15,8 @@ import { resolveRepo } from "../git/repo.ts";
 import { writeFileAtomic } from "../base/atomic_write.ts";
 import { claudeHookStatuses, stopTimeoutProblem } from "../install/claude/status.ts";
 import { codexHookStatuses, codexTimeoutProblem } from "../install/codex/status.ts";
+import { findEnabledPlugin } from "../install/claude/plugin.ts";
+import { prePushStatus } from "../install/git/status.ts";
 import type { CliDeps } from "./deps.ts";
 import { stampForTurnGates } from "./user_writes.ts";
 import { readRegularText } from "../base/regular_file.ts";
@@ -70,21 +72,53 @@ async function status(deps: CliDeps): Promise<void> {
   const repo = await resolveRepo(deps.runner, deps.cwd);
   const { config, sources } = await loadConfig({ root: repo.root, env: deps.env });
   const skip = deps.env.REVIEW_GATE === "0" ? " (but REVIEW_GATE=0 skips every hook now)" : "";
-  for (const [name, key] of Object.entries(GATES)) {
-    deps.stdout.write(`${name}: ${config.gates[key].enabled ? "enabled" : "disabled"}${skip}\n`);
+  const claude = await claudeHookStatuses({ projectDir: repo.root, home: deps.env.HOME });
+  const codex = await codexHookStatuses({ root: repo.root, env: deps.env });
+  const installed: Record<GateName, string> = {
+    "pre-push": await prePushInstalled(deps, repo.root),
+    "claude-stop": await claudeInstalled(deps, repo.root, claude),
+    "codex-stop": codex.length > 0
+      ? codex.map((h) => `installed in ${h.scope} hooks (${h.path}): ${h.detail}`).join("; ")
+      : 'NOT installed, so it never runs (run "review-gate install --codex")',
+  };
+  for (const [name, key] of Object.entries(GATES) as [GateName, keyof typeof config.gates][]) {
+    const on = config.gates[key].enabled ? "enabled" : "disabled";
+    deps.stdout.write(`${name}: ${on}${skip}; ${installed[name]}\n`);
   }
   deps.stdout.write(
     `config: ${sources.length ? sources.join(", ") : "defaults (no config file)"}\n`,
   );
-  const statuses = await claudeHookStatuses({ projectDir: repo.root, home: deps.env.HOME });
-  for (const hook of statuses) {
+  for (const hook of claude) {
     const problem = stopTimeoutProblem(hook, config.gates.claude_stop.timeout_seconds);
     if (problem) deps.stdout.write(`WARNING: claude-stop (${hook.scope}): ${problem}\n`);
   }
-  for (const hook of await codexHookStatuses({ root: repo.root, env: deps.env })) {
+  for (const hook of codex) {
     const problem = codexTimeoutProblem(hook, config.gates.codex_stop.timeout_seconds);
     if (problem) deps.stdout.write(`WARNING: codex-stop (${hook.scope}): ${problem}\n`);
   }
+}
+
+/** Whether git will run the pre-push hook, in words (lib/install/git/status.ts). */
+async function prePushInstalled(deps: CliDeps, root: string): Promise<string> {
+  const hook = await prePushStatus(deps.runner, root);
+  if (!hook.installed) {
+    return `NOT installed, so it never runs: ${hook.detail}; run "review-gate install --git"`;
+  }
+  return hook.runs ? hook.detail : `installed but NOT run: ${hook.detail}`;
+}
+
+/** Where Claude Code's Stop gate is installed: settings files, or the plugin. */
+async function claudeInstalled(
+  deps: CliDeps,
+  root: string,
+  hooks: Awaited<ReturnType<typeof claudeHookStatuses>>,
+): Promise<string> {
+  const where = hooks.map((h) => `${h.state} in ${h.scope} settings (${h.path})`);
+  const plugin = await findEnabledPlugin({ projectDir: root, env: deps.env });
+  if (plugin) where.push(`plugin "${plugin.id}" enabled in ${plugin.enabledIn} settings`);
+  return where.length > 0
+    ? where.join("; ")
+    : 'NOT installed, so it never runs (run "review-gate install --claude")';
 }
 
 /** Register `gate` on the program. */
@@ -108,6 +142,8 @@ export function registerGate(program: Command, deps: CliDeps): void {
     .description("Disable a gate").action((which: string, flags: { user?: boolean }) =>
       toggle(false, which, flags, deps)
     );
-  gate.command("status").description("Show which gates are enabled and where config comes from")
+  gate.command("status").description(
+    "Show which gates are enabled, whether and where each is installed, and where config comes from",
+  )
     .action(() => status(deps));
 }

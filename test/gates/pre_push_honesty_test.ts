@@ -127,3 +127,24 @@ Deno.test("a push blocked by on_partial is recorded as blocking, and stats count
     await sb.cleanup();
   }
 });
+
+Deno.test("gate status says per gate whether it is installed and where, not only the config switch", async () => {
+  const sb = await makeGateSandbox();
+  try {
+    const before = await runCli(sb, ["gate", "status"]);
+    assert.equal(before.code, 0, before.stderr);
+    assert.match(
+      before.stdout,
+      /^pre-push: enabled; NOT installed, so it never runs: .*run "review-gate install --git"$/m,
+    );
+    assert.match(before.stdout, /^claude-stop: enabled; NOT installed, so it never runs/m);
+    assert.match(before.stdout, /^codex-stop: enabled; NOT installed, so it never runs/m);
+    const installed = await runCli(sb, ["install", "--git"]);
+    assert.equal(installed.code, 0, installed.stderr);
+    const after = await runCli(sb, ["gate", "status"]);
+    assert.match(after.stdout, /^pre-push: enabled; installed and reached \(.*pre-push\)$/m);
+    assert.match(after.stdout, /^claude-stop: enabled; NOT installed/m);
+  } finally {
+    await sb.cleanup();
+  }
+});
