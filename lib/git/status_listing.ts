@@ -40,12 +40,15 @@ export interface ListStatusOptions {
   ignoreSubmodules: "none" | "all";
 }
 
+/** Files read and hashed at once (their bytes are held until hashed). */
+const SIGNING_JOBS = 16;
+
 /** Files larger than this (bytes) are signed by size and mtime instead of a content hash. */
 const HASH_LIMIT = 64 * 1024 * 1024;
 
 /**
  * List the worktree at `dir` (untracked files included, ignored ones not, no rename detection).
- * One git call; listed files are hashed in-process (sha256 up to 64 MiB).
+ * One git call; listed files are hashed in-process (sha256 up to 64 MiB), a few at a time.
  *
  * @param runner the subprocess seam
  * @param dir absolute path of the worktree top level
@@ -88,11 +91,16 @@ export async function listStatus(
       if (token.startsWith("2 ")) files[prefix + tokens[++i]] = "source of a rename";
     }
   }
-  await Promise.all(
-    Object.keys(files).map(async (key) => {
+  // a few files at a time: reading every listed file at once would hold the whole change in memory
+  const keys = Object.keys(files);
+  let next = 0;
+  const sign = async () => {
+    while (next < keys.length) {
+      const key = keys[next++];
       files[key] += ` | ${await diskSignature(`${dir}/${key.slice(prefix.length)}`)}`;
-    }),
-  );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SIGNING_JOBS, keys.length) }, sign));
   return { head: `${branchHead} ${branchOid}`, files, submodules, indexEntries };
 }
 

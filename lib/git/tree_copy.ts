@@ -1,9 +1,9 @@
 /**
  * Write a private, read-only copy of exactly the reviewed tree: the provider child's working
  * directory (lib/session/workspace.ts explains why). One `git ls-tree -r -z -l --full-tree <tree>`
- * lists the blobs, `git cat-file --batch` reads them (one call per ~8 MiB of blobs, so the copy's
- * memory stays flat whatever the tree's size: a blob larger than that is read alone), and the raw
- * bytes are written as they are stored — no smudge or clean filter, no
+ * lists the blobs, `git cat-file --batch` reads them (one call per ~8 MiB of blobs) and each
+ * blob's raw bytes are written to its file as they stream in (the copy's memory is one pipe buffer
+ * whatever the tree's size), as they are stored — no smudge or clean filter, no
  * eol conversion, no `.gitattributes` (`export-ignore`/`export-subst` of `git archive` would let the
  * repository hide or rewrite files), no hook. Both git calls read no global or system config.
  *
@@ -144,7 +144,10 @@ function batches(blobs: Entry[]): Entry[][] {
   return out;
 }
 
-/** Read one batch with `cat-file --batch` and write each blob's raw bytes (0444). */
+/**
+ * Read one batch with `cat-file --batch` and write each blob's raw bytes (0444) as they stream in:
+ * nothing of a blob is kept, so the copy's memory is one pipe buffer whatever the tree's size.
+ */
 async function writeBatch(
   runner: Runner,
   root: string,
@@ -153,44 +156,118 @@ async function writeBatch(
   copy: TreeCopy,
 ): Promise<void> {
   const args = ["cat-file", "--batch"];
-  const size = batch.reduce((n, b) => n + b.size + b.oid.length + 32, 0);
+  const writer = new BlobWriter(dest, batch, copy);
   const result = await runGit(runner, root, args, {
     stdin: batch.map((b) => b.oid).join("\n") + "\n",
     isolated: true,
-    maxOutputBytes: size + 1024,
+    onStdout: (chunk) => writer.push(chunk),
   });
-  if (result.code !== 0 || result.truncated) throw gitFailure(args, result);
-  const out = result.stdout;
-  let offset = 0;
-  let pending: Promise<void>[] = [];
-  for (const blob of batch) {
-    const newline = out.indexOf(0x0a, offset);
-    // "<oid> SP blob SP <size> LF <content> LF" (git-cat-file(1) "BATCH OUTPUT")
-    const header = new TextDecoder().decode(out.subarray(offset, newline)).split(" ");
-    const length = Number(header[2]);
-    const start = newline + 1;
-    offset = start + length + 1;
-    const full = join(dest, blob.path);
-    if (!full.startsWith(`${dest}/`)) continue;
-    pending.push(writeBlob(full, out.subarray(start, start + length), blob.path, copy));
-    if (pending.length >= PARALLEL_WRITES) {
-      await Promise.all(pending);
-      pending = [];
-    }
-  }
-  await Promise.all(pending);
+  // a runner that cannot stream hands stdout over at the end
+  if (result.stdout.length > 0) writer.push(result.stdout);
+  writer.close();
+  if (result.code !== 0 || writer.broken) throw gitFailure(args, result);
 }
 
-/** Files written at once (the cost is kernel time per file; a few in flight hide the latency). */
-const PARALLEL_WRITES = 32;
+/**
+ * Writes `cat-file --batch` output ("<oid> SP blob SP <size> LF <content> LF" per object,
+ * git-cat-file(1) "BATCH OUTPUT") into the blobs' files with synchronous writes of each piece as
+ * it arrives (a piece is valid only during the call).
+ */
+class BlobWriter {
+  readonly #dest: string;
+  readonly #batch: Entry[];
+  readonly #copy: TreeCopy;
+  readonly #header: number[] = [];
+  #next = 0;
+  /** Content bytes of the current blob still to come; -1 while reading a header. */
+  #left = -1;
+  /** The separator LF after a blob's content is still to come. */
+  #separator = false;
+  #file: Deno.FsFile | null = null;
+  #written = 0;
+  /** True when the output did not match the batch. */
+  broken = false;
 
-async function writeBlob(full: string, bytes: Uint8Array, path: string, copy: TreeCopy) {
-  try {
-    await Deno.writeFile(full, bytes, { mode: 0o444, createNew: true });
-    copy.files++;
-    copy.bytes += bytes.byteLength;
-  } catch {
-    copy.skipped.push({ path, reason: "unwritable" });
+  constructor(dest: string, batch: Entry[], copy: TreeCopy) {
+    this.#dest = dest;
+    this.#batch = batch;
+    this.#copy = copy;
+  }
+
+  push(chunk: Uint8Array): void {
+    let at = 0;
+    while (at < chunk.length && !this.broken) {
+      if (this.#separator) {
+        this.#separator = false;
+        at++;
+      } else if (this.#left < 0) {
+        const newline = chunk.indexOf(0x0a, at);
+        const end = newline < 0 ? chunk.length : newline;
+        for (let i = at; i < end; i++) this.#header.push(chunk[i]);
+        at = end;
+        if (newline >= 0) {
+          at++;
+          this.#open();
+        }
+      } else {
+        const take = Math.min(this.#left, chunk.length - at);
+        this.#write(chunk.subarray(at, at + take));
+        at += take;
+        this.#left -= take;
+        if (this.#left === 0) this.#finish();
+      }
+    }
+  }
+
+  /** The output ended: every blob must have been written. */
+  close(): void {
+    if (this.#next < this.#batch.length || this.#left > 0) this.broken = true;
+    this.#file?.close();
+    this.#file = null;
+  }
+
+  #open(): void {
+    const header = String.fromCharCode(...this.#header).split(" ");
+    this.#header.length = 0;
+    const blob = this.#batch[this.#next++];
+    if (!blob || header[1] !== "blob") {
+      this.broken = true;
+      return;
+    }
+    this.#left = Number(header[2]);
+    this.#written = 0;
+    const full = join(this.#dest, blob.path);
+    try {
+      if (full.startsWith(`${this.#dest}/`)) {
+        this.#file = Deno.openSync(full, { write: true, createNew: true, mode: 0o444 });
+      }
+    } catch {
+      this.#copy.skipped.push({ path: blob.path, reason: "unwritable" });
+    }
+    if (this.#left === 0) this.#finish();
+  }
+
+  #write(bytes: Uint8Array): void {
+    if (!this.#file) return;
+    try {
+      for (let done = 0; done < bytes.length;) done += this.#file.writeSync(bytes.subarray(done));
+      this.#written += bytes.length;
+    } catch {
+      this.#file.close();
+      this.#file = null;
+      this.#copy.skipped.push({ path: this.#batch[this.#next - 1].path, reason: "unwritable" });
+    }
+  }
+
+  #finish(): void {
+    if (this.#file) {
+      this.#file.close();
+      this.#file = null;
+      this.#copy.files++;
+      this.#copy.bytes += this.#written;
+    }
+    this.#left = -1;
+    this.#separator = true;
   }
 }
 

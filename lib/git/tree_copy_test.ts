@@ -76,3 +76,38 @@ Deno.test("copyTree() writes exactly the reviewed tree, raw, read-only, without 
     await repo.cleanup();
   }
 });
+
+Deno.test("copyTree() streams blobs larger than a pipe read, empty ones and many, byte for byte", async () => {
+  // 300 KB of varied bytes: it crosses several reads; an empty file; 300 small files after it
+  const big = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 7 + (i >> 8)) & 0xff);
+  const files: Record<string, string | Uint8Array> = { "a/big.bin": big, "a/empty.txt": "" };
+  for (let i = 0; i < 300; i++) files[`b/f${i}.txt`] = `file ${i}\n`.repeat(i % 5);
+  const repo = await makeTestRepo(files);
+  try {
+    const tree = (await repo.git("rev-parse", "HEAD^{tree}")).trim();
+    await withPrivateTempDir(async (dir) => {
+      const dest = join(dir, "tree");
+      await Deno.mkdir(dest);
+      const copy = await copyTree(runProcess, repo.root, tree, dest);
+      assert.equal(copy.files, 302);
+      assert.deepEqual(copy.skipped, []);
+      assert.deepEqual(await Deno.readFile(join(dest, "a/big.bin")), big);
+      assert.equal((await Deno.stat(join(dest, "a/empty.txt"))).size, 0);
+      for (const i of [0, 1, 4, 299]) {
+        assert.equal(
+          await Deno.readTextFile(join(dest, `b/f${i}.txt`)),
+          `file ${i}\n`.repeat(i % 5),
+        );
+      }
+      assert.equal(
+        copy.bytes,
+        300_000 + [...Array(300).keys()].reduce(
+          (n, i) => n + `file ${i}\n`.length * (i % 5),
+          0,
+        ),
+      );
+    });
+  } finally {
+    await repo.cleanup();
+  }
+});
