@@ -5,7 +5,10 @@
  * .gitignore), and `git write-tree` returns the tree. The temp dir is removed on every path and is
  * registered with lib/exec/tmpdir.ts, so a second Ctrl-C removes it as well. New blob and tree
  * objects land in the object store, as with any `git add`; refs, the index and the worktree are
- * never written.
+ * never written. The copy's assume-unchanged and skip-worktree bits are cleared first (for a
+ * skip-worktree file only when it is on disk, so a sparse checkout's absent files stay as they are):
+ * git never re-reads a file carrying either bit, so one `git update-index` would otherwise hide an
+ * edit from every review.
  *
  * @module
  */
@@ -43,8 +46,11 @@ export interface WorktreeSnapshot {
  * the index) stay. `--ignore-errors` lets one unreadable file keep its indexed state (git names it
  * on stderr) instead of failing the whole snapshot.
  *
- * Git calls: `add -A` and `write-tree`, plus `update-index --force-remove` when something is left
- * out.
+ * Tracked files marked assume-unchanged or skip-worktree (`git update-index`) are read like any
+ * other: the bits are cleared on the private index copy ({@linkcode clearIndexFlags}).
+ *
+ * Git calls: `ls-files -v`, `add -A` and `write-tree`, plus `update-index` when an entry carries
+ * one of those bits and `update-index --force-remove` when something is left out.
  *
  * @param runner the subprocess seam
  * @param repo the resolved repository
@@ -54,6 +60,7 @@ export interface WorktreeSnapshot {
  */
 export function snapshotWorktree(runner: Runner, repo: Repo): Promise<WorktreeSnapshot> {
   return withTempIndex(repo, async (env) => {
+    await clearIndexFlags(runner, repo, env);
     const result = await runGit(runner, repo.root, ADD_ARGS, { env });
     // exit 1: --ignore-errors skipped files it could not index (git listed them on stderr)
     if (result.code !== 0 && result.code !== 1) throw gitFailure(ADD_ARGS, result);
@@ -87,6 +94,72 @@ export function snapshotWorktree(runner: Runner, repo: Repo): Promise<WorktreeSn
  */
 export async function snapshotWorktreeTree(runner: Runner, repo: Repo): Promise<string> {
   return (await snapshotWorktree(runner, repo)).tree;
+}
+
+/** Tracked entries whose file git does not re-read (`git update-index` bits), by bit to clear. */
+export interface FlaggedEntries {
+  /** Paths marked assume-unchanged. */
+  assumed: string[];
+  /** Paths marked skip-worktree whose file is on disk. */
+  skipped: string[];
+}
+
+/**
+ * The index entries git would not re-read from disk: assume-unchanged ones, and skip-worktree ones
+ * whose file is on disk (a sparse checkout's absent files are left alone: clearing their bit would
+ * record them as deleted). `git ls-files -v` tags such entries with a lowercase letter
+ * (assume-unchanged) or `S`/`s` (skip-worktree); the format is git's
+ * (Documentation/git-ls-files.txt, `-v`). One git call.
+ *
+ * @param env extra environment (e.g. `GIT_INDEX_FILE` naming a private index copy)
+ * @throws {GitError} when git fails
+ */
+export async function flaggedEntries(
+  runner: Runner,
+  repo: Repo,
+  env: Record<string, string> = {},
+): Promise<FlaggedEntries> {
+  const listing = new TextDecoder().decode(
+    await git(runner, repo.root, ["ls-files", "-v", "-z"], { env }),
+  );
+  const flagged: FlaggedEntries = { assumed: [], skipped: [] };
+  for (const entry of listing.split("\0")) {
+    if (entry.length < 3 || entry[0] === "H") continue;
+    const tag = entry[0];
+    const path = entry.slice(2);
+    const skip = tag === "S" || tag === "s";
+    if (skip && !(await onDisk(`${repo.root}/${path}`))) continue;
+    if (skip) flagged.skipped.push(path);
+    if (tag !== tag.toUpperCase()) flagged.assumed.push(path);
+  }
+  return flagged;
+}
+
+/**
+ * Clear the bits {@linkcode flaggedEntries} finds on the index `env` points at (a private copy),
+ * so `git add -A` re-reads those files.
+ *
+ * @param env the environment naming the private index (`GIT_INDEX_FILE`)
+ * @throws {GitError} when git fails
+ */
+async function clearIndexFlags(
+  runner: Runner,
+  repo: Repo,
+  env: Record<string, string>,
+): Promise<void> {
+  const { assumed, skipped } = await flaggedEntries(runner, repo, env);
+  const clear = [["--no-assume-unchanged", assumed], ["--no-skip-worktree", skipped]] as const;
+  for (const [flag, paths] of clear) {
+    if (paths.length === 0) continue;
+    await git(runner, repo.root, ["update-index", flag, "-z", "--stdin"], {
+      env,
+      stdin: paths.join("\0") + "\0",
+    });
+  }
+}
+
+async function onDisk(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
 }
 
 /** True when `path/.git` is a gitdir file pointing into this repository's `worktrees/`. */

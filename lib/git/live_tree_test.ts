@@ -9,6 +9,7 @@ import {
   snapshotWorktreeTree,
 } from "./live_tree.ts";
 import { type Repo, resolveRepo } from "./repo.ts";
+import { autoTarget } from "./target.ts";
 import { makeTestRepo, type TestRepo } from "./test_repo.ts";
 
 async function withRepo(fn: (t: TestRepo, repo: Repo) => Promise<void>): Promise<void> {
@@ -146,4 +147,39 @@ Deno.test("snapshotIndexTree() explains an index with unmerged paths", async () 
   } finally {
     await repo.cleanup();
   }
+});
+
+Deno.test("snapshotWorktree() reads files marked assume-unchanged or skip-worktree", async () => {
+  await withRepo(async (t, repo) => {
+    await t.write("b.txt", "two\n");
+    await t.write("c.txt", "three\n");
+    await t.write("gone.txt", "sparse\n");
+    await t.git("add", "-A");
+    await t.git("commit", "-qm", "more");
+    const clean = await snapshotWorktreeTree(runProcess, repo);
+    await t.git("update-index", "--assume-unchanged", "a.txt");
+    await t.git("update-index", "--skip-worktree", "b.txt");
+    await t.git("update-index", "--skip-worktree", "--assume-unchanged", "c.txt");
+    await t.git("update-index", "--skip-worktree", "gone.txt");
+    await Deno.remove(`${t.root}/gone.txt`); // a sparse checkout's absent file: not a deletion
+    assert.equal(await snapshotWorktreeTree(runProcess, repo), clean);
+    await t.write("a.txt", "one\nhidden edit\n");
+    await t.write("b.txt", "two\nhidden edit\n");
+    await t.write("c.txt", "three\nhidden edit\n");
+    const tree = await snapshotWorktreeTree(runProcess, repo);
+    const diff = await t.git("diff", "--name-only", clean, tree);
+    assert.deepEqual(diff.trim().split("\n"), ["a.txt", "b.txt", "c.txt"]);
+    const flags = await t.git("ls-files", "-v");
+    assert.match(flags, /^h a\.txt$/m, "the user's index keeps its bits");
+    assert.match(flags, /^S b\.txt$/m);
+  });
+});
+
+Deno.test("autoTarget() picks the worktree when a file is marked assume-unchanged", async () => {
+  await withRepo(async (t, repo) => {
+    assert.equal(await autoTarget(runProcess, repo), null, "a clean worktree");
+    await t.git("update-index", "--assume-unchanged", "a.txt");
+    await t.write("a.txt", "one\nhidden edit\n");
+    assert.deepEqual(await autoTarget(runProcess, repo), { kind: "worktree" });
+  });
 });
