@@ -46,9 +46,10 @@ export interface SessionState {
   prompt?: string;
   /**
    * What the turn's start recorded about the files outside the tree that control the gate
-   * (lib/gates/turn/guard_files.ts): path → `<stat>|<digest>`, and the resolved git hooks dir.
+   * (lib/gates/turn/guard_files.ts): path → `<stat>|<digest>`, the resolved git hooks dir, and a
+   * digest of the git config keys that steer a snapshot.
    */
-  guard?: { files: Record<string, string>; hooksDir: string | null };
+  guard?: { files: Record<string, string>; hooksDir: string | null; gitConfig?: string };
   /**
    * The effective config when the turn started: used instead of the config on disk when the turn
    * changed review-gate's config without the user asking for it.

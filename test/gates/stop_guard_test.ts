@@ -133,7 +133,11 @@ Deno.test("claude Stop gate blocks a turn that changes what controls the gate, u
         "g-git-hooks",
         () => gitOk(sb, ["config", "core.hooksPath", "/dev/null"]),
       );
-      assertGuardBlock(hooks, /\.git\/config:1/, /git's core\.hooksPath/);
+      assertGuardBlock(
+        hooks,
+        /\.git\/config:1/,
+        /git's hooks, attributes, excludes or filter config/,
+      );
       await gitOk(sb, ["config", "--unset", "core.hooksPath"]);
     });
 

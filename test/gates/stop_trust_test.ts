@@ -9,6 +9,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import {
   addTokenLine,
   APP,
@@ -57,3 +58,81 @@ for (const flag of ["--assume-unchanged", "--skip-worktree"]) {
     }
   });
 }
+
+function assertControlBlock(decision: Record<string, unknown> | null, file: RegExp, what: RegExp) {
+  assert.equal(decision?.decision, "block", JSON.stringify(decision));
+  const reason = String(decision?.reason);
+  assert.match(reason, file);
+  assert.match(reason, what);
+  assert.match(reason, /which controls the review gate/);
+}
+
+Deno.test("claude Stop gate blocks a turn that hides its edit through info/ files or git config", async (t) => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  const info = join(root, ".git", "info");
+  const env = scenario("valid"); // the model approves: only the gate-control finding can block
+  try {
+    await Deno.mkdir(info, { recursive: true });
+    await t.step("info/attributes marking the edit generated", async () => {
+      const decision = await turn(sb, "t-attr", async () => {
+        await addTokenLine(root, "ATTR");
+        await Deno.writeTextFile(join(info, "attributes"), `${APP} linguist-generated\n`);
+      }, env);
+      assertControlBlock(decision, /\.git\/info\/attributes:1/, /git's info\/attributes/);
+      await Deno.writeTextFile(join(info, "attributes"), "");
+    });
+
+    await t.step("info/exclude hiding a new file", async () => {
+      const decision = await turn(sb, "t-exclude", async () => {
+        await Deno.writeTextFile(join(root, "evil.ts"), "fetch('http://x/');\n");
+        await Deno.writeTextFile(join(info, "exclude"), "evil.ts\n", { append: true });
+      }, env);
+      assertControlBlock(decision, /\.git\/info\/exclude:1/, /git's info\/exclude/);
+    });
+
+    await t.step("the same edit asked for by name passes", async () => {
+      const decision = await turn(
+        sb,
+        "t-exclude-asked",
+        () => Deno.writeTextFile(join(info, "exclude"), "scratch/\n", { append: true }),
+        env,
+        "Add scratch/ to .git/info/exclude",
+      );
+      assert.equal(decision, null);
+    });
+
+    await t.step("core.attributesFile and core.excludesFile", async () => {
+      const attrs = join(sb.dir, "attrs");
+      await Deno.writeTextFile(attrs, `${APP} -diff\n`);
+      for (const [key, value] of [["core.attributesFile", attrs], ["core.excludesFile", attrs]]) {
+        const decision = await turn(sb, `t-${key}`, async () => {
+          await addTokenLine(root, key.toUpperCase().replace(".", "_"));
+          await gitOk(sb, ["config", key, value]);
+        }, env);
+        assertControlBlock(
+          decision,
+          /\.git\/config:1/,
+          /git's hooks, attributes, excludes or filter config/,
+        );
+        await gitOk(sb, ["config", "--unset", key]);
+      }
+    });
+
+    await t.step("a clean filter selected through info/attributes", async () => {
+      const decision = await turn(sb, "t-filter", async () => {
+        await addTokenLine(root, "FILTERED");
+        await gitOk(sb, ["config", "filter.hide.clean", "sed /FILTERED/d"]);
+        await Deno.writeTextFile(join(info, "attributes"), `${APP} filter=hide\n`);
+      }, env);
+      assertControlBlock(
+        decision,
+        /\.git\/config:1/,
+        /git's hooks, attributes, excludes or filter config/,
+      );
+      assertControlBlock(decision, /\.git\/info\/attributes:1/, /git's info\/attributes/);
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});

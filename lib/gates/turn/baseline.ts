@@ -22,7 +22,13 @@ import {
 import { ALLOW, describeFailure, type HookInput, type HookOutput } from "../hook_io.ts";
 import { openGate } from "./context.ts";
 import type { Repo } from "../../git/repo.ts";
-import { fingerprintFiles, guardedFiles, hooksDirOf } from "./guard_files.ts";
+import {
+  fingerprintFiles,
+  gitControlDigest,
+  guardedFiles,
+  type GuardRecord,
+  hooksDirOf,
+} from "./guard_files.ts";
 import type { TurnDoor } from "./door.ts";
 
 /**
@@ -88,9 +94,13 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
 async function recordGuard(
   input: HookInput,
   repo: Repo,
-): Promise<{ files: Record<string, string>; hooksDir: string | null }> {
-  const hooksDir = await hooksDirOf(input.runner, repo);
-  return { files: await fingerprintFiles(guardedFiles(repo, input.env, hooksDir)), hooksDir };
+): Promise<GuardRecord> {
+  const [hooksDir, gitConfig] = await Promise.all([
+    hooksDirOf(input.runner, repo),
+    gitControlDigest(input.runner, repo),
+  ]);
+  const files = await fingerprintFiles(guardedFiles(repo, input.env, hooksDir));
+  return { files, hooksDir, ...(gitConfig === null ? {} : { gitConfig }) };
 }
 
 /** Remove the session's state (a turn that starts with the gate disabled has no baseline). */

@@ -10,8 +10,11 @@
  * What matters per file: all of it for review-gate's config and the hook files; for Claude Code
  * settings the `hooks`, `env`, `disableAllHooks` and `enabledPlugins` keys (Claude Code writes
  * `permissions` itself when the user allows a tool); for Codex's `config.toml` the lines about
- * hooks, features and `notify` (Codex writes project trust there); for git config only the
- * resolved `core.hooksPath`, asked of git when a config file changed.
+ * hooks, features and `notify` (Codex writes project trust there); for git config the resolved
+ * hooks directory and the values of the keys that decide what a worktree snapshot records
+ * (`core.attributesFile`, `core.excludesFile`, every `filter.*`), asked of git when a config file
+ * changed. The repository's `info/attributes` and `info/exclude` count whole: they can mark the
+ * agent's edit as generated, ignored or filtered, out of the turn's tree diff.
  *
  * @module
  */
@@ -19,7 +22,7 @@ import { join } from "node:path";
 import { sha256Hex } from "../../base/sha256.ts";
 import { userConfigPath } from "../../config/config.ts";
 import type { Runner } from "../../exec/exec.ts";
-import { gitText } from "../../git/git.ts";
+import { gitText, runGit } from "../../git/git.ts";
 import type { Repo } from "../../git/repo.ts";
 import { readRegularText } from "../../base/regular_file.ts";
 
@@ -37,13 +40,20 @@ export interface GuardedFile {
   names: readonly string[];
 }
 
-/** What the turn's start recorded: per path `<stat>|<digest>`, and the resolved hooks path. */
+/**
+ * What the turn's start recorded: per path `<stat>|<digest>`, the resolved hooks path, and a digest
+ * of the git config keys that steer a snapshot ({@linkcode gitControlDigest}; absent in sessions an
+ * older version started).
+ */
 export interface GuardRecord {
   files: Record<string, string>;
   hooksDir: string | null;
+  gitConfig?: string;
 }
 
 const RG = ["review-gate", "review gate"];
+const GIT_CONFIG = "git's hooks, attributes, excludes or filter config";
+const GIT_CONFIG_NAMES = ["hookspath", "attributesfile", "excludesfile", "git config"];
 const USER_CONFIG = "review-gate's user config";
 const REPO_CONFIG = "review-gate's config";
 
@@ -72,9 +82,14 @@ export function guardedFiles(
       ...RG,
       ".review-gate.json",
     ]),
-    file(join(repo.commonDir, "config"), "git-config", "git's core.hooksPath", ["hookspath"]),
-    file(home && join(home, ".gitconfig"), "git-config", "git's core.hooksPath", ["hookspath"]),
-    file(xdg && join(xdg, "git", "config"), "git-config", "git's core.hooksPath", ["hookspath"]),
+    file(join(repo.commonDir, "config"), "git-config", GIT_CONFIG, GIT_CONFIG_NAMES),
+    file(join(repo.gitDir, "config.worktree"), "git-config", GIT_CONFIG, GIT_CONFIG_NAMES),
+    file(home && join(home, ".gitconfig"), "git-config", GIT_CONFIG, GIT_CONFIG_NAMES),
+    file(xdg && join(xdg, "git", "config"), "git-config", GIT_CONFIG, GIT_CONFIG_NAMES),
+    file(join(repo.commonDir, "info", "attributes"), "whole", "git's info/attributes", [
+      "info/attributes",
+    ]),
+    file(join(repo.commonDir, "info", "exclude"), "whole", "git's info/exclude", ["info/exclude"]),
     file(hooksDir && join(hooksDir, "pre-push"), "whole", "the git pre-push hook", ["pre-push"]),
     file(join(repo.root, ".claude", "settings.json"), "claude-settings", "Claude Code's settings", [
       "settings.json",
@@ -174,6 +189,29 @@ export async function hooksDirOf(runner: Runner, repo: Repo): Promise<string | n
   }).catch(() => null);
 }
 
+/** The git config keys whose values decide what a worktree snapshot records, or where hooks are. */
+const GIT_CONTROL_KEYS = "^(core\\.(hookspath|attributesfile|excludesfile)|filter\\..*)$";
+
+/**
+ * Digest of the resolved values of `core.hooksPath`, `core.attributesFile`, `core.excludesFile` and
+ * every `filter.*` key (`git config --get-regexp`, every scope git reads). One git call.
+ *
+ * @returns sha256 hex, or `null` when git cannot say
+ */
+export async function gitControlDigest(runner: Runner, repo: Repo): Promise<string | null> {
+  const result = await runGit(
+    runner,
+    repo.root,
+    ["config", "-z", "--get-regexp", GIT_CONTROL_KEYS],
+    {
+      keepHooksPath: true,
+    },
+  ).catch(() => null);
+  // exit 1: no key matched
+  if (!result || (result.code !== 0 && result.code !== 1)) return null;
+  return await sha256Hex(new TextDecoder().decode(result.stdout));
+}
+
 /**
  * Fingerprint every guarded file: `<stat>|<digest>`.
  *
@@ -191,7 +229,7 @@ export async function fingerprintFiles(
 /**
  * The guarded files whose part that matters changed since `recorded`: stat first, the content only
  * for a file whose stat changed; git config files count only when the resolved hooks directory
- * moved.
+ * moved or a key {@linkcode gitControlDigest} covers changed value.
  *
  * @returns the changed files (empty when none)
  */
@@ -202,16 +240,18 @@ export async function changedFiles(
   recorded: GuardRecord,
 ): Promise<GuardedFile[]> {
   const changed: GuardedFile[] = [];
-  let hooksMoved: boolean | undefined;
+  let configMoved: boolean | undefined;
   for (const f of files) {
     const before = recorded.files[f.path];
     if (before === undefined) continue; // not known at the turn's start
     const [beforeStat, beforeDigest] = before.split("|");
     if ((await statPrint(f.path)) === beforeStat) continue;
     if (f.kind === "git-config") {
-      if (hooksMoved !== undefined) continue; // one finding for the hooks path, whichever file
-      hooksMoved = (await hooksDirOf(runner, repo)) !== recorded.hooksDir;
-      if (hooksMoved) changed.push(f);
+      if (configMoved !== undefined) continue; // one finding for git config, whichever file
+      configMoved = (await hooksDirOf(runner, repo)) !== recorded.hooksDir ||
+        (recorded.gitConfig !== undefined &&
+          (await gitControlDigest(runner, repo)) !== recorded.gitConfig);
+      if (configMoved) changed.push(f);
     } else if ((await contentDigest(f)) !== beforeDigest) {
       changed.push(f);
     }
