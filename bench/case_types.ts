@@ -48,6 +48,11 @@ export interface BenchCase extends Omit<MeasureRequest, "timeFile"> {
   setup?: () => Promise<void>;
   /** Runs after the measured runs; throw when they did not do what the row claims. */
   verify?: (m: Measurement) => Promise<void>;
+  /**
+   * After the measured runs, run the command once more under strace and print the child processes
+   * it started in the notes (bench/children.ts).
+   */
+  countChildren?: boolean;
   /** Extra text for the notes under the table. */
   describe?: (m: Measurement) => string;
 }

@@ -53,8 +53,46 @@ async function expectCached(repo: GeneratedRepo, count: number, want: boolean): 
 /** (a) the whole `review` command on the ~2,000-line change, fresh and from the cache. */
 export const reviewCases: CaseFactory = (ctx) => {
   const group = "(a) review, ~2k-line diff";
+  const fakeLog = join(ctx.tmp, "review-fake.jsonl");
+  const fakeBin = join(ctx.projectRoot, "fixtures", "fake", "bin", "claude");
+  const fake = { argv: [] as string[], stdin: "", medianMs: 0 };
   return [
     gitDiffCase(group, ctx.small, 21),
+    {
+      group,
+      name: "the fake claude alone, review's argv and prompt (floor)",
+      get cmd() {
+        return [fakeBin, ...fake.argv];
+      },
+      get stdin() {
+        return fake.stdin;
+      },
+      cwd: ctx.small.root,
+      env: ctx.env,
+      runs: 11,
+      setup: async () => {
+        // One review with the fake's log on gives the exact argv and prompt review sends it.
+        const out = await new Deno.Command(ctx.reviewGate[0], {
+          args: [...ctx.reviewGate.slice(1), "review", "--no-cache"],
+          cwd: ctx.small.root,
+          env: { ...ctx.env, REVIEW_GATE_FAKE_LOG: fakeLog },
+          stdout: "null",
+          stderr: "piped",
+        }).output();
+        if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+        const last = (await Deno.readTextFile(fakeLog)).trim().split("\n").pop() ?? "{}";
+        const invocation = JSON.parse(last);
+        fake.argv = invocation.argv;
+        fake.stdin = invocation.stdin ?? "";
+      },
+      verify: (m) => {
+        fake.medianMs = m.medianMs;
+        if (!m.outputs.every((o) => o.includes('"structured_output"'))) {
+          throw new Error(`the fake did not answer: ${m.outputs[0].slice(0, 200)}`);
+        }
+        return Promise.resolve();
+      },
+    },
     {
       group,
       name: "review --no-cache (fake claude, 0 ms)",
@@ -62,7 +100,10 @@ export const reviewCases: CaseFactory = (ctx) => {
       cwd: ctx.small.root,
       env: ctx.env,
       runs: 11,
+      countChildren: true,
       verify: (m) => expectCached(ctx.small, m.samplesMs.length, false),
+      describe: (m) =>
+        `our own time (this row − the fake alone): ${(m.medianMs - fake.medianMs).toFixed(0)} ms`,
     },
     {
       group,
@@ -72,6 +113,7 @@ export const reviewCases: CaseFactory = (ctx) => {
       env: ctx.env,
       runs: 11,
       warmup: 1, // the warm-up run asks the fake and fills the cache
+      countChildren: true,
       verify: (m) => expectCached(ctx.small, m.samplesMs.length, true),
     },
   ];

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { countChildren, describeChildren } from "./children.ts";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { ALL_CASES, type BenchContext, DENO_RUN } from "./cases.ts";
@@ -41,6 +42,16 @@ async function runCases(ctx: BenchContext): Promise<ResultRow[]> {
         timeFile: join(ctx.tmp, "time.txt"),
       });
       await c.verify?.(m);
+      const children = c.countChildren
+        ? describeChildren(
+          await countChildren(c.cmd, {
+            cwd: c.cwd,
+            env: { ...BENCH_GIT_ENV, ...c.env },
+            stdin: c.stdin,
+            tmp: ctx.tmp,
+          }),
+        )
+        : undefined;
       progress(`${m.medianMs.toFixed(1)} ms, ${m.maxRssMb.toFixed(1)} MB\n`);
       rows.push({
         group: c.group,
@@ -49,7 +60,7 @@ async function runCases(ctx: BenchContext): Promise<ResultRow[]> {
         runs: c.runs,
         medianMs: m.medianMs,
         maxRssMb: m.maxRssMb,
-        note: c.describe?.(m),
+        note: [c.describe?.(m), children].filter(Boolean).join("; ") || undefined,
       });
     }
   }

@@ -14,4 +14,6 @@ if [ -x "$chained" ]; then
   "$chained" "$@" <"$input" || exit $?
 fi
 [ "${REVIEW_GATE:-}" = "0" ] && exit 0
-{{command}} hook pre-push "$@" <"$input"
+lines=$(cat "$input") || exit 1
+{{fast_path}}
+review_gate_push "$@"

@@ -20,7 +20,7 @@ import {
   recordCreatedDirs,
   renderActions,
 } from "../install/file_actions.ts";
-import { selfCommand } from "../install/self_command.ts";
+import { selfCommand, stopScriptPrefix } from "../install/self_command.ts";
 import type { CliDeps } from "./deps.ts";
 import { stampForTurnGates } from "./user_writes.ts";
 
@@ -67,6 +67,7 @@ async function act(install: boolean, flags: InstallFlags, deps: CliDeps): Promis
     env: deps.env,
     repo,
     command: install ? selfCommand(deps.self) : undefined,
+    stopPrefix: install ? stopScriptPrefix(deps.self) : undefined,
     scope: flags.scope,
     projectDir: flags.projectDir,
     force: flags.force,

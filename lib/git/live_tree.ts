@@ -17,6 +17,7 @@ import type { Runner } from "../exec/exec.ts";
 import { withPrivateTempDir } from "../exec/tmpdir.ts";
 import { git, gitFailure, gitText, runGit } from "./git.ts";
 import type { Repo } from "./repo.ts";
+import { blobId } from "./blob_id.ts";
 import type { ExcludeReason } from "./types.ts";
 import { readRegularText } from "../base/regular_file.ts";
 
@@ -32,6 +33,11 @@ export interface WorktreeSnapshot {
   tree: string;
   /** Linked worktrees and nested repositories inside the checkout, not part of the change. */
   excluded: { path: string; reason: ExcludeReason }[];
+  /**
+   * Blob id of the index bytes the snapshot started from (`git hash-object --no-filters` of them),
+   * when asked for with `withIndexId`; absent when there is no index yet.
+   */
+  indexId?: string;
 }
 
 /**
@@ -54,13 +60,19 @@ export interface WorktreeSnapshot {
  *
  * @param runner the subprocess seam
  * @param repo the resolved repository
+ * @param options `withIndexId`: also give the blob id of the index bytes copied (one more read)
  * @returns the tree and what was left out, in path order
  * @throws {GitError} when git fails (stderr tail kept on the error)
  * @throws {StoreError} when the temp dir for the index copy cannot be created (a bad `TMPDIR`)
  */
-export function snapshotWorktree(runner: Runner, repo: Repo): Promise<WorktreeSnapshot> {
-  return withTempIndex(repo, async (env) => {
-    await clearIndexFlags(runner, repo, env);
+export function snapshotWorktree(
+  runner: Runner,
+  repo: Repo,
+  options: { withIndexId?: boolean } = {},
+): Promise<WorktreeSnapshot> {
+  return withTempIndex(repo, async (env, copiedId) => {
+    // An index with flagged entries gives no id: a copy of it records another tree than ours.
+    const indexId = (await clearIndexFlags(runner, repo, env)) ? undefined : copiedId;
     const result = await runGit(runner, repo.root, ADD_ARGS, { env });
     // exit 1: --ignore-errors skipped files it could not index (git listed them on stderr)
     if (result.code !== 0 && result.code !== 1) throw gitFailure(ADD_ARGS, result);
@@ -82,8 +94,8 @@ export function snapshotWorktree(runner: Runner, repo: Repo): Promise<WorktreeSn
           : "nested-repository" as const,
       })),
     );
-    return { tree, excluded };
-  });
+    return { tree, excluded, ...(indexId ? { indexId } : {}) };
+  }, options.withIndexId);
 }
 
 /**
@@ -146,7 +158,7 @@ async function clearIndexFlags(
   runner: Runner,
   repo: Repo,
   env: Record<string, string>,
-): Promise<void> {
+): Promise<boolean> {
   const { assumed, skipped } = await flaggedEntries(runner, repo, env);
   const clear = [["--no-assume-unchanged", assumed], ["--no-skip-worktree", skipped]] as const;
   for (const [flag, paths] of clear) {
@@ -156,6 +168,7 @@ async function clearIndexFlags(
       stdin: paths.join("\0") + "\0",
     });
   }
+  return assumed.length > 0 || skipped.length > 0;
 }
 
 async function onDisk(path: string): Promise<boolean> {
@@ -216,14 +229,17 @@ export function snapshotIndexTree(runner: Runner, repo: Repo): Promise<string> {
 
 /**
  * Run `body` with `GIT_INDEX_FILE` pointing at a copy of the index in a private temp dir
- * (lib/exec/tmpdir.ts registers it, so a second Ctrl-C removes it too).
+ * (lib/exec/tmpdir.ts registers it, so a second Ctrl-C removes it too); with `withIndexId`, the
+ * body also gets the blob id of the copied bytes.
  */
 async function withTempIndex<T>(
   repo: Repo,
-  body: (env: Record<string, string>) => Promise<T>,
+  body: (env: Record<string, string>, indexId?: string) => Promise<T>,
+  withIndexId = false,
 ): Promise<T> {
   return await withPrivateTempDir(async (dir) => {
     const index = `${dir}/index`;
+    let indexId: string | undefined;
     try {
       // Keep the index's mtime on the copy: git's racy-clean check compares each entry's mtime
       // with the index file's, and a fresh mtime would make a file edited in the same second as
@@ -231,12 +247,13 @@ async function withTempIndex<T>(
       const { mtime, atime } = await Deno.stat(`${repo.gitDir}/index`);
       await Deno.copyFile(`${repo.gitDir}/index`, index);
       if (mtime) await Deno.utime(index, atime ?? mtime, mtime);
+      if (withIndexId) indexId = await blobId(await Deno.readFile(index), repo.objectFormat);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) {
         throw new StoreError(dir, error, "a copy of the index in");
       }
       // no index yet (fresh repository): git starts from an empty one
     }
-    return await body({ GIT_INDEX_FILE: index });
+    return await body({ GIT_INDEX_FILE: index }, indexId);
   }, { prefix: "review-gate-index-" });
 }

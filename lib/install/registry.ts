@@ -30,6 +30,8 @@ export interface InstallContext {
   repo: Repo;
   /** The command the installed hooks run (lib/install/self_command.ts); absent for uninstall. */
   command?: string;
+  /** Words put before `command` in the agents' Stop hooks (the Stop hook script), if any. */
+  stopPrefix?: string;
   /** `--scope` for settings-file targets; absent for `uninstall` without one (every scope). */
   scope?: ClaudeScope;
   /** `--project-dir`: where the agent is started (default: the repository root). */
@@ -85,6 +87,7 @@ const claudeTarget: InstallTarget = {
       projectDir,
       home: context.env.HOME,
       command: context.command,
+      stopPrefix: context.stopPrefix,
       stopTimeoutSeconds: config.gates.claude_stop.timeout_seconds,
       guard: context.guard,
       dryRun: true,
@@ -149,6 +152,7 @@ const codexTarget: InstallTarget = {
       root: context.repo.root,
       env: context.env,
       command: context.command,
+      stopPrefix: context.stopPrefix,
       stopTimeoutSeconds: config.gates.codex_stop.timeout_seconds,
       dryRun: true,
     };

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename, isAbsolute } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import { UsageError } from "../base/errors.ts";
 import { RUN_PERMISSIONS } from "../exec/detached.ts";
 
@@ -63,4 +63,27 @@ export function selfCommand(options: SelfCommandOptions): string {
     );
   }
   return [shellQuote(execPath), "run", ...HOOK_RUN_PERMISSIONS, shellQuote(mainPath)].join(" ");
+}
+
+/**
+ * The shell words that put the Stop hook script (`hooks/turn-stop.sh` beside `main.ts`: it allows
+ * an unchanged turn without starting Deno) in front of the Stop hook's command.
+ *
+ * @param options as for {@linkcode selfCommand}
+ * @returns `sh '<checkout>/hooks/turn-stop.sh'`, or `undefined` for a compiled binary (no script
+ *   on disk: the Stop hook then runs the binary itself)
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.equal(
+ *   stopScriptPrefix({ execPath: "/usr/bin/deno", mainPath: "/opt/rg/main.ts" }),
+ *   "sh '/opt/rg/hooks/turn-stop.sh'",
+ * );
+ * ```
+ */
+export function stopScriptPrefix(options: SelfCommandOptions): string | undefined {
+  const name = basename(options.execPath).toLowerCase();
+  if (name !== "deno" && name !== "deno.exe") return undefined;
+  if (!options.mainPath || !isAbsolute(options.mainPath)) return undefined;
+  return `sh ${shellQuote(join(dirname(options.mainPath), "hooks", "turn-stop.sh"))}`;
 }

@@ -48,6 +48,8 @@ interface Push {
   cacheContext?: Promise<CacheContext>;
   stderr: string[];
   exitCode: number;
+  /** Every verdict so far came from the memo and let the push through (a push stamp may replay it). */
+  fromMemoOnly: boolean;
 }
 
 /**
@@ -75,7 +77,7 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
     }
     return { stdout: "", stderr: stderr.join(""), exitCode: 0 };
   }
-  const push: Push = { input, args, repo, config, stderr, exitCode: 0 };
+  const push: Push = { input, args, repo, config, stderr, exitCode: 0, fromMemoOnly: true };
   let reviewed = 0;
   const overBound: string[] = [];
   for (const update of updates) {
@@ -91,7 +93,17 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
     if (outcome === "reviewed") reviewed++;
   }
   if (overBound.length > 0) reportOverBound(push, overBound);
-  return { stdout: "", stderr: stderr.join(""), exitCode: push.exitCode };
+  const output = { stdout: "", stderr: stderr.join(""), exitCode: push.exitCode };
+  const stampPath = input.env.REVIEW_GATE_PUSH_STAMP;
+  if (stampPath && push.fromMemoOnly && overBound.length === 0 && notes.length === 0) {
+    await (await import("./push_stamp.ts")).stampPush({
+      commonDir: repo.commonDir,
+      cacheContext: push.cacheContext,
+      output,
+      path: stampPath,
+    });
+  }
+  return output;
 }
 
 /**
@@ -140,6 +152,7 @@ async function gateUpdate(
     );
     return "reviewed";
   }
+  push.fromMemoOnly = false;
   return await reviewRange(push, { range, label, memo, acks: (await push.cacheContext).acks });
 }
 

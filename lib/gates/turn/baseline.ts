@@ -9,7 +9,8 @@
  *
  * @module
  */
-import { snapshotWorktreeTree } from "../../git/live_tree.ts";
+import { join } from "node:path";
+import { snapshotWorktree, type WorktreeSnapshot } from "../../git/live_tree.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import { ensureStateDir, stateDir } from "../../store/state.ts";
 import { writeAnchor } from "../../store/anchors.ts";
@@ -17,8 +18,11 @@ import {
   MAX_PROMPT_CHARS,
   readSessionState,
   removeSessionState,
+  sessionFileName,
   writeSessionState,
 } from "../../store/sessions.ts";
+import { removeStopStamp, writeStopStamp } from "../../store/stop_stamps.ts";
+import { type GuardedBlob, guardedBlobs, stopStampText } from "./stop_stamp.ts";
 import { ALLOW, describeFailure, type HookInput, type HookOutput } from "../hook_io.ts";
 import { openGate } from "./context.ts";
 import type { Repo } from "../../git/repo.ts";
@@ -42,6 +46,9 @@ import type { TurnDoor } from "./door.ts";
  */
 export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<HookOutput> {
   try {
+    // The previous turn's stop stamp goes first: whatever happens next, it no longer holds.
+    const parsed = door.parse(input.stdinText);
+    if (parsed.ok) await removeStopStamp(input.env, parsed.payload.session_id);
     const opened = await openGate(input, door, "prompt");
     if (opened.kind !== "open") {
       if (opened.kind === "skip" && opened.disabledIn) {
@@ -52,10 +59,10 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
     }
     const gate = opened.gate;
     const state = await ensureStateDir(gate.repo.commonDir);
-    const [snapshot, guard] = await Promise.all([
-      snapshotWorktreeTree(input.runner, gate.repo).then(
-        (tree) => ({ tree, error: null }),
-        (error: unknown) => ({ tree: undefined, error }),
+    const [snapshot, { guard, blobs }] = await Promise.all([
+      snapshotWorktree(input.runner, gate.repo, { withIndexId: true }).then(
+        (taken) => ({ tree: taken.tree, taken, error: null }),
+        (error: unknown) => ({ tree: undefined, taken: undefined, error }),
       ),
       recordGuard(input, gate.repo),
     ]);
@@ -78,6 +85,9 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
     });
     await writeAnchor(input.env, { sessionId, root: gate.repo.root, now: input.now() });
     if (snapshot.error) throw snapshot.error;
+    if (snapshot.taken) {
+      await stampStop(input, { repo: gate.repo, sessionId, state, blobs, ...snapshot.taken });
+    }
     return ALLOW;
   } catch (error) {
     return {
@@ -90,17 +100,50 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
   }
 }
 
-/** Fingerprints of the files outside the tree that control the gate (lib/gates/turn/guard.ts). */
+/**
+ * Fingerprints of the files outside the tree that control the gate (lib/gates/turn/guard.ts), and
+ * their blob ids for the stop stamp, taken just before the fingerprints (`null` when the files
+ * changed while they were taken: then no stamp is written).
+ */
 async function recordGuard(
   input: HookInput,
   repo: Repo,
-): Promise<GuardRecord> {
+): Promise<{ guard: GuardRecord; blobs: GuardedBlob[] | null }> {
   const [hooksDir, gitConfig] = await Promise.all([
     hooksDirOf(input.runner, repo),
     gitControlDigest(input.runner, repo),
   ]);
+  const paths = guardedFiles(repo, input.env, hooksDir).map((f) => f.path);
+  const before = await guardedBlobs(paths, repo.objectFormat);
   const files = await fingerprintFiles(guardedFiles(repo, input.env, hooksDir));
-  return { files, hooksDir, ...(gitConfig === null ? {} : { gitConfig }) };
+  const after = await guardedBlobs(paths, repo.objectFormat);
+  const same = after.every((b, i) => b.id === before[i].id);
+  const guard = { files, hooksDir, ...(gitConfig === null ? {} : { gitConfig }) };
+  return { guard, blobs: same ? after : null };
+}
+
+/**
+ * Leave the stop stamp for `hooks/turn-stop.sh` (lib/gates/turn/stop_stamp.ts): only for a
+ * snapshot that left nothing out and started from an index, with guarded files that held still.
+ */
+async function stampStop(
+  input: HookInput,
+  at: WorktreeSnapshot & {
+    repo: Repo;
+    sessionId: string;
+    state: string;
+    blobs: GuardedBlob[] | null;
+  },
+): Promise<void> {
+  if (!at.blobs || !at.indexId || at.excluded.length > 0) return;
+  const text = stopStampText({
+    repo: at.repo,
+    sessionFile: join(at.state, "sessions", await sessionFileName(at.sessionId)),
+    indexId: at.indexId,
+    tree: at.tree,
+    guard: at.blobs,
+  });
+  if (text) await writeStopStamp(input.env, at.sessionId, text);
 }
 
 /** Remove the session's state (a turn that starts with the gate disabled has no baseline). */

@@ -38,6 +38,7 @@ import type { TurnDoor } from "./door.ts";
 import { type GateContext, type GateOpening, openGate } from "./context.ts";
 import { ALLOW, type HookInput, type HookOutput } from "../hook_io.ts";
 import { lockSession } from "../../store/session_lock.ts";
+import { removeStopStamp } from "../../store/stop_stamps.ts";
 import type { StoredVerdict } from "./decision.ts";
 import { guardFindings } from "./guard.ts";
 
@@ -124,6 +125,7 @@ async function stopWithGate(
   const current = await snapshotWorktreeTree(input.runner, repo);
   const baseline = session.baselineTree;
   if (!baseline) {
+    await removeStopStamp(input.env, payload.session_id);
     // No turn start seen for this session here (hooks installed mid-session, or the prompt hook
     // failed): what this turn changed is unknown. Record a baseline for the next turn and say so.
     await save({ baselineTree: current, consecutiveBlocks: 0 });
@@ -147,6 +149,9 @@ async function stopWithGate(
     await save({ consecutiveBlocks: 0 });
     return ALLOW;
   }
+  // The turn changed something: the installed script's stamp (hooks/turn-stop.sh) no longer says
+  // "allow" for this session — a later stop back at the baseline must reset the block count here.
+  await removeStopStamp(input.env, payload.session_id);
   const verdict = current === baseline
     ? { status: "nothing-to-review", runDir: "", blocking: [] }
     : await turnVerdict(input, { ...gate, session, save, baseline, current });

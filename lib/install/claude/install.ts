@@ -52,6 +52,8 @@ export interface ClaudeHookOptions {
   home?: string;
   /** Command prefix from `selfCommand()` (install only). */
   command?: string;
+  /** Words before `command` in the Stop entry (lib/install/self_command.ts `stopScriptPrefix`). */
+  stopPrefix?: string;
   /** Stop entry `timeout`, seconds (config `gates.claude_stop.timeout_seconds`); default 300. */
   stopTimeoutSeconds?: number;
   /**
@@ -142,6 +144,7 @@ export async function installClaudeHooks(options: ClaudeHookOptions): Promise<Cl
   const current = await readSettings(path);
   const entries = buildClaudeEntries(options.command, {
     stopTimeoutSeconds: options.stopTimeoutSeconds,
+    stopPrefix: options.stopPrefix,
     guard: options.guard ?? hasOurGuard(current.settings),
   });
   const merged = mergeOurHooks(current.settings, entries);

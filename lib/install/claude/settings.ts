@@ -27,17 +27,20 @@ export const CLAUDE_GUARD = { event: "PreToolUse", matcher: "Bash", hook: "claud
  *
  * @param command command prefix from `selfCommand()`
  * @param options `stopTimeoutSeconds`: the Stop entry's `timeout` in seconds (config
- *   `gates.claude_stop.timeout_seconds`, default 300); `guard`: add the `PreToolUse` group on Bash
+ *   `gates.claude_stop.timeout_seconds`, default 300); `guard`: add the `PreToolUse` group on Bash;
+ *   `stopPrefix`: words before the Stop entry's command (the Stop hook script)
  * @returns `{UserPromptSubmit: group, Stop: group[, PreToolUse: group]}`
  */
 export function buildClaudeEntries(
   command: string,
-  options: { stopTimeoutSeconds?: number; guard?: boolean } = {},
+  options: { stopTimeoutSeconds?: number; guard?: boolean; stopPrefix?: string } = {},
 ): Record<string, Settings> {
   const entry = (sub: string, timeout?: number) => ({
     hooks: [{
       type: "command",
-      command: `${command} hook ${sub} # ${MANAGED_MARKER}`,
+      command: `${
+        sub === CLAUDE_HOOK_EVENTS.Stop && options.stopPrefix ? `${options.stopPrefix} ` : ""
+      }${command} hook ${sub} # ${MANAGED_MARKER}`,
       ...(timeout ? { timeout } : {}),
     }],
   });

@@ -28,12 +28,13 @@ export type CodexScope = "user" | "project";
  *
  * @param command command prefix from `selfCommand()`
  * @param options `stopTimeoutSeconds`: the Stop entry's `timeout` (config
- *   `gates.codex_stop.timeout_seconds`, default 300)
+ *   `gates.codex_stop.timeout_seconds`, default 300); `stopPrefix`: words before the Stop entry's
+ *   command (the Stop hook script)
  * @returns `{UserPromptSubmit: group, Stop: group}`
  */
 export function buildCodexEntries(
   command: string,
-  options: { stopTimeoutSeconds?: number } = {},
+  options: { stopTimeoutSeconds?: number; stopPrefix?: string } = {},
 ): Record<keyof typeof CODEX_HOOK_EVENTS, Settings> {
   const hook = (sub: string) => `${command} hook ${sub} # ${MANAGED_MARKER}`;
   return {
@@ -43,7 +44,9 @@ export function buildCodexEntries(
     Stop: {
       hooks: [{
         type: "command",
-        command: hook(CODEX_HOOK_EVENTS.Stop),
+        command: `${options.stopPrefix ? `${options.stopPrefix} ` : ""}${
+          hook(CODEX_HOOK_EVENTS.Stop)
+        }`,
         timeout: options.stopTimeoutSeconds ?? 300,
         statusMessage: CODEX_STOP_STATUS,
       }],

@@ -40,6 +40,8 @@ export interface CodexHookOptions {
   env: Record<string, string | undefined>;
   /** Command prefix from `selfCommand()` (install only). */
   command?: string;
+  /** Words before `command` in the Stop entry (lib/install/self_command.ts `stopScriptPrefix`). */
+  stopPrefix?: string;
   /** Stop entry `timeout` in seconds (`gates.codex_stop.timeout_seconds`). */
   stopTimeoutSeconds?: number;
   dryRun?: boolean;
@@ -148,6 +150,7 @@ export async function installCodexHooks(options: CodexHookOptions): Promise<Code
   const current = await readHooksFile(path);
   const entries = buildCodexEntries(options.command, {
     stopTimeoutSeconds: options.stopTimeoutSeconds,
+    stopPrefix: options.stopPrefix,
   });
   const text = current.text === null
     ? JSON.stringify(

@@ -11,6 +11,7 @@
 import plainTemplate from "../../../hooks/pre-push.sh" with { type: "text" };
 import chainedTemplate from "../../../hooks/pre-push-chained.sh" with { type: "text" };
 import lineTemplate from "../../../hooks/pre-push-line.sh" with { type: "text" };
+import fastTemplate from "../../../hooks/pre-push-fast.sh" with { type: "text" };
 import { fillTemplate } from "../../base/template.ts";
 
 /** The fingerprint every file or line we write carries. */
@@ -24,13 +25,17 @@ export const CHAINED_HOOK_NAME = "pre-push.review-gate-chained";
  *
  * @param command shell command prefix from `selfCommand()` (already quoted)
  * @param options `chained: true` → the stub first runs {@linkcode CHAINED_HOOK_NAME} with the same
- *   arguments and stdin bytes (buffered once in a temp file) and fails when it fails
+ *   arguments and stdin bytes (buffered once in a temp file) and fails when it fails. Either way the
+ *   stub answers a deletion-only push, and a re-push whose verdicts review-gate took from its cache
+ *   last time with every input unchanged, without starting review-gate (`hooks/pre-push-fast.sh`;
+ *   the stamps are written by lib/gates/pre_push/push_stamp.ts)
  * @returns POSIX sh text ending in a newline
  */
 export function renderPrePushStub(command: string, options: { chained?: boolean } = {}): string {
+  const fast_path = fillTemplate(fastTemplate, { command }).trimEnd();
   return options.chained
-    ? fillTemplate(chainedTemplate, { command, chained_name: CHAINED_HOOK_NAME })
-    : fillTemplate(plainTemplate, { command });
+    ? fillTemplate(chainedTemplate, { chained_name: CHAINED_HOOK_NAME, fast_path })
+    : fillTemplate(plainTemplate, { fast_path });
 }
 
 /**

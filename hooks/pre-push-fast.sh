@@ -1,0 +1,106 @@
+# What this hook answers before starting review-gate (it reads git's ref lines into $lines):
+# - a push that only deletes refs goes ahead (review-gate reviews no deletion);
+# - a push whose every input is byte for byte what it was when review-gate last let it through on
+#   cached verdicts alone replays that answer: the ref lines, the remote, the remote-tracking and
+#   replace refs, the git config, grafts and shallow files, review-gate's config and acks files and
+#   its REVIEW_GATE_* variables (hashed by git into the stamp's name and first line), before the
+#   earliest acknowledgement expires. Anything else runs review-gate, which decides as always.
+review_gate() {
+  printf '%s\n' "$lines" | REVIEW_GATE_PUSH_STAMP="$1" {{command}} hook pre-push "$2" "$3"
+}
+
+# Prints the REVIEW_GATE_*, HOME and XDG_CONFIG_HOME variables, or exits 0 with "D" when every
+# ref line is a deletion.
+review_gate_scan() {
+  printf '%s\n' "$lines" | awk '
+    { sub(/\r$/, "") }
+    NF == 0 { next }
+    { n++ }
+    NF != 4 || $2 !~ /^0+$/ || (length($2) != 40 && length($2) != 64) { kept = 1 }
+    $4 !~ /^[0-9a-f]+$/ || (length($4) != 40 && length($4) != 64) { kept = 1 }
+    END {
+      if (n > 0 && !kept) { print "D"; exit }
+      for (k in ENVIRON) if (k ~ /^REVIEW_GATE/ || k == "HOME" || k == "XDG_CONFIG_HOME")
+        print length(k) ":" k "=" length(ENVIRON[k]) ":" ENVIRON[k]
+    }'
+}
+
+review_gate_git() {
+  LC_ALL=C GIT_OPTIONAL_LOCKS=0 git --no-pager -c core.fsmonitor=false "$@"
+}
+
+# Sets key (the stamp's name), ids (the files' blob ids) and stamp; fails when it cannot.
+review_gate_key() {
+  [ -z "${GIT_DIR:-}" ] && [ -d .git ] && [ ! -f .git/commondir ] || return 1
+  root=$(pwd -P) && common=$root/.git && [ -d "$common/review-gate/cache" ] || return 1
+  refs=$(review_gate_git for-each-ref --format='%(objectname) %(refname)' refs/remotes \
+    refs/replace) || return 1
+  cfg=${XDG_CONFIG_HOME:-}
+  [ -n "$cfg" ] || cfg=${HOME:-/nonexistent}/.config
+  text="review-gate push key 1
+$1
+$2
+$lines
+$refs
+$3"
+  remote=$1 url=$2
+  set --
+  for file in "$common/config" "$common/info/grafts" "$common/shallow" "$root/.review-gate.json" \
+    "$root/.review-gate/acks.json" "$cfg/review-gate/config.json" "$cfg/git/config" \
+    "${HOME:-/nonexistent}/.gitconfig"; do
+    if [ -e "$file" ]; then
+      set -- "$@" "$file"
+      text="$text
++$file"
+    else
+      text="$text
+-$file"
+    fi
+  done
+  all=$(printf '%s' "$text" | review_gate_git hash-object --no-filters --stdin -- "$@") ||
+    return 1
+  set -f
+  # shellcheck disable=SC2086 # the ids are hex words, one a line
+  set -- $all
+  set +f
+  key=$1
+  shift
+  ids="$*"
+  stamp=$common/review-gate/cache/push/$key
+  set -- "$remote" "$url"
+}
+
+# Prints the stamp's answer on stderr when it holds.
+review_gate_replay() {
+  [ -f "$stamp" ] || return 1
+  {
+    read -r got && [ "$got" = "$ids" ] && read -r header &&
+      [ "$header" = "review-gate push stamp 1" ] && read -r until &&
+      case $until in
+      -) ;;
+      '' | *[!0-9]*) false ;;
+      *) [ "$(date +%s)" -lt "$until" ] ;;
+      esac && cat >&2
+  } <"$stamp"
+}
+
+review_gate_push() {
+  scan=$(review_gate_scan) || scan=
+  [ "$scan" = "D" ] && exit 0
+  if ! review_gate_key "$1" "$2" "$scan"; then
+    review_gate "" "$1" "$2"
+    exit $?
+  fi
+  review_gate_replay && exit 0
+  pending=$stamp.pending.$$
+  review_gate "$pending" "$1" "$2"
+  code=$?
+  if [ "$code" = 0 ] && [ -f "$pending" ]; then
+    first=$key:$ids
+    if review_gate_key "$1" "$2" "$scan" && [ "$key:$ids" = "$first" ]; then
+      { printf '%s\n' "$ids" && cat "$pending"; } >"$pending.new" && mv -f "$pending.new" "$stamp"
+    fi
+  fi
+  rm -f "$pending" "$pending.new"
+  exit "$code"
+}

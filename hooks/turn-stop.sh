@@ -1,0 +1,112 @@
+#!/bin/sh
+# managed-by: review-gate
+# The turn gate's Stop hook, in front of review-gate: sh turn-stop.sh <review-gate command> hook <name>
+# It answers "allow" itself, without starting review-gate, only when this turn changed nothing: the
+# stamp the turn's start left beside the session's anchor names the repository, the bytes of its
+# index, the worktree as a tree and the contents of the files that control the gate; the worktree is
+# recorded again exactly as review-gate records it (git add -A into a copy of the index) and every
+# one of them must match. Anything else (no stamp, a difference, a word from git, an id it cannot
+# read plainly) runs review-gate with the same input, which decides as always.
+payload=$(cat)
+
+# One line each, or nothing: the payload's session_id (a plain token) and cwd (no escapes).
+fields() {
+  printf '%s\n' "$payload" | awk '
+    { s = s $0 "\n" }
+    function one(key,   rest, n, v, p) {
+      rest = s; n = 0
+      while (match(rest, "\"" key "\"[ \t\r\n]*:[ \t\r\n]*\"")) {
+        rest = substr(rest, RSTART + RLENGTH); n++
+        p = index(rest, "\""); if (p == 0) return ""
+        v = substr(rest, 1, p - 1)
+      }
+      return n == 1 ? v : ""
+    }
+    END {
+      sid = one("session_id"); cwd = one("cwd")
+      if (sid !~ /^[A-Za-z0-9_-]+$/ || length(sid) > 128) exit 1
+      if (cwd !~ /^\// || index(cwd, "\\") > 0) exit 1
+      print sid; print cwd
+    }'
+}
+
+# Exit status 0 when the stamp proves the turn changed nothing.
+unchanged() {
+  [ "${REVIEW_GATE_CHILD:-}" = "1" ] && return 1
+  [ -n "${GIT_DIR:-}${GIT_WORK_TREE:-}${GIT_INDEX_FILE:-}${GIT_COMMON_DIR:-}" ] && return 1
+  [ -n "${GIT_OBJECT_DIRECTORY:-}${GIT_ALTERNATE_OBJECT_DIRECTORIES:-}" ] && return 1
+  got=$(fields) || return 1
+  sid=${got%%
+*}
+  cwd=${got#*
+}
+  base=${XDG_STATE_HOME:-}
+  if [ -z "$base" ]; then
+    [ -n "${HOME:-}" ] || return 1
+    base=$HOME/.local/state
+  fi
+  stamp=$base/review-gate/anchors/$sid.stop
+  [ -f "$stamp" ] || return 1
+  copy=
+  {
+    read -r header && [ "$header" = "review-gate stop stamp 1" ] &&
+      read -r root && read -r gitdir && read -r session && read -r index && read -r tree &&
+      guarded "$cwd"
+  } <"$stamp"
+  ok=$?
+  [ -n "$copy" ] && rm -f "$copy" "$copy.lock"
+  return "$ok"
+}
+
+# Reads the stamp's guarded files ("<blob id> <path>", "-" for a file recorded absent) from stdin,
+# then checks the cwd, the session, and hands the rest to gitfast.
+guarded() {
+  paths=
+  expect=
+  while read -r id path; do
+    if [ "$id" = "-" ]; then
+      [ -e "$path" ] && return 1
+    else
+      paths="$paths
+$path"
+      expect="$expect
+$id"
+    fi
+  done
+  [ -f "$session" ] || return 1
+  # The agent's cwd must be the anchored checkout (or below it, in no other repository).
+  if [ "$1" != "$root" ]; then
+    case $1 in "$root"/*) ;; *) return 1 ;; esac
+    dir=$1
+    while [ "$dir" != "$root" ]; do
+      [ -e "$dir/.git" ] && return 1
+      dir=${dir%/*}
+    done
+  fi
+  copy=$(mktemp) || return 1
+  cp -p "$gitdir/index" "$copy" 2>/dev/null || return 1
+  gitfast "$copy$paths" "$index$expect"
+}
+
+# git as review-gate runs it (lib/git/git.ts): no pager, hardened config, hooks off.
+g() {
+  LC_ALL=C GIT_OPTIONAL_LOCKS=0 GIT_TERMINAL_PROMPT=0 GIT_PAGER=cat git --no-pager \
+    -c core.quotepath=off -c color.ui=false -c core.fsmonitor=false -c diff.external= \
+    -c log.showSignature=false -c core.askPass= -c gc.auto=0 -c maintenance.auto=false \
+    -c submodule.recurse=false -c protocol.ext.allow=never -c core.hooksPath=/dev/null \
+    -C "$root" "$@"
+}
+
+# The index copy and guarded files ($1: paths, one a line) hash ($2: ids) to what was recorded, and the worktree is the same tree.
+gitfast() {
+  ids=$(printf '%s\n' "$1" | g hash-object --no-filters --stdin-paths 2>/dev/null) || return 1
+  [ "$ids" = "$2" ] || return 1
+  err=$(GIT_INDEX_FILE=$copy g -c advice.addEmbeddedRepo=false add -A --ignore-errors 2>&1) ||
+    return 1
+  [ -z "$err" ] || return 1
+  now=$(GIT_INDEX_FILE=$copy g write-tree 2>/dev/null) || return 1
+  [ "$now" = "$tree" ]
+}
+
+unchanged && exit 0
+printf '%s\n' "$payload" | "$@"

@@ -1,0 +1,44 @@
+/**
+ * Git's object id of a blob computed here, without a git call: the hash (SHA-1, or SHA-256 in a
+ * repository using that object format) of `blob <size>\0` followed by the bytes — exactly what
+ * `git hash-object --no-filters <file>` prints (gitformat-object(5)). Web Crypto only, so the hook
+ * paths load nothing more.
+ *
+ * @module
+ */
+
+const encoder = new TextEncoder();
+
+/**
+ * The blob id of some bytes.
+ *
+ * @param bytes the file's content, unfiltered
+ * @param format the repository's object format
+ * @returns 40 (sha1) or 64 (sha256) lowercase hex characters
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * equal(await blobId(new Uint8Array(), "sha1"), "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
+ * ```
+ */
+export async function blobId(bytes: Uint8Array, format: "sha1" | "sha256"): Promise<string> {
+  const header = encoder.encode(`blob ${bytes.length}\0`);
+  const whole = new Uint8Array(header.length + bytes.length);
+  whole.set(header);
+  whole.set(bytes, header.length);
+  const digest = await crypto.subtle.digest(format === "sha1" ? "SHA-1" : "SHA-256", whole);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The blob id of a file's current bytes.
+ *
+ * @returns the id, or `null` when the file cannot be read (missing, a directory, no permission)
+ */
+export async function fileBlobId(
+  path: string,
+  format: "sha1" | "sha256",
+): Promise<string | null> {
+  const bytes = await Deno.readFile(path).catch(() => null);
+  return bytes === null ? null : await blobId(bytes, format);
+}

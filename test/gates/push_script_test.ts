@@ -1,0 +1,153 @@
+/**
+ * End to end: the pre-push hook's own answers (`hooks/pre-push-fast.sh` inside the installed stub)
+ * driven through real `git push` to a bare remote. The stub's review-gate command is a wrapper that
+ * counts its starts, so each step proves whether the hook answered alone: a deletion and a re-push
+ * whose verdicts came from the cache last time never start review-gate; a new commit, a rebased
+ * push, a config that changes the verdict, a `REVIEW_GATE_*` variable and a moved remote-tracking
+ * ref all do, and review-gate decides (reviews, or blocks on the cached finding).
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { renderPrePushStub } from "../../lib/install/git/stub.ts";
+import { MAIN } from "../e2e/_cli.ts";
+import {
+  APP,
+  commitToken,
+  gitOk,
+  makeGateSandbox,
+  providerCalls,
+  remoteRef,
+  runGit,
+  scenario,
+  writeRepoConfig,
+} from "./_gates.ts";
+
+const CACHED = /\(cached verdict, no model call\)/;
+
+/** A finding on the pushed line that blocks only under `fail_on: "low"`. */
+const LOW_ANSWER = {
+  verdict: "needs-attention",
+  summary: "A naming nit.",
+  findings: [{
+    severity: "low",
+    category: "maintainability",
+    scope: "introduced",
+    title: "Constant name is vague",
+    body: "t says nothing.",
+    file: APP,
+    line_start: 1,
+    line_end: 1,
+    confidence: 0.9,
+    recommendation: "Rename it.",
+  }],
+  next_steps: ["Rename it."],
+};
+
+async function setup() {
+  const sb = await makeGateSandbox();
+  const root = sb.repo.root;
+  const starts = join(sb.dir, "starts.log");
+  const wrapper = join(sb.dir, "review-gate.sh");
+  await Deno.writeTextFile(
+    wrapper,
+    `#!/bin/sh\necho started >>'${starts}'\nexec '${Deno.execPath()}' run --allow-read ` +
+      `--allow-write --allow-env --allow-run '${MAIN}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  await Deno.writeTextFile(join(root, ".git", "hooks", "pre-push"), renderPrePushStub(wrapper), {
+    mode: 0o755,
+  });
+  const low = join(sb.dir, "low.json");
+  await Deno.writeTextFile(low, JSON.stringify({ steps: [{ kind: "valid", answer: LOW_ANSWER }] }));
+  const started = async () =>
+    (await Deno.readTextFile(starts).catch(() => "")).split("\n").filter(Boolean).length;
+  const push = (args: string[], env: Record<string, string> = {}) =>
+    runGit(sb, ["push", "-q", "origin", ...args], { env: { ...scenario(low), ...env } });
+  return { sb, root, started, push };
+}
+
+Deno.test("pre-push hook: a deletion and a re-push of cached verdicts never start review-gate", async () => {
+  const { sb, started, push } = await setup();
+  try {
+    await gitOk(sb, ["checkout", "-q", "-b", "feature"]);
+    await commitToken(sb, "FEATURE");
+    const first = await push(["feature"]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.deepEqual([await started(), await providerCalls(sb)], [1, 1]);
+    const deleted = await push(["--delete", "feature"]);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.equal(await remoteRef(sb, "refs/heads/feature"), null);
+    assert.equal(await started(), 1, "a deletion is answered by the hook");
+    const second = await push(["feature"]);
+    assert.match(second.stderr, CACHED);
+    assert.equal(await started(), 2, "the first re-push asks review-gate, which leaves a stamp");
+    await push(["--delete", "feature"]);
+    const third = await push(["feature"]);
+    assert.equal(third.code, 0, third.stderr);
+    assert.match(third.stderr, CACHED);
+    assert.equal(second.stderr, third.stderr, "the hook replays review-gate's own answer");
+    assert.ok(await remoteRef(sb, "refs/heads/feature"));
+    assert.deepEqual([await started(), await providerCalls(sb)], [2, 1]);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("pre-push hook: what could change the verdict always reaches review-gate", async (t) => {
+  const { sb, root, started, push } = await setup();
+  /** Push `feature` (after deleting it on the remote); review-gate must have started. */
+  const repush = async (env: Record<string, string> = {}) => {
+    await push(["--delete", "feature"]);
+    const before = await started();
+    const r = await push(["feature"], env);
+    assert.equal(await started(), before + 1, r.stderr);
+    return r;
+  };
+  try {
+    await gitOk(sb, ["checkout", "-q", "-b", "feature"]);
+    await commitToken(sb, "FEATURE");
+    await push(["feature"]);
+    await repush(); // leaves the stamp
+    await t.step("a new commit on the branch", async () => {
+      await commitToken(sb, "SECOND");
+      const calls = await providerCalls(sb);
+      const r = await repush();
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(await providerCalls(sb), calls + 1, "the new range is reviewed");
+      await repush(); // stamp for the new tip
+    });
+    await t.step("a rebased push (same change on a new base)", async () => {
+      await gitOk(sb, ["checkout", "-q", "main"]);
+      await Deno.writeTextFile(join(root, "other.ts"), "export const o = 1;\n");
+      await gitOk(sb, ["add", "other.ts"]);
+      await gitOk(sb, ["commit", "-q", "-m", "other"]);
+      await gitOk(sb, ["push", "-q", "--no-verify", "origin", "main"]);
+      await gitOk(sb, ["checkout", "-q", "feature"]);
+      await gitOk(sb, ["rebase", "-q", "main"]);
+      // review-gate starts (repush checks it); the same diff on a new base is in its cache
+      const r = await repush();
+      assert.equal(r.code, 0, r.stderr);
+      await repush();
+    });
+    await t.step("the repository's config makes the cached finding block", async () => {
+      await writeRepoConfig(sb, { fail_on: "low" });
+      const r = await repush();
+      assert.equal(r.code, 1, "the push is blocked");
+      assert.match(r.stderr, /Constant name is vague/);
+      await writeRepoConfig(sb, null);
+    });
+    await t.step("a REVIEW_GATE_* variable makes the cached finding block", async () => {
+      const r = await repush({ REVIEW_GATE_FAIL_ON: "low" });
+      assert.equal(r.code, 1, "the push is blocked");
+    });
+    await t.step("a moved remote-tracking ref", async () => {
+      await gitOk(sb, ["update-ref", "refs/remotes/origin/elsewhere", "HEAD~1"]);
+      const r = await repush();
+      assert.equal(r.code, 0, r.stderr);
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -1,0 +1,201 @@
+/**
+ * End to end: the installed Stop hook script (`hooks/turn-stop.sh`) in front of `hook claude-stop`,
+ * driven as Claude Code drives it — the prompt payload piped into `main.ts hook claude-prompt`, the
+ * stop payload piped into `sh hooks/turn-stop.sh <command>`. An unchanged turn is answered by the
+ * script alone (its fallback command is a marker that must not run); every way a turn can change —
+ * an edit, a new untracked file, an index change alone, a guarded file, a cwd in another repository,
+ * edits racing the prompt hook — reaches review-gate, which reviews it (the fake blocks).
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  addTokenLine,
+  APP,
+  blockingScenario,
+  type CliResult,
+  gitOk,
+  makeGateSandbox,
+  promptPayload,
+  providerCalls,
+  runHook,
+  type Sandbox,
+  stopDecision,
+  stopPayload,
+} from "./_gates.ts";
+import { MAIN } from "../e2e/_cli.ts";
+
+const SCRIPT = new URL("../../hooks/turn-stop.sh", import.meta.url).pathname;
+const FELL_BACK = "FELL-BACK-TO-REVIEW-GATE";
+/** A fallback that proves the script did not answer by itself. */
+const MARKER = ["sh", "-c", `cat >/dev/null; echo ${FELL_BACK}`];
+
+/** Pipe a payload into the script with `fallback` as the review-gate command. */
+async function stopScript(
+  sb: Sandbox,
+  payload: string,
+  fallback: string[],
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  const child = new Deno.Command("sh", {
+    args: [SCRIPT, ...fallback],
+    cwd: sb.repo.root,
+    env: { ...sb.env, ...env },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(payload));
+  await writer.close();
+  const out = await child.output();
+  const text = new TextDecoder();
+  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+}
+
+const REVIEW_GATE = [
+  Deno.execPath(),
+  "run",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  MAIN,
+  "hook",
+  "claude-stop",
+];
+
+async function setup(sessionId: string) {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  const session = { sessionId, cwd: root };
+  const blocking = { REVIEW_GATE_FAKE_SCENARIO: await blockingScenario(sb) };
+  const prompt = async () => {
+    const p = await runHook(sb, "claude-prompt", promptPayload(session));
+    assert.deepEqual([p.code, p.stdout, p.stderr], [0, "", ""]);
+  };
+  const stop = (fallback: string[], cwd = root) =>
+    stopScript(sb, stopPayload({ ...session, cwd }), fallback, blocking);
+  return { sb, root, prompt, stop };
+}
+
+Deno.test("Stop script: an unchanged turn is allowed without starting review-gate", async () => {
+  const { sb, root, prompt, stop } = await setup("fast-unchanged");
+  try {
+    await Deno.writeTextFile(join(root, "untracked.txt"), "here before the turn\n");
+    await prompt();
+    const fast = await stop(MARKER);
+    assert.deepEqual([fast.code, fast.stdout, fast.stderr], [0, "", ""]);
+    // A file touched without a change of content is the same tree: still allowed.
+    const later = new Date(Date.now() + 5000);
+    await Deno.utime(join(root, APP), later, later);
+    const touched = await stop(MARKER);
+    assert.deepEqual([touched.code, touched.stdout], [0, ""]);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("Stop script: every changed turn reaches review-gate, which blocks it", async (t) => {
+  const { sb, root, prompt, stop } = await setup("fast-changed");
+  /** The script hands the stop over, and review-gate itself asks the model and answers. */
+  const reachesReview = async (decision?: string) => {
+    assert.match((await stop(MARKER)).stdout, new RegExp(FELL_BACK));
+    const calls = await providerCalls(sb);
+    const s = await stop(REVIEW_GATE);
+    assert.equal(s.code, 0, s.stderr);
+    assert.ok(await providerCalls(sb) > calls, "review-gate asked the model about the turn");
+    if (decision) assert.equal(stopDecision(s.stdout)?.decision, decision, s.stdout + s.stderr);
+  };
+  try {
+    await t.step("an edit to a tracked file", async () => {
+      await prompt();
+      await addTokenLine(root, "EDITED");
+      await reachesReview("block");
+      await gitOk(sb, ["checkout", "--", APP]);
+    });
+    await t.step("a new untracked file", async () => {
+      await prompt();
+      await Deno.writeTextFile(join(root, "src", "new.ts"), "export const n = 1;\n");
+      await reachesReview();
+      await Deno.remove(join(root, "src", "new.ts"));
+    });
+    await t.step("after a block, the stamp is gone even when the tree goes back", async () => {
+      await prompt();
+      await addTokenLine(root, "BACK");
+      await reachesReview();
+      await gitOk(sb, ["checkout", "--", APP]);
+      assert.match((await stop(MARKER)).stdout, new RegExp(FELL_BACK));
+    });
+    await t.step("a changed index alone is handed over", async () => {
+      await addTokenLine(root, "STAGED_LATER");
+      await prompt();
+      await gitOk(sb, ["add", APP]);
+      assert.match((await stop(MARKER)).stdout, new RegExp(FELL_BACK));
+      await gitOk(sb, ["reset", "-q", "--hard"]);
+    });
+    await t.step("a skip-worktree bit set, then an edit", async () => {
+      await prompt();
+      await gitOk(sb, ["update-index", "--skip-worktree", APP]);
+      await addTokenLine(root, "HIDDEN");
+      assert.match((await stop(MARKER)).stdout, new RegExp(FELL_BACK));
+      await gitOk(sb, ["update-index", "--no-skip-worktree", APP]);
+      await gitOk(sb, ["checkout", "--", APP]);
+    });
+    await t.step("a guarded file outside the tree (a new git pre-push hook)", async () => {
+      await prompt();
+      const hook = join(root, ".git", "hooks", "pre-push");
+      await Deno.writeTextFile(hook, "#!/bin/sh\nexit 0\n");
+      assert.match((await stop(MARKER)).stdout, new RegExp(FELL_BACK));
+      await Deno.remove(hook);
+    });
+    await t.step("the agent's cwd in a nested repository", async () => {
+      const nested = join(root, "vendor", "lib");
+      await Deno.mkdir(join(nested, ".git"), { recursive: true });
+      await prompt();
+      const s = await stop(MARKER, nested);
+      assert.match(s.stdout, new RegExp(FELL_BACK));
+      await Deno.remove(join(root, "vendor"), { recursive: true });
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("Stop script: edits racing the prompt hook are never allowed unseen", async () => {
+  const { sb, root, stop } = await setup("fast-race");
+  try {
+    for (let round = 0; round < 3; round++) {
+      const prompt = runHook(
+        sb,
+        "claude-prompt",
+        promptPayload({ sessionId: "fast-race", cwd: root }),
+      );
+      let done = false;
+      const finished = prompt.then((r) => {
+        done = true;
+        return r;
+      });
+      let n = 0;
+      while (!done) {
+        await addTokenLine(root, `RACE_${round}_${n++}`);
+        await new Promise((r) => setTimeout(r, 3));
+      }
+      assert.equal((await finished).code, 0);
+      const s = await stop(MARKER);
+      if (!s.stdout.includes(FELL_BACK)) {
+        // Allowed by the script: the worktree must be exactly the baseline review-gate recorded.
+        const state = join(root, ".git", "review-gate", "sessions", "fast-race.json");
+        const baseline = JSON.parse(await Deno.readTextFile(state)).baselineTree;
+        await gitOk(sb, ["add", "-A"]);
+        assert.equal(await gitOk(sb, ["write-tree"]), baseline, `round ${round}: ${n} edits`);
+        await gitOk(sb, ["reset", "-q"]);
+      }
+      await gitOk(sb, ["checkout", "--", APP]);
+    }
+  } finally {
+    await sb.cleanup();
+  }
+});
