@@ -2,14 +2,17 @@
 # - a push that only deletes refs goes ahead (review-gate reviews no deletion);
 # - a push whose every input is byte for byte what it was when review-gate last let it through on
 #   cached verdicts alone replays that answer: the ref lines, the remote, the remote-tracking and
-#   replace refs, the git config, grafts and shallow files, review-gate's config and acks files and
-#   its REVIEW_GATE_* variables (hashed by git into the stamp's name and first line), before the
-#   earliest acknowledgement expires. Anything else runs review-gate, which decides as always.
+#   replace refs, the git config, attributes, grafts and shallow files, review-gate's config and
+#   acks files, the REVIEW_GATE_* and GIT_* variables (hashed by git into the stamp's name and
+#   first line), until the earliest acknowledgement expires. Anything else runs review-gate.
+# review_gate <stamp path or ""> <git's arguments…>
 review_gate() {
-  printf '%s\n' "$lines" | REVIEW_GATE_PUSH_STAMP="$1" {{command}} hook pre-push "$2" "$3"
+  stamp_to=$1
+  shift
+  printf '%s\n' "$lines" | REVIEW_GATE_PUSH_STAMP="$stamp_to" {{command}} hook pre-push "$@"
 }
 
-# Prints the REVIEW_GATE_*, HOME and XDG_CONFIG_HOME variables, or exits 0 with "D" when every
+# Prints the REVIEW_GATE_*, GIT_*, HOME and XDG_CONFIG_HOME variables, or "D" when every
 # ref line is a deletion.
 review_gate_scan() {
   printf '%s\n' "$lines" | awk '
@@ -20,7 +23,7 @@ review_gate_scan() {
     $4 !~ /^[0-9a-f]+$/ || (length($4) != 40 && length($4) != 64) { kept = 1 }
     END {
       if (n > 0 && !kept) { print "D"; exit }
-      for (k in ENVIRON) if (k ~ /^REVIEW_GATE/ || k == "HOME" || k == "XDG_CONFIG_HOME")
+      for (k in ENVIRON) if (k ~ /^(REVIEW_GATE|GIT_)/ || k == "HOME" || k == "XDG_CONFIG_HOME")
         print length(k) ":" k "=" length(ENVIRON[k]) ":" ENVIRON[k]
     }'
 }
@@ -45,9 +48,10 @@ $refs
 $3"
   remote=$1 url=$2
   set --
-  for file in "$common/config" "$common/info/grafts" "$common/shallow" "$root/.review-gate.json" \
+  for file in "$common/config" "$common/config.worktree" "$common/info/grafts" \
+    "$common/info/attributes" "$common/shallow" "$root/.review-gate.json" \
     "$root/.review-gate/acks.json" "$cfg/review-gate/config.json" "$cfg/git/config" \
-    "${HOME:-/nonexistent}/.gitconfig"; do
+    "$cfg/git/attributes" "${HOME:-/nonexistent}/.gitconfig"; do
     if [ -e "$file" ]; then
       set -- "$@" "$file"
       text="$text
