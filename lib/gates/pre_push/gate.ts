@@ -125,7 +125,10 @@ async function gateUpdate(
     reviewTags: gate.review_tags,
   });
   if (resolved.kind === "skip") {
-    if (resolved.notReviewed) push.stderr.push(notReviewedLine(update.remoteRef, resolved.reason));
+    if (resolved.notReviewed) {
+      push.stderr.push(notReviewedLine(update.remoteRef, resolved.reason));
+      push.fromMemoOnly = false; // what was not reviewed is said by review-gate each time
+    }
     return "skipped";
   }
   const { range } = resolved;
