@@ -52,10 +52,12 @@ $3"
     "$common/info/attributes" "$common/shallow" "$root/.review-gate.json" \
     "$root/.review-gate/acks.json" "$cfg/review-gate/config.json" "$cfg/git/config" \
     "$cfg/git/attributes" "${HOME:-/nonexistent}/.gitconfig"; do
-    if [ -e "$file" ]; then
+    if [ -f "$file" ]; then
       set -- "$@" "$file"
       text="$text
 +$file"
+    elif [ -e "$file" ] || [ -L "$file" ]; then
+      return 1 # not a regular file: review-gate says what is wrong with it
     else
       text="$text
 -$file"

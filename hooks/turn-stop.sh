@@ -65,8 +65,9 @@ guarded() {
   expect=
   while read -r id path; do
     if [ "$id" = "-" ]; then
-      [ -e "$path" ] && return 1
+      { [ -e "$path" ] || [ -L "$path" ]; } && return 1
     else
+      [ -f "$path" ] || return 1 # only regular files are read (never a /dev/zero link)
       paths="$paths
 $path"
       expect="$expect
@@ -83,6 +84,7 @@ $id"
       dir=${dir%/*}
     done
   fi
+  [ -f "$gitdir/index" ] || return 1
   copy=$(mktemp) || return 1
   cp -p "$gitdir/index" "$copy" 2>/dev/null || return 1
   gitfast "$copy$paths" "$index$expect"

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { MAX_REGULAR_TEXT_BYTES } from "../base/regular_file.ts";
+
 const encoder = new TextEncoder();
 
 /**
@@ -31,14 +33,17 @@ export async function blobId(bytes: Uint8Array, format: "sha1" | "sha256"): Prom
 }
 
 /**
- * The blob id of a file's current bytes.
+ * The blob id of a file's current bytes, read only when it is a regular file of at most
+ * {@linkcode MAX_REGULAR_TEXT_BYTES} (a symlink to `/dev/zero` must not hang a hook).
  *
- * @returns the id, or `null` when the file cannot be read (missing, a directory, no permission)
+ * @returns the id, or `null` when the file is missing, not a regular file, too large or unreadable
  */
 export async function fileBlobId(
   path: string,
   format: "sha1" | "sha256",
 ): Promise<string | null> {
+  const info = await Deno.stat(path).catch(() => null);
+  if (!info?.isFile || info.size > MAX_REGULAR_TEXT_BYTES) return null;
   const bytes = await Deno.readFile(path).catch(() => null);
   return bytes === null ? null : await blobId(bytes, format);
 }
