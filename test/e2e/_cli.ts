@@ -185,13 +185,15 @@ export function spawnCli(
 }
 
 /**
- * Every invocation the fake logged so far (empty when none).
+ * Every invocation the fake logged so far (empty when none). A line the fake is still writing (no
+ * newline yet) is not counted: a test polling the log while a provider starts may read half of it.
  *
  * @param sandbox the sandbox whose log to read
  */
 export async function readFakeLog(sandbox: Sandbox): Promise<FakeInvocation[]> {
   const text = await Deno.readTextFile(sandbox.log).catch(() => "");
-  return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+  const complete = text.slice(0, text.lastIndexOf("\n") + 1);
+  return complete.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
 }
 
 /** A run folder's contents. */
