@@ -136,3 +136,39 @@ Deno.test("claude Stop gate blocks a turn that hides its edit through info/ file
     await sb.cleanup();
   }
 });
+
+Deno.test("a prompt that only mentions review-gate does not let the agent change its config", async (t) => {
+  const sb = await makeGateSandbox({ remote: false });
+  const config = join(sb.repo.root, ".review-gate.json");
+  const env = scenario("valid");
+  const disable = () => Deno.writeTextFile(config, '{"gates":{"claude_stop":{"enabled":false}}}');
+  try {
+    await t.step('"fix what review-gate reported": blocked', async () => {
+      const decision = await turn(
+        sb,
+        "n-mention",
+        async () => {
+          await addTokenLine(sb.repo.root, "MENTION");
+          await disable();
+        },
+        env,
+        "Please fix what review-gate reported.",
+      );
+      assertControlBlock(decision, /\.review-gate\.json:1/, /review-gate's config/);
+      await Deno.remove(config);
+    });
+    for (
+      const prompt of [
+        "Please disable the gate for now.",
+        "Turn claude_stop off in the review-gate config.",
+      ]
+    ) {
+      await t.step(`"${prompt}": allowed`, async () => {
+        assert.equal(await turn(sb, `n-${prompt.length}`, disable, env, prompt), null);
+        await Deno.remove(config);
+      });
+    }
+  } finally {
+    await sb.cleanup();
+  }
+});

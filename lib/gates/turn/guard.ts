@@ -9,8 +9,9 @@
  *
  * "Asked for it" is decided conservatively: the prompt (recorded by the turn's start) must name the
  * thing — the file's name (`.review-gate.json`, `REVIEW.md`, `settings.local.json`, `hooks.json`,
- * `pre-push`…) or, for review-gate's own config, "review-gate". A prompt that only says "fix the
- * build" does not cover an edit to the gate, and a user who wants the change says so by name or
+ * `pre-push`…) or, for review-gate's own config, the config or a setting by name ("review-gate
+ * config", "disable the gate", `fail_on`: guard_files.ts `CONFIG_NAMES`). A prompt that only says
+ * "fix the build" or "fix what review-gate reported" does not cover an edit to the gate, and a user who wants the change says so by name or
  * makes it themselves. A file as the user's own review-gate command left it — `ack`,
  * `gate enable|disable`, `install`, `uninstall` run outside an agent's session
  * (lib/store/user_writes.ts) — is the user's change, not the agent's: the user keeps every escape
@@ -47,8 +48,6 @@ interface Guarded {
   names: readonly string[];
 }
 
-const RG = ["review-gate", "review gate"];
-
 /**
  * Whether a path of the turn's tree diff controls the gate (the files also fingerprinted outside
  * the diff — configs and settings — are left to those fingerprints).
@@ -62,7 +61,11 @@ export function guardedTreePath(path: string, hooksDir: string | null): Guarded 
     return { file: path, what: "review guidelines (REVIEW.md)", names: ["review.md"] };
   }
   if (path.startsWith(".review-gate/")) {
-    return { file: path, what: "review-gate's repository files", names: [...RG, ".review-gate/"] };
+    return {
+      file: path,
+      what: "review-gate's repository files",
+      names: [".review-gate/", "acks.json"],
+    };
   }
   if (path.startsWith(".husky/")) {
     return { file: path, what: "the husky git hooks", names: ["husky", "pre-push"] };

@@ -20,7 +20,7 @@
  */
 import { join } from "node:path";
 import { sha256Hex } from "../../base/sha256.ts";
-import { userConfigPath } from "../../config/config.ts";
+import { DEFAULT_CONFIG, userConfigPath } from "../../config/config.ts";
 import type { Runner } from "../../exec/exec.ts";
 import { gitText, runGit } from "../../git/git.ts";
 import type { Repo } from "../../git/repo.ts";
@@ -51,7 +51,41 @@ export interface GuardRecord {
   gitConfig?: string;
 }
 
-const RG = ["review-gate", "review gate"];
+/**
+ * Words that, in a prompt, ask for a change to review-gate's own config: the phrases naming the
+ * config or switching the gate, and every setting whose name holds an underscore (`fail_on`,
+ * `max_blocks`, `claude_stop`…; shorter keys such as `exclude` are everyday words). A mere mention
+ * of review-gate ("fix what review-gate reported") does not count.
+ */
+export const CONFIG_NAMES: readonly string[] = [
+  "review-gate config",
+  "review-gate's config",
+  "review gate config",
+  "review gate's config",
+  "review-gate setting",
+  "review-gate's setting",
+  "review gate setting",
+  "disable the gate",
+  "disable the review gate",
+  "disable the stop gate",
+  "disable review-gate",
+  "enable the gate",
+  "enable review-gate",
+  "turn off the gate",
+  "turn off review-gate",
+  "gate disable",
+  "gate enable",
+  ...settingNames(DEFAULT_CONFIG),
+];
+
+function settingNames(value: unknown): string[] {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return [];
+  return Object.entries(value).flatMap(([key, inner]) => [
+    ...(key.includes("_") ? [key] : []),
+    ...settingNames(inner),
+  ]);
+}
+
 const GIT_CONFIG = "git's hooks, attributes, excludes or filter config";
 const GIT_CONFIG_NAMES = ["hookspath", "attributesfile", "excludesfile", "git config"];
 const USER_CONFIG = "review-gate's user config";
@@ -77,9 +111,12 @@ export function guardedFiles(
   const claudeHome = env.CLAUDE_CONFIG_DIR || (home ? join(home, ".claude") : undefined);
   const codexHome = env.CODEX_HOME || (home ? join(home, ".codex") : undefined);
   const files: (GuardedFile | null)[] = [
-    file(userConfigPath(env), "whole", USER_CONFIG, [...RG, "config.json"]),
+    file(userConfigPath(env), "whole", USER_CONFIG, [
+      ...CONFIG_NAMES,
+      "review-gate/config.json",
+    ]),
     file(join(repo.root, ".review-gate.json"), "whole", REPO_CONFIG, [
-      ...RG,
+      ...CONFIG_NAMES,
       ".review-gate.json",
     ]),
     file(join(repo.commonDir, "config"), "git-config", GIT_CONFIG, GIT_CONFIG_NAMES),
