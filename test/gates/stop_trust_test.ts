@@ -19,6 +19,7 @@ import {
   makeGateSandbox,
   promptPayload,
   providerCalls,
+  runCli,
   runHook,
   scenario,
   stopDecision,
@@ -168,6 +169,37 @@ Deno.test("a prompt that only mentions review-gate does not let the agent change
         await Deno.remove(config);
       });
     }
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("the PreToolUse guard refuses the agent's writes to review-gate's turn state, and lets it read runs", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const payload = (command: string) =>
+    JSON.stringify({
+      session_id: "s",
+      cwd: sb.repo.root,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command, description: "run" },
+      tool_use_id: "t1",
+    });
+  try {
+    const forge = "python3 - <<'PY'\nimport json, glob\n" +
+      "for f in glob.glob('.git/review-gate/sessions/*.json'):\n" +
+      "    d = json.load(open(f)); d['baselineTree'] = 'x'; json.dump(d, open(f, 'w'))\nPY";
+    for (const command of [forge, "rm -rf .git/review-gate/sessions"]) {
+      const r = await runCli(sb, ["hook", "claude-guard"], { stdin: payload(command) });
+      assert.equal(r.code, 0, r.stderr);
+      const answer = JSON.parse(r.stdout).hookSpecificOutput;
+      assert.equal(answer.permissionDecision, "deny", command);
+      assert.match(answer.permissionDecisionReason, /review-gate's state/);
+    }
+    const read = await runCli(sb, ["hook", "claude-guard"], {
+      stdin: payload("cat .git/review-gate/runs/*/run.json"),
+    });
+    assert.deepEqual([read.code, read.stdout], [0, ""]);
   } finally {
     await sb.cleanup();
   }

@@ -35,6 +35,16 @@ Deno.test("gateEscape() refuses the ways an agent would skip or switch off the g
     "sed -i 1d .husky/pre-push": /pre-push hook files/,
     "mv .git/hooks/pre-push.review-gate-chained .git/hooks/pre-push": /pre-push hook files/,
     "true \\\n && git push --no-verify": /--no-verify/,
+    "rm -rf .git/review-gate/sessions": /review-gate's state/,
+    "echo '{}' > .git/review-gate/sessions/s.json": /review-gate's state/,
+    "python3 -c \"open('.git/review-gate/sessions/s.json','w').write('{}')\"":
+      /review-gate's state/,
+    "for f in glob.glob('.git/review-gate/sessions/*.json'):": /review-gate's state/,
+    "sed -i s/a/b/ .git/review-gate/sessions/s.json": /review-gate's state/,
+    "cat x > .git/review-gate/cache/v.json": /review-gate's state/,
+    'cp forged.json "$(git rev-parse --git-dir)/review-gate/sessions/s.json"':
+      /review-gate's state/,
+    "cd .git && rm -r review-gate/sessions": /review-gate's state/,
   };
   for (const [command, what] of Object.entries(refused)) {
     await t.step(`refused: ${command}`, () => {
@@ -58,6 +68,10 @@ Deno.test("gateEscape() refuses the ways an agent would skip or switch off the g
     "review-gate acks",
     "REVIEW_GATE_PROVIDER=codex review-gate review",
     "npm test && git status",
+    "cat .git/review-gate/runs/r1/run.json",
+    "ls .git/review-gate/runs",
+    "grep -r verdict .git/review-gate/runs | head",
+    "npm i -D review-gate",
   ];
   for (const command of allowed) {
     await t.step(`allowed: ${command}`, () => assert.equal(gateEscape(command), null));
