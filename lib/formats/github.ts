@@ -14,7 +14,7 @@ import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { Policy } from "../kinds/review/policy.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
 import type { RunRecord } from "../store/run_record.ts";
-import { GITHUB_COMMAND } from "./levels.ts";
+import { GITHUB_COMMAND, nonBlockingLevel } from "./levels.ts";
 import { buildView, type FindingView } from "./view.ts";
 
 /** Annotations GitHub shows per level and step; one of them is kept to count the rest. */
@@ -56,14 +56,21 @@ export function command(
   return `::${level}${props ? ` ${props}` : ""}::${escapeData(text)}\n`;
 }
 
+/** A finding's annotation level: acknowledged → notice; one that does not block is never an error. */
+function githubLevel(view: FindingView): Level {
+  if (view.acknowledged) return "notice";
+  const level = GITHUB_COMMAND[view.finding.severity];
+  return view.blocking ? level : nonBlockingLevel<Level>(level, "error", "warning");
+}
+
 function findingCommand(view: FindingView, pathPrefix: string): string {
   const f = view.finding;
-  const level: Level = view.acknowledged ? "notice" : GITHUB_COMMAND[f.severity];
+  const level = githubLevel(view);
   const state = view.acknowledged
     ? `acknowledged (${view.acknowledged.reason})`
     : view.blocking
     ? "blocking"
-    : "";
+    : `not blocking: ${view.notBlocking}`;
   const id = view.fingerprint?.slice(0, SHORT_FINGERPRINT);
   const ack = id && !view.acknowledged
     ? `\n\nNot a problem? review-gate ack ${id} --reason "…"`
@@ -154,7 +161,7 @@ function findingCommands(
 ): string[] {
   const byLevel = new Map<Level, FindingView[]>();
   for (const f of findings) {
-    const level: Level = f.acknowledged ? "notice" : GITHUB_COMMAND[f.finding.severity];
+    const level = githubLevel(f);
     byLevel.set(level, [...byLevel.get(level) ?? [], f]);
   }
   const out: string[] = [];

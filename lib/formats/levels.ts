@@ -31,6 +31,14 @@ export const GITHUB_COMMAND: Record<Severity, "error" | "warning" | "notice"> = 
   low: "notice",
 };
 
+/**
+ * The level of a finding that does not block: never `error` (a passing run has no error
+ * annotations), so an error-level severity reads as a warning.
+ */
+export function nonBlockingLevel<L extends string>(level: L, error: L, warning: L): L {
+  return level === error ? warning : level;
+}
+
 /** The stable rule id of a severity (SARIF `ruleId`, reviewdog `code.value`). */
 export function ruleId(severity: Severity): string {
   return `review-gate/${severity}`;

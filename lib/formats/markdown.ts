@@ -19,7 +19,7 @@ import { buildView, type FindingView, hiddenNote, location, unreviewedLines } fr
 /** ` (blocking)`, ` (acknowledged)` or nothing, after the severity in a finding's heading. */
 function findingState(view: FindingView): string {
   if (view.acknowledged) return " (acknowledged)";
-  return view.blocking ? " (blocking)" : "";
+  return view.blocking ? " (blocking)" : ` (not blocking: ${view.notBlocking})`;
 }
 
 /**

@@ -15,7 +15,7 @@ import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { Policy } from "../kinds/review/policy.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
 import type { RunRecord } from "../store/run_record.ts";
-import { RDJSON_SEVERITY, ruleId } from "./levels.ts";
+import { nonBlockingLevel, RDJSON_SEVERITY, ruleId } from "./levels.ts";
 import { INFORMATION_URI } from "./sarif.ts";
 import { buildView, type FindingView } from "./view.ts";
 
@@ -51,7 +51,11 @@ function findingDiagnostic(view: FindingView): Diagnostic {
       path: f.file,
       range: { start: { line: f.line_start }, end: { line: f.line_end } },
     },
-    severity: view.acknowledged ? "INFO" : RDJSON_SEVERITY[f.severity],
+    severity: view.acknowledged
+      ? "INFO"
+      : view.blocking
+      ? RDJSON_SEVERITY[f.severity]
+      : nonBlockingLevel(RDJSON_SEVERITY[f.severity], "ERROR", "WARNING"),
     source: SOURCE,
     code: { value: ruleId(f.severity), url: INFORMATION_URI },
   };

@@ -15,7 +15,7 @@ import { type ReviewAnswer, SEVERITIES, type Severity } from "../kinds/review/ty
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { Policy } from "../kinds/review/policy.ts";
 import type { RunRecord } from "../store/run_record.ts";
-import { pathUri, ruleId, SARIF_LEVEL } from "./levels.ts";
+import { nonBlockingLevel, pathUri, ruleId, SARIF_LEVEL } from "./levels.ts";
 import { buildView, type FindingView, type ReviewView } from "./view.ts";
 
 /** Where review-gate documents itself (the domain its schema `$id`s use). */
@@ -98,7 +98,9 @@ function result(view: FindingView, suppressions: boolean): Json {
   return {
     ruleId: ruleId(f.severity),
     ruleIndex: SEVERITIES.indexOf(f.severity),
-    level: SARIF_LEVEL[f.severity],
+    level: view.blocking
+      ? SARIF_LEVEL[f.severity]
+      : nonBlockingLevel(SARIF_LEVEL[f.severity], "error", "warning"),
     message: { text: messageText(view) },
     locations: [physical(f.file, { startLine: f.line_start, endLine: f.line_end })],
     ...(view.fingerprint

@@ -26,12 +26,14 @@ const SEVERITY_FORMAT = {
 
 export { location } from "./view.ts";
 
-/** The tag after a finding's title: BLOCKING, acknowledged (reason), or nothing. */
+/** The tag after a finding's title: BLOCKING, acknowledged (reason), or why it does not block. */
 function findingTag(view: FindingView, paint: Paint): string {
   if (view.acknowledged) {
     return paint(["green"], ` acknowledged (${clean(view.acknowledged.reason)})`);
   }
-  return view.blocking ? paint(["red", "bold"], " BLOCKING") : "";
+  return view.blocking
+    ? paint(["red", "bold"], " BLOCKING")
+    : paint(["dim"], ` (not blocking: ${clean(view.notBlocking ?? "")})`);
 }
 
 /** `  src/a.ts:5-7  confidence 0.80  id 3f2a9c1b0d4e` */

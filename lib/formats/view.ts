@@ -7,7 +7,12 @@
  * @module
  */
 import type { Finding, FindingNote, ReviewAnswer } from "../kinds/review/types.ts";
-import { blockingFindings, type Policy, shownFindings } from "../kinds/review/policy.ts";
+import {
+  blockingFindings,
+  notBlockingReason,
+  type Policy,
+  shownFindings,
+} from "../kinds/review/policy.ts";
 import type { RunRecord } from "../store/run_record.ts";
 import { describeOmitted, quotePath, reviewedAmount } from "../git/coverage_text.ts";
 import { agreementText } from "../kinds/review/council.ts";
@@ -23,6 +28,8 @@ export interface FindingView {
   acknowledged?: FindingNote["acknowledged"];
   /** True when it blocks under the policy. */
   blocking: boolean;
+  /** Why it does not block, in a few words (absent when it blocks). */
+  notBlocking?: string;
   /** In a council review: who reported it, in words (`agreed: claude, codex (2 of 2)`). */
   agreement?: string;
 }
@@ -170,6 +177,10 @@ export function buildView(
           ? { agreement: agreementText(note.agreement, record.council.policy) }
           : {}),
         blocking: blocking.has(finding),
+        ...(blocking.has(finding) ? {} : {
+          notBlocking: notBlockingReason(finding, { verdict: answer.verdict, policy, note }) ??
+            "not blocking under the policy",
+        }),
       };
     })
     : [];

@@ -93,6 +93,38 @@ export function blockingFindings(
 }
 
 /**
+ * Why a finding shown in a review does not block, in a few words (`confidence 0.30 below
+ * min_confidence 0.5`, `acknowledged`, …), or `null` when it blocks.
+ *
+ * @param finding the finding
+ * @param at the answer's verdict, the policy, and the finding's note (acknowledgement, council)
+ */
+export function notBlockingReason(
+  finding: Finding,
+  at: { verdict: ReviewAnswer["verdict"]; policy: Policy; note?: FindingNote },
+): string | null {
+  const { policy, note } = at;
+  if (note?.acknowledged) return "acknowledged";
+  if (severityRank(finding.severity) > severityRank(policy.failOn)) {
+    return `severity ${finding.severity} is below fail_on ${policy.failOn}`;
+  }
+  if (finding.confidence < policy.minConfidence) {
+    return `confidence ${
+      finding.confidence.toFixed(2)
+    } is below min_confidence ${policy.minConfidence}`;
+  }
+  if (policy.categories !== undefined && !policy.categories.includes(finding.category)) {
+    return `category ${finding.category} is not in categories`;
+  }
+  if (finding.scope !== "introduced" && policy.blockOnPreexisting !== true) {
+    return `${finding.scope} (block_on_preexisting is false)`;
+  }
+  if (note?.agreement?.enough === false) return "not enough council providers agreed";
+  if (at.verdict !== "needs-attention") return `the verdict is ${at.verdict}`;
+  return null;
+}
+
+/**
  * The note of each finding, looked up by the finding object itself (renderers sort findings).
  *
  * @param answer the answer whose findings the notes follow, index for index
