@@ -264,7 +264,7 @@ export async function fingerprintOf(kind: string, raw: Uint8Array, extra = ""): 
 }
 
 /** A submodule with uncommitted changes and a signature of them. */
-interface DirtySubmodule {
+export interface DirtySubmodule {
   path: string;
   /** Path, submodule HEAD, and every changed file's status entry and content hash. */
   signature: string;
@@ -276,8 +276,16 @@ interface DirtySubmodule {
  * --ignore-submodules=none` names the gitlinks whose checkout differs from the index; one
  * `git status` per such submodule tells whether it has uncommitted changes (a moved submodule HEAD
  * alone is already a changed gitlink in the listing) and yields their signature.
+ *
+ * @param runner the subprocess seam
+ * @param root the worktree's root directory
+ * @returns the dirty submodules (path relative to `root`, signature), in path order
+ * @throws {GitError} when `git diff-files` fails (a submodule's own `git status` failing skips it)
  */
-async function collectDirtySubmodules(runner: Runner, root: string): Promise<DirtySubmodule[]> {
+export async function collectDirtySubmodules(
+  runner: Runner,
+  root: string,
+): Promise<DirtySubmodule[]> {
   const out = await git(runner, root, ["diff-files", "-z", "--ignore-submodules=none"]);
   const tokens = new TextDecoder().decode(out).split("\0");
   const paths: string[] = [];

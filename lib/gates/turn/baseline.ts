@@ -34,6 +34,7 @@ import {
   hooksDirOf,
 } from "./guard_files.ts";
 import type { TurnDoor } from "./door.ts";
+import { hasSubmodules } from "./unseen.ts";
 
 /**
  * The turn's start: record the baseline tree and prompt of this turn, reset the block counter,
@@ -124,7 +125,8 @@ async function recordGuard(
 
 /**
  * Leave the stop stamp for `hooks/turn-stop.sh` (lib/gates/turn/stop_stamp.ts): only for a
- * snapshot that left nothing out and started from an index, with guarded files that held still.
+ * snapshot that left nothing out and started from an index with no submodule, with guarded files
+ * that held still.
  */
 async function stampStop(
   input: HookInput,
@@ -136,6 +138,8 @@ async function stampStop(
   },
 ): Promise<void> {
   if (!at.blobs || !at.indexId || at.excluded.length > 0) return;
+  // an edit inside a submodule leaves the tree as it was: only review-gate's own stop sees it
+  if (await hasSubmodules(input.runner, at.repo)) return;
   const text = stopStampText({
     repo: at.repo,
     sessionFile: join(at.state, "sessions", await sessionFileName(at.sessionId)),

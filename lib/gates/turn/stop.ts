@@ -12,7 +12,9 @@
  * Fast paths, in order, each before any heavy module loads: skip switches (`REVIEW_GATE=0`,
  * `REVIEW_GATE_CHILD=1`); malformed stdin (the reason on stderr) or another event; no repository;
  * gate disabled; no baseline (record one and allow with a "NOT reviewed" note); nothing changed
- * since the baseline (allow, no model call); the same change as the last review — same baseline
+ * since the baseline (allow, no model call) — unless lib/gates/turn/unseen.ts finds a nested
+ * repository or a submodule with uncommitted changes, which the answer names as not reviewed
+ * (`on_partial` applies); the same change as the last review — same baseline
  * *and* same tree — (reuse its verdict). Stops of one
  * session are serialised by a lock file `sessions/<id>.lock` (`Deno.FsFile.lock`); a stop that
  * cannot get it before the internal deadline allows with a message. Loops are impossible: a stop
@@ -31,7 +33,6 @@
  *
  * @module
  */
-import { snapshotWorktreeTree } from "../../git/live_tree.ts";
 import { ensureStateDir } from "../../store/state.ts";
 import { readSessionState, type SessionState, writeSessionState } from "../../store/sessions.ts";
 import type { TurnDoor } from "./door.ts";
@@ -41,6 +42,7 @@ import { lockSession } from "../../store/session_lock.ts";
 import { removeStopStamp } from "../../store/stop_stamps.ts";
 import type { StoredVerdict } from "./decision.ts";
 import { guardFindings } from "./guard.ts";
+import { snapshotTurn, withUnseen } from "./unseen.ts";
 
 /** Seconds kept between our internal deadline and the hook timeout Claude Code enforces. */
 export const DEADLINE_MARGIN_SECONDS = 15;
@@ -122,7 +124,7 @@ async function stopWithGate(
       value: { ...session, updatedAt: input.now().toISOString() },
     });
   };
-  const current = await snapshotWorktreeTree(input.runner, repo);
+  const { tree: current, unseen } = await snapshotTurn(input.runner, repo);
   const baseline = session.baselineTree;
   if (!baseline) {
     await removeStopStamp(input.env, payload.session_id);
@@ -145,16 +147,20 @@ async function stopWithGate(
     baseline,
     current,
   });
-  if (current === baseline && guard.length === 0) {
+  if (current === baseline && guard.length === 0 && unseen.length === 0) {
     await save({ consecutiveBlocks: 0 });
     return ALLOW;
   }
   // The turn changed something: the installed script's stamp (hooks/turn-stop.sh) no longer says
   // "allow" for this session — a later stop back at the baseline must reset the block count here.
   await removeStopStamp(input.env, payload.session_id);
-  const verdict = current === baseline
-    ? { status: "nothing-to-review", runDir: "", blocking: [] }
-    : await turnVerdict(input, { ...gate, session, save, baseline, current });
+  // Nested repositories and uncommitted submodule edits are not in the tree: named, never silent.
+  const verdict = withUnseen(
+    current === baseline
+      ? { status: "nothing-to-review", runDir: "", blocking: [] }
+      : await turnVerdict(input, { ...gate, session, save, baseline, current }),
+    unseen,
+  );
   return await (await import("./decision.ts")).decideStop(
     guard.length ? { ...verdict, blocking: [...guard, ...verdict.blocking] } : verdict,
     {
