@@ -6,10 +6,13 @@
  *   `remoteOid..localOid`, diffed from `remoteOid`'s tree. A force push (not an ancestor, e.g. after
  *   a rebase) is treated like an unknown old id below, so upstream changes are not reviewed as ours.
  * - Otherwise (new ref, or a force push over commits we do not have) → the commits reachable from
- *   `localOid` and from no remote-tracking ref of *that* remote (`--not --remotes=<remote>`); when
- *   `remote` is a URL or path (no remote of that name) → no remote-tracking ref at all
- *   (`--not --remotes`). The diff starts at the first parent of the oldest such commit, or the empty
- *   tree for a root commit.
+ *   `localOid` and from no remote-tracking ref of *that* remote (`--not --remotes=<remote>`). A URL
+ *   or path in `$1` stands for the configured remotes whose `url` or `pushurl` is that URL (the same
+ *   path, for a local one); when none is, what the target already has is unknown (another remote's
+ *   refs say nothing about it: a fetched fork's commits are not on the target): the whole history is
+ *   reviewed when no remote-tracking ref holds any of it, else the update is skipped as NOT
+ *   reviewed, saying why. The diff starts at the first parent of the oldest such
+ *   commit, or the empty tree for a root commit.
  * - Every new commit is in the range however many there are: the diff is the range's net change, so
  *   a file added by an older pushed commit is always shown. Past `maxCommits` a note says the
  *   commits are reviewed as one diff, and merges are no longer separated (below).
@@ -115,6 +118,15 @@ export async function resolvePushRange(
   // Every new commit is listed: the diff must start where the remote stops, whatever their number
   // (reviewing only the newest N would hide a file an older pushed commit added).
   const rows = await listCommits(runner, repo, { to, exclude: upstream.exclude });
+  if (upstream.remotes?.length === 0 && rows.length < await countCommits(runner, repo, to)) {
+    // An unknown target: another remote's refs say nothing about what it has.
+    return {
+      kind: "skip",
+      reason:
+        `${options.remote} is not the URL of any configured remote, so what it already has is unknown; add it (git remote add <name> <url>) and push by name to have the commits reviewed`,
+      notReviewed: true,
+    };
+  }
   if (rows.length === 0) {
     return { kind: "skip", reason: `nothing new to review on ${update.remoteRef}` };
   }
@@ -144,8 +156,8 @@ interface Upstream {
   known: string | null;
   /** `git rev-list --not` arguments excluding what the remote has. */
   exclude: string[];
-  /** Whether `$1` names a remote; `null` when not asked yet. */
-  isRemote: boolean | null;
+  /** The configured remotes `$1` stands for (lib docs above); `null` when not asked yet. */
+  remotes: string[] | null;
   /** Notes on the fallback used (a force push, an old tip that is not here). */
   notes: string[];
 }
@@ -165,9 +177,9 @@ async function upstreamOf(
   let known: string | null = null;
   if (!update.newRef) known = await peelCommit(runner, repo, update.remoteOid);
   const forced = known !== null && !(await isAncestor(runner, repo, known, to));
-  if (known && !forced) return { known, exclude: [known], isRemote: null, notes: [] };
-  const isRemote = await isRemoteName(runner, repo, remote);
-  const where = isRemote ? `"${remote}"` : "any remote";
+  if (known && !forced) return { known, exclude: [known], remotes: null, notes: [] };
+  const remotes = await remotesOf(runner, repo, remote);
+  const where = remotes.length ? remotes.map((r) => `"${r}"`).join(" or ") : "any remote";
   const notes: string[] = [];
   const tip = `${update.remoteRef} (${update.remoteOid.slice(0, 12)})`;
   if (forced) {
@@ -175,12 +187,15 @@ async function upstreamOf(
   } else if (!update.newRef) {
     notes.push(`The remote's ${tip} is not here: reviewing the commits not on ${where}`);
   }
-  return {
-    known: null,
-    exclude: [isRemote ? `--remotes=${remote}` : "--remotes"],
-    isRemote,
-    notes,
-  };
+  return { known: null, exclude: trackingOf(remotes), remotes, notes };
+}
+
+/** Commits reachable from `to` (one `git rev-list --count`). */
+async function countCommits(runner: Runner, repo: string, to: string): Promise<number> {
+  const args = ["rev-list", "--count", to];
+  const counted = await runGit(runner, repo, args);
+  if (counted.code !== 0) throw gitFailure(args, counted);
+  return Number(decoder.decode(counted.stdout).trim());
 }
 
 /**
@@ -203,14 +218,15 @@ async function separateMerges(
   const { repo, remote } = options;
   const { whole, upstream, maxCommits } = at;
   const { known } = upstream;
-  let isRemote = upstream.isRemote;
+  let remotes = upstream.remotes;
   let pushed = at.rows;
   let base: string | undefined;
   if (known) {
-    isRemote ??= await isRemoteName(runner, repo, remote);
+    remotes ??= await remotesOf(runner, repo, remote);
     pushed = await listCommits(runner, repo, {
       to: whole.to,
-      exclude: [known, isRemote ? `--remotes=${remote}` : "--remotes"],
+      // an unknown target: only its old tip is known to be there
+      exclude: [known, ...(remotes.length ? trackingOf(remotes) : [])],
       max: maxCommits + 1,
     });
     if (pushed.length === 0) return whole;
@@ -232,7 +248,7 @@ async function separateMerges(
     whole.notes.push(NOT_SEPARATED_NOTE);
     return whole;
   }
-  const where = isRemote ? `"${remote}"` : "a remote";
+  const where = remotes?.length ? remotes.map((r) => `"${r}"`).join(" or ") : "the remote";
   const count = `${parents.length} merged commit${parents.length === 1 ? "" : "s"}`;
   const notes = [
     ...upstream.notes,
@@ -253,10 +269,59 @@ async function isAncestor(
   return result.code === 0;
 }
 
-/** True when `name` is one of the repository's remotes (one `git remote` call). */
-async function isRemoteName(runner: Runner, repo: string, name: string): Promise<boolean> {
-  const remotes = await runGit(runner, repo, ["remote"]);
-  return decoder.decode(remotes.stdout).split("\n").includes(name);
+/**
+ * `git rev-list --not` arguments for the remote-tracking refs of `remotes`; for none (an unknown
+ * target) every remote-tracking ref, which is only trusted when it excludes nothing.
+ */
+function trackingOf(remotes: readonly string[]): string[] {
+  return remotes.length ? remotes.map((r) => `--remotes=${r}`) : ["--remotes"];
+}
+
+/**
+ * The configured remotes `$1` stands for: itself when it names one, else those whose `url` or
+ * `pushurl` is `$1` — the same string, or for a local path (or `file://` URL) the same directory.
+ * One `git config` call.
+ *
+ * @returns remote names, empty when `$1` is a URL or path no remote is configured with
+ */
+async function remotesOf(runner: Runner, repo: string, target: string): Promise<string[]> {
+  const listed = await runGit(runner, repo, [
+    "config",
+    "--get-regexp",
+    "^remote\\..*\\.(url|pushurl)$",
+  ]);
+  const urls = new Map<string, Set<string>>();
+  for (const line of decoder.decode(listed.stdout).split("\n")) {
+    const space = line.indexOf(" ");
+    if (space < 0) continue;
+    const key = line.slice(0, space);
+    const name = key.slice("remote.".length, key.lastIndexOf("."));
+    if (!urls.has(name)) urls.set(name, new Set());
+    urls.get(name)!.add(line.slice(space + 1));
+  }
+  if (urls.has(target)) return [target];
+  const wanted = await localDir(repo, target);
+  const names: string[] = [];
+  for (const [name, values] of urls) {
+    for (const url of values) {
+      if (url === target || (wanted !== null && (await localDir(repo, url)) === wanted)) {
+        names.push(name);
+        break;
+      }
+    }
+  }
+  return names;
+}
+
+/** The real path of a local repository URL (a path or `file://`), else `null`. */
+async function localDir(repo: string, url: string): Promise<string | null> {
+  const path = url.startsWith("file://") ? url.slice("file://".length) : url;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path) || /^[^/]+:/.test(path)) return null;
+  try {
+    return await Deno.realPath(path.startsWith("/") ? path : `${repo}/${path}`);
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -177,7 +177,7 @@ Deno.test("resolvePushRange() on a push to a URL excludes every remote-tracking 
 });
 
 Deno.test("resolvePushRange() works in a SHA-256 repository", async () => {
-  await withRemote(async ({ repo, base }) => {
+  await withRemote(async ({ repo, bare, base }) => {
     assert.equal(base.length, 64);
     const tip = await commitFile(repo, "a.txt", "a\n", "a");
     const r = await pushRange(repo, {
@@ -185,10 +185,10 @@ Deno.test("resolvePushRange() works in a SHA-256 repository", async () => {
     });
     assert.deepEqual({ from: r.from, to: r.to }, { from: base, to: tip });
     const viaUrl = await pushRange(repo, {
-      remote: "/some/url.git",
+      remote: bare,
       update: update("refs/heads/main", tip, "refs/heads/n", "0".repeat(64)),
     });
-    assert.equal(viaUrl.from, base, "a URL push excludes every remote-tracking ref");
+    assert.equal(viaUrl.from, base, "a push to the remote's URL excludes its tracking refs");
     await git(repo, ["update-ref", "-d", "refs/remotes/upstream/main"]);
     const fresh = await pushRange(repo, {
       update: update("refs/heads/main", tip, "refs/heads/n", "0".repeat(64)),
@@ -335,5 +335,40 @@ Deno.test("resolvePushRange() reviews a rebased force push as our commits, not u
     assert.deepEqual(await changedFiles(repo, r.from, r.to), ["f.txt"]);
     assert.equal(r.commits, 1);
     assert.match(r.notes.join("\n"), /Force push over refs\/heads\/feature/);
+  });
+});
+
+Deno.test("resolvePushRange() on a push to an unknown URL never counts another remote's commits as on the target", async () => {
+  await withRemote(async ({ dir, repo, bare, base }) => {
+    // A contributor's fork, fetched as "contrib": its commit is on a remote-tracking ref, not on upstream.
+    const fork = join(dir, "fork");
+    await git(dir, ["clone", "-q", "-b", "main", bare, fork]);
+    const theirs = await commitFile(fork, "c.txt", "c\n", "contrib");
+    await git(repo, ["remote", "add", "contrib", fork]);
+    await git(repo, ["fetch", "-q", "contrib"]);
+    const zero = "0".repeat(40);
+    const elsewhere = await resolvePushRange(runner, {
+      repo,
+      remote: join(dir, "elsewhere.git"),
+      update: update("refs/remotes/contrib/main", theirs, "refs/heads/feature", zero),
+    });
+    assert.equal(elsewhere.kind, "skip");
+    assert.equal((elsewhere as { notReviewed?: boolean }).notReviewed, true);
+    assert.match(
+      (elsewhere as { reason: string }).reason,
+      /elsewhere\.git is not the URL of any configured remote/,
+    );
+    // upstream's URL, as a path and as a file:// URL: only upstream's refs count, the fork's commit is reviewed
+    for (const url of [bare, `file://${bare}`, `${bare}/`]) {
+      const r = await pushRange(repo, {
+        remote: url,
+        update: update("refs/remotes/contrib/main", theirs, "refs/heads/feature", zero),
+      });
+      assert.deepEqual({ from: r.from, to: r.to, commits: r.commits }, {
+        from: base,
+        to: theirs,
+        commits: 1,
+      }, url);
+    }
   });
 });
