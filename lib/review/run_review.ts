@@ -632,10 +632,14 @@ async function finishInParts(
   const planned = at.change.chunks.length;
   const ok = result.answeredBy.size;
   const coverage = { ...result.coverage, chunks: { planned, reviewed: ok, failed: planned - ok } };
+  // A part that could not run, or a council member that did not answer a part, is not in the
+  // verdict: never reuse it for the whole change (a cache hit recomputes coverage as complete).
+  const everyone = [...result.answeredBy.values()].every((by) => by.length >= providers.length);
+  const cacheable = ok === planned && everyone;
   return await finish(run, at, {
     answer: result.outcome.answer,
     outcome: result.outcome,
-    extras: { coverage, parts: result.parts, findingSources: result.sources },
+    extras: { coverage, parts: result.parts, findingSources: result.sources, cacheable },
     council: run.council.length > 0
       ? { providers: providers.map((p) => p.adapter.name), answeredBy: result.answeredBy }
       : undefined,
@@ -649,7 +653,7 @@ async function finish(
   result: {
     answer?: unknown;
     outcome?: CallOutcome<unknown>;
-    extras?: Pick<FinishedRun, "coverage" | "parts" | "findingSources">;
+    extras?: Pick<FinishedRun, "coverage" | "parts" | "findingSources" | "cacheable">;
     /** A council's providers and, per part, who answered it (each finding's agreement). */
     council?: { providers: string[]; answeredBy: Map<number, string[]> };
   },

@@ -37,6 +37,11 @@ export interface FinishedRun {
   answer?: unknown;
   /** A review answer's finding notes (fingerprints, acknowledgements), index for index. */
   findingNotes?: FindingNote[];
+  /**
+   * False when the verdict must not be reused for the whole change: a part of it, or a council
+   * member, could not run, so a later identical change would read as fully reviewed. Default true.
+   */
+  cacheable?: boolean;
   /** The provider call, absent on a cache hit. */
   outcome?: CallOutcome<unknown>;
   /** The cache entry the answer came from, or `null`. */
@@ -132,7 +137,7 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
       }, { policy: run.policy });
       return writeSuccess(start.runDir, { answer, markdown, files });
     });
-    if (!hit) {
+    if (!hit && run.cacheable !== false) {
       await attempt(
         "the verdict cache",
         () => writeCache(state, start.cacheKey, { answer, record }),

@@ -148,3 +148,48 @@ Deno.test("gate status says per gate whether it is installed and where, not only
     await sb.cleanup();
   }
 });
+
+Deno.test("a push whose part failed is never reused as a complete verdict: the same change pushed again asks the failed part", async () => {
+  const sb = await makeGateSandbox();
+  try {
+    const installed = await runCli(sb, ["install", "--git"]);
+    assert.equal(installed.code, 0, installed.stderr);
+    await writeRepoConfig(sb, { jobs: 1, budgets: { total_bytes: 4096, file_bytes: 2048 } });
+    await gitOk(sb, ["add", ".review-gate.json"]);
+    await gitOk(sb, ["commit", "-qm", "config"]);
+    assert.equal((await runGit(sb, ["push", "--no-verify", "origin", "main"])).code, 0);
+    const base = await gitOk(sb, ["rev-parse", "HEAD"]);
+    const lines = Array.from({ length: 300 }, (_, i) => `export const v${i} = ${i}; // padding`);
+    await Deno.writeTextFile(join(sb.repo.root, "big.ts"), lines.join("\n") + "\n");
+    await gitOk(sb, ["add", "big.ts"]);
+    await gitOk(sb, ["commit", "-qm", "big"]);
+    // part 1 answers, part 2 is refused twice (its one corrective resume too), the rest answer
+    const steps = join(sb.repo.root, "..", "refuse2.json");
+    await Deno.writeTextFile(
+      steps,
+      JSON.stringify({ steps: ["valid", "schema-invalid", "schema-invalid", "valid"] }),
+    );
+    // the hook as git runs it, without the push landing (the user's push failed, or was not made)
+    const hook = async (value: string) =>
+      await runCli(sb, ["hook", "pre-push", "origin", sb.remote], {
+        stdin: `refs/heads/main ${await gitOk(sb, [
+          "rev-parse",
+          "HEAD",
+        ])} refs/heads/main ${base}\n`,
+        env: scenario(value),
+      });
+    const first = await hook(steps);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /only PARTIALLY reviewed/);
+    const before = await providerCalls(sb);
+    // the same change reached another way: an empty commit on top
+    await gitOk(sb, ["commit", "-q", "--allow-empty", "-m", "empty"]);
+    const again = await hook("valid");
+    assert.equal(again.code, 0, again.stderr);
+    assert.ok(await providerCalls(sb) > before, `the failed part is asked again: ${again.stderr}`);
+    assert.match(again.stderr, /: approved/);
+    assert.doesNotMatch(again.stderr, /PARTIALLY|cached verdict/, again.stderr);
+  } finally {
+    await sb.cleanup();
+  }
+});
