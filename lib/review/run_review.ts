@@ -16,7 +16,7 @@
 import { type AnswerKind, getKind } from "../kinds/registry.ts";
 import type { KindDefinition } from "../kinds/definition.ts";
 import { formatRefusal } from "../answer/refusal.ts";
-import type { ReviewAnswer } from "../kinds/review/types.ts";
+import type { Finding, ReviewAnswer } from "../kinds/review/types.ts";
 import type { Config } from "../config/config.ts";
 import type { ExecRequest, Runner } from "../exec/exec.ts";
 import { collectChange, shownNothing } from "../git/collect.ts";
@@ -34,14 +34,14 @@ import { type ReviewWorkspace, withReviewWorkspace } from "../session/workspace.
 import { type CacheEntry, cacheKey, readCache } from "../store/cache.ts";
 import { ensureStateDir, stateDir } from "../store/state.ts";
 import { outputWritesUnder } from "../store/output_writes.ts";
-import { type Policy, policyOf } from "../kinds/review/policy.ts";
+import { findingBlocks, type Policy, policyOf } from "../kinds/review/policy.ts";
 import { exitCodeFor } from "./exit_code.ts";
 import { verdictIdentity } from "./identity.ts";
 import type { ReviewKind } from "../kinds/review/prompt.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import { openRun, type RunBase } from "./open_run.ts";
 import { reviewInParts } from "./parts.ts";
-import { agreements } from "../kinds/review/council.ts";
+import { agreements, blockingVersion } from "../kinds/review/council.ts";
 import { type FinishedRun, type RunStart, storeRun } from "./store_run.ts";
 import type { ReviewResult, ReviewStatus } from "../store/run_record.ts";
 import type { Ack } from "../acks/types.ts";
@@ -664,12 +664,23 @@ async function finish(
   const status: ReviewStatus = answer !== undefined
     ? kind.status(answer)
     : outcome!.status as ReviewStatus;
+  const sources = result.extras?.findingSources;
+  const blocks = (f: Finding) => findingBlocks(f, policy);
+  // merged answers (parts, council) are judged per report: the finding shown is one that blocks,
+  // whole, when any report of it does (a council then counts who blocks, below)
+  if (answer !== undefined && kind.hasFindings && sources) {
+    const findings = (answer as ReviewAnswer).findings;
+    sources.forEach((source, i) => {
+      const version = blockingVersion(source, blocks);
+      if (version && findings[i]) findings[i] = { ...version };
+    });
+  }
   const findingNotes = answer !== undefined && kind.hasFindings
     ? await noteAnswer(answer as ReviewAnswer, at.change, at.acks.active)
     : undefined;
-  const sources = result.extras?.findingSources;
   if (findingNotes && result.council && sources) {
-    const agreed = agreements(sources, result.council, run.options.config.council_policy);
+    const policyName = run.options.config.council_policy;
+    const agreed = agreements(sources, result.council, policyName, blocks);
     findingNotes.forEach((note, i) => (note.agreement = agreed[i]));
   }
   // A gate with on_partial "block" stops a partially reviewed change: the record says so, so the

@@ -111,7 +111,11 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
     ...(answer !== undefined ? run.kind.recordCounts(answer) : {}),
     ...(run.coverage ? { coverage: run.coverage } : {}),
     ...(run.parts ? { parts: run.parts } : {}),
-    ...(run.findingSources ? { findingSources: run.findingSources } : {}),
+    ...(run.findingSources
+      ? {
+        findingSources: run.findingSources.map((s) => ({ parts: s.parts, providers: s.providers })),
+      }
+      : {}),
     finishedAt: run.finished.toISOString(),
     durationMs: run.finished.getTime() - run.started.getTime(),
   };

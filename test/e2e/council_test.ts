@@ -145,3 +145,83 @@ Deno.test("council: a finding only one provider reports does not block under maj
     await sandbox.cleanup();
   }
 });
+
+Deno.test("council: a finding blocks when one provider's own version blocks, in either provider order", async () => {
+  const sandbox = await makeSandbox({ "src/client.ts": FILE.join("\n") + "\n" });
+  try {
+    const edited = FILE.map((l, i) => (i === 9 ? `${l} // eval(input)` : l));
+    await sandbox.repo.write("src/client.ts", edited.join("\n") + "\n");
+    const introduced = { ...finding("Backdoor via eval", [10, 10], "critical"), confidence: 0.99 };
+    const touched = { ...introduced, scope: "pre-existing-touched", category: "style" };
+    const claude = await writeScenario(sandbox, "claude", [{
+      kind: "valid",
+      answer: answer([touched]),
+    }]);
+    const codex = await writeScenario(sandbox, "codex", [{
+      kind: "valid",
+      answer: answer([introduced]),
+    }]);
+    const env = {
+      REVIEW_GATE_FAKE_SCENARIO_CLAUDE: claude,
+      REVIEW_GATE_FAKE_SCENARIO_CODEX: codex,
+    };
+    for (const order of ["claude,codex", "codex,claude"]) {
+      const run = await runCli(sandbox, ["review", "--json", "--providers", order], { env });
+      assert.equal(run.code, 1, `${order}: ${run.stdout}${run.stderr}`);
+      const json = JSON.parse(run.stdout);
+      assert.equal(json.blockingFindings, 1, order);
+      const [shown] = json.answer.findings;
+      assert.equal(shown.scope, "introduced", `${order}: the blocking version is shown, whole`);
+      assert.equal(shown.category, "reliability", order);
+    }
+    // all: claude's own version does not block (pre-existing), so the finding does not block
+    const all = await runCli(sandbox, [
+      "review",
+      "--json",
+      "--providers",
+      "claude,codex",
+      "--council-policy",
+      "all",
+    ], { env });
+    assert.equal(all.code, 0, all.stdout + all.stderr);
+    assert.equal(JSON.parse(all.stdout).blockingFindings, 0);
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("council: severity and confidence come from the same provider's version", async () => {
+  const sandbox = await makeSandbox({ "src/client.ts": FILE.join("\n") + "\n" });
+  try {
+    const edited = FILE.map((l, i) => (i === 9 ? `${l} // eval(input)` : l));
+    await sandbox.repo.write("src/client.ts", edited.join("\n") + "\n");
+    const base = finding("Backdoor via eval", [10, 10]);
+    const claude = await writeScenario(sandbox, "claude", [{
+      kind: "valid",
+      answer: answer([{ ...base, severity: "critical", confidence: 0.3 }]),
+    }]);
+    const codex = await writeScenario(sandbox, "codex", [{
+      kind: "valid",
+      answer: answer([{ ...base, severity: "low", confidence: 0.99 }]),
+    }]);
+    const env = {
+      REVIEW_GATE_FAKE_SCENARIO_CLAUDE: claude,
+      REVIEW_GATE_FAKE_SCENARIO_CODEX: codex,
+    };
+    const run = await runCli(sandbox, [
+      "review",
+      "--json",
+      "--providers",
+      "claude,codex",
+      "--council-policy",
+      "all",
+    ], { env });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const json = JSON.parse(run.stdout);
+    assert.equal(json.blockingFindings, 0, "neither provider's own version blocks");
+    const [shown] = json.answer.findings;
+    assert.deepEqual([shown.severity, shown.confidence], ["critical", 0.3]);
+  } finally {
+    await sandbox.cleanup();
+  }
+});

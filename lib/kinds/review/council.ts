@@ -5,12 +5,17 @@
  * the providers that reviewed its part. `council_policy` decides which findings block: `any` (one
  * provider is enough), `majority` (more than half of those that reviewed the part), `all` (every
  * one of them). A provider whose call for a part did not answer is not counted for that part, so a
- * finding is never judged against a provider that never saw its lines.
+ * finding is never judged against a provider that never saw its lines. Blocking is decided per
+ * provider's own version of the finding: under `any` a finding blocks when any provider's own
+ * version blocks, under `majority`/`all` when enough providers' own versions block; the finding
+ * shown is then a version that blocks, whole (its severity, confidence, scope and category from
+ * the same provider), so a merge never makes a finding less blocking than what a provider said.
  *
  * @module
  */
 import type { FindingSource } from "./merge.ts";
-import type { Agreement, CouncilPolicy } from "./types.ts";
+import { severityRank } from "./policy.ts";
+import type { Agreement, CouncilPolicy, Finding } from "./types.ts";
 
 /**
  * The agreement on each merged finding.
@@ -19,19 +24,46 @@ import type { Agreement, CouncilPolicy } from "./types.ts";
  * @param council the council's providers, in order, and per part (1-based) the providers that
  *   answered it
  * @param policy which findings block
+ * @param blocks when given, whether one provider's own version of a finding blocks (severity,
+ *   confidence, category, scope): only providers with a blocking version count toward `enough`
  * @returns one agreement per finding, index for index with `sources`
  */
 export function agreements(
   sources: readonly FindingSource[],
   council: { providers: readonly string[]; answeredBy: ReadonlyMap<number, readonly string[]> },
   policy: CouncilPolicy,
+  blocks?: (finding: Finding) => boolean,
 ): Agreement[] {
   return sources.map((source) => {
     const saw = new Set(source.parts.flatMap((p) => council.answeredBy.get(p) ?? []));
     const of = council.providers.filter((p) => saw.has(p) || source.providers.includes(p));
     const agreed = council.providers.filter((p) => source.providers.includes(p));
-    return { agreed, of, enough: enoughAgree(agreed.length, of.length, policy) };
+    const counted = blocks && source.versions
+      ? agreed.filter((p) => source.versions!.some((v) => v.provider === p && blocks(v.finding)))
+      : agreed;
+    return { agreed, of, enough: enoughAgree(counted.length, of.length, policy) };
   });
+}
+
+/**
+ * The version of a merged finding to show and judge: when some provider's own version blocks,
+ * the most severe blocking version (whole); else `null` (keep the merged finding).
+ *
+ * @param source who reported the finding, with each provider's own version
+ * @param blocks whether one version blocks under the review policy
+ */
+export function blockingVersion(
+  source: FindingSource,
+  blocks: (finding: Finding) => boolean,
+): Finding | null {
+  const blocking = (source.versions ?? []).map((v) => v.finding).filter(blocks);
+  if (blocking.length === 0) return null;
+  return blocking.reduce((best, f) =>
+    severityRank(f.severity) < severityRank(best.severity) ||
+      (f.severity === best.severity && f.confidence > best.confidence)
+      ? f
+      : best
+  );
 }
 
 /** True when `agreed` of `of` providers are enough under `policy`. */

@@ -2,8 +2,10 @@
  * Merging review answers (pure): the answers of a chunked review's parts, or of a council's
  * providers, become one answer that fits the review schema. Findings are deduplicated: exact
  * duplicates, and the same issue reported at overlapping lines of the same file with a similar
- * title, collapse into one finding that keeps the most severe report (its text and range) and the
- * highest confidence, and remembers every source that reported it. The verdict is
+ * title, collapse into one finding: the most severe report, whole (its scope, category, text, range
+ * and confidence stay together; a tie goes to the higher confidence), and the merge remembers every
+ * source that reported it with that source's own version, so a council decides blocking per
+ * provider's own finding (lib/kinds/review/council.ts). The verdict is
  * "needs-attention" when any finding is left, else "approve".
  *
  * @module
@@ -26,6 +28,8 @@ export interface FindingSource {
   parts: number[];
   /** Provider names, in first-seen order. */
   providers: string[];
+  /** Every report of the finding, as its provider gave it, in answer order. */
+  versions?: { provider: string; part: number; finding: Finding }[];
 }
 
 /** The merged answer and, per finding (same order), who reported it. */
@@ -54,20 +58,24 @@ export function mergeAnswers(
     for (const finding of answer.findings) {
       const same = kept.find((k) => sameIssue(k.finding, finding));
       if (!same) {
-        kept.push({ finding: { ...finding }, source: { parts: [part], providers: [provider] } });
+        const versions = [{ provider, part, finding }];
+        kept.push({
+          finding: { ...finding },
+          source: { parts: [part], providers: [provider], versions },
+        });
         continue;
       }
       if (!same.source.parts.includes(part)) same.source.parts.push(part);
       if (!same.source.providers.includes(provider)) same.source.providers.push(provider);
-      const confidence = Math.max(same.finding.confidence, finding.confidence);
-      if (rank(finding) < rank(same.finding)) same.finding = { ...finding };
-      same.finding.confidence = confidence;
+      same.source.versions!.push({ provider, part, finding });
+      if (moreSevere(finding, same.finding)) same.finding = { ...finding };
     }
   }
   const sorted = sortFindings(kept.map((k) => k.finding));
   const sources = sorted.map((f) => {
     const source = kept.find((k) => k.finding === f)!.source;
-    return { parts: [...source.parts].sort((a, b) => a - b), providers: source.providers };
+    const parts = [...source.parts].sort((a, b) => a - b);
+    return { parts, providers: source.providers, versions: source.versions };
   });
   const steps = [...new Set(answers.flatMap((a) => a.answer.next_steps))].slice(0, MAX_NEXT_STEPS);
   return {
@@ -83,6 +91,11 @@ export function mergeAnswers(
 
 function rank(finding: Finding): number {
   return SEVERITIES.indexOf(finding.severity);
+}
+
+/** True when `a` is more severe than `b`, or as severe with a higher confidence. */
+function moreSevere(a: Finding, b: Finding): boolean {
+  return rank(a) < rank(b) || (rank(a) === rank(b) && a.confidence > b.confidence);
 }
 
 function summaryOf(

@@ -38,7 +38,7 @@ Deno.test("sameIssue() matches exact duplicates and overlapping reports of one i
   assert.ok(!sameIssue(a, finding({ title: "SQL injection through the sort key" })));
 });
 
-Deno.test("mergeAnswers() collapses duplicates, keeps the most severe and most confident, records sources", () => {
+Deno.test("mergeAnswers() collapses duplicates, keeps the most severe report whole, records sources", () => {
   const merged = mergeAnswers([
     {
       answer: answer([finding({})], "first part fine", ["Add a test"]),
@@ -69,9 +69,10 @@ Deno.test("mergeAnswers() collapses duplicates, keeps the most severe and most c
   const [top, low] = merged.answer.findings;
   assert.equal(top.severity, "high");
   assert.equal(top.title, "Page count off by one");
-  assert.equal(top.confidence, 0.6, "the highest confidence of the reports");
+  assert.equal(top.confidence, 0.5, "the confidence of that same report, never mixed");
   assert.equal(low.file, "src/b.ts");
-  assert.deepEqual(merged.sources, [
+  assert.deepEqual(merged.sources.map((s) => s.versions?.map((v) => v.part)), [[1, 2], [2]]);
+  assert.deepEqual(merged.sources.map(({ parts, providers }) => ({ parts, providers })), [
     { parts: [1, 2], providers: ["claude"] },
     { parts: [2], providers: ["claude"] },
   ]);
