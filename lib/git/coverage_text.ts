@@ -88,7 +88,10 @@ export function describeOmitted(part: OmittedPart, maxHunks = 8): string {
     part.lines > 0 ? `${count(part.lines)} line${part.lines === 1 ? "" : "s"}` : "",
     part.bytes > 0 ? formatBytes(part.bytes) : "",
   ].filter(Boolean).join(", ");
-  const why = `${OMIT_REASON_TEXT[part.reason]}${size ? `; ${size}` : ""}`;
+  const reason = part.notBy && part.notBy.length > 0
+    ? `not reviewed by ${part.notBy.join(", ")}: its call could not run`
+    : OMIT_REASON_TEXT[part.reason];
+  const why = `${reason}${size ? `; ${size}` : ""}`;
   if (!part.hunks || part.hunks.length === 0) return `whole file (${why})`;
   const shown = part.hunks.slice(0, maxHunks).map(formatHunk).join(", ");
   const more = part.hunks.length > maxHunks

@@ -69,6 +69,11 @@ export interface OmittedPart {
   lines: number;
   /** Bytes of diff text left out. */
   bytes: number;
+  /**
+   * With reason "failed" in a council review: the providers whose call for the part did not
+   * answer (the others did, so the part was not reviewed by the whole council).
+   */
+  notBy?: string[];
 }
 
 /** Why a path inside the checkout is not part of the change at all. */

@@ -13,7 +13,8 @@
  *
  * A call that could not run makes the whole review fail with its status — unless `onPartial` is
  * "allow" and another call answered: then a part no provider answered has its files named as not
- * reviewed (reason "failed") and coverage is partial.
+ * reviewed (reason "failed") and coverage is partial; so does a part some council member did not
+ * answer (naming that member), since the council did not review it.
  *
  * @module
  */
@@ -299,14 +300,23 @@ function combine(request: PartsRequest, results: PartResult[]): PartsOutcome {
     });
     return { outcome, parts, sources: [], coverage, answeredBy };
   }
-  const unanswered = [...new Set(failed.map((f) => f.index))].filter((i) => !answeredBy.has(i + 1));
-  if (unanswered.length > 0) coverage = withFailed(change, unanswered);
+  // a part a council member did not answer is not reviewed by the council: partial, naming who
+  const unanswered = [...new Set(failed.map((f) => f.index))];
+  const notBy = (i: number) =>
+    failed.filter((f) => f.index === i && answeredBy.has(i + 1)).map((f) =>
+      f.provider.adapter.name
+    );
+  if (unanswered.length > 0) coverage = withFailed(change, unanswered, notBy);
   outcome.answer = merged.answer;
   return { outcome, parts, sources: merged.sources, coverage, answeredBy };
 }
 
 /** Coverage with the files of failed parts named as not reviewed (reason "failed"). */
-function withFailed(change: Change, failed: number[]): Coverage {
+function withFailed(
+  change: Change,
+  failed: number[],
+  notBy: (index: number) => string[],
+): Coverage {
   const omitted: OmittedPart[] = [...change.coverage.omitted];
   let lines = 0;
   let bytes = 0;
@@ -314,8 +324,15 @@ function withFailed(change: Change, failed: number[]): Coverage {
     const chunk = change.chunks[index];
     lines += chunk.lines;
     bytes += chunk.bytes;
+    const who = notBy(index);
     for (const path of chunk.paths) {
-      omitted.push({ path, reason: "failed", lines: 0, bytes: 0 });
+      omitted.push({
+        path,
+        reason: "failed",
+        lines: 0,
+        bytes: 0,
+        ...(who.length ? { notBy: who } : {}),
+      });
     }
     const last = omitted.at(-1)!;
     last.lines = chunk.lines;
