@@ -17,11 +17,13 @@ import { type Repo, resolveRepo } from "../git/repo.ts";
 import { claudeHookStatuses, stopTimeoutProblem } from "../install/claude/status.ts";
 import { codexHookStatuses, codexTimeoutProblem } from "../install/codex/status.ts";
 import { prePushStatus } from "../install/git/status.ts";
+import { missingProgramText } from "../install/missing_program.ts";
 import { findEnabledPlugin } from "../install/claude/plugin.ts";
 import { readTextOrNull } from "../install/file_actions.ts";
 import { MANAGED_MARKER } from "../install/git/stub.ts";
 import { reviewGateSkips } from "../gates/hook_io.ts";
 import { getProvider, PROVIDER_NAMES, resolveBinary } from "../providers/registry.ts";
+import { NoCredentialsError } from "../providers/provider.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import type { CliDeps } from "./deps.ts";
 
@@ -31,6 +33,8 @@ export interface DoctorCheck {
   ok: boolean;
   /** `ok: false` checks that are information, not problems (an optional provider missing). */
   optional?: boolean;
+  /** `ok: false` checks that may be a problem but do not fail `doctor` (no credentials seen). */
+  warning?: boolean;
   detail: string;
 }
 
@@ -106,6 +110,14 @@ async function checkClaude(
         area,
         ok: false,
         detail: `incomplete in "${status.path}": run "review-gate install --claude" again`,
+      };
+    }
+    if (status.missing) {
+      const reinstall = `review-gate install --claude --scope ${status.scope}`;
+      return {
+        area,
+        ok: false,
+        detail: missingProgramText(status.missing, "every Claude Code turn's hooks", reinstall),
       };
     }
     const timeout = config && stopTimeoutProblem(status, config.gates.claude_stop.timeout_seconds);
@@ -239,7 +251,9 @@ async function checkReviewerAuth(deps: CliDeps, provider: string): Promise<Docto
     const lines = await getProvider(provider).describeAuth(deps.env);
     return { area: `reviewer auth (${provider})`, ok: true, detail: lines.join("; ") };
   } catch (error) {
-    return { area: `reviewer auth (${provider})`, ok: false, detail: (error as Error).message };
+    const area = `reviewer auth (${provider})`;
+    const warning = error instanceof NoCredentialsError;
+    return { area, ok: false, ...(warning ? { warning } : {}), detail: (error as Error).message };
   }
 }
 
@@ -254,9 +268,9 @@ export function registerDoctor(
     .action(async () => {
       const checks = await runDoctor(deps);
       for (const c of checks) {
-        const mark = c.ok ? "ok  " : c.optional ? "--  " : "FAIL";
+        const mark = c.ok ? "ok  " : c.warning ? "WARN" : c.optional ? "--  " : "FAIL";
         deps.stdout.write(sanitizeForTerminal(`${mark} ${c.area}: ${c.detail}\n`));
       }
-      setExit(checks.some((c) => !c.ok && !c.optional) ? 1 : 0);
+      setExit(checks.some((c) => !c.ok && !c.optional && !c.warning) ? 1 : 0);
     });
 }

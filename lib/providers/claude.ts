@@ -33,7 +33,12 @@
 
 import { join } from "node:path";
 import { dialectText } from "../answer/dialect.ts";
-import { claudeChildEnv, describeClaudeAuth, readCarriedSettings } from "./claude_child.ts";
+import {
+  checkClaudeLogin,
+  claudeChildEnv,
+  describeClaudeAuth,
+  readCarriedSettings,
+} from "./claude_child.ts";
 import type {
   ChildContext,
   ChildSetup,
@@ -300,7 +305,8 @@ export const claudeAdapter: ProviderAdapter = {
   capabilities: { nativeSchema: true, resume: true },
   versionArgs: ["--version"],
   prepareChild: prepareClaudeChild,
-  describeAuth: async (env) => describeClaudeAuth(env, await readCarriedSettings(env)),
+  describeAuth: async (env) =>
+    await checkClaudeLogin(env, describeClaudeAuth(env, await readCarriedSettings(env))),
   buildInvocation: buildClaudeInvocation,
   parseEnvelope: parseClaudeEnvelope,
 };

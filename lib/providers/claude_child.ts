@@ -22,6 +22,7 @@
  * @module
  */
 import { join } from "node:path";
+import { NoCredentialsError } from "./provider.ts";
 import { parse as parseJsonc } from "jsonc-parser";
 import { allowedName, allowlistEnv, type EnvRule, truthy } from "./child_env.ts";
 
@@ -189,8 +190,39 @@ export function describeClaudeAuth(
   const settingsEnv = Object.keys(carried.settings.env ?? {}).sort();
   if (settingsEnv.length > 0) lines.push(`env ${settingsEnv.join(", ")} from ${where}`);
   if (carried.problem) lines.push(`${where} not used: ${carried.problem}`);
-  if (lines.length === 0) {
-    lines.push("Claude Code's own login (~/.claude/.credentials.json or the system keychain)");
-  }
+  if (lines.length === 0) lines.push(OWN_LOGIN);
   return lines;
+}
+
+/** What {@linkcode describeClaudeAuth} says when no other source is set. */
+const OWN_LOGIN = "Claude Code's own login (~/.claude/.credentials.json or the system keychain)";
+
+/**
+ * {@linkcode describeClaudeAuth}'s lines with its "own login" line checked on disk: Claude Code
+ * keeps its login in `$CLAUDE_CONFIG_DIR` (default `~/.claude`), `.credentials.json` on Linux, the
+ * system keychain on macOS — and on both it creates that folder at its first start.
+ *
+ * @param env the parent environment (`HOME`, `CLAUDE_CONFIG_DIR`)
+ * @param lines from {@linkcode describeClaudeAuth}
+ * @returns the lines, the login line naming what was found
+ * @throws {NoCredentialsError} when no source is set and the folder does not exist
+ */
+export async function checkClaudeLogin(
+  env: Record<string, string | undefined>,
+  lines: string[],
+): Promise<string[]> {
+  if (lines.length !== 1 || lines[0] !== OWN_LOGIN) return lines;
+  const dir = env.CLAUDE_CONFIG_DIR ?? (env.HOME ? join(env.HOME, ".claude") : undefined);
+  const exists = async (path: string) => (await Deno.stat(path).catch(() => null)) !== null;
+  if (dir && await exists(join(dir, ".credentials.json"))) {
+    return [`Claude Code's own login (${join(dir, ".credentials.json")})`];
+  }
+  if (dir && await exists(dir)) {
+    return [`Claude Code's own login (the system keychain: "${dir}" has no .credentials.json)`];
+  }
+  throw new NoCredentialsError(
+    `no credentials found: no ANTHROPIC_* variable, no apiKeyHelper, and no Claude Code login (${
+      dir ? `"${dir}" does not exist` : "HOME is not set"
+    }); run "claude" once and log in, or set ANTHROPIC_API_KEY`,
+  );
 }

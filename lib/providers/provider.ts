@@ -193,3 +193,12 @@ export interface ProviderAdapter {
     context: { root: string; spawnedAtMs: number; env: Record<string, string | undefined> },
   ): Promise<string | undefined>;
 }
+
+/**
+ * Thrown by a provider's `describeAuth` when it finds no credentials at all (no variable, no
+ * helper, no login on disk): `doctor` shows it as a warning, since a login it cannot see (a
+ * keychain) may still exist.
+ */
+export class NoCredentialsError extends Error {
+  override name = "NoCredentialsError";
+}

@@ -11,6 +11,7 @@ import { readTextOrNull } from "../file_actions.ts";
 import { type ClaudeScope, claudeSettingsPath } from "./install.ts";
 import { CLAUDE_HOOK_EVENTS, hasOurGuard, isOurHook, type Settings } from "./settings.ts";
 import { parseSettingsText } from "../settings_text.ts";
+import { missingProgramPath } from "../missing_program.ts";
 
 /** Our hooks in one settings file. */
 export interface ClaudeHookStatus {
@@ -24,6 +25,8 @@ export interface ClaudeHookStatus {
   problem?: string;
   /** The `PreToolUse` guard on Bash is installed there too. */
   guard?: boolean;
+  /** An absolute path one of our hook commands names that does not exist (a moved checkout). */
+  missing?: string;
 }
 
 /** Our hook entries for one event in a parsed settings value. */
@@ -68,15 +71,26 @@ export async function claudeHookStatuses(
     if (stop.length === 0 && prompt.length === 0) continue;
     const complete = Object.keys(CLAUDE_HOOK_EVENTS).every((e) => ourEntries(settings, e).length);
     const timeout = stop[0]?.timeout;
+    const missing = await firstMissing([...stop, ...prompt]);
     out.push({
       scope,
       path,
       state: complete ? "installed" : "incomplete",
       stopTimeout: typeof timeout === "number" ? timeout : undefined,
       guard: hasOurGuard(settings as Settings),
+      ...(missing ? { missing } : {}),
     });
   }
   return out;
+}
+
+/** The first missing program path among the entries' commands, or `null`. */
+async function firstMissing(entries: readonly Record<string, unknown>[]): Promise<string | null> {
+  for (const entry of entries) {
+    const missing = await missingProgramPath(String(entry.command ?? ""));
+    if (missing) return missing;
+  }
+  return null;
 }
 
 /**

@@ -14,6 +14,7 @@ import { isOurHook, parseSettingsText, type Settings } from "../settings_text.ts
 import { CODEX_HOOK_EVENTS, type CodexScope } from "./entries.ts";
 import { codexHome, codexHooksPath } from "./install.ts";
 import { hookTrustHash, hookTrustKey, readTrustState } from "./trust.ts";
+import { missingProgramPath, missingProgramText } from "../missing_program.ts";
 
 /** One of our Codex hooks and whether Codex will run it. */
 export interface CodexHookStatus {
@@ -48,6 +49,15 @@ function ourEntries(path: string, settings: Settings): Entry[] {
       );
     });
   });
+}
+
+/** The first missing program path among the entries' commands, or `null`. */
+async function firstMissing(entries: readonly Entry[]): Promise<string | null> {
+  for (const entry of entries) {
+    const missing = await missingProgramPath(String(entry.hook.command ?? ""));
+    if (missing) return missing;
+  }
+  return null;
 }
 
 /** Why an entry will not run, or `null`. */
@@ -111,6 +121,19 @@ export async function codexHookStatuses(
     for (const entry of entries) {
       const problem = await entryProblem(entry, state);
       if (problem) problems.push(problem);
+    }
+    const missing = await firstMissing(entries);
+    if (missing) {
+      out.push({
+        ...base,
+        runs: false,
+        detail: missingProgramText(
+          missing,
+          "every Codex turn's hooks",
+          `review-gate install --codex --scope ${scope}`,
+        ),
+      });
+      continue;
     }
     out.push(
       problems.length

@@ -8,9 +8,10 @@
  *
  * @module
  */
-import { basename, isAbsolute, join } from "node:path";
+import { basename, join } from "node:path";
 import type { Runner } from "../../exec/exec.ts";
 import { readTextOrNull, statOrNull } from "../file_actions.ts";
+import { missingProgramPath, missingProgramText } from "../missing_program.ts";
 import { huskyDirOf, resolveHooksDir } from "./hooks_dir.ts";
 import { ourLineReachable } from "./placement.ts";
 import { isManaged, isOurStub } from "./stub.ts";
@@ -94,17 +95,15 @@ async function hookFileProblem(path: string, text: string): Promise<string | nul
 
 /**
  * The absolute paths our stub or line names (the binary, or deno and main.ts) that no longer
- * exist: the hook would then fail (the push is refused) until install runs again.
+ * exist: the hook would then fail (the push is refused) until install runs again. In our own stub
+ * the command sits in a function body, on a line without the marker.
  */
 async function missingProgram(text: string): Promise<string | null> {
-  const line = text.split("\n").find((l) => isManaged(l) && /hook pre-push/.test(l)) ?? "";
-  const words = line.match(/(?:'[^']*'|\\')+/g) ?? [];
-  for (const word of words) {
-    const value = word.replace(/'([^']*)'/g, "$1").replaceAll("\\'", "'");
-    if (!isAbsolute(value) || value.startsWith("/dev/")) continue;
-    if (!(await statOrNull(value).catch(() => null))) {
-      return `the hook runs "${value}", which does not exist: every push will fail until you ${REINSTALL} from where review-gate is now`;
-    }
-  }
-  return null;
+  const ours = isOurStub(text);
+  const line =
+    text.split("\n").find((l) =>
+      (ours ? !l.trimStart().startsWith("#") : isManaged(l)) && /hook pre-push/.test(l)
+    ) ?? "";
+  const missing = await missingProgramPath(line);
+  return missing ? missingProgramText(missing, "every push", "review-gate install --git") : null;
 }

@@ -1,0 +1,72 @@
+/**
+ * End to end: `doctor` does not say "ok" for what cannot work — hooks whose installed command names
+ * a program that is gone (a checkout moved after `install`), and a Claude reviewer with no
+ * credentials anywhere (no ANTHROPIC_* variable, no `~/.claude`).
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { makeGateSandbox, runCli } from "./_gates.ts";
+import { MAIN } from "../e2e/_cli.ts";
+
+Deno.test("doctor fails hooks whose installed command names a main.ts that no longer exists", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    const installed = await runCli(sb, ["install", "--git", "--claude"]);
+    assert.equal(installed.code, 0, installed.stderr);
+    const before = await runCli(sb, ["doctor"]);
+    assert.match(before.stdout, /ok {3}git pre-push hook: installed and reached/);
+    assert.match(before.stdout, /ok {3}claude hooks \(local\): installed/);
+    // The checkout review-gate was installed from moves away.
+    const gone = join(sb.dir, "moved-away", "main.ts");
+    for (
+      const file of [
+        join(sb.repo.root, ".git/hooks/pre-push"),
+        join(sb.repo.root, ".claude/settings.local.json"),
+      ]
+    ) {
+      const text = await Deno.readTextFile(file);
+      assert.ok(text.includes(MAIN), `${file} names main.ts`);
+      await Deno.writeTextFile(file, text.replaceAll(MAIN, gone));
+    }
+    const after = await runCli(sb, ["doctor"]);
+    assert.equal(after.code, 1, after.stdout);
+    assert.match(
+      after.stdout,
+      /FAIL git pre-push hook: the hook runs ".*moved-away\/main\.ts", which does not exist/,
+    );
+    assert.match(
+      after.stdout,
+      /FAIL claude hooks \(local\): the hook runs ".*moved-away\/main\.ts", which does not exist/,
+    );
+    assert.doesNotMatch(after.stdout, /ok {3}(git pre-push|claude) hook/);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("doctor warns that the Claude reviewer has no credentials when ~/.claude is missing and no ANTHROPIC_* is set", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    const home = sb.env.HOME!;
+    await Deno.remove(join(home, ".claude"), { recursive: true }).catch(() => {});
+    const none = await runCli(sb, ["doctor"]);
+    assert.match(none.stdout, /WARN reviewer auth \(claude\): no credentials found/);
+    assert.doesNotMatch(none.stdout, /ok {3}reviewer auth/);
+    const key = await runCli(sb, ["doctor"], { env: { ANTHROPIC_API_KEY: "sk-test" } });
+    assert.match(
+      key.stdout,
+      /ok {3}reviewer auth \(claude\): ANTHROPIC_API_KEY from the environment/,
+    );
+    await Deno.mkdir(join(home, ".claude"), { recursive: true });
+    await Deno.writeTextFile(join(home, ".claude", ".credentials.json"), "{}");
+    const login = await runCli(sb, ["doctor"]);
+    assert.match(
+      login.stdout,
+      /ok {3}reviewer auth \(claude\): Claude Code's own login \(.*\.credentials\.json\)/,
+    );
+  } finally {
+    await sb.cleanup();
+  }
+});
