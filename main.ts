@@ -15,9 +15,14 @@ import { runHook } from "./lib/gates/run_hook.ts";
 import { runProcess } from "./lib/exec/exec.ts";
 import { killAllChildren } from "./lib/exec/children.ts";
 import { cleanupAllTempDirs } from "./lib/exec/tmpdir.ts";
+import { ExitCode, ReviewGateError } from "./lib/base/errors.ts";
 
-/** A stream sink; once the reader has gone (`review-gate … | head`), further output is dropped. */
-function sink(file: typeof Deno.stdout): TextSink {
+/**
+ * A stream sink; once the reader has gone (`review-gate … | head`), further output is dropped. Any
+ * other write failure (a full disk, `> /dev/full`) ends the command with a {@linkcode
+ * ReviewGateError} (exit 3) saying the output could not be written; later writes are dropped.
+ */
+function sink(file: typeof Deno.stdout, name: string): TextSink {
   const encoder = new TextEncoder();
   let closed = false;
   return {
@@ -29,8 +34,15 @@ function sink(file: typeof Deno.stdout): TextSink {
       try {
         while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
       } catch (error) {
-        if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
         closed = true;
+        if (!(error instanceof Deno.errors.BrokenPipe)) {
+          const reason = error instanceof Error ? error.message : String(error);
+          throw new ReviewGateError(
+            `Cannot write the output to ${name}: ${reason}`,
+            ExitCode.couldNotRun,
+            { cause: error },
+          );
+        }
       }
     },
   };
@@ -83,8 +95,8 @@ async function main(): Promise<number> {
   const deps: CliDeps = {
     cwd: Deno.cwd(),
     env: Deno.env.toObject(),
-    stdout: sink(Deno.stdout),
-    stderr: sink(Deno.stderr),
+    stdout: sink(Deno.stdout, "stdout"),
+    stderr: sink(Deno.stderr, "stderr"),
     readStdin: async () => new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer()),
     runner: runProcess,
     now: () => new Date(),

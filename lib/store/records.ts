@@ -7,6 +7,7 @@
  * @module
  */
 import { join } from "node:path";
+import { ExitCode, ReviewGateError } from "../base/errors.ts";
 import { lockFile } from "./lock.ts";
 
 /**
@@ -134,8 +135,24 @@ function parseLines(text: string): RecordLine[] {
  *   its end in 64 KiB blocks, and only as far as needed: the ledger of a year costs no more than a
  *   day's when only today is asked)
  * @returns the lines in file order; [] when the file is missing
+ * @throws {ReviewGateError} (exit 3) when the state dir or the file cannot be read (not a folder,
+ *   no permission), naming the state dir
  */
 export async function readRecords(state: string, since?: Date): Promise<RecordLine[]> {
+  try {
+    return await readRecordsFile(state, since);
+  } catch (error) {
+    if (error instanceof TypeError || error instanceof ReviewGateError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ReviewGateError(
+      `Cannot read the state directory "${state}": ${reason}; check that it is a folder you can read and write`,
+      ExitCode.couldNotRun,
+      { cause: error },
+    );
+  }
+}
+
+async function readRecordsFile(state: string, since?: Date): Promise<RecordLine[]> {
   let file: Deno.FsFile;
   try {
     file = await Deno.open(recordsPath(state), { read: true });
