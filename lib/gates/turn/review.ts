@@ -48,10 +48,11 @@ export async function reviewTurn(
   const { repo, config, baseline, current } = turn;
   const remaining = (turn.deadline - input.now().getTime()) / 1000;
   const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new Error("deadline")),
-    Math.max(1, remaining) * 1000,
-  );
+  let outOfTime = false;
+  const timer = setTimeout(() => {
+    outOfTime = !input.signal?.aborted;
+    controller.abort(new Error("deadline"));
+  }, Math.max(1, remaining) * 1000);
   const onAbort = () => controller.abort(input.signal?.reason);
   input.signal?.addEventListener("abort", onAbort, { once: true });
   try {
@@ -83,10 +84,12 @@ export async function reviewTurn(
     );
     const { record, answer } = outcome;
     const notes = record.findingNotes;
+    // Our own deadline aborted the review: that is running out of time, not an interrupt.
+    const timedOut = outOfTime && record.status === "interrupted";
     const verdict: StoredVerdict = {
-      status: record.status,
+      status: timedOut ? "timeout" : record.status,
       runDir: record.runDir,
-      message: record.message,
+      message: timedOut ? outOfTimeMessage(record.message, turn.gate) : record.message,
       blocking: answer
         ? withFingerprints(
           blockingFindings(answer, policyOf(config), notes),
@@ -105,4 +108,20 @@ export async function reviewTurn(
     clearTimeout(timer);
     input.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/**
+ * What a review cut by the gate's own deadline says: it ran out of time (before the provider
+ * started, when the run never reached it), never "interrupted".
+ *
+ * @param message the run's message ("Interrupted before the provider started" or another)
+ * @param gate the gate's name, for the setting that gives it more time
+ */
+function outOfTimeMessage(message: string | undefined, gate: string): string {
+  const when = /before the provider started/.test(message ?? "")
+    ? "before the provider started (collecting the change took the whole time)"
+    : "before the review finished";
+  return `ran out of time ${when}: the Stop hook's deadline passed; raise gates.${
+    gate.replace("-", "_")
+  }.timeout_seconds to give it longer`;
 }
