@@ -1,8 +1,8 @@
 /**
  * Turn the live states (the worktree incl. untracked files, the index) into tree ids without
  * touching the user's index: a copy of `.git/index` in a private `0700` temp dir becomes
- * `GIT_INDEX_FILE`, `git add -A --ignore-errors` records the worktree into it (honouring
- * .gitignore), and `git write-tree` returns the tree. The temp dir is removed on every path and is
+ * `GIT_INDEX_FILE`, `git add -A --ignore-errors --sparse` records the worktree into it (honouring
+ * .gitignore; files outside a sparse checkout's cone included), and `git write-tree` returns the tree. The temp dir is removed on every path and is
  * registered with lib/exec/tmpdir.ts, so a second Ctrl-C removes it as well. New blob and tree
  * objects land in the object store, as with any `git add`; refs, the index and the worktree are
  * never written. The copy's assume-unchanged and skip-worktree bits are cleared first (for a
@@ -21,7 +21,19 @@ import { blobId } from "./blob_id.ts";
 import type { ExcludeReason } from "./types.ts";
 import { readRegularText } from "../base/regular_file.ts";
 
-const ADD_ARGS = ["-c", "advice.addEmbeddedRepo=false", "add", "-A", "--ignore-errors"];
+/**
+ * `--sparse`: in a sparse checkout git add skips paths outside the sparse-checkout definition, so a
+ * file written (or edited) outside the cone would never reach the tree; absent skip-worktree files
+ * still stay as they are.
+ */
+const ADD_ARGS = [
+  "-c",
+  "advice.addEmbeddedRepo=false",
+  "add",
+  "-A",
+  "--ignore-errors",
+  "--sparse",
+];
 /** git's warning for a directory with its own repository (git 2.39: builtin/add.c). */
 const EMBEDDED = /^warning: adding embedded git repository: (.+)$/gm;
 /** git's error for a nested repository with no commit (git 2.39: `error: 'vendor/' does …`). */
