@@ -12,7 +12,7 @@ import { policyOf } from "../kinds/review/policy.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { runCi } from "../ci/run_ci.ts";
 import type { CliDeps } from "./deps.ts";
-import { addOutputOptions, writeOutputs } from "./outputs.ts";
+import { addOutputOptions, type OutputRequest, writeOutputs } from "./outputs.ts";
 import { reviewedAmount } from "../git/coverage_text.ts";
 import { failOnOption, minConfidenceOption, policyFlagLayer } from "./policy_flags.ts";
 
@@ -83,43 +83,56 @@ findings, 2 usage or config error, 3 could not run, 130 interrupted.`,
       const requests = outputs({
         format: deps.env.GITHUB_ACTIONS === "true" ? "github" : "terminal",
       });
-      const layer = policyFlagLayer(flags);
-      if (flags.provider !== undefined) layer.provider = flags.provider;
-      if (flags.model !== undefined) layer.model = flags.model;
-      if (flags.timeout !== undefined) layer.timeout_seconds = Number(flags.timeout);
-      const ci = await runCi(
-        {
-          cwd: deps.cwd,
-          flags: layer,
-          base: flags.base,
-          untrusted: flags.untrusted,
-          onError: flags.onError,
-          onPartial: flags.onPartial,
-          useCache: flags.cache,
-        },
-        { runner: deps.runner, env: deps.env, now: deps.now, signal: deps.signal },
-      );
-      for (const note of ci.notes) {
-        deps.stderr.write(sanitizeForTerminal(`review-gate ci: ${note}\n`));
-      }
-      await writeOutputs(requests, { ...ci.outcome, exitCode: ci.exitCode }, {
-        policy: policyOf(ci.config),
-        deps,
-        pathPrefix: workspacePrefix(deps.env, ci.repo.root),
-      });
-      for (const warning of ci.outcome.storeWarnings ?? []) {
-        deps.stderr.write(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
-      }
-      const { record } = ci.outcome;
-      if (
-        ci.exitCode === 1 && flags.onPartial === "block" && record.coverage?.status === "partial"
-      ) {
-        deps.stderr.write(
-          `review-gate ci: failing (exit 1) because --on-partial is "block" and the change was only partially reviewed: ${
-            reviewedAmount(record.coverage)
-          }\n`,
-        );
-      }
-      setExit(ci.exitCode);
+      setExit(await reviewRequest(flags, requests, deps));
     });
+}
+
+/**
+ * Run `ci` with its flags: review the request, write the outputs, say why a partial review fails.
+ *
+ * @returns the exit code
+ */
+async function reviewRequest(
+  flags: CiFlags,
+  requests: OutputRequest[],
+  deps: CliDeps,
+): Promise<number> {
+  const layer = policyFlagLayer(flags);
+  if (flags.provider !== undefined) layer.provider = flags.provider;
+  if (flags.model !== undefined) layer.model = flags.model;
+  if (flags.timeout !== undefined) layer.timeout_seconds = Number(flags.timeout);
+  const ci = await runCi(
+    {
+      cwd: deps.cwd,
+      flags: layer,
+      base: flags.base,
+      untrusted: flags.untrusted,
+      onError: flags.onError,
+      onPartial: flags.onPartial,
+      useCache: flags.cache,
+    },
+    { runner: deps.runner, env: deps.env, now: deps.now, signal: deps.signal },
+  );
+  for (const note of ci.notes) {
+    deps.stderr.write(sanitizeForTerminal(`review-gate ci: ${note}\n`));
+  }
+  await writeOutputs(requests, { ...ci.outcome, exitCode: ci.exitCode }, {
+    policy: policyOf(ci.config),
+    deps,
+    pathPrefix: workspacePrefix(deps.env, ci.repo.root),
+  });
+  for (const warning of ci.outcome.storeWarnings ?? []) {
+    deps.stderr.write(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
+  }
+  const { record } = ci.outcome;
+  if (
+    ci.exitCode === 1 && flags.onPartial === "block" && record.coverage?.status === "partial"
+  ) {
+    deps.stderr.write(
+      `review-gate ci: failing (exit 1) because --on-partial is "block" and the change was only partially reviewed: ${
+        reviewedAmount(record.coverage)
+      }\n`,
+    );
+  }
+  return ci.exitCode;
 }
