@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { claudeEnv, findCli, haveCli, makeRepo, makeSandbox, type Sandbox, warn } from "./env.ts";
+import { HALF_FIXED, HALF_SCENARIO, halfBuggy } from "./half_session.ts";
 import { DENO_DIR, exists, MAIN, runMain } from "./harness.ts";
 import { type ClaudeTurn, type MockAnthropic, startMockAnthropic } from "./mock_anthropic.ts";
 import { assertClaudeResultShape } from "./shapes.ts";
@@ -19,36 +20,6 @@ import { assertClaudeResultShape } from "./shapes.ts";
 const FAKE_CLAUDE = new URL("../../fixtures/fake/bin/claude", import.meta.url).pathname;
 const haveMain = await exists(MAIN);
 if (!haveMain) warn(`contract: ${MAIN} does not exist yet (skipping Claude hook cases)`);
-
-const BUGGY = "export function half(n: number): number {\n  return n * 2; // HOOK-BUG-MARKER\n}\n";
-const FIXED = "export function half(n: number): number {\n  return n / 2;\n}\n";
-
-/** The fake reviewer: first review blocks with a high finding on src/half.ts, then approves. */
-const SCENARIO = {
-  steps: [
-    {
-      kind: "valid",
-      answer: {
-        verdict: "needs-attention",
-        summary: "half() doubles its input.",
-        findings: [{
-          severity: "high",
-          category: "bug",
-          scope: "introduced",
-          title: "half() multiplies instead of dividing",
-          body: "`n * 2` doubles the value; the function must halve it.",
-          file: "src/half.ts",
-          line_start: 2,
-          line_end: 2,
-          confidence: 0.95,
-          recommendation: "Return n / 2.",
-        }],
-        next_steps: ["Fix half()."],
-      },
-    },
-    { kind: "valid" },
-  ],
-};
 
 interface FakeCall {
   cli: string;
@@ -79,7 +50,7 @@ async function readFakeLog(path: string): Promise<FakeCall[]> {
 async function claudeSession(sb: Sandbox, turns: ClaudeTurn[]): Promise<Session> {
   const repo = await makeRepo(sb.dir);
   const scenario = join(sb.dir, "scenario.json");
-  await Deno.writeTextFile(scenario, JSON.stringify(SCENARIO));
+  await Deno.writeTextFile(scenario, JSON.stringify(HALF_SCENARIO));
   const fakeLog = join(sb.dir, "fake.jsonl");
   const mock = startMockAnthropic(turns);
   const env = {
@@ -193,9 +164,13 @@ async function sessionStates(repo: string): Promise<Record<string, unknown>[]> {
 function bugThenFixTurns(repo: string): ClaudeTurn[] {
   const file = join(repo, "src", "half.ts");
   return [
-    { kind: "tool", name: "Write", input: { file_path: file, content: BUGGY } },
+    {
+      kind: "tool",
+      name: "Write",
+      input: { file_path: file, content: halfBuggy("HOOK-BUG-MARKER") },
+    },
     { kind: "text", text: "Added half() in src/half.ts." },
-    { kind: "tool", name: "Write", input: { file_path: file, content: FIXED } },
+    { kind: "tool", name: "Write", input: { file_path: file, content: HALF_FIXED } },
     { kind: "text", text: "Fixed half() to divide by two." },
   ];
 }
@@ -250,7 +225,7 @@ Deno.test({
       assert.equal(firstFeedback, 2, "feedback should be the third main-agent request");
 
       // The model's second turn fixed the file.
-      assert.equal(await Deno.readTextFile(join(s.repo, "src", "half.ts")), FIXED);
+      assert.equal(await Deno.readTextFile(join(s.repo, "src", "half.ts")), HALF_FIXED);
 
       // The session file's block counter is back to zero.
       const states = await sessionStates(s.repo);

@@ -16,7 +16,6 @@ import { join } from "node:path";
 import { hookTrustHash, hookTrustKey } from "../../lib/install/codex/trust.ts";
 import {
   codexEnv,
-  findCli,
   haveCli,
   makeRepo,
   makeSandbox,
@@ -25,41 +24,12 @@ import {
   writeCodexConfig,
 } from "./env.ts";
 import { DENO_DIR, exists, MAIN, runMain, runMainResult } from "./harness.ts";
+import { HALF_FIXED, HALF_SCENARIO, halfBuggy, runCodexSession } from "./half_session.ts";
 import { type CodexTurn, type MockOpenAI, startMockOpenAI } from "./mock_openai.ts";
 
 const FAKE_CLAUDE = new URL("../../fixtures/fake/bin/claude", import.meta.url).pathname;
 const haveMain = await exists(MAIN);
 if (!haveMain) warn(`contract: ${MAIN} does not exist yet (skipping the Codex hook case)`);
-
-const BUGGY = "export function half(n: number): number {\n  return n * 2; // CODEX-HOOK-BUG\n}\n";
-const FIXED = "export function half(n: number): number {\n  return n / 2;\n}\n";
-
-/** The fake reviewer: the first review blocks with a high finding on src/half.ts:2, then approves. */
-const SCENARIO = {
-  steps: [
-    {
-      kind: "valid",
-      answer: {
-        verdict: "needs-attention",
-        summary: "half() doubles its input.",
-        findings: [{
-          severity: "high",
-          category: "bug",
-          scope: "introduced",
-          title: "half() multiplies instead of dividing",
-          body: "`n * 2` doubles the value; the function must halve it.",
-          file: "src/half.ts",
-          line_start: 2,
-          line_end: 2,
-          confidence: 0.95,
-          recommendation: "Return n / 2.",
-        }],
-        next_steps: ["Fix half()."],
-      },
-    },
-    { kind: "valid" },
-  ],
-};
 
 const write = (text: string): CodexTurn => ({
   kind: "call",
@@ -91,29 +61,6 @@ async function trustOurHooks(sb: Sandbox): Promise<void> {
   await Deno.writeTextFile(join(sb.codexHome, "config.toml"), lines.join("\n"), { append: true });
 }
 
-async function runCodex(repo: string, env: Record<string, string>) {
-  const child = new Deno.Command(findCli("codex")!, {
-    args: ["exec", "-C", repo, "--sandbox", "danger-full-access", "--json", "-"],
-    cwd: repo,
-    env,
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode("Add a half() helper in src/half.ts."));
-  await writer.close();
-  const timer = setTimeout(() => {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* gone */ }
-  }, 150_000);
-  const out = await child.output().finally(() => clearTimeout(timer));
-  const d = new TextDecoder();
-  return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
-}
-
 Deno.test({
   name:
     "codex exec with our hooks installed and trusted: the Stop gate blocks, Codex continues with our reason, the model fixes the file",
@@ -124,14 +71,14 @@ Deno.test({
     try {
       const repo = await makeRepo(sb.dir);
       mock = startMockOpenAI([
-        write(BUGGY),
+        write(halfBuggy("CODEX-HOOK-BUG")),
         { kind: "message", text: "Added half() in src/half.ts." },
-        write(FIXED),
+        write(HALF_FIXED),
         { kind: "message", text: "Fixed half() to divide by two." },
       ]);
       await writeCodexConfig(sb, mock.url);
       const scenario = join(sb.dir, "scenario.json");
-      await Deno.writeTextFile(scenario, JSON.stringify(SCENARIO));
+      await Deno.writeTextFile(scenario, JSON.stringify(HALF_SCENARIO));
       const env = Object.fromEntries(
         Object.entries({
           ...Deno.env.toObject(),
@@ -155,7 +102,7 @@ Deno.test({
       const trusted = (await runMainResult(repo, ["doctor"], env)).stdout;
       assert.match(trusted, /ok {3}codex hooks \(user\): installed and trusted/);
 
-      const run = await runCodex(repo, env);
+      const run = await runCodexSession(repo, env, 150_000);
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /"type":"turn.completed"/);
       assert.equal(mock.pending(), 0, "the model's scripted turns were not all used");
@@ -167,7 +114,7 @@ Deno.test({
       assert.match(afterBlock, /review-gate found 1 blocking finding/);
       assert.match(afterBlock, /\[high\] src\/half\.ts:2 half\(\) multiplies instead of dividing/);
       assert.doesNotMatch(JSON.stringify(turns[1].body?.input ?? []), /review-gate found/);
-      assert.equal(await Deno.readTextFile(join(repo, "src", "half.ts")), FIXED);
+      assert.equal(await Deno.readTextFile(join(repo, "src", "half.ts")), HALF_FIXED);
 
       const runs = join(repo, ".git", "review-gate", "runs");
       const statuses: string[] = [];

@@ -32,32 +32,12 @@ import {
   writeCodexConfig,
 } from "./env.ts";
 import { DENO_DIR, exists, MAIN, runMain, runMainResult } from "./harness.ts";
+import { HALF_FINDING, HALF_FIXED, halfBuggy, runCodexSession } from "./half_session.ts";
 import { type CodexTurn, type MockOpenAI, startMockOpenAI } from "./mock_openai.ts";
 
 const haveMain = await exists(MAIN);
 if (!haveMain) warn(`contract: ${MAIN} does not exist yet (skipping the Codex project-hook case)`);
 
-const BUGGY = "export function half(n: number): number {\n  return n * 2; // CODEX-HOOK-BUG\n}\n";
-const FIXED = "export function half(n: number): number {\n  return n / 2;\n}\n";
-
-/** The Codex reviewer's first answer: one high finding on the line the model wrote. */
-const FINDING = {
-  verdict: "needs-attention",
-  summary: "half() doubles its input.",
-  findings: [{
-    severity: "high",
-    category: "bug",
-    scope: "introduced",
-    title: "half() multiplies instead of dividing",
-    body: "`n * 2` doubles the value; the function must halve it.",
-    file: "src/half.ts",
-    line_start: 2,
-    line_end: 2,
-    confidence: 0.95,
-    recommendation: "Return n / 2.",
-  }],
-  next_steps: ["Fix half()."],
-};
 const APPROVE = { verdict: "approve", summary: "half() halves.", findings: [], next_steps: [] };
 
 const write = (text: string): CodexTurn => ({
@@ -70,29 +50,6 @@ const answer = (value: unknown): CodexTurn => ({ kind: "message", text: JSON.str
 /** A hook command that logs `<label> child=<REVIEW_GATE_CHILD>` to `log`. */
 const probe = (label: string, log: string) =>
   `cat > /dev/null; echo "${label} child=\${REVIEW_GATE_CHILD:-}" >> '${log}'`;
-
-async function runCodex(repo: string, env: Record<string, string>) {
-  const child = new Deno.Command(findCli("codex")!, {
-    args: ["exec", "-C", repo, "--sandbox", "danger-full-access", "--json", "-"],
-    cwd: repo,
-    env,
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode("Add a half() helper in src/half.ts."));
-  await writer.close();
-  const timer = setTimeout(() => {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* gone */ }
-  }, 180_000);
-  const out = await child.output().finally(() => clearTimeout(timer));
-  const d = new TextDecoder();
-  return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
-}
 
 /** True for a request a review child sent (the strict answer schema), not the session's. */
 function isReview(body: Record<string, unknown> | null): boolean {
@@ -190,14 +147,14 @@ Deno.test({
       assert.match(trusted, /ok {3}codex hooks \(project\): installed and trusted/);
 
       mock.push(
-        write(BUGGY),
+        write(halfBuggy("CODEX-HOOK-BUG")),
         { kind: "message", text: "Added half() in src/half.ts." },
-        answer(FINDING), // the first review child
-        write(FIXED),
+        answer(HALF_FINDING), // the first review child
+        write(HALF_FIXED),
         { kind: "message", text: "Fixed half() to divide by two." },
         answer(APPROVE), // the second review child
       );
-      const run = await runCodex(repo, env);
+      const run = await runCodexSession(repo, env, 180_000);
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /"type":"turn.completed"/);
       assert.equal(mock.pending(), 0, "the scripted turns were not all used");
@@ -219,7 +176,7 @@ Deno.test({
       assert.match(afterBlock, /hook_prompt/);
       assert.match(afterBlock, /review-gate found 1 blocking finding/);
       assert.match(afterBlock, /\[high\] src\/half\.ts:2 half\(\) multiplies instead of dividing/);
-      assert.equal(await Deno.readTextFile(join(repo, "src", "half.ts")), FIXED);
+      assert.equal(await Deno.readTextFile(join(repo, "src", "half.ts")), HALF_FIXED);
 
       const runs = join(repo, ".git", "review-gate", "runs");
       const statuses: string[] = [];
