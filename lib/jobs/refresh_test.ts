@@ -2,43 +2,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type ExecRequest, runProcess } from "../exec/exec.ts";
 import { processInfo } from "../exec/process_info.ts";
-import {
-  createJob,
-  jobLogPath,
-  type JobRecord,
-  newJobId,
-  readJob,
-  updateJob,
-} from "../store/jobs.ts";
+import { createJob, type JobRecord, readJob, updateJob } from "../store/jobs.ts";
 import { CEILING_GRACE_MS, QUEUE_GRACE_MS, refreshJob } from "./refresh.ts";
-
-async function withState(fn: (state: string) => Promise<void>) {
-  const state = await Deno.makeTempDir({ prefix: "rg-jobs-" });
-  try {
-    await fn(state);
-  } finally {
-    await Deno.remove(state, { recursive: true });
-  }
-}
+import { jobRecord, withState } from "./_test_jobs.ts";
 
 function record(state: string, patch: Partial<JobRecord> = {}): JobRecord {
-  const id = newJobId(new Date());
-  const now = new Date().toISOString();
-  return {
-    version: 1,
-    id,
-    state: "running",
-    createdAt: now,
-    updatedAt: now,
-    args: [],
-    cwd: "/repo",
-    target: "working tree",
-    provider: "claude",
-    answerKind: "review",
-    ceilingSeconds: 600,
-    log: jobLogPath(state, id),
-    ...patch,
-  };
+  return jobRecord(state, "running", patch);
 }
 
 /** A `sleep` in its own session; `stop()` kills and reaps it, leaving its pid dead. */

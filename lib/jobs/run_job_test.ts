@@ -1,37 +1,13 @@
 import assert from "node:assert/strict";
 import { runProcess } from "../exec/exec.ts";
 import type { ReviewOutcome } from "../review/run_review.ts";
-import { createJob, jobLogPath, type JobRecord, newJobId, readJob } from "../store/jobs.ts";
+import { createJob, type JobRecord, readJob } from "../store/jobs.ts";
 import type { RunRecord } from "../store/run_record.ts";
 import { endedJob, runJob } from "./run_job.ts";
-
-async function withState(fn: (state: string) => Promise<void>) {
-  const state = await Deno.makeTempDir({ prefix: "rg-jobs-" });
-  try {
-    await fn(state);
-  } finally {
-    await Deno.remove(state, { recursive: true });
-  }
-}
+import { jobRecord, withState } from "./_test_jobs.ts";
 
 function queued(state: string, patch: Partial<JobRecord> = {}): JobRecord {
-  const id = newJobId(new Date());
-  const now = new Date().toISOString();
-  return {
-    version: 1,
-    id,
-    state: "queued",
-    createdAt: now,
-    updatedAt: now,
-    args: [],
-    cwd: "/repo",
-    target: "working tree",
-    provider: "claude",
-    answerKind: "review",
-    ceilingSeconds: 600,
-    log: jobLogPath(state, id),
-    ...patch,
-  };
+  return jobRecord(state, "queued", patch);
 }
 
 function outcome(status: RunRecord["status"], exitCode: number, blocking = false) {
