@@ -14,6 +14,6 @@ if [ -x "$chained" ]; then
   "$chained" "$@" <"$input" || exit $?
 fi
 [ "${REVIEW_GATE:-}" = "0" ] && exit 0
-lines=$(cat "$input") || exit 1
 {{fast_path}}
+review_gate_read_lines <"$input"
 review_gate_push "$@"

@@ -5,6 +5,23 @@
 #   replace refs, the git config, attributes, grafts and shallow files, review-gate's config and
 #   acks files, the REVIEW_GATE_* and GIT_* variables (hashed by git into the stamp's name and
 #   first line), until the earliest acknowledgement expires. Anything else runs review-gate.
+# Reads git's ref lines on stdin into $lines, as lines=$(cat) would (trailing newlines dropped),
+# with shell builtins only.
+review_gate_read_lines() {
+  lines=
+  while IFS= read -r line || [ -n "$line" ]; do
+    lines="$lines$line
+"
+  done
+  while :; do
+    case $lines in
+    *'
+') lines=${lines%?} ;;
+    *) break ;;
+    esac
+  done
+}
+
 # review_gate <stamp path or ""> <git's arguments…>
 review_gate() {
   stamp_to=$1
@@ -12,20 +29,40 @@ review_gate() {
   printf '%s\n' "$lines" | REVIEW_GATE_PUSH_STAMP="$stamp_to" {{command}} hook pre-push "$@"
 }
 
-# Prints the REVIEW_GATE_*, GIT_*, HOME and XDG_CONFIG_HOME variables, or "D" when every
-# ref line is a deletion.
+# True when every ref line is a deletion: four fields, the local id all zeros and the remote id
+# hex, each 40 or 64 digits long (a trailing CR is ignored, blank lines skipped). Shell builtins
+# only: answering a deletion starts no program.
+review_gate_deletes_only() {
+  review_gate_cr=$(printf '\r') old_ifs=$IFS deletes=0
+  set -f
+  IFS='
+'
+  # shellcheck disable=SC2086 # split into lines on purpose
+  set -- $lines
+  IFS=$old_ifs
+  for line in "$@"; do
+    # shellcheck disable=SC2086 # split into fields on purpose, as git's ref lines are
+    review_gate_deletion ${line%"$review_gate_cr"}
+    case $? in 0) deletes=1 ;; 1) deletes=2 && break ;; esac
+  done
+  set +f
+  [ "$deletes" = 1 ]
+}
+
+# The fields of one ref line: status 0 for a deletion, 2 for a blank line, 1 otherwise.
+review_gate_deletion() {
+  [ $# = 0 ] && return 2
+  [ $# = 4 ] || return 1
+  case ${#2}:$2 in 40:*[!0]* | 64:*[!0]*) return 1 ;; 40:?* | 64:?*) ;; *) return 1 ;; esac
+  case ${#4}:$4 in 40:*[!0-9a-f]* | 64:*[!0-9a-f]*) return 1 ;; 40:?* | 64:?*) ;; *) return 1 ;; esac
+}
+
+# Prints the REVIEW_GATE_*, GIT_*, HOME and XDG_CONFIG_HOME variables.
 review_gate_scan() {
-  printf '%s\n' "$lines" | awk '
-    { sub(/\r$/, "") }
-    NF == 0 { next }
-    { n++ }
-    NF != 4 || $2 !~ /^0+$/ || (length($2) != 40 && length($2) != 64) { kept = 1 }
-    $4 !~ /^[0-9a-f]+$/ || (length($4) != 40 && length($4) != 64) { kept = 1 }
-    END {
-      if (n > 0 && !kept) { print "D"; exit }
-      for (k in ENVIRON) if (k ~ /^(REVIEW_GATE|GIT_)/ || k == "HOME" || k == "XDG_CONFIG_HOME")
-        print length(k) ":" k "=" length(ENVIRON[k]) ":" ENVIRON[k]
-    }'
+  awk 'BEGIN {
+    for (k in ENVIRON) if (k ~ /^(REVIEW_GATE|GIT_)/ || k == "HOME" || k == "XDG_CONFIG_HOME")
+      print length(k) ":" k "=" length(ENVIRON[k]) ":" ENVIRON[k]
+  }' </dev/null
 }
 
 review_gate_git() {
@@ -76,6 +113,13 @@ $3"
   set -- "$remote" "$url"
 }
 
+# Copies stdin to stdout line by line (builtins; a last line without its newline gets one).
+review_gate_copy() {
+  while IFS= read -r copied || [ -n "$copied" ]; do
+    printf '%s\n' "$copied"
+  done
+}
+
 # Prints the stamp's answer on stderr when it holds.
 review_gate_replay() {
   [ -f "$stamp" ] || return 1
@@ -86,13 +130,13 @@ review_gate_replay() {
       -) ;;
       '' | *[!0-9]*) false ;;
       *) [ "$(date +%s)" -lt "$until" ] ;;
-      esac && cat >&2
+      esac && review_gate_copy >&2
   } <"$stamp"
 }
 
 review_gate_push() {
+  review_gate_deletes_only && exit 0
   scan=$(review_gate_scan) || scan=
-  [ "$scan" = "D" ] && exit 0
   if ! review_gate_key "$1" "$2" "$scan"; then
     review_gate "" "$1" "$2"
     exit $?

@@ -4,6 +4,6 @@
 # Skip once: git push --no-verify, or REVIEW_GATE=0 git push.
 # Remove with "review-gate uninstall --git".
 [ "${REVIEW_GATE:-}" = "0" ] && exit 0
-lines=$(cat) || exit 1
 {{fast_path}}
+review_gate_read_lines
 review_gate_push "$@"

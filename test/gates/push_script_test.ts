@@ -151,3 +151,70 @@ Deno.test("pre-push hook: what could change the verdict always reaches review-ga
     await sb.cleanup();
   }
 });
+
+/**
+ * Run the installed stub's own functions (its fast path, review-gate never reached) on `input` as
+ * git's ref lines: prints whether the push deletes only, and the lines as read.
+ */
+async function classify(
+  input: string,
+  cwd: string,
+): Promise<{ deletesOnly: boolean; lines: string }> {
+  const stub = renderPrePushStub("false").replace(/\nreview_gate_push "\$@"\n$/, "\n");
+  const script = `${stub}\nif review_gate_deletes_only; then echo D; else echo K; fi\n` +
+    `printf '%s' "$lines"`;
+  const out = await new Deno.Command("sh", {
+    args: ["-c", script],
+    cwd,
+    stdin: "piped",
+    stdout: "piped",
+  }).spawn();
+  const writer = out.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(input));
+  await writer.close();
+  const { stdout } = await out.output();
+  const text = new TextDecoder().decode(stdout);
+  return { deletesOnly: text.startsWith("D\n"), lines: text.slice(2) };
+}
+
+Deno.test("pre-push hook: only a push whose every ref line deletes is answered as a deletion", async (t) => {
+  const zeros = "0".repeat(40);
+  const id = "a1".repeat(20);
+  const del = (ref: string, remote = id) => `(delete) ${zeros} ${ref} ${remote}\n`;
+  const cases: [string, string, boolean][] = [
+    ["one deletion", del("refs/heads/x"), true],
+    ["two deletions", del("refs/heads/x") + del("refs/heads/y"), true],
+    ["a deletion with CRLF", del("refs/heads/x").replace("\n", "\r\n"), true],
+    ["sha-256 ids", `(delete) ${"0".repeat(64)} refs/heads/x ${"b2".repeat(32)}\n`, true],
+    ["blank lines around a deletion", `\n${del("refs/heads/x")}\n\n`, true],
+    ["tabs between the fields", del("refs/heads/x").replaceAll(" ", "\t"), true],
+    ["no ref line at all", "", false],
+    ["only blank lines", "\n\n", false],
+    [
+      "a deletion and an update",
+      del("refs/heads/x") + `refs/heads/y ${id} refs/heads/y ${zeros}\n`,
+      false,
+    ],
+    ["an update", `refs/heads/y ${id} refs/heads/y ${zeros}\n`, false],
+    ["a local id that is not all zeros", `(delete) ${"0".repeat(39)}1 refs/heads/x ${id}\n`, false],
+    ["a 39-digit local id", `(delete) ${"0".repeat(39)} refs/heads/x ${id}\n`, false],
+    ["a remote id that is not hex", del("refs/heads/x", "g".repeat(40)), false],
+    ["an upper-case remote id", del("refs/heads/x", "A".repeat(40)), false],
+    ["a remote id of 41 digits", del("refs/heads/x", "a".repeat(41)), false],
+    ["five fields", `(delete) ${zeros} refs/heads/x ${id} extra\n`, false],
+    ["three fields", `(delete) ${zeros} ${id}\n`, false],
+    // the cwd holds two files: a glob that expanded would make five fields
+    ["a glob as the remote ref stays one field", `(delete) ${zeros} * ${id}\n`, true],
+  ];
+  const cwd = await Deno.makeTempDir();
+  await Deno.writeTextFile(join(cwd, "a"), "");
+  await Deno.writeTextFile(join(cwd, "b"), "");
+  for (const [name, input, want] of cases) {
+    await t.step(name, async () => {
+      const got = await classify(input, cwd);
+      assert.equal(got.deletesOnly, want);
+      assert.equal(got.lines, input.replace(/\n+$/, ""), "lines are read as $(cat) reads them");
+    });
+  }
+  await Deno.remove(cwd, { recursive: true });
+});
