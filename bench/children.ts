@@ -50,13 +50,37 @@ export async function countChildren(
 }
 
 /**
+ * The successful execve lines of a trace, in order, each whole: strace `-f` splits a call that
+ * another process interrupts into `PID execve(… <unfinished ...>` and, later, `PID <... execve
+ * resumed>) = 0`; the two halves are joined by pid.
+ */
+function successfulExecs(text: string): string[] {
+  const pending = new Map<string, string>();
+  const execs: string[] = [];
+  for (const line of text.split("\n")) {
+    const pid = /^(\d+)\s/.exec(line)?.[1] ?? "";
+    if (/execve\(.*<unfinished \.\.\.>\s*$/.test(line)) {
+      pending.set(pid, line.replace(/\s*<unfinished \.\.\.>\s*$/, ""));
+    } else if (/<\.\.\. execve resumed>/.test(line)) {
+      const start = pending.get(pid);
+      pending.delete(pid);
+      if (start !== undefined && /\) = 0\s*$/.test(line)) execs.push(start);
+    } else if (/execve\(/.test(line) && /\) = 0\s*$/.test(line)) {
+      execs.push(line);
+    }
+  }
+  return execs;
+}
+
+/**
  * Parse strace's execve lines (pure): successful calls only, the first one (the command itself)
  * left out; git is counted per subcommand (the first word after its `-c`/`-C` options).
  *
- * @param text strace output with `-f` (each line may start with a pid)
+ * @param text strace output with `-f` (each line may start with a pid; a call split into
+ *   `<unfinished ...>` and `<... execve resumed>` halves counts once, when it succeeded)
  */
 export function parseExecs(text: string): ChildCount | null {
-  const execs = text.split("\n").filter((l) => /execve\(/.test(l) && /\) = 0\s*$/.test(l));
+  const execs = successfulExecs(text);
   if (execs.length === 0) return null;
   const byName: Record<string, number> = {};
   let git = 0;

@@ -21,3 +21,19 @@ Deno.test("parseExecs() counts successful execs after the first, git per subcomm
   );
   assert.equal(parseExecs(""), null);
 });
+
+Deno.test("parseExecs() joins an execve strace split around another process's line", () => {
+  const text = [
+    `100 execve("/bin/sh", ["sh", "hook"], 0x7ffd /* 9 vars */) = 0`,
+    `101 execve("/usr/bin/git", ["git", "hash-object", "--stdin"], 0x1 /* 9 vars */ <unfinished ...>`,
+    `102 execve("/usr/bin/awk", ["awk", "BEGIN {}"], 0x1 /* 9 vars */) = 0`,
+    `101 <... execve resumed>) = 0`,
+    `103 execve("/usr/bin/cat", ["cat"], 0x1 /* 9 vars */ <unfinished ...>`,
+    `103 <... execve resumed>) = -1 ENOENT (No such file or directory)`,
+  ].join("\n");
+  assert.deepEqual(parseExecs(text), {
+    total: 2,
+    git: 1,
+    byName: { "git hash-object": 1, awk: 1 },
+  });
+});
