@@ -5,15 +5,17 @@
  * reads it: "git config", "git config (worktree)", ".git/hooks/pre-commit",
  * ".git/info/exclude", "refs/heads/x".
  *
- * One git call (`for-each-ref`), plus `rev-parse --git-path hooks` (which honours core.hooksPath)
- * for a `Repo` that does not carry its hooks directory already; the files themselves are read
- * in-process. Hook and `info/` listings are bounded
+ * No git call: refs are read from the ref files (lib/git/local_refs.ts; `git for-each-ref` only
+ * for a repository with the reftable backend), the hooks directory comes with the `Repo`
+ * (`rev-parse --git-path hooks`, which honours core.hooksPath, only for a `Repo` that does not
+ * carry it), and the files themselves are read in-process. Hook and `info/` listings are bounded
  * ({@linkcode MAX_ENTRIES} entries each, one directory level below the top).
  *
  * @module
  */
 import type { Runner } from "../exec/exec.ts";
 import { gitText } from "./git.ts";
+import { LOCAL_REF_PREFIXES, readLocalRefs } from "./local_refs.ts";
 import type { Repo } from "./repo.ts";
 import { diskSignature } from "./status_listing.ts";
 
@@ -33,26 +35,13 @@ export async function gitMetaSignature(
   repo: Repo,
 ): Promise<Record<string, string>> {
   const [refs, hooksDir] = await Promise.all([
-    // Local refs and tags only: remote-tracking refs move when an IDE or a cron job fetches during
-    // the review, which would turn a good review into a false read-only violation.
-    gitText(runner, repo.root, [
-      "for-each-ref",
-      "--format=%(refname) %(objectname)",
-      "refs/heads",
-      "refs/tags",
-      "refs/notes",
-      "refs/stash",
-    ]),
+    localRefs(runner, repo),
     repo.hooksDir ??
       gitText(runner, repo.root, ["rev-parse", "--path-format=absolute", "--git-path", "hooks"], {
         keepHooksPath: true,
       }),
   ]);
-  const meta: Record<string, string> = {};
-  for (const line of refs.split("\n")) {
-    const space = line.lastIndexOf(" ");
-    if (space > 0) meta[line.slice(0, space)] = line.slice(space + 1);
-  }
+  const meta: Record<string, string> = Object.fromEntries(refs);
   const configs: [string, string][] = [
     ["git config", `${repo.commonDir}/config`],
     ["git config (worktree)", `${repo.commonDir}/config.worktree`],
@@ -67,6 +56,27 @@ export async function gitMetaSignature(
   reads.push(signDirectory(`${repo.commonDir}/info`, ".git/info", meta));
   await Promise.all(reads);
   return meta;
+}
+
+/**
+ * Local refs and tags only: remote-tracking refs move when an IDE or a cron job fetches during the
+ * review, which would turn a good review into a false read-only violation. Read from the ref files
+ * (lib/git/local_refs.ts); `git for-each-ref` only for a repository with another ref backend.
+ */
+async function localRefs(runner: Runner, repo: Repo): Promise<Map<string, string>> {
+  const read = await readLocalRefs(repo.commonDir);
+  if (read !== null) return read;
+  const text = await gitText(runner, repo.root, [
+    "for-each-ref",
+    "--format=%(refname) %(objectname)",
+    ...LOCAL_REF_PREFIXES,
+  ]);
+  const refs = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    const space = line.lastIndexOf(" ");
+    if (space > 0) refs.set(line.slice(0, space), line.slice(space + 1));
+  }
+  return refs;
 }
 
 /** ".git/…" for paths in the common dir, repo-relative inside the worktree, else absolute. */

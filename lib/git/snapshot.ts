@@ -18,7 +18,8 @@
  *   caught too.
  * - git dir ({@linkcode gitMetaSignature}): the config files ("git config"), the hooks directory as
  *   `git rev-parse --git-path hooks` resolves it (core.hooksPath honoured; ".git/hooks/pre-commit"),
- *   `.git/info/*` and every ref from `git for-each-ref` ("refs/heads/x").
+ *   `.git/info/*` and every local ref, read from the ref files (lib/git/local_refs.ts;
+ *   "refs/heads/x").
  * - submodules: each submodule the status lists as changed (up to {@linkcode MAX_SUBMODULES}) is
  *   listed the same way one level down: its HEAD joins the superproject entry ("sm") and its changed
  *   files appear as "sm/path". A clean submodule that gets written shows up in the superproject's
@@ -28,7 +29,7 @@
  * submodules (two levels down), to a submodule's own git dir (`.git/modules/…`), and to other parts
  * of the git dir (objects, logs, `FETCH_HEAD`); the README states this limit.
  *
- * Two git calls in parallel (`status`, `for-each-ref`; the hooks directory comes from
+ * One git call (`status`; refs are read from their files and the hooks directory comes from
  * {@linkcode import("./repo.ts").resolveRepo}) plus one per changed submodule; file contents are
  * hashed in-process.
  *

@@ -22,7 +22,7 @@ Deno.test("takeSnapshot() is identical across calls on an unchanged repo and wri
     };
     const first = await takeSnapshot(counted, r);
     const second = await takeSnapshot(counted, r);
-    assert.equal(calls.length, 4, "status and for-each-ref per snapshot");
+    assert.equal(calls.length, 2, "one status per snapshot (refs are read from their files)");
     assert.deepEqual(compareSnapshots(first, second), []);
     assert.deepEqual(first, second);
     assert.deepEqual(await repo.read(".git/index"), index);
@@ -149,6 +149,45 @@ Deno.test("compareSnapshots() ignores remote-tracking refs a background fetch ma
     assert.deepEqual(compareSnapshots(before, await snap(repo)), []);
     await repo.git("update-ref", "refs/heads/sneaky", "HEAD");
     assert.deepEqual(compareSnapshots(before, await snap(repo)), ["refs/heads/sneaky"]);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("compareSnapshots() sees a ref written loose or packed, and not a pack-refs that moves none", async () => {
+  const repo = await makeTestRepo({ "a.txt": "a\n" });
+  try {
+    await repo.git("branch", "packed");
+    await repo.git("tag", "v1");
+    await repo.git("pack-refs", "--all");
+    const before = await snap(repo);
+    await repo.git("pack-refs", "--all");
+    assert.deepEqual(compareSnapshots(before, await snap(repo)), [], "pack-refs moves no ref");
+    await repo.git("commit", "-q", "--allow-empty", "-m", "x");
+    await repo.git("update-ref", "refs/heads/packed", "HEAD");
+    await repo.git("tag", "-d", "v1");
+    await repo.git("pack-refs", "--all");
+    assert.deepEqual(compareSnapshots(before, await snap(repo)), [
+      "HEAD",
+      "refs/heads/main",
+      "refs/heads/packed",
+      "refs/tags/v1",
+    ]);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("takeSnapshot() signs a tracked file replaced by a FIFO without opening it", async () => {
+  const repo = await makeTestRepo({ "a.txt": "a\n" });
+  try {
+    const before = await snap(repo);
+    await Deno.remove(`${repo.root}/a.txt`);
+    const fifo = await new Deno.Command("mkfifo", { args: [`${repo.root}/a.txt`] }).output();
+    assert.ok(fifo.success);
+    const after = await snap(repo);
+    assert.match(after.files["a.txt"], / \| special /);
+    assert.deepEqual(compareSnapshots(before, after), ["a.txt"]);
   } finally {
     await repo.cleanup();
   }

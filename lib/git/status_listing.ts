@@ -142,7 +142,8 @@ export async function contentSignature(bytes: Uint8Array): Promise<string> {
 
 /**
  * Signature of a path on disk: "file <size> <sha256>" (or "large <size> <mtime ms>" past 64 MiB,
- * with the mode bits when `withMode`), "link <target>", "directory", "absent", "unreadable <error>".
+ * with the mode bits when `withMode`), "link <target>", "directory", "special <mode>" (a FIFO,
+ * socket or device: never opened), "absent", "unreadable <error>".
  */
 export async function diskSignature(path: string, withMode = false): Promise<string> {
   try {
@@ -150,6 +151,8 @@ export async function diskSignature(path: string, withMode = false): Promise<str
     if (info.isSymlink) return `link ${await Deno.readLink(path)}`;
     if (info.isDirectory) return "directory";
     const mode = withMode ? ` mode ${(info.mode ?? 0).toString(8)}` : "";
+    // a FIFO, socket or device is never opened: reading a FIFO waits for a writer forever
+    if (!info.isFile) return `special ${(info.mode ?? 0).toString(8)}`;
     if (info.size > HASH_LIMIT) return `large ${info.size} ${info.mtime?.getTime() ?? 0}${mode}`;
     return `${await contentSignature(await Deno.readFile(path))}${mode}`;
   } catch (error) {

@@ -91,7 +91,7 @@ Deno.test("runReview() returns interrupted between collection and the provider",
     assert.equal(outcome.record.runDir, "");
     assert.ok(outcome.change && outcome.change.files.length === 1);
     assert.ok(!cmds.some((c) => c[0] === FAKE_BIN), "the provider was started");
-    assert.ok(!cmds.some((c) => c.includes("for-each-ref")), "the read-only proof was taken");
+    assert.ok(!cmds.some((c) => c.includes("--porcelain=v2")), "the read-only proof was taken");
     assert.deepEqual(runDirs(repo), []);
   });
 });
@@ -234,13 +234,13 @@ Deno.test("runReview() stores a provider answer nested 10,000 levels deep as inv
   });
 });
 
-/** A runner that fails `git for-each-ref` (the read-only proof's snapshot) when `fail()` says so. */
+/** A runner that fails `git status --porcelain=v2` (the read-only proof's snapshot) when `fail()` says so. */
 function failingSnapshot(fail: () => boolean, provider: () => ExecResult) {
   const calls: string[] = [];
   const runner = async (request: ExecRequest): Promise<ExecResult> => {
     calls.push(request.cmd);
     if (request.cmd === FAKE_BIN) return provider();
-    if (request.cmd === "git" && request.args.includes("for-each-ref") && fail()) {
+    if (request.cmd === "git" && request.args.includes("--porcelain=v2") && fail()) {
       return {
         ...claudeAnswer({}),
         code: 128,

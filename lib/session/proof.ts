@@ -37,8 +37,8 @@ export interface ReviewSnapshot {
  * @param at the repository, the parent environment, the workspace, and the files other
  *   review-gate runs' outputs wrote in the repository (repo-relative path → disk signature; a
  *   file with exactly those bytes is not counted as the provider's write)
- * @returns `take` (two git calls, `status` and `for-each-ref`, a few dozen `lstat`s and one per
- *   file of the copy) and `compare`
+ * @returns `take` (one git call, `status`, plus one per changed submodule; the ref files, a few
+ *   dozen `lstat`s and one per file of the copy) and `compare`
  */
 export function reviewProof(
   runner: Runner,
