@@ -261,7 +261,7 @@ Deno.test("install --claude takes JSONC settings; doctor and gate status flag a 
   }
 });
 
-Deno.test("install --codex: doctor and gate status flag a Stop timeout below gates.codex_stop.timeout_seconds; install again fixes it", async () => {
+Deno.test("install --codex: doctor and gate status flag a Stop timeout below gates.codex_stop.timeout_seconds, install again fixes it; an unreadable config.toml is named", async () => {
   const sb = await makeGateSandbox({ remote: false });
   const root = sb.repo.root;
   try {
@@ -290,6 +290,14 @@ Deno.test("install --codex: doctor and gate status flag a Stop timeout below gat
     assert.equal(await stopTimeout(), 900);
     assert.doesNotMatch((await runCli(sb, ["doctor"])).stdout, /timeout is/);
     assert.doesNotMatch((await runCli(sb, ["gate", "status"])).stdout, /WARNING/);
+
+    // a config.toml Codex itself could not read: its trust in the hooks is unknown, said so
+    await Deno.mkdir(join(sb.dir, "home", ".codex"), { recursive: true });
+    await Deno.writeTextFile(join(sb.dir, "home", ".codex", "config.toml"), "[projects\n");
+    assert.match(
+      (await runCli(sb, ["doctor"])).stdout,
+      /FAIL codex hooks \(project\): .*config\.toml is not valid TOML \(.+\), so Codex's trust in the hooks is unknown/,
+    );
   } finally {
     await sb.cleanup();
   }

@@ -114,6 +114,13 @@ export async function codexHookStatuses(
     if (entries.length < Object.keys(CODEX_HOOK_EVENTS).length) {
       problems.push("one of the two hooks is missing");
     }
+    if (state.unreadable) {
+      problems.push(
+        `${
+          join(home ?? "", "config.toml")
+        } is not valid TOML (${state.unreadable}), so Codex's trust in the hooks is unknown`,
+      );
+    }
     if (state.hooksOff) problems.push("features.hooks = false in config.toml turns every hook off");
     if (scope === "project" && !state.trustedProjects.has(options.root)) {
       problems.push("the repository is not trusted by Codex, so .codex/ is not read");

@@ -1,18 +1,18 @@
 /**
  * Will Codex run a hook? (for `doctor`): the trust state Codex keeps in the user's `config.toml`,
- * read without a TOML library (only the few keys involved), and the trust hash recomputed the way
+ * parsed with smol-toml (only the few keys involved are read), and the trust hash recomputed the way
  * codex-cli 0.171.0 does (`codex-rs/hooks/src/engine/discovery.rs` `command_hook_hash` with
  * `codex-rs/config/src/fingerprint.rs`; reproduced byte for byte against the binary's own
  * `currentHash`): `"sha256:" + hex(sha256(<compact JSON, keys sorted, of {"event_name": <snake
  * case event>, "hooks": [{"async": false, "command": …, "statusMessage"?: …, "timeout": <s, default
  * 600>, "type": "command"}]}>))`. Trust is keyed `<hooks file>:<event>:<group>:<handler>`:
  * `[hooks.state."<key>"]` with `trusted_hash` (and `enabled = false` to switch one off), or the
- * inline form `"<key>" = { trusted_hash = … }` under `[hooks.state]`. The reading is approximate
- * (a config.toml written in an unusual TOML style may be misread); Codex's `app-server`
- * `hooks/list` is the exact answer.
+ * inline form `"<key>" = { trusted_hash = … }` under `[hooks.state]` (any TOML spelling: the file is
+ * parsed with smol-toml). Codex's `app-server` `hooks/list` is the exact answer.
  *
  * @module
  */
+import { parse as parseToml } from "smol-toml";
 import { sha256Hex } from "../../base/sha256.ts";
 
 /** Codex's snake-case label of an event, as in trust keys and hashes. */
@@ -65,65 +65,46 @@ export interface CodexTrustState {
   hooksOff: boolean;
   /** Project roots with `trust_level = "trusted"`. */
   trustedProjects: Set<string>;
+  /** Why `config.toml` could not be read as TOML (its parser's first line), when it could not. */
+  unreadable?: string;
 }
 
-const HEADER = /^\s*\[\s*([^\]]+?)\s*\]\s*(#.*)?$/;
-const QUOTED = /"((?:[^"\\]|\\.)*)"/;
-
-function unquote(text: string): string {
-  try {
-    return JSON.parse(`"${text}"`);
-  } catch {
-    return text;
-  }
+/** A TOML table (an object that is not an array), or `undefined`. */
+function table(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : undefined;
 }
 
 /**
- * Read the trust state from a `config.toml` text.
+ * Read the trust state from a `config.toml` text (parsed with smol-toml, so every TOML spelling of
+ * the same keys reads the same: dotted keys, inline tables, literal strings).
  *
  * @param text the file's text ("" when missing)
+ * @returns the state; `unreadable` says why when the text is not valid TOML (then nothing is
+ *   trusted and no hook is known to be switched off)
  */
 export function readTrustState(text: string): CodexTrustState {
   const state: CodexTrustState = { hooks: new Map(), hooksOff: false, trustedProjects: new Set() };
-  let table = "";
-  const entry = (key: string) => {
-    const found = state.hooks.get(key) ?? {};
+  let config: Record<string, unknown>;
+  try {
+    config = parseToml(text);
+  } catch (error) {
+    state.unreadable = (error instanceof Error ? error.message : String(error)).split("\n")[0];
+    return state;
+  }
+  const hooks = table(table(config.hooks)?.state) ?? {};
+  for (const [key, value] of Object.entries(hooks)) {
+    const entry = table(value);
+    if (!entry) continue;
+    const found: { trustedHash?: string; enabled?: boolean } = {};
+    if (typeof entry.trusted_hash === "string") found.trustedHash = entry.trusted_hash;
+    if (typeof entry.enabled === "boolean") found.enabled = entry.enabled;
     state.hooks.set(key, found);
-    return found;
-  };
-  for (const line of text.split("\n")) {
-    const header = HEADER.exec(line);
-    if (header) {
-      table = header[1];
-      continue;
-    }
-    const stateKey = /^hooks\.state\.(".*")$/.exec(table)?.[1];
-    const hash = /^\s*trusted_hash\s*=\s*"([^"]*)"/.exec(line)?.[1];
-    const enabled = /^\s*enabled\s*=\s*(true|false)/.exec(line)?.[1];
-    if (stateKey) {
-      const key = unquote(QUOTED.exec(stateKey)![1]);
-      if (hash) entry(key).trustedHash = hash;
-      if (enabled) entry(key).enabled = enabled === "true";
-    } else if (table === "hooks.state") {
-      const inline = /^\s*"((?:[^"\\]|\\.)*)"\s*=\s*\{(.*)\}/.exec(line);
-      if (inline) {
-        const found = entry(unquote(inline[1]));
-        found.trustedHash = /trusted_hash\s*=\s*"([^"]*)"/.exec(inline[2])?.[1] ??
-          found.trustedHash;
-        const on = /enabled\s*=\s*(true|false)/.exec(inline[2])?.[1];
-        if (on) found.enabled = on === "true";
-      }
-    }
-    if (
-      (table === "features" && /^\s*hooks\s*=\s*false/.test(line)) ||
-      /^\s*features\.hooks\s*=\s*false/.test(line) && table === ""
-    ) {
-      state.hooksOff = true;
-    }
-    const project = /^projects\.(".*")$/.exec(table)?.[1];
-    if (project && /^\s*trust_level\s*=\s*"trusted"/.test(line)) {
-      state.trustedProjects.add(unquote(QUOTED.exec(project)![1]));
-    }
+  }
+  state.hooksOff = table(config.features)?.hooks === false;
+  for (const [root, value] of Object.entries(table(config.projects) ?? {})) {
+    if (table(value)?.trust_level === "trusted") state.trustedProjects.add(root);
   }
   return state;
 }

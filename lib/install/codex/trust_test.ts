@@ -49,3 +49,27 @@ hooks = false
   assert.deepEqual([...state.trustedProjects], ["/repo"]);
   assert.equal(readTrustState("").hooksOff, false);
 });
+
+Deno.test("readTrustState() reads the same keys in any TOML spelling, and says when the file is not TOML", () => {
+  const state = readTrustState(`features.hooks = false
+projects.'/repo with space'.trust_level = "trusted"
+hooks.state."/h/hooks.json:stop:0:0" = { trusted_hash = 'sha256:cc', enabled = true }
+
+[projects."/other"]
+trust_level = "untrusted"
+`);
+  assert.equal(state.hooksOff, true);
+  assert.deepEqual([...state.trustedProjects], ["/repo with space"]);
+  assert.deepEqual(state.hooks.get("/h/hooks.json:stop:0:0"), {
+    trustedHash: "sha256:cc",
+    enabled: true,
+  });
+  assert.equal(state.unreadable, undefined);
+  const broken = readTrustState(`[hooks.state\ntrusted_hash = "sha256:aa"\n`);
+  assert.match(broken.unreadable ?? "", /\S/);
+  assert.deepEqual([broken.hooks.size, broken.trustedProjects.size, broken.hooksOff], [
+    0,
+    0,
+    false,
+  ]);
+});
