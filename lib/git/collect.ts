@@ -6,10 +6,12 @@
  * (lib/git/plan.ts): a file too large for the budget shows the hunks that fit and names the rest
  * with their line ranges.
  *
- * Git calls for a worktree target: `add -A` + `write-tree` (temp index), then the listing, the
- * patch and `diff-files` (submodules with uncommitted changes) in parallel: 5 in all (plus
- * `rev-parse` in {@linkcode resolveRepo}), one `git status` per dirty submodule, and for files git
- * calls binary two `cat-file` calls plus one `diff --no-index` per file decoded as text.
+ * Git calls for a worktree target: `add -A` + `write-tree` (temp index), then the listing, then
+ * the patch and — only when the index holds a submodule — `diff-files` (submodules with
+ * uncommitted changes) in parallel: 4 in all (plus `rev-parse` in {@linkcode resolveRepo}, and
+ * `check-attr` for the path filter), `ls-files -v` when an index entry is marked assume-unchanged
+ * or skip-worktree, one `git status` per dirty submodule, and for files git calls binary two
+ * `cat-file` calls plus one `diff --no-index` per file decoded as text.
  *
  * Linked worktrees and independent repositories nested in the checkout are not part of a worktree
  * change (lib/git/live_tree.ts `snapshotWorktree`): they are left out and listed in coverage
@@ -38,6 +40,7 @@ import { sha256Hex } from "../base/sha256.ts";
 import { ChangeStream, type StreamedFile } from "./change_stream.ts";
 import { parseRawNumstat, type RawEntry } from "./diff_parse.ts";
 import { git, streamGit } from "./git.ts";
+import { scanIndexFile } from "./index_file.ts";
 import { listStatus } from "./status_listing.ts";
 import { snapshotIndexTree, snapshotWorktree } from "./live_tree.ts";
 import type { Repo } from "./repo.ts";
@@ -182,7 +185,7 @@ async function readChange(
   }, skip);
   const patchArgs = ["diff-tree", "-r", "-M", ...PATCH_ARGS, ...ids];
   const [dirty] = await Promise.all([
-    range.live ? collectDirtySubmodules(runner, repo.root) : [],
+    range.live ? collectDirtySubmodules(runner, repo) : [],
     entries.length > 0 ? streamGit(runner, repo.root, patchArgs, (c) => stream.push(c)) : null,
   ]);
   stream.end();
@@ -271,21 +274,25 @@ export interface DirtySubmodule {
 }
 
 /**
- * Submodules of the worktree at `root` with uncommitted changes (modified, staged or untracked
- * files inside), in path order, at most {@linkcode MAX_DIRTY_SUBMODULES}. `git diff-files
- * --ignore-submodules=none` names the gitlinks whose checkout differs from the index; one
- * `git status` per such submodule tells whether it has uncommitted changes (a moved submodule HEAD
- * alone is already a changed gitlink in the listing) and yields their signature.
+ * Submodules of the worktree with uncommitted changes (modified, staged or untracked files
+ * inside), in path order, at most {@linkcode MAX_DIRTY_SUBMODULES}. An index with no submodule
+ * entry (scanned in-process, lib/git/index_file.ts) has none, and no git call is made. Otherwise
+ * `git diff-files --ignore-submodules=none` names the gitlinks whose checkout differs from the
+ * index, and one `git status` per such submodule tells whether it has uncommitted changes (a moved
+ * submodule HEAD alone is already a changed gitlink in the listing) and yields their signature.
  *
  * @param runner the subprocess seam
- * @param root the worktree's root directory
- * @returns the dirty submodules (path relative to `root`, signature), in path order
+ * @param repo the repository: its worktree root, git dir (the index) and object format
+ * @returns the dirty submodules (path relative to the root, signature), in path order
  * @throws {GitError} when `git diff-files` fails (a submodule's own `git status` failing skips it)
  */
 export async function collectDirtySubmodules(
   runner: Runner,
-  root: string,
+  repo: Pick<Repo, "root" | "gitDir" | "objectFormat">,
 ): Promise<DirtySubmodule[]> {
+  const scan = await scanIndexFile(`${repo.gitDir}/index`, repo.objectFormat);
+  if (scan && !scan.gitlinks) return [];
+  const root = repo.root;
   const out = await git(runner, root, ["diff-files", "-z", "--ignore-submodules=none"]);
   const tokens = new TextDecoder().decode(out).split("\0");
   const paths: string[] = [];

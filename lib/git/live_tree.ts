@@ -18,6 +18,7 @@ import { withPrivateTempDir } from "../exec/tmpdir.ts";
 import { git, gitFailure, gitText, runGit } from "./git.ts";
 import type { Repo } from "./repo.ts";
 import { blobId } from "./blob_id.ts";
+import { scanIndexFile } from "./index_file.ts";
 import type { ExcludeReason } from "./types.ts";
 import { readRegularText } from "../base/regular_file.ts";
 
@@ -67,8 +68,9 @@ export interface WorktreeSnapshot {
  * Tracked files marked assume-unchanged or skip-worktree (`git update-index`) are read like any
  * other: the bits are cleared on the private index copy ({@linkcode clearIndexFlags}).
  *
- * Git calls: `ls-files -v`, `add -A` and `write-tree`, plus `update-index` when an entry carries
- * one of those bits and `update-index --force-remove` when something is left out.
+ * Git calls: `add -A` and `write-tree`, plus `ls-files -v` and `update-index` when an entry
+ * carries one of those bits (the index file is scanned for them in-process first) and
+ * `update-index --force-remove` when something is left out.
  *
  * @param runner the subprocess seam
  * @param repo the resolved repository
@@ -133,7 +135,9 @@ export interface FlaggedEntries {
  * whose file is on disk (a sparse checkout's absent files are left alone: clearing their bit would
  * record them as deleted). `git ls-files -v` tags such entries with a lowercase letter
  * (assume-unchanged) or `S`/`s` (skip-worktree); the format is git's
- * (Documentation/git-ls-files.txt, `-v`). One git call.
+ * (Documentation/git-ls-files.txt, `-v`). The index file is scanned in-process first
+ * (lib/git/index_file.ts): when no entry carries either bit — the usual case — no git call; else
+ * one (`ls-files -v`).
  *
  * @param env extra environment (e.g. `GIT_INDEX_FILE` naming a private index copy)
  * @throws {GitError} when git fails
@@ -143,6 +147,8 @@ export async function flaggedEntries(
   repo: Repo,
   env: Record<string, string> = {},
 ): Promise<FlaggedEntries> {
+  const scan = await scanIndexFile(env.GIT_INDEX_FILE ?? `${repo.gitDir}/index`, repo.objectFormat);
+  if (scan && !scan.flagged) return { assumed: [], skipped: [] };
   const listing = new TextDecoder().decode(
     await git(runner, repo.root, ["ls-files", "-v", "-z"], { env }),
   );

@@ -96,7 +96,8 @@ export async function resolveTarget(
  * The target to review when none was given: the worktree when it has any change (tracked, staged
  * or untracked, ignored files excluded) or a tracked file marked assume-unchanged or skip-worktree
  * (git status does not re-read those; the review does), else `null` (nothing to review). One
- * `git status` call, plus `git ls-files -v` when the status is clean.
+ * `git status` call, plus `git ls-files -v` when the status is clean and the index file holds such
+ * a bit.
  */
 export async function autoTarget(runner: Runner, repo: Repo): Promise<Target | null> {
   const out = await gitText(runner, repo.root, [

@@ -26,8 +26,8 @@ export interface TurnSnapshot {
 
 /**
  * Snapshot the worktree and list what it leaves unseen. Git calls: those of `snapshotWorktree`,
- * plus `diff-files` and one `status` per submodule whose checkout differs from the index, in
- * parallel.
+ * plus, when the index holds a submodule, `diff-files` and one `status` per submodule whose
+ * checkout differs from the index, in parallel.
  *
  * @param runner the subprocess seam
  * @param repo the resolved repository
@@ -38,7 +38,7 @@ export interface TurnSnapshot {
 export async function snapshotTurn(runner: Runner, repo: Repo): Promise<TurnSnapshot> {
   const [snapshot, dirty] = await Promise.all([
     snapshotWorktree(runner, repo),
-    collectDirtySubmodules(runner, repo.root),
+    collectDirtySubmodules(runner, repo),
   ]);
   const unseen = [
     ...snapshot.excluded.filter((e) => e.reason === "nested-repository").map((e) => ({
