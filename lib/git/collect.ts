@@ -1,17 +1,19 @@
 /**
  * Collect a {@linkcode Change} from git: resolve the target, turn live states into trees through a
- * temporary index (never the user's), list files with `diff-tree -z --raw --numstat`, take the
- * patch with one `diff-tree -p`, give each section to its file by path (lib/git/file_diffs.ts:
- * type changes, binary files, other encodings), and plan what goes into the prompt by hunks
+ * temporary index (never the user's), list files and take the patch with one
+ * `diff-tree -z --raw --numstat -p` (lib/git/listed_patch.ts), give each section to its file by
+ * path (lib/git/change_stream.ts: type changes, binary files, other encodings), and plan what goes
+ * into the prompt by hunks
  * (lib/git/plan.ts): a file too large for the budget shows the hunks that fit and names the rest
  * with their line ranges.
  *
- * Git calls for a worktree target: `add -A` + `write-tree` (temp index), then the listing, then
+ * Git calls for a worktree target: `add -A` + `write-tree` (temp index), then the listing with
  * the patch and — only when the index holds a submodule — `diff-files` (submodules with
- * uncommitted changes) in parallel: 4 in all (plus `rev-parse` in {@linkcode resolveRepo}, and
- * `check-attr` for the path filter), `ls-files -v` when an index entry is marked assume-unchanged
- * or skip-worktree, one `git status` per dirty submodule, and for files git calls binary two
- * `cat-file` calls plus one `diff --no-index` per file decoded as text.
+ * uncommitted changes) in parallel: 3 in all (plus `rev-parse` in {@linkcode resolveRepo}, and
+ * `check-attr` for the path filter while the patch streams); `ls-files -v` when an index entry is
+ * marked assume-unchanged or skip-worktree, `diff-tree -p` again for a patch too large to hold
+ * while the path filter runs, one `git status` per dirty submodule, and for files git calls binary
+ * two `cat-file` calls plus one `diff --no-index` per file decoded as text.
  *
  * Linked worktrees and independent repositories nested in the checkout are not part of a worktree
  * change (lib/git/live_tree.ts `snapshotWorktree`): they are left out and listed in coverage
@@ -40,6 +42,7 @@ import { sha256Hex } from "../base/sha256.ts";
 import { ChangeStream, type StreamedFile } from "./change_stream.ts";
 import { parseRawNumstat, type RawEntry } from "./diff_parse.ts";
 import { git, streamGit } from "./git.ts";
+import { streamListedPatch } from "./listed_patch.ts";
 import { scanIndexFile } from "./index_file.ts";
 import { listStatus } from "./status_listing.ts";
 import { snapshotIndexTree, snapshotWorktree } from "./live_tree.ts";
@@ -154,7 +157,7 @@ interface ReadChange {
 }
 
 /**
- * The listing, then the patch streamed into the plan (lib/git/change_stream.ts) while, for the
+ * The listing and the patch streamed into the plan (lib/git/change_stream.ts) while, for the
  * live worktree, the submodules with uncommitted changes are found; dirty submodules the listing
  * does not name are added to the plan as omitted "submodule".
  */
@@ -163,32 +166,10 @@ async function readChange(
   repo: Repo,
   range: { from: string; to: string; live: boolean; limits: PlanLimits; exclude?: ExcludeByRule },
 ): Promise<ReadChange> {
-  const ids = [range.from, range.to];
-  const raw = await git(runner, repo.root, [
-    "diff-tree",
-    "-r",
-    "-z",
-    "-M",
-    "--raw",
-    "--numstat",
-    ...ids,
-  ]);
-  const entries = parseRawNumstat(raw);
-  const excluded = range.exclude ? await range.exclude(entries.map((e) => e.path)) : [];
-  const ruled = new Set(excluded.map((e) => e.path));
-  const skip = new Set(entries.flatMap((e, i) => ruled.has(e.path) ? [i] : []));
-  const planner = new Planner(range.limits);
-  const pieceLimit = Math.min(range.limits.pieceBytes, range.limits.chunkBytes);
-  const stream = new ChangeStream(entries, planner, {
-    cutBytes: pieceLimit - HEADER_ROOM,
-    keepBytes: range.limits.chunkBytes,
-  }, skip);
-  const patchArgs = ["diff-tree", "-r", "-M", ...PATCH_ARGS, ...ids];
-  const [dirty] = await Promise.all([
+  const [dirty, { raw, entries, excluded, ruled, skip, planner, stream }] = await Promise.all([
     range.live ? collectDirtySubmodules(runner, repo) : [],
-    entries.length > 0 ? streamGit(runner, repo.root, patchArgs, (c) => stream.push(c)) : null,
+    listAndStream(runner, repo.root, range),
   ]);
-  stream.end();
   const streamed = await stream.decode(runner, repo.root);
   const files = entries.map((e, i) => changedFile(e, streamed[i]));
   const listed = new Set(entries.map((e) => e.path));
@@ -220,6 +201,57 @@ async function readChange(
     plan,
     excludedByRule: excluded,
   };
+}
+
+/** The listing, the team's path filter applied to it, and the plan its patch was streamed into. */
+interface Streamed {
+  raw: Uint8Array;
+  entries: RawEntry[];
+  excluded: ExcludedFile[];
+  ruled: Set<string>;
+  skip: Set<number>;
+  planner: Planner;
+  stream: ChangeStream;
+}
+
+/**
+ * List the change and stream its patch into a new plan, in one `diff-tree` call
+ * (lib/git/listed_patch.ts): the path filter runs on the listing while git prints the patch. A
+ * patch too large to hold while the filter runs is read again, alone (one more call).
+ */
+async function listAndStream(
+  runner: Runner,
+  root: string,
+  range: { from: string; to: string; limits: PlanLimits; exclude?: ExcludeByRule },
+): Promise<Streamed> {
+  const ids = [range.from, range.to];
+  let prepared: Omit<Streamed, "raw"> | undefined;
+  const args = ["diff-tree", "-r", "-z", "-M", "--raw", "--numstat", ...PATCH_ARGS, ...ids];
+  const { listing, complete } = await streamListedPatch(runner, root, args, async (raw) => {
+    const entries = parseRawNumstat(raw);
+    const excluded = range.exclude ? await range.exclude(entries.map((e) => e.path)) : [];
+    const ruled = new Set(excluded.map((e) => e.path));
+    const skip = new Set(entries.flatMap((e, i) => ruled.has(e.path) ? [i] : []));
+    const planner = new Planner(range.limits);
+    const pieceLimit = Math.min(range.limits.pieceBytes, range.limits.chunkBytes);
+    const stream = new ChangeStream(entries, planner, {
+      cutBytes: pieceLimit - HEADER_ROOM,
+      keepBytes: range.limits.chunkBytes,
+    }, skip);
+    prepared = { entries, excluded, ruled, skip, planner, stream };
+    return (chunk) => stream.push(chunk);
+  });
+  const { stream } = prepared!;
+  if (!complete) {
+    await streamGit(
+      runner,
+      root,
+      ["diff-tree", "-r", "-M", ...PATCH_ARGS, ...ids],
+      (chunk) => stream.push(chunk),
+    );
+  }
+  stream.end();
+  return { raw: listing, ...prepared! };
 }
 
 /** A listed file as the change reports it. */

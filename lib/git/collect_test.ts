@@ -34,7 +34,7 @@ async function withRepo(
   }
 }
 
-Deno.test("collectChange() collects the worktree with untracked files in 4 git calls (no ls-files or diff-files for an index without flagged entries or submodules), index untouched", async () => {
+Deno.test("collectChange() collects the worktree with untracked files in 3 git calls (add, write-tree, one diff-tree; no ls-files or diff-files for an index without flagged entries or submodules), index untouched", async () => {
   await withRepo({ "a.txt": "one\n", "gone.txt": "x\n" }, async (repo) => {
     await repo.write("a.txt", "one\ntwo\n");
     await repo.write("new dir/ü ñ.txt", "hola\n");
@@ -47,7 +47,7 @@ Deno.test("collectChange() collects the worktree with untracked files in 4 git c
       target: { kind: "worktree" },
       budgets: BIG,
     });
-    assert.equal(calls.length, 4, JSON.stringify(calls));
+    assert.equal(calls.length, 3, JSON.stringify(calls));
     assert.deepEqual(await repo.read(".git/index"), indexBefore);
     assert.equal(change.label, "working tree");
     assert.equal(change.to, "worktree");
@@ -378,5 +378,42 @@ Deno.test("collectChange() gives the reviewed tree the lines the change edited, 
     const { tree } = await collect(repo, { kind: "commit", sha: "HEAD" });
     assert.deepEqual(tree.changedLines("a.txt"), [{ start: 3, end: 3 }, { start: 7, end: 8 }]);
     assert.deepEqual(tree.changedLines("b.txt"), []);
+  });
+});
+
+Deno.test("collectChange() reads a patch too large to hold while the path filter runs a second time, with the same result", async () => {
+  const line = "x".repeat(79);
+  const big = Array.from({ length: 120_000 }, (_, i) => `${i} ${line}\n`).join(""); // ~10 MB
+  await withRepo({ "big.txt": "old\n", "small.txt": "s\n" }, async (repo) => {
+    await repo.write("big.txt", big);
+    await repo.write("small.txt", "s\nt\n");
+    const r = await resolveRepo(runProcess, repo.root);
+    const budgets = { perFileBytes: 50_000, totalBytes: 100_000 };
+    const plain = await collectChange(runProcess, {
+      repo: r,
+      target: { kind: "worktree" },
+      budgets,
+    });
+    const { runner, calls } = counting();
+    let patchRead = () => {};
+    const done = new Promise<void>((resolve) => (patchRead = resolve));
+    const late = await collectChange((request) => {
+      const result = runner(request);
+      if (request.args.includes("diff-tree")) result.then(() => patchRead());
+      return result;
+    }, {
+      repo: r,
+      target: { kind: "worktree" },
+      budgets,
+      // a slow path filter: git has printed the whole patch before it answers
+      exclude: async () => (await done, []),
+    });
+    const diffTrees = calls.filter((c) => c.includes("diff-tree"));
+    assert.equal(diffTrees.length, 2, "the patch was read again");
+    assert.ok(!diffTrees[1].includes("--raw"), "the second call reads the patch alone");
+    assert.equal(late.fingerprint, plain.fingerprint);
+    assert.equal(late.planId, plain.planId);
+    assert.equal(late.diff, plain.diff);
+    assert.deepEqual(late.coverage, plain.coverage);
   });
 });
