@@ -1,25 +1,30 @@
 /**
- * The repository's local refs — branches, tags, notes and the stash, exactly the names
- * `git for-each-ref refs/heads refs/tags refs/notes refs/stash` lists — read from the files ref
- * backend without starting git, for the read-only proof (lib/git/git_meta.ts). Loose refs are the
- * files under `<common dir>/refs/…` holding `<object id>` or `ref: <refname>`; `packed-refs` holds
- * `<object id> SP <refname>` lines, `^<object id>` peeled lines and a `# pack-refs with:` header
- * (gitrepository-layout(5), git-pack-refs(1)); a loose ref hides a packed one of the same name.
- * Loose refs are read first, then `packed-refs`, the order git's own files backend reads them in
- * (refs/files-backend.c): a concurrent `git pack-refs` moves a ref into `packed-refs` before it
- * deletes the loose file, so no ref is ever missed. A repository with the reftable backend
- * (`<common dir>/reftable/`) is not read here: the caller asks git.
+ * The repository's local refs — branches, tags, notes, the stash and replace refs, exactly the
+ * names `git for-each-ref refs/heads refs/tags refs/notes refs/stash refs/replace` lists — read
+ * from the files ref backend without starting git, for the read-only proof (lib/git/git_meta.ts).
+ * Loose refs are the files under `<common dir>/refs/…` holding `<object id>` or `ref: <refname>`;
+ * `packed-refs` holds `<object id> SP <refname>` lines, `^<object id>` peeled lines and a
+ * `# pack-refs with:` header (gitrepository-layout(5), git-pack-refs(1)); a loose ref hides a
+ * packed one of the same name. Loose refs are read first, then `packed-refs`, the order git's own
+ * files backend reads them in (refs/files-backend.c): a concurrent `git pack-refs` moves a ref into
+ * `packed-refs` before it deletes the loose file, so no ref is ever missed. A repository with the
+ * reftable backend (`<common dir>/reftable/`) is not read here: the caller asks git.
  *
  * @module
  */
 import { diskSignature } from "./status_listing.ts";
 
-/** The ref namespaces read: what the proof watches (remote-tracking refs are not). */
+/**
+ * The ref namespaces read: what the proof watches (remote-tracking refs are not). `refs/replace`
+ * is among them: nothing a review runs writes one, and one would change what every later git
+ * command of the user's reads.
+ */
 export const LOCAL_REF_PREFIXES: readonly string[] = [
   "refs/heads",
   "refs/tags",
   "refs/notes",
   "refs/stash",
+  "refs/replace",
 ];
 
 /** Loose ref files up to this size (bytes) are read as text; larger ones are signed. */
