@@ -21,9 +21,8 @@
  *
  * @module
  */
-import type { LineRange } from "../answer/types.ts";
 import type { Runner } from "../exec/exec.ts";
-import { hunkChangedLines } from "./changed_lines.ts";
+import { ChangedLinesCollector } from "./changed_lines.ts";
 import { type BinaryFile, decodeBinaryDiffs } from "./decoded_diff.ts";
 import type { RawEntry } from "./diff_parse.ts";
 import { type HunkInfo, PatchReader, type PatchSink, type ReaderLimits } from "./patch_reader.ts";
@@ -41,8 +40,11 @@ export interface StreamedFile {
   counted: { additions: number; deletions: number };
   /** True when a binary side was decoded as text. */
   decoded: boolean;
-  /** The lines added or edited, merged; `null` when unknown (no hunk, binary, submodule). */
-  changed: LineRange[] | null;
+  /**
+   * The lines added or edited, sorted and merged, packed as (start, end) pairs
+   * (lib/git/changed_lines.ts); `null` when unknown (no hunk, binary, submodule).
+   */
+  changed: Int32Array | null;
 }
 
 /** Modes whose binary content may be decodable text: regular files and absent sides. */
@@ -57,7 +59,7 @@ export class ChangeStream implements PatchSink {
   readonly #reader: PatchReader;
   readonly #router: SectionRouter;
   readonly #files: StreamedFile[];
-  readonly #ranges: LineRange[][];
+  readonly #changed = new ChangedLinesCollector();
   readonly #seen: boolean[];
   readonly #skip: ReadonlySet<number>;
   readonly #binaries: { entry: number; file: BinaryFile }[] = [];
@@ -89,7 +91,6 @@ export class ChangeStream implements PatchSink {
       decoded: false,
       changed: null,
     }));
-    this.#ranges = entries.map(() => []);
     this.#seen = entries.map(() => false);
   }
 
@@ -142,7 +143,8 @@ export class ChangeStream implements PatchSink {
       }
       this.#planner.endFile();
     });
-    this.#files.forEach((file, i) => (file.changed = merge(this.#ranges[i])));
+    const changed = this.#changed.finish(this.#files.length);
+    this.#files.forEach((file, i) => (file.changed = changed[i]));
     return this.#files;
   }
 
@@ -178,7 +180,7 @@ export class ChangeStream implements PatchSink {
     if (!this.#showing) return;
     const i = this.#current;
     this.#planner.hunk(hunk, head, body);
-    for (const r of hunkChangedLines(hunk, body)) this.#ranges[i].push(r);
+    this.#changed.add(i, hunk, body);
     const counted = this.#files[i].counted;
     counted.additions += hunk.additions;
     counted.deletions += hunk.deletions;
@@ -205,17 +207,4 @@ export class ChangeStream implements PatchSink {
     if (modes.every((m) => !m || REGULAR.has(m))) this.#binaries.push({ entry: i, file });
     else this.#planner.omit({ path, reason: "binary", lines: 0, bytes: 0 });
   }
-}
-
-/** Sorted, merged ranges; `null` when there are none. */
-function merge(ranges: LineRange[]): LineRange[] | null {
-  if (ranges.length === 0) return null;
-  ranges.sort((a, b) => a.start - b.start);
-  const merged: LineRange[] = [];
-  for (const r of ranges) {
-    const last = merged.at(-1);
-    if (last && r.start <= last.end + 1) last.end = Math.max(last.end, r.end);
-    else merged.push({ ...r });
-  }
-  return merged;
 }

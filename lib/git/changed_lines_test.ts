@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { changedLineRanges } from "./changed_lines.ts";
+import { changedLineRanges, ChangedLinesCollector, unpackLineRanges } from "./changed_lines.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const HEADER = "diff --git a/f b/f\nindex 1..2 100644\n--- a/f\n+++ b/f\n";
@@ -34,4 +34,26 @@ Deno.test("changedLineRanges() reads the new side of every hunk", async (t) => {
       );
     });
   }
+});
+
+Deno.test("ChangedLinesCollector gives each file its hunks' lines, sorted and merged", () => {
+  const collector = new ChangedLinesCollector();
+  const hunk = (newStart: number, newLines: number, body: string) =>
+    [{ newStart, newLines }, bytes(body)] as const;
+  // file 0: two hunks; file 2: a later section (a type change's second one) comes back to it
+  // with lines before its first, and a range touching another merges with it
+  collector.add(0, ...hunk(1, 3, " x\n-y\n+Y\n z\n"));
+  collector.add(2, ...hunk(10, 2, "+a\n+b\n"));
+  collector.add(0, ...hunk(20, 2, " a\n+b\n"));
+  collector.add(2, ...hunk(1, 3, "+a\n+b\n c\n"));
+  collector.add(2, ...hunk(12, 1, "+c\n"));
+  collector.add(3, ...hunk(5, 0, "-gone\n"));
+  const [first, none, third, emptied] = collector.finish(4).map((packed) =>
+    packed && unpackLineRanges(packed)
+  );
+  assert.deepEqual(first, [{ start: 2, end: 2 }, { start: 21, end: 21 }]);
+  assert.equal(none, null, "a file with no hunk has no ranges");
+  assert.deepEqual(third, [{ start: 1, end: 2 }, { start: 10, end: 12 }]);
+  assert.deepEqual(emptied, [{ start: 5, end: 6 }], "a pure deletion marks the lines around it");
+  assert.deepEqual(collector.finish(1), [null], "finish empties the collector");
 });

@@ -8,8 +8,9 @@
  *
  * @module
  */
-import type { LineRange, TreeView } from "../answer/types.ts";
+import type { TreeView } from "../answer/types.ts";
 import type { Runner } from "../exec/exec.ts";
+import { type PackedLineRanges, unpackLineRanges } from "./changed_lines.ts";
 import { countTextLines } from "./text_encoding.ts";
 import { git, runGit } from "./git.ts";
 
@@ -18,10 +19,12 @@ export interface TreeViewOptions {
   /** Repo-relative paths the change deletes (incl. the old side of renames). */
   deleted: ReadonlySet<string>;
   /**
-   * The change's changed line ranges per path (lib/git/changed_lines.ts); a path not in it has `[]`.
-   * Without it (no change at hand, as for `review-gate decode`) every `changedLines()` is `null`.
+   * The change's changed line ranges per path, packed (lib/git/changed_lines.ts
+   * `PackedLineRanges`: sorted, merged start/end pairs; `null`: unknown); a path not in it has
+   * `[]`. Without it (no change at hand, as for `review-gate decode`) every `changedLines()` is
+   * `null`.
    */
-  changed?: ReadonlyMap<string, readonly LineRange[] | null>;
+  changed?: ReadonlyMap<string, PackedLineRanges | null>;
 }
 
 /**
@@ -82,7 +85,11 @@ function cachedView(
   return {
     root,
     isDeleted: (path) => options.deleted.has(path),
-    changedLines: (path) => !changed ? null : changed.has(path) ? changed.get(path)! : [],
+    changedLines(path) {
+      if (!changed) return null;
+      const packed = changed.get(path);
+      return packed === undefined ? [] : packed === null ? null : unpackLineRanges(packed);
+    },
     lineCount(path) {
       if (!isRepoRelative(path)) return Promise.resolve(null);
       let hit = cache.get(path);
