@@ -40,15 +40,20 @@ export interface ListStatusOptions {
   ignoreSubmodules: "none" | "all";
 }
 
-/** Files read and hashed at once (their bytes are held until hashed). */
-const SIGNING_JOBS = 16;
+/** Files signed between two turns of the event loop (signing reads synchronously). */
+const YIELD_EVERY = 64;
+
+/** Bytes of the one buffer every file's content is read through. */
+const READ_BUFFER_BYTES = 1024 * 1024;
+let readBuffer: Uint8Array | null = null;
 
 /** Files larger than this (bytes) are signed by size and mtime instead of a content hash. */
 const HASH_LIMIT = 64 * 1024 * 1024;
 
 /**
  * List the worktree at `dir` (untracked files included, ignored ones not, no rename detection).
- * One git call; listed files are hashed in-process (sha256 up to 64 MiB), a few at a time.
+ * One git call; listed files are hashed in-process (sha256 up to 64 MiB), one at a time through one
+ * reused buffer, so no file is ever held whole.
  *
  * @param runner the subprocess seam
  * @param dir absolute path of the worktree top level
@@ -91,16 +96,13 @@ export async function listStatus(
       if (token.startsWith("2 ")) files[prefix + tokens[++i]] = "source of a rename";
     }
   }
-  // a few files at a time: reading every listed file at once would hold the whole change in memory
-  const keys = Object.keys(files);
-  let next = 0;
-  const sign = async () => {
-    while (next < keys.length) {
-      const key = keys[next++];
-      files[key] += ` | ${await diskSignature(`${dir}/${key.slice(prefix.length)}`)}`;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(SIGNING_JOBS, keys.length) }, sign));
+  // one file at a time through one reused buffer (lib/git/status_listing.ts `diskSignature`): no
+  // file is held whole, and the event loop gets a turn every few files
+  let signed = 0;
+  for (const key of Object.keys(files)) {
+    files[key] += ` | ${await diskSignature(`${dir}/${key.slice(prefix.length)}`)}`;
+    if (++signed % YIELD_EVERY === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+  }
   return { head: `${branchHead} ${branchOid}`, files, submodules, indexEntries };
 }
 
@@ -143,18 +145,30 @@ export async function contentSignature(bytes: Uint8Array): Promise<string> {
 /**
  * Signature of a path on disk: "file <size> <sha256>" (or "large <size> <mtime ms>" past 64 MiB,
  * with the mode bits when `withMode`), "link <target>", "directory", "special <mode>" (a FIFO,
- * socket or device: never opened), "absent", "unreadable <error>".
+ * socket or device: never opened), "absent", "unreadable <error>". The file is read synchronously
+ * in 1 MiB pieces through one buffer shared by every call and hashed as it is read (node:crypto's
+ * incremental sha256): reading whole files, several at once, left the read-only proof of a large
+ * change holding tens of MB of freed buffers.
  */
 export async function diskSignature(path: string, withMode = false): Promise<string> {
+  const { createHash } = await import("node:crypto");
   try {
-    const info = await Deno.lstat(path);
-    if (info.isSymlink) return `link ${await Deno.readLink(path)}`;
+    const info = Deno.lstatSync(path);
+    if (info.isSymlink) return `link ${Deno.readLinkSync(path)}`;
     if (info.isDirectory) return "directory";
     const mode = withMode ? ` mode ${(info.mode ?? 0).toString(8)}` : "";
     // a FIFO, socket or device is never opened: reading a FIFO waits for a writer forever
     if (!info.isFile) return `special ${(info.mode ?? 0).toString(8)}`;
     if (info.size > HASH_LIMIT) return `large ${info.size} ${info.mtime?.getTime() ?? 0}${mode}`;
-    return `${await contentSignature(await Deno.readFile(path))}${mode}`;
+    const hash = createHash("sha256");
+    readBuffer ??= new Uint8Array(READ_BUFFER_BYTES);
+    let size = 0;
+    using file = Deno.openSync(path);
+    for (let n = file.readSync(readBuffer); n !== null; n = file.readSync(readBuffer)) {
+      hash.update(readBuffer.subarray(0, n));
+      size += n;
+    }
+    return `file ${size} ${hash.digest("hex")}${mode}`;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return "absent";
     return `unreadable ${(error as Error).name}`;
