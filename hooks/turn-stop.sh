@@ -3,10 +3,12 @@
 # The turn gate's Stop hook, in front of review-gate: sh turn-stop.sh <review-gate command> hook <name>
 # It answers "allow" itself, without starting review-gate, only when this turn changed nothing: the
 # stamp the turn's start left beside the session's anchor names the repository, the bytes of its
-# index, the worktree as a tree and the contents of the files that control the gate; the worktree is
-# recorded again exactly as review-gate records it (git add -A into a copy of the index) and every
-# one of them must match. Anything else (no stamp, a difference, a word from git, an id it cannot
-# read plainly) runs review-gate with the same input, which decides as always.
+# index, the worktree as a tree, the ignored untracked entries (a turn can hide files behind a
+# .gitignore it writes) and the contents of the files that control the gate; the worktree is
+# recorded again exactly as review-gate records it (git add -A into a copy of the index), the
+# ignored entries listed again as it lists them, and every one of them must match. Anything else
+# (no stamp, a difference, a word from git, an id it cannot read plainly) runs review-gate with the
+# same input, which decides as always.
 payload=$(cat)
 
 # One line each, or nothing: the payload's session_id (a plain token) and cwd (no escapes).
@@ -49,12 +51,12 @@ unchanged() {
   [ -f "$stamp" ] || return 1
   copy=
   {
-    read -r header && [ "$header" = "review-gate stop stamp 1" ] &&
+    read -r header && [ "$header" = "review-gate stop stamp 2" ] &&
       read -r root && read -r gitdir && read -r session && read -r index && read -r tree &&
-      guarded "$cwd"
+      read -r ignored && guarded "$cwd"
   } <"$stamp"
   ok=$?
-  [ -n "$copy" ] && rm -f "$copy" "$copy.lock"
+  [ -n "$copy" ] && rm -f "$copy" "$copy.lock" "$copy.ignored"
   return "$ok"
 }
 
@@ -99,10 +101,16 @@ g() {
     -C "$root" "$@"
 }
 
-# The index copy and guarded files ($1: paths, one a line) hash ($2: ids) to what was recorded, and the worktree is the same tree.
+# The index copy, the guarded files ($1: paths, one a line) and the ignored entries (listed as
+# lib/gates/turn/ignored.ts lists them) hash ($2: ids) to what was recorded, and the worktree is the
+# same tree.
 gitfast() {
-  ids=$(printf '%s\n' "$1" | g hash-object --no-filters --stdin-paths 2>/dev/null) || return 1
-  [ "$ids" = "$2" ] || return 1
+  g ls-files -z --others --ignored --exclude-standard --directory >"$copy.ignored" 2>/dev/null ||
+    return 1
+  ids=$(printf '%s\n' "$1" "$copy.ignored" | g hash-object --no-filters --stdin-paths 2>/dev/null) ||
+    return 1
+  [ "$ids" = "$2
+$ignored" ] || return 1
   err=$(GIT_INDEX_FILE=$copy g -c advice.addEmbeddedRepo=false add -A --ignore-errors 2>&1) ||
     return 1
   [ -z "$err" ] || return 1

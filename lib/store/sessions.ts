@@ -55,6 +55,11 @@ export interface SessionState {
    * changed review-gate's config without the user asking for it.
    */
   configAtStart?: import("../config/config.ts").Config;
+  /**
+   * The ignored untracked entries when the turn started (lib/gates/turn/ignored.ts), absent when
+   * they were not recorded: an entry ignored at the stop and not here may be one the turn hid.
+   */
+  ignoredAtStart?: string[];
   /** Blocks in a row without an allow; capped by config. */
   consecutiveBlocks: number;
   /** ISO time of the last write. */

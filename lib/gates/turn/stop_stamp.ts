@@ -3,19 +3,22 @@
  * the installed Stop hook script `hooks/turn-stop.sh` needs to prove, without starting review-gate,
  * that a turn changed nothing — the anchored repository's root and git dir, the session's state
  * file (a stop without one is not a clean turn), the blob id of the index bytes the baseline was
- * recorded from, the baseline tree, and per guarded file (lib/gates/turn/guard_files.ts) the blob
+ * recorded from, the baseline tree, the blob id of the ignored-entries listing
+ * (lib/gates/turn/ignored.ts: a turn that hides files behind a `.gitignore` it writes leaves the
+ * tree as it was, but not the listing), and per guarded file (lib/gates/turn/guard_files.ts) the blob
  * id of its whole content or `-` when it is absent. The script records the worktree again from a
  * copy of the index exactly as lib/git/live_tree.ts does and allows only when every line matches;
  * it is stricter than the stop itself (any byte of a guarded file, any change of the index), so
  * what it allows the stop would allow. Format, one item a line:
  *
  * ```
- * review-gate stop stamp 1
+ * review-gate stop stamp 2
  * <root>
  * <git dir>
  * <session state file>
  * <index blob id>
  * <baseline tree id>
+ * <ignored-entries listing blob id>
  * <blob id or -> <guarded file path>   (one line per guarded file)
  * ```
  *
@@ -25,7 +28,7 @@ import { fileBlobId } from "../../git/blob_id.ts";
 import type { Repo } from "../../git/repo.ts";
 
 /** First line of a stamp; the script refuses any other. */
-export const STOP_STAMP_HEADER = "review-gate stop stamp 1";
+export const STOP_STAMP_HEADER = "review-gate stop stamp 2";
 
 /** A guarded file's blob id (`null`: absent or unreadable). */
 export interface GuardedBlob {
@@ -51,13 +54,14 @@ export function guardedBlobs(
  * break or surrounding white space).
  *
  * @param at the repository, the session state file, the index blob id and tree the baseline came
- *   from, the guarded files' blobs
+ *   from, the blob id of the ignored-entries listing, the guarded files' blobs
  */
 export function stopStampText(at: {
   repo: Repo;
   sessionFile: string;
   indexId: string;
   tree: string;
+  ignoredId: string;
   guard: readonly GuardedBlob[];
 }): string | null {
   const paths = [at.repo.root, at.repo.gitDir, at.sessionFile, ...at.guard.map((g) => g.path)];
@@ -69,6 +73,7 @@ export function stopStampText(at: {
     at.sessionFile,
     at.indexId,
     at.tree,
+    at.ignoredId,
     ...at.guard.map((g) => `${g.id ?? "-"} ${g.path}`),
     "",
   ].join("\n");

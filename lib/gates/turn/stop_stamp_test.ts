@@ -23,6 +23,7 @@ Deno.test("stopStampText() writes one item a line, and nothing for a path it can
     sessionFile: "/r/.git/review-gate/sessions/s.json",
     indexId: "a".repeat(40),
     tree: "b".repeat(40),
+    ignoredId: "d".repeat(40),
     guard: [{ path: "/h/.gitconfig", id: "c".repeat(40) }, { path: "/h/x y", id: null }],
   };
   assert.equal(
@@ -34,6 +35,7 @@ Deno.test("stopStampText() writes one item a line, and nothing for a path it can
       at.sessionFile,
       at.indexId,
       at.tree,
+      at.ignoredId,
       `${"c".repeat(40)} /h/.gitconfig`,
       "- /h/x y",
       "",

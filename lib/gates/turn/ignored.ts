@@ -1,0 +1,150 @@
+/**
+ * Files a turn hid from its own snapshot with ignore rules it wrote. A turn's snapshot records the
+ * worktree as `git add -A` sees it, so ignored files are not part of it; but an agent that creates
+ * `newdir/.gitignore` holding `*` next to `newdir/code.sh` (or adds `code.sh` to a `.gitignore`)
+ * makes its own files ignored, and the turn's tree does not change at all. The turn's start records
+ * the ignored untracked entries, collapsed to directories ({@linkcode ignoredListing}); the stop
+ * names every entry ignored now that was not then, whose matching rule (`git check-ignore -v`)
+ * comes from a `.gitignore` file that is not in the baseline tree as it is now — one the turn
+ * created or changed — as not reviewed (lib/gates/turn/unseen.ts `withUnseen`, so `on_partial`
+ * applies). New build output ignored by rules that were already there (`dist/`, `__pycache__/`)
+ * is not named. The repository's `info/exclude` and `core.excludesFile` are guarded files of
+ * their own (lib/gates/turn/guard_files.ts). The installed Stop script compares the listing's blob
+ * id with the one in the stop stamp (lib/gates/turn/stop_stamp.ts), so a new ignored entry always
+ * reaches this check.
+ *
+ * @module
+ */
+import type { Runner } from "../../exec/exec.ts";
+import { fileBlobId } from "../../git/blob_id.ts";
+import { git } from "../../git/git.ts";
+import type { Repo } from "../../git/repo.ts";
+
+/**
+ * The git arguments of the listing: ignored untracked files, a wholly ignored directory as one
+ * entry (git does not descend into it). `hooks/turn-stop.sh` runs exactly these.
+ */
+export const IGNORED_LISTING_ARGS: readonly string[] = [
+  "ls-files",
+  "-z",
+  "--others",
+  "--ignored",
+  "--exclude-standard",
+  "--directory",
+];
+
+/** Most entries kept in the session state; a larger listing is not recorded (see the stop). */
+export const MAX_IGNORED_ENTRIES = 20_000;
+
+/** Most entries named in the answer; the rest are counted. */
+const MAX_NAMED = 10;
+
+const decoder = new TextDecoder();
+
+/**
+ * The worktree's ignored untracked entries as git lists them (NUL-separated bytes). One git call.
+ *
+ * @throws {GitError} when git fails
+ */
+export async function ignoredListing(runner: Runner, repo: Repo): Promise<Uint8Array> {
+  return await git(runner, repo.root, IGNORED_LISTING_ARGS);
+}
+
+/** The entries of a listing (repo-relative paths; a directory ends with `/`). */
+export function listingEntries(bytes: Uint8Array): string[] {
+  return decoder.decode(bytes).split("\0").filter((entry) => entry !== "");
+}
+
+/**
+ * The entries ignored now, and not at the turn's start, by a rule of a `.gitignore` the turn wrote.
+ *
+ * Git calls: none when no entry is new; else `check-ignore -v` and, when a rule comes from a
+ * `.gitignore`, one `ls-tree` of the baseline.
+ *
+ * @param at the repository, the baseline tree, the entries at the turn's start (`undefined` when
+ *   they were not recorded: every entry counts as new) and now
+ * @returns one phrase per entry, e.g. `newdir/ (ignored by newdir/.gitignore, which this turn
+ *   wrote)`, at most {@linkcode MAX_NAMED} and one counting the rest
+ * @throws {GitError} when git fails
+ */
+export async function ignoredByTurn(
+  runner: Runner,
+  at: { repo: Repo; baselineTree: string; before: readonly string[] | undefined; now: string[] },
+): Promise<string[]> {
+  const before = new Set(at.before ?? []);
+  const fresh = at.now.filter((entry) => !before.has(entry));
+  if (fresh.length === 0) return [];
+  const rules = await ruleSources(runner, at.repo, fresh);
+  const sources = [...new Set(rules.map((r) => r.source))];
+  if (sources.length === 0) return [];
+  const [baseline, current] = await Promise.all([
+    baselineBlobs(runner, at.repo, at.baselineTree, sources),
+    Promise.all(sources.map((s) => fileBlobId(`${at.repo.root}/${s}`, at.repo.objectFormat))),
+  ]);
+  const written = new Set(
+    sources.filter((s, i) => current[i] === null || baseline.get(s) !== current[i]),
+  );
+  const named = rules.filter((r) => written.has(r.source))
+    // an entry inside a directory already named adds nothing
+    .filter((r, _, all) =>
+      !all.some((o) => o.entry !== r.entry && o.entry.endsWith("/") && r.entry.startsWith(o.entry))
+    );
+  const phrases = named.slice(0, MAX_NAMED).map((r) =>
+    `${r.entry} (ignored by ${r.source}, which this turn wrote)`
+  );
+  if (named.length > MAX_NAMED) {
+    phrases.push(
+      `${named.length - MAX_NAMED} more entries ignored by .gitignore files this turn wrote`,
+    );
+  }
+  return phrases;
+}
+
+/** Each entry's matching rule, when it comes from a `.gitignore` of the worktree. */
+async function ruleSources(
+  runner: Runner,
+  repo: Repo,
+  entries: string[],
+): Promise<{ entry: string; source: string }[]> {
+  // -z with -v: <source> NUL <line> NUL <pattern> NUL <path> NUL, per path (git-check-ignore(1))
+  const out = await git(runner, repo.root, ["check-ignore", "-v", "-z", "--stdin"], {
+    stdin: entries.join("\0") + "\0",
+    okCodes: [1],
+  });
+  const fields = decoder.decode(out).split("\0");
+  const rules: { entry: string; source: string }[] = [];
+  for (let i = 0; i + 3 < fields.length; i += 4) {
+    const [source, , , entry] = fields.slice(i, i + 4);
+    const name = source.slice(source.lastIndexOf("/") + 1);
+    if (name === ".gitignore" && !source.startsWith("/") && !source.startsWith("../")) {
+      rules.push({ entry, source });
+    }
+  }
+  return rules;
+}
+
+/** Blob ids of `paths` in the baseline tree (a path absent there is absent from the map). */
+async function baselineBlobs(
+  runner: Runner,
+  repo: Repo,
+  tree: string,
+  paths: string[],
+): Promise<Map<string, string>> {
+  const out = await git(runner, repo.root, [
+    "ls-tree",
+    "-z",
+    "--full-tree",
+    tree,
+    "--",
+    ...paths.map((path) => `:(literal)${path}`),
+  ]);
+  const blobs = new Map<string, string>();
+  for (const line of decoder.decode(out).split("\0")) {
+    // <mode> SP <type> SP <object> TAB <path>
+    const tab = line.indexOf("\t");
+    if (tab < 0) continue;
+    const [, type, id] = line.slice(0, tab).split(" ");
+    if (type === "blob") blobs.set(line.slice(tab + 1), id);
+  }
+  return blobs;
+}
