@@ -7,9 +7,10 @@
  * core.hooksPath=…`, `GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_KEY_n`), review-gate's own off switches
  * (`review-gate gate disable`, `review-gate uninstall`), accepting a finding (`review-gate ack`) and
  * removing or emptying the pre-push hook files, and any command on review-gate's state in the git dir
- * (`.git/review-gate/`: the turn baselines, cached verdicts and runs the Stop gate trusts) other
- * than a plain read (`cat`, `ls`, `grep`… without a redirect). `git push -n` is a dry run and stays
- * allowed; reading `core.hooksPath` (`--get`) too.
+ * (`.git/review-gate/`: the turn baselines, cached verdicts and runs the Stop gate trusts) or on the
+ * session anchors and stop stamps of its state folder (`review-gate/anchors/`) other than a plain
+ * read (`cat`, `ls`, `grep`… without a redirect). `git push -n` is a dry run and stays allowed;
+ * reading `core.hooksPath` (`--get`) too.
  *
  * This is a guard rail, not a sandbox: the rules read the command text (each `;`, `&&`, `||`, `|`
  * or newline separated part on its own) with regular expressions, and a command built to hide its
@@ -34,9 +35,13 @@ const GIT_ENV_CONFIG = /\bGIT_CONFIG_PARAMETERS=|\bGIT_CONFIG_KEY_\d+=\S*hookspa
 const OUR_OFF_SWITCH = /(review-gate\b|main\.ts\b).*\s(uninstall|gate\s+disable)\b/;
 const OUR_ACK = /(review-gate\b|main\.ts\b).*\sack\s/;
 const HOOK_FILE = /(hooks\/pre-push|\.husky\/pre-push|\.husky\/_\b|pre-push\.review-gate-chained)/;
-/** review-gate's state in the git dir, however the git dir is spelt (`.git/`, `$(git rev-parse …)/`). */
+/**
+ * review-gate's state in the git dir, however the git dir is spelt (`.git/`, `$(git rev-parse …)/`),
+ * and the session anchors and stop stamps in its state folder (`~/.local/state/review-gate/anchors`:
+ * a stop stamp the agent rewrites makes the installed Stop script allow its turn unreviewed).
+ */
 const OUR_STATE =
-  /(\.git|\$GIT_DIR|\$\{GIT_DIR\}|\bgit-(common-)?dir\)?|\bgit-path[^/]*)\/review-gate\b|(^|[\s'"=/])review-gate\/(sessions|cache|runs)\b/;
+  /(\.git|\$GIT_DIR|\$\{GIT_DIR\}|\bgit-(common-)?dir\)?|\bgit-path[^/]*)\/review-gate\b|(^|[\s'"=/])review-gate\/(sessions|cache|runs|anchors)\b/;
 /** A command that only reads: a reader with no output redirection and no in-place edit. */
 const READS_ONLY =
   /^(cat|ls|head|tail|less|more|grep|rg|jq|wc|stat|file|du|tree|diff)\b(?![^]*(>|\s-i\b|--in-place|\btee\b))/;
@@ -71,7 +76,7 @@ const RULES: readonly EscapeRule[] = [
   {
     test: (part) => OUR_STATE.test(part) && !READS_ONLY.test(part),
     what:
-      "writing review-gate's state in the git dir (the turn baselines and verdicts the gate trusts)",
+      "writing review-gate's state (the turn baselines, stop stamps and verdicts the gate trusts)",
   },
 ];
 

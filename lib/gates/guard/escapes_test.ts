@@ -45,6 +45,9 @@ Deno.test("gateEscape() refuses the ways an agent would skip or switch off the g
     'cp forged.json "$(git rev-parse --git-dir)/review-gate/sessions/s.json"':
       /review-gate's state/,
     "cd .git && rm -r review-gate/sessions": /review-gate's state/,
+    // the stop stamps the installed Stop script trusts, and the session anchors, live there
+    'sed -i "6s/.*/$T/" ~/.local/state/review-gate/anchors/s1.stop': /review-gate's state/,
+    "printf x > $XDG_STATE_HOME/review-gate/anchors/s1.json": /review-gate's state/,
   };
   for (const [command, what] of Object.entries(refused)) {
     await t.step(`refused: ${command}`, () => {
@@ -71,6 +74,7 @@ Deno.test("gateEscape() refuses the ways an agent would skip or switch off the g
     "cat .git/review-gate/runs/r1/run.json",
     "ls .git/review-gate/runs",
     "grep -r verdict .git/review-gate/runs | head",
+    "cat ~/.local/state/review-gate/anchors/s1.stop",
     "npm i -D review-gate",
   ];
   for (const command of allowed) {
