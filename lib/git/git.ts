@@ -6,9 +6,10 @@
  *
  * Every call gets `GIT_OPTIONAL_LOCKS=0` (so `git status` never refreshes the user's index),
  * `LC_ALL=C` (stable messages), no pager, no colour and `core.quotepath=off`, and
- * `GIT_NO_REPLACE_OBJECTS=1`: git would otherwise read every object through `refs/replace/`, so a
- * replace ref (`git replace`, one command any agent can run) could make a changed tree or a pushed
- * commit read as its parent's and the change look empty, while a push sends the real objects. Callers that parse
+ * `GIT_NO_REPLACE_OBJECTS=1` and `GIT_GRAFT_FILE=/dev/null`: git would otherwise read every object
+ * through `refs/replace/` and every commit's parents through `info/grafts`, so a replace ref (`git
+ * replace`, one command any agent can run) or a graft could make a changed tree or a commit read as
+ * its parent's and the change look empty, while a push sends the real objects. Callers that parse
  * output use plumbing commands (`diff-tree`, `ls-files`) whose format porcelain config does not
  * change.
  *
@@ -62,6 +63,7 @@ export interface GitOptions {
 export const GIT_ENV: Readonly<Record<string, string>> = {
   GIT_OPTIONAL_LOCKS: "0",
   GIT_NO_REPLACE_OBJECTS: "1",
+  GIT_GRAFT_FILE: "/dev/null",
   LC_ALL: "C",
   GIT_TERMINAL_PROMPT: "0",
   GIT_PAGER: "cat",

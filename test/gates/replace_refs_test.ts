@@ -1,6 +1,6 @@
 /**
- * End to end: a replace ref (`git replace`, `refs/replace/<id>`) cannot hide a change from the
- * gates. git swaps a replaced object for its replacement on every read, but a push sends the real
+ * End to end: a replace ref (`git replace`, `refs/replace/<id>`) or a graft (`.git/info/grafts`)
+ * cannot hide a change from the gates or from `review`. git swaps a replaced object for its replacement on every read, but a push sends the real
  * objects (pack-objects ignores replace refs): an agent that replaced the tree its turn produced
  * with the baseline's, or a pushed commit with one holding its parent's tree, would otherwise have
  * its change read as "nothing changed" and let through unreviewed. A reviewer that creates a
@@ -99,6 +99,22 @@ Deno.test("replace refs: a reviewer that creates one fails the read-only proof",
     const r = await runCli(sb, ["review"], { env: scenario(scenarioFile) });
     assert.equal(r.code, 3, r.stdout + r.stderr);
     assert.match(r.stdout + r.stderr, new RegExp(`read-only violation\\): refs/replace/${head}`));
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("grafts: a commit grafted onto a parent holding its own tree is still reviewed", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    const head = await commitToken(sb, "HIDDEN_BY_GRAFT");
+    const tree = await gitOk(sb, ["rev-parse", "HEAD^{tree}"]);
+    const decoy = await gitOk(sb, ["commit-tree", "-p", "HEAD^", "-m", "decoy", tree]);
+    await Deno.writeTextFile(join(sb.repo.root, ".git", "info", "grafts"), `${head} ${decoy}\n`);
+    const r = await runCli(sb, ["review", "--commit", head]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.doesNotMatch(r.stdout, /nothing to review/);
+    assert.match(r.stdout, /approved/);
   } finally {
     await sb.cleanup();
   }
