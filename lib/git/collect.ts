@@ -291,6 +291,22 @@ export function shownNothing(change: Pick<Change, "files" | "coverage">): boolea
 }
 
 /**
+ * True when a change of the working tree holds nothing at all: no changed file (tracked, staged or
+ * untracked; a file marked assume-unchanged or skip-worktree is read like any other), none left out
+ * by the team's rules, no linked worktree or nested repository left out. Such a working tree is
+ * clean: `review` without a target has nothing to review. One snapshot answers what a `git status`
+ * would, so the review path asks git once, not twice.
+ *
+ * @param change a collected change of the "worktree" target
+ */
+export function isCleanWorktree(
+  change: Pick<Change, "files" | "coverage" | "excludedByRule">,
+): boolean {
+  return change.files.length === 0 && change.excludedByRule.length === 0 &&
+    (change.coverage.excluded ?? []).length === 0;
+}
+
+/**
  * sha256 hex of `kind`, a NUL byte, and the raw listing bytes; then, when `extra` is not empty, a
  * NUL and `extra` (the signature of uncommitted submodule changes).
  */

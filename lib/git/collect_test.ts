@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type ExecRequest, runProcess } from "../exec/exec.ts";
-import { collectChange, fingerprintOf } from "./collect.ts";
+import { collectChange, fingerprintOf, isCleanWorktree } from "./collect.ts";
 import { snapshotWorktreeTree } from "./live_tree.ts";
 import { resolveRepo } from "./repo.ts";
 import { makeTestRepo, type TestRepo } from "./test_repo.ts";
@@ -415,5 +415,29 @@ Deno.test("collectChange() reads a patch too large to hold while the path filter
     assert.equal(late.planId, plain.planId);
     assert.equal(late.diff, plain.diff);
     assert.deepEqual(late.coverage, plain.coverage);
+  });
+});
+
+Deno.test("isCleanWorktree() is true only for a working tree with no change: untracked, behind index bits, or left out", async () => {
+  await withRepo({ "a.txt": "1\n", ".gitignore": "*.log\n" }, async (repo) => {
+    const clean = async () => isCleanWorktree(await collect(repo, { kind: "worktree" }));
+    assert.equal(await clean(), true);
+    await repo.write("x.log", "ignored\n");
+    assert.equal(await clean(), true, "an ignored file is no change");
+    await repo.git("update-index", "--assume-unchanged", "a.txt");
+    await repo.write("a.txt", "1\nhidden edit\n");
+    assert.equal(await clean(), false, "an edit behind assume-unchanged");
+    await repo.write("a.txt", "1\n");
+    assert.equal(await clean(), true);
+    await repo.write("new.txt", "n\n");
+    assert.equal(await clean(), false, "an untracked file");
+    await Deno.remove(`${repo.root}/new.txt`);
+    await repo.write("vendor/v.txt", "v\n");
+    await repo.git("-C", "vendor", "init", "-q");
+    await repo.git("-C", "vendor", "add", "-A");
+    await repo.git("-C", "vendor", "commit", "-q", "-m", "nested");
+    const nested = await collect(repo, { kind: "worktree" });
+    assert.deepEqual(nested.files, []);
+    assert.equal(isCleanWorktree(nested), false, "a nested repository is left out and named");
   });
 });

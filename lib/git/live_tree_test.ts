@@ -9,7 +9,6 @@ import {
   snapshotWorktreeTree,
 } from "./live_tree.ts";
 import { type Repo, resolveRepo } from "./repo.ts";
-import { autoTarget } from "./target.ts";
 import { makeTestRepo, type TestRepo } from "./test_repo.ts";
 
 async function withRepo(fn: (t: TestRepo, repo: Repo) => Promise<void>): Promise<void> {
@@ -172,14 +171,5 @@ Deno.test("snapshotWorktree() reads files marked assume-unchanged or skip-worktr
     const flags = await t.git("ls-files", "-v");
     assert.match(flags, /^h a\.txt$/m, "the user's index keeps its bits");
     assert.match(flags, /^S b\.txt$/m);
-  });
-});
-
-Deno.test("autoTarget() picks the worktree when a file is marked assume-unchanged", async () => {
-  await withRepo(async (t, repo) => {
-    assert.equal(await autoTarget(runProcess, repo), null, "a clean worktree");
-    await t.git("update-index", "--assume-unchanged", "a.txt");
-    await t.write("a.txt", "one\nhidden edit\n");
-    assert.deepEqual(await autoTarget(runProcess, repo), { kind: "worktree" });
   });
 });

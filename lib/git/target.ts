@@ -8,8 +8,7 @@
  */
 import { UsageError } from "../base/errors.ts";
 import type { Runner } from "../exec/exec.ts";
-import { gitText, runGit, stderrTail } from "./git.ts";
-import { flaggedEntries } from "./live_tree.ts";
+import { runGit, stderrTail } from "./git.ts";
 import { emptyTree, type Repo } from "./repo.ts";
 import type { Target } from "./types.ts";
 
@@ -90,26 +89,6 @@ export async function resolveTarget(
       return { from, to, label: target.label };
     }
   }
-}
-
-/**
- * The target to review when none was given: the worktree when it has any change (tracked, staged
- * or untracked, ignored files excluded) or a tracked file marked assume-unchanged or skip-worktree
- * (git status does not re-read those; the review does), else `null` (nothing to review). One
- * `git status` call, plus `git ls-files -v` when the status is clean and the index file holds such
- * a bit.
- */
-export async function autoTarget(runner: Runner, repo: Repo): Promise<Target | null> {
-  const out = await gitText(runner, repo.root, [
-    "status",
-    "--porcelain",
-    "-z",
-    "--untracked-files=normal",
-  ]);
-  if (out.length > 0) return { kind: "worktree" };
-  // git status trusts assume-unchanged / skip-worktree bits: a file carrying one may be edited
-  const { assumed, skipped } = await flaggedEntries(runner, repo);
-  return assumed.length + skipped.length > 0 ? { kind: "worktree" } : null;
 }
 
 function requireHead(repo: Repo, what: string): string {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { UsageError } from "../base/errors.ts";
 import { runProcess } from "../exec/exec.ts";
 import { EMPTY_TREE, resolveRepo } from "./repo.ts";
-import { autoTarget, parseRangeSpec, resolveTarget } from "./target.ts";
+import { parseRangeSpec, resolveTarget } from "./target.ts";
 import { makeTestRepo } from "./test_repo.ts";
 
 Deno.test("parseRangeSpec() reads A..B and A...B", () => {
@@ -103,20 +103,6 @@ Deno.test("resolveTarget() uses the empty tree on an unborn branch and refuses -
       label: "staged changes",
     });
     await assert.rejects(resolveTarget(runProcess, r, { kind: "base", ref: "main" }), UsageError);
-  } finally {
-    await repo.cleanup();
-  }
-});
-
-Deno.test("autoTarget() picks the worktree only when something changed, untracked included", async () => {
-  const repo = await makeTestRepo({ "a.txt": "1\n", ".gitignore": "*.log\n" });
-  try {
-    const r = await resolveRepo(runProcess, repo.root);
-    assert.equal(await autoTarget(runProcess, r), null);
-    await repo.write("x.log", "ignored\n");
-    assert.equal(await autoTarget(runProcess, r), null);
-    await repo.write("new.txt", "n\n");
-    assert.deepEqual(await autoTarget(runProcess, r), { kind: "worktree" });
   } finally {
     await repo.cleanup();
   }

@@ -7,9 +7,8 @@
  */
 import type { Config } from "../config/config.ts";
 import type { Runner } from "../exec/exec.ts";
-import { collectChange } from "../git/collect.ts";
+import { collectChange, isCleanWorktree } from "../git/collect.ts";
 import type { Repo } from "../git/repo.ts";
-import { autoTarget } from "../git/target.ts";
 import type { Change, Target } from "../git/types.ts";
 import { guidelinesFor, pathFilterFor } from "../rules/apply.ts";
 import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
@@ -38,11 +37,11 @@ export async function planReview(
 ): Promise<{ change: Change; rules: RulesReport } | null> {
   const { repo, config } = options;
   const rules = options.rules ?? LOCAL_RULES;
-  const target = options.target ?? await autoTarget(runner, repo);
-  if (target === null) return null;
+  const target = options.target ?? { kind: "worktree" };
   const { budgets } = await verdictIdentity(config, { kind: "review" });
   const exclude = pathFilterFor(runner, repo, { config, rules });
   const change = await collectChange(runner, { repo, target, budgets, exclude });
+  if (!options.target && isCleanWorktree(change)) return null;
   const guidelines = change.files.length > 0
     ? await guidelinesFor(runner, repo, { config, rules, change })
     : undefined;

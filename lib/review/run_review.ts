@@ -19,9 +19,8 @@ import { formatRefusal } from "../answer/refusal.ts";
 import type { Finding, ReviewAnswer } from "../kinds/review/types.ts";
 import type { Config } from "../config/config.ts";
 import type { ExecRequest, Runner } from "../exec/exec.ts";
-import { collectChange, shownNothing } from "../git/collect.ts";
+import { collectChange, isCleanWorktree, shownNothing } from "../git/collect.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
-import { autoTarget } from "../git/target.ts";
 import type { Change, ExcludedFile, Target } from "../git/types.ts";
 import { type GuidelineChooser, guidelineChooser, pathFilterFor } from "../rules/apply.ts";
 import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
@@ -159,6 +158,9 @@ function signalled(runner: Runner, signal: AbortSignal | undefined): Runner {
 }
 
 const EARLY_INTERRUPT = "Interrupted before the provider started";
+
+/** What a review without a target looks at. */
+const WORKTREE: Target = { kind: "worktree" };
 
 /** The acknowledgements of a kind whose answers have no findings: none, and none in its key. */
 const NO_ACKS: ReviewAcks = { active: [], told: [], digest: "none" };
@@ -438,19 +440,19 @@ async function collect(
   try {
     if (run.aborted()) return { outcome: run.early("interrupted", pending) };
     const repo = options.repo ?? await resolveRepo(gitRunner, options.cwd);
-    const target = options.target ?? await autoTarget(gitRunner, repo);
-    if (run.aborted()) {
-      return { outcome: run.early("interrupted", { ...pending, kind: target?.kind }) };
-    }
-    if (target === null) {
-      return { outcome: run.early("nothing-to-review", { label: "working tree (clean)" }) };
-    }
+    // no target: the working tree, and nothing to review when its snapshot holds no change
+    const target = options.target ?? WORKTREE;
+    if (run.aborted()) return { outcome: run.early("interrupted", pending) };
     const budgets = run.identity.budgets;
     const exclude = pathFilterFor(gitRunner, repo, {
       config: options.config,
       rules: options.rules ?? LOCAL_RULES,
     });
-    return { repo, change: await collectChange(gitRunner, { repo, target, budgets, exclude }) };
+    const change = await collectChange(gitRunner, { repo, target, budgets, exclude });
+    if (!options.target && isCleanWorktree(change)) {
+      return { outcome: run.early("nothing-to-review", { label: "working tree (clean)" }) };
+    }
+    return { repo, change };
   } catch (error) {
     // a git child killed by the abort fails with a GitError: the abort is the real story
     if (run.aborted()) return { outcome: run.early("interrupted", pending) };
