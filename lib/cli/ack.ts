@@ -4,39 +4,13 @@
  * it is reviewed like code, and CI reads it from the base branch); from then on the finding never
  * blocks, is shown as "acknowledged (reason)" and is told to the model as known. It holds while the
  * lines it points at stay the same: a change there makes it a new finding.
+ * This file defines the command; its work, lib/cli/ack_action.ts, loads when it runs.
  *
  * @module
  */
 import type { Command } from "commander";
-import { readAcks, writeAcks } from "../acks/file.ts";
-import { parseExpiry } from "../acks/match.ts";
-import { type Ack, ACKS_FILE } from "../acks/types.ts";
-import { UsageError } from "../base/errors.ts";
-import { runGit } from "../git/git.ts";
-import { resolveRepo } from "../git/repo.ts";
-import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
-import { sanitizeForTerminal } from "../formats/sanitize.ts";
-import { location } from "../formats/terminal.ts";
-import { findFinding } from "../review/find_finding.ts";
-import { ensureStateDir, stateDir } from "../store/state.ts";
-import { stampUserWrites } from "../store/user_writes.ts";
-import { agentMarker } from "../base/agent_env.ts";
-import type { Runner } from "../exec/exec.ts";
+import { ACKS_FILE } from "../acks/types.ts";
 import type { CliDeps } from "./deps.ts";
-
-/** Longest reason kept (schemas/acks.schema.json). */
-const MAX_REASON = 2000;
-
-/** `user.name <user.email>` from git config, or undefined when neither is set. */
-async function whoAmI(runner: Runner, root: string): Promise<string | undefined> {
-  const get = async (key: string) => {
-    const result = await runGit(runner, root, ["config", "--get", key]);
-    return result.code === 0 ? new TextDecoder().decode(result.stdout).trim() : "";
-  };
-  const [name, email] = [await get("user.name"), await get("user.email")];
-  const who = [name, email ? `<${email}>` : ""].filter(Boolean).join(" ");
-  return who === "" ? undefined : who.slice(0, 400);
-}
 
 /** Register `ack` on the program. */
 export function registerAck(program: Command, deps: CliDeps): void {
@@ -54,53 +28,7 @@ The fingerprint is printed with every finding (and in blocked pushes and turns).
 acknowledgement is written to ${ACKS_FILE}: commit it so your team and CI share it. It holds while
 the lines the finding points at stay as they are; change them and the finding is new again.`,
     )
-    .action(async (ref: string, flags: { reason: string; expires?: string }) => {
-      const agent = agentMarker(deps.env);
-      if (agent) {
-        throw new UsageError(
-          `Refusing to acknowledge a finding from inside a coding agent's session (${agent} is set): accepting a finding is the user's decision; run this in your own terminal`,
-        );
-      }
-      const reason = flags.reason.trim();
-      if (reason === "") throw new UsageError("--reason must say why the finding is accepted");
-      if (reason.length > MAX_REASON) {
-        throw new UsageError(`--reason is too long (at most ${MAX_REASON} characters)`);
-      }
-      const now = deps.now();
-      const expires = flags.expires === undefined ? undefined : parseExpiry(flags.expires, now);
-      const repo = await resolveRepo(deps.runner, deps.cwd);
-      const found = await findFinding(stateDir(repo.commonDir), ref);
-      const existing = await readAcks(deps.runner, { kind: "worktree", root: repo.root });
-      const by = await whoAmI(deps.runner, repo.root);
-      const { finding } = found;
-      const ack: Ack = {
-        fingerprint: found.fingerprint,
-        file: finding.file,
-        title: finding.title.slice(0, 1000),
-        severity: finding.severity,
-        lines: finding.line_end > finding.line_start
-          ? `${finding.line_start}-${finding.line_end}`
-          : `${finding.line_start}`,
-        reason,
-        created: now.toISOString(),
-        ...(expires ? { expires } : {}),
-        ...(by ? { by } : {}),
-      };
-      const replaced = existing.some((a) => a.fingerprint === ack.fingerprint);
-      const path = await writeAcks(repo.root, [
-        ...existing.filter((a) => a.fingerprint !== ack.fingerprint),
-        ack,
-      ]);
-      // The turn gates let this file change mid-turn only as the user's ack wrote it.
-      await stampUserWrites(await ensureStateDir(repo.commonDir), [
-        { path, text: await Deno.readTextFile(path) },
-      ]);
-      deps.stdout.write(sanitizeForTerminal(
-        `${replaced ? "Updated" : "Acknowledged"} ${
-          ack.fingerprint.slice(0, SHORT_FINGERPRINT)
-        }: [${finding.severity}] ${location(finding)} ${finding.title}\n` +
-          `  reason: ${reason}${expires ? ` (until ${expires})` : ""}\n` +
-          `Recorded in ${ACKS_FILE}: commit it so your team and CI share it.\n`,
-      ));
-    });
+    .action(async (ref: string, flags: { reason: string; expires?: string }) =>
+      await (await import("./ack_action.ts")).ackAction(ref, flags, deps)
+    );
 }

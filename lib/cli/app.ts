@@ -1,6 +1,8 @@
 /**
  * The command-line program: commander builds the commands, generated help and `--version`; `run()`
- * parses argv, runs one command and returns its exit code. Nothing here exits the process.
+ * parses argv, runs one command and returns its exit code. Nothing here exits the process. Each
+ * command's file defines its flags and help only, and loads its work (`<name>_action.ts`) when it
+ * runs, so `--version`, `--help` and every command load little beyond their own code.
  *
  * @module
  */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { ExecResult, Runner } from "../exec/exec.ts";
 import type { CliDeps } from "./deps.ts";
-import { checkEnvironment, runDoctor } from "./doctor.ts";
+import { checkEnvironment, runDoctor } from "./doctor_action.ts";
 
 const failing: Runner = () =>
   Promise.resolve<ExecResult>({

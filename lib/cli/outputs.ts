@@ -1,34 +1,19 @@
 /**
  * The output flags every command that renders a review shares: `--format NAME` (repeatable; a
- * registered format, lib/formats/registry.ts) each optionally followed by `--output FILE`, and
- * writing them: files atomically, at most one format on stdout. Under GitHub Actions, text a
- * format prints on stdout is fenced with `::stop-commands::` so model text can never be read as a
- * workflow command, and the `github` format also appends the markdown review to the job summary
- * (`GITHUB_STEP_SUMMARY`, at most 1 MiB per step).
+ * registered format, lib/formats/names.ts) each optionally followed by `--output FILE`, paired in
+ * argv order. Writing them is lib/cli/write_outputs.ts, loaded when a command runs.
  *
  * @module
  */
 import { type Command, Option } from "commander";
-import { dirname, resolve } from "node:path";
-import { writeFileAtomic } from "../base/atomic_write.ts";
 import { UsageError } from "../base/errors.ts";
-import { renderMarkdownResult } from "../formats/markdown.ts";
-import { FORMAT_NAMES, getRenderer, type RenderInput } from "../formats/registry.ts";
-import { choosePaint } from "../formats/style.ts";
-import type { Policy } from "../kinds/review/policy.ts";
-import { resolveRepo } from "../git/repo.ts";
-import { stampOutputWrites } from "../store/output_writes.ts";
-import { ensureStateDir } from "../store/state.ts";
-import type { CliDeps } from "./deps.ts";
+import { FORMAT_NAMES } from "../formats/names.ts";
 
 /** One requested output: a format and where it goes (stdout when `output` is absent). */
 export interface OutputRequest {
   format: string;
   output?: string;
 }
-
-/** Most bytes GitHub takes in one step's job summary. */
-export const STEP_SUMMARY_MAX_BYTES = 1024 * 1024;
 
 /**
  * Add `--format` and `--output` to a command and pair them in argv order.
@@ -67,97 +52,4 @@ export function addOutputOptions(
     }
     return out;
   };
-}
-
-/**
- * Render and write every requested output.
- *
- * @param requests from {@linkcode addOutputOptions}
- * @param input the finished review
- * @param at the policy, the CLI's I/O, and a path prefix for CI annotations
- * @throws {UsageError} for a format the run's kind has no renderer for, or naming every output that
- *   could not be written (after all were attempted)
- */
-export async function writeOutputs(
-  requests: readonly OutputRequest[],
-  input: RenderInput<unknown>,
-  at: { policy: Policy; deps: CliDeps; pathPrefix?: string },
-): Promise<void> {
-  const { deps } = at;
-  const failures: string[] = [];
-  for (const request of requests) {
-    const toStdout = request.output === undefined;
-    const text = getRenderer(request.format)(input, {
-      policy: at.policy,
-      paint: toStdout && request.format === "terminal"
-        ? choosePaint(deps.stdout.isTerminal, deps.env)
-        : undefined,
-      pathPrefix: at.pathPrefix,
-    });
-    if (toStdout) deps.stdout.write(fenceForActions(text, request.format, deps.env));
-    else {
-      const path = resolve(deps.cwd, request.output!);
-      await Deno.mkdir(dirname(path), { recursive: true })
-        .then(() => stampOutput(deps, path, text))
-        .then(() => writeFileAtomic(path, text))
-        .catch((error) =>
-          failures.push(`Cannot write ${request.output}: ${(error as Error).message}`)
-        );
-    }
-    if (request.format === "github" && deps.env.GITHUB_STEP_SUMMARY) {
-      // the github format renders reviews only (another kind was refused above)
-      const summary = renderMarkdownResult(input as RenderInput, at.policy);
-      await appendStepSummary(deps.env.GITHUB_STEP_SUMMARY, summary)
-        .catch((error) =>
-          failures.push(`Cannot write the job summary: ${(error as Error).message}`)
-        );
-    }
-  }
-  if (failures.length > 0) throw new UsageError(failures.join("; "));
-}
-
-/**
- * Record an output file about to be written inside a repository (lib/store/output_writes.ts), so a review
- * running there meanwhile does not take it for its provider's write. Best effort: never fails.
- */
-async function stampOutput(deps: CliDeps, path: string, text: string): Promise<void> {
-  try {
-    const repo = await resolveRepo(deps.runner, dirname(path));
-    await stampOutputWrites(await ensureStateDir(repo.commonDir), [{ path, text }]);
-  } catch {
-    // outside a repository, or the state dir is not writable: nothing to protect
-  }
-}
-
-/**
- * Under GitHub Actions (`GITHUB_ACTIONS=true`), fence stdout text of any format but `github` with
- * `::stop-commands::<random token>` … `::<token>::`: the runner then reads no line of it as a
- * workflow command, whatever the model wrote.
- */
-export function fenceForActions(
-  text: string,
-  format: string,
-  env: Record<string, string | undefined>,
-): string {
-  if (env.GITHUB_ACTIONS !== "true" || format === "github" || text === "") return text;
-  let token: string;
-  do {
-    token = Array.from(
-      crypto.getRandomValues(new Uint8Array(16)),
-      (b) => b.toString(16).padStart(2, "0"),
-    ).join("");
-  } while (text.includes(token));
-  return `::stop-commands::${token}\n${text}${text.endsWith("\n") ? "" : "\n"}::${token}::\n`;
-}
-
-/** Append to the job summary, cut (with a note) to what GitHub accepts. */
-async function appendStepSummary(path: string, markdown: string): Promise<void> {
-  const bytes = new TextEncoder().encode(markdown);
-  let text = markdown;
-  if (bytes.byteLength > STEP_SUMMARY_MAX_BYTES - 200) {
-    const cut = new TextDecoder().decode(bytes.slice(0, STEP_SUMMARY_MAX_BYTES - 200))
-      .replace(/\uFFFD$/, "");
-    text = `${cut}\n\n… (cut: the job summary holds 1 MiB; the full review is in the run folder)\n`;
-  }
-  await Deno.writeTextFile(path, text + "\n", { append: true });
 }

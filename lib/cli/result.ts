@@ -4,85 +4,12 @@
  * when two ran at once — through the same renderers as `review`, and exit with the review's exit
  * code. A job that failed or was cancelled says why (exit 3 or 130); one still running says how to
  * wait (exit 2).
+ * This file defines the command; its work, lib/cli/result_action.ts, loads when it runs.
  *
  * @module
  */
 import type { Command } from "commander";
-import { ExitCode, UsageError } from "../base/errors.ts";
-import { loadConfig } from "../config/config.ts";
-import { getRenderer } from "../formats/registry.ts";
-import { sanitizeForTerminal as clean } from "../formats/sanitize.ts";
-import { choosePaint } from "../formats/style.ts";
-import { findJob } from "../jobs/find.ts";
-import { kindOfRecord } from "../kinds/registry.ts";
-import { policyOf } from "../kinds/review/policy.ts";
-import { exitCodeFor } from "../review/exit_code.ts";
-import type { JobRecord } from "../store/jobs.ts";
-import { readAnswer, readRunRecord } from "../store/run_dir.ts";
-import { RUNNING_STATUS, type RunRecord } from "../store/run_record.ts";
 import type { CliDeps } from "./deps.ts";
-import { openJobState } from "./job_state.ts";
-
-/** Print a finished job's review; returns the review's exit code. */
-async function printReview(
-  job: JobRecord,
-  at: { root: string; json?: boolean },
-  deps: CliDeps,
-): Promise<number> {
-  const exitCode = job.exitCode ?? exitCodeFor(job.status!, job.blocking ?? false);
-  const stored = job.runDir ? await readRunRecord(job.runDir) : null;
-  if (!stored || stored.status === RUNNING_STATUS) {
-    // no run folder: the review ended before one existed (nothing to review, interrupted early)
-    deps.stdout.write(
-      at.json
-        ? JSON.stringify({ status: job.status, exitCode, job: job.id, target: job.target }) + "\n"
-        : `review-gate: ${job.status === "nothing-to-review" ? "nothing to review" : job.status} (${
-          clean(job.target)
-        })\n`,
-    );
-    return exitCode;
-  }
-  const record = stored as RunRecord;
-  const kind = kindOfRecord(record.answerKind);
-  const answer = kind ? await readAnswer(record.runDir, kind.files.answer) : undefined;
-  const { config } = await loadConfig({ root: at.root, env: deps.env });
-  deps.stdout.write(
-    getRenderer(at.json ? "json" : "terminal")(
-      { record, answer, exitCode },
-      { policy: policyOf(config), paint: choosePaint(deps.stdout.isTerminal, deps.env) },
-    ),
-  );
-  return exitCode;
-}
-
-async function result(
-  id: string | undefined,
-  flags: { json?: boolean },
-  deps: CliDeps,
-): Promise<number> {
-  const { state, root, io } = await openJobState(deps);
-  const job = await findJob(state, id, io);
-  switch (job.state) {
-    case "queued":
-    case "running":
-      throw new UsageError(
-        `Job ${job.id} is still ${job.state}: wait for it with "review-gate status ${job.id} --wait"`,
-      );
-    case "finished":
-      return await printReview(job, { root, json: flags.json }, deps);
-    default: {
-      const code = job.state === "cancelled" ? ExitCode.interrupted : ExitCode.couldNotRun;
-      const text = `review-gate: NOT reviewed — job ${job.id} ${job.state}: ${job.reason ?? ""}`;
-      deps.stdout.write(
-        flags.json
-          ? JSON.stringify({ status: job.state, exitCode: code, job: job.id, reason: job.reason }) +
-            "\n"
-          : `${clean(text)}\n${job.runDir ? `Run folder: ${job.runDir}\n` : ""}`,
-      );
-      return code;
-    }
-  }
-}
 
 /** Register `result` on the program. */
 export function registerResult(
@@ -95,6 +22,6 @@ export function registerResult(
     .argument("[id]", "job id, or a unique part of it (default: the newest job)")
     .option("--json", "print the run envelope as JSON")
     .action(async (id: string | undefined, flags: { json?: boolean }) =>
-      setExit(await result(id, flags, deps))
+      setExit(await (await import("./result_action.ts")).result(id, flags, deps))
     );
 }

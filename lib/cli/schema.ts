@@ -5,16 +5,16 @@
  * @module
  */
 import { type Command, Option } from "commander";
-import { dialectText } from "../answer/dialect.ts";
 import type { SchemaDialect } from "../answer/types.ts";
 import { type AnswerKind, canonicalSchema, listKinds } from "../kinds/registry.ts";
 import { UsageError } from "../base/errors.ts";
-import configSchema from "../../schemas/config.schema.json" with { type: "json" };
-import acksSchema from "../../schemas/acks.schema.json" with { type: "json" };
-
-/** Schemas that are not answer kinds: printed as they are, no provider dialect. */
-const OTHER_SCHEMAS: Record<string, unknown> = { config: configSchema, acks: acksSchema };
 import type { CliDeps } from "./deps.ts";
+
+/** Schemas that are not answer kinds: printed as they are, no provider dialect; loaded when asked. */
+const OTHER_SCHEMAS: Record<string, () => Promise<{ default: unknown }>> = {
+  config: () => import("../../schemas/config.schema.json", { with: { type: "json" } }),
+  acks: () => import("../../schemas/acks.schema.json", { with: { type: "json" } }),
+};
 
 /** Register `schema` on the program. */
 export function registerSchema(program: Command, deps: CliDeps): void {
@@ -31,7 +31,7 @@ export function registerSchema(program: Command, deps: CliDeps): void {
         "vibe",
       ]),
     )
-    .action((kind: string, flags: { dialect?: SchemaDialect }) => {
+    .action(async (kind: string, flags: { dialect?: SchemaDialect }) => {
       if (!kinds.includes(kind)) {
         throw new UsageError(`Unknown schema "${kind}": choose one of ${kinds.join(", ")}`);
       }
@@ -39,12 +39,13 @@ export function registerSchema(program: Command, deps: CliDeps): void {
         if (flags.dialect) {
           throw new UsageError(`The ${kind} schema has no provider dialect: drop --dialect`);
         }
-        deps.stdout.write(JSON.stringify(OTHER_SCHEMAS[kind], null, 2) + "\n");
+        const schema = (await OTHER_SCHEMAS[kind]()).default;
+        deps.stdout.write(JSON.stringify(schema, null, 2) + "\n");
         return;
       }
       const schema = canonicalSchema(kind as AnswerKind);
       const text = flags.dialect
-        ? dialectText(schema, flags.dialect)
+        ? (await import("../answer/dialect.ts")).dialectText(schema, flags.dialect)
         : JSON.stringify(schema, null, 2);
       deps.stdout.write(text.endsWith("\n") ? text : text + "\n");
     });

@@ -3,62 +3,13 @@
  * repository cost and did, from `records.jsonl` (the ledger, one line per run): runs, model calls,
  * cache hits, blocks, runs NOT reviewed, acknowledged findings, tokens and the cost providers
  * reported (Codex and Vibe report none: "not reported", never 0).
+ * This file defines the command; its work, lib/cli/stats_action.ts, loads when it runs.
  *
  * @module
  */
 import { type Command, Option } from "commander";
-import { UsageError } from "../base/errors.ts";
-import { resolveRepo } from "../git/repo.ts";
-import { readRecords } from "../store/records.ts";
-import { stateDir } from "../store/state.ts";
-import { aggregate, type GroupBy, type Totals } from "../store/stats.ts";
+import type { GroupBy } from "../store/stats.ts";
 import type { CliDeps } from "./deps.ts";
-
-/**
- * Read `--since`: a span back from now (`7d`, `24h`, `2w`) or a day (`2026-11-01`, UTC midnight).
- *
- * @throws {UsageError} for another form
- */
-export function parseSince(text: string, now: Date): Date {
-  const span = /^(\d{1,5})([hdw])$/.exec(text.trim());
-  if (span) {
-    const hours = Number(span[1]) * { h: 1, d: 24, w: 168 }[span[2] as "h" | "d" | "w"];
-    return new Date(now.getTime() - hours * 3_600_000);
-  }
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(text.trim()) ? new Date(`${text.trim()}T00:00:00Z`) : null;
-  if (!day || Number.isNaN(day.getTime())) {
-    throw new UsageError(
-      `Invalid --since "${text}": give a span (7d, 24h, 2w) or a day (2026-11-01)`,
-    );
-  }
-  return day;
-}
-
-const COLUMNS: [string, (t: Totals) => string][] = [
-  ["runs", (t) => String(t.runs)],
-  ["calls", (t) => String(t.calls)],
-  ["cached", (t) => String(t.cacheHits)],
-  ["blocks", (t) => String(t.blocks)],
-  ["not reviewed", (t) => String(t.notReviewed)],
-  ["acks", (t) => String(t.acknowledged)],
-  ["tokens in", (t) => t.inputTokens.toLocaleString("en-US")],
-  ["tokens out", (t) => t.outputTokens.toLocaleString("en-US")],
-  ["cache read", (t) => t.cachedTokens.toLocaleString("en-US")],
-  ["cost USD", (t) => t.costReported > 0 ? t.costUsd.toFixed(4) : "not reported"],
-  ["time", (t) => `${(t.wallMs / 1000).toFixed(1)} s`],
-];
-
-function table(rows: { key: string; totals: Totals }[]): string {
-  const cells = [
-    ["", ...COLUMNS.map(([name]) => name)],
-    ...rows.map((r) => [r.key, ...COLUMNS.map(([, f]) => f(r.totals))]),
-  ];
-  const widths = cells[0].map((_, i) => Math.max(...cells.map((row) => row[i].length)));
-  return cells.map((row) =>
-    row.map((cell, i) => i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])).join("  ")
-      .trimEnd()
-  ).join("\n") + "\n";
-}
 
 /** Register `stats` on the program. */
 export function registerStats(program: Command, deps: CliDeps): void {
@@ -73,31 +24,7 @@ export function registerStats(program: Command, deps: CliDeps): void {
       ]),
     )
     .option("--json", "print the totals as JSON")
-    .action(async (flags: { since?: string; by?: GroupBy; json?: boolean }) => {
-      const now = deps.now();
-      const since = flags.since === undefined ? undefined : parseSince(flags.since, now);
-      const repo = await resolveRepo(deps.runner, deps.cwd);
-      const lines = await readRecords(stateDir(repo.commonDir), since);
-      const { total, groups } = aggregate(lines, flags.by);
-      if (flags.json) {
-        deps.stdout.write(
-          JSON.stringify(
-            {
-              since: since?.toISOString() ?? null,
-              by: flags.by ?? null,
-              total,
-              groups,
-            },
-            null,
-            2,
-          ) + "\n",
-        );
-        return;
-      }
-      const span = since
-        ? `since ${since.toISOString().slice(0, 16).replace("T", " ")} UTC`
-        : "all time";
-      deps.stdout.write(`review-gate stats, ${span}: ${total.runs} run(s)\n`);
-      deps.stdout.write(table([...groups, { key: "total", totals: total }]));
-    });
+    .action(async (flags: { since?: string; by?: GroupBy; json?: boolean }) =>
+      await (await import("./stats_action.ts")).statsAction(flags, deps)
+    );
 }

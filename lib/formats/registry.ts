@@ -2,7 +2,8 @@
  * Output formats, one line each: a format's name → its renderer (DESIGN.md "Next capabilities" →
  * Outputs). Every renderer is a pure function of the finished review: the run record, the answer
  * when there is one, the exit code and the policy. Adding a format is one new file in this folder
- * plus one line in `REVIEW_FORMATS`.
+ * plus one line in `REVIEW_FORMATS` and its name in lib/formats/names.ts (what the command line
+ * offers without loading a renderer; the compiler checks that the two agree).
  *
  * Renderers are chosen by the run's answer kind (`answerKind`, lib/kinds/registry.ts): `review`
  * runs (plain and adversarial) have every format; another kind brings its own renderers in its
@@ -23,6 +24,7 @@ import { buildJsonEnvelope } from "./json.ts";
 import { renderKindMarkdown, renderMarkdownResult } from "./markdown.ts";
 import { renderRdjson, renderRdjsonl } from "./rdjson.ts";
 import { renderSarif } from "./sarif.ts";
+import { FORMAT_NAMES, type FormatName } from "./names.ts";
 import type { Paint } from "./style.ts";
 import { renderKindTerminal, renderTerminal } from "./terminal.ts";
 
@@ -75,13 +77,13 @@ const REVIEW_FORMATS = {
   rdjsonl: (input, options) => renderRdjsonl(input, options.policy),
   github: (input, options) =>
     renderGithub(input, { policy: options.policy, pathPrefix: options.pathPrefix }),
-} as const satisfies Record<string, Renderer>;
+} as const satisfies Record<FormatName, Renderer>;
 
-/** A format name. */
-export type FormatName = keyof typeof REVIEW_FORMATS;
+/** A format name (lib/formats/names.ts). */
+export type { FormatName };
 
-/** Every format, in registry order. */
-export const FORMAT_NAMES = Object.keys(REVIEW_FORMATS) as FormatName[];
+/** Every format, in registry order (lib/formats/names.ts). */
+export { FORMAT_NAMES };
 
 /** The frame of each format that can show another kind's run, around the kind's own renderers. */
 const KIND_FRAMES: Partial<

@@ -3,24 +3,15 @@
  * (`--git`, `--claude`), what it is, and how to plan its install and uninstall. Each plan is made
  * with `dryRun` (nothing written); the caller applies every target's actions once all plans
  * succeeded. Adding a target (another agent's hooks) is one new folder in lib/install/ plus one line
- * in `INSTALL_TARGETS`.
+ * in `INSTALL_TARGETS`. A target loads its installer when it plans: the command line lists the
+ * targets (flags, help) without loading any.
  *
  * @module
  */
-import { loadConfig } from "../config/config.ts";
 import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
-import {
-  BACKUP_SUFFIX,
-  type ClaudeScope,
-  installClaudeHooks,
-  uninstallClaudeHooks,
-} from "./claude/install.ts";
-import { ignoreLocalFiles } from "./git/local_ignore.ts";
-import { ensureNoEnabledPlugin } from "./claude/plugin.ts";
-import { type FileAction, renderActions } from "./file_actions.ts";
-import { installGitHook, uninstallGitHook } from "./git/install.ts";
-import { installCodexHooks, uninstallCodexHooks } from "./codex/install.ts";
+import type { ClaudeScope } from "./claude/install.ts";
+import type { FileAction } from "./file_actions.ts";
 
 /** Everything a target's plan may use. */
 export interface InstallContext {
@@ -64,6 +55,7 @@ const gitTarget: InstallTarget = {
   flag: "git",
   what: "the git pre-push hook",
   async plan(install, context) {
+    const { installGitHook, uninstallGitHook } = await import("./git/install.ts");
     const options = {
       runner: context.runner,
       cwd: context.cwd,
@@ -80,8 +72,13 @@ const claudeTarget: InstallTarget = {
   flag: "claude",
   what: "the Claude Code hooks",
   async plan(install, context) {
+    const { loadConfig } = await import("../config/config.ts");
+    const { BACKUP_SUFFIX, installClaudeHooks, uninstallClaudeHooks } = await import(
+      "./claude/install.ts"
+    );
     const { config } = await loadConfig({ root: context.repo.root, env: context.env });
     const projectDir = context.projectDir ?? context.repo.root;
+    const { ensureNoEnabledPlugin } = await import("./claude/plugin.ts");
     if (install) await ensureNoEnabledPlugin({ projectDir, env: context.env });
     const options = {
       projectDir,
@@ -103,6 +100,7 @@ const claudeTarget: InstallTarget = {
     if (scope !== "local" || report.actions.length === 0) return report;
     // .claude/settings.local.json is the user's own: keep it (and our backup) out of git's view,
     // as Claude Code does when it creates the file, so no review ever sends it to the model
+    const { ignoreLocalFiles } = await import("./git/local_ignore.ts");
     const ignore = await ignoreLocalFiles(context.runner, context.repo, [
       report.path,
       report.path + BACKUP_SUFFIX,
@@ -110,7 +108,9 @@ const claudeTarget: InstallTarget = {
     if (ignore.length === 0) return report;
     return {
       actions: [...report.actions, ...ignore],
-      text: `${report.text.trimEnd()}\ngit: ${renderActions(ignore)}`,
+      text: `${report.text.trimEnd()}\ngit: ${
+        (await import("./file_actions.ts")).renderActions(ignore)
+      }`,
     };
   },
 };
@@ -147,6 +147,8 @@ const codexTarget: InstallTarget = {
   what: "the Codex hooks",
   optIn: true,
   async plan(install, context) {
+    const { loadConfig } = await import("../config/config.ts");
+    const { installCodexHooks, uninstallCodexHooks } = await import("./codex/install.ts");
     const { config } = await loadConfig({ root: context.repo.root, env: context.env });
     const options = {
       root: context.repo.root,

@@ -11,10 +11,8 @@ import type { Config } from "../config/config.ts";
 import { selfArgv, spawnDetached } from "../exec/detached.ts";
 import type { Runner } from "../exec/exec.ts";
 import { processInfo } from "../exec/process_info.ts";
+import { JOB_ID_OPTION } from "./job_id_option.ts";
 import { createJob, jobLogPath, type JobRecord, newJobId, updateJob } from "../store/jobs.ts";
-
-/** The hidden `review` option that makes a process run a job it was started for. */
-export const JOB_ID_OPTION = "--job-id";
 
 /**
  * A job's wall-clock ceiling: config `background.max_seconds`, else twice `timeout_seconds` plus 120

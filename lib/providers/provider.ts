@@ -7,8 +7,10 @@
  * @module
  */
 
-/** Names of the supported providers. */
-export type ProviderName = "claude" | "codex" | "vibe";
+import type { ProviderName } from "./names.ts";
+
+/** Names of the supported providers (lib/providers/names.ts). */
+export type { ProviderName };
 
 /** Token usage reported by the provider, when it reports any. */
 export interface Usage {

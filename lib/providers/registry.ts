@@ -1,6 +1,8 @@
 /**
  * The provider registry: name → adapter, and how to find each CLI's binary. Adding a provider is
- * one new adapter file plus one line in {@linkcode PROVIDERS}.
+ * one new adapter file plus one line in {@linkcode PROVIDERS} and its name in
+ * lib/providers/names.ts (what the command line offers without loading an adapter; the compiler
+ * checks that the two agree).
  *
  * @module
  */
@@ -9,7 +11,8 @@ import { isAbsolute, resolve } from "node:path";
 import { UsageError } from "../base/errors.ts";
 import { claudeAdapter } from "./claude.ts";
 import { codexAdapter } from "./codex.ts";
-import type { ProviderAdapter, ProviderName } from "./provider.ts";
+import type { ProviderAdapter } from "./provider.ts";
+import { PROVIDER_NAMES, type ProviderName } from "./names.ts";
 import { vibeAdapter } from "./vibe.ts";
 
 const PROVIDERS: Record<ProviderName, ProviderAdapter> = {
@@ -18,8 +21,8 @@ const PROVIDERS: Record<ProviderName, ProviderAdapter> = {
   vibe: vibeAdapter,
 };
 
-/** Every supported provider name, in display order. */
-export const PROVIDER_NAMES: readonly ProviderName[] = Object.keys(PROVIDERS) as ProviderName[];
+/** Every supported provider name, in display order (lib/providers/names.ts). */
+export { PROVIDER_NAMES };
 
 /**
  * True when `name` is a supported provider name.

@@ -1,0 +1,87 @@
+/**
+ * The work of `review-gate ci` (lib/cli/ci.ts defines the command and loads this when it runs):
+ * review the pull or merge request a CI job runs for, write the requested formats, exit by policy.
+ *
+ * @module
+ */
+import { relative } from "node:path";
+import { policyOf } from "../kinds/review/policy.ts";
+import { sanitizeForTerminal } from "../formats/sanitize.ts";
+import { runCi } from "../ci/run_ci.ts";
+import type { CliDeps } from "./deps.ts";
+import type { OutputRequest } from "./outputs.ts";
+import { writeOutputs } from "./write_outputs.ts";
+import { reviewedAmount } from "../git/coverage_text.ts";
+import { policyFlagLayer } from "./policy_flags.ts";
+
+/** `ci`'s parsed flags. */
+export interface CiFlags {
+  provider?: string;
+  model?: string;
+  base?: string;
+  untrusted?: boolean;
+  onError: "allow" | "block";
+  onPartial: "allow" | "block";
+  failOn?: string;
+  minConfidence?: string;
+  timeout?: string;
+  cache: boolean;
+}
+
+/** The path from the CI workspace to the repository root, as a prefix (`app/`), or "". */
+function workspacePrefix(env: Record<string, string | undefined>, root: string): string {
+  const workspace = env.GITHUB_WORKSPACE;
+  if (!workspace) return "";
+  const rel = relative(workspace, root);
+  return rel === "" || rel.startsWith("..") ? "" : `${rel}/`;
+}
+
+/**
+ * Run `ci` with its flags: review the request, write the outputs, say why a partial review fails.
+ *
+ * @returns the exit code
+ */
+export async function reviewRequest(
+  flags: CiFlags,
+  requests: OutputRequest[],
+  deps: CliDeps,
+): Promise<number> {
+  const layer = policyFlagLayer(flags);
+  if (flags.provider !== undefined) layer.provider = flags.provider;
+  if (flags.model !== undefined) layer.model = flags.model;
+  if (flags.timeout !== undefined) layer.timeout_seconds = Number(flags.timeout);
+  const ci = await runCi(
+    {
+      cwd: deps.cwd,
+      flags: layer,
+      base: flags.base,
+      untrusted: flags.untrusted,
+      onError: flags.onError,
+      onPartial: flags.onPartial,
+      useCache: flags.cache,
+    },
+    { runner: deps.runner, env: deps.env, now: deps.now, signal: deps.signal },
+  );
+  for (const note of ci.notes) {
+    deps.stderr.write(sanitizeForTerminal(`review-gate ci: ${note}\n`));
+  }
+  await writeOutputs(requests, { ...ci.outcome, exitCode: ci.exitCode }, {
+    policy: policyOf(ci.config),
+    deps,
+    pathPrefix: workspacePrefix(deps.env, ci.repo.root),
+  });
+  for (const warning of ci.outcome.storeWarnings ?? []) {
+    deps.stderr.write(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
+  }
+  const { record } = ci.outcome;
+  if (
+    ci.exitCode === 1 && flags.onPartial === "block" && record.coverage?.status === "partial"
+  ) {
+    deps.stderr.write(
+      `review-gate ci: failing (exit 1) because --on-partial is "block" and the change was only partially reviewed: ${
+        reviewedAmount(record.coverage)
+      }\n`,
+    );
+  }
+  return ci.exitCode;
+}

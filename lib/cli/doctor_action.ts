@@ -1,0 +1,268 @@
+/**
+ * The work of `review-gate doctor` (lib/cli/doctor.ts defines the command and loads this when it
+ * runs): reports the provider CLIs (found, version), what auth the reviewer will use
+ * (sources only, never secrets), config validity, and each hook's state (git pre-push: reached;
+ * Claude Code: installed, Stop timeout; Codex: trusted and switched on, Stop timeout) — including a
+ * pre-push hook that is installed but not run by git (e.g. installed in
+ * `.git/hooks` while `core.hooksPath` points elsewhere). Exits 0 when nothing needs attention, 1
+ * otherwise.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { type Config, loadConfig } from "../config/config.ts";
+import { ReviewGateError } from "../base/errors.ts";
+import { SpawnError } from "../exec/exec.ts";
+import { type Repo, resolveRepo } from "../git/repo.ts";
+import { claudeHookStatuses, stopTimeoutProblem } from "../install/claude/status.ts";
+import { codexHookStatuses, codexTimeoutProblem } from "../install/codex/status.ts";
+import { prePushStatus } from "../install/git/status.ts";
+import { missingProgramText } from "../install/missing_program.ts";
+import { findEnabledPlugin } from "../install/claude/plugin.ts";
+import { readTextOrNull } from "../install/file_actions.ts";
+import { MANAGED_MARKER } from "../install/git/stub.ts";
+import { reviewGateSkips } from "../gates/hook_io.ts";
+import { getProvider, PROVIDER_NAMES, resolveBinary } from "../providers/registry.ts";
+import { NoCredentialsError } from "../providers/provider.ts";
+import { sanitizeForTerminal } from "../formats/sanitize.ts";
+import type { CliDeps } from "./deps.ts";
+
+/** One line of the report. */
+export interface DoctorCheck {
+  area: string;
+  ok: boolean;
+  /** `ok: false` checks that are information, not problems (an optional provider missing). */
+  optional?: boolean;
+  /** `ok: false` checks that may be a problem but do not fail `doctor` (no credentials seen). */
+  warning?: boolean;
+  detail: string;
+}
+
+async function checkProviders(deps: CliDeps, selected: string): Promise<DoctorCheck[]> {
+  return await Promise.all(PROVIDER_NAMES.map(async (name) => {
+    const adapter = getProvider(name);
+    const bin = resolveBinary(adapter, deps.env);
+    const optional = name !== selected;
+    try {
+      const result = await deps.runner({
+        cmd: bin,
+        args: adapter.versionArgs,
+        stdin: null,
+        timeoutMs: 10_000,
+      });
+      const text = new TextDecoder().decode(result.stdout).trim().split("\n")[0];
+      if (result.code !== 0) {
+        return {
+          area: `provider ${name}`,
+          ok: false,
+          optional,
+          detail: `"${bin}" ${adapter.versionArgs.join(" ")} exited ${result.code}`,
+        };
+      }
+      return { area: `provider ${name}`, ok: true, detail: `${text || "found"} (${bin})` };
+    } catch (error) {
+      const missing = error instanceof SpawnError;
+      return {
+        area: `provider ${name}`,
+        ok: false,
+        optional,
+        detail: missing
+          ? `not found ("${bin}"): install with "${adapter.installHint}" or set ${adapter.binEnv}`
+          : (error as Error).message,
+      };
+    }
+  }));
+}
+
+async function checkGitHook(deps: CliDeps, repo: Repo): Promise<DoctorCheck[]> {
+  const status = await prePushStatus(deps.runner, deps.cwd);
+  const checks: DoctorCheck[] = [{
+    area: "git pre-push hook",
+    ok: status.runs,
+    optional: !status.installed,
+    detail: status.detail,
+  }];
+  const defaultHook = join(repo.commonDir, "hooks", "pre-push");
+  if (
+    defaultHook !== status.path && (await readTextOrNull(defaultHook))?.includes(MANAGED_MARKER)
+  ) {
+    checks.push({
+      area: "git pre-push hook",
+      ok: false,
+      detail:
+        `installed in "${defaultHook}" but NOT run by git: core.hooksPath points at "${status.hooksDir}"; run "review-gate install --git" again`,
+    });
+  }
+  return checks;
+}
+
+async function checkClaude(
+  deps: CliDeps,
+  repo: Repo,
+  config: Config | undefined,
+): Promise<DoctorCheck[]> {
+  const statuses = await claudeHookStatuses({ projectDir: repo.root, home: deps.env.HOME });
+  const checks: DoctorCheck[] = statuses.map((status) => {
+    const area = `claude hooks (${status.scope})`;
+    if (status.state === "invalid") return { area, ok: false, detail: status.problem! };
+    if (status.state === "incomplete") {
+      return {
+        area,
+        ok: false,
+        detail: `incomplete in "${status.path}": run "review-gate install --claude" again`,
+      };
+    }
+    if (status.missing) {
+      const reinstall = `review-gate install --claude --scope ${status.scope}`;
+      return {
+        area,
+        ok: false,
+        detail: missingProgramText(status.missing, "every Claude Code turn's hooks", reinstall),
+      };
+    }
+    const timeout = config && stopTimeoutProblem(status, config.gates.claude_stop.timeout_seconds);
+    return timeout ? { area, ok: false, detail: timeout } : {
+      area,
+      ok: true,
+      detail: `installed (${status.path})${
+        status.guard ? "; the guard refuses the agent's gate escapes" : ""
+      }`,
+    };
+  });
+  const plugin = await findEnabledPlugin({ projectDir: repo.root, env: deps.env });
+  if (plugin) {
+    const twice = statuses.some((s) => s.state !== "invalid");
+    checks.push({
+      area: "claude plugin",
+      ok: !twice,
+      detail: twice
+        ? `"${plugin.id}" is enabled (${plugin.enabledIn} settings) as well as the hooks in settings: ` +
+          `both run at every stop (one reviews); keep one: "review-gate uninstall --claude" or ` +
+          `"claude plugin disable ${plugin.id} --scope ${plugin.enabledIn}"`
+        : `"${plugin.id}" enabled (${plugin.enabledIn} settings)`,
+    });
+  }
+  if (checks.length === 0) {
+    checks.push({ area: "claude hooks", ok: false, optional: true, detail: "not installed" });
+  }
+  return checks;
+}
+
+async function checkCodex(
+  deps: CliDeps,
+  repo: Repo,
+  config: Config | undefined,
+): Promise<DoctorCheck[]> {
+  const statuses = await codexHookStatuses({ root: repo.root, env: deps.env });
+  if (statuses.length === 0) {
+    return [{ area: "codex hooks", ok: false, optional: true, detail: "not installed" }];
+  }
+  return statuses.map((status) => {
+    const timeout = config &&
+      codexTimeoutProblem(status, config.gates.codex_stop.timeout_seconds);
+    return {
+      area: `codex hooks (${status.scope})`,
+      ok: status.runs && !timeout,
+      detail: timeout ?? status.detail,
+    };
+  });
+}
+
+/**
+ * The environment switches that silently turn the gates off: `REVIEW_GATE` set to a skip value
+ * (`0`, `false`, `off`, `no`) and `REVIEW_GATE_CHILD=1` (meant only for the children review-gate
+ * starts; set in a user's shell it skips every hook).
+ *
+ * @returns failing checks, one per switch that is on (none when the gates run)
+ */
+export function checkEnvironment(env: Record<string, string | undefined>): DoctorCheck[] {
+  const checks: DoctorCheck[] = [];
+  if (reviewGateSkips(env)) {
+    checks.push({
+      area: "environment",
+      ok: false,
+      detail: `REVIEW_GATE=${
+        JSON.stringify(env.REVIEW_GATE)
+      } is set: every hook is skipped; unset it to run the gates`,
+    });
+  }
+  if (env.REVIEW_GATE_CHILD === "1") {
+    checks.push({
+      area: "environment",
+      ok: false,
+      detail:
+        "REVIEW_GATE_CHILD=1 is set: every gate is silently off (it is meant only for processes review-gate starts); unset it",
+    });
+  }
+  return checks;
+}
+
+/** Gather every check. */
+export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
+  const checks: DoctorCheck[] = [];
+  let repo: Repo | undefined;
+  try {
+    repo = await resolveRepo(deps.runner, deps.cwd);
+  } catch (error) {
+    checks.push({
+      area: "repository",
+      ok: false,
+      optional: true,
+      detail: (error as Error).message,
+    });
+  }
+  let provider = "claude";
+  let loaded: Config | undefined;
+  try {
+    const { config, sources } = await loadConfig({ root: repo?.root, env: deps.env });
+    loaded = config;
+    provider = config.provider;
+    checks.push({
+      area: "config",
+      ok: true,
+      detail:
+        `valid (${
+          sources.length ? sources.join(", ") : "defaults"
+        }); provider ${config.provider}; ` +
+        `pre-push ${config.gates.pre_push.enabled ? "enabled" : "disabled"}, ` +
+        `claude-stop ${config.gates.claude_stop.enabled ? "enabled" : "disabled"}, ` +
+        `codex-stop ${config.gates.codex_stop.enabled ? "enabled" : "disabled"}`,
+    });
+  } catch (error) {
+    if (!(error instanceof ReviewGateError)) throw error;
+    checks.push({ area: "config", ok: false, detail: error.message });
+  }
+  checks.push(...await checkProviders(deps, provider));
+  checks.push(await checkReviewerAuth(deps, provider));
+  if (repo) {
+    checks.push(...await checkGitHook(deps, repo), ...await checkClaude(deps, repo, loaded));
+    checks.push(...await checkCodex(deps, repo, loaded));
+  }
+  checks.push(...checkEnvironment(deps.env));
+  return checks;
+}
+
+/**
+ * What auth and provider the review child of the selected provider will use (the adapter reads
+ * the user's config the way a review does; no secret is printed).
+ */
+async function checkReviewerAuth(deps: CliDeps, provider: string): Promise<DoctorCheck> {
+  try {
+    const lines = await getProvider(provider).describeAuth(deps.env);
+    return { area: `reviewer auth (${provider})`, ok: true, detail: lines.join("; ") };
+  } catch (error) {
+    const area = `reviewer auth (${provider})`;
+    const warning = error instanceof NoCredentialsError;
+    return { area, ok: false, ...(warning ? { warning } : {}), detail: (error as Error).message };
+  }
+}
+
+/** `doctor`: print every check; sets the exit code (1 when one needs attention). */
+export async function doctorAction(deps: CliDeps, setExit: (code: number) => void): Promise<void> {
+  const checks = await runDoctor(deps);
+  for (const c of checks) {
+    const mark = c.ok ? "ok  " : c.warning ? "WARN" : c.optional ? "--  " : "FAIL";
+    deps.stdout.write(sanitizeForTerminal(`${mark} ${c.area}: ${c.detail}\n`));
+  }
+  setExit(checks.some((c) => !c.ok && !c.optional && !c.warning) ? 1 : 0);
+}

@@ -1,0 +1,124 @@
+/**
+ * The work of `review-gate gate` (lib/cli/gate.ts defines the command and loads this when it
+ * runs). `gate enable|disable|status [pre-push|claude-stop|codex-stop|all]`: turn the gates on and off in
+ * config without uninstalling them. Edits keep the file's comments and formatting
+ * (lib/config/edit.ts), are validated, and are written atomically (lib/base/atomic_write.ts): a symlinked config
+ * is edited at its target, an existing file keeps its mode, a new one is created `0644`.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { loadConfig, parseConfigText, REPO_CONFIG_FILE, userConfigPath } from "../config/config.ts";
+import { setGateEnabled } from "../config/edit.ts";
+import { ConfigError, UsageError } from "../base/errors.ts";
+import { resolveRepo } from "../git/repo.ts";
+import { writeFileAtomic } from "../base/atomic_write.ts";
+import { claudeHookStatuses, stopTimeoutProblem } from "../install/claude/status.ts";
+import { codexHookStatuses, codexTimeoutProblem } from "../install/codex/status.ts";
+import { findEnabledPlugin } from "../install/claude/plugin.ts";
+import { prePushStatus } from "../install/git/status.ts";
+import type { CliDeps } from "./deps.ts";
+import { stampForTurnGates } from "./user_writes.ts";
+import { readRegularText } from "../base/regular_file.ts";
+
+const GATES = {
+  "pre-push": "pre_push",
+  "claude-stop": "claude_stop",
+  "codex-stop": "codex_stop",
+} as const;
+type GateName = keyof typeof GATES;
+
+function pickGates(which: string | undefined): GateName[] {
+  if (which === undefined || which === "all") return Object.keys(GATES) as GateName[];
+  if (which in GATES) return [which as GateName];
+  throw new UsageError(`Unknown gate "${which}": choose pre-push, claude-stop, codex-stop or all`);
+}
+
+/** `gate enable|disable`: set the gates' `enabled` in the repository's or the user's config. */
+export async function toggle(
+  enabled: boolean,
+  which: string | undefined,
+  flags: { user?: boolean },
+  deps: CliDeps,
+) {
+  const gates = pickGates(which);
+  let path: string;
+  if (flags.user) {
+    const userPath = userConfigPath(deps.env);
+    if (!userPath) {
+      throw new ConfigError("Cannot find the user config: set HOME or XDG_CONFIG_HOME");
+    }
+    path = userPath;
+  } else {
+    path = join((await resolveRepo(deps.runner, deps.cwd)).root, REPO_CONFIG_FILE);
+  }
+  let text = "";
+  try {
+    text = await readRegularText(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  await parseConfigText(text, path); // refuse to edit an invalid file: the user must see the problem first
+  const next = await setGateEnabled(text, gates.map((g) => GATES[g]), enabled);
+  await parseConfigText(next, path);
+  if (next !== text) {
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    await writeFileAtomic(path, next);
+    await stampForTurnGates(deps, [{ path, text: next }]);
+  }
+  deps.stdout.write(`${gates.join(", ")}: ${enabled ? "enabled" : "disabled"} in "${path}"\n`);
+}
+
+/** `gate status`: each gate's state, where it is installed, where config comes from. */
+export async function status(deps: CliDeps): Promise<void> {
+  const repo = await resolveRepo(deps.runner, deps.cwd);
+  const { config, sources } = await loadConfig({ root: repo.root, env: deps.env });
+  const skip = deps.env.REVIEW_GATE === "0" ? " (but REVIEW_GATE=0 skips every hook now)" : "";
+  const claude = await claudeHookStatuses({ projectDir: repo.root, home: deps.env.HOME });
+  const codex = await codexHookStatuses({ root: repo.root, env: deps.env });
+  const installed: Record<GateName, string> = {
+    "pre-push": await prePushInstalled(deps, repo.root),
+    "claude-stop": await claudeInstalled(deps, repo.root, claude),
+    "codex-stop": codex.length > 0
+      ? codex.map((h) => `installed in ${h.scope} hooks (${h.path}): ${h.detail}`).join("; ")
+      : 'NOT installed, so it never runs (run "review-gate install --codex")',
+  };
+  for (const [name, key] of Object.entries(GATES) as [GateName, keyof typeof config.gates][]) {
+    const on = config.gates[key].enabled ? "enabled" : "disabled";
+    deps.stdout.write(`${name}: ${on}${skip}; ${installed[name]}\n`);
+  }
+  deps.stdout.write(
+    `config: ${sources.length ? sources.join(", ") : "defaults (no config file)"}\n`,
+  );
+  for (const hook of claude) {
+    const problem = stopTimeoutProblem(hook, config.gates.claude_stop.timeout_seconds);
+    if (problem) deps.stdout.write(`WARNING: claude-stop (${hook.scope}): ${problem}\n`);
+  }
+  for (const hook of codex) {
+    const problem = codexTimeoutProblem(hook, config.gates.codex_stop.timeout_seconds);
+    if (problem) deps.stdout.write(`WARNING: codex-stop (${hook.scope}): ${problem}\n`);
+  }
+}
+
+/** Whether git will run the pre-push hook, in words (lib/install/git/status.ts). */
+async function prePushInstalled(deps: CliDeps, root: string): Promise<string> {
+  const hook = await prePushStatus(deps.runner, root);
+  if (!hook.installed) {
+    return `NOT installed, so it never runs: ${hook.detail}; run "review-gate install --git"`;
+  }
+  return hook.runs ? hook.detail : `installed but NOT run: ${hook.detail}`;
+}
+
+/** Where Claude Code's Stop gate is installed: settings files, or the plugin. */
+async function claudeInstalled(
+  deps: CliDeps,
+  root: string,
+  hooks: Awaited<ReturnType<typeof claudeHookStatuses>>,
+): Promise<string> {
+  const where = hooks.map((h) => `${h.state} in ${h.scope} settings (${h.path})`);
+  const plugin = await findEnabledPlugin({ projectDir: root, env: deps.env });
+  if (plugin) where.push(`plugin "${plugin.id}" enabled in ${plugin.enabledIn} settings`);
+  return where.length > 0
+    ? where.join("; ")
+    : 'NOT installed, so it never runs (run "review-gate install --claude")';
+}
