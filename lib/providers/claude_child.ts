@@ -23,7 +23,6 @@
  */
 import { join } from "node:path";
 import { NoCredentialsError } from "./provider.ts";
-import { parse as parseJsonc } from "jsonc-parser";
 import { allowedName, allowlistEnv, type EnvRule, truthy } from "./child_env.ts";
 
 /** Credential helpers carried from the user's settings. */
@@ -149,6 +148,8 @@ export async function readCarriedSettings(
     return { settings: {}, source: path, problem: `cannot read it: ${(error as Error).message}` };
   }
   const errors: unknown[] = [];
+  // loaded only when there is a settings file to read: most runs never parse JSONC
+  const { parse: parseJsonc } = await import("jsonc-parser");
   const raw = parseJsonc(text, errors as never, { allowTrailingComma: true });
   if (errors.length > 0) return { settings: {}, source: path, problem: "it is not valid JSON" };
   return { settings: carryAuthSettings(raw, env), source: path };

@@ -25,7 +25,6 @@
  * @module
  */
 import { join } from "node:path";
-import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
 import { allowlistEnv, type EnvRule } from "./child_env.ts";
 
 /** Keys of the user's codex config carried into the private home. */
@@ -150,7 +149,10 @@ export async function readCodexUser(env: Record<string, string | undefined>): Pr
   let carried: Toml = {};
   let problem: string | undefined;
   try {
-    carried = carryCodexConfig(parseToml(await Deno.readTextFile(join(home, "config.toml"))));
+    const text = await Deno.readTextFile(join(home, "config.toml"));
+    // loaded only for a codex call with a config.toml to read
+    const { parse: parseToml } = await import("smol-toml");
+    carried = carryCodexConfig(parseToml(text));
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) {
       problem = `${join(home, "config.toml")}: ${(error as Error).message.split("\n")[0]}`;
@@ -178,6 +180,7 @@ export async function readCodexUser(env: Record<string, string | undefined>): Pr
 export async function buildCodexHome(dir: string, user: CodexUser): Promise<string> {
   const home = join(dir, "codex-home");
   await Deno.mkdir(home, { mode: 0o700 });
+  const { stringify: stringifyToml } = await import("smol-toml");
   await Deno.writeTextFile(join(home, "config.toml"), stringifyToml(user.carried), { mode: 0o600 });
   if (user.authFile) await Deno.symlink(join(user.home, "auth.json"), join(home, "auth.json"));
   return home;

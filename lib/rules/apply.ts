@@ -17,7 +17,7 @@ import type { Repo } from "../git/repo.ts";
 import type { Change, ExcludeByRule } from "../git/types.ts";
 import type { ReviewGuidelines } from "../kinds/review/rules_text.ts";
 import { excludeByRule } from "./exclude.ts";
-import { chooseGuidelines, guidelineCandidates } from "./guidelines.ts";
+import { chooseGuidelines, compilePathInstructions, guidelineCandidates } from "./guidelines.ts";
 import { repositoryRulesIgnored, type RulesOptions } from "./options.ts";
 import { readRuleFiles } from "./source.ts";
 
@@ -70,12 +70,13 @@ export async function guidelineChooser(
     rules.from,
     guidelineCandidates(change.files.map((f) => f.path)),
   );
+  const pathInstructions = await compilePathInstructions(config.path_instructions);
   return (paths) =>
     chooseGuidelines({
       paths,
       files,
       instructions: config.instructions,
-      pathInstructions: config.path_instructions,
+      pathInstructions,
       budgetBytes: config.budgets.guidelines_bytes,
     });
 }

@@ -30,8 +30,10 @@ export function excludeByRule(
     skipAttributes?: boolean;
   },
 ): ExcludeByRule {
-  const filter = compileFilter(options.settings);
+  const compiled = compileFilter(options.settings);
+  compiled.catch(() => {}); // a glob picomatch refuses fails the first call, not the process
   return async (paths) => {
+    const filter = await compiled;
     const excluded: ExcludedFile[] = [];
     const open: string[] = [];
     const decided = new Map<string, string>();

@@ -93,12 +93,14 @@ export interface PathFilter {
  * @param settings the globs and the defaults switch
  * @returns the filter
  */
-export function compileFilter(settings: FilterSettings): PathFilter {
-  const exclude = compileEach(settings.exclude);
-  const include = compileGlobs(settings.include);
+export async function compileFilter(settings: FilterSettings): Promise<PathFilter> {
+  const exclude = await compileEach(settings.exclude);
+  const include = await compileGlobs(settings.include);
   const hasInclude = settings.include.length > 0;
   const defaults: { name: string; globs: CompiledGlob[] }[] = settings.defaultExcludes
-    ? DEFAULT_EXCLUDES.map((d) => ({ name: d.name, globs: compileEach(d.globs) }))
+    ? await Promise.all(
+      DEFAULT_EXCLUDES.map(async (d) => ({ name: d.name, globs: await compileEach(d.globs) })),
+    )
     : [];
   return {
     byPath(path) {

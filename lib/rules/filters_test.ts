@@ -3,8 +3,8 @@ import { compileFilter, DEFAULT_EXCLUDES } from "./filters.ts";
 
 const DEFAULTS = { exclude: [], include: [], defaultExcludes: true };
 
-Deno.test("compileFilter() excludes every default lockfile, build output, minified file and snapshot", () => {
-  const filter = compileFilter(DEFAULTS);
+Deno.test("compileFilter() excludes every default lockfile, build output, minified file and snapshot", async () => {
+  const filter = await compileFilter(DEFAULTS);
   const paths = [
     "package-lock.json",
     "npm-shrinkwrap.json",
@@ -41,24 +41,24 @@ Deno.test("compileFilter() excludes every default lockfile, build output, minifi
 });
 
 Deno.test("compileFilter() applies exclude, then include, then the defaults", async (t) => {
-  await t.step("exclude wins over everything", () => {
-    const f = compileFilter({ ...DEFAULTS, exclude: ["src/gen/"], include: ["src/**"] });
+  await t.step("exclude wins over everything", async () => {
+    const f = await compileFilter({ ...DEFAULTS, exclude: ["src/gen/"], include: ["src/**"] });
     assert.equal(f.byPath("src/gen/a.ts"), 'exclude "src/gen/"');
     assert.equal(f.byPath("src/a.ts"), null);
   });
-  await t.step("include leaves out what it does not match and beats the defaults", () => {
-    const f = compileFilter({ ...DEFAULTS, include: ["src/**", "package-lock.json"] });
+  await t.step("include leaves out what it does not match and beats the defaults", async () => {
+    const f = await compileFilter({ ...DEFAULTS, include: ["src/**", "package-lock.json"] });
     assert.equal(f.byPath("docs/a.md"), "not matched by include");
     assert.equal(f.byPath("package-lock.json"), null);
     assert.equal(f.byPath("src/dist/a.js"), null);
   });
-  await t.step("without the defaults only the config's globs apply", () => {
-    const f = compileFilter({ ...DEFAULTS, defaultExcludes: false, exclude: ["*.gen.ts"] });
+  await t.step("without the defaults only the config's globs apply", async () => {
+    const f = await compileFilter({ ...DEFAULTS, defaultExcludes: false, exclude: ["*.gen.ts"] });
     assert.equal(f.byPath("package-lock.json"), null);
     assert.equal(f.byPath("a.gen.ts"), 'exclude "*.gen.ts"');
   });
-  await t.step("attributes: linguist-generated and -diff", () => {
-    const f = compileFilter(DEFAULTS);
+  await t.step("attributes: linguist-generated and -diff", async () => {
+    const f = await compileFilter(DEFAULTS);
     assert.equal(
       f.byAttributes({ generated: true, noDiff: false }),
       ".gitattributes linguist-generated",

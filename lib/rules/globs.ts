@@ -6,11 +6,13 @@
  * depth when it has no other slash (`dist/`), from the root otherwise (`src/gen/`). A leading `/`
  * anchors at the root (`/build/`). Dot files match like any other (`.github/**`).
  *
+ * The simple shapes every default exclude has — a plain name, `*` and a plain suffix, a plain
+ * directory — are matched by string tests that give picomatch's answers (globs_test.ts checks them
+ * against picomatch); picomatch is loaded and compiles only the other globs, so a run whose rules
+ * are all simple never loads it.
+ *
  * @module
  */
-// @ts-types="@types/picomatch"
-import picomatch from "picomatch";
-
 /** A compiled glob: true when a repo-relative path matches it. */
 export type PathMatcher = (path: string) => boolean;
 
@@ -42,22 +44,60 @@ export function normaliseGlob(glob: string): { pattern: string; basename: boolea
  * @example
  * ```ts
  * import { compileGlobs } from "./globs.ts";
- * const generated = compileGlobs(["*.min.js", "dist/", "src/gen/**"]);
+ * const generated = await compileGlobs(["*.min.js", "dist/", "src/gen/**"]);
  * generated("web/app.min.js"); // true
  * generated("pkg/dist/index.js"); // true
  * generated("src/main.ts"); // false
  * ```
  */
-export function compileGlobs(globs: readonly string[]): PathMatcher {
+export async function compileGlobs(globs: readonly string[]): Promise<PathMatcher> {
+  const simple: PathMatcher[] = [];
   const byName: string[] = [];
   const byPath: string[] = [];
   for (const glob of globs) {
     const { pattern, basename } = normaliseGlob(glob);
-    if (pattern !== "") (basename ? byName : byPath).push(pattern);
+    if (pattern === "") continue;
+    const matcher = simpleMatcher(pattern, basename);
+    if (matcher) simple.push(matcher);
+    else (basename ? byName : byPath).push(pattern);
   }
-  const name = byName.length > 0 ? picomatch(byName, { dot: true, basename: true }) : null;
-  const path = byPath.length > 0 ? picomatch(byPath, { dot: true }) : null;
-  return (p) => (name?.(p) ?? false) || (path?.(p) ?? false);
+  const picomatch = byName.length + byPath.length > 0
+    ? (await import("picomatch")).default
+    : undefined;
+  const name = picomatch && byName.length > 0
+    ? picomatch(byName, { dot: true, basename: true })
+    : null;
+  const path = picomatch && byPath.length > 0 ? picomatch(byPath, { dot: true }) : null;
+  return (p) => simple.some((m) => m(p)) || (name?.(p) ?? false) || (path?.(p) ?? false);
+}
+
+/** A plain name or path: no character picomatch reads as anything but itself. */
+const PLAIN = /^[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*$/;
+
+/**
+ * The string test that gives picomatch's answer (`dot: true`) for a simple normalised pattern, or
+ * `undefined` for any other: a plain file name (`package-lock.json`), `*` and a plain suffix
+ * (`*.min.js`), a plain directory from the root (`/dist/`, `src/gen/`) or at any depth
+ * (`__snapshots__/`). Paths are git's: repo-relative, no empty segment.
+ */
+function simpleMatcher(pattern: string, basename: boolean): PathMatcher | undefined {
+  const nameOf = (p: string) => p.slice(p.lastIndexOf("/") + 1);
+  if (basename) {
+    if (PLAIN.test(pattern) && !/^\.+$/.test(pattern)) return (p) => nameOf(p) === pattern;
+    const suffix = pattern.slice(1);
+    if (pattern.startsWith("*") && PLAIN.test(suffix) && !/^\.+$/.test(suffix)) {
+      return (p) => nameOf(p).endsWith(suffix);
+    }
+    return undefined;
+  }
+  if (!pattern.endsWith("/**")) return undefined;
+  const anyDepth = pattern.startsWith("**/");
+  const dir = pattern.slice(anyDepth ? 3 : 0, -3);
+  if (!PLAIN.test(dir) || dir.split("/").some((s) => /^\.+$/.test(s))) return undefined;
+  if (!anyDepth) return (p) => p === dir || p.startsWith(`${dir}/`);
+  if (dir.includes("/")) return undefined;
+  return (p) =>
+    p === dir || p.startsWith(`${dir}/`) || p.endsWith(`/${dir}`) || p.includes(`/${dir}/`);
 }
 
 /** One glob as written and its compiled matcher. */
@@ -72,8 +112,10 @@ export interface CompiledGlob {
  * @param globs globs as written in the config
  * @returns one entry per glob, in order
  */
-export function compileEach(globs: readonly string[]): CompiledGlob[] {
-  return globs.map((glob) => ({ glob, match: compileGlobs([glob]) }));
+export async function compileEach(globs: readonly string[]): Promise<CompiledGlob[]> {
+  return await Promise.all(
+    globs.map(async (glob) => ({ glob, match: await compileGlobs([glob]) })),
+  );
 }
 
 /**

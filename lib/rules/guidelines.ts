@@ -15,7 +15,7 @@ import type {
   PromptGuideline,
   ReviewGuidelines,
 } from "../kinds/review/rules_text.ts";
-import { compileGlobs } from "./globs.ts";
+import { compileGlobs, type PathMatcher } from "./globs.ts";
 import { GUIDELINES_FILE } from "./rule_files.ts";
 import { MAX_RULE_FILE_BYTES, type RuleFileText } from "./source.ts";
 
@@ -44,6 +44,26 @@ function depth(dir: string): number {
   return dir === "" ? 0 : dir.split("/").length;
 }
 
+/** A config `path_instructions` entry with its globs compiled. */
+export interface CompiledPathInstruction extends PathInstruction {
+  /** True for a path one of `paths` matches. */
+  match: PathMatcher;
+}
+
+/**
+ * Compile the globs of config `path_instructions` entries.
+ *
+ * @param entries config `path_instructions`
+ * @returns the entries, in order, each with its matcher
+ */
+export async function compilePathInstructions(
+  entries: readonly PathInstruction[],
+): Promise<CompiledPathInstruction[]> {
+  return await Promise.all(
+    entries.map(async (entry) => ({ ...entry, match: await compileGlobs(entry.paths) })),
+  );
+}
+
 /** What {@linkcode chooseGuidelines} chooses from. */
 export interface GuidelineInputs {
   /** The change's reviewed paths (excluded-by-rule files left out). */
@@ -52,8 +72,8 @@ export interface GuidelineInputs {
   files: ReadonlyMap<string, RuleFileText>;
   /** Config `instructions`. */
   instructions?: string;
-  /** Config `path_instructions`. */
-  pathInstructions: readonly PathInstruction[];
+  /** Config `path_instructions` ({@linkcode compilePathInstructions}). */
+  pathInstructions: readonly CompiledPathInstruction[];
   /** Most bytes (UTF-8) of guideline text. */
   budgetBytes: number;
 }
@@ -84,8 +104,7 @@ export function chooseGuidelines(inputs: GuidelineInputs): ReviewGuidelines {
     });
   }
   inputs.pathInstructions.forEach((entry, i) => {
-    const match = compileGlobs(entry.paths);
-    if (!inputs.paths.some((p) => match(p))) return;
+    if (!inputs.paths.some((p) => entry.match(p))) return;
     wanted.push({
       source: `config path_instructions[${i}]`,
       appliesTo: `paths matching ${entry.paths.map((g) => JSON.stringify(g)).join(", ")}`,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { chooseGuidelines, guidelineCandidates } from "./guidelines.ts";
+import { chooseGuidelines, compilePathInstructions, guidelineCandidates } from "./guidelines.ts";
 import type { RuleFileText } from "./source.ts";
 
 const file = (text: string): RuleFileText => ({ text, bytes: text.length, truncated: false });
@@ -12,7 +12,7 @@ Deno.test("guidelineCandidates() lists REVIEW.md in every directory above a chan
   ]);
 });
 
-Deno.test("chooseGuidelines() picks what applies to the paths, in order", () => {
+Deno.test("chooseGuidelines() picks what applies to the paths, in order", async () => {
   const files = new Map([
     ["REVIEW.md", file("root rule\n")],
     ["src/db/REVIEW.md", file("db rule\n")],
@@ -23,10 +23,10 @@ Deno.test("chooseGuidelines() picks what applies to the paths, in order", () => 
     paths: ["src/db/q.ts"],
     files,
     instructions: "be kind",
-    pathInstructions: [
+    pathInstructions: await compilePathInstructions([
       { paths: ["*.sql"], instructions: "sql rule" },
       { paths: ["src/db/**"], instructions: "db path rule" },
-    ],
+    ]),
     budgetBytes: 16384,
   });
   assert.deepEqual(chosen.applied.map((g) => [g.source, g.appliesTo, g.text]), [
