@@ -5,6 +5,7 @@
  * @module
  */
 import { UsageError } from "../base/errors.ts";
+import { formatCount } from "../base/text.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { readRecords } from "../store/records.ts";
 import { stateDir } from "../store/state.ts";
@@ -38,9 +39,9 @@ const COLUMNS: [string, (t: Totals) => string][] = [
   ["blocks", (t) => String(t.blocks)],
   ["not reviewed", (t) => String(t.notReviewed)],
   ["acks", (t) => String(t.acknowledged)],
-  ["tokens in", (t) => t.inputTokens.toLocaleString("en-US")],
-  ["tokens out", (t) => t.outputTokens.toLocaleString("en-US")],
-  ["cache read", (t) => t.cachedTokens.toLocaleString("en-US")],
+  ["tokens in", (t) => formatCount(t.inputTokens)],
+  ["tokens out", (t) => formatCount(t.outputTokens)],
+  ["cache read", (t) => formatCount(t.cachedTokens)],
   ["cost USD", (t) => t.costReported > 0 ? t.costUsd.toFixed(4) : "not reported"],
   ["time", (t) => `${(t.wallMs / 1000).toFixed(1)} s`],
 ];

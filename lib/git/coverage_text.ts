@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { formatCount } from "../base/text.ts";
 import type { ChangeChunk, Coverage, HunkRange, OmitReason, OmittedPart } from "./types.ts";
 
 /** Why a part was not shown, in a few words. */
@@ -30,9 +31,7 @@ function span(word: string, start: number, count: number): string {
 }
 
 /** `1,234` */
-function count(n: number): string {
-  return n.toLocaleString("en-US");
-}
+const count = formatCount;
 
 /** Bytes for a reader: `812 B`, `45.1 KB`, `3.2 MB` (1 KB = 1024 B). */
 export function formatBytes(bytes: number): string {
