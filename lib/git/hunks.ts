@@ -26,12 +26,16 @@ export interface Section {
   hunks: Hunk[];
 }
 
+/** Text of 7-bit characters only, whose UTF-8 length is its length. */
+const ASCII = /^[\x00-\x7f]*$/;
+
 /**
  * UTF-8 byte length of a string without encoding it.
  *
  * @param text any string (lone surrogates count as the 3 bytes of U+FFFD, as TextEncoder writes)
  */
 export function utf8Length(text: string): number {
+  if (ASCII.test(text)) return text.length; // one native scan: most diffs are ASCII
   let n = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
