@@ -23,7 +23,6 @@ import { readAcks } from "../acks/file.ts";
 import type { Ack } from "../acks/types.ts";
 import type { RulesReport } from "../rules/report.ts";
 import { FROM_WORKTREE, resolveRulesFrom } from "../rules/source.ts";
-import { runJobProcess, startBackground } from "./background.ts";
 import type { CliDeps } from "./deps.ts";
 import { startProgress } from "./progress.ts";
 import type { OutputRequest } from "./outputs.ts";
@@ -168,6 +167,7 @@ export async function reviewAction(
     return outcome;
   };
   if (flags.jobId !== undefined) {
+    const { runJobProcess } = await import("./background.ts");
     setExit(
       await runJobProcess(
         flags.jobId,
@@ -177,6 +177,7 @@ export async function reviewAction(
       ),
     );
   } else if (flags.background) {
+    const { startBackground } = await import("./background.ts");
     setExit(
       await startBackground(request, {
         command: at.command,
