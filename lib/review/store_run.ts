@@ -120,43 +120,29 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
     durationMs: run.finished.getTime() - run.started.getTime(),
   };
   const warnings: string[] = [];
+  /** Run one write; its failure becomes its warning (`undefined` when it worked). */
   const attempt = async (what: string, write: () => Promise<unknown>) => {
     try {
       await write();
+      return undefined;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      warnings.push(error instanceof StoreError ? reason : `Could not store ${what}: ${reason}`);
+      return error instanceof StoreError ? reason : `Could not store ${what}: ${reason}`;
     }
   };
-  if (outcome) {
-    await attempt("the transcript", () => writeTranscript(start.runDir, outcome.attempts));
-  }
-  if (answer !== undefined) {
-    const files = run.kind.files;
-    await attempt(`${files.answer} and ${files.markdown}`, () => {
-      const markdown = getRenderer("markdown")({
-        record,
-        answer,
-        exitCode: exitCodeFor(record.status, record.blocking),
-      }, { policy: run.policy });
-      return writeSuccess(start.runDir, { answer, markdown, files });
-    });
-    if (!hit && run.cacheable !== false) {
-      await attempt(
-        "the verdict cache",
-        () => writeCache(state, start.cacheKey, { answer, record }),
-      );
-    }
-    if (run.memoKey) {
-      const key = run.memoKey;
-      await attempt("the verdict memo", () => writeMemo(state, { key, cacheKey: start.cacheKey }));
-    }
-  }
+  // The transcript, the success files and the cache (then the memo that points at it) are
+  // independent: written at once, their warnings kept in this order.
+  const written = await Promise.all([
+    outcome ? attempt("the transcript", () => writeTranscript(start.runDir, outcome.attempts)) : [],
+    answer !== undefined ? storeAnswer(start, run, record, answer, attempt) : [],
+  ]);
+  for (const warning of written.flat()) if (warning !== undefined) warnings.push(warning);
   const stored = warnings.length > 0
     ? { ...record, notes: [...record.notes ?? [], ...warnings] }
     : record;
-  await attempt("run.json", () => writeRunRecord(start.runDir, stored));
-  await attempt("the records line", async () => {
+  const runJson = await attempt("run.json", () => writeRunRecord(start.runDir, stored));
+  if (runJson !== undefined) warnings.push(runJson);
+  const recordsLine = await attempt("the records line", async () => {
     const result = await appendRecord(state, recordLine(record), {
       // An interrupted run still gets its line: only a Ctrl-C during this very wait skips it (the
       // wait is bounded anyway).
@@ -164,7 +150,56 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
     });
     if (!result.written) warnings.push(result.warning);
   });
+  if (recordsLine !== undefined) warnings.push(recordsLine);
   return { record: stored, warnings };
+}
+
+/**
+ * Write a successful run's answer files, then the verdict cache and the memo (which points at the
+ * cache entry, so it comes after it).
+ *
+ * @returns the warnings of the writes that failed, in that order (`undefined` for those that worked)
+ */
+async function storeAnswer(
+  start: RunStart,
+  run: FinishedRun,
+  record: RunRecord,
+  answer: unknown,
+  attempt: (what: string, write: () => Promise<unknown>) => Promise<string | undefined>,
+): Promise<(string | undefined)[]> {
+  const { state } = run;
+  const files = run.kind.files;
+  const success = attempt(`${files.answer} and ${files.markdown}`, () => {
+    const markdown = getRenderer("markdown")({
+      record,
+      answer,
+      exitCode: exitCodeFor(record.status, record.blocking),
+    }, { policy: run.policy });
+    return writeSuccess(start.runDir, { answer, markdown, files });
+  });
+  const cached = async () => {
+    const out: (string | undefined)[] = [];
+    if (!run.hit && run.cacheable !== false) {
+      out.push(
+        await attempt(
+          "the verdict cache",
+          () => writeCache(state, start.cacheKey, { answer, record }),
+        ),
+      );
+    }
+    if (run.memoKey) {
+      const key = run.memoKey;
+      out.push(
+        await attempt(
+          "the verdict memo",
+          () => writeMemo(state, { key, cacheKey: start.cacheKey }),
+        ),
+      );
+    }
+    return out;
+  };
+  const [successWarning, cacheWarnings] = await Promise.all([success, cached()]);
+  return [successWarning, ...cacheWarnings];
 }
 
 /** The ledger line of a run (`records.jsonl`, lib/store/records.ts `RecordLine`). */
