@@ -2,6 +2,7 @@ import { deepEqual, equal, rejects, throws } from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_CONFIG, envLayer, loadConfig, mergeLayers, parseConfigText } from "./config.ts";
 import { ConfigError } from "../base/errors.ts";
+import { configProblems } from "./validate.ts";
 import { CONFIG_VALIDATOR_PATH, configValidatorSource } from "../../scripts/gen_validators.ts";
 
 Deno.test("the generated config validator is up to date with schemas/config.schema.json", async () => {
@@ -10,6 +11,14 @@ Deno.test("the generated config validator is up to date with schemas/config.sche
     configValidatorSource(),
     "run: deno task gen",
   );
+});
+
+Deno.test("an empty config layer is valid, as the generated validator says", async () => {
+  const { default: validateConfig } = await import("../generated/config_validator.js");
+  equal(validateConfig({}), true);
+  deepEqual(configProblems({}), []);
+  equal(configProblems({ no_such_key: 1 }).length, 1);
+  equal(configProblems([]).length > 0, true);
 });
 
 Deno.test("parseConfigText() accepts comments and trailing commas", async () => {

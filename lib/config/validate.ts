@@ -21,9 +21,17 @@ export interface AjvError {
  * @returns problems like `gates.pre_push.on_error must be one of "allow", "block"`; empty when valid
  */
 export function configProblems(value: unknown): string[] {
+  // An empty layer (no flag given, the usual case) is valid: skip compiling the whole validator.
+  if (isEmptyObject(value)) return [];
   if (validateConfig(value)) return [];
   const errors = (validateConfig as unknown as { errors?: AjvError[] }).errors ?? [];
   return errors.map((error) => describeError(error, "the config"));
+}
+
+/** `{}`: a plain object with no key of its own. */
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) &&
+    Object.getPrototypeOf(value) === Object.prototype && Reflect.ownKeys(value).length === 0;
 }
 
 /**
