@@ -60,6 +60,8 @@ export interface SessionState {
    * they were not recorded: an entry ignored at the stop and not here may be one the turn hid.
    */
   ignoredAtStart?: string[];
+  /** ISO time the turn's start recorded its baseline (an ignore file written since is the turn's). */
+  turnStartedAt?: string;
   /** Blocks in a row without an allow; capped by config. */
   consecutiveBlocks: number;
   /** ISO time of the last write. */

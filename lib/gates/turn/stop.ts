@@ -150,6 +150,7 @@ async function stopWithGate(
     baselineTree: baseline,
     before: session.ignoredAtStart,
     now: listingEntries(ignoredNow),
+    startedAt: session.turnStartedAt ? Date.parse(session.turnStartedAt) : undefined,
   });
   const unseen = [...outside, ...hidden];
   const guard = await guardFindings(input.runner, {
