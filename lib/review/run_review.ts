@@ -28,8 +28,8 @@ import { buildRulesReport, rulesIdentity } from "../rules/report.ts";
 import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
 import { type CallOutcome, callStructured } from "../session/call.ts";
 import { OMIT_REASON_TEXT } from "../git/coverage_text.ts";
-import { reviewProof } from "../session/proof.ts";
-import { type ReviewWorkspace, withReviewWorkspace } from "../session/workspace.ts";
+import { startReviewProof } from "../session/proof.ts";
+import { withReviewWorkspace } from "../session/workspace.ts";
 import { type CacheEntry, cacheKey, readCache } from "../store/cache.ts";
 import { ensureStateDir, stateDir } from "../store/state.ts";
 import { outputWritesUnder } from "../store/output_writes.ts";
@@ -308,14 +308,14 @@ async function preparePrompt(
 }
 
 /**
- * The read-only proof of a review of `repo` run in `workspace`; another review-gate run's
- * `--output` files are not taken for the provider's writes (lib/store/output_writes.ts).
+ * The read-only proof of a review of `repo`, its first snapshot started now, while the workspace
+ * is made (lib/session/proof.ts `startReviewProof`); another review-gate run's `--output` files
+ * are not taken for the provider's writes (lib/store/output_writes.ts).
  */
-function proofFor(deps: ReviewDeps, repo: Repo, workspace: ReviewWorkspace) {
-  return reviewProof(deps.runner, {
+function startProof(deps: ReviewDeps, repo: Repo) {
+  return startReviewProof(deps.runner, {
     repo,
     env: deps.env,
-    workspace,
     ownOutputs: () => outputWritesUnder(stateDir(repo.commonDir), repo.root),
   });
 }
@@ -475,6 +475,7 @@ function askProvider(
   deps.onProviderStart?.(adapter.name);
   const bin = resolveBinary(adapter, deps.env, options.cwd);
   const tree = at.change.toTree ?? at.change.to;
+  const proof = startProof(deps, at.repo);
   return withReviewWorkspace(deps.runner, { repo: at.repo, tree }, (workspace) =>
     callStructured({
       adapter,
@@ -494,7 +495,7 @@ function askProvider(
       signal: deps.signal,
       env: deps.env,
       workspace,
-      proof: proofFor(deps, at.repo, workspace),
+      proof: proof(workspace),
       missingBinaryMessage: missingBinaryMessage(adapter, bin),
     }));
 }
@@ -599,6 +600,7 @@ async function finishInParts(
   const callTimeoutMs = config.timeout_seconds * 1000;
   const deadline = Math.min(options.deadline ?? Infinity, Date.now() + callTimeoutMs * waves);
   const tree = at.change.toTree ?? at.change.to;
+  const proof = startProof(deps, at.repo);
   const result = await withReviewWorkspace(
     deps.runner,
     { repo: at.repo, tree },
@@ -627,7 +629,7 @@ async function finishInParts(
         callTimeoutMs,
         jobs: config.jobs,
         workspace,
-        proof: proofFor(deps, at.repo, workspace),
+        proof: proof(workspace),
         onPartial: options.onPartial ?? "block",
       }),
   );

@@ -42,30 +42,86 @@ export interface ReviewSnapshot {
  */
 export function reviewProof(
   runner: Runner,
-  at: {
-    repo: Repo;
-    env: Record<string, string | undefined>;
-    workspace?: ReviewWorkspace;
-    ownOutputs?: () => Promise<Record<string, string>>;
-  },
+  at: ProofTargets & { workspace?: ReviewWorkspace },
 ): ReadOnlyProof<ReviewSnapshot> {
   return {
     take: async () => {
-      const [repo, copy, outside, own] = await Promise.all([
-        takeSnapshot(runner, at.repo),
+      const [around, copy] = await Promise.all([
+        takeAround(runner, at),
         at.workspace ? fingerprintDir(at.workspace.tree, COPY_LABEL) : undefined,
-        fingerprintOutside(at.env),
-        at.ownOutputs?.().catch(() => ({})),
       ]);
-      if (own) dropOwnOutputs(repo, own);
-      return copy ? { repo, copy, outside } : { repo, outside };
+      return copy ? { repo: around.repo, copy, outside: around.outside } : around;
     },
-    compare: (before, after) => [
-      ...compareSnapshots(before.repo, after.repo),
-      ...differingKeys(before.copy ?? {}, after.copy ?? {}),
-      ...differingKeys(before.outside, after.outside),
-    ],
+    compare,
   };
+}
+
+/**
+ * The proof of {@linkcode reviewProof} for a review whose workspace is about to be made: the
+ * first snapshot of the repository and of the files outside it starts now, so its `git status`
+ * and file hashing run while the workspace's copy is written (lib/session/workspace.ts; the copy
+ * writes neither the repository nor those files, so the snapshot is the one the provider starts
+ * from). A failure of that snapshot is thrown by the first `take`, as before.
+ *
+ * @param runner the subprocess seam (git)
+ * @param at the repository, the parent environment and the other runs' outputs, as for
+ *   {@linkcode reviewProof}
+ * @returns given the workspace once it exists, the proof: its first `take` adds the copy's
+ *   fingerprint to the snapshot already under way; later ones take everything afresh
+ */
+export function startReviewProof(
+  runner: Runner,
+  at: ProofTargets,
+): (workspace: ReviewWorkspace) => ReadOnlyProof<ReviewSnapshot> {
+  // settled at once: a failure before the first take (the copy failing first) is never unhandled
+  let started: Promise<{ value: Around } | { error: unknown }> | undefined = takeAround(runner, at)
+    .then((value) => ({ value }), (error: unknown) => ({ error }));
+  return (workspace) => {
+    const proof = reviewProof(runner, { ...at, workspace });
+    return {
+      take: async () => {
+        const early = started;
+        started = undefined;
+        if (!early) return await proof.take();
+        const [around, copy] = await Promise.all([
+          early,
+          fingerprintDir(workspace.tree, COPY_LABEL),
+        ]);
+        if ("error" in around) throw around.error;
+        return { repo: around.value.repo, copy, outside: around.value.outside };
+      },
+      compare,
+    };
+  };
+}
+
+/** What the proof watches besides the workspace. */
+interface ProofTargets {
+  repo: Repo;
+  env: Record<string, string | undefined>;
+  ownOutputs?: () => Promise<Record<string, string>>;
+}
+
+/** The snapshot without the copy. */
+type Around = Omit<ReviewSnapshot, "copy">;
+
+/** The repository's snapshot (other runs' outputs left out) and the files outside it. */
+async function takeAround(runner: Runner, at: ProofTargets): Promise<Around> {
+  const [repo, outside, own] = await Promise.all([
+    takeSnapshot(runner, at.repo),
+    fingerprintOutside(at.env),
+    at.ownOutputs?.().catch(() => ({})),
+  ]);
+  if (own) dropOwnOutputs(repo, own);
+  return { repo, outside };
+}
+
+function compare(before: ReviewSnapshot, after: ReviewSnapshot): string[] {
+  return [
+    ...compareSnapshots(before.repo, after.repo),
+    ...differingKeys(before.copy ?? {}, after.copy ?? {}),
+    ...differingKeys(before.outside, after.outside),
+  ];
 }
 
 /**

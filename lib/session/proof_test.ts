@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runProcess } from "../exec/exec.ts";
+import { type ExecRequest, runProcess } from "../exec/exec.ts";
+import { GitError } from "../base/errors.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { makeTestRepo } from "../git/test_repo.ts";
-import { reviewProof } from "./proof.ts";
+import { reviewProof, startReviewProof } from "./proof.ts";
 import { withReviewWorkspace } from "./workspace.ts";
 
 Deno.test("reviewProof() names writes into the copy and persistence files outside the repository", async () => {
@@ -93,5 +94,58 @@ Deno.test("reviewProof() leaves out another run's --output file while its bytes 
   } finally {
     await repo.cleanup();
     await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("startReviewProof() snapshots the repository while the workspace is made, then proves like reviewProof()", async () => {
+  const repo = await makeTestRepo({ "a.txt": "one\n" });
+  const home = await Deno.makeTempDir({ prefix: "rg-proof-home-" });
+  try {
+    await repo.write("a.txt", "dirty\n");
+    const resolved = await resolveRepo(runProcess, repo.root);
+    const tree = (await repo.git("rev-parse", "HEAD^{tree}")).trim();
+    const calls: string[][] = [];
+    const runner = (request: ExecRequest) => {
+      calls.push([...request.args]);
+      return runProcess(request);
+    };
+    const env = { HOME: home };
+    const started = startReviewProof(runner, { repo: resolved, env });
+    assert.equal(calls.filter((c) => c.includes("status")).length, 1, "under way at once");
+    await withReviewWorkspace(runProcess, { repo: resolved, tree }, async (workspace) => {
+      const proof = started(workspace);
+      const before = await proof.take();
+      const plain = await reviewProof(runProcess, { repo: resolved, env, workspace }).take();
+      assert.deepEqual(before, plain, "the same snapshot, the copy's fingerprint included");
+      assert.equal(calls.filter((c) => c.includes("status")).length, 1, "no second status");
+      assert.deepEqual(proof.compare(before, await proof.take()), []);
+      await repo.write("new.txt", "n\n");
+      await Deno.chmod(join(workspace.tree, "a.txt"), 0o644);
+      await Deno.writeTextFile(join(workspace.tree, "a.txt"), "changed!\n");
+      assert.deepEqual(proof.compare(before, await proof.take()), [
+        "new.txt",
+        "reviewed copy/a.txt",
+      ]);
+    });
+  } finally {
+    await repo.cleanup();
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("startReviewProof() throws a failed first snapshot from the first take, never unhandled", async () => {
+  const repo = await makeTestRepo({ "a.txt": "one\n" });
+  try {
+    const resolved = await resolveRepo(runProcess, repo.root);
+    const tree = (await repo.git("rev-parse", "HEAD^{tree}")).trim();
+    const failing = (request: ExecRequest) =>
+      runProcess({ ...request, args: [...request.args, "--no-such-option"] });
+    const started = startReviewProof(failing, { repo: resolved, env: {} });
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the snapshot has failed by now
+    await withReviewWorkspace(runProcess, { repo: resolved, tree }, async (workspace) => {
+      await assert.rejects(started(workspace).take(), GitError);
+    });
+  } finally {
+    await repo.cleanup();
   }
 });
