@@ -36,8 +36,13 @@ export interface StreamedFile {
    * line ends", "UTF-8 → UTF-16LE", "windows-1252".
    */
   encoding?: string;
-  /** Added and deleted lines counted from the hunks (git counts none for binary files). */
+  /**
+   * Added and deleted lines counted from the hunks shown or not (none for a binary file, unless
+   * decoded, or a submodule): the file's counts, as `--numstat` would give them for text.
+   */
   counted: { additions: number; deletions: number };
+  /** True when git printed a section of it as binary ("Binary files … differ"). */
+  binary: boolean;
   /** True when a binary side was decoded as text. */
   decoded: boolean;
   /**
@@ -88,6 +93,7 @@ export class ChangeStream implements PatchSink {
     this.#router = new SectionRouter(entries);
     this.#files = entries.map(() => ({
       counted: { additions: 0, deletions: 0 },
+      binary: false,
       decoded: false,
       changed: null,
     }));
@@ -168,6 +174,7 @@ export class ChangeStream implements PatchSink {
     if (paths.gitlink) {
       this.#planner.omit({ path: entry.path, reason: "submodule", lines: 0, bytes: 0 });
     } else if (paths.binary) {
+      this.#files[i].binary = true;
       this.#binary(i, entry, paths, lenient.decode(header));
     } else {
       this.#planner.section(header);

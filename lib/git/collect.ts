@@ -1,7 +1,7 @@
 /**
  * Collect a {@linkcode Change} from git: resolve the target, turn live states into trees through a
  * temporary index (never the user's), list files and take the patch with one
- * `diff-tree -z --raw --numstat -p` (lib/git/listed_patch.ts), give each section to its file by
+ * `diff-tree -z --raw -p` (lib/git/listed_patch.ts), give each section to its file by
  * path (lib/git/change_stream.ts: type changes, binary files, other encodings), and plan what goes
  * into the prompt by hunks
  * (lib/git/plan.ts): a file too large for the budget shows the hunks that fit and names the rest
@@ -226,7 +226,8 @@ async function listAndStream(
 ): Promise<Streamed> {
   const ids = [range.from, range.to];
   let prepared: Omit<Streamed, "raw"> | undefined;
-  const args = ["diff-tree", "-r", "-z", "-M", "--raw", "--numstat", ...PATCH_ARGS, ...ids];
+  // no --numstat: it makes git diff every file a second time; the patch's hunks give the counts
+  const args = ["diff-tree", "-r", "-z", "-M", "--raw", ...PATCH_ARGS, ...ids];
   const { listing, complete } = await streamListedPatch(runner, root, args, async (raw) => {
     const entries = parseRawNumstat(raw);
     const excluded = range.exclude ? await range.exclude(entries.map((e) => e.path)) : [];
@@ -260,12 +261,10 @@ function changedFile(e: RawEntry, streamed: StreamedFile): ChangedFile {
     path: e.path,
     ...(e.oldPath !== undefined ? { oldPath: e.oldPath } : {}),
     status: e.status,
-    binary: e.binary,
-    additions: e.additions,
-    deletions: e.deletions,
+    binary: streamed.binary,
+    ...streamed.counted,
   };
   if (streamed.encoding) file.encoding = streamed.encoding;
-  if (streamed.decoded) Object.assign(file, streamed.counted);
   return file;
 }
 

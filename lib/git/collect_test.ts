@@ -441,3 +441,48 @@ Deno.test("isCleanWorktree() is true only for a working tree with no change: unt
     assert.equal(isCleanWorktree(nested), false, "a nested repository is left out and named");
   });
 });
+
+Deno.test("collectChange() counts each file's lines from the patch as git's --numstat does (binary, rename, type change, CRLF, no final newline, a cut hunk)", async () => {
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}\n`).join("");
+  await withRepo({
+    "crlf.txt": "a\r\nb\r\n",
+    "tail.txt": "x\ny",
+    "bin.dat": new Uint8Array([0, 1, 2, 3]),
+    "old name.txt": lines(40),
+    "link": "target\n",
+    "gone.txt": "g\nh\n",
+    "big.txt": lines(5000),
+  }, async (repo) => {
+    await repo.write("crlf.txt", "a\r\nB\r\nc\r\n");
+    await repo.write("tail.txt", "x\nz");
+    await repo.write("bin.dat", new Uint8Array([0, 1, 9, 3, 4]));
+    await repo.git("mv", "old name.txt", "new name.txt");
+    await repo.write("new name.txt", lines(40).replace("line 7\n", "line seven\n"));
+    await Deno.remove(`${repo.root}/link`);
+    await Deno.symlink("crlf.txt", `${repo.root}/link`);
+    await Deno.remove(`${repo.root}/gone.txt`);
+    await repo.write("big.txt", lines(6000).replaceAll("line 1", "LINE 1"));
+    // small budgets: big.txt's one large hunk is cut into parts, most of them not shown
+    const change = await collect(repo, { kind: "worktree" }, {
+      perFileBytes: 8_000,
+      totalBytes: 20_000,
+    });
+    const tree = change.toTree!;
+    const numstat = new TextDecoder().decode(
+      await new Deno.Command("git", {
+        args: ["diff-tree", "-r", "-z", "-M", "--numstat", change.from!, tree],
+        cwd: repo.root,
+      }).output().then((o) => o.stdout),
+    ).split("\0");
+    const expected = new Map<string, [boolean, number, number]>();
+    for (let i = 0; i < numstat.length - 1; i++) {
+      const [added, deleted, path] = numstat[i].split("\t");
+      const name = path === "" ? numstat[i += 2] : path; // a rename names both paths after it
+      expected.set(name, [added === "-", Number(added) || 0, Number(deleted) || 0]);
+    }
+    assert.equal(expected.size, change.files.length);
+    for (const f of change.files) {
+      assert.deepEqual([f.binary, f.additions, f.deletions], expected.get(f.path), f.path);
+    }
+  });
+});

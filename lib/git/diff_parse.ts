@@ -1,13 +1,17 @@
 /**
- * Pure parser of git's `-z` raw + numstat listing (`git diff-tree -r -z -M --raw --numstat`, format
- * in git-diff-tree(1) "RAW OUTPUT FORMAT" and "--numstat"). The patch itself is read by
- * lib/git/patch_reader.ts.
+ * Pure parser of git's `-z` raw listing, optionally followed by its numstat entries (`git diff-tree
+ * -r -z -M --raw [--numstat]`, format in git-diff-tree(1) "RAW OUTPUT FORMAT" and "--numstat").
+ * Collection asks for the raw listing alone (numstat makes git compute every file's diff a second
+ * time) and counts lines from the patch, which lib/git/patch_reader.ts reads.
  *
  * @module
  */
 import type { ChangedFile, FileStatus } from "./types.ts";
 
-/** One entry of the raw listing joined with its numstat line: a changed file before budgeting. */
+/**
+ * One entry of the raw listing joined with its numstat line when there is one (without, its counts
+ * are 0 and `binary` false until the patch says otherwise): a changed file before budgeting.
+ */
 export interface RawEntry extends Omit<ChangedFile, "omitted"> {
   /** True when either side is a submodule gitlink (mode 160000). */
   gitlink?: boolean;
@@ -36,9 +40,10 @@ const STATUS: Record<string, FileStatus> = {
 };
 
 /**
- * Parse `--raw --numstat -z` output. Paths are decoded as UTF-8 (invalid bytes become U+FFFD).
+ * Parse `--raw -z` output, with or without `--numstat`. Paths are decoded as UTF-8 (invalid bytes
+ * become U+FFFD).
  *
- * @param bytes stdout of `git diff-tree -r -z -M --raw --numstat A B`
+ * @param bytes stdout of `git diff-tree -r -z -M --raw [--numstat] A B`
  * @returns entries in git's order
  * @throws {Error} when the output does not follow the format (a bug, not a user error)
  */
@@ -71,6 +76,7 @@ export function parseRawNumstat(bytes: Uint8Array): RawEntry[] {
       i += 2;
     }
   }
+  if (i === tokens.length) return entries; // the raw listing alone
   for (const entry of entries) {
     const match = /^(\d+|-)\t(\d+|-)\t([\s\S]*)$/.exec(tokens[i] ?? "");
     if (!match) throw new Error(`Unexpected numstat line "${tokens[i]}"`);

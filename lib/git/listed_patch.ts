@@ -1,8 +1,10 @@
 /**
- * A change's listing and its patch from one git call: `git diff-tree -z --raw --numstat -p` prints
- * every raw entry, then every numstat entry, then one NUL (the separator git writes between output
- * formats, `line_termination` under `-z`: diff.c `DIFF_SYMBOL_SEPARATOR`), then the patch — the
- * same bytes as `--raw --numstat` alone followed by `-p` alone (`-z` changes no patch byte). The
+ * A change's listing and its patch from one git call: `git diff-tree -z --raw [--numstat] -p` prints
+ * every raw entry, then every numstat entry (when asked for), then one NUL (the separator git writes
+ * between output formats, `line_termination` under `-z`: diff.c `DIFF_SYMBOL_SEPARATOR`), then the
+ * patch — the same bytes as the listing alone followed by `-p` alone (`-z` changes no patch byte).
+ * Collection asks for `--raw -p` only: `--numstat` makes git diff every file twice (on a 1M-line
+ * change, 3.6 s instead of 2.1-2.6 s), and the patch has the counts. The
  * listing is handed over as soon as it has arrived, so the caller can decide what to do with the
  * patch (the team's path filter, lib/git/collect.ts) while git is still printing it.
  *
@@ -24,10 +26,11 @@ const TAB = 0x09;
 const SPACE = 0x20;
 
 /**
- * Finds where the `--raw --numstat -z` listing at the start of a stream ends, chunk after chunk,
+ * Finds where the `--raw [--numstat] -z` listing at the start of a stream ends, chunk after chunk,
  * without reading any byte twice. Formats: git-diff(1) "RAW OUTPUT FORMAT" (`:<modes> <ids>
  * <status>` NUL path NUL, a second path for R and C), and `--numstat -z` (`<added> TAB <deleted>
- * TAB <path>` NUL, or `<added> TAB <deleted> TAB` NUL old NUL new NUL for a rename or copy).
+ * TAB <path>` NUL, or `<added> TAB <deleted> TAB` NUL old NUL new NUL for a rename or copy). The
+ * separator NUL right after the raw entries means there are no numstat entries (none is empty).
  */
 export class ListingScanner {
   #pos = 0;
@@ -44,7 +47,9 @@ export class ListingScanner {
    */
   scan(bytes: Uint8Array): number | null {
     while (this.#pos < bytes.length) {
-      if (this.#paths === 0 && this.#stats === this.#entries && bytes[this.#pos] !== COLON) {
+      const byte = bytes[this.#pos];
+      const rawOnly = this.#stats === 0 && byte === 0; // no numstat entry can be empty
+      if (this.#paths === 0 && (this.#stats === this.#entries || rawOnly) && byte !== COLON) {
         // the numstat entries are complete (or there are none): the separator ends the listing
         if (this.#entries === 0) throw new Error("Unexpected diff-tree output: no listing");
         if (bytes[this.#pos] !== 0) throw new Error("Unexpected diff-tree output: no separator");

@@ -42,6 +42,9 @@ async function oddChange() {
     ids,
     combined: await bytes("diff-tree", "-r", "-z", "-M", "--raw", "--numstat", ...PATCH, ...ids),
     listing: await bytes("diff-tree", "-r", "-z", "-M", "--raw", "--numstat", ...ids),
+    // the listing collection asks for: the raw entries alone, no numstat
+    rawCombined: await bytes("diff-tree", "-r", "-z", "-M", "--raw", ...PATCH, ...ids),
+    rawListing: await bytes("diff-tree", "-r", "-z", "-M", "--raw", ...ids),
     patch: await bytes("diff-tree", "-r", "-M", ...PATCH, ...ids),
   };
 }
@@ -49,15 +52,21 @@ async function oddChange() {
 Deno.test("ListingScanner finds the end of the listing however the output is cut", async () => {
   const change = await oddChange();
   try {
-    const { combined, listing, patch } = change;
-    assert.deepEqual(combined.subarray(listing.length + 1), patch, "the same bytes as two calls");
-    for (const step of [1, 7, 64, 1 << 20]) {
-      const scanner = new ListingScanner();
-      let found: number | null = null;
-      for (let end = step; found === null && end < combined.length + step; end += step) {
-        found = scanner.scan(combined.subarray(0, Math.min(end, combined.length)));
+    const { patch } = change;
+    const forms = [
+      ["with numstat", change.combined, change.listing],
+      ["raw only", change.rawCombined, change.rawListing],
+    ] as const;
+    for (const [form, combined, listing] of forms) {
+      assert.deepEqual(combined.subarray(listing.length + 1), patch, `${form}: as two calls`);
+      for (const step of [1, 7, 64, 1 << 20]) {
+        const scanner = new ListingScanner();
+        let found: number | null = null;
+        for (let end = step; found === null && end < combined.length + step; end += step) {
+          found = scanner.scan(combined.subarray(0, Math.min(end, combined.length)));
+        }
+        assert.equal(found, listing.length, `${form}: chunks of ${step} bytes`);
       }
-      assert.equal(found, listing.length, `chunks of ${step} bytes`);
     }
     assert.throws(() => new ListingScanner().scan(new TextEncoder().encode("diff --git")));
   } finally {
