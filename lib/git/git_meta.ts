@@ -1,7 +1,7 @@
 /**
  * Fingerprint the parts of the git dir a provider could write to change what git does later
- * (for the read-only proof, DESIGN.md "One structured call"): the config files, the hooks, `info/`
- * (attributes, exclude, sparse-checkout) and every ref. Keys name what changed the way a user
+ * (for the read-only proof, DESIGN.md "One structured call"): the config files and the files they
+ * include, the hooks, `info/` (attributes, exclude, sparse-checkout) and every ref. Keys name what changed the way a user
  * reads it: "git config", "git config (worktree)", ".git/hooks/pre-commit",
  * ".git/info/exclude", "refs/heads/x".
  *
@@ -14,6 +14,7 @@
  * @module
  */
 import type { Runner } from "../exec/exec.ts";
+import { includedFiles } from "./config_includes.ts";
 import { gitText } from "./git.ts";
 import { LOCAL_REF_PREFIXES, readLocalRefs } from "./local_refs.ts";
 import type { Repo } from "./repo.ts";
@@ -51,6 +52,11 @@ export async function gitMetaSignature(
   }
   const reads = configs.map(async ([name, path]) => {
     meta[name] = await diskSignature(path, true);
+    // the files it includes (lib/git/config_includes.ts), present or not: one a reviewer creates
+    // configures the user's git as much as the config itself
+    for (const included of await includedFiles(path, Deno.env.get("HOME"))) {
+      meta[`${name} includes ${included}`] = await diskSignature(included, true);
+    }
   });
   reads.push(signDirectory(hooksDir, displayName(repo, hooksDir), meta));
   reads.push(signDirectory(`${repo.commonDir}/info`, ".git/info", meta));

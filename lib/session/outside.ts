@@ -4,7 +4,8 @@
  * the read-only proof (lib/session/proof.ts) with stat-level fingerprints (bounded: a few dozen
  * `lstat` calls, each watched directory two levels deep and at most 200 entries).
  *
- * Watched: git (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/{config,attributes,ignore}`), shells
+ * Watched: git (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/{config,attributes,ignore}` and every file
+ * those configs include, lib/git/config_includes.ts), shells
  * (`~/.bashrc .bash_profile .bash_login .profile .zshrc .zshenv .zprofile`), ssh
  * (`~/.ssh/config`, `authorized_keys`), Claude Code (`settings.json`, `settings.local.json`,
  * `CLAUDE.md`, `skills/ agents/ commands/ hooks/ output-styles/ plugins/` of `~/.claude` or
@@ -17,6 +18,7 @@
  * @module
  */
 import { join } from "node:path";
+import { includedFiles } from "../git/config_includes.ts";
 import { fingerprintDir, statSignature } from "./fingerprint.ts";
 
 /** One watched path. */
@@ -28,6 +30,9 @@ interface Target {
   dir?: boolean;
   exclude?: readonly string[];
 }
+
+/** The user's git config files, whose includes are watched too. */
+const GIT_CONFIGS = ["/.gitconfig", "/git/config"];
 
 const SHELL_FILES = [
   ".bashrc",
@@ -89,8 +94,19 @@ export async function fingerprintOutside(
   env: Record<string, string | undefined>,
 ): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
+  const targets = persistenceTargets(env);
+  // the files the user's git config includes (lib/git/config_includes.ts), present or not
+  const configs = targets.filter((t) => GIT_CONFIGS.some((name) => t.path.endsWith(name)));
+  for (const config of configs) {
+    for (const included of await includedFiles(config.path, env.HOME)) {
+      const label = env.HOME && included.startsWith(`${env.HOME}/`)
+        ? `~/${included.slice(env.HOME.length + 1)}`
+        : included;
+      targets.push({ path: included, label: `${config.label} includes ${label}` });
+    }
+  }
   await Promise.all(
-    persistenceTargets(env).map(async (t) => {
+    targets.map(async (t) => {
       if (t.dir) {
         Object.assign(
           out,

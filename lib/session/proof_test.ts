@@ -149,3 +149,25 @@ Deno.test("startReviewProof() throws a failed first snapshot from the first take
     await repo.cleanup();
   }
 });
+
+Deno.test("reviewProof() names a write to a file a git config includes, the repository's or the user's, present or not", async () => {
+  const repo = await makeTestRepo({ "a.txt": "one\n" });
+  const home = await Deno.makeTempDir({ prefix: "rg-proof-home-" });
+  try {
+    await Deno.writeTextFile(join(home, ".gitconfig"), "[include]\n\tpath = ~/.gitconfig.local\n");
+    await repo.git("config", "include.path", "extra.cfg");
+    const resolved = await resolveRepo(runProcess, repo.root);
+    const proof = reviewProof(runProcess, { repo: resolved, env: { HOME: home } });
+    const before = await proof.take();
+    // a reviewer that would make the user's next git status run a program
+    await Deno.writeTextFile(join(home, ".gitconfig.local"), "[core]\n\tfsmonitor = /tmp/evil\n");
+    await Deno.writeTextFile(join(repo.root, ".git", "extra.cfg"), "[core]\n\tpager = /tmp/evil\n");
+    assert.deepEqual(proof.compare(before, await proof.take()), [
+      `git config includes ${join(resolved.commonDir, "extra.cfg")}`,
+      "~/.gitconfig includes ~/.gitconfig.local",
+    ]);
+  } finally {
+    await repo.cleanup();
+    await Deno.remove(home, { recursive: true });
+  }
+});
