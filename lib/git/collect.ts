@@ -43,7 +43,7 @@ import { ChangeStream, type StreamedFile } from "./change_stream.ts";
 import { parseRawNumstat, type RawEntry } from "./diff_parse.ts";
 import { git, streamGit } from "./git.ts";
 import { streamListedPatch } from "./listed_patch.ts";
-import { scanIndexFile } from "./index_file.ts";
+import { scanRepoIndex } from "./index_file.ts";
 import { listStatus } from "./status_listing.ts";
 import { snapshotIndexTree, snapshotWorktree } from "./live_tree.ts";
 import type { Repo } from "./repo.ts";
@@ -337,7 +337,7 @@ export async function collectDirtySubmodules(
   runner: Runner,
   repo: Pick<Repo, "root" | "gitDir" | "objectFormat">,
 ): Promise<DirtySubmodule[]> {
-  const scan = await scanIndexFile(`${repo.gitDir}/index`, repo.objectFormat);
+  const scan = await scanRepoIndex(repo);
   if (scan && !scan.gitlinks) return [];
   const root = repo.root;
   const out = await git(runner, root, ["diff-files", "-z", "--ignore-submodules=none"]);

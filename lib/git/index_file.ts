@@ -99,3 +99,20 @@ export async function scanIndexFile(
     return error instanceof Deno.errors.NotFound ? { flagged: false, gitlinks: false } : null;
   }
 }
+
+/**
+ * Scan the index git would use in `repo`: `index` when given (a private copy), else the
+ * repository's own — unless the environment names another one (`GIT_INDEX_FILE`, as git sets it
+ * for some hooks): then `null`, and the caller asks git, which reads that one.
+ *
+ * @param repo the repository's git dir and object format
+ * @param index the path of the index file to scan instead (e.g. a private copy)
+ * @returns the scan, or `null` (ask git)
+ */
+export function scanRepoIndex(
+  repo: { gitDir: string; objectFormat: "sha1" | "sha256" },
+  index?: string,
+): Promise<IndexScan | null> {
+  if (index === undefined && Deno.env.get("GIT_INDEX_FILE")) return Promise.resolve(null);
+  return scanIndexFile(index ?? `${repo.gitDir}/index`, repo.objectFormat);
+}

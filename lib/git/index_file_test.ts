@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { scanIndex, scanIndexFile } from "./index_file.ts";
+import { scanIndex, scanIndexFile, scanRepoIndex } from "./index_file.ts";
 import { makeTestRepo, type TestRepo } from "./test_repo.ts";
 
 /** What git itself says: a lowercase or S/s tag in `ls-files -v`, a 160000 mode in `ls-files -s`. */
@@ -92,6 +92,24 @@ Deno.test("scanIndex() refuses what is not a whole index; scanIndexFile() reads 
     });
     assert.equal(await scanIndexFile(repo.root, "sha1"), null, "a directory cannot be read");
   } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("scanRepoIndex() leaves an index named by GIT_INDEX_FILE to git", async () => {
+  const repo = await makeTestRepo({ "a.txt": "a\n" });
+  const at = { gitDir: `${repo.root}/.git`, objectFormat: "sha1" as const };
+  try {
+    assert.deepEqual(await scanRepoIndex(at), { flagged: false, gitlinks: false });
+    Deno.env.set("GIT_INDEX_FILE", `${repo.root}/.git/other-index`);
+    assert.equal(await scanRepoIndex(at), null);
+    assert.deepEqual(
+      await scanRepoIndex(at, `${repo.root}/.git/index`),
+      { flagged: false, gitlinks: false },
+      "a private copy named by the caller is scanned",
+    );
+  } finally {
+    Deno.env.delete("GIT_INDEX_FILE");
     await repo.cleanup();
   }
 });

@@ -18,7 +18,7 @@ import { withPrivateTempDir } from "../exec/tmpdir.ts";
 import { git, gitFailure, gitText, runGit } from "./git.ts";
 import type { Repo } from "./repo.ts";
 import { blobId } from "./blob_id.ts";
-import { scanIndexFile } from "./index_file.ts";
+import { scanRepoIndex } from "./index_file.ts";
 import type { ExcludeReason } from "./types.ts";
 import { readRegularText } from "../base/regular_file.ts";
 
@@ -147,7 +147,7 @@ export async function flaggedEntries(
   repo: Repo,
   env: Record<string, string> = {},
 ): Promise<FlaggedEntries> {
-  const scan = await scanIndexFile(env.GIT_INDEX_FILE ?? `${repo.gitDir}/index`, repo.objectFormat);
+  const scan = await scanRepoIndex(repo, env.GIT_INDEX_FILE);
   if (scan && !scan.flagged) return { assumed: [], skipped: [] };
   const listing = new TextDecoder().decode(
     await git(runner, repo.root, ["ls-files", "-v", "-z"], { env }),
