@@ -26,10 +26,8 @@ import { type GuidelineChooser, guidelineChooser, pathFilterFor } from "../rules
 import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
 import { buildRulesReport, rulesIdentity } from "../rules/report.ts";
 import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
-import { type CallOutcome, callStructured } from "../session/call.ts";
+import type { CallOutcome } from "../session/call.ts";
 import { OMIT_REASON_TEXT } from "../git/coverage_text.ts";
-import { startReviewProof } from "../session/proof.ts";
-import { withReviewWorkspace } from "../session/workspace.ts";
 import { type CacheEntry, cacheKey, readCache } from "../store/cache.ts";
 import { ensureStateDir, stateDir } from "../store/state.ts";
 import { outputWritesUnder } from "../store/output_writes.ts";
@@ -39,7 +37,6 @@ import { verdictIdentity } from "./identity.ts";
 import type { ReviewKind } from "../kinds/review/prompt.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import { openRun, type RunBase } from "./open_run.ts";
-import { reviewInParts } from "./parts.ts";
 import { agreements, blockingVersion } from "../kinds/review/council.ts";
 import { type FinishedRun, type RunStart, storeRun } from "./store_run.ts";
 import type { ReviewResult, ReviewStatus } from "../store/run_record.ts";
@@ -312,7 +309,8 @@ async function preparePrompt(
  * is made (lib/session/proof.ts `startReviewProof`); another review-gate run's `--output` files
  * are not taken for the provider's writes (lib/store/output_writes.ts).
  */
-function startProof(deps: ReviewDeps, repo: Repo) {
+async function startProof(deps: ReviewDeps, repo: Repo) {
+  const { startReviewProof } = await import("../session/proof.ts");
   return startReviewProof(deps.runner, {
     repo,
     env: deps.env,
@@ -463,9 +461,10 @@ async function collect(
 /**
  * One structured call to the provider, decoded as the run's answer kind, inside the read-only
  * proof, in a private read-only copy of the reviewed tree (lib/session/workspace.ts) made now —
- * only when a model is about to be asked.
+ * only when a model is about to be asked (the call's code, too, is loaded only then: a cache hit
+ * never needs it).
  */
-function askProvider(
+async function askProvider(
   run: ReviewRun,
   at: { repo: Repo; change: Change; prompt: string },
 ): Promise<CallOutcome<unknown>> {
@@ -475,29 +474,37 @@ function askProvider(
   deps.onProviderStart?.(adapter.name);
   const bin = resolveBinary(adapter, deps.env, options.cwd);
   const tree = at.change.toTree ?? at.change.to;
-  const proof = startProof(deps, at.repo);
-  return withReviewWorkspace(deps.runner, { repo: at.repo, tree }, (workspace) =>
-    callStructured({
-      adapter,
-      bin,
-      request: {
-        prompt: at.prompt,
-        schema: kind.schema,
-        root: at.repo.root,
-        model: config.model,
-        maxTurns: config.max_turns,
-      },
-      correctivePrompt: (refusal) => kind.corrective(formatRefusal(refusal)),
-      decode: async (input) =>
-        (await import("../answer/decoder.ts")).decode(decoderKind, input, at.change.tree),
-      runner: deps.runner,
-      timeoutMs: config.timeout_seconds * 1000,
-      signal: deps.signal,
-      env: deps.env,
-      workspace,
-      proof: proof(workspace),
-      missingBinaryMessage: missingBinaryMessage(adapter, bin),
-    }));
+  const [proof, { withReviewWorkspace }, { callStructured }] = await Promise.all([
+    startProof(deps, at.repo),
+    import("../session/workspace.ts"),
+    import("../session/call.ts"),
+  ]);
+  return await withReviewWorkspace(
+    deps.runner,
+    { repo: at.repo, tree },
+    (workspace) =>
+      callStructured({
+        adapter,
+        bin,
+        request: {
+          prompt: at.prompt,
+          schema: kind.schema,
+          root: at.repo.root,
+          model: config.model,
+          maxTurns: config.max_turns,
+        },
+        correctivePrompt: (refusal) => kind.corrective(formatRefusal(refusal)),
+        decode: async (input) =>
+          (await import("../answer/decoder.ts")).decode(decoderKind, input, at.change.tree),
+        runner: deps.runner,
+        timeoutMs: config.timeout_seconds * 1000,
+        signal: deps.signal,
+        env: deps.env,
+        workspace,
+        proof: proof(workspace),
+        missingBinaryMessage: missingBinaryMessage(adapter, bin),
+      }),
+  );
 }
 
 /**
@@ -600,7 +607,11 @@ async function finishInParts(
   const callTimeoutMs = config.timeout_seconds * 1000;
   const deadline = Math.min(options.deadline ?? Infinity, Date.now() + callTimeoutMs * waves);
   const tree = at.change.toTree ?? at.change.to;
-  const proof = startProof(deps, at.repo);
+  const [proof, { withReviewWorkspace }, { reviewInParts }] = await Promise.all([
+    startProof(deps, at.repo),
+    import("../session/workspace.ts"),
+    import("./parts.ts"),
+  ]);
   const result = await withReviewWorkspace(
     deps.runner,
     { repo: at.repo, tree },

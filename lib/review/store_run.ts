@@ -13,7 +13,7 @@ import type { KindDefinition } from "../kinds/definition.ts";
 import type { Config } from "../config/config.ts";
 import { StoreError } from "../base/errors.ts";
 import { getRenderer } from "../formats/registry.ts";
-import { type CallOutcome, toAttemptRecords } from "../session/call.ts";
+import type { CallOutcome } from "../session/call.ts";
 import { type CacheEntry, writeCache } from "../store/cache.ts";
 import { appendRecord, type RecordLine } from "../store/records.ts";
 import { writeRunRecord, writeSuccess, writeTranscript } from "../store/run_dir.ts";
@@ -101,7 +101,9 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
     cached: hit !== null,
     model: outcome?.model ?? hit?.record.model ?? config.model,
     sessionId: outcome?.sessionId ?? hit?.record.sessionId,
-    attempts: outcome ? toAttemptRecords(outcome.attempts) : [],
+    attempts: outcome
+      ? (await import("../session/call.ts")).toAttemptRecords(outcome.attempts)
+      : [],
     usage: outcome?.usage,
     costUsd: outcome?.costUsd,
     message: run.message ?? outcome?.message,
