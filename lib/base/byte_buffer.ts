@@ -6,6 +6,9 @@
  * @module
  */
 
+/** Ranges up to this many bytes are appended by a loop rather than through a view. */
+const SHORT_RANGE = 128;
+
 /** A reusable, growable run of bytes. */
 export class ByteBuffer {
   #bytes: Uint8Array;
@@ -42,6 +45,21 @@ export class ByteBuffer {
     this.reserve(bytes.length);
     this.#bytes.set(bytes, this.#length);
     this.#length += bytes.length;
+  }
+
+  /**
+   * Append `bytes[start, end)` (copied). A short range (a patch line) is copied byte by byte:
+   * cheaper than making a view of it to copy from, millions of times for a large patch.
+   */
+  appendRange(bytes: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    this.reserve(n);
+    if (n > SHORT_RANGE) this.#bytes.set(bytes.subarray(start, end), this.#length);
+    else {
+      const to = this.#bytes;
+      for (let i = 0, at = this.#length; i < n; i++) to[at + i] = bytes[start + i];
+    }
+    this.#length += n;
   }
 
   /** Set the length (≤ capacity after {@linkcode reserve}); bytes past it are forgotten. */

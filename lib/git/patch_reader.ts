@@ -75,9 +75,15 @@ const enum Dest {
   Body,
 }
 
-function startsWith(line: Uint8Array, prefix: readonly number[]): boolean {
-  if (line.length < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (line[i] !== prefix[i]) return false;
+/** True when `bytes[at, end)` starts with `prefix` (read in place: no view is made per line). */
+function startsWith(
+  bytes: Uint8Array,
+  at: number,
+  end: number,
+  prefix: readonly number[],
+): boolean {
+  if (end - at < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
   return true;
 }
 
@@ -119,7 +125,7 @@ export class PatchReader {
       }
       const nl = bytes.indexOf(NEWLINE, pos);
       const end = nl < 0 ? bytes.length : nl + 1;
-      this.#feed(bytes.subarray(pos, end));
+      this.#feed(bytes, pos, end);
       pos = end;
       if (nl >= 0) this.#endLine();
     }
@@ -128,8 +134,8 @@ export class PatchReader {
   /** The patch has ended: a last line without newline and what is still open are handed over. */
   end(): void {
     if (!this.#inLine && this.#headLength > 0) {
-      this.#classify(this.#head.subarray(0, this.#headLength));
-      this.#feed(this.#head.subarray(0, this.#headLength));
+      this.#classify(this.#head, 0, this.#headLength);
+      this.#feed(this.#head, 0, this.#headLength);
       this.#headLength = 0;
     }
     if (this.#inLine) this.#endLine();
@@ -148,7 +154,7 @@ export class PatchReader {
     if (this.#headLength === 0) {
       const nl = bytes.indexOf(NEWLINE, pos);
       if (bytes.length - pos >= want || (nl >= 0 && nl < pos + want)) {
-        this.#classify(bytes.subarray(pos, Math.min(bytes.length, pos + want)));
+        this.#classify(bytes, pos, Math.min(bytes.length, pos + want));
         return pos;
       }
     }
@@ -163,24 +169,23 @@ export class PatchReader {
       }
     }
     if (!complete && this.#headLength < want) return -1;
-    const head = this.#head.subarray(0, this.#headLength);
-    this.#classify(head);
-    this.#feed(head);
+    this.#classify(this.#head, 0, this.#headLength);
+    this.#feed(this.#head, 0, this.#headLength);
     this.#headLength = 0;
     if (complete) this.#endLine();
     return pos + taken;
   }
 
-  /** Decide where the line that starts with `prefix` goes, closing what it ends. */
-  #classify(prefix: Uint8Array): void {
+  /** Decide where the line that starts with `bytes[at, end)` goes, closing what it ends. */
+  #classify(bytes: Uint8Array, at: number, end: number): void {
     this.#inLine = true;
-    if (startsWith(prefix, DIFF_GIT)) {
+    if (startsWith(bytes, at, end, DIFF_GIT)) {
       this.#closeHunk();
       this.#closeHeader();
       this.#header.reset();
       this.#headerOpen = true;
       this.#dest = Dest.Header;
-    } else if (startsWith(prefix, HUNK_START) && (this.#headerOpen || this.#hunkOpen)) {
+    } else if (startsWith(bytes, at, end, HUNK_START) && (this.#headerOpen || this.#hunkOpen)) {
       this.#closeHunk();
       this.#closeHeader();
       this.#hunk.begin();
@@ -188,15 +193,16 @@ export class PatchReader {
       this.#dest = Dest.At;
     } else if (this.#headerOpen) this.#dest = Dest.Header;
     else if (this.#hunkOpen) {
-      this.#hunk.beginLine(prefix[0]);
+      this.#hunk.beginLine(bytes[at]);
       this.#dest = Dest.Body;
     } else this.#dest = Dest.Skip; // anything before the first section is not patch text
   }
 
-  #feed(bytes: Uint8Array): void {
-    if (this.#dest === Dest.Header) this.#header.append(bytes);
-    else if (this.#dest === Dest.At) this.#hunk.appendAt(bytes);
-    else if (this.#dest === Dest.Body) this.#hunk.appendBody(bytes);
+  /** Keep `bytes[start, end)` where the current line goes. */
+  #feed(bytes: Uint8Array, start: number, end: number): void {
+    if (this.#dest === Dest.Body) this.#hunk.appendBody(bytes, start, end);
+    else if (this.#dest === Dest.Header) this.#header.append(bytes.subarray(start, end));
+    else if (this.#dest === Dest.At) this.#hunk.appendAt(bytes.subarray(start, end));
   }
 
   #endLine(): void {
@@ -242,7 +248,8 @@ class HunkBuilder {
   #newAt = new Int32Array(256);
   #count = 0;
   #range = { oldStart: 0, oldLines: 0, newStart: 0, newLines: 0 };
-  #heading = "";
+  /** The `@@` line as read; its heading is taken from it only when the hunk is cut. */
+  #first = "";
   #oldNext = 0;
   #newNext = 0;
   #part = 0;
@@ -282,7 +289,7 @@ class HunkBuilder {
       newLines: match?.[4] === undefined ? 1 : Number(match[4]),
     };
     this.#range = range;
-    this.#heading = first.replace(HUNK_LINE, "").trim();
+    this.#first = first;
     // the first body line's numbers; an empty side's start is the line before it
     this.#oldNext = range.oldLines === 0 ? range.oldStart + 1 : range.oldStart;
     this.#newNext = range.newLines === 0 ? range.newStart + 1 : range.newStart;
@@ -303,13 +310,12 @@ class HunkBuilder {
     this.#count = n;
   }
 
-  appendBody(bytes: Uint8Array): void {
+  /** Keep `bytes[start, end)` of the current body line (past `keepBytes` only counted). */
+  appendBody(bytes: Uint8Array, start: number, end: number): void {
     const room = Math.max(0, this.#keepBytes - this.#body.length);
-    if (bytes.length <= room) this.#body.append(bytes);
-    else {
-      this.#body.append(bytes.subarray(0, room));
-      this.#overflow += bytes.length - room;
-    }
+    const kept = Math.min(end - start, room);
+    this.#body.appendRange(bytes, start, start + kept);
+    this.#overflow += end - start - kept;
   }
 
   /** The current body line is complete: a part too large with it is handed over before it. */
@@ -397,7 +403,8 @@ class HunkBuilder {
   #emitPart(n: number): void {
     this.#part++;
     const probe = this.#info(n, 0);
-    const note = `part ${this.#part} of one hunk${this.#heading ? `; ${this.#heading}` : ""}`;
+    const heading = this.#first.replace(HUNK_LINE, "").trim();
+    const note = `part ${this.#part} of one hunk${heading ? `; ${heading}` : ""}`;
     const head = encoder.encode(
       `@@ -${range(probe.oldStart, probe.oldLines)} +${
         range(probe.newStart, probe.newLines)
