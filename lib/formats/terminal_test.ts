@@ -108,7 +108,7 @@ Deno.test("renderTerminal() says how much was reviewed and names every omitted f
   );
   match(
     text,
-    /big\.json: lines 12-51, deleted lines 90-94 \(over the prompt budget; 47 lines, 2\.9 KB\)/,
+    /big\.json: lines 12-51, deleted lines 90-94 \(over the size limit, max_calls × budgets\.total_bytes; 47 lines, 2\.9 KB\)/,
   );
   match(text, /logo\.png: whole file \(binary; 24\.0 KB\)/);
   match(

@@ -102,7 +102,7 @@ export function couldNotRun(record: Pick<RunRecord, "status">): boolean {
 export interface UnreviewedPart {
   /** Repository-relative path of the file (or part of it) left out. */
   path: string;
-  /** e.g. `not reviewed: big.json: lines 12-51 (over the prompt budget; 40 lines, 2.1 KB)` */
+  /** e.g. `not reviewed: big.json: lines 12-51 (over the size limit, max_calls × budgets.total_bytes; 40 lines, 2.1 KB)` */
   text: string;
 }
 

@@ -13,7 +13,7 @@ export const OMIT_REASON_TEXT: Readonly<Record<OmitReason, string>> = {
   binary: "binary",
   undecodable: "not decodable as text",
   submodule: "submodule",
-  budget: "over the prompt budget",
+  budget: "over the size limit, max_calls × budgets.total_bytes",
   failed: "its part's review could not run",
 };
 
@@ -76,7 +76,7 @@ function unlinedFiles(omitted: readonly OmittedPart[]): string {
 
 /**
  * One omitted part for a reader (the path is left to the caller, which quotes it its own way):
- * `lines 120-171, 300-340 and 12 more hunks (over the prompt budget; 2,400 lines, 80.0 KB)` or
+ * `lines 120-171, 300-340 and 12 more hunks (over the size limit, max_calls × budgets.total_bytes; 2,400 lines, 80.0 KB)` or
  * `whole file (binary, 24.0 KB)`.
  *
  * @param part the omitted part
@@ -116,7 +116,7 @@ export const MAX_LISTED_PARTS = 50;
  * {@linkcode MAX_LISTED_PARTS}, then a count), then the directories left out of the change.
  *
  * @param coverage a run's coverage
- * @returns lines like `big.ts: lines 120-171 (over the prompt budget; 52 lines, 2.1 KB)`
+ * @returns lines like `big.ts: lines 120-171 (over the size limit, max_calls × budgets.total_bytes; 52 lines, 2.1 KB)`
  */
 export function omittedLines(coverage: Coverage): string[] {
   const lines = coverage.omitted.slice(0, MAX_LISTED_PARTS)
