@@ -27,7 +27,7 @@ import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
 import { buildRulesReport, rulesIdentity } from "../rules/report.ts";
 import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
 import type { CallOutcome } from "../session/call.ts";
-import { OMIT_REASON_TEXT } from "../git/coverage_text.ts";
+import { excludedLine, OMIT_REASON_TEXT } from "../git/coverage_text.ts";
 import { type CacheEntry, cacheKey, readCache } from "../store/cache.ts";
 import { ensureStateDir, stateDir } from "../store/state.ts";
 import { outputWritesUnder } from "../store/output_writes.ts";
@@ -166,6 +166,19 @@ function excludedMessage(excluded: readonly ExcludedFile[]): string {
   const named = excluded.slice(0, 5).map((e) => `${e.path} (${e.rule})`).join(", ");
   const more = excluded.length > 5 ? `, and ${excluded.length - 5} more` : "";
   return `every changed file is excluded by rule: ${named}${more}`;
+}
+
+/**
+ * Why a collected change had nothing to review, when it left something out: every changed file
+ * excluded by rule, and the nested repositories and linked worktrees that are not part of it
+ * (named, as the README promises, even when nothing else changed).
+ */
+function nothingMessage(change: Change): { message?: string } {
+  const parts = [
+    change.excludedByRule.length ? excludedMessage(change.excludedByRule) : "",
+    excludedLine(change.coverage),
+  ].filter((p) => p !== "");
+  return parts.length ? { message: parts.join("; ") } : {};
 }
 
 /**
@@ -399,9 +412,7 @@ async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<Re
         blocking: false,
         target: { kind: at.kind ?? "worktree", label: at.label },
         ...(status === "interrupted" ? { message: EARLY_INTERRUPT } : {}),
-        ...(status === "nothing-to-review" && at.change?.excludedByRule.length
-          ? { message: excludedMessage(at.change.excludedByRule) }
-          : {}),
+        ...(status === "nothing-to-review" && at.change ? nothingMessage(at.change) : {}),
         finishedAt: deps.now().toISOString(),
         durationMs: deps.now().getTime() - started.getTime(),
         runDir: "",

@@ -158,6 +158,11 @@ Deno.test("review ignores a linked worktree inside the checkout (claude -w): no 
     const idle = await runCli(sandbox, ["review"], { scenario: "valid" });
     assert.equal(idle.code, 0, idle.stdout + idle.stderr);
     assert.match(idle.stdout, /^review-gate: nothing to review/);
+    // left out, and named even when nothing else changed
+    assert.match(
+      idle.stdout,
+      /Not part of this change \(left out\): \.claude\/worktrees\/agent-1 \(linked worktree\)/,
+    );
     assert.equal((await readFakeLog(sandbox)).length, 0, "no model call");
     await sandbox.repo.write("a.ts", "export const a = 2;\n");
     const result = await runCli(sandbox, ["review", "--json"], { scenario: "valid" });
@@ -170,5 +175,20 @@ Deno.test("review ignores a linked worktree inside the checkout (claude -w): no 
     ]);
     const prompt = promptOf((await readFakeLog(sandbox))[0]);
     assert.doesNotMatch(prompt, /agent-1|Subproject/);
+  });
+});
+
+Deno.test("review names a nested repository it leaves out when nothing else changed", async () => {
+  await withSandbox({ "a.ts": "export const a = 1;\n" }, async (sandbox) => {
+    await sandbox.repo.git("init", "-q", "vendor/lib");
+    await sandbox.repo.write("vendor/lib/evil.ts", "export const e = 1;\n");
+    const r = await runCli(sandbox, ["review"], { scenario: "valid" });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(
+      r.stdout,
+      "review-gate: nothing to review (working tree) — Not part of this change (left out): " +
+        "vendor/lib (nested repository)\n",
+    );
+    assert.equal((await readFakeLog(sandbox)).length, 0, "no model call");
   });
 });
