@@ -114,7 +114,7 @@ Deno.test("hook claude-stop and claude-prompt allow with a NOT reviewed systemMe
     const stop = await runHook(sb, "claude-stop", stopPayload(session));
     assert.equal(stop.code, 0, stop.stderr);
     const message = String(stopDecision(stop.stdout)?.systemMessage ?? "");
-    assert.match(message, /NOT reviewed|failed/);
+    assert.match(message, /this turn was NOT reviewed: the Stop gate failed/);
     assert.match(message, /\.review-gate\.json/);
     assert.doesNotMatch(stop.stderr, STACK);
     const prompt = await runCli(sb, ["hook", "claude-prompt"], { stdin: "{}" });

@@ -15,14 +15,16 @@ import { describeFailure, hookFailureText, type HookOutput } from "../hook_io.ts
 import { decideStop, GATE_ERROR, type StoredVerdict } from "./decision.ts";
 
 /**
- * Before the config is read: `on_error` is unknown, so allow with a message.
+ * Before the config is read: `on_error` is unknown, so allow with a message saying the turn was
+ * NOT reviewed.
  *
  * @returns exit 0 with a `systemMessage` on stdout and the same text on stderr
  */
 export function failSafe(error: unknown): HookOutput {
-  const message = `review-gate: the Stop gate failed and allowed the stop: ${
-    describeFailure(error)
-  }`;
+  const message =
+    `review-gate: this turn was NOT reviewed: the Stop gate failed and allowed the stop: ${
+      describeFailure(error)
+    }`;
   return {
     stdout: buildStopMessage(message),
     stderr: sanitizeForTerminal(message) + "\n",
