@@ -219,18 +219,31 @@ function invocationUsage(u: unknown): Usage | undefined {
 }
 
 /**
- * The last `maxChars` characters of a stream, trimmed, for error messages.
+ * A stream's text for an error message, at most about `maxChars` characters: whole when short;
+ * otherwise stack-frame lines (`    at …`) are left out first (with a count), then the middle is cut,
+ * keeping the start — where a CLI's uncaught error prints its message — and the end.
  *
  * @param text stdout or stderr
  * @param maxChars how much to keep (characters), default 600
+ * @returns the trimmed excerpt; `…` marks what was cut
  */
-export function tailOf(text: string, maxChars = 600): string {
+export function excerptOf(text: string, maxChars = 600): string {
   const trimmed = text.trim();
-  return trimmed.length <= maxChars ? trimmed : `…${trimmed.slice(-maxChars)}`;
+  if (trimmed.length <= maxChars) return trimmed;
+  const lines = trimmed.split("\n");
+  const frames = lines.filter((line) => /^\s+at\s/.test(line)).length;
+  const kept = frames === 0
+    ? trimmed
+    : `${
+      lines.filter((line) => !/^\s+at\s/.test(line)).join("\n").trim()
+    } (${frames} stack lines left out)`;
+  if (kept.length <= maxChars) return kept;
+  const half = Math.floor(maxChars / 2);
+  return `${kept.slice(0, half).trimEnd()} … ${kept.slice(-half).trimStart()}`;
 }
 
 function withStderr(message: string, stderr: string): string {
-  const tail = tailOf(stderr);
+  const tail = excerptOf(stderr);
   return tail === "" ? message : `${message}; stderr: ${tail}`;
 }
 

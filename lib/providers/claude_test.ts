@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
-import { buildClaudeInvocation, claudeAdapter, parseClaudeEnvelope } from "./claude.ts";
+import { buildClaudeInvocation, claudeAdapter, excerptOf, parseClaudeEnvelope } from "./claude.ts";
 import { output, REQUEST, sample } from "./_test_support.ts";
 
 const SCHEMA_TEXT = (() => {
@@ -173,4 +173,29 @@ Deno.test("claudeAdapter declares its binary, env override and capabilities", ()
   assert.equal(claudeAdapter.name, "claude");
   assert.equal(claudeAdapter.binEnv, "REVIEW_GATE_CLAUDE_BIN");
   assert.deepEqual(claudeAdapter.capabilities, { nativeSchema: true, resume: true });
+});
+
+Deno.test("a crashed CLI's error message is kept in the message, its stack frames left out", () => {
+  const frames = Array.from(
+    { length: 30 },
+    (_, i) => `    at step${i} (file:///x/scenario.ts:${i}:11)`,
+  );
+  const stderr = [
+    `error: Uncaught (in promise) Error: unknown step kind "eror": use one of valid, prose, error`,
+    ...frames,
+  ].join("\n");
+  const envelope = parseClaudeEnvelope(output("", 70, stderr));
+  assert.equal(envelope.outcome, "error");
+  const message = envelope.outcome === "error" ? envelope.message : "";
+  assert.match(message, /^Claude Code printed no JSON \(exit code 70\); stderr: error: .*"eror"/);
+  assert.match(message, /\(30 stack lines left out\)$/);
+  assert.doesNotMatch(message, /step\d/);
+});
+
+Deno.test("excerptOf() keeps short text whole, and the start and end of long text", () => {
+  assert.equal(excerptOf("  short  \n"), "short");
+  const long = `FIRST ${"x".repeat(2000)} LAST`;
+  const cut = excerptOf(long, 100);
+  assert.ok(cut.length <= 103, String(cut.length));
+  assert.match(cut, /^FIRST x+ … x+ LAST$/);
 });

@@ -50,7 +50,7 @@
 
 import { join } from "node:path";
 import { dialectText } from "../answer/dialect.ts";
-import { tailOf } from "./claude.ts";
+import { excerptOf } from "./claude.ts";
 import { allowlistEnv } from "./child_env.ts";
 import {
   buildCodexHome,
@@ -308,7 +308,7 @@ export function parseCodexEnvelope(output: ProcessOutput): Envelope {
   const seen = readCodexEvents(output.stdout);
   const meta: EnvelopeMeta = { ...seen.meta };
   if (seen.notices.length > 0) meta.notices = [...new Set(seen.notices)];
-  const stderrTail = tailOf(output.stderr);
+  const stderrTail = excerptOf(output.stderr);
   const suffix = stderrTail === "" ? "" : `; stderr: ${stderrTail}`;
   const fatal = seen.failures.length > 0 ||
     (seen.notices.length > 0 && !seen.completedAfterErrors);

@@ -17,7 +17,7 @@
 
 import { join } from "node:path";
 import { dialectText } from "../answer/dialect.ts";
-import { tailOf } from "./claude.ts";
+import { excerptOf } from "./claude.ts";
 import { allowlistEnv } from "./child_env.ts";
 import { PROMPT_LIMITS } from "./limits.ts";
 import type {
@@ -119,7 +119,7 @@ function contentText(content: unknown): string {
  */
 export function parseVibeEnvelope(output: ProcessOutput): Envelope {
   if (output.code !== 0) {
-    const tail = tailOf(output.stderr);
+    const tail = excerptOf(output.stderr);
     return {
       outcome: "error",
       message: `Vibe exited with code ${output.code}${tail === "" ? "" : `: ${tail}`}`,
