@@ -27,6 +27,7 @@ export interface Section {
 }
 
 /** Text of 7-bit characters only, whose UTF-8 length is its length. */
+// deno-lint-ignore no-control-regex -- every 7-bit character, controls included, is one UTF-8 byte
 const ASCII = /^[\x00-\x7f]*$/;
 
 /**
