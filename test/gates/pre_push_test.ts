@@ -119,6 +119,27 @@ Deno.test("pre-push gate reviews real git pushes and blocks, skips and caches as
       );
     });
 
+    await t.step(
+      "a new branch whose commits are all on the remote says there is nothing new, also when replayed",
+      async () => {
+        const line =
+          "review-gate: refs/heads/feature-copy: nothing new to review (every commit is already on the remote)\n";
+        const r = await runGit(sb, ["push", "origin", "feature:feature-copy"], {
+          env: scenario(blocking),
+        });
+        assert.equal(r.code, 0, r.stderr);
+        assert.ok(r.stderr.includes(line), r.stderr);
+        assert.equal(await providerCalls(sb), 3);
+        await gitOk(sb, ["push", "-q", "origin", "--delete", "feature-copy"]);
+        const again = await runGit(sb, ["push", "origin", "feature:feature-copy"], {
+          env: scenario(blocking),
+        });
+        assert.equal(again.code, 0, again.stderr);
+        assert.ok(again.stderr.includes(line), again.stderr);
+        await gitOk(sb, ["push", "-q", "origin", "--delete", "feature-copy"]);
+      },
+    );
+
     await t.step("deleting a branch needs no review", async () => {
       const r = await runGit(sb, ["push", "origin", "--delete", "feature"], {
         env: scenario(blocking),

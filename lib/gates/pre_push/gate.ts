@@ -128,6 +128,11 @@ async function gateUpdate(
     if (resolved.notReviewed) {
       push.stderr.push(notReviewedLine(update.remoteRef, resolved.reason));
       push.fromMemoOnly = false; // what was not reviewed is said by review-gate each time
+    } else if (resolved.said) {
+      // replayable: the push stamp's key holds the remote-tracking refs this answer rests on
+      push.stderr.push(
+        sanitizeForTerminal(`review-gate: ${update.remoteRef}: ${resolved.reason}\n`),
+      );
     }
     return "skipped";
   }

@@ -48,12 +48,14 @@ export interface PushRange {
 /**
  * Either a range, or why this update gets no review. `notReviewed` marks a skip of something that
  * does change the remote (a tag, an id that is not a commit here): the gate must say it was NOT
- * reviewed; a deletion or a ref with nothing new has nothing to review.
+ * reviewed; a deletion or a ref with nothing new has nothing to review. `said` marks a skip the
+ * gate still reports in one line (a ref with nothing new: the user sees that the gate ran).
  */
 export type PushRangeResult = { kind: "range"; range: PushRange } | {
   kind: "skip";
   reason: string;
   notReviewed?: boolean;
+  said?: boolean;
 };
 
 /** Inputs of {@linkcode resolvePushRange}. */
@@ -128,7 +130,11 @@ export async function resolvePushRange(
     };
   }
   if (rows.length === 0) {
-    return { kind: "skip", reason: `nothing new to review on ${update.remoteRef}` };
+    return {
+      kind: "skip",
+      reason: "nothing new to review (every commit is already on the remote)",
+      said: true,
+    };
   }
   const truncated = rows.length > maxCommits;
   const { known, notes } = upstream;

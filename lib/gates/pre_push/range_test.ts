@@ -101,7 +101,11 @@ Deno.test("resolvePushRange() skips deletions, tags, and pushes with nothing new
       remote: "upstream",
       update: update("refs/heads/main", base, "refs/heads/copy", zero),
     });
-    assert.deepEqual(same, { kind: "skip", reason: "nothing new to review on refs/heads/copy" });
+    assert.deepEqual(same, {
+      kind: "skip",
+      reason: "nothing new to review (every commit is already on the remote)",
+      said: true,
+    });
   });
 });
 
