@@ -193,3 +193,36 @@ Deno.test("a push whose part failed is never reused as a complete verdict: the s
     await sb.cleanup();
   }
 });
+
+Deno.test("a push answered from the cached verdict appends a ledger line; a replayed push does not", async () => {
+  const sb = await makeGateSandbox();
+  try {
+    const installed = await runCli(sb, ["install", "--git"]);
+    assert.equal(installed.code, 0, installed.stderr);
+    await gitOk(sb, ["switch", "-q", "-c", "feature"]);
+    await Deno.writeTextFile(join(sb.repo.root, "note.ts"), "export const note = 1;\n");
+    await gitOk(sb, ["add", "note.ts"]);
+    await gitOk(sb, ["commit", "-qm", "note"]);
+    const ledger = async () => {
+      const stats = await runCli(sb, ["stats", "--json", "--by", "gate"]);
+      assert.equal(stats.code, 0, stats.stderr);
+      return JSON.parse(stats.stdout).total;
+    };
+    for (const expected of [{ runs: 1, cacheHits: 0 }, { runs: 2, cacheHits: 1 }]) {
+      const r = await runGit(sb, ["push", "origin", "feature"], { env: scenario("valid") });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /refs\/heads\/feature \(1 commit\)/);
+      const total = await ledger();
+      assert.deepEqual({ runs: total.runs, cacheHits: total.cacheHits }, expected);
+      await gitOk(sb, ["push", "-q", "origin", "--delete", "feature"]);
+    }
+    // The same push again is replayed by the installed hook without starting review-gate.
+    const replayed = await runGit(sb, ["push", "origin", "feature"], { env: scenario("valid") });
+    assert.equal(replayed.code, 0, replayed.stderr);
+    assert.match(replayed.stderr, /refs\/heads\/feature \(1 commit\): approved \(cached verdict/);
+    assert.equal((await ledger()).runs, 2);
+    assert.equal(await providerCalls(sb), 1);
+  } finally {
+    await sb.cleanup();
+  }
+});

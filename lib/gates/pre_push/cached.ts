@@ -47,6 +47,10 @@ export interface CachedVerdict {
   status: string;
   /** What the cached review saw (absent in entries written before coverage was recorded). */
   coverage?: Coverage;
+  /** The provider and model that gave the verdict, and its findings by severity (for the ledger). */
+  provider: string;
+  model?: string;
+  findingCounts?: Record<string, number>;
 }
 
 /**
@@ -100,6 +104,9 @@ export async function cachedVerdict(
         runDir: entry.record.runDir,
         status: entry.record.status,
         coverage: entry.record.coverage,
+        provider: entry.record.provider ?? context.identity.provider,
+        model: entry.record.model,
+        findingCounts: entry.record.findingCounts,
         findingNotes: entry.record.findingNotes &&
           noteFindings(entry.record.findingNotes.map((n) => n.fingerprint), context.acks),
       }

@@ -146,22 +146,33 @@ async function gateUpdate(
     runner: push.input.runner,
     now: push.input.now(),
   });
-  const { memo, hit } = await cachedVerdict(await push.cacheContext, range);
+  const started = push.input.now();
+  const context = await push.cacheContext;
+  const { memo, hit } = await cachedVerdict(context, range);
   if (hit) {
-    report(
-      push,
-      renderVerdict({
+    const verdict = renderVerdict({
+      label,
+      source: "memo",
+      ...hit,
+      findings: blockingOf(hit.answer, push.config, hit.findingNotes),
+      onPartial: gate.on_partial,
+    });
+    report(push, verdict);
+    if (context.state !== null) {
+      const { recordMemoAnswer } = await import("./ledger.ts");
+      const warning = await recordMemoAnswer(context.state, {
         label,
-        source: "memo",
-        ...hit,
-        findings: blockingOf(hit.answer, push.config, hit.findingNotes),
-        onPartial: gate.on_partial,
-      }),
-    );
+        hit,
+        blocking: verdict.blocked,
+        started,
+        finished: push.input.now(),
+      });
+      if (warning) push.stderr.push(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
+    }
     return "reviewed";
   }
   push.fromMemoOnly = false;
-  return await reviewRange(push, { range, label, memo, acks: (await push.cacheContext).acks });
+  return await reviewRange(push, { range, label, memo, acks: context.acks });
 }
 
 /**
