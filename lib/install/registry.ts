@@ -73,7 +73,7 @@ const claudeTarget: InstallTarget = {
   what: "the Claude Code hooks",
   async plan(install, context) {
     const { loadConfig } = await import("../config/config.ts");
-    const { BACKUP_SUFFIX, installClaudeHooks, uninstallClaudeHooks } = await import(
+    const { installClaudeHooks, uninstallClaudeHooks } = await import(
       "./claude/install.ts"
     );
     const { config } = await loadConfig({ root: context.repo.root, env: context.env });
@@ -90,30 +90,53 @@ const claudeTarget: InstallTarget = {
       dryRun: true,
     };
     if (!install) {
-      return await everyScope(
+      const plan = await everyScope(
         context.scope ? [context.scope] : CLAUDE_SCOPES,
         (scope) => uninstallClaudeHooks({ ...options, scope }),
       );
+      if ((context.scope ?? "local") !== "local") return plan;
+      return withLocalIgnore(plan, await localIgnore(false, context, projectDir));
     }
     const scope = context.scope ?? "local";
     const report = await installClaudeHooks({ ...options, scope });
     if (scope !== "local" || report.actions.length === 0) return report;
     // .claude/settings.local.json is the user's own: keep it (and our backup) out of git's view,
     // as Claude Code does when it creates the file, so no review ever sends it to the model
-    const { ignoreLocalFiles } = await import("./git/local_ignore.ts");
-    const ignore = await ignoreLocalFiles(context.runner, context.repo, [
-      report.path,
-      report.path + BACKUP_SUFFIX,
-    ]);
-    if (ignore.length === 0) return report;
-    return {
-      actions: [...report.actions, ...ignore],
-      text: `${report.text.trimEnd()}\ngit: ${
-        (await import("./file_actions.ts")).renderActions(ignore)
-      }`,
-    };
+    return withLocalIgnore(report, await localIgnore(true, context, projectDir));
   },
 };
+
+/**
+ * The `info/exclude` change for the local settings file and its backup: install adds the lines
+ * that keep them out of git, uninstall takes those lines out (lib/install/git/local_ignore.ts).
+ */
+async function localIgnore(
+  install: boolean,
+  context: InstallContext,
+  projectDir: string,
+): Promise<FileAction[]> {
+  const { BACKUP_SUFFIX, claudeSettingsPath } = await import("./claude/install.ts");
+  const { ignoreLocalFiles, unignoreLocalFiles } = await import("./git/local_ignore.ts");
+  const path = claudeSettingsPath("local", { projectDir });
+  return await (install ? ignoreLocalFiles : unignoreLocalFiles)(context.runner, context.repo, [
+    path,
+    path + BACKUP_SUFFIX,
+  ]);
+}
+
+/** A plan with the `info/exclude` actions added and shown under "git:". */
+async function withLocalIgnore(
+  plan: InstallPlan,
+  ignore: FileAction[],
+): Promise<InstallPlan> {
+  if (ignore.length === 0) return plan;
+  return {
+    actions: [...plan.actions, ...ignore],
+    text: `${plan.text.trimEnd()}\ngit: ${
+      (await import("./file_actions.ts")).renderActions(ignore)
+    }`,
+  };
+}
 
 /** Every scope `uninstall --claude` looks in when none is given. */
 const CLAUDE_SCOPES: readonly ClaudeScope[] = ["local", "project", "user"];

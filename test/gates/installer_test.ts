@@ -353,6 +353,8 @@ Deno.test("install --claude keeps the personal settings file out of git (and of 
   const sb = await makeGateSandbox({ remote: false });
   const root = sb.repo.root;
   try {
+    const excludePath = join(root, ".git", "info", "exclude");
+    const original = await Deno.readTextFile(excludePath).catch(() => null);
     const installed = await runCli(sb, ["install", "--claude"]);
     assert.equal(installed.code, 0, installed.stderr);
     assert.match(installed.stdout, /keep your own settings file out of git/);
@@ -382,6 +384,11 @@ Deno.test("install --claude keeps the personal settings file out of git (and of 
     }
     const doctor = await runCli(sb, ["doctor"]);
     assert.ok(!/hooks \((local|project)\): installed/.test(doctor.stdout), doctor.stdout);
+    assert.equal(
+      await Deno.readTextFile(excludePath).catch(() => null),
+      original,
+      "uninstall takes our lines out of info/exclude",
+    );
   } finally {
     await sb.cleanup();
   }
