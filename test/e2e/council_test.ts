@@ -8,7 +8,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { lastRun, makeSandbox, readFakeLog, runCli, writeScenario } from "./_cli.ts";
+import { lastRun, makeSandbox, readFakeLog, runCli, type Sandbox, writeScenario } from "./_cli.ts";
 
 const FILE = Array.from({ length: 20 }, (_, i) => `export const line${i + 1} = ${i + 1};`);
 
@@ -36,26 +36,29 @@ function answer(findings: unknown[]) {
   };
 }
 
+/** Scenario files for the fake Claude and the fake Codex, each answering `findings` once. */
+async function councilEnv(
+  sandbox: Sandbox,
+  claudeFindings: unknown[],
+  codexFindings: unknown[],
+): Promise<Record<string, string>> {
+  const scenario = (cli: string, findings: unknown[]) =>
+    writeScenario(sandbox, cli, [{ kind: "valid", answer: answer(findings) }]);
+  return {
+    REVIEW_GATE_FAKE_SCENARIO_CLAUDE: await scenario("claude", claudeFindings),
+    REVIEW_GATE_FAKE_SCENARIO_CODEX: await scenario("codex", codexFindings),
+  };
+}
+
 Deno.test("council: two providers disagree, findings are matched and marked with who agreed", async () => {
   const sandbox = await makeSandbox({ "src/client.ts": FILE.join("\n") + "\n" });
   try {
     const edited = FILE.map((l, i) => (i >= 9 && i < 16 ? `${l} // retry forever` : l));
     await sandbox.repo.write("src/client.ts", edited.join("\n") + "\n");
-    const claude = await writeScenario(sandbox, "claude", [{
-      kind: "valid",
-      answer: answer([
-        finding("Unbounded retry loop", [10, 14]),
-        finding("Token written to the log", [16, 16]),
-      ]),
-    }]);
-    const codex = await writeScenario(sandbox, "codex", [{
-      kind: "valid",
-      answer: answer([finding("The retry loop is unbounded", [11, 13], "critical")]),
-    }]);
-    const env = {
-      REVIEW_GATE_FAKE_SCENARIO_CLAUDE: claude,
-      REVIEW_GATE_FAKE_SCENARIO_CODEX: codex,
-    };
+    const env = await councilEnv(sandbox, [
+      finding("Unbounded retry loop", [10, 14]),
+      finding("Token written to the log", [16, 16]),
+    ], [finding("The retry loop is unbounded", [11, 13], "critical")]);
 
     const any = await runCli(sandbox, ["review", "--json", "--providers", "claude,codex"], { env });
     assert.equal(any.code, 1, any.stdout + any.stderr);
@@ -153,18 +156,7 @@ Deno.test("council: a finding blocks when one provider's own version blocks, in 
     await sandbox.repo.write("src/client.ts", edited.join("\n") + "\n");
     const introduced = { ...finding("Backdoor via eval", [10, 10], "critical"), confidence: 0.99 };
     const touched = { ...introduced, scope: "pre-existing-touched", category: "style" };
-    const claude = await writeScenario(sandbox, "claude", [{
-      kind: "valid",
-      answer: answer([touched]),
-    }]);
-    const codex = await writeScenario(sandbox, "codex", [{
-      kind: "valid",
-      answer: answer([introduced]),
-    }]);
-    const env = {
-      REVIEW_GATE_FAKE_SCENARIO_CLAUDE: claude,
-      REVIEW_GATE_FAKE_SCENARIO_CODEX: codex,
-    };
+    const env = await councilEnv(sandbox, [touched], [introduced]);
     for (const order of ["claude,codex", "codex,claude"]) {
       const run = await runCli(sandbox, ["review", "--json", "--providers", order], { env });
       assert.equal(run.code, 1, `${order}: ${run.stdout}${run.stderr}`);
@@ -196,18 +188,11 @@ Deno.test("council: severity and confidence come from the same provider's versio
     const edited = FILE.map((l, i) => (i === 9 ? `${l} // eval(input)` : l));
     await sandbox.repo.write("src/client.ts", edited.join("\n") + "\n");
     const base = finding("Backdoor via eval", [10, 10]);
-    const claude = await writeScenario(sandbox, "claude", [{
-      kind: "valid",
-      answer: answer([{ ...base, severity: "critical", confidence: 0.3 }]),
-    }]);
-    const codex = await writeScenario(sandbox, "codex", [{
-      kind: "valid",
-      answer: answer([{ ...base, severity: "low", confidence: 0.99 }]),
-    }]);
-    const env = {
-      REVIEW_GATE_FAKE_SCENARIO_CLAUDE: claude,
-      REVIEW_GATE_FAKE_SCENARIO_CODEX: codex,
-    };
+    const env = await councilEnv(
+      sandbox,
+      [{ ...base, severity: "critical", confidence: 0.3 }],
+      [{ ...base, severity: "low", confidence: 0.99 }],
+    );
     const run = await runCli(sandbox, [
       "review",
       "--json",
