@@ -85,6 +85,28 @@ export async function gitOk(sandbox: Sandbox, args: string[], cwd?: string): Pro
 }
 
 /**
+ * Add a submodule at `path` (its own repository with one committed file `y.ts`,
+ * `export const y = 1;`) to the sandbox repository and commit it.
+ */
+export async function addSubmodule(sandbox: Sandbox, path = "lib"): Promise<void> {
+  const upstream = join(sandbox.dir, "lib-upstream");
+  await gitOk(sandbox, ["init", "-q", "-b", "main", upstream], sandbox.dir);
+  await Deno.writeTextFile(join(upstream, "y.ts"), "export const y = 1;\n");
+  await gitOk(sandbox, ["add", "y.ts"], upstream);
+  await gitOk(sandbox, ["commit", "-q", "-m", "lib"], upstream);
+  await gitOk(sandbox, [
+    "-c",
+    "protocol.file.allow=always",
+    "submodule",
+    "add",
+    "-q",
+    upstream,
+    path,
+  ]);
+  await gitOk(sandbox, ["commit", "-q", "-m", "add submodule"]);
+}
+
+/**
  * Put `export const t = "<token>";` on the first line of {@linkcode APP} in the worktree at `root`:
  * line 1 is then a changed line, which {@linkcode BLOCKING_ANSWER} (scope "introduced") points at.
  */

@@ -13,13 +13,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  addSubmodule,
   addTokenLine,
   blockingScenario,
   gitOk,
   makeGateSandbox,
   promptPayload,
   providerCalls,
-  runGit,
   runHook,
   scenario,
   stopDecision,
@@ -32,22 +32,7 @@ Deno.test("claude Stop gate is anchored where the turn started, whatever the age
   try {
     const blocking = scenario(await blockingScenario(sb));
     // A submodule (its own repository) inside the checkout.
-    const upstream = join(sb.dir, "lib-upstream");
-    await gitOk(sb, ["init", "-q", "-b", "main", upstream], sb.dir);
-    await Deno.writeTextFile(join(upstream, "lib.txt"), "lib\n");
-    await gitOk(sb, ["add", "lib.txt"], upstream);
-    await gitOk(sb, ["commit", "-q", "-m", "lib"], upstream);
-    const sub = await runGit(sb, [
-      "-c",
-      "protocol.file.allow=always",
-      "submodule",
-      "add",
-      "-q",
-      upstream,
-      "vendor/lib",
-    ]);
-    assert.equal(sub.code, 0, sub.stderr);
-    await gitOk(sb, ["commit", "-q", "-m", "add submodule"]);
+    await addSubmodule(sb, "vendor/lib");
     const submodule = join(root, "vendor", "lib");
     // A nested repository the checkout does not track (a tool's clone, a scratch repo).
     const nested = join(root, "scratch", "nested");

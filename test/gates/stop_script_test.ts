@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  addSubmodule,
   addTokenLine,
   APP,
   blockingScenario,
@@ -203,21 +204,7 @@ Deno.test("Stop script: edits racing the prompt hook are never allowed unseen", 
 Deno.test("Stop script: an edit inside a submodule (same tree) reaches review-gate", async () => {
   const { sb, root, prompt, stop } = await setup("fast-submodule");
   try {
-    const upstream = join(sb.dir, "lib-upstream");
-    await gitOk(sb, ["init", "-q", "-b", "main", upstream], sb.dir);
-    await Deno.writeTextFile(join(upstream, "y.ts"), "export const y = 1;\n");
-    await gitOk(sb, ["add", "y.ts"], upstream);
-    await gitOk(sb, ["commit", "-q", "-m", "lib"], upstream);
-    await gitOk(sb, [
-      "-c",
-      "protocol.file.allow=always",
-      "submodule",
-      "add",
-      "-q",
-      upstream,
-      "lib",
-    ]);
-    await gitOk(sb, ["commit", "-q", "-m", "add submodule"]);
+    await addSubmodule(sb);
     await prompt();
     await Deno.writeTextFile(join(root, "lib", "y.ts"), "export const y = 1;\nevil();\n");
     const s = await stop(MARKER);

@@ -9,39 +9,18 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  addSubmodule,
   codexPromptPayload,
   codexStopPayload,
-  type GateSandbox,
   gitOk,
   makeGateSandbox,
   promptPayload,
-  runGit,
   runHook,
   scenario,
   stopDecision,
   stopPayload,
   writeRepoConfig,
 } from "./_gates.ts";
-
-/** Add a submodule `lib` (one committed file `y.ts`) to the sandbox repository and commit it. */
-async function addSubmodule(sb: GateSandbox): Promise<void> {
-  const upstream = join(sb.dir, "lib-upstream");
-  await gitOk(sb, ["init", "-q", "-b", "main", upstream], sb.dir);
-  await Deno.writeTextFile(join(upstream, "y.ts"), "export const y = 1;\n");
-  await gitOk(sb, ["add", "y.ts"], upstream);
-  await gitOk(sb, ["commit", "-q", "-m", "lib"], upstream);
-  const sub = await runGit(sb, [
-    "-c",
-    "protocol.file.allow=always",
-    "submodule",
-    "add",
-    "-q",
-    upstream,
-    "lib",
-  ]);
-  assert.equal(sub.code, 0, sub.stderr);
-  await gitOk(sb, ["commit", "-q", "-m", "add submodule"]);
-}
 
 Deno.test("claude Stop gate names a nested repository the agent created as not reviewed", async () => {
   const sb = await makeGateSandbox({ remote: false });
