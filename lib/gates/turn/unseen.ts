@@ -12,6 +12,7 @@
 import type { Runner } from "../../exec/exec.ts";
 import { collectDirtySubmodules } from "../../git/collect.ts";
 import { git } from "../../git/git.ts";
+import { scanRepoIndex } from "../../git/index_file.ts";
 import { snapshotWorktree } from "../../git/live_tree.ts";
 import type { Repo } from "../../git/repo.ts";
 import type { StoredVerdict } from "./decision.ts";
@@ -82,8 +83,9 @@ export function withUnseen(verdict: StoredVerdict, unseen: readonly string[]): S
 /**
  * Whether the index holds a submodule (a gitlink): then an edit inside it does not change the
  * worktree's tree, so the installed Stop script (`hooks/turn-stop.sh`), which compares trees only,
- * must not be trusted to allow (lib/gates/turn/baseline.ts writes no stop stamp). One
- * `git ls-files --stage` call.
+ * must not be trusted to allow (lib/gates/turn/baseline.ts writes no stop stamp). The index file
+ * is scanned in-process (lib/git/index_file.ts); only an index the scan cannot answer for (split,
+ * unknown, or named by `GIT_INDEX_FILE`) costs a `git ls-files --stage` call.
  *
  * @param runner the subprocess seam
  * @param repo the resolved repository
@@ -91,6 +93,8 @@ export function withUnseen(verdict: StoredVerdict, unseen: readonly string[]): S
  * @throws {GitError} when git fails
  */
 export async function hasSubmodules(runner: Runner, repo: Repo): Promise<boolean> {
+  const scan = await scanRepoIndex(repo);
+  if (scan) return scan.gitlinks;
   const out = await git(runner, repo.root, ["ls-files", "--stage", "-z"]);
   return new TextDecoder().decode(out).split("\0").some((entry) => entry.startsWith("160000 "));
 }
