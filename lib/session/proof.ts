@@ -37,23 +37,38 @@ export interface ReviewSnapshot {
  * @param at the repository, the parent environment, the workspace, and the files other
  *   review-gate runs' outputs wrote in the repository (repo-relative path → disk signature; a
  *   file with exactly those bytes is not counted as the provider's write)
+ * @param first the repository-and-outside snapshot already under way
+ *   ({@linkcode startReviewProof}): the first `take` uses it instead of taking its own
  * @returns `take` (one git call, `status`, plus one per changed submodule; the ref files, a few
  *   dozen `lstat`s and one per file of the copy) and `compare`
  */
 export function reviewProof(
   runner: Runner,
   at: ProofTargets & { workspace?: ReviewWorkspace },
+  first?: Promise<Settled<Around>>,
 ): ReadOnlyProof<ReviewSnapshot> {
+  let early = first;
   return {
     take: async () => {
+      const pending = early;
+      early = undefined;
       const [around, copy] = await Promise.all([
-        takeAround(runner, at),
+        pending ?? settle(takeAround(runner, at)),
         at.workspace ? fingerprintDir(at.workspace.tree, COPY_LABEL) : undefined,
       ]);
-      return copy ? { repo: around.repo, copy, outside: around.outside } : around;
+      if ("error" in around) throw around.error;
+      const { repo, outside } = around.value;
+      return copy ? { repo, copy, outside } : { repo, outside };
     },
     compare,
   };
+}
+
+/** A promise's outcome as a value: settled at once, so a failure nobody awaits yet is handled. */
+type Settled<T> = { value: T } | { error: unknown };
+
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then((value) => ({ value }), (error: unknown) => ({ error }));
 }
 
 /**
@@ -74,24 +89,11 @@ export function startReviewProof(
   at: ProofTargets,
 ): (workspace: ReviewWorkspace) => ReadOnlyProof<ReviewSnapshot> {
   // settled at once: a failure before the first take (the copy failing first) is never unhandled
-  let started: Promise<{ value: Around } | { error: unknown }> | undefined = takeAround(runner, at)
-    .then((value) => ({ value }), (error: unknown) => ({ error }));
+  let started: Promise<Settled<Around>> | undefined = settle(takeAround(runner, at));
   return (workspace) => {
-    const proof = reviewProof(runner, { ...at, workspace });
-    return {
-      take: async () => {
-        const early = started;
-        started = undefined;
-        if (!early) return await proof.take();
-        const [around, copy] = await Promise.all([
-          early,
-          fingerprintDir(workspace.tree, COPY_LABEL),
-        ]);
-        if ("error" in around) throw around.error;
-        return { repo: around.value.repo, copy, outside: around.value.outside };
-      },
-      compare,
-    };
+    const first = started;
+    started = undefined;
+    return reviewProof(runner, { ...at, workspace }, first);
   };
 }
 
