@@ -14,7 +14,7 @@
  * @module
  */
 import type { FindingSource } from "./merge.ts";
-import { severityRank } from "./policy.ts";
+import { moreSevere } from "./policy.ts";
 import type { Agreement, CouncilPolicy, Finding } from "./types.ts";
 
 /**
@@ -58,12 +58,7 @@ export function blockingVersion(
 ): Finding | null {
   const blocking = (source.versions ?? []).map((v) => v.finding).filter(blocks);
   if (blocking.length === 0) return null;
-  return blocking.reduce((best, f) =>
-    severityRank(f.severity) < severityRank(best.severity) ||
-      (f.severity === best.severity && f.confidence > best.confidence)
-      ? f
-      : best
-  );
+  return blocking.reduce((best, f) => moreSevere(f, best) ? f : best);
 }
 
 /** True when `agreed` of `of` providers are enough under `policy`. */

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { sortFindings } from "./policy.ts";
-import { type Finding, type ReviewAnswer, SEVERITIES } from "./types.ts";
+import { moreSevere, sortFindings } from "./policy.ts";
+import type { Finding, ReviewAnswer } from "./types.ts";
 
 /** One answer to merge and where it came from. */
 export interface SourcedAnswer {
@@ -87,15 +87,6 @@ export function mergeAnswers(
     },
     sources,
   };
-}
-
-function rank(finding: Finding): number {
-  return SEVERITIES.indexOf(finding.severity);
-}
-
-/** True when `a` is more severe than `b`, or as severe with a higher confidence. */
-function moreSevere(a: Finding, b: Finding): boolean {
-  return rank(a) < rank(b) || (rank(a) === rank(b) && a.confidence > b.confidence);
 }
 
 function summaryOf(

@@ -63,6 +63,12 @@ export function severityRank(severity: Severity): number {
   return SEVERITIES.indexOf(severity);
 }
 
+/** True when `a` is more severe than `b`, or as severe with a higher confidence. */
+export function moreSevere(a: Finding, b: Finding): boolean {
+  const [ra, rb] = [severityRank(a.severity), severityRank(b.severity)];
+  return ra < rb || (ra === rb && a.confidence > b.confidence);
+}
+
 /** True when one finding blocks under a policy (the verdict aside). */
 export function findingBlocks(finding: Finding, policy: Policy): boolean {
   return severityRank(finding.severity) <= severityRank(policy.failOn) &&
