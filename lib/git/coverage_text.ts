@@ -30,9 +30,6 @@ function span(word: string, start: number, count: number): string {
   return count <= 1 ? `${word} ${start}` : `${word}s ${start}-${start + count - 1}`;
 }
 
-/** `1,234` */
-const count = formatCount;
-
 /** Bytes for a reader: `812 B`, `45.1 KB`, `3.2 MB` (1 KB = 1024 B). */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -52,7 +49,7 @@ export function reviewedAmount(coverage: Coverage): string {
   const parts = coverage.chunks
     ? ` in ${coverage.chunks.reviewed} of ${coverage.chunks.planned} parts`
     : "";
-  return `reviewed ${count(coverage.reviewedLines)} of ${count(lines)} changed lines (${
+  return `reviewed ${formatCount(coverage.reviewedLines)} of ${formatCount(lines)} changed lines (${
     formatBytes(coverage.reviewedBytes)
   } of ${formatBytes(bytes)} of diff)${parts}${unlinedFiles(coverage.omitted)}`;
 }
@@ -84,7 +81,7 @@ function unlinedFiles(omitted: readonly OmittedPart[]): string {
  */
 export function describeOmitted(part: OmittedPart, maxHunks = 8): string {
   const size = [
-    part.lines > 0 ? `${count(part.lines)} line${part.lines === 1 ? "" : "s"}` : "",
+    part.lines > 0 ? `${formatCount(part.lines)} line${part.lines === 1 ? "" : "s"}` : "",
     part.bytes > 0 ? formatBytes(part.bytes) : "",
   ].filter(Boolean).join(", ");
   const reason = part.notBy && part.notBy.length > 0
@@ -187,8 +184,8 @@ export function planText(
     out.push(
       `  part ${i + 1}: ${c.paths.length} file${
         c.paths.length === 1 ? "" : "s"
-      } (${first}${more}), ${count(c.lines)} changed lines, ${formatBytes(c.bytes)}, ~${
-        count(estimateTokens(c.bytes))
+      } (${first}${more}), ${formatCount(c.lines)} changed lines, ${formatBytes(c.bytes)}, ~${
+        formatCount(estimateTokens(c.bytes))
       } tokens`,
     );
   });
