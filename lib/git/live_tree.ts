@@ -21,6 +21,7 @@ import { blobId } from "./blob_id.ts";
 import { scanRepoIndex } from "./index_file.ts";
 import type { ExcludeReason } from "./types.ts";
 import { readRegularText } from "../base/regular_file.ts";
+import { pathExists } from "../base/path_exists.ts";
 
 /**
  * `--sparse`: in a sparse checkout git add skips paths outside the sparse-checkout definition, so a
@@ -158,7 +159,7 @@ export async function flaggedEntries(
     const tag = entry[0];
     const path = entry.slice(2);
     const skip = tag === "S" || tag === "s";
-    if (skip && !(await onDisk(`${repo.root}/${path}`))) continue;
+    if (skip && !(await pathExists(`${repo.root}/${path}`))) continue;
     if (skip) flagged.skipped.push(path);
     if (tag !== tag.toUpperCase()) flagged.assumed.push(path);
   }
@@ -187,10 +188,6 @@ async function clearIndexFlags(
     });
   }
   return assumed.length > 0 || skipped.length > 0;
-}
-
-async function onDisk(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
 }
 
 /** True when `path/.git` is a gitdir file pointing into this repository's `worktrees/`. */

@@ -13,6 +13,7 @@
  * @module
  */
 import { diskSignature } from "./status_listing.ts";
+import { pathExists } from "../base/path_exists.ts";
 
 /**
  * The ref namespaces read: what the proof watches (remote-tracking refs are not). `refs/replace`
@@ -40,7 +41,7 @@ const MAX_REF_BYTES = 4096;
  */
 export async function readLocalRefs(commonDir: string): Promise<Map<string, string> | null> {
   try {
-    if (await exists(`${commonDir}/reftable`)) return null;
+    if (await pathExists(`${commonDir}/reftable`)) return null;
     const refs = new Map<string, string>();
     await Promise.all(LOCAL_REF_PREFIXES.map((name) => readLoose(commonDir, name, refs)));
     const packed = await Deno.readTextFile(`${commonDir}/packed-refs`).catch((error) => {
@@ -108,8 +109,4 @@ async function readLoose(commonDir: string, name: string, refs: Map<string, stri
     if (!entry.name.endsWith(".lock")) names.push(entry.name);
   }
   await Promise.all(names.map((child) => readLoose(commonDir, `${name}/${child}`, refs)));
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
 }

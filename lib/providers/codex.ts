@@ -69,6 +69,7 @@ import type {
   ProviderAdapter,
   ProviderRequest,
 } from "./provider.ts";
+import { pathExists } from "../base/path_exists.ts";
 
 /** Options of every confined call that do not depend on the user's setup. */
 export const CODEX_CONFINEMENT: readonly string[] = [
@@ -168,7 +169,7 @@ async function deniedPaths(context: ChildContext, codexHome: string): Promise<st
   );
   const existing: string[] = [];
   for (const p of new Set(expanded)) {
-    if (await Deno.lstat(p).then(() => true, () => false)) existing.push(p);
+    if (await pathExists(p)) existing.push(p);
   }
   return existing.filter((p) => !existing.some((q) => q !== p && under(p, q)));
 }

@@ -26,6 +26,7 @@
  */
 import { join } from "node:path";
 import { allowlistEnv, type EnvRule } from "./child_env.ts";
+import { pathExists } from "../base/path_exists.ts";
 
 /** Keys of the user's codex config carried into the private home. */
 export const CARRIED_KEYS: readonly string[] = [
@@ -163,7 +164,7 @@ export async function readCodexUser(env: Record<string, string | undefined>): Pr
     parseDotenv(await Deno.readTextFile(join(home, ".env")).catch(() => "")),
     { names: rule.names.filter((n) => n !== "RUST_LOG"), prefixes: [] },
   );
-  const authFile = await Deno.lstat(join(home, "auth.json")).then(() => true, () => false);
+  const authFile = await pathExists(join(home, "auth.json"));
   const store = String(carried.cli_auth_credentials_store ?? "file");
   const mode = store === "keyring" || store === "auto" ? "user" : "private";
   return { home, carried, dotenv, authFile, mode, ...(problem ? { problem } : {}) };

@@ -15,6 +15,7 @@ import { jsonText, writeStoreFile } from "./_write.ts";
 import { lockFile } from "./lock.ts";
 import { newRunId } from "./run_dir.ts";
 import type { ReviewStatus } from "./run_record.ts";
+import { pathExists } from "../base/path_exists.ts";
 
 /** Every state a job can be in, in lifecycle order. */
 export const JOB_STATES = ["queued", "running", "finished", "failed", "cancelled"] as const;
@@ -177,7 +178,7 @@ export async function createJob(state: string, job: JobRecord): Promise<void> {
   const path = jobPath(state, job.id);
   await withJobsLock(state, () =>
     guardStore(path, async () => {
-      if (await Deno.lstat(path).then(() => true, () => false)) {
+      if (await pathExists(path)) {
         throw new Error("a job with this id exists");
       }
       await writeStoreFile(path, jsonText(job));
