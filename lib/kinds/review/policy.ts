@@ -69,12 +69,32 @@ export function moreSevere(a: Finding, b: Finding): boolean {
   return ra < rb || (ra === rb && a.confidence > b.confidence);
 }
 
+/**
+ * Which rule of a policy lets a finding through, in a few words, or `null` when every rule makes
+ * it block (the verdict, acknowledgements and council agreement aside). The one place the rules
+ * are written: {@linkcode findingBlocks} and {@linkcode notBlockingReason} both read them here.
+ */
+function policyReason(finding: Finding, policy: Policy): string | null {
+  if (severityRank(finding.severity) > severityRank(policy.failOn)) {
+    return `severity ${finding.severity} is below fail_on ${policy.failOn}`;
+  }
+  if (finding.confidence < policy.minConfidence) {
+    return `confidence ${
+      finding.confidence.toFixed(2)
+    } is below min_confidence ${policy.minConfidence}`;
+  }
+  if (policy.categories !== undefined && !policy.categories.includes(finding.category)) {
+    return `category ${finding.category} is not in categories`;
+  }
+  if (finding.scope !== "introduced" && policy.blockOnPreexisting !== true) {
+    return `${finding.scope} (block_on_preexisting is false)`;
+  }
+  return null;
+}
+
 /** True when one finding blocks under a policy (the verdict aside). */
 export function findingBlocks(finding: Finding, policy: Policy): boolean {
-  return severityRank(finding.severity) <= severityRank(policy.failOn) &&
-    finding.confidence >= policy.minConfidence &&
-    (policy.categories === undefined || policy.categories.includes(finding.category)) &&
-    (finding.scope === "introduced" || policy.blockOnPreexisting === true);
+  return policyReason(finding, policy) === null;
 }
 
 /**
@@ -111,20 +131,8 @@ export function notBlockingReason(
 ): string | null {
   const { policy, note } = at;
   if (note?.acknowledged) return "acknowledged";
-  if (severityRank(finding.severity) > severityRank(policy.failOn)) {
-    return `severity ${finding.severity} is below fail_on ${policy.failOn}`;
-  }
-  if (finding.confidence < policy.minConfidence) {
-    return `confidence ${
-      finding.confidence.toFixed(2)
-    } is below min_confidence ${policy.minConfidence}`;
-  }
-  if (policy.categories !== undefined && !policy.categories.includes(finding.category)) {
-    return `category ${finding.category} is not in categories`;
-  }
-  if (finding.scope !== "introduced" && policy.blockOnPreexisting !== true) {
-    return `${finding.scope} (block_on_preexisting is false)`;
-  }
+  const reason = policyReason(finding, policy);
+  if (reason !== null) return reason;
   if (note?.agreement?.enough === false) return "not enough council providers agreed";
   if (at.verdict !== "needs-attention") return `the verdict is ${at.verdict}`;
   return null;
