@@ -25,7 +25,7 @@ import type { Repo } from "../../git/repo.ts";
  * The git arguments of the listing: ignored untracked files, a wholly ignored directory as one
  * entry (git does not descend into it). `hooks/turn-stop.sh` runs exactly these.
  */
-export const IGNORED_LISTING_ARGS: readonly string[] = [
+const IGNORED_LISTING_ARGS: readonly string[] = [
   "ls-files",
   "-z",
   "--others",
@@ -143,13 +143,12 @@ async function ruleSources(
     okCodes: [1],
   });
   const fields = decoder.decode(out).split("\0");
-  const infoExclude = `${repo.commonDir}/info/exclude`;
   const rules: { entry: string; source: string; inTree: boolean }[] = [];
   for (let i = 0; i + 3 < fields.length; i += 4) {
     const [source, , , entry] = fields.slice(i, i + 4);
     if (source === "") continue;
     const absolute = source.startsWith("/") ? source : `${repo.root}/${source}`;
-    if (absolute === infoExclude || absolute.endsWith("/info/exclude")) continue;
+    if (absolute.endsWith("/info/exclude")) continue;
     const inTree = !source.startsWith("/") && !source.startsWith("../") &&
       source.slice(source.lastIndexOf("/") + 1) === ".gitignore";
     rules.push({ entry, source: inTree ? source : absolute, inTree });
