@@ -1,5 +1,5 @@
 /**
- * SHA-256 through Web Crypto. `node:crypto` costs ~23 ms to load in Deno, which the hook fast paths
+ * SHA-256 (and SHA-1, for git's blob ids) through Web Crypto. `node:crypto` costs ~23 ms to load in Deno, which the hook fast paths
  * must not pay; `crypto.subtle` is built in. Web Crypto has no incremental API, so several parts
  * are concatenated into one buffer first — the digest equals that of feeding the parts one after
  * another to an incremental hash (no separator is added; callers add their own).
@@ -25,9 +25,24 @@ const encoder = new TextEncoder();
  * equal(await sha256Hex(["a", new Uint8Array([98])]), await sha256Hex("ab"));
  * ```
  */
-export async function sha256Hex(data: HashPart | readonly HashPart[]): Promise<string> {
+export function sha256Hex(data: HashPart | readonly HashPart[]): Promise<string> {
+  return digestHex("SHA-256", data);
+}
+
+/**
+ * Hash parts as {@linkcode sha256Hex} does, with another Web Crypto digest (git's blob ids use
+ * SHA-1 in a sha1 repository).
+ *
+ * @param algorithm `"SHA-1"` or `"SHA-256"`
+ * @param data one part, or parts hashed as if concatenated in order
+ * @returns the digest as lowercase hex (40 or 64 characters)
+ */
+export async function digestHex(
+  algorithm: "SHA-1" | "SHA-256",
+  data: HashPart | readonly HashPart[],
+): Promise<string> {
   const digest = await crypto.subtle.digest(
-    "SHA-256",
+    algorithm,
     concatParts(typeof data === "string" || data instanceof Uint8Array ? [data] : data),
   );
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");

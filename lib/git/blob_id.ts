@@ -8,8 +8,7 @@
  */
 
 import { MAX_REGULAR_TEXT_BYTES } from "../base/regular_file.ts";
-
-const encoder = new TextEncoder();
+import { digestHex } from "../base/sha256.ts";
 
 /**
  * The blob id of some bytes.
@@ -23,13 +22,8 @@ const encoder = new TextEncoder();
  * equal(await blobId(new Uint8Array(), "sha1"), "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
  * ```
  */
-export async function blobId(bytes: Uint8Array, format: "sha1" | "sha256"): Promise<string> {
-  const header = encoder.encode(`blob ${bytes.length}\0`);
-  const whole = new Uint8Array(header.length + bytes.length);
-  whole.set(header);
-  whole.set(bytes, header.length);
-  const digest = await crypto.subtle.digest(format === "sha1" ? "SHA-1" : "SHA-256", whole);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+export function blobId(bytes: Uint8Array, format: "sha1" | "sha256"): Promise<string> {
+  return digestHex(format === "sha1" ? "SHA-1" : "SHA-256", [`blob ${bytes.length}\0`, bytes]);
 }
 
 /**
