@@ -14,6 +14,7 @@ import { type BenchCase, type CaseFactory, DENO_RUN } from "./case_types.ts";
 import { hookCases } from "./hook_cases.ts";
 import { scaleCases } from "./scale_cases.ts";
 import { realCases } from "./real_cases.ts";
+import { oneShotFloorCase } from "./floor_case.ts";
 import type { Measurement } from "./measure.ts";
 
 export { DENO_RUN } from "./case_types.ts";
@@ -56,6 +57,7 @@ export const reviewCases: CaseFactory = (ctx) => {
   const fakeLog = join(ctx.tmp, "review-fake.jsonl");
   const fakeBin = join(ctx.projectRoot, "fixtures", "fake", "bin", "claude");
   const fake = { argv: [] as string[], stdin: "", medianMs: 0 };
+  let floorMs = 0;
   return [
     gitDiffCase(group, ctx.small, 21),
     {
@@ -93,6 +95,7 @@ export const reviewCases: CaseFactory = (ctx) => {
         return Promise.resolve();
       },
     },
+    oneShotFloorCase(group, ctx, ctx.small, (ms) => floorMs = ms),
     {
       group,
       name: "review --no-cache (fake claude, 0 ms)",
@@ -103,7 +106,11 @@ export const reviewCases: CaseFactory = (ctx) => {
       countChildren: true,
       verify: (m) => expectCached(ctx.small, m.samplesMs.length, false),
       describe: (m) =>
-        `our own time (this row − the fake alone): ${(m.medianMs - fake.medianMs).toFixed(0)} ms`,
+        `our own time (this row − the fake alone): ${
+          (m.medianMs - fake.medianMs).toFixed(0)
+        } ms, of which ${
+          (m.medianMs - fake.medianMs - floorMs).toFixed(0)
+        } ms beyond the one-shot floor (this row − the fake alone − the floor row)`,
     },
     {
       group,
@@ -163,33 +170,6 @@ function describePipeline(m: Measurement): string {
     } (the rest is Deno start-up and module load)`;
 }
 
-// ---------------------------------------------------------------------------------------------
-// (c) EXTENSION POINT — cases for the lead to add. Append a CaseFactory to EXTENSION_CASES; give
-// its group one `baseline: true` row. Intended next (uncomment and adjust the argv and payloads
-// once `review-gate hook claude-stop` / `hook pre-push` are wired into main.ts):
-//
-//   (ctx) => {
-//     const group = "(c) hook fast paths";
-//     const repo = ctx.small.root;
-//     const stop = JSON.stringify({
-//       hook_event_name: "Stop", session_id: "bench", stop_hook_active: false, cwd: repo,
-//       transcript_path: join(ctx.tmp, "transcript.jsonl"),
-//     });
-//     return [
-//       { group, name: "git status --porcelain (baseline)", baseline: true,
-//         cmd: ["git", "status", "--porcelain"], cwd: repo, runs: 11 },
-//       { group, name: "Stop hook, turn changed nothing", cmd: [...ctx.reviewGate, "hook", "claude-stop"],
-//         cwd: repo, env: ctx.env, stdin: stop, runs: 11,
-//         // record the turn's baseline first (UserPromptSubmit), so the Stop sees no change:
-//         setup: async () => { /* run `hook claude-prompt` with the same session_id */ } },
-//       { group, name: "pre-push, cached verdict", cmd: [...ctx.reviewGate, "hook", "pre-push", "origin", "bench"],
-//         cwd: repo, env: ctx.env, stdin: "refs/heads/main <local sha> refs/heads/main <remote sha>\n", runs: 11,
-//         // setup: commit the change, create the remote ref, review the range once to fill the cache
-//       },
-//     ];
-//   },
-// ---------------------------------------------------------------------------------------------
-
 /**
  * (d) the review workspace: the private read-only copy of the reviewed tree the provider runs in
  * (made once per review that calls a model) and its fingerprint, against git's own writer
@@ -224,7 +204,7 @@ export const treeCopyCases: CaseFactory = (ctx) => {
   }];
 };
 
-/** Cases added by hand (see the block above). Run after the built-in ones. */
+/** The other groups, one file each ((c) hooks, (d) here, (e) scale, (f) real histories). */
 export const EXTENSION_CASES: CaseFactory[] = [hookCases, treeCopyCases, scaleCases, realCases];
 
 /** Every case factory, in table order. */

@@ -49,6 +49,9 @@ export async function countChildren(
   return parseExecs(text);
 }
 
+/** The end of a call that returned 0; strace pads a short resumed line with spaces before `=`. */
+const SUCCEEDED = /\)\s*= 0\s*$/;
+
 /**
  * The successful execve lines of a trace, in order, each whole: strace `-f` splits a call that
  * another process interrupts into `PID execve(… <unfinished ...>` and, later, `PID <... execve
@@ -64,8 +67,8 @@ function successfulExecs(text: string): string[] {
     } else if (/<\.\.\. execve resumed>/.test(line)) {
       const start = pending.get(pid);
       pending.delete(pid);
-      if (start !== undefined && /\) = 0\s*$/.test(line)) execs.push(start);
-    } else if (/execve\(/.test(line) && /\) = 0\s*$/.test(line)) {
+      if (start !== undefined && SUCCEEDED.test(line)) execs.push(start);
+    } else if (/execve\(/.test(line) && SUCCEEDED.test(line)) {
       execs.push(line);
     }
   }

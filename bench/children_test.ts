@@ -30,10 +30,13 @@ Deno.test("parseExecs() joins an execve strace split around another process's li
     `101 <... execve resumed>) = 0`,
     `103 execve("/usr/bin/cat", ["cat"], 0x1 /* 9 vars */ <unfinished ...>`,
     `103 <... execve resumed>) = -1 ENOENT (No such file or directory)`,
+    `104 execve("/usr/bin/git", ["git", "ls-tree", "-r"], 0x1 /* 50 vars */ <unfinished ...>`,
+    `99 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=102} ---`,
+    `104 <... execve resumed>)             = 0`,
   ].join("\n");
   assert.deepEqual(parseExecs(text), {
-    total: 2,
-    git: 1,
-    byName: { "git hash-object": 1, awk: 1 },
+    total: 3,
+    git: 2,
+    byName: { "git hash-object": 1, awk: 1, "git ls-tree": 1 },
   });
 });
