@@ -11,8 +11,7 @@ import type { RulesOptions } from "../rules/options.ts";
 import { UsageError } from "../base/errors.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { parseRangeSpec } from "../git/target.ts";
-import { estimateTokens, planText } from "../git/coverage_text.ts";
-import type { Change, Target } from "../git/types.ts";
+import type { Target } from "../git/types.ts";
 import { PROVIDER_NAMES } from "../providers/registry.ts";
 import { checkFormatShows } from "../formats/registry.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
@@ -21,12 +20,11 @@ import { type ReviewDeps, type ReviewOutcome, runReview } from "../review/run_re
 import { loadRulesConfig } from "../rules/config_at.ts";
 import { readAcks } from "../acks/file.ts";
 import type { Ack } from "../acks/types.ts";
-import type { RulesReport } from "../rules/report.ts";
 import { FROM_WORKTREE, resolveRulesFrom } from "../rules/source.ts";
 import type { CliDeps } from "./deps.ts";
 import { startProgress } from "./progress.ts";
 import type { OutputRequest } from "./outputs.ts";
-import { writeOutputs } from "./write_outputs.ts";
+import { writeOutputs, writeOutputText } from "./write_outputs.ts";
 import { policyFlagLayer } from "./policy_flags.ts";
 import { chooseKind } from "./kind_options.ts";
 
@@ -151,11 +149,7 @@ export async function reviewAction(
   const request = await reviewRequest(flags, deps);
   for (const { format } of requests) checkFormatShows(format, request.answerKind);
   if (flags.planOnly) {
-    const { planReview } = await import("../review/plan_only.ts");
-    const { repo, target, config, rules, rulesNotes } = request;
-    const planned = await planReview({ repo, target, config, rules, rulesNotes }, deps.runner);
-    deps.stdout.write(planOutput(planned, flags.json === true));
-    setExit(0);
+    setExit(await planOnly(request, requests, deps));
     return;
   }
   const write = async (io: CliDeps, onRunOpened?: ReviewDeps["onRunOpened"]) => {
@@ -265,58 +259,22 @@ async function reviewOnce(
   }
 }
 
-/** What `--plan-only` prints: the plan as text, or as JSON with `--json`. */
-function planOutput(
-  planned: { change: Change; rules: RulesReport } | null,
-  json: boolean,
-): string {
-  const change = planned?.change;
-  if (!json) {
-    return change
-      ? planText(change) + rulesPlanText(planned.rules)
-      : "review-gate: nothing to review\n";
+/** `--plan-only`: the plan in each requested format (a plan is never shown as a review). */
+async function planOnly(
+  request: Awaited<ReturnType<typeof reviewRequest>>,
+  requests: readonly OutputRequest[],
+  deps: CliDeps,
+): Promise<number> {
+  const { checkPlanFormat, renderPlan } = await import("../formats/plan.ts");
+  for (const { format } of requests) checkPlanFormat(format);
+  const { planReview } = await import("../review/plan_only.ts");
+  const { repo, target, config, rules, rulesNotes } = request;
+  const planned = await planReview({ repo, target, config, rules, rulesNotes }, deps.runner);
+  const failures: string[] = [];
+  for (const out of requests) {
+    const failure = await writeOutputText(out, renderPlan(planned, out.format), deps);
+    if (failure) failures.push(failure);
   }
-  const plan = change
-    ? {
-      target: change.label,
-      calls: change.chunks.length,
-      parts: change.chunks.map((c, i) => ({
-        part: i + 1,
-        files: c.paths,
-        lines: c.lines,
-        bytes: c.bytes,
-        estimatedTokens: estimateTokens(c.bytes),
-      })),
-      coverage: change.coverage,
-      rules: planned.rules,
-    }
-    : { target: null, calls: 0, parts: [], coverage: null, rules: null };
-  return JSON.stringify(plan, null, 2) + "\n";
-}
-
-/** The team's rules in the plan: guidelines that would be sent, files excluded by rule, notes. */
-function rulesPlanText(rules: RulesReport): string {
-  const out: string[] = [];
-  const from = rules.from === "worktree" ? "" : ` (rules from ${rules.from})`;
-  if (rules.guidelines.length === 0) out.push(`Guidelines${from}: none applies`);
-  else out.push(`Guidelines${from}:`);
-  for (const g of rules.guidelines) {
-    out.push(
-      `  ${JSON.stringify(g.source)} (applies to ${g.appliesTo}; ${g.bytes} B${
-        g.cut ? `; cut: ${g.cut}` : ""
-      })`,
-    );
-  }
-  for (const g of rules.guidelinesLeftOut) {
-    out.push(`  left out: ${JSON.stringify(g.source)} (${g.reason})`);
-  }
-  if (rules.excluded.length > 0) {
-    out.push("Excluded by rule (never sent, not counted against the budget):");
-    for (const e of rules.excluded) out.push(`  ${JSON.stringify(e.path)} (${e.rule})`);
-  }
-  if (rules.editedRuleFiles.length > 0) {
-    out.push(`This change edits review rules: ${rules.editedRuleFiles.join(", ")}`);
-  }
-  for (const note of rules.notes) out.push(note);
-  return sanitizeForTerminal(out.join("\n") + "\n");
+  if (failures.length > 0) throw new UsageError(failures.join("; "));
+  return 0;
 }

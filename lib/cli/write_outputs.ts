@@ -48,16 +48,8 @@ export async function writeOutputs(
         : undefined,
       pathPrefix: at.pathPrefix,
     });
-    if (toStdout) deps.stdout.write(fenceForActions(text, request.format, deps.env));
-    else {
-      const path = resolve(deps.cwd, request.output!);
-      await Deno.mkdir(dirname(path), { recursive: true })
-        .then(() => stampOutput(deps, path, text))
-        .then(() => writeFileAtomic(path, text))
-        .catch((error) =>
-          failures.push(`Cannot write ${request.output}: ${(error as Error).message}`)
-        );
-    }
+    const failure = await writeOutputText(request, text, deps);
+    if (failure) failures.push(failure);
     if (request.format === "github" && deps.env.GITHUB_STEP_SUMMARY) {
       // the github format renders reviews only (another kind was refused above)
       const summary = renderMarkdownResult(input as RenderInput, at.policy);
@@ -68,6 +60,34 @@ export async function writeOutputs(
     }
   }
   if (failures.length > 0) throw new UsageError(failures.join("; "));
+}
+
+/**
+ * Write one output's rendered text: to stdout (fenced under GitHub Actions), or atomically to its
+ * `--output` file, creating the file's directory.
+ *
+ * @param request the format and where it goes
+ * @param text the rendered text
+ * @param deps the CLI's I/O
+ * @returns `Cannot write <file>: <why>` when the file could not be written, else `undefined`
+ */
+export async function writeOutputText(
+  request: OutputRequest,
+  text: string,
+  deps: CliDeps,
+): Promise<string | undefined> {
+  if (request.output === undefined) {
+    deps.stdout.write(fenceForActions(text, request.format, deps.env));
+    return undefined;
+  }
+  const path = resolve(deps.cwd, request.output);
+  return await Deno.mkdir(dirname(path), { recursive: true })
+    .then(() => stampOutput(deps, path, text))
+    .then(() => writeFileAtomic(path, text))
+    .then(
+      () => undefined,
+      (error) => `Cannot write ${request.output}: ${(error as Error).message}`,
+    );
 }
 
 /**

@@ -41,15 +41,16 @@ export function formatBytes(bytes: number): string {
  * How much was reviewed: `reviewed 1,234 of 2,000 changed lines (45.1 KB of 80.2 KB of diff)`,
  * naming any whole file left out that has no lines to count (binary, undecodable, submodule).
  *
- * @param coverage a run's coverage
+ * @param coverage a run's coverage (or a plan's)
+ * @param verb the leading verb: `reviewed` for a run, `would review` for a plan nobody reviewed
  */
-export function reviewedAmount(coverage: Coverage): string {
+export function reviewedAmount(coverage: Coverage, verb = "reviewed"): string {
   const lines = coverage.reviewedLines + coverage.omittedLines;
   const bytes = coverage.reviewedBytes + coverage.omittedBytes;
   const parts = coverage.chunks
     ? ` in ${coverage.chunks.reviewed} of ${coverage.chunks.planned} parts`
     : "";
-  return `reviewed ${formatCount(coverage.reviewedLines)} of ${formatCount(lines)} changed lines (${
+  return `${verb} ${formatCount(coverage.reviewedLines)} of ${formatCount(lines)} changed lines (${
     formatBytes(coverage.reviewedBytes)
   } of ${formatBytes(bytes)} of diff)${parts}${unlinedFiles(coverage.omitted)}`;
 }
@@ -163,8 +164,9 @@ export function estimateTokens(bytes: number): number {
 }
 
 /**
- * The review plan of a change for a reader (`review --plan-only`): one line per chunk (files,
- * changed lines, bytes, estimated tokens), then what was left out.
+ * The review plan of a change for a reader (`review --plan-only`): a headline saying plainly that
+ * nothing was reviewed (a plan calls no model), one line per chunk (files, changed lines, bytes,
+ * estimated tokens), then what a review would leave out.
  *
  * @param change the collected change
  * @returns lines ending in a newline
@@ -174,9 +176,10 @@ export function planText(
 ): string {
   const { chunks, coverage } = change;
   const out = [
-    `Review plan for ${change.label}: ${chunks.length} model call${
+    `Review plan for ${change.label} — NOT reviewed: this is a plan only; no model was called`,
+    `${chunks.length} model call${
       chunks.length === 1 ? "" : "s"
-    }; coverage ${coverage.status} (${reviewedAmount(coverage)})`,
+    }; coverage would be ${coverage.status} (${reviewedAmount(coverage, "would review")})`,
   ];
   chunks.forEach((c, i) => {
     const first = quotePath(c.paths[0] ?? "");
@@ -190,7 +193,7 @@ export function planText(
     );
   });
   if (coverage.omitted.length > 0) {
-    out.push("Not reviewed:", ...omittedLines(coverage).map((l) => `  ${l}`));
+    out.push("Would not be reviewed:", ...omittedLines(coverage).map((l) => `  ${l}`));
   }
   const excluded = excludedLine(coverage);
   if (excluded) out.push(excluded);

@@ -33,12 +33,18 @@ Deno.test("review --plan-only prints the parts without a model call", async () =
   try {
     const text = await runCli(sandbox, ["review", "--plan-only", "--max-calls", "8"]);
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, /^Review plan for working tree: \d+ model calls; coverage complete/);
+    assert.match(
+      text.stdout,
+      /^Review plan for working tree — NOT reviewed: this is a plan only; no model was called\n\d+ model calls; coverage would be complete \(would review [\d,]+ of [\d,]+ changed lines/,
+    );
+    assert.doesNotMatch(text.stdout, /\breviewed \d/, "a plan never says it reviewed lines");
     assert.match(
       text.stdout,
       /\n {2}part 1: \d+ files \(d0\/f00\.ts and \d+ more\), [\d,]+ changed lines, [\d.]+ KB, ~[\d,]+ tokens/,
     );
     const json = JSON.parse((await runCli(sandbox, ["review", "--plan-only", "--json"])).stdout);
+    assert.equal(json.reviewed, false);
+    assert.match(json.note, /^NOT reviewed: this is a plan only; no model was called/);
     assert.ok(json.calls >= 3 && json.calls <= 8, `${json.calls} calls`);
     assert.equal(json.parts.flatMap((p: { files: string[] }) => p.files).length, 12);
     assert.equal(json.coverage.status, "complete");
@@ -47,6 +53,46 @@ Deno.test("review --plan-only prints the parts without a model call", async () =
     );
     assert.equal(one.calls, 1);
     assert.equal(one.coverage.status, "partial");
+    assert.match(
+      (await runCli(sandbox, ["review", "--plan-only", "--max-calls", "1"])).stdout,
+      /\nWould not be reviewed:\n {2}"?d\d\/f\d+\.ts"?: whole file/,
+    );
+    // every format says it is a plan; a format that would read as a clean review is refused
+    const md = await runCli(sandbox, [
+      "review",
+      "--plan-only",
+      "--format",
+      "markdown",
+      "--format",
+      "json",
+      "--output",
+      "out/plan.json",
+    ]);
+    assert.equal(md.code, 0, md.stderr);
+    assert.match(
+      md.stdout,
+      /^# Review plan: NOT reviewed\n[^]*\n> NOT reviewed: this is a plan only/,
+    );
+    const written = JSON.parse(
+      await Deno.readTextFile(join(sandbox.repo.root, "out", "plan.json")),
+    );
+    assert.equal(written.reviewed, false);
+    for (const format of ["sarif", "rdjson", "github"]) {
+      const refused = await runCli(sandbox, [
+        "review",
+        "--plan-only",
+        "--format",
+        format,
+        "--output",
+        `out/plan.${format}`,
+      ]);
+      assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+      assert.match(
+        refused.stderr,
+        new RegExp(`--plan-only prints a plan, not a review: the ${format} format`),
+      );
+      await assert.rejects(Deno.stat(join(sandbox.repo.root, "out", `plan.${format}`)));
+    }
     assert.equal((await readFakeLog(sandbox)).length, 0, "no model call");
   } finally {
     await sandbox.cleanup();
