@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Finding } from "../kinds/review/types.ts";
 import { listFindings, MAX_ACK_COMMANDS, renderFindingLine } from "./messages.ts";
-import { renderNotReviewed, renderPrePushBlock } from "./pre_push/messages.ts";
+import { renderNotReviewed, renderPrePushBlock, renderVerdict } from "./pre_push/messages.ts";
 import { buildStopBlock, buildStopCouldNotRun, buildStopMessage } from "./turn/answer.ts";
 
 function finding(n: number, extra: Partial<Finding> = {}): Finding {
@@ -168,4 +168,46 @@ Deno.test("listFindings() gives every blocking finding its ack command, up to MA
   );
   const none = listFindings([1, 2, 3, 4].map((n) => finding(n)));
   assert.deepEqual(none.at(-1), "- … and 1 more", "no fingerprints, no commands");
+});
+
+Deno.test("renderVerdict() says a passing push's finding is acknowledged: where, by whom, until when and why", () => {
+  const answer = {
+    verdict: "needs-attention" as const,
+    summary: "s",
+    findings: [finding(1), finding(2, { severity: "low" })],
+    next_steps: [],
+  };
+  const notes = [
+    {
+      fingerprint: "a".repeat(64),
+      acknowledged: { reason: "callers were\nupdated", by: "Ann <ann@x>", expires: "2027-01-31" },
+    },
+    { fingerprint: "b".repeat(64) },
+  ];
+  const base = {
+    label: "refs/heads/f (1 commit)",
+    answer,
+    status: "needs-attention",
+    findings: [],
+    onPartial: "allow" as const,
+    findingNotes: notes,
+  };
+  const out = renderVerdict({ ...base, source: "model" });
+  assert.equal(out.blocked, false);
+  assert.equal(
+    out.text,
+    "review-gate: refs/heads/f (1 commit): needs-attention, 1 acknowledged finding, 1 other non-blocking finding\n" +
+      "  - [high] src/f1.ts:1 Problem 1\n" +
+      '    acknowledged in .review-gate/acks.json by Ann <ann@x> until 2027-01-31: "callers were updated"\n',
+  );
+  const memo = renderVerdict({ ...base, source: "memo" }).text;
+  assert.match(
+    memo,
+    /^review-gate: refs\/heads\/f \(1 commit\): needs-attention, 1 acknowledged finding, 1 other non-blocking finding \(cached verdict, no model call\)\n {2}- \[high\]/,
+  );
+  const plain = renderVerdict({ ...base, source: "model", findingNotes: undefined }).text;
+  assert.equal(
+    plain,
+    "review-gate: refs/heads/f (1 commit): needs-attention, 2 non-blocking findings\n",
+  );
 });

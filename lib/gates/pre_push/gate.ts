@@ -249,6 +249,7 @@ async function reviewRange(
       findings: blockingOf(answer, config, record.findingNotes),
       coverage: record.coverage,
       onPartial: config.gates.pre_push.on_partial,
+      findingNotes: record.findingNotes,
     }),
   );
   return "reviewed";

@@ -7,11 +7,18 @@
  *
  * @module
  */
-import type { ReviewAnswer } from "../../kinds/review/types.ts";
+import type { FindingNote, ReviewAnswer } from "../../kinds/review/types.ts";
+import { ACKS_FILE } from "../../acks/types.ts";
 import { omittedLines, reviewedAmount } from "../../git/coverage_text.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import type { Coverage } from "../../git/types.ts";
-import { type GateFinding, listFindings, plural } from "../messages.ts";
+import {
+  type GateFinding,
+  listFindings,
+  MAX_LISTED_FINDINGS,
+  plural,
+  renderFindingLine,
+} from "../messages.ts";
 
 /** The skip hint every pre-push block carries. */
 export const PRE_PUSH_SKIP_HINT =
@@ -127,6 +134,8 @@ export interface PushVerdict {
   coverage?: Coverage;
   /** `gates.pre_push.on_partial`: whether a partial review (without blocking findings) blocks. */
   onPartial: "allow" | "block";
+  /** The answer's findings' notes, index for index: which are acknowledged, and by whom. */
+  findingNotes?: readonly FindingNote[];
 }
 
 /**
@@ -157,17 +166,57 @@ export function renderVerdict(verdict: PushVerdict): { text: string; blocked: bo
     });
     return { text, blocked };
   }
-  if (source === "memo") {
-    return {
-      text: `review-gate: ${label}: ${verdict.status} (cached verdict, no model call)\n`,
-      blocked: false,
-    };
-  }
-  const extra = answer.findings.length > 0
-    ? `, ${answer.findings.length} non-blocking finding(s)`
+  const acknowledged = acknowledgedFindings(answer, verdict.findingNotes);
+  const others = answer.findings.length - acknowledged.length;
+  const counts = [
+    acknowledged.length > 0 ? plural(acknowledged.length, "acknowledged finding") : "",
+    others > 0
+      ? plural(others, `${acknowledged.length > 0 ? "other " : ""}non-blocking finding`)
+      : "",
+  ].filter(Boolean);
+  const from = source === "memo"
+    ? " (cached verdict, no model call)"
+    : cached
+    ? " (cached verdict)"
     : "";
+  const head = `review-gate: ${label}: ${verdict.status}${
+    counts.map((c) => `, ${c}`).join("")
+  }${from}`;
   return {
-    text: `review-gate: ${label}: ${verdict.status}${extra}${cached ? " (cached verdict)" : ""}\n`,
+    text: sanitizeForTerminal([head, ...acknowledgedLines(acknowledged)].join("\n") + "\n"),
     blocked: false,
   };
+}
+
+/** A finding the team acknowledged, with its acknowledgement. */
+type AcknowledgedFinding = {
+  finding: ReviewAnswer["findings"][number];
+  ack: NonNullable<FindingNote["acknowledged"]>;
+};
+
+/** The answer's acknowledged findings, in answer order. */
+function acknowledgedFindings(
+  answer: ReviewAnswer,
+  notes: readonly FindingNote[] | undefined,
+): AcknowledgedFinding[] {
+  return answer.findings.flatMap((finding, i) => {
+    const ack = notes?.[i]?.acknowledged;
+    return ack ? [{ finding, ack }] : [];
+  });
+}
+
+/**
+ * Two lines per acknowledged finding (at most {@linkcode MAX_LISTED_FINDINGS}, then a count): the
+ * finding, and that it is acknowledged in the acks file, by whom, until when and why.
+ */
+function acknowledgedLines(acknowledged: readonly AcknowledgedFinding[]): string[] {
+  const lines = acknowledged.slice(0, MAX_LISTED_FINDINGS).flatMap(({ finding, ack }) => [
+    `  - ${renderFindingLine(finding)}`,
+    `    acknowledged in ${ACKS_FILE}${ack.by ? ` by ${ack.by}` : ""}${
+      ack.expires ? ` until ${ack.expires}` : ""
+    }: ${JSON.stringify(ack.reason.replace(/\s+/g, " ").trim())}`,
+  ]);
+  const rest = acknowledged.length - MAX_LISTED_FINDINGS;
+  if (rest > 0) lines.push(`  … and ${rest} more acknowledged (see ${ACKS_FILE})`);
+  return lines;
 }
