@@ -145,13 +145,18 @@ export async function contentSignature(bytes: Uint8Array): Promise<string> {
 /**
  * Signature of a path on disk: "file <size> <sha256>" (or "large <size> <mtime ms>" past 64 MiB,
  * with the mode bits when `withMode`), "link <target>", "directory", "special <mode>" (a FIFO,
- * socket or device: never opened), "absent", "unreadable <error>". The file is read synchronously
- * in 1 MiB pieces through one buffer shared by every call and hashed as it is read (node:crypto's
- * incremental sha256): reading whole files, several at once, left the read-only proof of a large
- * change holding tens of MB of freed buffers.
+ * socket or device: never read), "absent", "unreadable <error>".
+ *
+ * The file is opened off the main thread (`Deno.open`): a FIFO swapped in between the lstat and
+ * the open would block the open until a writer comes, and a blocked worker thread leaves the
+ * review's deadline and Ctrl-C working where a blocked main thread would not; what was opened is
+ * checked to be a regular file before it is read. It is then read synchronously through one 1 MiB
+ * buffer shared by every call (reading whole files, several at once, left the read-only proof of a
+ * large change holding tens of MB of freed buffers): a file that fits is hashed with Web Crypto,
+ * a larger one with node:crypto's incremental sha256, loaded only then (~20 ms of module load the
+ * usual review does not pay).
  */
 export async function diskSignature(path: string, withMode = false): Promise<string> {
-  const { createHash } = await import("node:crypto");
   try {
     const info = Deno.lstatSync(path);
     if (info.isSymlink) return `link ${Deno.readLinkSync(path)}`;
@@ -160,17 +165,33 @@ export async function diskSignature(path: string, withMode = false): Promise<str
     // a FIFO, socket or device is never opened: reading a FIFO waits for a writer forever
     if (!info.isFile) return `special ${(info.mode ?? 0).toString(8)}`;
     if (info.size > HASH_LIMIT) return `large ${info.size} ${info.mtime?.getTime() ?? 0}${mode}`;
-    const hash = createHash("sha256");
-    readBuffer ??= new Uint8Array(READ_BUFFER_BYTES);
-    let size = 0;
-    using file = Deno.openSync(path);
-    for (let n = file.readSync(readBuffer); n !== null; n = file.readSync(readBuffer)) {
-      hash.update(readBuffer.subarray(0, n));
-      size += n;
-    }
-    return `file ${size} ${hash.digest("hex")}${mode}`;
+    using file = await Deno.open(path);
+    const opened = file.statSync();
+    if (!opened.isFile) return `special ${(opened.mode ?? 0).toString(8)}`;
+    return `${await hashOpenFile(file)}${mode}`;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return "absent";
     return `unreadable ${(error as Error).name}`;
   }
+}
+
+/** "file <size> <sha256>" of an open regular file, read from where it is to its end. */
+async function hashOpenFile(file: Deno.FsFile): Promise<string> {
+  const buffer = readBuffer ??= new Uint8Array(READ_BUFFER_BYTES);
+  let filled = 0;
+  for (let n: number | null = 0; n !== null && filled < buffer.length;) {
+    n = file.readSync(buffer.subarray(filled));
+    filled += n ?? 0;
+  }
+  // the shared buffer is copied before any await: concurrent calls reuse it
+  const head = buffer.slice(0, filled);
+  if (filled < buffer.length) return contentSignature(head);
+  const { createHash } = await import("node:crypto");
+  const hash = createHash("sha256").update(head);
+  let size = filled;
+  for (let n = file.readSync(buffer); n !== null; n = file.readSync(buffer)) {
+    hash.update(buffer.subarray(0, n));
+    size += n;
+  }
+  return `file ${size} ${hash.digest("hex")}`;
 }

@@ -17,3 +17,36 @@ Deno.test("diskSignature() hashes a file larger than its read buffer as contentS
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("diskSignature() gives every file its own hash when called for many files at once", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // sizes around the 1 MiB read buffer: smaller, exactly it, one past it, several times it
+    const sizes = [0, 1, 4096, 1024 * 1024 - 1, 1024 * 1024, 1024 * 1024 + 1, 2 * 1024 * 1024 + 5];
+    const files = sizes.map((size, k) => ({
+      path: join(dir, `f${k}`),
+      bytes: new Uint8Array(size).map((_, i) => (i * 31 + k * 7) & 0xff),
+    }));
+    for (const f of files) await Deno.writeFile(f.path, f.bytes);
+    const got = await Promise.all(files.map((f) => diskSignature(f.path, true)));
+    const want = await Promise.all(files.map(async (f) => `${await contentSignature(f.bytes)}`));
+    for (const [k, signature] of got.entries()) {
+      const mode = (Deno.lstatSync(files[k].path).mode ?? 0).toString(8);
+      assert.equal(signature, `${want[k]} mode ${mode}`, `size ${sizes[k]}`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("diskSignature() never opens a FIFO", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const fifo = join(dir, "fifo");
+    const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    assert.ok(made.success);
+    assert.match(await diskSignature(fifo), /^special 1\d{4}$/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
