@@ -196,34 +196,42 @@ export function describeClaudeAuth(
 }
 
 /** What {@linkcode describeClaudeAuth} says when no other source is set. */
-const OWN_LOGIN = "Claude Code's own login (~/.claude/.credentials.json or the system keychain)";
+const OWN_LOGIN = "Claude Code's own login";
 
 /**
- * {@linkcode describeClaudeAuth}'s lines with its "own login" line checked on disk: Claude Code
- * keeps its login in `$CLAUDE_CONFIG_DIR` (default `~/.claude`), `.credentials.json` on Linux, the
- * system keychain on macOS — and on both it creates that folder at its first start.
+ * {@linkcode describeClaudeAuth}'s lines with its "own login" line checked on disk. Where Claude
+ * Code keeps its login (read in the 2.1.332 binary, not in its docs): on macOS in the system
+ * keychain (the `security` tool), elsewhere in plaintext in `$CLAUDE_CONFIG_DIR/.credentials.json`
+ * (default `~/.claude`); an API key saved by `/login` goes to the keychain on macOS, elsewhere to
+ * Claude Code's own config file. So a `.credentials.json` is a login found; on macOS without one
+ * the answer is unknown (review-gate does not read the keychain); elsewhere none was found.
  *
  * @param env the parent environment (`HOME`, `CLAUDE_CONFIG_DIR`)
  * @param lines from {@linkcode describeClaudeAuth}
- * @returns the lines, the login line naming what was found
- * @throws {NoCredentialsError} when no source is set and the folder does not exist
+ * @param os the operating system (`Deno.build.os`)
+ * @returns the lines, the login line naming the file found
+ * @throws {NoCredentialsError} when no source is set and no `.credentials.json` exists, saying
+ *   whether that means "not found" or (macOS) "unknown"
  */
 export async function checkClaudeLogin(
   env: Record<string, string | undefined>,
   lines: string[],
+  os: string = Deno.build.os,
 ): Promise<string[]> {
   if (lines.length !== 1 || lines[0] !== OWN_LOGIN) return lines;
   const dir = env.CLAUDE_CONFIG_DIR ?? (env.HOME ? join(env.HOME, ".claude") : undefined);
-  const exists = async (path: string) => (await Deno.stat(path).catch(() => null)) !== null;
-  if (dir && await exists(join(dir, ".credentials.json"))) {
-    return [`Claude Code's own login (${join(dir, ".credentials.json")})`];
+  const file = dir ? join(dir, ".credentials.json") : undefined;
+  if (file && (await Deno.stat(file).catch(() => null)) !== null) {
+    return [`Claude Code's own login (${file})`];
   }
-  if (dir && await exists(dir)) {
-    return [`Claude Code's own login (the system keychain: "${dir}" has no .credentials.json)`];
+  const fix = 'run "claude" once and log in, or set ANTHROPIC_API_KEY';
+  const checked = file ? `"${file}" does not exist` : "HOME is not set";
+  if (os === "darwin" && file) {
+    throw new NoCredentialsError(
+      `unknown: no ANTHROPIC_* variable or apiKeyHelper, and ${checked}; on macOS Claude Code keeps its login in the system keychain, which review-gate does not read. If reviews fail to log in, ${fix}`,
+    );
   }
   throw new NoCredentialsError(
-    `no credentials found: no ANTHROPIC_* variable, no apiKeyHelper, and no Claude Code login (${
-      dir ? `"${dir}" does not exist` : "HOME is not set"
-    }); run "claude" once and log in, or set ANTHROPIC_API_KEY`,
+    `no credentials found: no ANTHROPIC_* variable, no apiKeyHelper, and no Claude Code login (${checked}); ${fix} (an API key saved by /login in Claude Code's own config is not checked)`,
   );
 }

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { prepareClaudeChild } from "./claude.ts";
-import { carryAuthSettings, claudeChildEnv, describeClaudeAuth } from "./claude_child.ts";
+import {
+  carryAuthSettings,
+  checkClaudeLogin,
+  claudeChildEnv,
+  describeClaudeAuth,
+} from "./claude_child.ts";
+import { NoCredentialsError } from "./provider.ts";
 import { readCarriedSettings } from "./claude_child.ts";
 
 const PARENT = {
@@ -128,5 +134,40 @@ Deno.test("describeClaudeAuth() names the sources, never the secrets", async () 
     assert.ok(!lines.join("\n").includes("sk-ant-env"));
   } finally {
     await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("checkClaudeLogin() says ok only for a login file it found: not found on Linux, unknown on macOS", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const env = { HOME: home };
+    const own = describeClaudeAuth(env, { settings: {} });
+    await Deno.mkdir(join(home, ".claude"));
+    // ~/.claude exists (Claude Code creates it at its first start) but holds no login
+    await assert.rejects(
+      checkClaudeLogin(env, own, "linux"),
+      (e: Error) =>
+        e instanceof NoCredentialsError &&
+        /^no credentials found: .*\.claude\/\.credentials\.json" does not exist\); run "claude" once and log in/
+          .test(e.message),
+    );
+    await assert.rejects(
+      checkClaudeLogin(env, own, "darwin"),
+      (e: Error) =>
+        e instanceof NoCredentialsError &&
+        /^unknown: .*on macOS Claude Code keeps its login in the system keychain, which review-gate does not read/
+          .test(e.message),
+    );
+    await assert.rejects(checkClaudeLogin({}, own, "linux"), /HOME is not set/);
+    await Deno.writeTextFile(join(home, ".claude", ".credentials.json"), "{}");
+    for (const os of ["linux", "darwin"]) {
+      assert.deepEqual(await checkClaudeLogin(env, own, os), [
+        `Claude Code's own login (${join(home, ".claude", ".credentials.json")})`,
+      ]);
+    }
+    const key = describeClaudeAuth({ ...env, ANTHROPIC_API_KEY: "k" }, { settings: {} });
+    assert.deepEqual(await checkClaudeLogin({}, key, "linux"), key, "another source: unchecked");
+  } finally {
+    await Deno.remove(home, { recursive: true });
   }
 });

@@ -1,7 +1,7 @@
 /**
  * End to end: `doctor` does not say "ok" for what cannot work — hooks whose installed command names
  * a program that is gone (a checkout moved after `install`), and a Claude reviewer with no
- * credentials anywhere (no ANTHROPIC_* variable, no `~/.claude`).
+ * credentials anywhere (no ANTHROPIC_* variable, no `~/.claude/.credentials.json`).
  *
  * @module
  */
@@ -60,6 +60,15 @@ Deno.test("doctor warns that the Claude reviewer has no credentials when ~/.clau
       /ok {3}reviewer auth \(claude\): ANTHROPIC_API_KEY from the environment/,
     );
     await Deno.mkdir(join(home, ".claude"), { recursive: true });
+    // Claude Code creates ~/.claude at its first start: the folder alone is no login
+    const folder = await runCli(sb, ["doctor"]);
+    assert.doesNotMatch(folder.stdout, /ok {3}reviewer auth/);
+    assert.match(
+      folder.stdout,
+      Deno.build.os === "darwin"
+        ? /WARN reviewer auth \(claude\): unknown: .*system keychain, which review-gate does not read/
+        : /WARN reviewer auth \(claude\): no credentials found: .*\.credentials\.json" does not exist/,
+    );
     await Deno.writeTextFile(join(home, ".claude", ".credentials.json"), "{}");
     const login = await runCli(sb, ["doctor"]);
     assert.match(
