@@ -8,7 +8,6 @@
  *
  * @module
  */
-import { fileURLToPath } from "node:url";
 import type { CliDeps, TextSink } from "./lib/cli/deps.ts";
 import { isFastHookCall } from "./lib/cli/hook.ts";
 import { runHook } from "./lib/gates/run_hook.ts";
@@ -46,6 +45,22 @@ function sink(file: typeof Deno.stdout, name: string): TextSink {
       }
     },
   };
+}
+
+/**
+ * Absolute path of this file, for the hook commands `install` writes. `import.meta.filename` is
+ * Deno's own (no Node-compat `node:url` to load on every start); it is set for every local module,
+ * a compiled binary's included.
+ */
+function mainPath(): string {
+  const path = import.meta.filename;
+  if (path === undefined) {
+    throw new ReviewGateError(
+      `review-gate must run from a local file, not ${import.meta.url}`,
+      ExitCode.couldNotRun,
+    );
+  }
+  return path;
 }
 
 /** The signals that interrupt a run: Ctrl-C, `kill`, and the terminal closing. */
@@ -101,7 +116,7 @@ async function main(): Promise<number> {
     runner: runProcess,
     now: () => new Date(),
     signal: controller.signal,
-    self: { execPath: Deno.execPath(), mainPath: fileURLToPath(import.meta.url) },
+    self: { execPath: Deno.execPath(), mainPath: mainPath() },
   };
   try {
     // Hooks run on every push and every Claude turn: skip loading the parser and the pipeline.
