@@ -19,6 +19,7 @@ import { ConfigError } from "../base/errors.ts";
 import type { ProviderName } from "../providers/provider.ts";
 import { configProblems } from "./validate.ts";
 import { readRegularText } from "../base/regular_file.ts";
+import { describeJsoncError } from "../base/jsonc_error.ts";
 
 /** What a gate does when the review could not run (`on_error`) or saw only part of the change (`on_partial`). */
 export type OnError = "allow" | "block";
@@ -177,25 +178,19 @@ export async function parseConfigText(text: string, source: string): Promise<Con
 }
 
 async function parseJsoncText(text: string, source: string): Promise<unknown> {
-  const { parse: parseJsonc, printParseErrorCode } = await import("jsonc-parser");
+  const { parse: parseJsonc } = await import("jsonc-parser");
   const errors: ParseError[] = [];
   const value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
-    const { line, column } = positionOf(text, errors[0].offset);
     throw new ConfigError(
       `Invalid config "${source}": ${
-        printParseErrorCode(errors[0].error)
-      } at line ${line}, column ${column}`,
+        describeJsoncError(text, errors[0])
+      }. Fix the file (JSON; comments and trailing commas are allowed)`,
     );
   }
   if (value === undefined && text.trim() === "") return {};
   ensureValid(value, `config "${source}"`);
   return value as ConfigLayer;
-}
-
-function positionOf(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset).split("\n");
-  return { line: before.length, column: before[before.length - 1].length + 1 };
 }
 
 function ensureValid(value: unknown, where: string): void {

@@ -1,4 +1,4 @@
-import { deepEqual, equal, rejects, throws } from "node:assert/strict";
+import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_CONFIG, envLayer, loadConfig, mergeLayers, parseConfigText } from "./config.ts";
 import { ConfigError } from "../base/errors.ts";
@@ -80,8 +80,37 @@ Deno.test("envLayer() refuses REVIEW_GATE_MAX_TURNS past the schema maximum", ()
   throws(() => envLayer({ REVIEW_GATE_MAX_TURNS: "1e300" }), /REVIEW_GATE_MAX_TURNS.*<= 200/);
 });
 
-Deno.test("parseConfigText() reports a syntax error with line and column", async () => {
+Deno.test("parseConfigText() says what is wrong in words, with the file, line and column", async () => {
   await rejects(parseConfigText('{\n  "fail_on": high\n}', "c.json"), /line 2, column 14/);
+  const cases: [string, string][] = [
+    [
+      '{\n  "fail_on": "high"\n',
+      'Invalid config "c.json": line 3, column 1: expected "}" to close an object, found the end of the file. Fix the file (JSON; comments and trailing commas are allowed)',
+    ],
+    [
+      '{"fail_on" "high"}',
+      'line 1, column 12: expected ":" after the key, found the string "high".',
+    ],
+    [
+      '{"a": 1,, }',
+      'line 1, column 9: expected a key in double quotes (or a "}" closing the object), found ",".',
+    ],
+    [
+      "{fail_on: 1}",
+      'line 1, column 2: unexpected text (keys and strings need double quotes; a value is a "string", a number, true, false, null, {…} or […]), found "fail_on".',
+    ],
+    ['{"a": [1 2]}', 'line 1, column 10: expected "," between two entries, found "2".'],
+    [
+      '{"a": "x\ty"}',
+      'line 1, column 7: a string holds a control character (such as a tab or a line break): write it as an escape, found the string "x\\ty".',
+    ],
+    ["/* open", 'line 1, column 1: a /* comment is not closed with "*/", found "/* open".'],
+  ];
+  for (const [text, message] of cases) {
+    const error = await parseConfigText(text, "c.json").then(() => null, (e: Error) => e);
+    ok(error?.message.includes(message), `${JSON.stringify(text)}: ${error?.message}`);
+    ok(!/Expected|Invalid[A-Z]|Unexpected[A-Z]/.test(error?.message ?? ""), "no parser code names");
+  }
 });
 
 Deno.test("envLayer() reads typed values and names the variable on a bad one", () => {

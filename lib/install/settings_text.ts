@@ -12,6 +12,7 @@
  * @module
  */
 import { ConfigError } from "../base/errors.ts";
+import { describeJsoncError } from "../base/jsonc_error.ts";
 import { MANAGED_MARKER } from "./git/stub.ts";
 
 /** A settings object as parsed from JSON. */
@@ -38,17 +39,13 @@ async function jsonc(): Promise<Jsonc> {
  * @throws {ConfigError} naming the file, line and column of the first syntax error
  */
 export async function parseSettingsText(text: string, path: string): Promise<unknown> {
-  const { parse, printParseErrorCode } = await jsonc();
+  const { parse } = await jsonc();
   const errors: import("jsonc-parser").ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
-    const first = errors[0];
-    const before = text.slice(0, first.offset).split("\n");
     throw new ConfigError(
       `Claude settings "${path}" is not valid JSON (${
-        printParseErrorCode(first.error)
-      } at line ${before.length}, column ${
-        before.at(-1)!.length + 1
+        describeJsoncError(text, errors[0])
       }): fix it, then run install again`,
     );
   }

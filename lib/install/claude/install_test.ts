@@ -114,7 +114,11 @@ Deno.test("uninstallClaudeHooks() keeps edits made after install", async () => {
 Deno.test("installClaudeHooks() refuses invalid settings and leaves them untouched", async (t) => {
   for (
     const [name, text, message] of [
-      ["not JSON", '{ "hooks": ', /not valid JSON/],
+      [
+        "not JSON",
+        '{ "hooks": ',
+        /not valid JSON \(line 1, column 12: expected a value, found the end of the file\)/,
+      ],
       ["array", "[]", /not a JSON object/],
       ["hooks.Stop not an array", `{"hooks": {"Stop": {}}}`, /"hooks\.Stop" is not an array/],
     ] as const
