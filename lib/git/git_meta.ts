@@ -1,9 +1,10 @@
 /**
  * Fingerprint the parts of the git dir a provider could write to change what git does later
  * (for the read-only proof, DESIGN.md "One structured call"): the config files and the files they
- * include, the hooks, `info/` (attributes, exclude, sparse-checkout) and every ref. Keys name what changed the way a user
- * reads it: "git config", "git config (worktree)", ".git/hooks/pre-commit",
- * ".git/info/exclude", "refs/heads/x".
+ * include, the hooks, `info/` (attributes, exclude, sparse-checkout), `shallow` (where history is cut
+ * off), `objects/info/alternates` and `http-alternates` (other object stores git reads from) and
+ * every ref. Keys name what changed the way a user reads it: "git config", "git config (worktree)",
+ * ".git/hooks/pre-commit", ".git/info/exclude", ".git/shallow", "refs/heads/x".
  *
  * No git call: refs are read from the ref files (lib/git/local_refs.ts; `git for-each-ref` only
  * for a repository with the reftable backend), the hooks directory comes with the `Repo`
@@ -19,6 +20,12 @@ import { gitText } from "./git.ts";
 import { LOCAL_REF_PREFIXES, readLocalRefs } from "./local_refs.ts";
 import type { Repo } from "./repo.ts";
 import { diskSignature } from "./status_listing.ts";
+
+/**
+ * Files of the common dir that change which commits and objects git sees without touching a ref:
+ * a reviewer that writes one changes what the next `log`, `diff` or push reads.
+ */
+const HISTORY_FILES = ["shallow", "objects/info/alternates", "objects/info/http-alternates"];
 
 /** Most entries read from one watched directory. */
 export const MAX_ENTRIES = 500;
@@ -58,6 +65,13 @@ export async function gitMetaSignature(
       meta[`${name} includes ${included}`] = await diskSignature(included, true);
     }
   });
+  for (const file of HISTORY_FILES) {
+    reads.push(
+      diskSignature(`${repo.commonDir}/${file}`, true).then((signature) => {
+        meta[`.git/${file}`] = signature;
+      }),
+    );
+  }
   reads.push(signDirectory(hooksDir, displayName(repo, hooksDir), meta));
   reads.push(signDirectory(`${repo.commonDir}/info`, ".git/info", meta));
   await Promise.all(reads);

@@ -61,6 +61,13 @@ Deno.test("compareSnapshots() names each kind of change", async (t) => {
     ["info/attributes created", (r) => r.write(".git/info/attributes", "* diff=x\n"), [
       ".git/info/attributes",
     ]],
+    ["history cut off (shallow)", (r) => r.write(".git/shallow", "0".repeat(40) + "\n"), [
+      ".git/shallow",
+    ]],
+    ["another object store (alternates)", async (r) => {
+      await Deno.mkdir(`${r.root}/.git/objects/info`, { recursive: true });
+      await r.write(".git/objects/info/alternates", "/tmp/elsewhere/objects\n");
+    }, [".git/objects/info/alternates"]],
     ["new branch without checkout", async (r) => void await r.git("branch", "x"), [
       "refs/heads/x",
     ]],
