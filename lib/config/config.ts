@@ -17,7 +17,7 @@ import {
 } from "../kinds/review/types.ts";
 import { ConfigError } from "../base/errors.ts";
 import type { ProviderName } from "../providers/provider.ts";
-import { configProblems } from "./validate.ts";
+import { configProblems, configProblemsWithHints } from "./validate.ts";
 import { readRegularText } from "../base/regular_file.ts";
 import { describeJsoncError } from "../base/jsonc_error.ts";
 
@@ -173,7 +173,7 @@ export async function parseConfigText(text: string, source: string): Promise<Con
     value = await parseJsoncText(text, source);
   }
   if (value === undefined && text.trim() === "") return {};
-  ensureValid(value, `config "${source}"`);
+  await ensureValid(value, `config "${source}"`);
   return value as ConfigLayer;
 }
 
@@ -189,12 +189,12 @@ async function parseJsoncText(text: string, source: string): Promise<unknown> {
     );
   }
   if (value === undefined && text.trim() === "") return {};
-  ensureValid(value, `config "${source}"`);
+  await ensureValid(value, `config "${source}"`);
   return value as ConfigLayer;
 }
 
-function ensureValid(value: unknown, where: string): void {
-  const problems = configProblems(value);
+async function ensureValid(value: unknown, where: string): Promise<void> {
+  const problems = await configProblemsWithHints(value);
   if (problems.length > 0) {
     throw new ConfigError(
       `Invalid ${where}: ${problems.join("; ")}. Fix it or see "review-gate schema config"`,
@@ -319,7 +319,7 @@ export async function loadConfig(
   }
   layers.push(envLayer(options.env));
   if (options.flags) {
-    ensureValid(options.flags, "command-line options");
+    await ensureValid(options.flags, "command-line options");
     layers.push(options.flags);
   }
   return { config: mergeLayers(DEFAULT_CONFIG, ...layers), sources };

@@ -169,3 +169,26 @@ Deno.test("loadConfig() applies flags > env > repo > user > defaults", async () 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("parseConfigText() suggests the known key near an unknown one, at its place or elsewhere", async () => {
+  const message = await parseConfigText(
+    JSON.stringify({
+      fail_onn: "high",
+      budgets: { total_byte: 5 },
+      on_eror: "allow",
+      gates: { pre_push: { Enabled: true } },
+      xyzzy: 1,
+    }),
+    "c.json",
+  ).then(() => "", (e: Error) => e.message);
+  for (
+    const part of [
+      'unknown key "fail_onn" (did you mean "fail_on"?)',
+      'unknown key "budgets.total_byte" (did you mean "budgets.total_bytes"?)',
+      'unknown key "on_eror" (did you mean one of "gates.pre_push.on_error", "gates.claude_stop.on_error", "gates.codex_stop.on_error"?)',
+      'unknown key "gates.pre_push.Enabled" (did you mean "gates.pre_push.enabled"?)',
+      'unknown key "xyzzy";',
+    ]
+  ) ok(message.includes(part), `${part} in: ${message}`);
+  ok(message.startsWith('Invalid config "c.json": '), message);
+});

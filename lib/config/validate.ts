@@ -9,6 +9,8 @@ import validateConfig from "../generated/config_validator.js";
 /** One error of an ajv validator (the fields the messages use). */
 export interface AjvError {
   instancePath: string;
+  /** Where in the schema the failed rule is, `#/properties/budgets/additionalProperties`. */
+  schemaPath?: string;
   keyword: string;
   params: Record<string, unknown>;
   message?: string;
@@ -21,11 +23,32 @@ export interface AjvError {
  * @returns problems like `gates.pre_push.on_error must be one of "allow", "block"`; empty when valid
  */
 export function configProblems(value: unknown): string[] {
+  return configErrors(value).map((error) => describeError(error, "the config"));
+}
+
+/**
+ * {@linkcode configProblems} with a "did you mean" after each unknown key that is near a known
+ * one (lib/config/key_hint.ts); the schema is loaded only when there is a problem.
+ *
+ * @param value parsed JSON of one config layer
+ * @returns problems like `unknown key "on_eror" (did you mean "gates.pre_push.on_error"?)`
+ */
+export async function configProblemsWithHints(value: unknown): Promise<string[]> {
+  const errors = configErrors(value);
+  if (errors.length === 0) return [];
+  const [{ default: schema }, { unknownKeyHint }] = await Promise.all([
+    import("../../schemas/config.schema.json", { with: { type: "json" } }),
+    import("./key_hint.ts"),
+  ]);
+  return errors.map((error) => describeError(error, "the config") + unknownKeyHint(error, schema));
+}
+
+/** The config validator's errors for a value (none when valid). */
+function configErrors(value: unknown): AjvError[] {
   // An empty layer (no flag given, the usual case) is valid: skip compiling the whole validator.
   if (isEmptyObject(value)) return [];
   if (validateConfig(value)) return [];
-  const errors = (validateConfig as unknown as { errors?: AjvError[] }).errors ?? [];
-  return errors.map((error) => describeError(error, "the config"));
+  return [...(validateConfig as unknown as { errors?: AjvError[] }).errors ?? []];
 }
 
 /** `{}`: a plain object with no key of its own. */
