@@ -6,12 +6,19 @@
  * @module
  */
 import { closestNames } from "../base/closest.ts";
-import type { AjvError } from "./validate.ts";
 
 /** The parts of a JSON Schema the hint walks. */
 interface SchemaNode {
   properties?: Record<string, SchemaNode>;
   items?: SchemaNode;
+}
+
+/** The fields of an ajv error the hint reads (lib/config/validate.ts `AjvError`). */
+interface KeyError {
+  instancePath: string;
+  schemaPath?: string;
+  keyword: string;
+  params: Record<string, unknown>;
 }
 
 /** Most keys one hint names. */
@@ -23,7 +30,7 @@ const MAX_NAMED = 3;
  * @param error an ajv error of the config validator (`additionalProperties` ones get a hint)
  * @param schema the config schema (its `properties` and `items` are walked)
  */
-export function unknownKeyHint(error: AjvError, schema: unknown): string {
+export function unknownKeyHint(error: KeyError, schema: unknown): string {
   if (error.keyword !== "additionalProperties" || !error.schemaPath) return "";
   const key = String(error.params.additionalProperty);
   const at = error.instancePath.split("/").slice(1).map((s) =>
