@@ -55,6 +55,7 @@ export async function act(install: boolean, flags: InstallFlags, deps: CliDeps):
     projectDir: flags.projectDir,
     force: flags.force,
     guard: flags.guard,
+    diff: flags.dryRun === true, // a real run says what it wrote where, not the content
   };
   const reports: { actions: FileAction[]; text: string }[] = [];
   for (const target of targets) reports.push(await target.plan(install, context));

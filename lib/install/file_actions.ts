@@ -13,6 +13,7 @@ import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../base/atomic_write.ts";
 import { renderLineDiff } from "./line_diff.ts";
 import { readRegularText } from "../base/regular_file.ts";
+import { shellQuote } from "./self_command.ts";
 
 /** One planned change to the file system. */
 export type FileAction =
@@ -34,12 +35,17 @@ export type FileAction =
   | { op: "rmdir"; path: string; why: string };
 
 /**
- * Render planned actions for `--dry-run` (and as the summary of a real run).
+ * Render planned actions: for `--dry-run`, each file's change as a diff; for a real run, one line
+ * per file and the command that shows it, not its content.
  *
  * @param actions the plan
+ * @param options `diff` (default true): show each write's change line by line
  * @returns lines ending in a newline; `"nothing to change\n"` for an empty plan
  */
-export function renderActions(actions: readonly FileAction[]): string {
+export function renderActions(
+  actions: readonly FileAction[],
+  options: { diff?: boolean } = {},
+): string {
   if (actions.length === 0) return "nothing to change\n";
   const out: string[] = [];
   for (const a of actions) {
@@ -50,7 +56,11 @@ export function renderActions(actions: readonly FileAction[]): string {
       case "write": {
         const verb = a.before === null ? "create" : "update";
         out.push(`${verb} ${a.path} (mode ${a.mode.toString(8)}): ${a.why}`);
-        out.push(indent(renderLineDiff(a.before ?? "", a.text)));
+        out.push(
+          options.diff === false
+            ? `    see it: cat ${shellQuote(a.path)}`
+            : indent(renderLineDiff(a.before ?? "", a.text)),
+        );
         break;
       }
       case "rename":

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { applyActions } from "./file_actions.ts";
+import { applyActions, renderActions } from "./file_actions.ts";
 
 async function withDir(fn: (dir: string) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "rg-actions-" });
@@ -23,4 +23,26 @@ Deno.test("applyActions() rmdir removes an empty directory and leaves a non-empt
     assert.equal(await Deno.lstat(join(dir, "empty")).then(() => true, () => false), false);
     assert.equal((await Deno.lstat(join(dir, "full"))).isDirectory, true);
   });
+});
+
+Deno.test("renderActions() shows a diff by default and, with diff false, one line per file and how to see it", () => {
+  const actions = [
+    { op: "mkdir" as const, path: "/r/.claude" },
+    {
+      op: "write" as const,
+      path: "/r/my hooks/pre-push",
+      text: "#!/bin/sh\nexec x\n",
+      mode: 0o755,
+      before: null,
+      why: "review-gate's stub",
+    },
+  ];
+  const diff = renderActions(actions);
+  assert.match(diff, /^ {4}\+ #!\/bin\/sh$/m);
+  assert.equal(
+    renderActions(actions, { diff: false }),
+    "create directory /r/.claude\n" +
+      "create /r/my hooks/pre-push (mode 755): review-gate's stub\n" +
+      "    see it: cat '/r/my hooks/pre-push'\n",
+  );
 });

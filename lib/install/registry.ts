@@ -31,6 +31,8 @@ export interface InstallContext {
   force?: boolean;
   /** `--guard` / `--no-guard`: the agent-side guard hook (undefined: keep what is installed). */
   guard?: boolean;
+  /** Describe each file change as a diff (`--dry-run`; default), or as one line per file. */
+  diff?: boolean;
 }
 
 /** A planned install or uninstall of one target: the file actions and the text describing them. */
@@ -61,6 +63,7 @@ const gitTarget: InstallTarget = {
       cwd: context.cwd,
       command: context.command,
       dryRun: true,
+      diff: context.diff,
       force: context.force,
     };
     const report = install ? await installGitHook(options) : await uninstallGitHook(options);
@@ -88,6 +91,7 @@ const claudeTarget: InstallTarget = {
       stopTimeoutSeconds: config.gates.claude_stop.timeout_seconds,
       guard: context.guard,
       dryRun: true,
+      diff: context.diff,
     };
     if (!install) {
       const plan = await everyScope(
@@ -95,14 +99,14 @@ const claudeTarget: InstallTarget = {
         (scope) => uninstallClaudeHooks({ ...options, scope }),
       );
       if ((context.scope ?? "local") !== "local") return plan;
-      return withLocalIgnore(plan, await localIgnore(false, context, projectDir));
+      return withLocalIgnore(plan, await localIgnore(false, context, projectDir), context);
     }
     const scope = context.scope ?? "local";
     const report = await installClaudeHooks({ ...options, scope });
     if (scope !== "local" || report.actions.length === 0) return report;
     // .claude/settings.local.json is the user's own: keep it (and our backup) out of git's view,
     // as Claude Code does when it creates the file, so no review ever sends it to the model
-    return withLocalIgnore(report, await localIgnore(true, context, projectDir));
+    return withLocalIgnore(report, await localIgnore(true, context, projectDir), context);
   },
 };
 
@@ -128,12 +132,13 @@ async function localIgnore(
 async function withLocalIgnore(
   plan: InstallPlan,
   ignore: FileAction[],
+  context: Pick<InstallContext, "diff">,
 ): Promise<InstallPlan> {
   if (ignore.length === 0) return plan;
   return {
     actions: [...plan.actions, ...ignore],
     text: `${plan.text.trimEnd()}\ngit: ${
-      (await import("./file_actions.ts")).renderActions(ignore)
+      (await import("./file_actions.ts")).renderActions(ignore, { diff: context.diff })
     }`,
   };
 }
@@ -180,6 +185,7 @@ const codexTarget: InstallTarget = {
       stopPrefix: context.stopPrefix,
       stopTimeoutSeconds: config.gates.codex_stop.timeout_seconds,
       dryRun: true,
+      diff: context.diff,
     };
     // Codex has no per-user project file: the default scope ("local") means the user's hooks.
     const scope = context.scope === "project" ? "project" as const : "user" as const;

@@ -71,6 +71,7 @@ Deno.test("install then uninstall leaves a foreign pre-push hook and Claude sett
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /dry run: nothing written/);
       assert.match(r.stdout, /pre-push/);
+      assert.match(r.stdout, /^ {4}\+ .*hook pre-push/m, "a dry run shows the change itself");
       assert.match(r.stdout, /settings\.local\.json/);
       assert.deepEqual({ hooks: await treeState(hooks), claude: await treeState(claude) }, before);
     });
@@ -78,6 +79,18 @@ Deno.test("install then uninstall leaves a foreign pre-push hook and Claude sett
     await t.step("install adds our entries beside the user's", async () => {
       const r = await runCli(sb, ["install"]);
       assert.equal(r.code, 0, r.stderr);
+      // what was written where, one line per file and how to see it, not the files' content
+      assert.match(
+        r.stdout,
+        /^create .*\/pre-push \(mode 755\): .*\n {4}see it: cat '.*\/pre-push'$/m,
+      );
+      assert.match(
+        r.stdout,
+        /^update .*settings\.local\.json .*\n {4}see it: cat '.*settings\.local\.json'$/m,
+      );
+      assert.doesNotMatch(r.stdout, /^ {4}[+-] /m, "no diff lines");
+      assert.doesNotMatch(r.stdout, /managed-by|#!\/bin\/sh/);
+      assert.ok(r.stdout.split("\n").length < 20, r.stdout);
       const settings = JSON.parse(await Deno.readTextFile(join(claude, "settings.local.json")));
       assert.deepEqual(settings.permissions, { allow: ["Bash(ls:*)"] });
       const stop = JSON.stringify(settings.hooks.Stop);

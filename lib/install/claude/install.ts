@@ -62,6 +62,8 @@ export interface ClaudeHookOptions {
    */
   guard?: boolean;
   dryRun?: boolean;
+  /** Describe each file change as a diff (default), or as one line per file. */
+  diff?: boolean;
 }
 
 /** What was (or, with `dryRun`, would be) done. */
@@ -125,10 +127,14 @@ async function readSettings(
 async function finish(
   path: string,
   actions: FileAction[],
-  dryRun?: boolean,
+  options: { dryRun?: boolean; diff?: boolean },
 ): Promise<ClaudeHookReport> {
-  if (!dryRun) await applyActions(actions);
-  return { path, actions, text: `Claude settings: ${path}\n${renderActions(actions)}` };
+  if (!options.dryRun) await applyActions(actions);
+  return {
+    path,
+    actions,
+    text: `Claude settings: ${path}\n${renderActions(actions, { diff: options.diff })}`,
+  };
 }
 
 /**
@@ -150,7 +156,7 @@ export async function installClaudeHooks(options: ClaudeHookOptions): Promise<Cl
   const merged = mergeOurHooks(current.settings, entries);
   const actions: FileAction[] = [];
   if (current.text !== null && isDeepStrictEqual(current.settings, merged)) {
-    return await finish(path, actions, options.dryRun);
+    return await finish(path, actions, options);
   }
   const text = current.text === null
     ? renderSettings(merged)
@@ -175,7 +181,7 @@ export async function installClaudeHooks(options: ClaudeHookOptions): Promise<Cl
     before: current.text,
     why: "add review-gate's UserPromptSubmit and Stop hooks",
   });
-  return await finish(path, actions, options.dryRun);
+  return await finish(path, actions, options);
 }
 
 /**
@@ -190,7 +196,7 @@ export async function uninstallClaudeHooks(options: ClaudeHookOptions): Promise<
   const current = await readSettings(path);
   const { settings, removed } = dropOurHooks(current.settings);
   const actions: FileAction[] = [];
-  if (removed === 0 || current.text === null) return await finish(path, actions, options.dryRun);
+  if (removed === 0 || current.text === null) return await finish(path, actions, options);
   const backup = await readBackup(backupPath);
   if (backup !== null && isDeepStrictEqual(backup.settings, settings)) {
     actions.push({
@@ -219,7 +225,7 @@ export async function uninstallClaudeHooks(options: ClaudeHookOptions): Promise<
       why: "remove review-gate's hooks",
     });
   }
-  return await finish(path, actions, options.dryRun);
+  return await finish(path, actions, options);
 }
 
 async function readBackup(path: string): Promise<{ text: string; settings: unknown } | null> {

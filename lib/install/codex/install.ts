@@ -45,6 +45,8 @@ export interface CodexHookOptions {
   /** Stop entry `timeout` in seconds (`gates.codex_stop.timeout_seconds`). */
   stopTimeoutSeconds?: number;
   dryRun?: boolean;
+  /** Describe each file change as a diff (default), or as one line per file. */
+  diff?: boolean;
 }
 
 /** What was (or, with `dryRun`, would be) done. */
@@ -184,7 +186,7 @@ export async function installCodexHooks(options: CodexHookOptions): Promise<Code
     });
   }
   const notes = actions.length ? [trustNote(options.scope)] : ["The hooks are already installed."];
-  return await finish(path, actions, { dryRun: options.dryRun, notes });
+  return await finish(path, actions, { dryRun: options.dryRun, diff: options.diff, notes });
 }
 
 /**
@@ -204,12 +206,12 @@ export async function uninstallCodexHooks(options: CodexHookOptions): Promise<Co
   const path = codexHooksPath(options.scope, options);
   const raw = await readTextOrNull(path);
   if (typeof raw !== "string" || !raw.includes(MANAGED_MARKER)) {
-    return await finish(path, [], { dryRun: options.dryRun, notes: [] }); // nothing of ours: not parsed
+    return await finish(path, [], { dryRun: options.dryRun, diff: options.diff, notes: [] }); // nothing of ours: not parsed
   }
   const current = await readHooksFile(path);
   const rest = withoutOurs(current.settings);
   if (current.text === null || isDeepStrictEqual(rest, current.settings)) {
-    return await finish(path, [], { dryRun: options.dryRun, notes: [] });
+    return await finish(path, [], { dryRun: options.dryRun, diff: options.diff, notes: [] });
   }
   const backupPath = path + BACKUP_SUFFIX;
   const backupText = await readTextOrNull(backupPath);
@@ -248,6 +250,7 @@ export async function uninstallCodexHooks(options: CodexHookOptions): Promise<Co
   }
   return await finish(path, actions, {
     dryRun: options.dryRun,
+    diff: options.diff,
     notes: shiftNotes(current.settings),
   });
 }
@@ -273,9 +276,10 @@ function shiftNotes(settings: Settings): string[] {
 async function finish(
   path: string,
   actions: FileAction[],
-  options: { dryRun?: boolean; notes: string[] },
+  options: { dryRun?: boolean; diff?: boolean; notes: string[] },
 ): Promise<CodexHookReport> {
   if (!options.dryRun) await applyActions(actions);
   const notes = options.notes.length ? `${options.notes.join("\n")}\n` : "";
-  return { path, actions, text: `Codex hooks: ${path}\n${notes}${renderActions(actions)}` };
+  const rendered = renderActions(actions, { diff: options.diff });
+  return { path, actions, text: `Codex hooks: ${path}\n${notes}${rendered}` };
 }

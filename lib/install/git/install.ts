@@ -49,6 +49,8 @@ export interface GitHookOptions {
   command?: string;
   /** Plan and describe, write nothing. */
   dryRun?: boolean;
+  /** Describe each file change as a diff (default), or as one line per file. */
+  diff?: boolean;
   /** Override refusals that can be overridden (a non-executable or unreadable foreign hook). */
   force?: boolean;
 }
@@ -85,7 +87,7 @@ export async function installGitHook(options: GitHookOptions): Promise<GitHookRe
   const { runner, cwd } = options;
   const note = await insideWorktreeNote(hooksDir, { runner, cwd, husky: husky !== null });
   if (note !== null) plan.notes.push(note);
-  return await finish(hooksDir, plan, options.dryRun);
+  return await finish(hooksDir, plan, options);
 }
 
 /**
@@ -98,11 +100,11 @@ export async function uninstallGitHook(options: GitHookOptions): Promise<GitHook
   const hooksDir = await resolveHooksDir(options.runner, options.cwd);
   if (await notADirectory(hooksDir)) {
     const notes = [`The git hooks path "${hooksDir}" is not a directory: no hook to remove.`];
-    return await finish(hooksDir, { layout: "plain", actions: [], notes }, options.dryRun);
+    return await finish(hooksDir, { layout: "plain", actions: [], notes }, options);
   }
   const husky = huskyDirOf(hooksDir);
   const plan = husky ? await planHuskyUninstall(husky) : await planStubUninstall(hooksDir);
-  return await finish(hooksDir, plan, options.dryRun);
+  return await finish(hooksDir, plan, options);
 }
 
 interface Plan {
@@ -111,10 +113,18 @@ interface Plan {
   notes: string[];
 }
 
-async function finish(hooksDir: string, plan: Plan, dryRun?: boolean): Promise<GitHookReport> {
-  if (!dryRun) await applyActions(plan.actions);
+async function finish(
+  hooksDir: string,
+  plan: Plan,
+  options: Pick<GitHookOptions, "dryRun" | "diff">,
+): Promise<GitHookReport> {
+  if (!options.dryRun) await applyActions(plan.actions);
   const head = [`hooks directory: ${hooksDir}`, ...plan.notes].join("\n");
-  return { hooksDir, ...plan, text: `${head}\n${renderActions(plan.actions)}` };
+  return {
+    hooksDir,
+    ...plan,
+    text: `${head}\n${renderActions(plan.actions, { diff: options.diff })}`,
+  };
 }
 
 async function planStubInstall(hooksDir: string, command: string, force: boolean): Promise<Plan> {
