@@ -14,7 +14,14 @@ import { excludedLine, omittedLines, reviewedAmount } from "../git/coverage_text
 import type { Policy } from "../kinds/review/policy.ts";
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { ReviewResult, RunRecord } from "../store/run_record.ts";
-import { buildView, type FindingView, hiddenNote, location, unreviewedLines } from "./view.ts";
+import {
+  buildView,
+  type FindingView,
+  hiddenNote,
+  location,
+  partsFromCache,
+  unreviewedLines,
+} from "./view.ts";
 
 /** ` (blocking)`, ` (acknowledged)` or nothing, after the severity in a finding's heading. */
 function findingState(view: FindingView): string {
@@ -66,6 +73,8 @@ function runFacts(record: RunRecord): string[] {
   out.push(providerLine(record));
   if (record.sessionId) out.push(`- Session: \`${record.sessionId}\``);
   out.push(`- Run: \`${record.id}\``);
+  const reused = partsFromCache(record);
+  if (reused) out.push(`- Parts: ${reused}`);
   if (record.coverage) {
     const { coverage } = record;
     out.push(`- Coverage: ${coverage.status} — ${reviewedAmount(coverage)}`);

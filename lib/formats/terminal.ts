@@ -13,7 +13,14 @@ import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { KindTerminalParts, Tone } from "../kinds/definition.ts";
 import { COULD_NOT_RUN, type ReviewResult, type RunRecord } from "../store/run_record.ts";
 import { excludedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
-import { buildView, type FindingView, hiddenNote, location, notAskedBecause } from "./view.ts";
+import {
+  buildView,
+  type FindingView,
+  hiddenNote,
+  location,
+  notAskedBecause,
+  partsFromCache,
+} from "./view.ts";
 import { sanitizeForTerminal as clean } from "./sanitize.ts";
 import { type Paint, plain } from "./style.ts";
 
@@ -94,11 +101,15 @@ export function toneWith(paint: Paint): (tone: Tone, text: string) => string {
   return (tone, text) => paint(TONE_FORMAT[tone], text);
 }
 
-/** "claude sonnet, 2.3 s" or "claude, cached verdict, no model call". */
+/**
+ * "claude sonnet, 2.3 s", "claude, 2.3 s, 7 of 8 parts from the cache" or "claude, cached verdict,
+ * no model call".
+ */
 function via(record: RunRecord): string {
+  const reused = partsFromCache(record);
   const took = record.cached
     ? "cached verdict, no model call"
-    : `${(record.durationMs / 1000).toFixed(1)} s`;
+    : `${(record.durationMs / 1000).toFixed(1)} s${reused ? `, ${reused}` : ""}`;
   const who = record.council
     ? `council ${record.council.providers.join(", ")}, council_policy ${record.council.policy}`
     : `${record.provider}${record.model ? ` ${record.model}` : ""}`;

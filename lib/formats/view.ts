@@ -78,6 +78,20 @@ export function hiddenNote(hidden: number, policy: Policy): string {
 }
 
 /**
+ * How many parts of a review in parts came from the verdict cache: `7 of 8 parts from the cache`
+ * (a council's part reviews: `3 of 4 part reviews from the cache`), or `""` when none did, or the
+ * whole verdict was cached (the renderers say so on their own).
+ *
+ * @param record the run
+ */
+export function partsFromCache(record: Pick<RunRecord, "parts" | "cached" | "council">): string {
+  const parts = record.parts ?? [];
+  const cached = parts.filter((p) => p.cached).length;
+  if (record.cached || cached === 0) return "";
+  return `${cached} of ${parts.length} ${record.council ? "part reviews" : "parts"} from the cache`;
+}
+
+/**
  * `file:start-end` (or `file:line` when one line); a file name holding a control character or a
  * quote is JSON-quoted, as the prompt writes it, so a name cannot print as a line of its own.
  */

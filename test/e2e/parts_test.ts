@@ -129,12 +129,18 @@ Deno.test("review in parts: one session per part, merged verdict, per-part reuse
 
     // the last file in path order: the chunks before it keep their boundaries and their verdicts
     await sandbox.repo.write("d2/f11.ts", "export const changed = 1;\n");
-    const edited = await runCli(sandbox, ["review", "--json"], { scenario: "valid" });
+    const edited = await runCli(sandbox, ["review"], { scenario: "valid" });
     assert.equal(edited.code, 0, edited.stdout);
     const calls = (await readFakeLog(sandbox)).length - planned;
     assert.ok(calls >= 1 && calls < planned, `only changed parts are asked again (${calls})`);
-    const parts = JSON.parse(edited.stdout);
-    assert.equal(parts.status, "approved");
+    const reused = `${planned - calls} of ${planned} parts from the cache`;
+    assert.match(
+      edited.stdout,
+      new RegExp(`^review-gate: approved — .*\\(claude [^,]*, [\\d.]+ s, ${reused}\\)$`, "m"),
+    );
+    const parts = await lastRun(sandbox);
+    assert.equal(parts.run.status, "approved");
+    assert.match(parts.reviewMd ?? "", new RegExp(`\\n- Parts: ${reused}\\n`));
   } finally {
     await sandbox.cleanup();
   }
