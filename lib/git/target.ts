@@ -23,16 +23,25 @@ export interface ResolvedTarget {
 }
 
 /**
- * Parse a `--range` value: `A..B` or `A...B` (the latter reviews merge-base(A, B) → B).
+ * Parse a `--range` value: `A..B` or `A...B` (the latter reviews merge-base(A, B) → B). As in git
+ * (gitrevisions(7)), a side left out is HEAD: `main..` is `main..HEAD`, `..main` is `HEAD..main`,
+ * `main...` is `main...HEAD`.
  *
- * @throws {UsageError} when the text has no `..` or an empty side
+ * @throws {UsageError} when the text has no `..`, both sides are empty, or a side starts or ends
+ *   with a dot (`a....b`)
  */
 export function parseRangeSpec(spec: string): Target {
-  const match = /^(.+?)(\.\.\.?)(.+)$/.exec(spec);
-  if (!match || match[1].endsWith(".") || match[3].startsWith(".")) {
-    throw new UsageError(`Invalid range "${spec}": write it as "A..B" or "A...B"`);
+  const mergeBase = spec.includes("...");
+  const sep = mergeBase ? "..." : "..";
+  const at = spec.indexOf(sep);
+  const from = at < 0 ? "" : spec.slice(0, at);
+  const to = at < 0 ? "" : spec.slice(at + sep.length);
+  if (at < 0 || (from === "" && to === "") || from.endsWith(".") || to.startsWith(".")) {
+    throw new UsageError(
+      `Invalid range "${spec}": write it as "A..B" or "A...B" (a side left out is HEAD: "main.." is "main..HEAD")`,
+    );
   }
-  return { kind: "range", from: match[1], to: match[3], mergeBase: match[2] === "..." };
+  return { kind: "range", from: from || "HEAD", to: to || "HEAD", mergeBase };
 }
 
 /**

@@ -5,15 +5,23 @@ import { EMPTY_TREE, resolveRepo } from "./repo.ts";
 import { parseRangeSpec, resolveTarget } from "./target.ts";
 import { makeTestRepo } from "./test_repo.ts";
 
-Deno.test("parseRangeSpec() reads A..B and A...B", () => {
+Deno.test("parseRangeSpec() reads A..B and A...B, a side left out being HEAD as in git", () => {
   const table: [string, unknown][] = [
     ["main..HEAD", { kind: "range", from: "main", to: "HEAD", mergeBase: false }],
     ["main...feature", { kind: "range", from: "main", to: "feature", mergeBase: true }],
     ["v1.0..v1.1", { kind: "range", from: "v1.0", to: "v1.1", mergeBase: false }],
+    ["main..", { kind: "range", from: "main", to: "HEAD", mergeBase: false }],
+    ["..main", { kind: "range", from: "HEAD", to: "main", mergeBase: false }],
+    ["main...", { kind: "range", from: "main", to: "HEAD", mergeBase: true }],
+    ["...main", { kind: "range", from: "HEAD", to: "main", mergeBase: true }],
   ];
   for (const [spec, expected] of table) assert.deepEqual(parseRangeSpec(spec), expected, spec);
-  for (const bad of ["main", "..HEAD", "main..", "a....b"]) {
-    assert.throws(() => parseRangeSpec(bad), UsageError, bad);
+  for (const bad of ["main", "..", "...", "a....b", "a.....b"]) {
+    assert.throws(
+      () => parseRangeSpec(bad),
+      (e: Error) => e instanceof UsageError && e.message.includes('write it as "A..B" or "A...B"'),
+      bad,
+    );
   }
 });
 

@@ -148,6 +148,29 @@ Deno.test("review rejects conflicting target flags with exit 2", async () => {
   });
 });
 
+Deno.test("review --range takes git's open-ended forms: main.. is main..HEAD, ..feature is HEAD..feature", async () => {
+  await withSandbox({ "a.txt": "a\n" }, async (sandbox) => {
+    await sandbox.repo.git("checkout", "-q", "-b", "feature");
+    await sandbox.repo.write("a.txt", "a\nfeature line\n");
+    await sandbox.repo.git("commit", "-qam", "feature");
+    const open = await runCli(sandbox, ["review", "--range", "main..", "--json"], {
+      scenario: "valid",
+    });
+    assert.equal(open.code, 0, open.stdout + open.stderr);
+    assert.equal(JSON.parse(open.stdout).target.label, "main..HEAD");
+    assertFencedDiff(promptOf((await readFakeLog(sandbox))[0]), "+feature line");
+    await sandbox.repo.git("checkout", "-q", "main");
+    const back = await runCli(sandbox, ["review", "--range", "..feature", "--json"], {
+      scenario: "valid",
+    });
+    assert.equal(back.code, 0, back.stdout + back.stderr);
+    assert.equal(JSON.parse(back.stdout).target.label, "HEAD..feature");
+    const neither = await runCli(sandbox, ["review", "--range", ".."]);
+    assert.equal(neither.code, 2);
+    assert.match(neither.stderr, /Invalid range "\.\.": write it as "A\.\.B" or "A\.\.\.B"/);
+  });
+});
+
 Deno.test("review handles file names with spaces, quotes, newlines and non-ASCII", async () => {
   const names = [
     "a b.txt",
