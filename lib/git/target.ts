@@ -54,10 +54,27 @@ export function parseRangeSpec(spec: string): Target {
  * - commit SHA: first parent (or the empty tree for a root commit) → SHA
  * - tree: the two given tree-ish ids, verified
  *
- * @throws {UsageError} (exit 2) for an unknown ref or revision, a ref starting with "-", no
+ * @throws {UsageError} (exit 2) for an unknown ref or revision (on an unborn branch: that the
+ *   repository, or the branch, has no commit yet), a ref starting with "-", no
  *   merge-base, or a HEAD-relative target on an unborn branch
  */
 export async function resolveTarget(
+  runner: Runner,
+  repo: Repo,
+  target: Target,
+): Promise<ResolvedTarget> {
+  if (repo.head !== null || (target.kind !== "commit" && target.kind !== "range")) {
+    return await resolveEndpoints(runner, repo, target);
+  }
+  // on an unborn branch, a revision that does not resolve may be one that cannot yet: say so
+  return await resolveEndpoints(runner, repo, target).catch(async (error) => {
+    if (!(error instanceof UsageError)) throw error;
+    throw await unbornError(runner, repo, target) ?? error;
+  });
+}
+
+/** {@linkcode resolveTarget} without the unborn-branch explanation. */
+async function resolveEndpoints(
   runner: Runner,
   repo: Repo,
   target: Target,
@@ -98,6 +115,32 @@ export async function resolveTarget(
       return { from, to, label: target.label };
     }
   }
+}
+
+/**
+ * Why a commit or range target cannot resolve on an unborn branch, when that is why: the repository
+ * has no commit at all, or the target names HEAD (`HEAD`, `@`, `HEAD~1`, an open range side), which
+ * has none yet. `undefined` when another branch has commits and the target does not name HEAD (the
+ * unknown-revision message stands).
+ */
+async function unbornError(
+  runner: Runner,
+  repo: Repo,
+  target: Target & { kind: "commit" | "range" },
+): Promise<UsageError | undefined> {
+  const flag = target.kind === "commit"
+    ? `--commit ${target.sha}`
+    : `--range ${target.from}${target.mergeBase ? "..." : ".."}${target.to}`;
+  const instead = "review the working tree (the default) or --staged instead";
+  const any = await runGit(runner, repo.root, ["rev-list", "-n", "1", "--all", "--"]);
+  if (any.code === 0 && any.stdout.length === 0) {
+    return new UsageError(`Cannot review ${flag}: this repository has no commits yet; ${instead}`);
+  }
+  const refs = target.kind === "commit" ? [target.sha] : [target.from, target.to];
+  if (refs.some((r) => /^(HEAD|@)(?![\w/.-])/.test(r))) {
+    return new UsageError(`Cannot review ${flag}: the branch has no commit yet; ${instead}`);
+  }
+  return undefined;
 }
 
 function requireHead(repo: Repo, what: string): string {

@@ -115,3 +115,45 @@ Deno.test("resolveTarget() uses the empty tree on an unborn branch and refuses -
     await repo.cleanup();
   }
 });
+
+Deno.test("resolveTarget() on an unborn branch says there is no commit yet, not 'unknown revision'", async () => {
+  const repo = await makeTestRepo();
+  try {
+    const empty = await resolveRepo(runProcess, repo.root);
+    const none =
+      /: this repository has no commits yet; review the working tree \(the default\) or --staged instead$/;
+    for (
+      const [target, flag] of [
+        [{ kind: "commit", sha: "HEAD" }, "--commit HEAD"],
+        [{ kind: "range", from: "main", to: "HEAD" }, "--range main..HEAD"],
+        [{ kind: "range", from: "HEAD~1", to: "HEAD", mergeBase: true }, "--range HEAD~1...HEAD"],
+      ] as const
+    ) {
+      await assert.rejects(
+        resolveTarget(runProcess, empty, target),
+        (e: Error) =>
+          e instanceof UsageError && e.message.startsWith(`Cannot review ${flag}`) &&
+          none.test(e.message),
+        flag,
+      );
+    }
+    // another branch has commits: HEAD has none yet; other names resolve or are unknown as usual
+    await repo.write("a.txt", "1\n");
+    await repo.git("add", "a.txt");
+    await repo.git("commit", "-qm", "one");
+    await repo.git("checkout", "-q", "--orphan", "fresh");
+    const orphan = await resolveRepo(runProcess, repo.root);
+    await assert.rejects(
+      resolveTarget(runProcess, orphan, { kind: "commit", sha: "HEAD" }),
+      /^UsageError: Cannot review --commit HEAD: the branch has no commit yet;/,
+    );
+    await assert.rejects(
+      resolveTarget(runProcess, orphan, { kind: "commit", sha: "nope" }),
+      /Unknown revision "nope"/,
+    );
+    const main = await resolveTarget(runProcess, orphan, { kind: "commit", sha: "main" });
+    assert.equal(main.from, EMPTY_TREE.sha1);
+  } finally {
+    await repo.cleanup();
+  }
+});

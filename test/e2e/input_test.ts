@@ -64,6 +64,12 @@ Deno.test("review on an unborn branch reviews the untracked files", async () => 
     assertFencedDiff(promptOf(log[0]), "+the very first line");
     assert.equal((await lastRun(sandbox)).run.status, "approved");
     assert.deepEqual(await repoState(sandbox.repo), before);
+    const commit = await runCli(sandbox, ["review", "--commit", "HEAD"]);
+    assert.equal(commit.code, 2);
+    assert.equal(
+      commit.stderr,
+      "review-gate: Cannot review --commit HEAD: this repository has no commits yet; review the working tree (the default) or --staged instead\n",
+    );
   });
 });
 
