@@ -3,15 +3,19 @@
  * dependencies (runner, clock, environment, streams, interrupt signal), runs one command, and maps
  * the result to an exit code. Ctrl-C (SIGINT), SIGTERM or SIGHUP (terminal closed) aborts the
  * provider call (its process group is killed), removes temp dirs and ends with 130; a second
- * signal kills every child process group still running and removes temp dirs, and the run still
- * writes its record (bounded to a few seconds); a third exits at once.
+ * signal kills every child still running (lib/exec/children.ts) and removes temp dirs, and the run
+ * still writes its record (bounded to a few seconds); a third exits at once. The provider CLIs run
+ * in their own process groups, out of reach of the terminal's Ctrl-C; git runs in ours, so the
+ * terminal's Ctrl-C reaches a running git too — the abort is still what decides: a git call that
+ * dies of it reads as aborted (lib/exec/exec.ts), or is run again where it must finish
+ * (lib/git/git.ts).
  *
  * @module
  */
 import type { CliDeps, TextSink } from "./lib/cli/deps.ts";
 import { isFastHookCall } from "./lib/cli/hook.ts";
 import { runHook } from "./lib/gates/run_hook.ts";
-import { runProcess } from "./lib/exec/exec.ts";
+import { INTERRUPT_SIGNALS, runProcess } from "./lib/exec/exec.ts";
 import { killAllChildren } from "./lib/exec/children.ts";
 import { cleanupAllTempDirs } from "./lib/exec/tmpdir.ts";
 import { ExitCode, ReviewGateError } from "./lib/base/errors.ts";
@@ -64,18 +68,18 @@ function mainPath(): string {
 }
 
 /** The signals that interrupt a run: Ctrl-C, `kill`, and the terminal closing. */
-export const INTERRUPT_SIGNALS: readonly Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+export { INTERRUPT_SIGNALS };
 
 /** How long the run may take, after a second signal, to finish its bookkeeping. */
 export const SECOND_SIGNAL_GRACE_MS = 3000;
 
 /**
  * Build the handler for {@linkcode INTERRUPT_SIGNALS}: the first signal aborts `controller` (the
- * running child's group is killed through its abort signal and the command ends with 130); the
- * second kills every child process group still running (children are detached, so the terminal's
- * Ctrl-C never reaches them) and removes the temp dirs, then leaves the run `graceMs` to finish its
- * bookkeeping — `run.json` says "interrupted", the records line is written — before `exit(130)`; a
- * third signal calls `exit(130)` at once.
+ * running child is killed through its abort signal and the command ends with 130); the second
+ * kills every child still running — a provider's whole process group, a git child (in our group,
+ * so the terminal's Ctrl-C reached it already) by pid — and removes the temp dirs, then leaves the
+ * run `graceMs` to finish its bookkeeping — `run.json` says "interrupted", the records line is
+ * written — before `exit(130)`; a third signal calls `exit(130)` at once.
  *
  * @param controller aborted on the first signal
  * @param exit called with 130 (`Deno.exit` in production)

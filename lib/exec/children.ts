@@ -1,24 +1,46 @@
 /**
- * The registry of live children and the killing of their process groups. `runProcess`
- * (lib/exec/exec.ts) starts every child detached (it leads its own process group), records it here
- * while it runs and kills its group on a timeout or abort; `main.ts` kills every group still alive
- * before it exits on a second Ctrl-C ({@linkcode killAllChildren}): the terminal's Ctrl-C never
- * reaches them.
+ * The registry of live children and how each is killed. `runProcess` (lib/exec/exec.ts) starts a
+ * child in one of two {@linkcode ProcessGroup}s, records it here while it runs and kills it on a
+ * timeout or abort; `main.ts` kills every child still alive before it exits on a second signal
+ * ({@linkcode killAllChildren}).
+ *
+ * - An `"own"` child (a provider CLI, anything that may run untrusted or long-lived work) leads its
+ *   own session and process group: the terminal's Ctrl-C never reaches it, and it is killed with
+ *   everything it started (`kill -KILL -pgid`).
+ * - An `"ours"` child (git) stays in review-gate's process group, which spawns it twice as fast
+ *   (no fork). The terminal's Ctrl-C reaches it as it reaches review-gate; it is killed by pid
+ *   only — never `-pid`, which is no group of its own, and never our group — and only while it
+ *   is still ours: through its process handle, which refuses once its exit status has been
+ *   collected (its pid may belong to another process by then). What it started itself stays in our
+ *   group, out of reach: `runProcess` only stops waiting for the pipes it holds.
  *
  * @module
  */
 
-/** Process ids (= process group ids, children are detached) of every child now running. */
-const live = new Set<number>();
+/**
+ * Where `runProcess` starts a child: `"own"` — a new session and process group (Deno's
+ * `detached`); `"ours"` — review-gate's own process group.
+ */
+export type ProcessGroup = "own" | "ours";
 
-/** Told when `runProcess` starts a child and when it returns from one. */
-export type ChildWatcher = (event: "start" | "end", pid: number) => void;
+/** A child of {@linkcode trackChild}: its group, and how to SIGKILL it while it is ours. */
+export interface LiveChild {
+  group: ProcessGroup;
+  /** SIGKILL the child itself, a no-op once its exit status has been collected; never throws. */
+  kill(): void;
+}
+
+/** Every child now running, by pid (= its process group id when its group is `"own"`). */
+const live = new Map<number, LiveChild>();
+
+/** Told when `runProcess` starts a child and when it returns from one, with the child's group. */
+export type ChildWatcher = (event: "start" | "end", pid: number, group: ProcessGroup) => void;
 const watchers = new Set<ChildWatcher>();
 
-function tell(event: "start" | "end", pid: number): void {
+function tell(event: "start" | "end", pid: number, group: ProcessGroup): void {
   for (const watcher of watchers) {
     try {
-      watcher(event, pid);
+      watcher(event, pid, group);
     } catch {
       // a watcher never breaks running a child
     }
@@ -40,11 +62,12 @@ export function watchChildren(watcher: ChildWatcher): () => void {
 /**
  * Record a child `runProcess` has just started.
  *
- * @param pid the child's pid, which is also its process group id (it runs detached)
+ * @param pid the child's pid (also its process group id when its group is `"own"`)
+ * @param child its group and how to kill it while it is ours
  */
-export function trackChild(pid: number): void {
-  live.add(pid);
-  tell("start", pid);
+export function trackChild(pid: number, child: LiveChild): void {
+  live.set(pid, child);
+  tell("start", pid, child.group);
 }
 
 /**
@@ -53,40 +76,44 @@ export function trackChild(pid: number): void {
  * @param pid the pid given to {@linkcode trackChild}
  */
 export function untrackChild(pid: number): void {
+  const child = live.get(pid);
+  if (!child) return;
   live.delete(pid);
-  tell("end", pid);
+  tell("end", pid, child.group);
 }
 
 /**
- * Process group ids of the children `runProcess` has started and not yet returned from
- * (for `main.ts` and tests).
+ * Pids of the children `runProcess` has started and not yet returned from (for `main.ts` and
+ * tests).
  *
- * @returns pids, which are also the children's process group ids
+ * @returns pids (an `"own"` child's pid is also its process group id)
  */
 export function liveChildren(): number[] {
-  return [...live];
+  return [...live.keys()];
 }
 
 /**
- * Kill (SIGKILL) the process group of every child `runProcess` started and has not yet
- * returned from, synchronously. For `main.ts`, right before it exits on a second signal: children
- * are detached into their own groups, so the terminal's Ctrl-C never reaches them.
+ * SIGKILL every child `runProcess` started and has not yet returned from, synchronously: an
+ * `"own"` child's whole process group (never its bare pid: the leader may already be reaped), an
+ * `"ours"` child by pid through its handle (only while its status is uncollected). For `main.ts`,
+ * right before it exits on a second signal.
  *
- * @returns how many groups were signalled
+ * @returns how many children were signalled
  */
 export function killAllChildren(): number {
   let killed = 0;
-  for (const pid of live) {
-    killGroupOnly(pid); // the group, never a bare pid: a leader may already be reaped
+  for (const [pid, child] of live) {
+    if (child.group === "own") killGroupOnly(pid);
+    else child.kill();
     killed++;
   }
   return killed;
 }
 
 /**
- * Kill (SIGKILL) a running child's process group, or the bare pid when the group is gone.
+ * Kill (SIGKILL) a running `"own"` child's process group, or the bare pid when the group is gone.
  *
- * @param pid a detached child's pid (= its process group id); a vanished one is ignored
+ * @param pid an `"own"` child's pid (= its process group id); a vanished one is ignored
  */
 export function killGroup(pid: number): void {
   try {

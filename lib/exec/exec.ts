@@ -1,20 +1,33 @@
 /**
  * The one subprocess seam. Every child process review-gate starts (git, the provider CLIs) goes
  * through a {@linkcode Runner}: argv arrays only (never a shell string), stdout and stderr piped and
- * bounded, a timeout or an abort signal that kills the child's whole process group. Every child
- * gets {@linkcode CHILD_MARKER} (`REVIEW_GATE_CHILD=1`) in its environment, so a hook that git or
- * a provider CLI runs inside it skips instead of reviewing again (lib/gates/hook_io.ts).
+ * bounded, a timeout or an abort signal that kills the child. Every child gets
+ * {@linkcode CHILD_MARKER} (`REVIEW_GATE_CHILD=1`) in its environment, so a hook that git or a
+ * provider CLI runs inside it skips instead of reviewing again (lib/gates/hook_io.ts).
+ *
+ * A child runs in its own process group (the default: provider CLIs, anything untrusted or
+ * long-lived; killed with everything it started) or in review-gate's (git: spawned without a
+ * fork, killed by pid): `ExecRequest.processGroup`, and lib/exec/children.ts for what a kill
+ * means for each.
  *
  * The result comes when the child exits, not when its output pipes close: a grandchild that keeps
  * stdout open (a `setsid` daemon, a background job) gets {@linkcode OUTPUT_GRACE_MS} to let go,
  * then the pipes are cancelled and the result says `outputCutAfterExit`. Every child alive right
- * now is in the registry of lib/exec/children.ts, so `main.ts` can kill their groups before it
- * exits on a second Ctrl-C; the bounded pipe reading is in lib/exec/output.ts.
+ * now is in the registry of lib/exec/children.ts, so `main.ts` can kill them before it exits on a
+ * second Ctrl-C; the bounded pipe reading is in lib/exec/output.ts.
  *
  * @module
  */
-import { killGroup, killGroupOnly, trackChild, untrackChild } from "./children.ts";
+import {
+  killGroup,
+  killGroupOnly,
+  type ProcessGroup,
+  trackChild,
+  untrackChild,
+} from "./children.ts";
 import { feedStdin, readBounded } from "./output.ts";
+
+export type { ProcessGroup } from "./children.ts";
 
 /** What to run. */
 export interface ExecRequest {
@@ -36,10 +49,32 @@ export interface ExecRequest {
   clearEnv?: boolean;
   /** Bytes or text written to stdin, then closed; `null` gives the child no stdin at all. */
   stdin?: Uint8Array | string | null;
-  /** Kill the process group after this many milliseconds. */
+  /** Kill the child (SIGKILL, as `processGroup` says) after this many milliseconds. */
   timeoutMs?: number;
-  /** Kill the process group when this signal aborts (Ctrl-C, a hook deadline). */
+  /**
+   * Kill the child (SIGKILL, as `processGroup` says) when this signal aborts (Ctrl-C, a hook
+   * deadline).
+   */
   signal?: AbortSignal;
+  /**
+   * Which process group the child runs in. Default `"own"`.
+   *
+   * - `"own"`: a new session and process group (Deno's `detached`). The terminal's Ctrl-C never
+   *   reaches it; a timeout or abort kills its whole group (`kill -KILL -pgid`), grandchildren
+   *   included, and a grandchild still holding the pipes after {@linkcode OUTPUT_GRACE_MS} is
+   *   killed with the rest of the group. For provider CLIs and anything that may run untrusted or
+   *   long-lived work. Deno starts such a child through `fork`, which blocks review-gate for
+   *   ~12 ms with a loaded heap.
+   * - `"ours"`: review-gate's own process group, started with `posix_spawn` (~6 ms). For short,
+   *   trusted calls: git. A timeout or abort kills the child alone, by pid, and only while its
+   *   exit status is uncollected (never `-pid`, never our group); what it started (a clean filter,
+   *   a credential helper) is in our group and is not killed: after the grace its pipes are
+   *   cancelled. A signal sent to our group — the terminal's Ctrl-C, a `cancel` of a background
+   *   job — reaches it too: when it dies of one of {@linkcode INTERRUPT_SIGNALS} and `signal` is
+   *   given, the result waits up to {@linkcode INTERRUPT_WAIT_MS} for `signal` to abort (main.ts
+   *   aborts on those signals) and then says `aborted`, so the caller sees an abort, not a failure.
+   */
+  processGroup?: ProcessGroup;
   /** Keep at most this many bytes of stdout and of stderr each (the rest is read and dropped). Default 64 MiB. */
   maxOutputBytes?: number;
   /**
@@ -62,9 +97,17 @@ export interface ExecResult {
   stderr: Uint8Array;
   /** Wall time from spawn to exit, milliseconds. */
   durationMs: number;
+  /**
+   * The signal that ended the child, whoever sent it (the code is then 128 + its number); absent
+   * when it exited. Optional so injected runners may omit it.
+   */
+  signal?: Deno.Signal;
   /** True when the timeout killed it. */
   timedOut: boolean;
-  /** True when the abort signal killed it. */
+  /**
+   * True when the abort signal killed it (for an `"ours"` child, also when an interrupt signal
+   * that then aborted the request killed it: see `ExecRequest.processGroup`).
+   */
   aborted: boolean;
   /** True when stdout or stderr went past `maxOutputBytes` and was cut. */
   truncated: boolean;
@@ -111,16 +154,30 @@ export const CHILD_MARKER: Readonly<Record<string, string>> = { REVIEW_GATE_CHIL
 export const OUTPUT_GRACE_MS = 1000;
 
 /**
- * Run a process to completion in its own process group, with {@linkcode CHILD_MARKER} in its
- * environment.
+ * How long, in milliseconds, {@linkcode runProcess} waits for the request's abort signal after an
+ * `"ours"` child died of an interrupt signal ({@linkcode INTERRUPT_SIGNALS}) it did not send: the
+ * same signal reached review-gate, whose handler (main.ts) aborts; only a signal sent to the child
+ * alone waits this long in vain.
+ */
+export const INTERRUPT_WAIT_MS = 1000;
+
+/**
+ * The signals that interrupt review-gate (main.ts handles them): Ctrl-C, `kill`, the terminal
+ * closing. Sent to a process group (a terminal's Ctrl-C, a `cancel` of a background job), they
+ * reach every `"ours"` child too.
+ */
+export const INTERRUPT_SIGNALS: readonly Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/**
+ * Run a process to completion, with {@linkcode CHILD_MARKER} in its environment, in the process
+ * group `request.processGroup` says (its JSDoc tells what a kill means for each).
  *
- * The child is started `detached` (a new process group), so a timeout or abort kills it together
- * with everything it spawned (`kill -KILL -pgid`). Output is read to EOF even past the cap while
- * the child lives (closing early makes codex exit 101, PROVIDERS.md). Once the child has exited or
- * been killed, the pipes get {@linkcode OUTPUT_GRACE_MS} ms to reach EOF; if something still holds
- * them (a grandchild, a daemon), the rest of the child's group is killed, the pipes are cancelled
- * and the result has `outputCutAfterExit: true` with the code the child itself exited with — a
- * lingering grandchild never turns a finished answer into a timeout.
+ * Output is read to EOF even past the cap while the child lives (closing early makes codex exit
+ * 101, PROVIDERS.md). Once the child has exited or been killed, the pipes get
+ * {@linkcode OUTPUT_GRACE_MS} ms to reach EOF; if something still holds them (a grandchild, a
+ * daemon), the pipes are cancelled (and the rest of an `"own"` child's group is killed) and the
+ * result has `outputCutAfterExit: true` with the code the child itself exited with — a lingering
+ * grandchild never turns a finished answer into a timeout.
  *
  * @param request what to run
  * @returns exit code, bounded output, duration in ms (spawn to exit), and whether it was killed
@@ -130,23 +187,20 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
   const started = performance.now();
   const limit = request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   const hasStdin = request.stdin !== null && request.stdin !== undefined;
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command(request.cmd, {
-      args: [...request.args],
-      cwd: request.cwd,
-      env: { ...request.env, ...CHILD_MARKER },
-      clearEnv: request.clearEnv === true,
-      stdin: hasStdin ? "piped" : "null",
-      stdout: "piped",
-      stderr: "piped",
-      detached: true,
-    }).spawn();
-  } catch (cause) {
-    throw new SpawnError(request.cmd, { cause });
-  }
+  const group = request.processGroup ?? "own";
+  const child = spawn(request, group, hasStdin);
   const pid = child.pid;
-  trackChild(pid);
+  const killChild = () => {
+    try {
+      child.kill("SIGKILL"); // refused once the status is collected: the pid may not be ours
+    } catch {
+      // already reaped
+    }
+  };
+  // an "ours" child has no group of its own, and what it started is in ours: never a group kill
+  const kill = group === "own" ? () => killGroup(pid) : killChild;
+  const killRest = group === "own" ? () => killGroupOnly(pid) : () => {};
+  trackChild(pid, { group, kill: killChild });
   let timedOut = false;
   let aborted = false;
   let exited = false;
@@ -154,13 +208,13 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
   const timer = request.timeoutMs !== undefined
     ? setTimeout(() => {
       timedOut = true;
-      killGroup(pid);
+      kill();
     }, request.timeoutMs)
     : undefined;
   const onAbort = () => {
     aborted = !exited;
-    if (exited) killGroupOnly(pid);
-    else killGroup(pid);
+    if (exited) killRest();
+    else kill();
     cutNow?.();
   };
   if (request.signal?.aborted) onAbort();
@@ -177,6 +231,9 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
     exited = true;
     const durationMs = Math.round(performance.now() - started);
     if (timer !== undefined) clearTimeout(timer);
+    if (group === "ours" && !timedOut && !aborted && request.signal) {
+      aborted = await abortedBy(status.signal, request.signal);
+    }
     const drained = Promise.all(drains.map((d) => d.done)).then(() => true);
     const late = new Promise<boolean>((resolve) => {
       cutNow = () => resolve(false);
@@ -184,12 +241,13 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
     });
     const outputCutAfterExit = !(await Promise.race([drained, late]));
     if (outputCutAfterExit) {
-      killGroupOnly(pid); // a grandchild of ours holds the pipes
+      killRest(); // a grandchild of ours holds the pipes
       for (const d of drains) d.cancel();
     }
     const [out, err] = await Promise.all(drains.map((d) => d.done));
     return {
       code: status.signal ? 128 + signalNumber(status.signal) : status.code,
+      ...(status.signal ? { signal: status.signal } : {}),
       stdout: out.bytes,
       stderr: err.bytes,
       durationMs,
@@ -204,6 +262,45 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
     request.signal?.removeEventListener("abort", onAbort);
     untrackChild(pid);
   }
+}
+
+/** Start the child (`detached` for an `"own"` group); a failure to start is a SpawnError. */
+function spawn(request: ExecRequest, group: ProcessGroup, hasStdin: boolean): Deno.ChildProcess {
+  try {
+    return new Deno.Command(request.cmd, {
+      args: [...request.args],
+      cwd: request.cwd,
+      env: { ...request.env, ...CHILD_MARKER },
+      clearEnv: request.clearEnv === true,
+      stdin: hasStdin ? "piped" : "null",
+      stdout: "piped",
+      stderr: "piped",
+      detached: group === "own",
+    }).spawn();
+  } catch (cause) {
+    throw new SpawnError(request.cmd, { cause });
+  }
+}
+
+/**
+ * Whether an `"ours"` child that died of `signal` was stopped by the interrupt that aborts
+ * `abort`: true once `abort` aborts within {@linkcode INTERRUPT_WAIT_MS} of a death by one of
+ * {@linkcode INTERRUPT_SIGNALS}.
+ */
+function abortedBy(signal: Deno.Signal | null, abort: AbortSignal): Promise<boolean> {
+  if (!signal || !INTERRUPT_SIGNALS.includes(signal)) return Promise.resolve(false);
+  if (abort.aborted) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    const timer = setTimeout(() => {
+      abort.removeEventListener("abort", onAbort);
+      resolve(false);
+    }, INTERRUPT_WAIT_MS);
+    abort.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 function signalNumber(signal: Deno.Signal): number {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { killAllChildren, liveChildren } from "./children.ts";
-import { CHILD_MARKER, OUTPUT_GRACE_MS, runProcess } from "./exec.ts";
+import { CHILD_MARKER, type ExecRequest, OUTPUT_GRACE_MS, runProcess } from "./exec.ts";
 
 const dec = new TextDecoder();
 
@@ -161,5 +161,154 @@ Deno.test("runProcess() with clearEnv gives the child only env and the child mar
     assert.deepEqual(names, ["ONLY", "REVIEW_GATE_CHILD"]);
   } finally {
     Deno.env.delete("REVIEW_GATE_TEST_PARENT_SECRET");
+  }
+});
+
+/** The process group of `pid` (field 5 of /proc/<pid>/stat, after the command in parentheses). */
+function groupOf(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+}
+
+/**
+ * Run `fn` beside a sentinel: a `sleep` in this test process's own group, started outside
+ * runProcess. A kill of our group (`-pgid`) would take it (and the test runner) down: it must
+ * still run afterwards.
+ */
+async function withSentinel(fn: () => Promise<void>): Promise<void> {
+  const sentinel = new Deno.Command("sleep", { args: ["60"], stdout: "null", stderr: "null" })
+    .spawn();
+  try {
+    assert.equal(groupOf(sentinel.pid), groupOf(Deno.pid), "the sentinel shares our group");
+    await fn();
+    assert.ok(alive(sentinel.pid), "a kill reached review-gate's own process group");
+  } finally {
+    sentinel.kill("SIGKILL");
+    await sentinel.status;
+  }
+}
+
+/** Start `script` through runProcess in our group, and its pid once it wrote it to `pidFile`. */
+async function startOurs(script: string, pidFile: string, extra: Partial<ExecRequest> = {}) {
+  const running = runProcess({
+    cmd: "sh",
+    args: ["-c", `echo $$ > "${pidFile}.child"; ${script}`],
+    processGroup: "ours",
+    ...extra,
+  });
+  const pid = await readPid(`${pidFile}.child`);
+  return { running, pid };
+}
+
+Deno.test("runProcess() with processGroup ours: the child is in our group, killed alone by pid on timeout", async () => {
+  await withSentinel(() =>
+    withPidFile(async (pidFile) => {
+      const { running, pid } = await startOurs(
+        `sh -c 'echo $$ > "$1"; exec sleep 30' _ "${pidFile}" & exec sleep 30`,
+        pidFile,
+        { timeoutMs: 500 },
+      );
+      assert.equal(groupOf(pid), groupOf(Deno.pid), "the child runs in our process group");
+      const grandchild = await readPid(pidFile);
+      const t0 = performance.now();
+      const result = await running;
+      assert.equal(result.timedOut, true);
+      assert.equal(result.code, 137);
+      assert.equal(result.signal, "SIGKILL");
+      assert.equal(alive(pid), false);
+      // its grandchild shares our group: never killed by group, only its pipe is let go
+      assert.equal(result.outputCutAfterExit, true);
+      assert.ok(performance.now() - t0 < OUTPUT_GRACE_MS + 1500);
+      assert.ok(
+        alive(grandchild),
+        "a same-group grandchild was killed: a group kill hit our group",
+      );
+    })
+  );
+});
+
+Deno.test("runProcess() with processGroup ours: an abort kills the child by pid", async () => {
+  await withSentinel(() =>
+    withPidFile(async (pidFile) => {
+      const controller = new AbortController();
+      const { running, pid } = await startOurs("exec sleep 30", pidFile, {
+        signal: controller.signal,
+      });
+      assert.equal(groupOf(pid), groupOf(Deno.pid));
+      controller.abort();
+      const result = await running;
+      assert.equal(result.aborted, true);
+      assert.equal(result.timedOut, false);
+      assert.equal(result.code, 137);
+      assert.equal(alive(pid), false);
+      assert.equal(result.outputCutAfterExit, undefined);
+    })
+  );
+});
+
+Deno.test("runProcess() with processGroup ours: a grandchild holding stdout is cut after the grace, not killed", async () => {
+  await withSentinel(() =>
+    withPidFile(async (pidFile) => {
+      const t0 = performance.now();
+      const result = await runProcess({
+        cmd: "sh",
+        args: ["-c", `echo answer; sh -c 'echo $$ > "$1"; exec sleep 30' _ "${pidFile}" & exit 0`],
+        processGroup: "ours",
+        timeoutMs: 20_000,
+      });
+      const elapsed = performance.now() - t0;
+      assert.ok(elapsed >= OUTPUT_GRACE_MS - 50 && elapsed < OUTPUT_GRACE_MS + 2000, `${elapsed}`);
+      assert.equal(result.code, 0);
+      assert.equal(dec.decode(result.stdout), "answer\n");
+      assert.equal(result.outputCutAfterExit, true);
+      assert.equal(result.timedOut, false);
+      const grandchild = await readPid(pidFile);
+      assert.equal(groupOf(grandchild), groupOf(Deno.pid));
+      assert.ok(alive(grandchild), "the grandchild is in our group: runProcess kills no group");
+    })
+  );
+});
+
+Deno.test("killAllChildren() kills an own-group child's group and a same-group child by pid", async () => {
+  await withSentinel(() =>
+    withPidFile(async (pidFile) => {
+      const own = runProcess({
+        cmd: "sh",
+        args: ["-c", `sh -c 'echo $$ > "$1"; exec sleep 30' _ "${pidFile}" & exec sleep 30`],
+      });
+      const ownGrandchild = await readPid(pidFile);
+      const ours = await startOurs("exec sleep 30", `${pidFile}.ours`);
+      assert.equal(liveChildren().length, 2);
+      assert.notEqual(groupOf(ownGrandchild), groupOf(Deno.pid));
+      assert.equal(groupOf(ours.pid), groupOf(Deno.pid));
+      assert.equal(killAllChildren(), 2);
+      const [ownResult, oursResult] = await Promise.all([own, ours.running]);
+      assert.equal(ownResult.code, 137);
+      assert.equal(oursResult.code, 137);
+      assert.ok(await waitGone(ownGrandchild), "the own group's grandchild survived");
+      assert.equal(alive(ours.pid), false);
+      assert.deepEqual(liveChildren(), []);
+      assert.equal(killAllChildren(), 0, "a returned child is no longer killed");
+    })
+  );
+});
+
+Deno.test("runProcess() with processGroup ours: an interrupt signal that then aborts the request reads as aborted", async (t) => {
+  for (const [name, abort] of [["aborted", true], ["never aborted", false]] as const) {
+    await t.step(name, async () => {
+      await withPidFile(async (pidFile) => {
+        const controller = new AbortController();
+        const { running, pid } = await startOurs("exec sleep 30", pidFile, {
+          signal: controller.signal,
+        });
+        // what a terminal's Ctrl-C does: the child dies of SIGINT, then main.ts aborts
+        Deno.kill(pid, "SIGINT");
+        if (abort) setTimeout(() => controller.abort(), 50);
+        const result = await running;
+        assert.equal(result.signal, "SIGINT");
+        assert.equal(result.code, 130);
+        assert.equal(result.aborted, abort);
+      });
+    });
   }
 });

@@ -36,10 +36,25 @@
  * read-only proof) pass `keepHooksPath: true`: they run no hook, and must see the user's
  * `core.hooksPath`.
  *
+ * **Process group.** git runs in review-gate's own process group (`processGroup: "ours"`,
+ * lib/exec/exec.ts: spawned without a fork, half the cost of a child in a group of its own). So a
+ * signal sent to that group — the terminal's Ctrl-C, the terminal closing, a background job's
+ * `cancel` — stops a running git too, though review-gate's own handling of that signal (main.ts) is
+ * what decides: a call given an abort signal reads as aborted once it aborts; any other call (the
+ * read-only proof must finish after a Ctrl-C, as it did when git was out of the terminal's reach)
+ * is run again, once — unless it already handed streamed output over: then the caller is told
+ * ({@linkcode stoppedByGroupSignal}).
+ *
  * @module
  */
 import { GitError } from "../base/errors.ts";
-import { type ExecResult, type Runner, SpawnError } from "../exec/exec.ts";
+import {
+  type ExecRequest,
+  type ExecResult,
+  INTERRUPT_SIGNALS,
+  type Runner,
+  SpawnError,
+} from "../exec/exec.ts";
 
 /** Options of one git call. */
 export interface GitOptions {
@@ -132,7 +147,8 @@ export function gitHardening(mode?: "local"): "local" | "ci" {
 }
 
 /**
- * Run `git <args>` in `cwd` and return the raw result, whatever the exit code.
+ * Run `git <args>` in `cwd` and return the raw result, whatever the exit code. A call stopped by a
+ * signal to review-gate's process group is run again once (module doc), unless it streamed.
  *
  * @param runner the subprocess seam
  * @param cwd working directory (absolute path)
@@ -147,23 +163,36 @@ export async function runGit(
   args: readonly string[],
   options: GitOptions = {},
 ): Promise<ExecResult> {
+  let streamed = false;
+  const onStdout = options.onStdout;
+  const isolated = options.isolated || hardening.mode === "ci";
+  const request: ExecRequest = {
+    cmd: "git",
+    args: [
+      ...BASE_ARGS,
+      ...HARDENING_ARGS,
+      ...(options.keepHooksPath ? [] : HOOKS_OFF),
+      ...hardening.safeArgs,
+      ...args,
+    ],
+    cwd,
+    env: { ...GIT_ENV, ...options.env, ...(isolated ? ISOLATED_ENV : {}) },
+    stdin: options.stdin ?? null,
+    maxOutputBytes: options.maxOutputBytes,
+    processGroup: "ours",
+    ...(onStdout
+      ? {
+        onStdout: (chunk: Uint8Array) => {
+          streamed = true;
+          onStdout(chunk);
+        },
+      }
+      : {}),
+  };
   try {
-    const isolated = options.isolated || hardening.mode === "ci";
-    return await runner({
-      cmd: "git",
-      args: [
-        ...BASE_ARGS,
-        ...HARDENING_ARGS,
-        ...(options.keepHooksPath ? [] : HOOKS_OFF),
-        ...hardening.safeArgs,
-        ...args,
-      ],
-      cwd,
-      env: { ...GIT_ENV, ...options.env, ...(isolated ? ISOLATED_ENV : {}) },
-      stdin: options.stdin ?? null,
-      maxOutputBytes: options.maxOutputBytes,
-      ...(options.onStdout ? { onStdout: options.onStdout } : {}),
-    });
+    const result = await runner(request);
+    if (!stoppedByGroupSignal(result) || streamed) return result;
+    return await runner(request);
   } catch (cause) {
     if (cause instanceof SpawnError) {
       throw new GitError(
@@ -174,6 +203,18 @@ export async function runGit(
     }
     throw cause;
   }
+}
+
+/**
+ * Whether a git call was stopped by a signal review-gate did not send it (one of the interrupt
+ * signals, sent to our process group: module doc) and did not read as aborted: its failure is not
+ * git's, and a call that must finish can be run again.
+ *
+ * @param result a git call's result
+ */
+export function stoppedByGroupSignal(result: ExecResult): boolean {
+  return result.signal !== undefined && INTERRUPT_SIGNALS.includes(result.signal) &&
+    !result.aborted && !result.timedOut;
 }
 
 /**

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { GitError } from "../base/errors.ts";
 import { type ExecRequest, type ExecResult, runProcess } from "../exec/exec.ts";
-import { git, gitText, HARDENING_ARGS, runGit } from "./git.ts";
+import { git, gitText, HARDENING_ARGS, runGit, stoppedByGroupSignal } from "./git.ts";
 
 const enc = new TextEncoder();
 
@@ -66,4 +66,49 @@ Deno.test("git() accepts okCodes and gitText() strips the final newline", async 
 
 Deno.test("runGit() turns a missing directory into GitError", async () => {
   await assert.rejects(runGit(runProcess, "/definitely/not/here", ["status"]), GitError);
+});
+
+Deno.test("runGit() runs git in our process group and runs a call stopped by a signal to that group once more", async (t) => {
+  const interrupted = (extra: Partial<ExecResult> = {}): ExecResult => ({
+    ...fakeResult(130),
+    signal: "SIGINT",
+    ...extra,
+  });
+  const cases: [string, ExecResult, boolean, number][] = [
+    ["SIGINT, not aborted: run again", interrupted(), false, 2],
+    ["SIGTERM: run again", interrupted({ signal: "SIGTERM", code: 143 }), false, 2],
+    ["SIGHUP: run again", interrupted({ signal: "SIGHUP", code: 129 }), false, 2],
+    ["read as aborted: not again", interrupted({ aborted: true }), false, 1],
+    ["timed out: not again", interrupted({ timedOut: true }), false, 1],
+    ["SIGKILL: not again", interrupted({ signal: "SIGKILL", code: 137 }), false, 1],
+    ["exit 129 (usage), no signal: not again", fakeResult(129), false, 1],
+    ["streamed output already handed over: not again", interrupted(), true, 1],
+  ];
+  for (const [name, first, streams, calls] of cases) {
+    await t.step(name, async () => {
+      const seen: ExecRequest[] = [];
+      const runner = (request: ExecRequest) => {
+        seen.push(request);
+        if (seen.length > 1) return Promise.resolve(fakeResult(0, "second\n"));
+        if (streams) request.onStdout?.(enc.encode("part"));
+        return Promise.resolve(first);
+      };
+      const chunks: string[] = [];
+      const result = await runGit(runner, "/repo", ["status"], {
+        stdin: "in",
+        ...(streams
+          ? { onStdout: (c: Uint8Array) => chunks.push(new TextDecoder().decode(c)) }
+          : {}),
+      });
+      assert.equal(seen.length, calls);
+      assert.ok(seen.every((r) => r.processGroup === "ours"));
+      assert.ok(seen.every((r) => r.stdin === "in"));
+      if (calls === 2) assert.equal(new TextDecoder().decode(result.stdout), "second\n");
+      else assert.equal(result, first);
+      if (streams) {
+        assert.deepEqual(chunks, ["part"], "nothing handed over twice");
+        assert.equal(stoppedByGroupSignal(result), true, "the caller is told");
+      }
+    });
+  }
 });

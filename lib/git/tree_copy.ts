@@ -22,7 +22,7 @@
  */
 import { join } from "node:path";
 import type { Runner } from "../exec/exec.ts";
-import { git, gitFailure, runGit } from "./git.ts";
+import { git, gitFailure, runGit, stoppedByGroupSignal } from "./git.ts";
 
 /** Why a tree entry is not in the copy. */
 export type SkipReason = "agent instructions" | "submodule" | "unsafe path" | "unwritable";
@@ -146,7 +146,9 @@ function batches(blobs: Entry[]): Entry[][] {
 
 /**
  * Read one batch with `cat-file --batch` and write each blob's raw bytes (0444) as they stream in:
- * nothing of a blob is kept, so the copy's memory is one pipe buffer whatever the tree's size.
+ * nothing of a blob is kept, so the copy's memory is one pipe buffer whatever the tree's size. A
+ * call stopped by a signal to our process group (a Ctrl-C: lib/git/git.ts) is carried on once from
+ * the first blob not fully written (the copy must finish: the review's abort decides, later).
  */
 async function writeBatch(
   runner: Runner,
@@ -156,16 +158,25 @@ async function writeBatch(
   copy: TreeCopy,
 ): Promise<void> {
   const args = ["cat-file", "--batch"];
-  const writer = new BlobWriter(dest, batch, copy);
-  const result = await runGit(runner, root, args, {
-    stdin: batch.map((b) => b.oid).join("\n") + "\n",
-    isolated: true,
-    onStdout: (chunk) => writer.push(chunk),
-  });
-  // a runner that cannot stream hands stdout over at the end
-  if (result.stdout.length > 0) writer.push(result.stdout);
-  writer.close();
-  if (result.code !== 0 || writer.broken) throw gitFailure(args, result);
+  let rest = batch;
+  for (let attempt = 1;; attempt++) {
+    const writer = new BlobWriter(dest, rest, copy);
+    const result = await runGit(runner, root, args, {
+      stdin: rest.map((b) => b.oid).join("\n") + "\n",
+      isolated: true,
+      onStdout: (chunk) => writer.push(chunk),
+    });
+    // a runner that cannot stream hands stdout over at the end
+    if (result.stdout.length > 0) writer.push(result.stdout);
+    writer.close();
+    if (attempt === 1 && stoppedByGroupSignal(result)) {
+      rest = rest.slice(writer.resumeAt());
+      if (rest.length > 0) continue;
+      return;
+    }
+    if (result.code !== 0 || writer.broken) throw gitFailure(args, result);
+    return;
+  }
 }
 
 /**
@@ -185,6 +196,8 @@ class BlobWriter {
   #separator = false;
   #file: Deno.FsFile | null = null;
   #written = 0;
+  /** The file of a blob the output was cut in the middle of, once closed. */
+  #partial: string | null = null;
   /** True when the output did not match the batch. */
   broken = false;
 
@@ -223,7 +236,25 @@ class BlobWriter {
   close(): void {
     if (this.#next < this.#batch.length || this.#left > 0) this.broken = true;
     this.#file?.close();
+    if (this.#file && this.#left > 0) {
+      this.#partial = join(this.#dest, this.#batch[this.#next - 1].path);
+    }
     this.#file = null;
+  }
+
+  /**
+   * After {@linkcode close} of a cut output: remove the blob written in part, if any, and give the
+   * index of the first blob of the batch still to write (a blob skipped as unwritable counts as
+   * done).
+   */
+  resumeAt(): number {
+    if (this.#partial === null) return this.#next;
+    try {
+      Deno.removeSync(this.#partial);
+    } catch {
+      // gone already: written again below
+    }
+    return this.#next - 1;
   }
 
   #open(): void {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runProcess } from "../exec/exec.ts";
+import { type ExecRequest, runProcess } from "../exec/exec.ts";
+import { liveChildren } from "../exec/children.ts";
 import { withPrivateTempDir } from "../exec/tmpdir.ts";
 import { copyTree, skipOf } from "./tree_copy.ts";
 import { makeTestRepo } from "./test_repo.ts";
@@ -106,6 +107,54 @@ Deno.test("copyTree() streams blobs larger than a pipe read, empty ones and many
           0,
         ),
       );
+    });
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("copyTree() carries on from the first blob not fully written when a Ctrl-C to our group stops cat-file mid-stream", async () => {
+  const big = Uint8Array.from({ length: 600_000 }, (_, i) => (i * 13 + (i >> 9)) & 0xff);
+  // the big blob comes last: the cut falls before or inside it (a pipe holds 64 KiB at most)
+  const files: Record<string, string | Uint8Array> = { "c/big.bin": big };
+  for (let i = 0; i < 50; i++) files[`b/f${i}.txt`] = `file ${i}\n`;
+  const repo = await makeTestRepo(files);
+  try {
+    const tree = (await repo.git("rev-parse", "HEAD^{tree}")).trim();
+    const batches: string[] = [];
+    // the real runner; the first cat-file gets SIGINT (what a terminal's Ctrl-C does to a git in
+    // our group) once 2000 bytes of output are in (a few dozen small blobs)
+    const runner = (request: ExecRequest) => {
+      if (!request.args.includes("cat-file")) return runProcess(request);
+      batches.push(String(request.stdin));
+      if (batches.length > 1) return runProcess(request);
+      let read = 0;
+      return runProcess({
+        ...request,
+        onStdout: (chunk) => {
+          if (read < 2000 && (read += chunk.length) >= 2000) {
+            for (const pid of liveChildren()) Deno.kill(pid, "SIGINT");
+          }
+          request.onStdout?.(chunk);
+        },
+      });
+    };
+    await withPrivateTempDir(async (dir) => {
+      const dest = join(dir, "tree");
+      await Deno.mkdir(dest);
+      const copy = await copyTree(runner, repo.root, tree, dest);
+      assert.equal(batches.length, 2, "cat-file ran once more");
+      const oids = (s: string) => s.trim().split("\n");
+      assert.equal(oids(batches[0]).length, 51);
+      const rest = oids(batches[1]);
+      assert.ok(rest.length < 51, "only what was not written is asked again");
+      assert.deepEqual(rest, oids(batches[0]).slice(-rest.length));
+      assert.equal(copy.files, 51);
+      assert.deepEqual(copy.skipped, []);
+      assert.deepEqual(await Deno.readFile(join(dest, "c/big.bin")), big);
+      for (const i of [0, 49]) {
+        assert.equal(await Deno.readTextFile(join(dest, `b/f${i}.txt`)), `file ${i}\n`);
+      }
     });
   } finally {
     await repo.cleanup();

@@ -2,8 +2,10 @@
  * A running job records its long-lived children — the provider CLI — in its record
  * (`children`: pid and start time), so that when the job itself dies (`kill -9`, a crash) or does
  * not stop when cancelled, whoever notices (`status`, `cancel`) can stop what it left behind:
- * `runProcess` starts every child in its own session, out of reach of a kill of the job's group.
- * Children that end within {@linkcode SETTLE_MS} (git, `ps`) are never written down.
+ * `runProcess` starts those in their own session, out of reach of a kill of the job's group.
+ * Children in the job's own process group (git: lib/exec/children.ts) are not written down — a
+ * kill of the job's group reaches them — and neither are children that end within
+ * {@linkcode SETTLE_MS} (`ps`).
  *
  * @module
  */
@@ -53,7 +55,8 @@ export function trackJobChildren(
       children: (job.children ?? []).filter((c) => c.pid !== pid),
     }));
   };
-  const unwatch = watchChildren((event, pid) => {
+  const unwatch = watchChildren((event, pid, group) => {
+    if (group === "ours") return;
     if (event === "start") {
       pending.set(
         pid,

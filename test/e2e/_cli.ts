@@ -126,6 +126,11 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   /** Bytes or text for stdin (default: none). */
   stdin?: string | Uint8Array;
+  /**
+   * Start the CLI in a process group of its own, as a shell starts a foreground job: a signal to
+   * `-pid` then reaches it and every child in its group, as a terminal's Ctrl-C does.
+   */
+  ownGroup?: boolean;
 }
 
 function cliCommand(sandbox: Sandbox, args: string[], options: RunOptions, piped: boolean) {
@@ -143,6 +148,7 @@ function cliCommand(sandbox: Sandbox, args: string[], options: RunOptions, piped
     stdin: piped ? "piped" : "null",
     stdout: "piped",
     stderr: "piped",
+    detached: options.ownGroup === true,
   });
 }
 

@@ -126,3 +126,38 @@ Deno.test("review hit by two signals 0-10 ms apart (SIGINT twice, SIGTERM then S
     });
   }
 });
+
+Deno.test("review hit by a terminal's Ctrl-C (SIGINT to its group) while a git call runs ends interrupted, not as a git failure", async () => {
+  await withChangedSandbox(async (sandbox) => {
+    // a clean filter that stays in `git add` for a while: collection's git call is in flight
+    const started = join(sandbox.tmp, "..", "filter-started");
+    await sandbox.repo.git("config", "filter.slow.clean", `touch '${started}'; sleep 20; cat`);
+    await sandbox.repo.write(".gitattributes", "*.ts filter=slow\n");
+    const child = spawnCli(sandbox, ["review", "--provider", "claude"], { ownGroup: true });
+    try {
+      await waitFor(() => Deno.stat(started).then(() => true, () => false), 15_000);
+      const t0 = performance.now();
+      Deno.kill(-child.pid, "SIGINT"); // the whole foreground group, as a terminal does
+      const out = await child.output();
+      const stdout = new TextDecoder().decode(out.stdout);
+      const stderr = new TextDecoder().decode(out.stderr);
+      assert.equal(out.code, 130, stdout + stderr);
+      assert.ok(performance.now() - t0 < 10_000, "the review waited for the filter");
+      assert.ok(stdout.startsWith("review-gate: NOT reviewed — interrupted"), stdout);
+      assert.doesNotMatch(stdout + stderr, /git|exit code/i, "a git failure was reported");
+      assert.deepEqual(await readFakeLog(sandbox), [], "no provider was asked");
+      assert.deepEqual(await entriesOf(sandbox.tmp), [], "no temp dir left");
+      const groupGone = () => {
+        try {
+          Deno.kill(-child.pid, "SIGCONT");
+          return Promise.resolve(false);
+        } catch {
+          return Promise.resolve(true);
+        }
+      };
+      await waitFor(groupGone, 3_000); // the filter got the Ctrl-C too: nothing left running
+    } finally {
+      killQuietly(child.pid);
+    }
+  });
+});
