@@ -312,3 +312,17 @@ Deno.test("runProcess() with processGroup ours: an interrupt signal that then ab
     });
   }
 });
+
+Deno.test("runProcess() keeps at most maxOutputBytes of each pipe and drains the rest", async (t) => {
+  // 300 KB on each pipe: several reads; the child must exit 0 (never cut off by a closed pipe)
+  const script = "head -c 300000 /dev/zero | tr '\\0' a; head -c 300000 /dev/zero | tr '\\0' b >&2";
+  for (const [limit, truncated] of [[1000, true], [300_000, false], [0, true]] as const) {
+    await t.step(`limit ${limit}`, async () => {
+      const result = await runProcess({ cmd: "sh", args: ["-c", script], maxOutputBytes: limit });
+      assert.equal(result.code, 0);
+      assert.equal(result.truncated, truncated);
+      assert.deepEqual(result.stdout, new Uint8Array(limit).fill(0x61));
+      assert.deepEqual(result.stderr, new Uint8Array(limit).fill(0x62));
+    });
+  }
+});

@@ -18,7 +18,9 @@ export interface Drain {
  * Read `stream` to EOF (or until cancelled), keeping at most `limit` bytes.
  *
  * Reading goes on past the cap, dropping the rest: closing early makes codex exit 101
- * (PROVIDERS.md). A read error (a cancel, a broken pipe) ends the read with what was kept.
+ * (PROVIDERS.md). A read error (a cancel, a broken pipe) ends the read with what was kept. A byte
+ * stream (a child's pipe) is read into one reused buffer, only the bytes read being copied: the
+ * default reader would allocate 64 KiB per read, most of a small git call's reading cost.
  *
  * @param stream a child's stdout or stderr
  * @param limit bytes to keep at most
@@ -32,14 +34,12 @@ export function readBounded(
   limit: number,
   onChunk?: (chunk: Uint8Array) => void,
 ): Drain {
-  if (onChunk) {
-    const reader = byobReader(stream);
-    if (reader) {
-      return {
-        done: passReused(reader, onChunk),
-        cancel: () => void reader.cancel().catch(() => {}),
-      };
-    }
+  const byob = byobReader(stream);
+  if (byob) {
+    return {
+      done: onChunk ? passReused(byob, onChunk) : collectReused(byob, limit),
+      cancel: () => void byob.cancel().catch(() => {}),
+    };
   }
   const reader = stream.getReader();
   const done = onChunk ? pass(reader, onChunk) : collect(reader, limit);
@@ -103,13 +103,35 @@ async function pass(
   return { bytes: new Uint8Array(), truncated: false };
 }
 
+/**
+ * Like `collect`, reading into one reused buffer and keeping a copy of what fits under `limit`: a
+ * read allocates nothing (the default reader of a byte stream allocates 64 KiB per read).
+ */
+async function collectReused(
+  reader: ReadableStreamBYOBReader,
+  limit: number,
+): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  const kept = new Kept(limit);
+  let buffer = new ArrayBuffer(PASS_BUFFER_BYTES);
+  while (true) {
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read(new Uint8Array(buffer));
+    } catch {
+      break; // cancelled or the pipe broke: keep what was read
+    }
+    if (next.done || !next.value) break;
+    kept.add(next.value, true); // go on draining past the cap: codex exits 101 otherwise
+    buffer = next.value.buffer as ArrayBuffer;
+  }
+  return kept.result();
+}
+
 async function collect(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   limit: number,
 ): Promise<{ bytes: Uint8Array; truncated: boolean }> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
+  const kept = new Kept(limit);
   while (true) {
     let next: ReadableStreamReadResult<Uint8Array>;
     try {
@@ -118,28 +140,46 @@ async function collect(
       break; // cancelled or the pipe broke: keep what was read
     }
     if (next.done) break;
-    const chunk = next.value;
-    if (size >= limit) {
-      truncated = true;
-      continue; // keep draining: closing early makes codex exit 101 (PROVIDERS.md)
-    }
-    const room = limit - size;
-    if (chunk.byteLength > room) {
-      chunks.push(chunk.subarray(0, room));
-      size += room;
-      truncated = true;
-    } else {
-      chunks.push(chunk);
-      size += chunk.byteLength;
-    }
+    kept.add(next.value, false); // go on draining past the cap: codex exits 101 otherwise
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.byteLength;
+  return kept.result();
+}
+
+/** The bytes kept of a pipe, at most `limit` of them; what goes past it is dropped and noted. */
+class Kept {
+  readonly #limit: number;
+  readonly #chunks: Uint8Array[] = [];
+  /** Every chunk kept is a copy of its own: one alone is the result as it is. */
+  #copies = true;
+  #size = 0;
+  #truncated = false;
+
+  constructor(limit: number) {
+    this.#limit = limit;
   }
-  return { bytes, truncated };
+
+  /** Keep what fits of `chunk` (a copy when `reused`: its buffer is read into again). */
+  add(chunk: Uint8Array, reused: boolean): void {
+    const room = this.#limit - this.#size;
+    if (chunk.byteLength > room) this.#truncated = true;
+    if (room <= 0) return;
+    const part = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
+    this.#chunks.push(reused ? part.slice() : part);
+    this.#copies &&= reused;
+    this.#size += part.byteLength;
+  }
+
+  result(): { bytes: Uint8Array; truncated: boolean } {
+    const truncated = this.#truncated;
+    if (this.#chunks.length === 1 && this.#copies) return { bytes: this.#chunks[0], truncated };
+    const bytes = new Uint8Array(this.#size);
+    let offset = 0;
+    for (const c of this.#chunks) {
+      bytes.set(c, offset);
+      offset += c.byteLength;
+    }
+    return { bytes, truncated };
+  }
 }
 
 /**
