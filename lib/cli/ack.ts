@@ -8,27 +8,43 @@
  *
  * @module
  */
-import type { Command } from "commander";
 import { ACKS_FILE } from "../acks/types.ts";
-import type { CliDeps } from "./deps.ts";
+import { type CliContext, type CommandRoutes, defineCommand, text } from "./command.ts";
 
-/** Register `ack` on the program. */
-export function registerAck(program: Command, deps: CliDeps): void {
-  program.command("ack")
-    .description(
-      "Accept a finding that is not a problem: it stops blocking and shows as acknowledged",
-    )
-    .argument("<finding>", "its fingerprint (or a prefix of 8+ characters) or <run-id>:<n>")
-    .requiredOption("--reason <text>", "why the finding is accepted (kept in the file)")
-    .option("--expires <date>", "last day it holds: YYYY-MM-DD, or a span like 30d or 12w")
-    .addHelpText(
-      "after",
-      `
+const BRIEF = "Accept a finding that is not a problem: it stops blocking and shows as acknowledged";
+
+/** `ack`. */
+export const ackRoutes: CommandRoutes = {
+  ack: defineCommand({
+    docs: {
+      brief: BRIEF,
+      fullDescription: `${BRIEF}
+
 The fingerprint is printed with every finding (and in blocked pushes and turns). The
 acknowledgement is written to ${ACKS_FILE}: commit it so your team and CI share it. It holds while
 the lines the finding points at stay as they are; change them and the finding is new again.`,
-    )
-    .action(async (ref: string, flags: { reason: string; expires?: string }) =>
-      await (await import("./ack_action.ts")).ackAction(ref, flags, deps)
-    );
-}
+    },
+    parameters: {
+      flags: {
+        reason: {
+          kind: "parsed",
+          parse: String,
+          placeholder: "text",
+          brief: "why the finding is accepted (kept in the file)",
+        },
+        expires: text("date", "last day it holds: YYYY-MM-DD, or a span like 30d or 12w"),
+      },
+      positional: {
+        kind: "tuple",
+        parameters: [{
+          placeholder: "finding",
+          brief: "its fingerprint (or a prefix of 8+ characters) or <run-id>:<n>",
+          parse: String,
+        }],
+      },
+    },
+    async func(this: CliContext, flags: { reason: string; expires?: string }, ref: string) {
+      await (await import("./ack_action.ts")).ackAction(ref, flags, this.deps);
+    },
+  }),
+};

@@ -5,17 +5,21 @@
  *
  * @module
  */
-import type { Command } from "commander";
 import { ACKS_FILE } from "../acks/types.ts";
-import type { CliDeps } from "./deps.ts";
+import { type CliContext, type CommandRoutes, defineCommand, flag } from "./command.ts";
 
-/** Register `acks` on the program. */
-export function registerAcks(program: Command, deps: CliDeps): void {
-  program.command("acks")
-    .description(`List acknowledged findings (${ACKS_FILE}); --prune removes expired ones`)
-    .option("--prune", "remove the acknowledgements that expired")
-    .option("--json", "print them as JSON (each with `active`)")
-    .action(async (flags: { prune?: boolean; json?: boolean }) =>
-      await (await import("./acks_action.ts")).acksAction(flags, deps)
-    );
-}
+/** `acks`. */
+export const acksRoutes: CommandRoutes = {
+  acks: defineCommand({
+    docs: { brief: `List acknowledged findings (${ACKS_FILE}); --prune removes expired ones` },
+    parameters: {
+      flags: {
+        prune: flag("remove the acknowledgements that expired"),
+        json: flag("print them as JSON (each with `active`)"),
+      },
+    },
+    async func(this: CliContext, flags: { prune?: boolean; json?: boolean }) {
+      await (await import("./acks_action.ts")).acksAction(flags, this.deps);
+    },
+  }),
+};

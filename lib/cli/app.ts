@@ -1,87 +1,172 @@
 /**
- * The command-line program: commander builds the commands, generated help and `--version`; `run()`
- * parses argv, runs one command and returns its exit code. Nothing here exits the process. Each
- * command's file defines its flags and help only, and loads its work (`<name>_action.ts`) when it
- * runs, so `--version`, `--help` and every command load little beyond their own code.
+ * The command-line program: @stricli/core parses argv, routes to a command and generates help and
+ * `--version`; `run()` runs one command and returns its exit code. Nothing here exits the process.
+ * Each command's file (lib/cli/<name>.ts) defines its flags and help only, and loads its work
+ * (`<name>_action.ts`) when it runs, so `--version`, `--help` and every command load little beyond
+ * their own code. The parser is plain ES modules: no Node compatibility is started to parse argv.
  *
  * @module
  */
-import { Command, CommanderError } from "commander";
+import {
+  type Application,
+  type ApplicationText,
+  buildApplication,
+  buildRouteMap,
+  ExitCode as ParserExit,
+  formatMessageForArgumentScannerError,
+  help,
+  run as runParser,
+  type StricliIntegration,
+  type StricliProcess,
+  text_en,
+  version,
+} from "@stricli/core";
 import denoJson from "../../deno.json" with { type: "json" };
 import { ExitCode, ReviewGateError } from "../base/errors.ts";
 import { SpawnError } from "../exec/exec.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
-import { registerAck } from "./ack.ts";
-import { registerCi } from "./ci.ts";
-import { registerAcks } from "./acks.ts";
-import { registerDecode } from "./decode.ts";
-import { registerDoctor } from "./doctor.ts";
-import { registerGate } from "./gate.ts";
-import { registerInstall } from "./install.ts";
-import { registerHook } from "./hook.ts";
+import { type CliContext, type CommandRoutes, defineCommand, flagName } from "./command.ts";
 import type { CliDeps } from "./deps.ts";
-import { registerReview } from "./review.ts";
-import { registerSchema } from "./schema.ts";
-import { registerJobs } from "./jobs.ts";
-import { registerStatus } from "./status.ts";
-import { registerResult } from "./result.ts";
-import { registerCancel } from "./cancel.ts";
-import { registerStats } from "./stats.ts";
+import { reviewRoutes } from "./review.ts";
+import { ciRoutes } from "./ci.ts";
+import { jobsRoutes } from "./jobs.ts";
+import { statusRoutes } from "./status.ts";
+import { resultRoutes } from "./result.ts";
+import { cancelRoutes } from "./cancel.ts";
+import { schemaRoutes } from "./schema.ts";
+import { decodeRoutes } from "./decode.ts";
+import { hookRoutes } from "./hook.ts";
+import { installRoutes } from "./install.ts";
+import { gateRoutes } from "./gate.ts";
+import { doctorRoutes } from "./doctor.ts";
+import { ackRoutes } from "./ack.ts";
+import { acksRoutes } from "./acks.ts";
+import { statsRoutes } from "./stats.ts";
 
 /** The version printed by `--version`. */
 export const VERSION: string = denoJson.version;
 
-/** Registers one command (one file per command in this folder) on the program. */
-export type RegisterCommand = (
-  program: Command,
-  deps: CliDeps,
-  setExit: (code: number) => void,
-) => void;
-
 /** Every command, in help order: adding a command is one new file plus one line here. */
-const COMMANDS: readonly RegisterCommand[] = [
-  registerReview,
-  registerCi,
-  registerJobs,
-  registerStatus,
-  registerResult,
-  registerCancel,
-  registerSchema,
-  registerDecode,
-  registerHook,
-  registerInstall,
-  registerGate,
-  registerDoctor,
-  registerAck,
-  registerAcks,
-  registerStats,
+const COMMANDS: readonly CommandRoutes[] = [
+  reviewRoutes,
+  ciRoutes,
+  jobsRoutes,
+  statusRoutes,
+  resultRoutes,
+  cancelRoutes,
+  schemaRoutes,
+  decodeRoutes,
+  hookRoutes,
+  installRoutes,
+  gateRoutes,
+  doctorRoutes,
+  ackRoutes,
+  acksRoutes,
+  statsRoutes,
 ];
 
-/** Build the program with every command registered. */
-export function buildProgram(deps: CliDeps, setExit: (code: number) => void): Command {
-  const program = new Command("review-gate")
-    .description("Trustworthy AI code review for git pushes and Claude Code turns")
-    .version(VERSION, "-V, --version")
-    .exitOverride()
-    .showHelpAfterError("(add --help for usage)")
-    .showSuggestionAfterError(true)
-    .configureOutput({
-      writeOut: (text) => deps.stdout.write(text),
-      writeErr: (text) => deps.stderr.write(sanitizeForTerminal(text)),
-    });
-  for (const register of COMMANDS) register(program, deps, setExit);
-  for (const command of allCommands(program)) {
-    command.exitOverride().showHelpAfterError("(add --help for usage)").configureOutput({
-      writeOut: (text) => deps.stdout.write(text),
-      writeErr: (text) => deps.stderr.write(sanitizeForTerminal(text)),
-    });
-  }
-  return program;
+/** How help is laid out: flags in kebab-case, every flag in the usage lines. */
+const FORMATTING = {
+  caseStyle: "convert-camel-to-kebab",
+  useAliasInUsageLine: false,
+  onlyRequiredInUsageLine: false,
+} as const;
+
+/** True when argv asks for help itself (`-h`, `--help`, `--help-all`), before any `--`. */
+function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf("--");
+  return (end === -1 ? args : args.slice(0, end)).some((a) => /^(-h|--help|--help-?all)$/i.test(a));
 }
 
-function allCommands(command: Command): Command[] {
-  return command.commands.flatMap((c) => [c, ...allCommands(c)]);
+/**
+ * `--help`/`-h` on every command. A group of commands run without one of them (`review-gate`,
+ * `review-gate hook`) is a usage error: its help goes to stderr and the exit code is 2.
+ */
+function helpIntegration(): StricliIntegration<CliContext> {
+  const base = help<CliContext>({
+    brief: "display help for command",
+    formatting: FORMATTING,
+    defaultForRouteMap: true,
+  });
+  const flag = base.flag!;
+  return {
+    ...base,
+    flag: {
+      ...flag,
+      async run(app, result) {
+        const context = this as unknown as CliContext & { process: StricliProcess };
+        if (asksForHelp(context.args)) return await flag.run.call(this, app, result);
+        const stderr = { write: (text: string) => context.deps.stderr.write(text) };
+        await flag.run.call({ ...this, process: { ...this.process, stdout: stderr } }, app, result);
+        context.process.exitCode = ExitCode.usage;
+      },
+    },
+  };
 }
+
+/** The parser's messages: its own words, with flags spelled as they are typed (`--dry-run`). */
+const TEXT: ApplicationText = {
+  ...text_en,
+  briefs: { ...text_en.briefs, help: "display help for command" },
+  exceptionWhileParsingArguments(error, ansiColor) {
+    return formatMessageForArgumentScannerError(error as never, {
+      FlagNotFoundError: (e) =>
+        e.aliasName || e.corrections.length === 0
+          ? e.message
+          : `No flag registered for --${e.input}, did you mean ${
+            e.corrections.map(flagName).join(" or ")
+          }?`,
+      EnumValidationError: (e) => `--${e.externalFlagName}: ${e.message}`,
+    }) ?? text_en.exceptionWhileParsingArguments.call(this, error, ansiColor);
+  },
+};
+
+/** The `help [command...]` command: the help of a command, as `review-gate <command> --help`. */
+const helpRoutes: CommandRoutes = {
+  help: defineCommand({
+    docs: { brief: "display help for command" },
+    parameters: {
+      positional: {
+        kind: "array",
+        parameter: { placeholder: "command", brief: "the command (and subcommand)", parse: String },
+      },
+    },
+    async func(this: CliContext, _flags: NonNullable<unknown>, ...path: string[]) {
+      const args = [...path, "--help"];
+      await runParser(program(), args, { ...this, args } as CliContext & RunContext);
+    },
+  }),
+};
+
+let built: Application<CliContext> | undefined;
+
+/** The program: every command, `help`, `--help` and `--version`. Built once. */
+export function program(): Application<CliContext> {
+  built ??= buildApplication(
+    buildRouteMap({
+      routes: Object.assign({}, ...COMMANDS, helpRoutes),
+      docs: { brief: "Trustworthy AI code review for git pushes and Claude Code turns" },
+    }),
+    {
+      name: "review-gate",
+      scanner: { caseStyle: "allow-kebab-for-camel", allowArgumentEscapeSequence: true },
+      documentation: { disableAnsiColor: true },
+      localization: { text: TEXT },
+    },
+    {
+      help: helpIntegration(),
+      version: version({
+        brief: "output the version number",
+        info: { currentVersion: VERSION },
+        alias: "V",
+      }),
+    },
+  );
+  return built;
+}
+
+/** The context the parser runs a command with. */
+type RunContext = { process: StricliProcess };
 
 /** Commands whose `--json` output must stay valid JSON even when they fail before a run exists. */
 const JSON_COMMANDS = new Set(["review", "ci", "decode"]);
@@ -122,11 +207,18 @@ export function renderJsonError(exitCode: number, message: string): string {
  */
 export async function run(args: readonly string[], deps: CliDeps): Promise<number> {
   let exitCode: number = ExitCode.ok;
-  const program = buildProgram(deps, (code) => exitCode = code);
-  if (args.length === 0) {
-    deps.stderr.write(program.helpInformation());
-    return ExitCode.usage;
-  }
+  let failure: { error: unknown } | undefined;
+  const parserErrors: string[] = [];
+  const context: CliContext & RunContext = {
+    process: {
+      stdout: { write: (text: string) => deps.stdout.write(text) },
+      stderr: { write: (text: string) => void parserErrors.push(text) },
+    },
+    deps,
+    args,
+    setExit: (code) => exitCode = code,
+    fail: (error) => failure ??= { error },
+  };
   const fail = (code: number, message: string, text = `review-gate: ${message}\n`) => {
     deps.stderr.write(sanitizeForTerminal(text));
     if (wantsJsonErrors(args)) {
@@ -135,23 +227,34 @@ export async function run(args: readonly string[], deps: CliDeps): Promise<numbe
     return code;
   };
   try {
-    await program.parseAsync([...args], { from: "user" });
-    return exitCode;
+    await runParser(program(), args, context);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // help and version print and end with 0; every parse error is a usage error (2), and
-      // commander has already written its message to stderr
-      if (error.exitCode === 0) return ExitCode.ok;
-      return fail(ExitCode.usage, error.message.replace(/^error: /, ""), "");
-    }
-    if (error instanceof ReviewGateError) return fail(error.exitCode, error.message);
-    if (error instanceof SpawnError) return fail(ExitCode.couldNotRun, error.message);
-    const message = (error as Error)?.message ?? String(error);
-    const detail = deps.env.REVIEW_GATE_DEBUG ? (error as Error).stack : message;
-    return fail(
-      ExitCode.couldNotRun,
-      `internal error: ${message}`,
-      `review-gate: internal error: ${detail}\nPlease report it; set REVIEW_GATE_DEBUG=1 for the stack\n`,
-    );
+    failure ??= { error };
   }
+  if (failure) return failed(failure.error, deps, fail);
+  const parserCode = Number(context.process.exitCode ?? 0);
+  if (parserCode >= 0) return parserCode === 0 ? exitCode : parserCode;
+  const lines = parserErrors.join("").split("\n").filter((line) => line.trim() !== "");
+  if (parserCode === ParserExit.InvalidArgument || parserCode === ParserExit.UnknownCommand) {
+    const text = lines.map((line) => `review-gate: ${line}\n`).join("");
+    return fail(ExitCode.usage, lines.join("; "), `${text}(add --help for usage)\n`);
+  }
+  return failed(new Error(lines.join("\n") || `parser exit ${parserCode}`), deps, fail);
+}
+
+/** The exit code and message of a command that threw. */
+function failed(
+  error: unknown,
+  deps: CliDeps,
+  fail: (code: number, message: string, text?: string) => number,
+): number {
+  if (error instanceof ReviewGateError) return fail(error.exitCode, error.message);
+  if (error instanceof SpawnError) return fail(ExitCode.couldNotRun, error.message);
+  const message = (error as Error)?.message ?? String(error);
+  const detail = deps.env.REVIEW_GATE_DEBUG ? (error as Error).stack : message;
+  return fail(
+    ExitCode.couldNotRun,
+    `internal error: ${message}`,
+    `review-gate: internal error: ${detail}\nPlease report it; set REVIEW_GATE_DEBUG=1 for the stack\n`,
+  );
 }

@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Runner, runProcess } from "../exec/exec.ts";
 import { makeRepo } from "../git/_testing.ts";
-import { renderJsonError, run, wantsJsonErrors } from "./app.ts";
+import type { Command, RouteMap } from "@stricli/core";
+import { program, renderJsonError, run, wantsJsonErrors } from "./app.ts";
+import { type CliContext, flagName } from "./command.ts";
 import type { CliDeps } from "./deps.ts";
 
 const ESCAPES = "\u001b]0;T\u0007\u001b[2J";
@@ -61,7 +63,7 @@ Deno.test("run() prints a JSON error envelope on stdout for exit-2 errors of rev
   try {
     const cases: [string, string[], RegExp, string?][] = [
       ["flag conflict", ["review", "--json", "--staged", "--base", "main"], /Choose one target/],
-      ["unknown flag", ["review", "--json", "--bogus"], /unknown option/],
+      ["unknown flag", ["review", "--json", "--bogus"], /No flag registered for --bogus/],
       ["bad choice", ["review", "--json", "--fail-on", "huge"], /huge/],
       [
         "unreadable answer file",
@@ -122,4 +124,58 @@ Deno.test("run() neutralises escape sequences of a config key in the error it pr
   } finally {
     await cleanup();
   }
+});
+
+/** Every command of the program with its path (`["hook", "pre-push"]`) and definition. */
+function allCommands(
+  target: Command<CliContext> | RouteMap<CliContext>,
+  path: string[] = [],
+): { path: string[]; command: Command<CliContext> }[] {
+  if (!("getAllEntries" in target)) return [{ path, command: target }];
+  return target.getAllEntries().flatMap((entry) =>
+    allCommands(entry.target, [...path, entry.name.original])
+  );
+}
+
+/** True when `text` has `word` as a whole word (not inside a longer flag). */
+function hasWord(text: string, word: string): boolean {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(^|[\\s\\[/(])${escaped}(?=[\\s\\]/)]|$)`, "m").test(text);
+}
+
+Deno.test("help of every command lists each flag, argument and subcommand its definition has", async (t) => {
+  const commands = allCommands(program().root);
+  assert.ok(commands.length >= 20, `found ${commands.length} commands`);
+  for (const { path, command } of commands) {
+    await t.step(path.join(" "), async () => {
+      const d = deps();
+      assert.equal(await run([...path, "--help"], d), 0, d.err.join(""));
+      const help = d.out.join("");
+      const { flags = {}, aliases = {}, positional } = command.parameters;
+      for (const [name, flag] of Object.entries(flags)) {
+        if (flag.hidden) {
+          assert.ok(!hasWord(help, flagName(name)), `${flagName(name)} is hidden`);
+          continue;
+        }
+        assert.ok(hasWord(help, flagName(name)), `${flagName(name)} missing from:\n${help}`);
+        assert.ok(help.includes(flag.brief), `${flagName(name)}'s description missing`);
+      }
+      for (const [alias, name] of Object.entries(aliases)) {
+        assert.match(help, new RegExp(`-${alias} \\[${flagName(name as string)}\\]`));
+      }
+      const args = positional?.kind === "tuple" ? positional.parameters : [];
+      for (const arg of args) assert.ok(hasWord(help, arg.placeholder!), arg.placeholder);
+    });
+  }
+  await t.step("groups list their subcommands", async () => {
+    for (const group of ["hook", "gate"]) {
+      const d = deps();
+      assert.equal(await run([group, "--help"], d), 0);
+      const names = commands.filter((c) => c.path[0] === group).map((c) => c.path[1]);
+      for (const name of names) assert.ok(hasWord(d.out.join(""), name), `${group} ${name}`);
+    }
+    const d = deps();
+    assert.equal(await run(["--help"], d), 0);
+    for (const { path } of commands) assert.ok(hasWord(d.out.join(""), path[0]), path[0]);
+  });
 });

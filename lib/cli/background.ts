@@ -3,12 +3,11 @@
  * usage or config error exits 2 at once, never as a failed job), starts the job
  * (lib/jobs/start.ts) and prints its id; the second — the same `review` arguments plus the hidden
  * `--job-id` — runs the review as that job (lib/jobs/run_job.ts) and writes the review to the job's
- * log. The job re-runs the arguments the user gave, rebuilt from what commander parsed (so a value
+ * log. The job re-runs the arguments the user gave, rebuilt from what the parser parsed (so a value
  * that looks like a flag stays a value).
  *
  * @module
  */
-import type { Command } from "commander";
 import type { Target } from "../git/types.ts";
 import { startJob } from "../jobs/start.ts";
 import { runJob } from "../jobs/run_job.ts";
@@ -16,35 +15,45 @@ import { ensureStateDir } from "../store/state.ts";
 import type { ReviewOptions, ReviewOutcome } from "../review/run_review.ts";
 import type { CliDeps } from "./deps.ts";
 import type { OutputRequest } from "./outputs.ts";
+import { type FlagDefinitions, flagName } from "./command.ts";
 
 /** Options of `review` that a job never gets again, or gets rebuilt from the output requests. */
 const NOT_PASSED_ON = new Set(["background", "jobId", "format", "output"]);
 
 /**
- * The `review` arguments the user gave, rebuilt from commander's parse, without `--background`;
- * `--format`/`--output` pairs (repeatable, so commander keeps only the last) come from the output
- * requests, in order.
+ * The `review` arguments the user gave, rebuilt from the parsed flags, without `--background`;
+ * `--format`/`--output` pairs come from the output requests, in order. A flag at its default is
+ * left out (it means the same either way).
  *
- * @param command the parsed `review` command
+ * @param flags the parsed `review` flags, by internal name
+ * @param definitions their definitions (lib/cli/review.ts `REVIEW_FLAGS`)
  * @param outputs the output requests (lib/cli/outputs.ts), default none
- * @returns argv words, e.g. `["--base", "main", "--no-cache", "--format", "sarif", "--output", "r.sarif"]`
+ * @returns argv words, e.g. `["--base=main", "--no-cache", "--format=sarif", "--output=r.sarif"]`
  */
-export function givenArgs(command: Command, outputs: readonly OutputRequest[] = []): string[] {
-  const values = command.opts();
+export function givenArgs(
+  flags: Readonly<Record<string, unknown>>,
+  definitions: FlagDefinitions,
+  outputs: readonly OutputRequest[] = [],
+): string[] {
   const out: string[] = [];
-  for (const option of command.options) {
-    const key = option.attributeName();
-    if (NOT_PASSED_ON.has(key) || command.getOptionValueSource(key) !== "cli") continue;
-    const flag = option.long ?? option.short!;
-    if (option.negate) out.push(flag);
-    else if (option.isBoolean()) {
-      if (values[key] === true) out.push(flag);
-    } else out.push(flag, String(values[key]));
+  for (const [key, definition] of Object.entries(definitions)) {
+    const value = flags[key];
+    if (NOT_PASSED_ON.has(key) || value === undefined || value === definition.default) continue;
+    const flag = flagName(key);
+    if (definition.kind !== "boolean") out.push(...withValue(flag, String(value)));
+    else if (value === true) out.push(flag);
+    else if (definition.withNegated !== false) out.push(flag.replace(/^--/, "--no-"));
   }
   for (const request of outputs) {
-    out.push("--format", request.format, ...(request.output ? ["--output", request.output] : []));
+    out.push(`--format=${request.format}`);
+    if (request.output !== undefined) out.push(...withValue("--output", request.output));
   }
   return out;
+}
+
+/** `--flag=value` (one word: a value that looks like a flag stays a value); `--flag ""` for none. */
+function withValue(flag: string, value: string): string[] {
+  return value === "" ? [flag, value] : [`${flag}=${value}`];
 }
 
 /** What the flags say is reviewed, until the job knows the change's label. */
@@ -70,17 +79,23 @@ export function targetHint(target: Target | undefined): string {
  * Start the review as a background job and print its id.
  *
  * @param request the checked review request (lib/cli/review.ts)
- * @param at the parsed command, `--json`, and the I/O
+ * @param at the parsed flags and their definitions, the output requests, `--json`, and the I/O
  * @returns exit code 0
  */
 export async function startBackground(
   request: ReviewOptions & { repo: { commonDir: string } },
-  at: { command: Command; outputs: readonly OutputRequest[]; json?: boolean; deps: CliDeps },
+  at: {
+    flags: Readonly<Record<string, unknown>>;
+    definitions: FlagDefinitions;
+    outputs: readonly OutputRequest[];
+    json?: boolean;
+    deps: CliDeps;
+  },
 ): Promise<number> {
   const { deps } = at;
   const job = await startJob({
     state: await ensureStateDir(request.repo.commonDir),
-    args: givenArgs(at.command, at.outputs),
+    args: givenArgs(at.flags, at.definitions, at.outputs),
     cwd: deps.cwd,
     env: deps.env,
     self: deps.self,

@@ -7,20 +7,26 @@
  *
  * @module
  */
-import type { Command } from "commander";
-import type { CliDeps } from "./deps.ts";
+import { type CliContext, type CommandRoutes, defineCommand, flag } from "./command.ts";
 
-/** Register `cancel` on the program. */
-export function registerCancel(
-  program: Command,
-  deps: CliDeps,
-  setExit: (code: number) => void,
-): void {
-  program.command("cancel")
-    .description("Stop a background job and its provider (default: the newest running one)")
-    .argument("[id]", "job id, or a unique part of it")
-    .option("--json", "print what was done as JSON")
-    .action(async (id: string | undefined, flags: { json?: boolean }) =>
-      setExit(await (await import("./cancel_action.ts")).cancel(id, flags, deps))
-    );
-}
+/** `cancel`. */
+export const cancelRoutes: CommandRoutes = {
+  cancel: defineCommand({
+    docs: { brief: "Stop a background job and its provider (default: the newest running one)" },
+    parameters: {
+      flags: { json: flag("print what was done as JSON") },
+      positional: {
+        kind: "tuple",
+        parameters: [{
+          placeholder: "id",
+          brief: "job id, or a unique part of it",
+          parse: String,
+          optional: true,
+        }],
+      },
+    },
+    async func(this: CliContext, flags: { json?: boolean }, id?: string) {
+      this.setExit(await (await import("./cancel_action.ts")).cancel(id, flags, this.deps));
+    },
+  }),
+};

@@ -9,24 +9,26 @@ import { policyOf } from "../kinds/review/policy.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { runCi } from "../ci/run_ci.ts";
 import type { CliDeps } from "./deps.ts";
-import type { OutputRequest } from "./outputs.ts";
+import type { OutputFlags, OutputRequest } from "./outputs.ts";
+import type { ProviderName } from "../providers/names.ts";
+import type { Severity } from "../kinds/review/types.ts";
 import { writeOutputs } from "./write_outputs.ts";
 import { reviewedAmount } from "../git/coverage_text.ts";
 import { policyFlagLayer } from "./policy_flags.ts";
 
 /** `ci`'s parsed flags. */
-export interface CiFlags {
-  provider?: string;
+export type CiFlags = OutputFlags & {
+  provider?: ProviderName;
   model?: string;
   base?: string;
   untrusted?: boolean;
   onError: "allow" | "block";
   onPartial: "allow" | "block";
-  failOn?: string;
+  failOn?: Severity;
   minConfidence?: string;
   timeout?: string;
-  cache: boolean;
-}
+  noCache?: boolean;
+};
 
 /** The path from the CI workspace to the repository root, as a prefix (`app/`), or "". */
 function workspacePrefix(env: Record<string, string | undefined>, root: string): string {
@@ -58,7 +60,7 @@ export async function reviewRequest(
       untrusted: flags.untrusted,
       onError: flags.onError,
       onPartial: flags.onPartial,
-      useCache: flags.cache,
+      useCache: !flags.noCache,
     },
     { runner: deps.runner, env: deps.env, now: deps.now, signal: deps.signal },
   );

@@ -6,31 +6,50 @@
  *
  * @module
  */
-import { type Command, Option } from "commander";
 import { type AnswerKind, listKinds } from "../kinds/registry.ts";
-import { addKindOptions } from "./kind_options.ts";
-import type { CliDeps } from "./deps.ts";
+import { kindFlagDefinitions } from "./kind_options.ts";
+import { type CliContext, type CommandRoutes, defineCommand, flag } from "./command.ts";
 
-/** Register `decode` on the program. */
-export function registerDecode(
-  program: Command,
-  deps: CliDeps,
-  setExit: (code: number) => void,
-): void {
-  const command = program.command("decode")
-    .description("Judge a JSON answer with the decoder (exit 0 accepted, 3 refused)")
-    .argument("<file>", 'answer file, or "-" for stdin')
-    .addOption(new Option("--kind <kind>", "answer kind").choices(listKinds()).default("review"))
-    .option("--json", "print {ok, answer | refusal} as JSON");
-  addKindOptions(command)
-    .addHelpText(
-      "after",
-      `
+const BRIEF = "Judge a JSON answer with the decoder (exit 0 accepted, 3 refused)";
+
+/** What `decode --help` prints after the description. */
+const DECODE_HELP = `
 File paths in findings are checked against the working tree of the repository around the current
 directory (or the current directory itself outside a repository). A compliance answer needs the
-plan it answers: --kind compliance --plan PLAN.md.`,
-    )
-    .action(async (file: string, flags: { kind: AnswerKind; json?: boolean }) =>
-      await (await import("./decode_action.ts")).decodeAction(file, flags, deps, setExit)
-    );
-}
+plan it answers: --kind compliance --plan PLAN.md.`;
+
+/** `decode`. */
+export const decodeRoutes: CommandRoutes = {
+  decode: defineCommand({
+    docs: { brief: BRIEF, fullDescription: BRIEF + "\n" + DECODE_HELP },
+    parameters: {
+      flags: {
+        kind: {
+          kind: "enum",
+          values: listKinds(),
+          default: "review",
+          placeholder: "kind",
+          brief: "answer kind",
+        },
+        json: flag("print {ok, answer | refusal} as JSON"),
+        ...kindFlagDefinitions(),
+      },
+      positional: {
+        kind: "tuple",
+        parameters: [{
+          placeholder: "file",
+          brief: 'answer file, or "-" for stdin',
+          parse: String,
+        }],
+      },
+    },
+    async func(this: CliContext, flags: { kind: AnswerKind; json?: boolean }, file: string) {
+      await (await import("./decode_action.ts")).decodeAction(
+        file,
+        flags,
+        this.deps,
+        (code) => this.setExit(code),
+      );
+    },
+  }),
+};

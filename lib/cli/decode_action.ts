@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import { formatRefusal } from "../answer/refusal.ts";
 import { type AnswerKind, getKind } from "../kinds/registry.ts";
-import { chooseKind } from "./kind_options.ts";
+import { chooseKind, type KindFlagValues } from "./kind_options.ts";
 import { ExitCode, UsageError } from "../base/errors.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { worktreeView } from "../git/tree_view.ts";
@@ -25,7 +25,7 @@ export async function decodeAction(
   deps: CliDeps,
   setExit: (code: number) => void,
 ): Promise<void> {
-  const chosen = await chooseKind(flags as unknown as Record<string, unknown>, deps.cwd);
+  const chosen = await chooseKind(flags as unknown as KindFlagValues, deps.cwd);
   // an input option implies its kind (`--plan` → compliance)
   const name = chosen.answerKind === "review" ? flags.kind : chosen.answerKind;
   if (flags.kind !== "review" && flags.kind !== name) {
@@ -34,7 +34,7 @@ export async function decodeAction(
   const kind = getKind(name);
   if (kind.cli && chosen.kindInput === undefined) {
     throw new UsageError(
-      `A ${name} answer is judged against its input: add ${kind.cli.inputOption.flags}`,
+      `A ${name} answer is judged against its input: add ${kind.cli.inputOption.flag} <${kind.cli.inputOption.placeholder}>`,
     );
   }
   let bytes: Uint8Array;

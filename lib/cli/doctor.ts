@@ -4,16 +4,18 @@
  *
  * @module
  */
-import type { Command } from "commander";
-import type { CliDeps } from "./deps.ts";
+import { type CliContext, type CommandRoutes, defineCommand } from "./command.ts";
 
-/** Register `doctor` on the program. */
-export function registerDoctor(
-  program: Command,
-  deps: CliDeps,
-  setExit: (code: number) => void,
-): void {
-  program.command("doctor")
-    .description("Check provider CLIs, config and hook installation")
-    .action(async () => await (await import("./doctor_action.ts")).doctorAction(deps, setExit));
-}
+/** `doctor`. */
+export const doctorRoutes: CommandRoutes = {
+  doctor: defineCommand({
+    docs: { brief: "Check provider CLIs, config and hook installation" },
+    parameters: {},
+    async func(this: CliContext) {
+      await (await import("./doctor_action.ts")).doctorAction(
+        this.deps,
+        (code) => this.setExit(code),
+      );
+    },
+  }),
+};

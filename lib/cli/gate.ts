@@ -5,32 +5,50 @@
  *
  * @module
  */
-import { type Command, Option } from "commander";
-import type { CliDeps } from "./deps.ts";
+import { buildRouteMap } from "@stricli/core";
+import { type CliContext, type CommandRoutes, defineCommand, flag } from "./command.ts";
 
-/** Register `gate` on the program. */
-export function registerGate(program: Command, deps: CliDeps): void {
-  const gate = program.command("gate").description(
-    "Turn the gates on or off in config without uninstalling them",
-  );
-  const userOption = () =>
-    new Option("--user", "edit the user config instead of the repository's .review-gate.json");
-  gate.command("enable").argument("[gate]", "pre-push, claude-stop, codex-stop or all", "all")
-    .addOption(
-      userOption(),
-    )
-    .description("Enable a gate").action((which: string, flags: { user?: boolean }) =>
-      import("./gate_action.ts").then((m) => m.toggle(true, which, flags, deps))
-    );
-  gate.command("disable").argument("[gate]", "pre-push, claude-stop, codex-stop or all", "all")
-    .addOption(
-      userOption(),
-    )
-    .description("Disable a gate").action((which: string, flags: { user?: boolean }) =>
-      import("./gate_action.ts").then((m) => m.toggle(false, which, flags, deps))
-    );
-  gate.command("status").description(
-    "Show which gates are enabled, whether and where each is installed, and where config comes from",
-  )
-    .action(() => import("./gate_action.ts").then((m) => m.status(deps)));
+/** `gate enable` or `gate disable`. */
+function toggleCommand(enable: boolean) {
+  return defineCommand({
+    docs: { brief: enable ? "Enable a gate" : "Disable a gate" },
+    parameters: {
+      flags: {
+        user: flag("edit the user config instead of the repository's .review-gate.json"),
+      },
+      positional: {
+        kind: "tuple",
+        parameters: [{
+          placeholder: "gate",
+          brief: "pre-push, claude-stop, codex-stop or all",
+          parse: String,
+          default: "all",
+        }],
+      },
+    },
+    async func(this: CliContext, flags: { user?: boolean }, which: string) {
+      await (await import("./gate_action.ts")).toggle(enable, which, flags, this.deps);
+    },
+  });
 }
+
+/** `gate` and its subcommands. */
+export const gateRoutes: CommandRoutes = {
+  gate: buildRouteMap({
+    docs: { brief: "Turn the gates on or off in config without uninstalling them" },
+    routes: {
+      enable: toggleCommand(true),
+      disable: toggleCommand(false),
+      status: defineCommand({
+        docs: {
+          brief:
+            "Show which gates are enabled, whether and where each is installed, and where config comes from",
+        },
+        parameters: {},
+        async func(this: CliContext) {
+          await (await import("./gate_action.ts")).status(this.deps);
+        },
+      }),
+    },
+  }),
+};

@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { Command } from "commander";
 import { join } from "node:path";
 import { runProcess } from "../exec/exec.ts";
 import { makeTestRepo } from "../git/test_repo.ts";
 import type { CliDeps } from "./deps.ts";
-import { registerGate } from "./gate.ts";
+import { run } from "./app.ts";
 
 async function gate(cwd: string, args: string[]): Promise<string> {
   let out = "";
@@ -20,9 +19,8 @@ async function gate(cwd: string, args: string[]): Promise<string> {
     signal: new AbortController().signal,
     self: { execPath: Deno.execPath() },
   };
-  const program = new Command().exitOverride();
-  registerGate(program, deps);
-  await program.parseAsync(["gate", ...args], { from: "user" });
+  const code = await run(["gate", ...args], deps);
+  assert.equal(code, 0, out);
   return out;
 }
 

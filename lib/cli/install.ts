@@ -5,48 +5,87 @@
  *
  * @module
  */
-import { type Command, Option } from "commander";
 import { INSTALL_TARGETS } from "../install/registry.ts";
-import type { CliDeps } from "./deps.ts";
+import { type CliContext, type CommandRoutes, defineCommand, flag, text } from "./command.ts";
 import type { InstallFlags } from "./install_action.ts";
+import type { ClaudeScope } from "../install/claude/install.ts";
 
-/** The flags `install` and `uninstall` share: one per target, the scope, the project, dry run. */
-function addFlags(command: Command, verb: string): Command {
-  for (const target of INSTALL_TARGETS) {
-    command.option(`--${target.flag}`, `${verb} ${target.what} only`);
-  }
-  const scope = new Option(
-    "--scope <scope>",
-    "Claude settings: local (.claude/settings.local.json), project or user; Codex hooks: user ($CODEX_HOME/hooks.json, also for local) or project (.codex/hooks.json)" +
-      (verb === "install" ? "" : " (default: every scope)"),
-  ).choices(["local", "project", "user"]);
-  return command
-    .addOption(verb === "install" ? scope.default("local") : scope)
-    .option(
-      "--project-dir <dir>",
+const SCOPE_BRIEF =
+  "Claude settings: local (.claude/settings.local.json), project or user; Codex hooks: user ($CODEX_HOME/hooks.json, also for local) or project (.codex/hooks.json)";
+
+/** The scopes `--scope` takes. */
+const SCOPES = ["local", "project", "user"] as const;
+
+/** The flags of `uninstall`, besides one per target (`InstallFlags` has them all). */
+type SharedFlags = { scope?: ClaudeScope; projectDir?: string; dryRun?: boolean };
+
+/**
+ * The flags `install` and `uninstall` share: one per target (from the registry, so untyped here:
+ * the action reads them by name), the project, dry run. `--scope` differs (a default for install).
+ */
+function sharedFlags(verb: "install" | "uninstall") {
+  const targets: NonNullable<unknown> = Object.fromEntries(
+    INSTALL_TARGETS.map((target) => [target.flag, flag(`${verb} ${target.what} only`)]),
+  );
+  return {
+    ...targets,
+    projectDir: text(
+      "dir",
       "directory Claude Code is started in (default: the repository root)",
-    )
-    .option("--dry-run", "print the exact change, write nothing");
+    ),
+    dryRun: flag("print the exact change, write nothing"),
+  };
 }
 
-/** Register `install` and `uninstall` on the program. */
-export function registerInstall(program: Command, deps: CliDeps): void {
-  addFlags(program.command("install"), "install")
-    .description(
-      "Install the git pre-push gate and the Claude Code Stop gate (default: both; --codex for Codex)",
-    )
-    .option("--force", "replace a foreign hook that cannot be chained (it is kept as a backup)")
-    .option(
-      "--guard",
-      "Claude Code: also refuse the agent's shell commands that skip or switch off the gates",
-    )
-    .option("--no-guard", "Claude Code: remove that guard (default: keep what is installed)")
-    .action(async (flags: InstallFlags) =>
-      await (await import("./install_action.ts")).act(true, flags, deps)
-    );
-  addFlags(program.command("uninstall"), "uninstall")
-    .description("Remove what install added and restore what was there before")
-    .action(async (flags: InstallFlags) =>
-      await (await import("./install_action.ts")).act(false, flags, deps)
-    );
-}
+/** `install` and `uninstall`. */
+export const installRoutes: CommandRoutes = {
+  install: defineCommand({
+    docs: {
+      brief:
+        "Install the git pre-push gate and the Claude Code Stop gate (default: both; --codex for Codex)",
+    },
+    parameters: {
+      flags: {
+        ...sharedFlags("install"),
+        scope: {
+          kind: "enum",
+          values: SCOPES,
+          default: "local",
+          placeholder: "scope",
+          brief: SCOPE_BRIEF,
+        },
+        force: flag("replace a foreign hook that cannot be chained (it is kept as a backup)"),
+        guard: {
+          kind: "boolean",
+          optional: true,
+          brief:
+            "Claude Code: also refuse the agent's shell commands that skip or switch off the gates; --no-guard removes that guard (default: keep what is installed)",
+        },
+      },
+    },
+    async func(
+      this: CliContext,
+      flags: SharedFlags & { scope: ClaudeScope; force?: boolean; guard?: boolean },
+    ) {
+      await (await import("./install_action.ts")).act(true, flags as InstallFlags, this.deps);
+    },
+  }),
+  uninstall: defineCommand({
+    docs: { brief: "Remove what install added and restore what was there before" },
+    parameters: {
+      flags: {
+        ...sharedFlags("uninstall"),
+        scope: {
+          kind: "enum",
+          values: SCOPES,
+          optional: true,
+          placeholder: "scope",
+          brief: SCOPE_BRIEF + " (default: every scope)",
+        },
+      },
+    },
+    async func(this: CliContext, flags: SharedFlags) {
+      await (await import("./install_action.ts")).act(false, flags as InstallFlags, this.deps);
+    },
+  }),
+};

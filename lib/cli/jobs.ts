@@ -7,19 +7,36 @@
  *
  * @module
  */
-import type { Command } from "commander";
-import type { CliDeps } from "./deps.ts";
+import { type CliContext, type CommandRoutes, defineCommand, flag } from "./command.ts";
 
 /** Days an ended job is kept by `jobs --prune` without a number. */
 export const DEFAULT_PRUNE_DAYS = 7;
 
-/** Register `jobs` on the program. */
-export function registerJobs(program: Command, deps: CliDeps): void {
-  program.command("jobs")
-    .description("List background jobs (review --background); --prune removes old ended ones")
-    .option("--prune [days]", `remove ended jobs older than DAYS (default ${DEFAULT_PRUNE_DAYS})`)
-    .option("--json", "print the job records as JSON")
-    .action(async (flags: { prune?: string | true; json?: boolean }) =>
-      await (await import("./jobs_action.ts")).jobsAction(flags, deps, DEFAULT_PRUNE_DAYS)
-    );
-}
+/** `jobs`. */
+export const jobsRoutes: CommandRoutes = {
+  jobs: defineCommand({
+    docs: { brief: "List background jobs (review --background); --prune removes old ended ones" },
+    parameters: {
+      flags: {
+        prune: {
+          kind: "parsed",
+          parse: String,
+          optional: true,
+          inferEmpty: true,
+          placeholder: "days",
+          brief: `remove ended jobs older than DAYS (default ${DEFAULT_PRUNE_DAYS})`,
+        },
+        json: flag("print the job records as JSON"),
+      },
+    },
+    async func(this: CliContext, flags: { prune?: string; json?: boolean }) {
+      // `--prune` without a number is given as "" (the default number of days)
+      const prune = flags.prune === "" ? true : flags.prune;
+      await (await import("./jobs_action.ts")).jobsAction(
+        { ...flags, prune },
+        this.deps,
+        DEFAULT_PRUNE_DAYS,
+      );
+    },
+  }),
+};

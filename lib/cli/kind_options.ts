@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { type Command, Option } from "commander";
 import { UsageError } from "../base/errors.ts";
 import { type AnswerKind, getKind, listKinds } from "../kinds/registry.ts";
+import { internalName } from "./command.ts";
 
 /** The answer kind chosen on the command line, with its input and switches. */
 export interface ChosenKind {
@@ -18,77 +18,101 @@ export interface ChosenKind {
   switches: ReadonlySet<string>;
 }
 
+/** The parsed values of the kinds' flags, by internal name (`plan`, `failOnMissing`). */
+export type KindFlagValues = Readonly<Record<string, string | boolean | undefined>>;
+
 interface KindFlag {
   kind: AnswerKind;
-  option: Option;
-  switches: { option: Option; name: string }[];
+  /** The input option's flag (`--plan`) and its internal name (`plan`). */
+  flag: string;
+  key: string;
+  switches: { flag: string; key: string; name: string }[];
 }
 
 function kindFlags(): KindFlag[] {
   return listKinds().flatMap((kind) => {
     const cli = getKind(kind).cli;
     if (!cli) return [];
+    const flag = cli.inputOption.flag;
     return [{
       kind,
-      option: new Option(cli.inputOption.flags, cli.inputOption.description),
+      flag,
+      key: internalName(flag),
       switches: cli.switches.map((s) => ({
-        option: new Option(s.flags, s.description),
+        flag: s.flag,
+        key: internalName(s.flag),
         name: s.name,
       })),
     }];
   });
 }
 
+/** A kind's input option or switch, as the parser defines it. */
+export type KindFlagDefinition =
+  | { kind: "parsed"; parse: StringConstructor; optional: true; placeholder: string; brief: string }
+  | { kind: "boolean"; optional: true; withNegated: false; brief: string };
+
 /**
- * Add every kind's input option and switches to a command.
+ * The parser's definitions of every kind's input option and switches, by internal name.
  *
- * @param command the `review` or `decode` command
- * @returns the command
+ * @returns e.g. `{ plan: {…}, failOnMissing: {…} }`
  */
-export function addKindOptions(command: Command): Command {
-  for (const flag of kindFlags()) {
-    command.addOption(flag.option);
-    for (const s of flag.switches) command.addOption(s.option);
+export function kindFlagDefinitions(): Record<string, KindFlagDefinition> {
+  const out: Record<string, KindFlagDefinition> = {};
+  for (const kind of listKinds()) {
+    const cli = getKind(kind).cli;
+    if (!cli) continue;
+    const { flag, placeholder, description } = cli.inputOption;
+    out[internalName(flag)] = {
+      kind: "parsed",
+      parse: String,
+      optional: true,
+      placeholder,
+      brief: description,
+    };
+    for (const s of cli.switches) {
+      out[internalName(s.flag)] = {
+        kind: "boolean",
+        optional: true,
+        withNegated: false,
+        brief: s.description,
+      };
+    }
   }
-  return command;
+  return out;
 }
 
 /**
  * The kind the parsed flags choose (default "review"), its input loaded.
  *
- * @param flags commander's parsed options
+ * @param flags the parsed flags (the kinds' by internal name, among others)
  * @param cwd where relative input paths are taken from
  * @throws {UsageError} two kinds' options together, a switch without its kind's option, or the
  *   kind's input cannot be loaded
  */
-export async function chooseKind(flags: Record<string, unknown>, cwd: string): Promise<ChosenKind> {
+export async function chooseKind(flags: KindFlagValues, cwd: string): Promise<ChosenKind> {
   const flagsOf = kindFlags();
-  const given = flagsOf.filter((f) => flags[f.option.attributeName()] !== undefined);
+  const given = flagsOf.filter((f) => flags[f.key] !== undefined);
   if (given.length > 1) {
     throw new UsageError(
-      `Choose one answer kind: ${given.map((f) => f.option.long).join(", ")} cannot be combined`,
+      `Choose one answer kind: ${given.map((f) => f.flag).join(", ")} cannot be combined`,
     );
   }
   for (const flag of flagsOf) {
     for (const s of flag.switches) {
-      if (flags[s.option.attributeName()] && !given.includes(flag)) {
-        throw new UsageError(`${s.option.long} only applies with ${flag.option.long}`);
+      if (flags[s.key] && !given.includes(flag)) {
+        throw new UsageError(`${s.flag} only applies with ${flag.flag}`);
       }
     }
   }
   const chosen = given[0];
   if (!chosen) return { answerKind: "review", switches: new Set() };
-  const value = String(flags[chosen.option.attributeName()]);
+  const value = String(flags[chosen.key]);
   return {
     answerKind: chosen.kind,
     kindInput: await getKind(chosen.kind).cli!.loadInput(value, cwd),
     switches: new Set(
-      chosen.switches.filter((s) => flags[s.option.attributeName()] === true).map((s) => s.name),
+      chosen.switches.filter((s) => flags[s.key] === true).map((s) => s.name),
     ),
   };
-}
-
-/** The long flags of every kind's input option, e.g. `["--plan"]` (for help and messages). */
-export function kindInputFlags(): string[] {
-  return kindFlags().map((f) => f.option.long ?? f.option.flags);
 }

@@ -5,9 +5,8 @@
  *
  * @module
  */
-import { type Command, Option } from "commander";
 import { UsageError } from "../base/errors.ts";
-import { FORMAT_NAMES } from "../formats/names.ts";
+import { FORMAT_NAMES, type FormatName } from "../formats/names.ts";
 
 /** One requested output: a format and where it goes (stdout when `output` is absent). */
 export interface OutputRequest {
@@ -15,41 +14,80 @@ export interface OutputRequest {
   output?: string;
 }
 
+/** `--format` and `--output` as the parser gives them: every value, in argv order. */
+export type OutputFlags = {
+  format?: readonly FormatName[];
+  output?: readonly string[];
+};
+
+/** The parser's definitions of `--format` and `--output` (both repeatable). */
+export const OUTPUT_FLAGS = {
+  format: {
+    kind: "enum",
+    values: FORMAT_NAMES,
+    variadic: true,
+    optional: true,
+    placeholder: "name",
+    brief: "output format; repeat for several",
+  },
+  output: {
+    kind: "parsed",
+    parse: String,
+    variadic: true,
+    optional: true,
+    placeholder: "file",
+    brief: "write the --format just before it to this file, not stdout",
+  },
+} as const;
+
 /**
- * Add `--format` and `--output` to a command and pair them in argv order.
- *
- * @param command the command
- * @returns a function giving the requests once argv is parsed (`fallback` when none was given)
- * @throws {UsageError} from that function: `--output` before any `--format` or twice for one,
- *   two formats on stdout
+ * Which of `--format` and `--output` came first, second, …: the parser keeps each flag's values in
+ * argv order but not the order between the two flags. Before `--`, a word naming a flag is always
+ * that flag for the parser (never another flag's value), so the words tell the order exactly.
  */
-export function addOutputOptions(
-  command: Command,
-): (fallback: OutputRequest) => OutputRequest[] {
-  const requests: OutputRequest[] = [];
-  const problems: string[] = [];
-  command
-    .addOption(
-      new Option("--format <name>", "output format; repeat for several").choices(FORMAT_NAMES),
-    )
-    .option("--output <file>", "write the --format just before it to this file, not stdout");
-  command.on("option:format", (value: string) => requests.push({ format: value }));
-  command.on("option:output", (value: string) => {
-    const last = requests.at(-1);
-    if (!last) problems.push(`--output ${value} must follow the --format it is for`);
-    else if (last.output !== undefined) {
-      problems.push(`--format ${last.format} has two --output files`);
-    } else last.output = value;
+function flagOrder(args: readonly string[]): ("format" | "output")[] {
+  const end = args.indexOf("--");
+  return (end === -1 ? args : args.slice(0, end)).flatMap((arg) => {
+    const name = /^--(format|output)(=|$)/.exec(arg)?.[1];
+    return name === "format" || name === "output" ? [name] : [];
   });
-  return (fallback) => {
-    if (problems.length > 0) throw new UsageError(problems[0]);
-    const out = requests.length > 0 ? requests : [fallback];
-    const onStdout = out.filter((r) => r.output === undefined).map((r) => r.format);
-    if (onStdout.length > 1) {
-      throw new UsageError(
-        `Only one format can go to stdout (${onStdout.join(", ")}): give the others --output FILE`,
-      );
+}
+
+/**
+ * Pair the parsed `--format`/`--output` values in argv order.
+ *
+ * @param flags the parsed values
+ * @param args the argv they were parsed from
+ * @param fallback the request when no `--format` was given
+ * @throws {UsageError} `--output` before any `--format` or twice for one, two formats on stdout
+ */
+export function outputRequests(
+  flags: OutputFlags,
+  args: readonly string[],
+  fallback: OutputRequest,
+): OutputRequest[] {
+  const formats = [...flags.format ?? []];
+  const outputs = [...flags.output ?? []];
+  const requests: OutputRequest[] = [];
+  for (const name of flagOrder(args)) {
+    if (name === "format") {
+      requests.push({ format: formats.shift() ?? "" });
+      continue;
     }
-    return out;
-  };
+    const value = outputs.shift() ?? "";
+    const last = requests.at(-1);
+    if (!last) throw new UsageError(`--output ${value} must follow the --format it is for`);
+    if (last.output !== undefined) {
+      throw new UsageError(`--format ${last.format} has two --output files`);
+    }
+    last.output = value;
+  }
+  const out = requests.length > 0 ? requests : [fallback];
+  const onStdout = out.filter((r) => r.output === undefined).map((r) => r.format);
+  if (onStdout.length > 1) {
+    throw new UsageError(
+      `Only one format can go to stdout (${onStdout.join(", ")}): give the others --output FILE`,
+    );
+  }
+  return out;
 }

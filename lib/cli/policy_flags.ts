@@ -4,20 +4,27 @@
  *
  * @module
  */
-import { Option } from "commander";
 import { UsageError } from "../base/errors.ts";
 import type { ConfigLayer } from "../config/config.ts";
 import { SEVERITIES } from "../kinds/review/types.ts";
 
-/** `--fail-on <severity>` with its choices. */
-export function failOnOption(): Option {
-  return new Option("--fail-on <severity>", "lowest severity that blocks").choices([...SEVERITIES]);
-}
-
-/** `--min-confidence <0..1>`. */
-export function minConfidenceOption(): Option {
-  return new Option("--min-confidence <0..1>", "lowest confidence of a blocking finding");
-}
+/** The parser's definitions of `--fail-on <severity>` (with its choices) and `--min-confidence <0..1>`. */
+export const POLICY_FLAGS = {
+  failOn: {
+    kind: "enum",
+    values: SEVERITIES,
+    optional: true,
+    placeholder: "severity",
+    brief: "lowest severity that blocks",
+  },
+  minConfidence: {
+    kind: "parsed",
+    parse: String,
+    optional: true,
+    placeholder: "0..1",
+    brief: "lowest confidence of a blocking finding",
+  },
+} as const;
 
 /**
  * The config layer the policy flags give.

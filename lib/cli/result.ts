@@ -8,20 +8,28 @@
  *
  * @module
  */
-import type { Command } from "commander";
-import type { CliDeps } from "./deps.ts";
+import { type CliContext, type CommandRoutes, defineCommand, flag } from "./command.ts";
 
-/** Register `result` on the program. */
-export function registerResult(
-  program: Command,
-  deps: CliDeps,
-  setExit: (code: number) => void,
-): void {
-  program.command("result")
-    .description("Print the review of a background job (default: the newest); exit with its code")
-    .argument("[id]", "job id, or a unique part of it (default: the newest job)")
-    .option("--json", "print the run envelope as JSON")
-    .action(async (id: string | undefined, flags: { json?: boolean }) =>
-      setExit(await (await import("./result_action.ts")).result(id, flags, deps))
-    );
-}
+/** `result`. */
+export const resultRoutes: CommandRoutes = {
+  result: defineCommand({
+    docs: {
+      brief: "Print the review of a background job (default: the newest); exit with its code",
+    },
+    parameters: {
+      flags: { json: flag("print the run envelope as JSON") },
+      positional: {
+        kind: "tuple",
+        parameters: [{
+          placeholder: "id",
+          brief: "job id, or a unique part of it (default: the newest job)",
+          parse: String,
+          optional: true,
+        }],
+      },
+    },
+    async func(this: CliContext, flags: { json?: boolean }, id?: string) {
+      this.setExit(await (await import("./result_action.ts")).result(id, flags, this.deps));
+    },
+  }),
+};

@@ -6,14 +6,20 @@
  *
  * @module
  */
-import { type Command, Option } from "commander";
 import { PROVIDER_NAMES } from "../providers/names.ts";
 import { COUNCIL_POLICIES } from "../kinds/review/types.ts";
 import { JOB_ID_OPTION } from "../jobs/job_id_option.ts";
-import type { CliDeps } from "./deps.ts";
-import { addOutputOptions } from "./outputs.ts";
-import { failOnOption, minConfidenceOption } from "./policy_flags.ts";
-import { addKindOptions } from "./kind_options.ts";
+import {
+  type CliContext,
+  type CommandRoutes,
+  defineCommand,
+  flag,
+  internalName,
+  text,
+} from "./command.ts";
+import { OUTPUT_FLAGS, outputRequests } from "./outputs.ts";
+import { POLICY_FLAGS } from "./policy_flags.ts";
+import { kindFlagDefinitions } from "./kind_options.ts";
 import type { ReviewFlags } from "./review_action.ts";
 
 /** What `review --help` prints after the options. */
@@ -40,61 +46,71 @@ files written when it ends): follow it with "review-gate status [ID] --wait", pr
 Exit codes: 0 approved or no blocking finding, 1 blocking findings, 2 usage or config error,
 3 could not run (invalid answer, provider error, timeout), 130 interrupted.`;
 
-/** Register `review` on the program. */
-export function registerReview(
-  program: Command,
-  deps: CliDeps,
-  setExit: (code: number) => void,
-): void {
-  const command = program.command("review")
-    .description("Review a change with a coding-agent CLI and print the verdict");
-  const outputs = addOutputOptions(command);
-  command
-    .addOption(
-      new Option("-p, --provider <name>", "provider CLI to ask").choices([...PROVIDER_NAMES]),
-    )
-    .option(
-      "--providers <a,b>",
-      "a council: send the same plan to these providers in parallel and mark who agreed",
-    )
-    .addOption(
-      new Option("--council-policy <policy>", "which council findings block")
-        .choices([...COUNCIL_POLICIES]),
-    )
-    .option("-m, --model <model>", "model name passed to the provider")
-    .option("--staged", "review the staged changes (HEAD → index)")
-    .option("--base <ref>", "review merge-base(<ref>, HEAD) → HEAD")
-    .option("--range <A..B>", "review a commit range (A...B: from their merge-base)")
-    .option("--commit <sha>", "review one commit against its first parent")
-    .option("--focus <text>", "what the reviewer should focus on")
-    .option("--adversarial", "use the adversarial review prompt")
-    .addOption(failOnOption())
-    .addOption(minConfidenceOption())
-    .option("--timeout <seconds>", "limit for the provider call, in seconds")
-    .option("--no-cache", "ignore cached verdicts and ask the provider again")
-    .option("--max-calls <n>", "most model calls: a larger change is reviewed in up to n parts")
-    .option("--jobs <n>", "most model calls at once")
-    .option("--plan-only", "print the review plan (parts, sizes, tokens) without a model call")
-    .option(
-      "--rules-from <ref>",
-      "read .review-gate.json, REVIEW.md and .gitattributes from this commit, not the worktree",
-    )
-    .option(
-      "--untrusted",
-      "the repository is not trusted: its config may only make the review stricter, its acknowledgements do not count",
-    )
-    .option("--no-default-excludes", "review lockfiles, build output and generated files too")
-    .option("--json", "print the run envelope as JSON on stdout (same as --format json)")
-    .option("--background", "run the review as a background job: print its id and return at once")
-    .addOption(new Option(`${JOB_ID_OPTION} <id>`, "run as this background job").hideHelp());
-  addKindOptions(command)
-    .addHelpText("after", REVIEW_HELP)
-    .action(async (flags: ReviewFlags, command: Command) =>
+const BRIEF = "Review a change with a coding-agent CLI and print the verdict";
+
+/** `review`'s flags, by internal name (`noCache` is `--no-cache`), in help order. */
+export const REVIEW_FLAGS = {
+  ...OUTPUT_FLAGS,
+  provider: {
+    kind: "enum",
+    values: PROVIDER_NAMES,
+    optional: true,
+    placeholder: "name",
+    brief: "provider CLI to ask",
+  },
+  providers: text(
+    "a,b",
+    "a council: send the same plan to these providers in parallel and mark who agreed",
+  ),
+  councilPolicy: {
+    kind: "enum",
+    values: COUNCIL_POLICIES,
+    optional: true,
+    placeholder: "policy",
+    brief: "which council findings block",
+  },
+  model: text("model", "model name passed to the provider"),
+  staged: flag("review the staged changes (HEAD → index)"),
+  base: text("ref", "review merge-base(<ref>, HEAD) → HEAD"),
+  range: text("A..B", "review a commit range (A...B: from their merge-base)"),
+  commit: text("sha", "review one commit against its first parent"),
+  focus: text("text", "what the reviewer should focus on"),
+  adversarial: flag("use the adversarial review prompt"),
+  ...POLICY_FLAGS,
+  timeout: text("seconds", "limit for the provider call, in seconds"),
+  noCache: flag("ignore cached verdicts and ask the provider again"),
+  maxCalls: text("n", "most model calls: a larger change is reviewed in up to n parts"),
+  jobs: text("n", "most model calls at once"),
+  planOnly: flag("print the review plan (parts, sizes, tokens) without a model call"),
+  rulesFrom: text(
+    "ref",
+    "read .review-gate.json, REVIEW.md and .gitattributes from this commit, not the worktree",
+  ),
+  untrusted: flag(
+    "the repository is not trusted: its config may only make the review stricter, its acknowledgements do not count",
+  ),
+  noDefaultExcludes: flag("review lockfiles, build output and generated files too"),
+  json: flag("print the run envelope as JSON on stdout (same as --format json)"),
+  background: flag("run the review as a background job: print its id and return at once"),
+  [internalName(JOB_ID_OPTION) as "jobId"]: {
+    ...text("id", "run as this background job"),
+    hidden: true,
+  },
+  ...kindFlagDefinitions(),
+} as const;
+
+/** `review`. */
+export const reviewRoutes: CommandRoutes = {
+  review: defineCommand({
+    docs: { brief: BRIEF, fullDescription: BRIEF + "\n" + REVIEW_HELP },
+    parameters: { flags: REVIEW_FLAGS, aliases: { p: "provider", m: "model" } },
+    async func(this: CliContext, flags: ReviewFlags) {
       await (await import("./review_action.ts")).reviewAction(flags, {
-        deps,
-        setExit,
-        outputs,
-        command,
-      })
-    );
-}
+        deps: this.deps,
+        setExit: (code) => this.setExit(code),
+        outputs: (fallback) => outputRequests(flags, this.args, fallback),
+        definitions: REVIEW_FLAGS,
+      });
+    },
+  }),
+};

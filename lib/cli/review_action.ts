@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { Command } from "commander";
 import type { ConfigLayer } from "../config/config.ts";
 import type { RulesOptions } from "../rules/options.ts";
 import { UsageError } from "../base/errors.ts";
@@ -23,16 +22,19 @@ import type { Ack } from "../acks/types.ts";
 import { FROM_WORKTREE, resolveRulesFrom } from "../rules/source.ts";
 import type { CliDeps } from "./deps.ts";
 import { startProgress } from "./progress.ts";
-import type { OutputRequest } from "./outputs.ts";
+import type { OutputFlags, OutputRequest } from "./outputs.ts";
+import type { FlagDefinitions } from "./command.ts";
+import type { ProviderName } from "../providers/names.ts";
+import type { CouncilPolicy, Severity } from "../kinds/review/types.ts";
 import { writeOutputs, writeOutputText } from "./write_outputs.ts";
 import { policyFlagLayer } from "./policy_flags.ts";
-import { chooseKind } from "./kind_options.ts";
+import { chooseKind, type KindFlagValues } from "./kind_options.ts";
 
-/** `review`'s parsed flags. */
-export interface ReviewFlags {
-  provider?: string;
+/** `review`'s parsed flags (lib/cli/review.ts `REVIEW_FLAGS`). */
+export type ReviewFlags = OutputFlags & {
+  provider?: ProviderName;
   providers?: string;
-  councilPolicy?: string;
+  councilPolicy?: CouncilPolicy;
   model?: string;
   staged?: boolean;
   base?: string;
@@ -42,8 +44,8 @@ export interface ReviewFlags {
   adversarial?: boolean;
   json?: boolean;
   timeout?: string;
-  cache: boolean;
-  failOn?: string;
+  noCache?: boolean;
+  failOn?: Severity;
   minConfidence?: string;
   planOnly?: boolean;
   maxCalls?: string;
@@ -52,8 +54,8 @@ export interface ReviewFlags {
   jobId?: string;
   rulesFrom?: string;
   untrusted?: boolean;
-  defaultExcludes: boolean;
-}
+  noDefaultExcludes?: boolean;
+};
 
 /** Turn the target flags into a target; at most one may be given. */
 export function targetFromFlags(
@@ -88,7 +90,7 @@ function flagLayer(flags: ReviewFlags): ConfigLayer {
     layer.council = names.length > 1 ? names : [];
   }
   if (flags.councilPolicy !== undefined) layer.council_policy = flags.councilPolicy;
-  if (!flags.defaultExcludes) layer.default_excludes = false;
+  if (flags.noDefaultExcludes) layer.default_excludes = false;
   if (flags.timeout !== undefined) {
     const seconds = Number(flags.timeout);
     if (!Number.isFinite(seconds) || seconds <= 0) {
@@ -141,7 +143,8 @@ export async function reviewAction(
     deps: CliDeps;
     setExit: (code: number) => void;
     outputs: (fallback: OutputRequest) => OutputRequest[];
-    command: Command;
+    /** The parser's definitions of the flags (for a background job's argv). */
+    definitions: FlagDefinitions;
   },
 ): Promise<void> {
   const { deps, setExit, outputs } = at;
@@ -174,7 +177,8 @@ export async function reviewAction(
     const { startBackground } = await import("./background.ts");
     setExit(
       await startBackground(request, {
-        command: at.command,
+        flags: flags as unknown as Readonly<Record<string, unknown>>,
+        definitions: at.definitions,
         outputs: requests,
         json: flags.json,
         deps,
@@ -188,7 +192,7 @@ export async function reviewAction(
 /** What `review` was asked: the review's options before the pipeline resolves the change. */
 async function reviewRequest(flags: ReviewFlags, deps: CliDeps) {
   const target = targetFromFlags(flags);
-  const chosen = await chooseKind(flags as unknown as Record<string, unknown>, deps.cwd);
+  const chosen = await chooseKind(flags as unknown as KindFlagValues, deps.cwd);
   if (chosen.answerKind !== "review" && flags.adversarial) {
     throw new UsageError(
       `--adversarial is a code review prompt: drop it for a ${chosen.answerKind} review`,
@@ -207,7 +211,7 @@ async function reviewRequest(flags: ReviewFlags, deps: CliDeps) {
     rules,
     rulesNotes: notes,
     ...(acks ? { acks } : {}),
-    useCache: flags.cache,
+    useCache: !flags.noCache,
   };
 }
 

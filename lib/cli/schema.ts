@@ -4,11 +4,10 @@
  *
  * @module
  */
-import { type Command, Option } from "commander";
 import type { SchemaDialect } from "../answer/types.ts";
 import { type AnswerKind, canonicalSchema, listKinds } from "../kinds/registry.ts";
 import { UsageError } from "../base/errors.ts";
-import type { CliDeps } from "./deps.ts";
+import { type CliContext, type CommandRoutes, defineCommand } from "./command.ts";
 
 /** Schemas that are not answer kinds: printed as they are, no provider dialect; loaded when asked. */
 const OTHER_SCHEMAS: Record<string, () => Promise<{ default: unknown }>> = {
@@ -16,24 +15,39 @@ const OTHER_SCHEMAS: Record<string, () => Promise<{ default: unknown }>> = {
   acks: () => import("../../schemas/acks.schema.json", { with: { type: "json" } }),
 };
 
-/** Register `schema` on the program. */
-export function registerSchema(program: Command, deps: CliDeps): void {
-  const kinds = [...listKinds(), ...Object.keys(OTHER_SCHEMAS)];
-  program.command("schema")
-    .description(
-      "Print a JSON Schema: an answer kind (as each provider receives it), the config or the acks file",
-    )
-    .argument("[kind]", `one of ${kinds.join(", ")}`, "review")
-    .addOption(
-      new Option("--dialect <provider>", "print the dialect this provider receives").choices([
-        "claude",
-        "codex",
-        "vibe",
-      ]),
-    )
-    .action(async (kind: string, flags: { dialect?: SchemaDialect }) => {
-      if (!kinds.includes(kind)) {
-        throw new UsageError(`Unknown schema "${kind}": choose one of ${kinds.join(", ")}`);
+const KINDS = [...listKinds(), ...Object.keys(OTHER_SCHEMAS)];
+
+/** `schema`. */
+export const schemaRoutes: CommandRoutes = {
+  schema: defineCommand({
+    docs: {
+      brief:
+        "Print a JSON Schema: an answer kind (as each provider receives it), the config or the acks file",
+    },
+    parameters: {
+      flags: {
+        dialect: {
+          kind: "enum",
+          values: ["claude", "codex", "vibe"],
+          optional: true,
+          placeholder: "provider",
+          brief: "print the dialect this provider receives",
+        },
+      },
+      positional: {
+        kind: "tuple",
+        parameters: [{
+          placeholder: "kind",
+          brief: `one of ${KINDS.join(", ")}`,
+          parse: String,
+          default: "review",
+        }],
+      },
+    },
+    async func(this: CliContext, flags: { dialect?: SchemaDialect }, kind: string) {
+      const { deps } = this;
+      if (!KINDS.includes(kind)) {
+        throw new UsageError(`Unknown schema "${kind}": choose one of ${KINDS.join(", ")}`);
       }
       if (Object.hasOwn(OTHER_SCHEMAS, kind)) {
         if (flags.dialect) {
@@ -48,5 +62,6 @@ export function registerSchema(program: Command, deps: CliDeps): void {
         ? (await import("../answer/dialect.ts")).dialectText(schema, flags.dialect)
         : JSON.stringify(schema, null, 2);
       deps.stdout.write(text.endsWith("\n") ? text : text + "\n");
-    });
-}
+    },
+  }),
+};

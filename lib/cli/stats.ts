@@ -7,24 +7,28 @@
  *
  * @module
  */
-import { type Command, Option } from "commander";
 import type { GroupBy } from "../store/stats.ts";
-import type { CliDeps } from "./deps.ts";
+import { type CliContext, type CommandRoutes, defineCommand, flag, text } from "./command.ts";
 
-/** Register `stats` on the program. */
-export function registerStats(program: Command, deps: CliDeps): void {
-  program.command("stats")
-    .description("What the reviews of this repository cost and did (from records.jsonl)")
-    .option("--since <when>", "only runs since then: 7d, 24h, 2w or a day (2026-11-01)")
-    .addOption(
-      new Option("--by <group>", "one row per provider, gate or day").choices([
-        "provider",
-        "gate",
-        "day",
-      ]),
-    )
-    .option("--json", "print the totals as JSON")
-    .action(async (flags: { since?: string; by?: GroupBy; json?: boolean }) =>
-      await (await import("./stats_action.ts")).statsAction(flags, deps)
-    );
-}
+/** `stats`. */
+export const statsRoutes: CommandRoutes = {
+  stats: defineCommand({
+    docs: { brief: "What the reviews of this repository cost and did (from records.jsonl)" },
+    parameters: {
+      flags: {
+        since: text("when", "only runs since then: 7d, 24h, 2w or a day (2026-11-01)"),
+        by: {
+          kind: "enum",
+          values: ["provider", "gate", "day"],
+          optional: true,
+          placeholder: "group",
+          brief: "one row per provider, gate or day",
+        },
+        json: flag("print the totals as JSON"),
+      },
+    },
+    async func(this: CliContext, flags: { since?: string; by?: GroupBy; json?: boolean }) {
+      await (await import("./stats_action.ts")).statsAction(flags, this.deps);
+    },
+  }),
+};

@@ -12,23 +12,31 @@
  *
  * @module
  */
-import type { Command } from "commander";
-import type { CliDeps } from "./deps.ts";
+import { type CliContext, type CommandRoutes, defineCommand, flag, text } from "./command.ts";
 import type { StatusFlags } from "./status_action.ts";
 
-/** Register `status` on the program. */
-export function registerStatus(
-  program: Command,
-  deps: CliDeps,
-  setExit: (code: number) => void,
-): void {
-  program.command("status")
-    .description("Show a background job (default: the newest); --wait until it ends")
-    .argument("[id]", "job id, or a unique part of it (default: the newest job)")
-    .option("--wait", "wait until the job has ended")
-    .option("--timeout <seconds>", "with --wait: give up after this many seconds (exit 1)")
-    .option("--json", "print the job record as JSON")
-    .action(async (id: string | undefined, flags: StatusFlags) =>
-      setExit(await (await import("./status_action.ts")).show(id, flags, deps))
-    );
-}
+/** `status`. */
+export const statusRoutes: CommandRoutes = {
+  status: defineCommand({
+    docs: { brief: "Show a background job (default: the newest); --wait until it ends" },
+    parameters: {
+      flags: {
+        wait: flag("wait until the job has ended"),
+        timeout: text("seconds", "with --wait: give up after this many seconds (exit 1)"),
+        json: flag("print the job record as JSON"),
+      },
+      positional: {
+        kind: "tuple",
+        parameters: [{
+          placeholder: "id",
+          brief: "job id, or a unique part of it (default: the newest job)",
+          parse: String,
+          optional: true,
+        }],
+      },
+    },
+    async func(this: CliContext, flags: StatusFlags, id?: string) {
+      this.setExit(await (await import("./status_action.ts")).show(id, flags, this.deps));
+    },
+  }),
+};

@@ -36,11 +36,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** `status`'s parsed flags. */
-export interface StatusFlags {
+export type StatusFlags = {
   wait?: boolean;
   timeout?: string;
   json?: boolean;
-}
+};
 
 export async function show(
   id: string | undefined,

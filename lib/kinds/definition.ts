@@ -113,8 +113,8 @@ export interface RecordCounts {
 
 /** A command-line switch of a kind that changes its blocking policy, e.g. `--fail-on-missing`. */
 export interface KindSwitch {
-  /** Commander flags, e.g. `"--fail-on-missing"`. */
-  flags: string;
+  /** The flag, e.g. `"--fail-on-missing"`. */
+  flag: string;
   /** The switch's name in {@linkcode KindDefinition.blocking}'s `switches`, e.g. `"fail-on-missing"`. */
   name: string;
   description: string;
@@ -122,8 +122,11 @@ export interface KindSwitch {
 
 /** How a kind is asked for on the command line (`review`, `decode`). */
 export interface KindCli {
-  /** The option that selects the kind and names its input, e.g. `"--plan <file>"`. */
-  inputOption: { flags: string; description: string };
+  /**
+   * The option that selects the kind and names its input: its flag and the placeholder of its value,
+   * e.g. `--plan` and `file` (`--plan <file>`).
+   */
+  inputOption: { flag: string; placeholder: string; description: string };
   /**
    * Read the input the option names.
    *

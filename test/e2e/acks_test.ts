@@ -107,7 +107,7 @@ Deno.test("ack and acks refuse bad input with exit 2 and a clear message", async
       ["not a reference", ["ack", "zz", "--reason", "x"], /neither a fingerprint/],
       ["unknown fingerprint", ["ack", "0123456789ab", "--reason", "x"], /No finding with/],
       ["unknown run", ["ack", "20200101T000000Z-abcdef:1", "--reason", "x"], /No finished run/],
-      ["no reason", ["ack", "0123456789ab"], /required option '--reason/],
+      ["no reason", ["ack", "0123456789ab"], /Expected input for flag --reason/],
       ["past expiry", ["ack", "0123456789ab", "--reason", "x", "--expires", "2001-01-01"], /past/],
       ["bad expiry", ["ack", "0123456789ab", "--reason", "x", "--expires", "soon"], /--expires/],
     ];

@@ -164,8 +164,7 @@ Deno.test("two jobs at once: each result is its own job's review", async () => {
     const a = await background(sb, ["--no-cache"], slow);
     const b = await background(sb, [
       "--no-cache",
-      "--focus",
-      "--background",
+      "--focus=--background",
       "--format",
       "json",
       "--output",
@@ -180,7 +179,7 @@ Deno.test("two jobs at once: each result is its own job's review", async () => {
     assert.notEqual(ja.runDir, jb.runDir);
     assert.deepEqual(
       jb.args,
-      ["--focus", "--background", "--no-cache", "--format", "json", "--output", "b.json"],
+      ["--focus=--background", "--no-cache", "--format=json", "--output=b.json"],
       "a value stays a value; outputs keep their order",
     );
     const written = JSON.parse(await Deno.readTextFile(join(sb.repo.root, "b.json")));

@@ -30,12 +30,13 @@ export const complianceDefinition: KindDefinition = {
   files: { answer: "compliance.json", markdown: "compliance.md" },
   cli: {
     inputOption: {
-      flags: "--plan <file>",
+      flag: "--plan",
+      placeholder: "file",
       description: "check the change against a plan (markdown checklist, numbered steps, phases)",
     },
     loadInput: loadPlan,
     switches: [{
-      flags: "--fail-on-missing",
+      flag: "--fail-on-missing",
       name: FAIL_ON_MISSING,
       description: "with --plan: missing or contradicted plan items block (exit 1)",
     }],
