@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type AnswerKind, listKinds } from "../kinds/registry.ts";
+import { KIND_NAMES, type KindName } from "../kinds/names.ts";
 import { kindFlagDefinitions } from "./kind_options.ts";
 import { type CliContext, type CommandRoutes, defineCommand, flag } from "./command.ts";
 
@@ -26,7 +26,7 @@ export const decodeRoutes: CommandRoutes = {
       flags: {
         kind: {
           kind: "enum",
-          values: listKinds(),
+          values: KIND_NAMES,
           default: "review",
           placeholder: "kind",
           brief: "answer kind",
@@ -43,7 +43,7 @@ export const decodeRoutes: CommandRoutes = {
         }],
       },
     },
-    async func(this: CliContext, flags: { kind: AnswerKind; json?: boolean }, file: string) {
+    async func(this: CliContext, flags: { kind: KindName; json?: boolean }, file: string) {
       await (await import("./decode_action.ts")).decodeAction(
         file,
         flags,

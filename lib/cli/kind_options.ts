@@ -2,11 +2,14 @@
  * The command-line options of the answer kinds (lib/kinds/definition.ts `cli`): each kind that
  * takes an input brings the option naming it (compliance: `--plan <file>`) and its switches
  * (`--fail-on-missing`); `review` and `decode` add them all, so a new kind needs no change here.
+ * They come from lib/kinds/cli.ts, so defining the flags loads none of the kinds' code.
  *
  * @module
  */
 import { UsageError } from "../base/errors.ts";
-import { type AnswerKind, getKind, listKinds } from "../kinds/registry.ts";
+import type { AnswerKind } from "../kinds/registry.ts";
+import { KIND_CLIS } from "../kinds/cli.ts";
+import type { KindCli } from "../kinds/definition.ts";
 import { internalName } from "./command.ts";
 
 /** The answer kind chosen on the command line, with its input and switches. */
@@ -29,12 +32,15 @@ interface KindFlag {
   switches: { flag: string; key: string; name: string }[];
 }
 
+/** Every kind's command-line options, in registry order. */
+function kindClis(): [AnswerKind, KindCli][] {
+  return Object.entries(KIND_CLIS) as [AnswerKind, KindCli][];
+}
+
 function kindFlags(): KindFlag[] {
-  return listKinds().flatMap((kind) => {
-    const cli = getKind(kind).cli;
-    if (!cli) return [];
+  return kindClis().map(([kind, cli]) => {
     const flag = cli.inputOption.flag;
-    return [{
+    return {
       kind,
       flag,
       key: internalName(flag),
@@ -43,7 +49,7 @@ function kindFlags(): KindFlag[] {
         key: internalName(s.flag),
         name: s.name,
       })),
-    }];
+    };
   });
 }
 
@@ -59,9 +65,7 @@ export type KindFlagDefinition =
  */
 export function kindFlagDefinitions(): Record<string, KindFlagDefinition> {
   const out: Record<string, KindFlagDefinition> = {};
-  for (const kind of listKinds()) {
-    const cli = getKind(kind).cli;
-    if (!cli) continue;
+  for (const [, cli] of kindClis()) {
     const { flag, placeholder, description } = cli.inputOption;
     out[internalName(flag)] = {
       kind: "parsed",
@@ -110,7 +114,7 @@ export async function chooseKind(flags: KindFlagValues, cwd: string): Promise<Ch
   const value = String(flags[chosen.key]);
   return {
     answerKind: chosen.kind,
-    kindInput: await getKind(chosen.kind).cli!.loadInput(value, cwd),
+    kindInput: await KIND_CLIS[chosen.kind]!.loadInput(value, cwd),
     switches: new Set(
       chosen.switches.filter((s) => flags[s.key] === true).map((s) => s.name),
     ),

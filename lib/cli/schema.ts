@@ -5,7 +5,7 @@
  * @module
  */
 import type { SchemaDialect } from "../answer/types.ts";
-import { type AnswerKind, canonicalSchema, listKinds } from "../kinds/registry.ts";
+import { KIND_NAMES, type KindName } from "../kinds/names.ts";
 import { UsageError } from "../base/errors.ts";
 import { type CliContext, type CommandRoutes, defineCommand } from "./command.ts";
 
@@ -15,7 +15,7 @@ const OTHER_SCHEMAS: Record<string, () => Promise<{ default: unknown }>> = {
   acks: () => import("../../schemas/acks.schema.json", { with: { type: "json" } }),
 };
 
-const KINDS = [...listKinds(), ...Object.keys(OTHER_SCHEMAS)];
+const KINDS = [...KIND_NAMES, ...Object.keys(OTHER_SCHEMAS)];
 
 /** `schema`. */
 export const schemaRoutes: CommandRoutes = {
@@ -57,7 +57,8 @@ export const schemaRoutes: CommandRoutes = {
         deps.stdout.write(JSON.stringify(schema, null, 2) + "\n");
         return;
       }
-      const schema = canonicalSchema(kind as AnswerKind);
+      const { canonicalSchema } = await import("../kinds/registry.ts");
+      const schema = canonicalSchema(kind as KindName);
       const text = flags.dialect
         ? (await import("../answer/dialect.ts")).dialectText(schema, flags.dialect)
         : JSON.stringify(schema, null, 2);

@@ -13,6 +13,7 @@
 
 import type { JsonSchema } from "../answer/types.ts";
 import type { KindDefinition } from "./definition.ts";
+import type { KindName } from "./names.ts";
 import { complianceDefinition } from "./compliance/definition.ts";
 import { reviewDefinition } from "./review/definition.ts";
 
@@ -27,7 +28,7 @@ function deepFreeze<T>(value: T): T {
 const KINDS = {
   review: reviewDefinition,
   compliance: complianceDefinition,
-} as const satisfies Record<string, KindDefinition>;
+} as const satisfies Record<KindName, KindDefinition>;
 // Every caller shares the schema objects: none may change them in place.
 for (const kind of Object.values(KINDS)) deepFreeze(kind.schema);
 

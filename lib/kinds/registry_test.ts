@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { canonicalSchema, getKind, kindOfRecord, listKinds } from "./registry.ts";
+import { KIND_NAMES } from "./names.ts";
+import { KIND_CLIS } from "./cli.ts";
 import { memoryTree } from "../answer/memory_tree.ts";
 import { lintCodexSchema } from "../answer/codex_lint.ts";
 import { schemaDialect } from "../answer/dialect.ts";
@@ -58,4 +60,9 @@ Deno.test("lintCodexSchema() finds nothing in the Codex dialect of every answer 
   for (const kind of listKinds()) {
     assert.deepEqual(lintCodexSchema(schemaDialect(canonicalSchema(kind), "codex")), [], kind);
   }
+});
+
+Deno.test("the light name and command-line lists agree with the registry", () => {
+  assert.deepEqual([...KIND_NAMES], listKinds());
+  for (const name of listKinds()) assert.equal(KIND_CLIS[name], getKind(name).cli, name);
 });

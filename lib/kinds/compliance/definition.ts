@@ -8,7 +8,7 @@
  */
 import type { KindDefinition } from "../definition.ts";
 import { COMPLIANCE_SCHEMA, complianceDecoder } from "./kind.ts";
-import { loadPlan } from "./load.ts";
+import { complianceCli, FAIL_ON_MISSING } from "./cli.ts";
 import { buildComplianceCorrective, buildCompliancePrompt, COMPLIANCE_TEMPLATE } from "./prompt.ts";
 import {
   BLOCKING_STATUSES,
@@ -18,8 +18,7 @@ import {
 } from "./render.ts";
 import type { ComplianceAnswer, CompliancePlan, RecordedPlan } from "./types.ts";
 
-/** The switch that makes missing and contradicted items block. */
-export const FAIL_ON_MISSING = "fail-on-missing";
+export { FAIL_ON_MISSING };
 
 const plan = (input: unknown) => input as CompliancePlan;
 
@@ -28,19 +27,7 @@ export const complianceDefinition: KindDefinition = {
   name: "compliance",
   schema: COMPLIANCE_SCHEMA,
   files: { answer: "compliance.json", markdown: "compliance.md" },
-  cli: {
-    inputOption: {
-      flag: "--plan",
-      placeholder: "file",
-      description: "check the change against a plan (markdown checklist, numbered steps, phases)",
-    },
-    loadInput: loadPlan,
-    switches: [{
-      flag: "--fail-on-missing",
-      name: FAIL_ON_MISSING,
-      description: "with --plan: missing or contradicted plan items block (exit 1)",
-    }],
-  },
+  cli: complianceCli,
   render: { terminal: complianceTerminal, markdown: complianceMarkdown, json: complianceJson },
   decoder: (input, change) => complianceDecoder(plan(input).items, change),
   prompt: (change, options, input) => buildCompliancePrompt(change, plan(input), options),
