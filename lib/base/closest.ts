@@ -1,8 +1,9 @@
 /**
  * "Did you mean …?" for a mistyped name (pure): the known names within a small edit distance of
- * it, by the rule commander uses for its option and command suggestions — at most 3 edits (an
- * insertion, deletion, substitution or swap of two neighbours), and more than 40% of the longer
- * name left unchanged — so a config key gets the same suggestions a flag does.
+ * it, by commander's rule for option and command suggestions — at most 3 edits (an insertion,
+ * deletion, substitution or swap of two neighbours), and more than 40% of the longer name left
+ * unchanged. (The command line's own suggestions come from its parser, @stricli/core, which weighs
+ * edits as git does.)
  *
  * @module
  */
