@@ -211,7 +211,16 @@ export async function run(args: readonly string[], deps: CliDeps): Promise<numbe
   const parserErrors: string[] = [];
   const context: CliContext & RunContext = {
     process: {
-      stdout: { write: (text: string) => deps.stdout.write(text) },
+      // help and --version: a write that fails (a full disk) fails the run as any command's would
+      stdout: {
+        write: (text: string) => {
+          try {
+            deps.stdout.write(text);
+          } catch (error) {
+            failure ??= { error };
+          }
+        },
+      },
       stderr: { write: (text: string) => void parserErrors.push(text) },
     },
     deps,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Runner, runProcess } from "../exec/exec.ts";
+import { ExitCode, ReviewGateError } from "../base/errors.ts";
 import { makeRepo } from "../git/_testing.ts";
 import type { Command, RouteMap } from "@stricli/core";
 import { program, renderJsonError, run, wantsJsonErrors } from "./app.ts";
@@ -178,4 +179,31 @@ Deno.test("help of every command lists each flag, argument and subcommand its de
     assert.equal(await run(["--help"], d), 0);
     for (const { path } of commands) assert.ok(hasWord(d.out.join(""), path[0]), path[0]);
   });
+});
+
+Deno.test("run() fails with exit 3 and the write's message when help or --version cannot be written", async () => {
+  for (const args of [["--help"], ["review", "--help"], ["--version"]]) {
+    const d = deps();
+    d.stdout.write = () => {
+      throw new ReviewGateError("Cannot write the output to stdout: full", ExitCode.couldNotRun);
+    };
+    assert.equal(await run(args, d), 3, args.join(" "));
+    assert.equal(d.err.join(""), "review-gate: Cannot write the output to stdout: full\n");
+  }
+});
+
+Deno.test("a group without its subcommand is a usage error: its help on stderr, exit 2", async () => {
+  for (const args of [[], ["hook"], ["gate"]]) {
+    const d = deps();
+    assert.equal(await run(args, d), 2, args.join(" "));
+    assert.deepEqual(d.out, []);
+    assert.match(d.err.join(""), /^USAGE\n/);
+    assert.match(d.err.join(""), /\nCOMMANDS\n/);
+  }
+  const asked = deps();
+  const named = deps();
+  assert.equal(await run(["hook", "pre-push", "--help"], asked), 0);
+  assert.equal(await run(["help", "hook", "pre-push"], named), 0);
+  assert.equal(named.out.join(""), asked.out.join(""));
+  assert.match(asked.out.join(""), /review-gate hook pre-push <remote> \[<url>\]/);
 });
