@@ -13,7 +13,7 @@
  * @module
  */
 import type { CliDeps, TextSink } from "./lib/cli/deps.ts";
-import { isFastHookCall } from "./lib/cli/hook.ts";
+import { isFastHookCall } from "./lib/cli/fast_hook.ts";
 import { runHook } from "./lib/gates/run_hook.ts";
 import { INTERRUPT_SIGNALS, runProcess } from "./lib/exec/exec.ts";
 import { killAllChildren } from "./lib/exec/children.ts";

@@ -1,26 +1,15 @@
 /**
  * `review-gate hook pre-push <remote> <url>`, `hook claude-prompt|claude-stop|claude-guard`,
- * `hook codex-prompt|codex-stop`: the entry points git, Claude Code and Codex call. `main.ts` sends a plain hook call straight to lib/gates/run_hook.ts
- * without loading the command-line parser or the review pipeline (the fast path, see
- * {@linkcode isFastHookCall}); `--help` goes through the parser like every other command. The hooks
- * themselves are listed in lib/gates/registry.ts.
+ * `hook codex-prompt|codex-stop`: the entry points git, Claude Code and Codex call. `main.ts` sends
+ * a plain hook call straight to lib/gates/run_hook.ts without loading this file or the parser (the
+ * fast path, lib/cli/fast_hook.ts); `--help` and a call the fast path does not take go through the
+ * parser like every other command. The hooks themselves are listed in lib/gates/registry.ts.
  *
  * @module
  */
 import { buildRouteMap } from "@stricli/core";
-import { isHookName } from "../gates/registry.ts";
 import { runHook } from "../gates/run_hook.ts";
 import { type CliContext, type CommandRoutes, defineCommand, text } from "./command.ts";
-
-/**
- * True when argv is a plain hook call that can take the fast path (no help flags).
- *
- * @param args argv without the program name
- */
-export function isFastHookCall(args: readonly string[]): boolean {
-  return args[0] === "hook" && isHookName(args[1]) &&
-    !args.some((a) => a === "-h" || a === "--help");
-}
 
 /** A hook that takes no argument. */
 function plainHook(name: string, brief: string) {
