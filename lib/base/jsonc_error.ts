@@ -60,8 +60,15 @@ function foundAt(text: string, error: JsoncSyntaxError): string {
   if (error.offset >= text.length) return "the end of the file";
   const token = text.slice(error.offset, error.offset + Math.max(1, error.length));
   const cut = token.length > MAX_FOUND ? token.slice(0, MAX_FOUND) + "…" : token;
-  const shown = cut.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
+  // deno-lint-ignore no-control-regex -- the control characters are what this escapes
+  const shown = cut.replace(/[\u0000-\u001f\u007f]/g, escapeControl);
   return shown.startsWith('"') ? `the string ${shown}` : `"${shown}"`;
+}
+
+/** `\n` → `\\n`, other controls → `\\u00XX` (DEL included, which JSON leaves as it is). */
+function escapeControl(c: string): string {
+  const json = JSON.stringify(c).slice(1, -1);
+  return json === c ? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}` : json;
 }
 
 /**

@@ -105,6 +105,7 @@ Deno.test("parseConfigText() says what is wrong in words, with the file, line an
       'line 1, column 7: a string holds a control character (such as a tab or a line break): write it as an escape, found the string "x\\ty".',
     ],
     ["/* open", 'line 1, column 1: a /* comment is not closed with "*/", found "/* open".'],
+    ['{"a": "x\x7fy\x1b[2J"}', 'found the string "x\\u007fy\\u001b[2J"'],
   ];
   for (const [text, message] of cases) {
     const error = await parseConfigText(text, "c.json").then(() => null, (e: Error) => e);
