@@ -60,6 +60,12 @@ export interface CollectOptions {
   budgets: Budgets;
   /** The team's path filter, applied to the listing before planning; none = every file reviewed. */
   exclude?: ExcludeByRule;
+  /**
+   * Called once the listing is read and the path filter has run, before the patch is taken in:
+   * the reviewed tree's id (`Change.toTree`) and how many listed files the rules keep. Work that
+   * needs only the tree can start here (lib/review/call_setting.ts).
+   */
+  onListed?: (listed: { tree: string; files: number }) => void;
 }
 
 /** Most submodules with uncommitted changes listed (and fingerprinted) per change. */
@@ -110,6 +116,7 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     live: worktree !== null,
     limits,
     exclude: options.exclude,
+    onListed: options.onListed,
   });
   const { files, plan } = read;
   if (worktree && worktree.excluded.length > 0) plan.coverage.excluded = worktree.excluded;
@@ -164,7 +171,7 @@ interface ReadChange {
 async function readChange(
   runner: Runner,
   repo: Repo,
-  range: { from: string; to: string; live: boolean; limits: PlanLimits; exclude?: ExcludeByRule },
+  range: ListRange & { live: boolean },
 ): Promise<ReadChange> {
   const [dirty, { raw, entries, excluded, ruled, skip, planner, stream }] = await Promise.all([
     range.live ? collectDirtySubmodules(runner, repo) : [],
@@ -203,6 +210,11 @@ async function readChange(
   };
 }
 
+/** What to list and how: the two trees, the plan's limits, the path filter, the listing's hook. */
+type ListRange =
+  & { from: string; to: string; limits: PlanLimits }
+  & Pick<CollectOptions, "exclude" | "onListed">;
+
 /** The listing, the team's path filter applied to it, and the plan its patch was streamed into. */
 interface Streamed {
   raw: Uint8Array;
@@ -222,7 +234,7 @@ interface Streamed {
 async function listAndStream(
   runner: Runner,
   root: string,
-  range: { from: string; to: string; limits: PlanLimits; exclude?: ExcludeByRule },
+  range: ListRange,
 ): Promise<Streamed> {
   const ids = [range.from, range.to];
   let prepared: Omit<Streamed, "raw"> | undefined;
@@ -240,6 +252,7 @@ async function listAndStream(
       keepBytes: range.limits.chunkBytes,
     }, skip);
     prepared = { entries, excluded, ruled, skip, planner, stream };
+    range.onListed?.({ tree: range.to, files: entries.length - skip.size });
     return (chunk) => stream.push(chunk);
   });
   const { stream } = prepared!;

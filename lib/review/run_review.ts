@@ -29,8 +29,7 @@ import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/r
 import type { CallOutcome } from "../session/call.ts";
 import { excludedLine, OMIT_REASON_TEXT } from "../git/coverage_text.ts";
 import { type CacheEntry, cacheKey, readCache } from "../store/cache.ts";
-import { ensureStateDir, stateDir } from "../store/state.ts";
-import { outputWritesUnder } from "../store/output_writes.ts";
+import { ensureStateDir } from "../store/state.ts";
 import { findingBlocks, type Policy, policyOf } from "../kinds/review/policy.ts";
 import { exitCodeFor } from "./exit_code.ts";
 import { verdictIdentity } from "./identity.ts";
@@ -43,6 +42,7 @@ import type { ReviewResult, ReviewStatus } from "../store/run_record.ts";
 import type { Ack } from "../acks/types.ts";
 import { noteAnswer, type ReviewAcks, reviewAcks } from "./acks.ts";
 import { budgetStop } from "./budget.ts";
+import { type CallSetting, prepareCallSetting } from "./call_setting.ts";
 
 /** The I/O a review needs. */
 export interface ReviewDeps {
@@ -210,6 +210,16 @@ async function reviewAnyKind(
   deps: ReviewDeps,
 ): Promise<ReviewOutcome<unknown>> {
   const run = await startReview(options, deps);
+  try {
+    return await reviewRun(run);
+  } finally {
+    // a setting prepared ahead that no call used: its git children killed, its copy removed
+    await run.setting?.end();
+  }
+}
+
+async function reviewRun(run: ReviewRun): Promise<ReviewOutcome<unknown>> {
+  const { options, deps } = run;
   const collected = await collect(run);
   if ("outcome" in collected) return collected.outcome;
   const { repo, change } = collected;
@@ -233,6 +243,9 @@ async function reviewAnyKind(
     run.council.length === 0;
   const hit = useCache ? await readCache<unknown>(state, key) : null;
   if (!hit && run.aborted()) return run.early("interrupted", at);
+  if (!hit && !nothingShown && asksAhead(run)) {
+    prepareSetting(run, repo, change.toTree ?? change.to);
+  }
 
   const start = await openRun(state, {
     started: run.started,
@@ -318,17 +331,31 @@ async function preparePrompt(
 }
 
 /**
- * The read-only proof of a review of `repo`, its first snapshot started now, while the workspace
- * is made (lib/session/proof.ts `startReviewProof`); another review-gate run's `--output` files
- * are not taken for the provider's writes (lib/store/output_writes.ts).
+ * The setting of the review's provider calls (lib/review/call_setting.ts): the one prepared ahead,
+ * or one started now. Starting it also starts loading the call's own code and the decoder of its
+ * answer, so they load while git works, not after (a review that asks no model loads neither).
  */
-async function startProof(deps: ReviewDeps, repo: Repo) {
-  const { startReviewProof } = await import("../session/proof.ts");
-  return startReviewProof(deps.runner, {
-    repo,
-    env: deps.env,
-    ownOutputs: () => outputWritesUnder(stateDir(repo.commonDir), repo.root),
-  });
+function prepareSetting(run: ReviewRun, repo: Repo, tree: string): CallSetting {
+  if (!run.setting) {
+    for (const load of [import("../session/call.ts"), import("../answer/decoder.ts")]) {
+      load.catch(() => {}); // a failure is thrown where the code is used
+    }
+  }
+  run.setting ??= prepareCallSetting(run.deps.runner, { repo, tree, env: run.deps.env });
+  return run.setting;
+}
+
+/**
+ * True when the review asks a model for any change that has something to show — no whole-change
+ * verdict to look up first (`--no-cache`, a council, whose parts are looked up inside the
+ * workspace), no caller's `notAsked`, no daily budget that could stop a gate — so the call's
+ * setting can be prepared as soon as the listing names a file the rules keep.
+ */
+function asksAhead(run: ReviewRun): boolean {
+  const { options } = run;
+  const cached = options.useCache && options.config.cache && run.council.length === 0;
+  const budgeted = options.gate !== undefined && options.config.budget?.usd_per_day !== undefined;
+  return !cached && !budgeted && options.notAsked === undefined;
 }
 
 /** A review under way: what every phase shares. */
@@ -355,6 +382,8 @@ interface ReviewRun {
   storeAs(state: string): Omit<FinishedRun, "status" | "blocking" | "hit" | "finished">;
   /** A council's providers (empty: `adapter` alone). */
   council: ReturnType<typeof getProvider>[];
+  /** The provider calls' workspace and proof, once being prepared ({@linkcode prepareSetting}). */
+  setting?: CallSetting;
 }
 
 /**
@@ -457,7 +486,13 @@ async function collect(
       config: options.config,
       rules: options.rules ?? LOCAL_RULES,
     });
-    const change = await collectChange(gitRunner, { repo, target, budgets, exclude });
+    // a review that will ask a model prepares the call's setting while the patch is read
+    const onListed = asksAhead(run)
+      ? (listed: { tree: string; files: number }) => {
+        if (listed.files > 0) prepareSetting(run, repo, listed.tree);
+      }
+      : undefined;
+    const change = await collectChange(gitRunner, { repo, target, budgets, exclude, onListed });
     if (!options.target && isCleanWorktree(change)) {
       return { outcome: run.early("nothing-to-review", { label: "working tree (clean)" }) };
     }
@@ -471,9 +506,9 @@ async function collect(
 
 /**
  * One structured call to the provider, decoded as the run's answer kind, inside the read-only
- * proof, in a private read-only copy of the reviewed tree (lib/session/workspace.ts) made now —
- * only when a model is about to be asked (the call's code, too, is loaded only then: a cache hit
- * never needs it).
+ * proof, in a private read-only copy of the reviewed tree (lib/session/workspace.ts) — the call's
+ * setting, prepared ahead or now: only when a model is about to be asked (the call's code, too, is
+ * loaded only then: a cache hit never needs it).
  */
 async function askProvider(
   run: ReviewRun,
@@ -484,37 +519,30 @@ async function askProvider(
   const decoderKind = kind.decoder(options.kindInput, at.change);
   deps.onProviderStart?.(adapter.name);
   const bin = resolveBinary(adapter, deps.env, options.cwd);
-  const tree = at.change.toTree ?? at.change.to;
-  const [proof, { withReviewWorkspace }, { callStructured }] = await Promise.all([
-    startProof(deps, at.repo),
-    import("../session/workspace.ts"),
-    import("../session/call.ts"),
-  ]);
-  return await withReviewWorkspace(
-    deps.runner,
-    { repo: at.repo, tree },
-    (workspace) =>
-      callStructured({
-        adapter,
-        bin,
-        request: {
-          prompt: at.prompt,
-          schema: kind.schema,
-          root: at.repo.root,
-          model: config.model,
-          maxTurns: config.max_turns,
-        },
-        correctivePrompt: (refusal) => kind.corrective(formatRefusal(refusal)),
-        decode: async (input) =>
-          (await import("../answer/decoder.ts")).decode(decoderKind, input, at.change.tree),
-        runner: deps.runner,
-        timeoutMs: config.timeout_seconds * 1000,
-        signal: deps.signal,
-        env: deps.env,
-        workspace,
-        proof: proof(workspace),
-        missingBinaryMessage: missingBinaryMessage(adapter, bin),
-      }),
+  const setting = prepareSetting(run, at.repo, at.change.toTree ?? at.change.to);
+  const { callStructured } = await import("../session/call.ts");
+  return await setting.use((workspace, proof) =>
+    callStructured({
+      adapter,
+      bin,
+      request: {
+        prompt: at.prompt,
+        schema: kind.schema,
+        root: at.repo.root,
+        model: config.model,
+        maxTurns: config.max_turns,
+      },
+      correctivePrompt: (refusal) => kind.corrective(formatRefusal(refusal)),
+      decode: async (input) =>
+        (await import("../answer/decoder.ts")).decode(decoderKind, input, at.change.tree),
+      runner: deps.runner,
+      timeoutMs: config.timeout_seconds * 1000,
+      signal: deps.signal,
+      env: deps.env,
+      workspace,
+      proof,
+      missingBinaryMessage: missingBinaryMessage(adapter, bin),
+    })
   );
 }
 
@@ -617,43 +645,36 @@ async function finishInParts(
   const waves = Math.ceil(at.change.chunks.length * providers.length / config.jobs);
   const callTimeoutMs = config.timeout_seconds * 1000;
   const deadline = Math.min(options.deadline ?? Infinity, Date.now() + callTimeoutMs * waves);
-  const tree = at.change.toTree ?? at.change.to;
-  const [proof, { withReviewWorkspace }, { reviewInParts }] = await Promise.all([
-    startProof(deps, at.repo),
-    import("../session/workspace.ts"),
-    import("./parts.ts"),
-  ]);
-  const result = await withReviewWorkspace(
-    deps.runner,
-    { repo: at.repo, tree },
-    (workspace) =>
-      reviewInParts({
-        change: at.change,
-        repo: at.repo,
-        providers,
-        // a model name is one provider's: a council asks each provider's default model
-        model: run.council.length > 0 ? undefined : config.model,
-        maxTurns: config.max_turns,
-        kind: options.kind,
-        focus: options.focus,
-        agentMessage: options.agentMessage,
-        acks: at.acks,
-        guidelines: at.guidelines,
-        config,
-        schemaHash: run.identity.schemaHash,
-        templateHash: run.identity.templateHash,
-        state: at.state,
-        useCache: options.useCache && config.cache,
-        runner: deps.runner,
-        env: deps.env,
-        signal: deps.signal,
-        deadline,
-        callTimeoutMs,
-        jobs: config.jobs,
-        workspace,
-        proof: proof(workspace),
-        onPartial: options.onPartial ?? "block",
-      }),
+  const setting = prepareSetting(run, at.repo, at.change.toTree ?? at.change.to);
+  const { reviewInParts } = await import("./parts.ts");
+  const result = await setting.use((workspace, proof) =>
+    reviewInParts({
+      change: at.change,
+      repo: at.repo,
+      providers,
+      // a model name is one provider's: a council asks each provider's default model
+      model: run.council.length > 0 ? undefined : config.model,
+      maxTurns: config.max_turns,
+      kind: options.kind,
+      focus: options.focus,
+      agentMessage: options.agentMessage,
+      acks: at.acks,
+      guidelines: at.guidelines,
+      config,
+      schemaHash: run.identity.schemaHash,
+      templateHash: run.identity.templateHash,
+      state: at.state,
+      useCache: options.useCache && config.cache,
+      runner: deps.runner,
+      env: deps.env,
+      signal: deps.signal,
+      deadline,
+      callTimeoutMs,
+      jobs: config.jobs,
+      workspace,
+      proof,
+      onPartial: options.onPartial ?? "block",
+    })
   );
   const planned = at.change.chunks.length;
   const ok = result.answeredBy.size;

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { DEFAULT_CONFIG } from "../config/config.ts";
 import { GitError, StoreError } from "../base/errors.ts";
 import { type ExecRequest, type ExecResult, runProcess } from "../exec/exec.ts";
+import { liveTempDirs } from "../exec/tmpdir.ts";
 import { makeTestRepo, type TestRepo } from "../git/test_repo.ts";
 import { runReview } from "./run_review.ts";
 
@@ -32,13 +33,14 @@ function review(
   repo: TestRepo,
   runner: (r: ExecRequest) => Promise<ExecResult>,
   signal?: AbortSignal,
+  cache = false,
 ) {
   return runReview(
     {
       cwd: repo.root,
       kind: "review",
-      config: { ...DEFAULT_CONFIG, cache: false },
-      useCache: false,
+      config: { ...DEFAULT_CONFIG, cache },
+      useCache: cache,
     },
     { runner, env: { REVIEW_GATE_CLAUDE_BIN: FAKE_BIN }, now: () => new Date(), signal },
   );
@@ -68,30 +70,135 @@ Deno.test("runReview() kills a slow collection git call on abort and never start
 });
 
 Deno.test("runReview() returns interrupted between collection and the provider", async () => {
+  for (const cache of [true, false]) {
+    await dirtyRepo(async (repo) => {
+      const controller = new AbortController();
+      const ended = new Set<string>();
+      const watched = watchedRunner({
+        // the abort lands once the last collection calls (the patch and the path filter's
+        // check-attr) finished normally: with --no-cache, while the setting prepared ahead is
+        // under way; with the cache, once every call ended (the review prepared nothing ahead)
+        after: (request, running) => {
+          ended.add(subcommand(request));
+          const collected = ended.has("diff-tree") && ended.has("check-attr");
+          if (collected && (!cache || running === 0)) controller.abort();
+        },
+      });
+      const outcome = await review(repo, watched.runner, controller.signal, cache);
+      assert.equal(outcome.record.status, "interrupted");
+      assert.equal(outcome.exitCode, 130);
+      assert.equal(outcome.record.runDir, "");
+      assert.ok(outcome.change && outcome.change.files.length === 1);
+      assert.ok(!watched.seen.includes(FAKE_BIN), "the provider was started");
+      // with the cache no proof is taken; --no-cache started one ahead
+      assert.equal(watched.seen.includes("status"), !cache);
+      // --no-cache prepared the call's setting ahead: nothing of it is left
+      assert.equal(watched.running(), 0, "a git child is left running");
+      assert.deepEqual(liveTempDirs(), [], "the copy is left");
+      assert.deepEqual(runDirs(repo), []);
+    });
+  }
+});
+
+/** The git subcommand of a request (`status`, `ls-tree`, …) past the `-c` options, else the program. */
+function subcommand(request: ExecRequest): string {
+  if (request.cmd !== "git") return request.cmd;
+  const args = request.args;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "-c") i++;
+    else if (!args[i].startsWith("-")) return args[i];
+  }
+  return "";
+}
+
+/**
+ * A real runner that records each program (git by subcommand), counts the children still running,
+ * and calls `after` as each one ends; `fail` makes a git subcommand exit 128 after running.
+ */
+function watchedRunner(at: {
+  after?: (request: ExecRequest, running: number) => void;
+  fail?: string;
+  provider?: () => ExecResult;
+} = {}) {
+  const seen: string[] = [];
+  let running = 0;
+  const runner = async (request: ExecRequest): Promise<ExecResult> => {
+    const name = subcommand(request);
+    seen.push(name);
+    if (request.cmd === FAKE_BIN && at.provider) return at.provider();
+    running++;
+    try {
+      const result = await runProcess(request);
+      return name === at.fail ? { ...result, code: 128 } : result;
+    } finally {
+      running--;
+      at.after?.(request, running);
+    }
+  };
+  return { runner, seen, running: () => running };
+}
+
+Deno.test("runReview() prepares no proof and no copy where no model is asked: a clean tree, a cache hit, a change the rules exclude", async () => {
+  const repo = await makeTestRepo({ "a.ts": "export const a = 1;\n", "package-lock.json": "{}\n" });
+  try {
+    const clean = watchedRunner();
+    assert.equal((await review(repo, clean.runner)).record.status, "nothing-to-review");
+    assert.deepEqual(clean.seen, ["rev-parse", "add", "write-tree", "diff-tree"]);
+    // a lockfile is excluded by default: nothing to review, after check-attr
+    await repo.write("package-lock.json", '{"lockfileVersion": 3}\n');
+    const excluded = watchedRunner();
+    const outcome = await review(repo, excluded.runner);
+    assert.equal(outcome.record.status, "nothing-to-review");
+    assert.match(outcome.record.message ?? "", /every changed file is excluded by rule/);
+    assert.deepEqual(excluded.seen.sort(), ["add", "diff-tree", "rev-parse", "write-tree"]);
+    await repo.write("a.ts", "export const a = 2;\n");
+    const first = watchedRunner({ provider: () => claudeAnswer(BLOCKING) });
+    assert.equal(
+      (await review(repo, first.runner, undefined, true)).record.status,
+      "needs-attention",
+    );
+    assert.ok(first.seen.includes("ls-tree") && first.seen.includes(FAKE_BIN));
+    const hit = watchedRunner();
+    const cached = await review(repo, hit.runner, undefined, true);
+    assert.equal(cached.record.cached, true);
+    assert.deepEqual(hit.seen.sort(), [
+      "add",
+      "check-attr",
+      "diff-tree",
+      "rev-parse",
+      "write-tree",
+    ]);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("runReview() --no-cache ends the setting it prepared ahead when nothing can be shown to the model", async () => {
+  const repo = await makeTestRepo({ "a.ts": "export const a = 1;\n" });
+  try {
+    await Deno.writeFile(join(repo.root, "logo.png"), new Uint8Array([0x89, 0x50, 0, 0, 1, 2]));
+    const watched = watchedRunner();
+    const outcome = await review(repo, watched.runner);
+    assert.equal(outcome.record.status, "not-reviewed");
+    assert.equal(outcome.exitCode, 3);
+    assert.ok(watched.seen.includes("ls-tree"), "the copy was not started ahead");
+    assert.ok(!watched.seen.includes(FAKE_BIN), "the provider was started");
+    assert.equal(watched.running(), 0, "a git child is left running");
+    assert.deepEqual(liveTempDirs(), [], "the copy is left");
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("runReview() --no-cache: a collection error after the listing ends the setting prepared ahead", async () => {
   await dirtyRepo(async (repo) => {
-    const controller = new AbortController();
-    const cmds: string[][] = [];
-    let inFlight = 0;
-    let patchDone = false;
-    const runner = async (request: ExecRequest) => {
-      cmds.push([request.cmd, ...request.args]);
-      inFlight++;
-      try {
-        return await runProcess(request);
-      } finally {
-        // the abort lands once the last collection calls (the patch last) finished normally
-        inFlight--;
-        patchDone ||= request.args.includes("-p");
-        if (patchDone && inFlight === 0) controller.abort();
-      }
-    };
-    const outcome = await review(repo, runner, controller.signal);
-    assert.equal(outcome.record.status, "interrupted");
-    assert.equal(outcome.exitCode, 130);
-    assert.equal(outcome.record.runDir, "");
-    assert.ok(outcome.change && outcome.change.files.length === 1);
-    assert.ok(!cmds.some((c) => c[0] === FAKE_BIN), "the provider was started");
-    assert.ok(!cmds.some((c) => c.includes("--porcelain=v2")), "the read-only proof was taken");
+    // the listing reaches the review (the setting starts), then diff-tree fails
+    const watched = watchedRunner({ fail: "diff-tree" });
+    const error = await review(repo, watched.runner).catch((e) => e);
+    assert.ok(error instanceof GitError, String(error));
+    assert.ok(watched.seen.includes("status"), "the setting was not started ahead");
+    assert.equal(watched.running(), 0, "a git child is left running");
+    assert.deepEqual(liveTempDirs(), [], "the copy is left");
     assert.deepEqual(runDirs(repo), []);
   });
 });
@@ -281,11 +388,8 @@ Deno.test("runReview() stores a failing after-snapshot as provider-error with th
 
 Deno.test("runReview() stores the run as provider-error before rethrowing an error after openRun", async () => {
   await dirtyRepo(async (repo) => {
-    // the proof's first snapshot fails once the run folder exists
-    const { runner, calls } = failingSnapshot(
-      () => runDirs(repo).length > 0,
-      () => claudeAnswer(BLOCKING),
-    );
+    // the proof's first snapshot fails: its first take, once the run folder exists, throws it
+    const { runner, calls } = failingSnapshot(() => true, () => claudeAnswer(BLOCKING));
     const error = await review(repo, runner).then(() => null, (e) => e);
     assert.ok(error instanceof GitError, String(error));
     assert.ok(!calls.includes(FAKE_BIN), "the provider was started");

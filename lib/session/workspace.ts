@@ -26,8 +26,10 @@
  * wrote although the sandbox should have refused (lib/session/proof.ts names it as
  * `reviewed copy/<path>`).
  *
- * Cost: about one `cp -r` of the tracked tree (bench "tree copy"), paid only when a model is
- * called — a cache hit or an empty change never makes a copy.
+ * Cost: about one `cp -r` of the tracked tree (bench "tree copy"), paid only when a model is to be
+ * called — a cache hit, a clean tree or a change the rules exclude never makes a copy. A review
+ * that asks a model whatever it finds (`--no-cache`) starts the copy while it still reads the
+ * patch (lib/review/call_setting.ts) and removes it unused when none of the change can be shown.
  *
  * @module
  */

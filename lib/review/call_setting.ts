@@ -1,0 +1,165 @@
+/**
+ * The setting of a review's provider calls, prepared ahead: the read-only proof's first snapshot
+ * (lib/session/proof.ts) and the private copy of the reviewed tree the provider runs in
+ * (lib/session/workspace.ts). Both need only the repository and the reviewed tree's id, so a review
+ * that knows it will ask a model starts them once the path filter has kept a file of the listing,
+ * while the patch is still read and the prompt planned — their `git status`, `ls-tree` and
+ * `cat-file` then run beside that work instead of after it — and any other review starts them
+ * once its verdict cache missed. The proof is still
+ * complete before the provider starts (its first `take` waits for the snapshot) and taken again
+ * after it ends; one setting serves every call of the review (parts, a council), inside one proof.
+ *
+ * A setting the review does not use (nothing could be shown to the model, an interrupt, an error)
+ * is cancelled: its git children are killed, and the copy is removed before the review returns
+ * (a second Ctrl-C removes it too: lib/exec/tmpdir.ts).
+ *
+ * @module
+ */
+import type { ExecRequest, ExecResult, Runner } from "../exec/exec.ts";
+import type { Repo } from "../git/repo.ts";
+import type { ReviewSnapshot } from "../session/proof.ts";
+import type { ReadOnlyProof } from "../session/types.ts";
+import type { ReviewWorkspace } from "../session/workspace.ts";
+import { outputWritesUnder } from "../store/output_writes.ts";
+import { stateDir } from "../store/state.ts";
+
+/** One review's workspace and read-only proof, being prepared. */
+export interface CallSetting {
+  /** The reviewed tree's object id the copy holds. */
+  readonly tree: string;
+  /**
+   * Run the review's provider calls in the workspace, inside the proof (whose first `take` is the
+   * snapshot under way); the workspace is removed after, on every path. Called at most once.
+   *
+   * @returns what `fn` returns
+   * @throws {import("../base/errors.ts").GitError} when the tree could not be copied
+   * @throws {import("../base/errors.ts").StoreError} when the private directory could not be made
+   */
+  use<T>(
+    fn: (workspace: ReviewWorkspace, proof: ReadOnlyProof<ReviewSnapshot>) => Promise<T>,
+  ): Promise<T>;
+  /**
+   * Give the setting up unless it is in use: kill its git children, remove the copy, and resolve
+   * once nothing of it is left. After `use`, it waits for `use` to have cleaned up. Never throws.
+   */
+  end(): Promise<void>;
+}
+
+/** A promise's outcome as a value: handled at once, so a failure nobody awaits yet is no crash. */
+type Settled<T> = { value: T } | { error: unknown };
+
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then((value) => ({ value }), (error: unknown) => ({ error }));
+}
+
+/**
+ * Start preparing the setting of a review of `tree` in `repo`: the proof's first snapshot (one
+ * `git status`, the git dir's files, the watched files outside the repository) and the workspace's
+ * copy (`ls-tree`, `cat-file`) start now, concurrently.
+ *
+ * @param runner the subprocess seam (git)
+ * @param at the repository, the reviewed tree's id (`Change.toTree`), the parent environment (it
+ *   says where HOME and the CLIs' config dirs are, for the proof)
+ */
+export function prepareCallSetting(
+  runner: Runner,
+  at: { repo: Repo; tree: string; env: Record<string, string | undefined> },
+): CallSetting {
+  const children = trackedRunner(runner);
+  const { repo } = at;
+  // the copy first: its two git calls in a row are the longer way to a ready setting
+  const held = holdWorkspace(children.runner, { repo, tree: at.tree });
+  const proof = settle(
+    import("../session/proof.ts").then(({ startReviewProof }) =>
+      startReviewProof(children.runner, {
+        repo,
+        env: at.env,
+        // another review-gate run's `--output` files are not the provider's writes
+        ownOutputs: () => outputWritesUnder(stateDir(repo.commonDir), repo.root),
+      })
+    ),
+  );
+  let using: Promise<unknown> | undefined;
+  const cleanUp = async (proofInUse: boolean) => {
+    if (!proofInUse) children.stop();
+    held.release();
+    await held.done;
+    await children.drain();
+  };
+  return {
+    tree: at.tree,
+    use(fn) {
+      if (using) return Promise.reject(new Error("a call setting is used once"));
+      const run = async () => {
+        let proofInUse = false;
+        try {
+          const [started, workspace] = await Promise.all([proof, held.workspace]);
+          if ("error" in workspace) throw workspace.error;
+          if ("error" in started) throw started.error;
+          proofInUse = true;
+          children.keep();
+          return await fn(workspace.value, started.value(workspace.value));
+        } finally {
+          await cleanUp(proofInUse);
+        }
+      };
+      const result = run();
+      using = result.catch(() => {});
+      return result;
+    },
+    async end() {
+      using ??= cleanUp(false);
+      await using;
+    },
+  };
+}
+
+/**
+ * A runner whose children can all be killed (`stop`) and waited for (`drain`). Once the proof is
+ * in use (`keep`), new calls are no longer killable: the proof must finish, and a git call an
+ * interrupt stopped is run again at once (lib/git/git.ts), not after waiting for an abort.
+ */
+function trackedRunner(runner: Runner) {
+  const stop = new AbortController();
+  const running = new Set<Promise<ExecResult>>();
+  let kept = false;
+  return {
+    runner: (request: ExecRequest) => {
+      const child = runner(kept ? request : { ...request, signal: request.signal ?? stop.signal });
+      running.add(child);
+      const forget = () => void running.delete(child);
+      child.then(forget, forget);
+      return child;
+    },
+    stop: () => stop.abort(),
+    keep: () => void (kept = true),
+    drain: async () => {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+  };
+}
+
+/**
+ * The workspace made now and held until `release`: `workspace` settles once the copy is written
+ * (or failed), `done` once the directory is removed (never rejects).
+ */
+function holdWorkspace(runner: Runner, at: { repo: Repo; tree: string }) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let entered!: (workspace: ReviewWorkspace) => void;
+  const ready = new Promise<ReviewWorkspace>((resolve) => (entered = resolve));
+  const made = import("../session/workspace.ts").then(({ withReviewWorkspace }) =>
+    withReviewWorkspace(runner, at, (workspace) => {
+      entered(workspace);
+      return released;
+    })
+  );
+  const failed = made.then(() => {
+    throw new Error("the review workspace was released before it was used");
+  });
+  return {
+    workspace: settle(Promise.race([ready, failed])),
+    release,
+    done: made.then(() => {}, () => {}),
+  };
+}

@@ -1,0 +1,155 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { GitError } from "../base/errors.ts";
+import { type ExecRequest, type ExecResult, runProcess } from "../exec/exec.ts";
+import { liveTempDirs } from "../exec/tmpdir.ts";
+import { resolveRepo } from "../git/repo.ts";
+import { makeTestRepo, type TestRepo } from "../git/test_repo.ts";
+import { prepareCallSetting } from "./call_setting.ts";
+
+/** The git subcommand of a request (`status`, `ls-tree`, …), past the leading `-c` options. */
+function subcommand(request: ExecRequest): string {
+  const args = request.args;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "-c") i++;
+    else if (!args[i].startsWith("-")) return args[i];
+  }
+  return "";
+}
+
+/**
+ * A runner that records every git subcommand, counts the children still running, and lets `stall`
+ * make a subcommand hang (a `sleep` standing in for a slow git, killed like one on an abort) or
+ * `fail` make it exit 128.
+ */
+function watchedRunner(at: { stall?: string; fail?: string } = {}) {
+  const seen: string[] = [];
+  const killable: boolean[] = [];
+  let running = 0;
+  const runner = async (request: ExecRequest): Promise<ExecResult> => {
+    const name = subcommand(request);
+    seen.push(name);
+    killable.push(request.signal !== undefined);
+    running++;
+    try {
+      if (name === at.stall) return await runProcess({ ...request, cmd: "sleep", args: ["20"] });
+      if (name === at.fail) {
+        const fatal = new TextEncoder().encode("fatal: simulated");
+        return { ...await runProcess(request), code: 128, stderr: fatal };
+      }
+      return await runProcess(request);
+    } finally {
+      running--;
+    }
+  };
+  return { runner, seen, killable, running: () => running };
+}
+
+async function withRepo(fn: (repo: TestRepo, tree: string, home: string) => Promise<void>) {
+  const repo = await makeTestRepo({ "a.txt": "one\n", "src/b.txt": "two\n" });
+  const home = await Deno.makeTempDir({ prefix: "rg-setting-home-" });
+  try {
+    await fn(repo, (await repo.git("rev-parse", "HEAD^{tree}")).trim(), home);
+  } finally {
+    await repo.cleanup();
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+Deno.test("prepareCallSetting() takes the first snapshot and copies the tree at once; use() runs in them, then removes the copy", async () => {
+  await withRepo(async (repo, tree, home) => {
+    const resolved = await resolveRepo(runProcess, repo.root);
+    const watched = watchedRunner();
+    const setting = prepareCallSetting(watched.runner, {
+      repo: resolved,
+      tree,
+      env: { HOME: home },
+    });
+    let dir = "";
+    const changed = await setting.use(async (workspace, proof) => {
+      dir = workspace.dir;
+      assert.equal(workspace.treeId, tree);
+      assert.equal(await Deno.readTextFile(join(workspace.tree, "src", "b.txt")), "two\n");
+      assert.deepEqual(watched.seen.sort(), ["cat-file", "ls-tree", "status"], "under way before");
+      const before = await proof.take();
+      assert.equal(watched.seen.length, 3, "the first take is the snapshot under way");
+      await repo.write("new.txt", "n\n");
+      return proof.compare(before, await proof.take());
+    });
+    assert.deepEqual(changed, ["new.txt"]);
+    // made ahead, the setting's calls could be killed; the proof in use must finish
+    assert.deepEqual(watched.killable, [true, true, true, false]);
+    await assert.rejects(Deno.lstat(dir), Deno.errors.NotFound);
+    assert.deepEqual(liveTempDirs(), []);
+    assert.equal(watched.running(), 0);
+    await setting.end(); // after use: nothing left to do
+  });
+});
+
+Deno.test("prepareCallSetting() end() of an unused setting kills its git children and removes the copy", async () => {
+  await withRepo(async (repo, tree, home) => {
+    const resolved = await resolveRepo(runProcess, repo.root);
+    // the copy's cat-file and the proof's status hang: end() must not wait for them
+    for (const stall of ["cat-file", "status"]) {
+      const watched = watchedRunner({ stall });
+      const setting = prepareCallSetting(watched.runner, {
+        repo: resolved,
+        tree,
+        env: { HOME: home },
+      });
+      // until the stalled call runs and the copy's directory exists
+      while (!watched.seen.includes(stall) || liveTempDirs().length === 0) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const t0 = performance.now();
+      await setting.end();
+      assert.ok(performance.now() - t0 < 10_000, `end() waited for the stalled ${stall}`);
+      assert.equal(watched.running(), 0, `a child is left running (${stall} stalled)`);
+      assert.deepEqual(liveTempDirs(), [], `the copy is left (${stall} stalled)`);
+      await assert.rejects(
+        setting.use(() => Promise.resolve()),
+        /used once/,
+        "an ended setting cannot be used",
+      );
+    }
+  });
+});
+
+Deno.test("prepareCallSetting() use() throws a failed copy without running the call or leaving the proof's snapshot running", async () => {
+  await withRepo(async (repo, tree, home) => {
+    const resolved = await resolveRepo(runProcess, repo.root);
+    const watched = watchedRunner({ fail: "ls-tree", stall: "status" });
+    const setting = prepareCallSetting(watched.runner, {
+      repo: resolved,
+      tree,
+      env: { HOME: home },
+    });
+    let called = false;
+    const t0 = performance.now();
+    const error = await setting.use(() => {
+      called = true;
+      return Promise.resolve();
+    }).catch((e) => e);
+    assert.ok(performance.now() - t0 < 10_000, "use() waited for the stalled status");
+    assert.ok(error instanceof GitError, String(error));
+    assert.equal(called, false);
+    assert.equal(watched.running(), 0, "the stalled status was left running");
+    assert.deepEqual(liveTempDirs(), []);
+  });
+});
+
+Deno.test("prepareCallSetting() a failed first snapshot is thrown by the proof's first take, and the copy is still removed", async () => {
+  await withRepo(async (repo, tree, home) => {
+    const resolved = await resolveRepo(runProcess, repo.root);
+    const watched = watchedRunner({ fail: "status" });
+    const setting = prepareCallSetting(watched.runner, {
+      repo: resolved,
+      tree,
+      env: { HOME: home },
+    });
+    await new Promise((r) => setTimeout(r, 300)); // the snapshot has failed by now: never unhandled
+    await assert.rejects(setting.use((_, proof) => proof.take()), GitError);
+    assert.equal(watched.running(), 0);
+    assert.deepEqual(liveTempDirs(), []);
+  });
+});
