@@ -84,12 +84,27 @@ function parseListing(out: Uint8Array): Entry[] {
 }
 
 /**
+ * The listing {@linkcode copyTree} works from: one `git ls-tree -r -z -l --full-tree <tree>` call
+ * (it needs no destination: a caller may start it while it makes the directory).
+ *
+ * @param runner the subprocess seam
+ * @param root any directory of the repository (git runs there)
+ * @param tree a tree-ish object id
+ * @returns the raw `-z` listing
+ * @throws {import("../base/errors.ts").GitError} when git fails
+ */
+export function listTree(runner: Runner, root: string, tree: string): Promise<Uint8Array> {
+  return git(runner, root, ["ls-tree", "-r", "-z", "-l", "--full-tree", tree], { isolated: true });
+}
+
+/**
  * Write the copy of `tree` into `dest` (an existing empty directory).
  *
  * @param runner the subprocess seam
  * @param root any directory of the repository (git runs there)
  * @param tree a tree-ish object id
  * @param dest absolute destination directory
+ * @param listed the listing of `tree` already under way ({@linkcode listTree}); default: list now
  * @returns counts and what was left out
  * @throws {import("../base/errors.ts").GitError} when git fails
  */
@@ -98,10 +113,9 @@ export async function copyTree(
   root: string,
   tree: string,
   dest: string,
+  listed?: Promise<Uint8Array>,
 ): Promise<TreeCopy> {
-  const listing = await git(runner, root, ["ls-tree", "-r", "-z", "-l", "--full-tree", tree], {
-    isolated: true,
-  });
+  const listing = await (listed ?? listTree(runner, root, tree));
   const copy: TreeCopy = { files: 0, bytes: 0, skipped: [] };
   const blobs: Entry[] = [];
   for (const entry of parseListing(listing)) {

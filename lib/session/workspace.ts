@@ -37,7 +37,7 @@ import { join } from "node:path";
 import type { Runner } from "../exec/exec.ts";
 import { withPrivateTempDir } from "../exec/tmpdir.ts";
 import type { Repo } from "../git/repo.ts";
-import { copyTree, type TreeCopy } from "../git/tree_copy.ts";
+import { copyTree, listTree, type TreeCopy } from "../git/tree_copy.ts";
 
 /** A review's private workspace. */
 export interface ReviewWorkspace {
@@ -64,15 +64,22 @@ export interface ReviewWorkspace {
  * @throws {import("../base/errors.ts").GitError} when the tree cannot be read
  * @throws {import("../base/errors.ts").StoreError} when the private directory cannot be created
  */
-export function withReviewWorkspace<T>(
+export async function withReviewWorkspace<T>(
   runner: Runner,
   at: { repo: Repo; tree: string },
   fn: (workspace: ReviewWorkspace) => Promise<T>,
 ): Promise<T> {
-  return withPrivateTempDir(async (dir) => {
-    const tree = join(dir, "tree");
-    await Deno.mkdir(tree);
-    const copy = await copyTree(runner, at.repo.root, at.tree, tree);
-    return await fn({ root: at.repo.root, treeId: at.tree, dir, tree, copy });
-  }, { prefix: "review-gate-review-" });
+  // git lists the tree while the directory is made
+  const listing = listTree(runner, at.repo.root, at.tree);
+  listing.catch(() => {});
+  try {
+    return await withPrivateTempDir(async (dir) => {
+      const tree = join(dir, "tree");
+      await Deno.mkdir(tree);
+      const copy = await copyTree(runner, at.repo.root, at.tree, tree, listing);
+      return await fn({ root: at.repo.root, treeId: at.tree, dir, tree, copy });
+    }, { prefix: "review-gate-review-" });
+  } finally {
+    await listing.catch(() => {}); // no `ls-tree` outlives a directory that could not be made
+  }
 }
