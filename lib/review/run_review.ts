@@ -19,6 +19,7 @@ import { formatRefusal } from "../answer/refusal.ts";
 import type { Finding, ReviewAnswer } from "../kinds/review/types.ts";
 import type { Config } from "../config/config.ts";
 import type { ExecRequest, Runner } from "../exec/exec.ts";
+import type { DecoderKind } from "../answer/types.ts";
 import { collectChange, isCleanWorktree, shownNothing } from "../git/collect.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import type { Change, ExcludedFile, Target } from "../git/types.ts";
@@ -535,7 +536,7 @@ async function askProvider(
       correctivePrompt: (refusal) => kind.corrective(formatRefusal(refusal)),
       decode: async (input) =>
         (await import("../answer/decoder.ts")).decode(decoderKind, input, at.change.tree),
-      runner: deps.runner,
+      runner: loadingJudge(deps.runner, decoderKind),
       timeoutMs: config.timeout_seconds * 1000,
       signal: deps.signal,
       env: deps.env,
@@ -544,6 +545,23 @@ async function askProvider(
       missingBinaryMessage: missingBinaryMessage(adapter, bin),
     })
   );
+}
+
+/**
+ * `runner` (of the provider calls), which starts loading the answer kind's validator once it has
+ * started the first provider: the code the answer is judged with then loads while the provider
+ * works, not after it answered. A failure to load is left to the decoder, which loads it again.
+ */
+function loadingJudge(runner: Runner, decoderKind: DecoderKind<unknown>): Runner {
+  let loading = false;
+  return (request) => {
+    const child = runner(request);
+    if (!loading) {
+      loading = true;
+      decoderKind.loadValidator?.().catch(() => {});
+    }
+    return child;
+  };
 }
 
 /**
@@ -665,7 +683,7 @@ async function finishInParts(
       templateHash: run.identity.templateHash,
       state: at.state,
       useCache: options.useCache && config.cache,
-      runner: deps.runner,
+      runner: loadingJudge(deps.runner, run.kind.decoder(options.kindInput, at.change)),
       env: deps.env,
       signal: deps.signal,
       deadline,
