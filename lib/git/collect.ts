@@ -45,7 +45,7 @@ import { git, streamGit } from "./git.ts";
 import { streamListedPatch } from "./listed_patch.ts";
 import { scanRepoIndex } from "./index_file.ts";
 import { listStatus } from "./status_listing.ts";
-import { snapshotIndexTree, snapshotWorktree } from "./live_tree.ts";
+import { snapshotIndexTree, snapshotWorktree, type WorktreeSnapshot } from "./live_tree.ts";
 import type { Repo } from "./repo.ts";
 import { type PlanLimits, Planner, type ReviewPlan } from "./plan.ts";
 import { resolveTarget } from "./target.ts";
@@ -66,6 +66,11 @@ export interface CollectOptions {
    * needs only the tree can start here (lib/review/call_setting.ts).
    */
   onListed?: (listed: { tree: string; files: number }) => void;
+  /**
+   * The working tree's snapshot already under way ({@linkcode snapshotWorktree} of the same
+   * repository), used instead of taking one when the target is the working tree.
+   */
+  worktree?: Promise<WorktreeSnapshot>;
 }
 
 /** Most submodules with uncommitted changes listed (and fingerprinted) per change. */
@@ -99,7 +104,9 @@ const PATCH_ARGS = [
 export async function collectChange(runner: Runner, options: CollectOptions): Promise<Change> {
   const { repo, target, budgets } = options;
   const resolved = await resolveTarget(runner, repo, target);
-  const worktree = resolved.to === "worktree" ? await snapshotWorktree(runner, repo) : null;
+  const worktree = resolved.to === "worktree"
+    ? await (options.worktree ?? snapshotWorktree(runner, repo))
+    : null;
   const toTree = worktree
     ? worktree.tree
     : resolved.to === "index"

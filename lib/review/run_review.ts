@@ -22,6 +22,7 @@ import type { ExecRequest, Runner } from "../exec/exec.ts";
 import type { DecoderKind } from "../answer/types.ts";
 import { collectChange, isCleanWorktree, shownNothing } from "../git/collect.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
+import { snapshotWorktree, type WorktreeSnapshot } from "../git/live_tree.ts";
 import type { Change, ExcludedFile, Target } from "../git/types.ts";
 import { type GuidelineChooser, guidelineChooser, pathFilterFor } from "../rules/apply.ts";
 import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
@@ -210,13 +211,38 @@ async function reviewAnyKind(
   options: ReviewOptions,
   deps: ReviewDeps,
 ): Promise<ReviewOutcome<unknown>> {
-  const run = await startReview(options, deps);
+  const worktree = snapshotAhead(options, deps);
   try {
-    return await reviewRun(run);
+    const run = await startReview(options, deps);
+    run.worktree = worktree;
+    try {
+      return await reviewRun(run);
+    } finally {
+      // a setting prepared ahead that no call used: its git children killed, its copy removed
+      await run.setting?.end();
+    }
   } finally {
-    // a setting prepared ahead that no call used: its git children killed, its copy removed
-    await run.setting?.end();
+    // never leave the snapshot's `git add` running (the review set-up threw, or an abort)
+    await worktree?.catch(() => {});
   }
+}
+
+/**
+ * The working tree's snapshot (`git add -A` and `write-tree` on a private index: lib/git/live_tree.ts)
+ * started before the review is set up, when the target is the working tree of a repository already
+ * resolved: every review of it needs the snapshot, a cache hit or a clean tree too. Its git calls
+ * die on an abort like collection's. A failure is handled here and thrown where the change is
+ * collected.
+ */
+function snapshotAhead(
+  options: ReviewOptions,
+  deps: ReviewDeps,
+): Promise<WorktreeSnapshot> | undefined {
+  if (!options.repo || (options.target ?? WORKTREE).kind !== "worktree") return undefined;
+  if (deps.signal?.aborted) return undefined;
+  const snapshot = snapshotWorktree(signalled(deps.runner, deps.signal), options.repo);
+  snapshot.catch(() => {});
+  return snapshot;
 }
 
 async function reviewRun(run: ReviewRun): Promise<ReviewOutcome<unknown>> {
@@ -383,6 +409,8 @@ interface ReviewRun {
   storeAs(state: string): Omit<FinishedRun, "status" | "blocking" | "hit" | "finished">;
   /** A council's providers (empty: `adapter` alone). */
   council: ReturnType<typeof getProvider>[];
+  /** The working tree's snapshot started before the review was set up ({@linkcode snapshotAhead}). */
+  worktree?: Promise<WorktreeSnapshot>;
   /** The provider calls' workspace and proof, once being prepared ({@linkcode prepareSetting}). */
   setting?: CallSetting;
 }
@@ -493,7 +521,14 @@ async function collect(
         if (listed.files > 0) prepareSetting(run, repo, listed.tree);
       }
       : undefined;
-    const change = await collectChange(gitRunner, { repo, target, budgets, exclude, onListed });
+    const change = await collectChange(gitRunner, {
+      repo,
+      target,
+      budgets,
+      exclude,
+      onListed,
+      worktree: run.worktree,
+    });
     if (!options.target && isCleanWorktree(change)) {
       return { outcome: run.early("nothing-to-review", { label: "working tree (clean)" }) };
     }

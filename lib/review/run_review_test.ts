@@ -5,6 +5,7 @@ import { GitError, StoreError } from "../base/errors.ts";
 import { type ExecRequest, type ExecResult, runProcess } from "../exec/exec.ts";
 import { liveTempDirs } from "../exec/tmpdir.ts";
 import { makeTestRepo, type TestRepo } from "../git/test_repo.ts";
+import { type Repo, resolveRepo } from "../git/repo.ts";
 import { runReview } from "./run_review.ts";
 
 const FAKE_BIN = "/nonexistent/review-gate-test-claude";
@@ -34,10 +35,12 @@ function review(
   runner: (r: ExecRequest) => Promise<ExecResult>,
   signal?: AbortSignal,
   cache = false,
+  resolved?: Repo,
 ) {
   return runReview(
     {
       cwd: repo.root,
+      ...(resolved ? { repo: resolved } : {}),
       kind: "review",
       config: { ...DEFAULT_CONFIG, cache },
       useCache: cache,
@@ -47,26 +50,31 @@ function review(
 }
 
 Deno.test("runReview() kills a slow collection git call on abort and never starts the provider", async () => {
-  await dirtyRepo(async (repo) => {
-    const controller = new AbortController();
-    const cmds: string[] = [];
-    const runner = (request: ExecRequest) => {
-      cmds.push(request.cmd);
-      if (request.cmd === "git" && request.args.includes("add")) {
-        // stand-in for `git add -A` over 60k untracked files; Ctrl-C arrives meanwhile
-        setTimeout(() => controller.abort(), 100);
-        return runProcess({ ...request, cmd: "sleep", args: ["5"] });
-      }
-      return runProcess(request);
-    };
-    const t0 = performance.now();
-    const outcome = await review(repo, runner, controller.signal);
-    assert.ok(performance.now() - t0 < 3000, "the abort did not kill the git child");
-    assert.equal(outcome.record.status, "interrupted");
-    assert.equal(outcome.exitCode, 130);
-    assert.ok(!cmds.includes(FAKE_BIN), "the provider was started");
-    assert.deepEqual(runDirs(repo), []);
-  });
+  // given the resolved repository, the review snapshots the worktree before it is set up
+  for (const given of [false, true]) {
+    await dirtyRepo(async (repo) => {
+      const resolved = given ? await resolveRepo(runProcess, repo.root) : undefined;
+      const controller = new AbortController();
+      const cmds: string[] = [];
+      const runner = (request: ExecRequest) => {
+        cmds.push(request.cmd);
+        if (request.cmd === "git" && request.args.includes("add")) {
+          // stand-in for `git add -A` over 60k untracked files; Ctrl-C arrives meanwhile
+          setTimeout(() => controller.abort(), 100);
+          return runProcess({ ...request, cmd: "sleep", args: ["5"] });
+        }
+        return runProcess(request);
+      };
+      const t0 = performance.now();
+      const outcome = await review(repo, runner, controller.signal, false, resolved);
+      assert.ok(performance.now() - t0 < 3000, "the abort did not kill the git child");
+      assert.equal(outcome.record.status, "interrupted");
+      assert.equal(outcome.exitCode, 130);
+      assert.ok(!cmds.includes(FAKE_BIN), "the provider was started");
+      assert.deepEqual(runDirs(repo), []);
+      assert.deepEqual(liveTempDirs(), [], "the private index is left");
+    });
+  }
 });
 
 Deno.test("runReview() returns interrupted between collection and the provider", async () => {
