@@ -1,5 +1,5 @@
 /**
- * `review-gate gate enable|disable|status [pre-push|claude-stop|codex-stop|all]`: turn the gates on
+ * `review-gate gate enable|disable <pre-push|claude-stop|codex-stop|all>` and `gate status`: turn the gates on
  * and off in config without uninstalling them. This file defines the command; its work,
  * lib/cli/gate_action.ts, loads when it runs.
  *
@@ -20,13 +20,13 @@ function toggleCommand(enable: boolean) {
         kind: "tuple",
         parameters: [{
           placeholder: "gate",
-          brief: "pre-push, claude-stop, codex-stop or all",
+          brief: "pre-push, claude-stop, codex-stop or all (required: never all by default)",
           parse: String,
-          default: "all",
+          optional: true,
         }],
       },
     },
-    async func(this: CliContext, flags: { user?: boolean }, which: string) {
+    async func(this: CliContext, flags: { user?: boolean }, which: string | undefined) {
       await (await import("./gate_action.ts")).toggle(enable, which, flags, this.deps);
     },
   });

@@ -1,6 +1,6 @@
 /**
  * The work of `review-gate gate` (lib/cli/gate.ts defines the command and loads this when it
- * runs). `gate enable|disable|status [pre-push|claude-stop|codex-stop|all]`: turn the gates on and off in
+ * runs). `gate enable|disable <pre-push|claude-stop|codex-stop|all>` (the name is required) and `gate status`: turn the gates on and off in
  * config without uninstalling them. Edits keep the file's comments and formatting
  * (lib/config/edit.ts), are validated, and are written atomically (lib/base/atomic_write.ts): a symlinked config
  * is edited at its target, an existing file keeps its mode, a new one is created `0644`.
@@ -28,10 +28,23 @@ const GATES = {
 } as const;
 type GateName = keyof typeof GATES;
 
-function pickGates(which: string | undefined): GateName[] {
-  if (which === undefined || which === "all") return Object.keys(GATES) as GateName[];
-  if (which in GATES) return [which as GateName];
-  throw new UsageError(`Unknown gate "${which}": choose pre-push, claude-stop, codex-stop or all`);
+/**
+ * The gates a `gate enable|disable` argument names. There is no default: switching every gate off
+ * by accident is too easy, so `all` must be written out.
+ *
+ * @throws UsageError when `which` is missing or names no gate.
+ */
+function pickGates(which: string | undefined, enabled: boolean): GateName[] {
+  if (which === "all") return Object.keys(GATES) as GateName[];
+  if (which !== undefined && which in GATES) return [which as GateName];
+  const choose = "choose pre-push, claude-stop, codex-stop or all";
+  if (which === undefined) {
+    const verb = enabled ? "enable" : "disable";
+    throw new UsageError(
+      `Name the gate to ${verb}: ${choose} (e.g. "review-gate gate ${verb} pre-push")`,
+    );
+  }
+  throw new UsageError(`Unknown gate "${which}": ${choose}`);
 }
 
 /** `gate enable|disable`: set the gates' `enabled` in the repository's or the user's config. */
@@ -41,7 +54,7 @@ export async function toggle(
   flags: { user?: boolean },
   deps: CliDeps,
 ) {
-  const gates = pickGates(which);
+  const gates = pickGates(which, enabled);
   let path: string;
   if (flags.user) {
     const userPath = userConfigPath(deps.env);

@@ -5,7 +5,7 @@ import { makeTestRepo } from "../git/test_repo.ts";
 import type { CliDeps } from "./deps.ts";
 import { run } from "./app.ts";
 
-async function gate(cwd: string, args: string[]): Promise<string> {
+async function gateRun(cwd: string, args: string[]): Promise<{ code: number; out: string }> {
   let out = "";
   const sink = { write: (t: string) => void (out += t), isTerminal: false };
   const deps: CliDeps = {
@@ -20,6 +20,11 @@ async function gate(cwd: string, args: string[]): Promise<string> {
     self: { execPath: Deno.execPath() },
   };
   const code = await run(["gate", ...args], deps);
+  return { code, out };
+}
+
+async function gate(cwd: string, args: string[]): Promise<string> {
+  const { code, out } = await gateRun(cwd, args);
   assert.equal(code, 0, out);
   return out;
 }
@@ -49,10 +54,31 @@ Deno.test("gate disable edits a symlinked .review-gate.json at its target and ke
 Deno.test("gate enable creates a new .review-gate.json readable by others (0644)", async () => {
   const repo = await makeTestRepo({ "a.ts": "export const a = 1;\n" });
   try {
-    await gate(repo.root, ["enable"]);
+    await gate(repo.root, ["enable", "all"]);
     const path = join(repo.root, ".review-gate.json");
     assert.equal(await modeOf(path), 0o644);
     assert.match(await Deno.readTextFile(path), /"claude_stop": \{\s*"enabled": true/);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("gate disable and gate enable without a gate name change nothing and exit 2 naming the gates and all", async () => {
+  const repo = await makeTestRepo({ "a.ts": "export const a = 1;\n" });
+  try {
+    for (const verb of ["disable", "enable"]) {
+      const { code, out } = await gateRun(repo.root, [verb]);
+      assert.equal(code, 2, out);
+      assert.match(
+        out,
+        new RegExp(`Name the gate to ${verb}: choose pre-push, claude-stop, codex-stop or all`),
+      );
+      await assert.rejects(Deno.lstat(join(repo.root, ".review-gate.json")), Deno.errors.NotFound);
+    }
+    assert.match(
+      await gate(repo.root, ["disable", "all"]),
+      /pre-push, claude-stop, codex-stop: disabled/,
+    );
   } finally {
     await repo.cleanup();
   }
