@@ -113,7 +113,7 @@ function via(record: RunRecord): string {
   const who = record.council
     ? `council ${record.council.providers.join(", ")}, council_policy ${record.council.policy}`
     : `${record.provider}${record.model ? ` ${record.model}` : ""}`;
-  return `${who}, ${took}`;
+  return `${clean(who)}, ${took}`;
 }
 
 /** The loud warning of a partial review (how much, and every part left out) and exclusions. */

@@ -160,6 +160,18 @@ Deno.test("renderTerminal() neutralises escape sequences in model text", () => {
   match(text, /\\u\{1b\}\[2J/);
 });
 
+Deno.test("renderTerminal() neutralises escape sequences in the model name (a repository's config sets it)", () => {
+  const model = "\x1b]0;title\x07\x1b[2J";
+  for (const status of ["needs-attention", "provider-error"] as const) {
+    const text = renderTerminal(
+      { record: record({ status, model }), ...(status === "needs-attention" ? { answer } : {}) },
+      { policy: DEFAULT_POLICY },
+    );
+    equal(text.includes("\x1b") || text.includes("\x07"), false, status);
+    match(text, /\\u\{1b\}\]0;title/);
+  }
+});
+
 Deno.test("renderMarkdown() lists every finding with location and recommendation", () => {
   const md = renderMarkdown(record(), answer, DEFAULT_POLICY);
   match(md, /^# Review: needs-attention/);

@@ -84,7 +84,20 @@ export const GIT_ENV: Readonly<Record<string, string>> = {
   GIT_PAGER: "cat",
 };
 
-const BASE_ARGS = ["--no-pager", "-c", "core.quotepath=off", "-c", "color.ui=false"];
+/**
+ * Options of every call: no pager, no quoting of paths, no colour, and no "info/grafts is
+ * deprecated" hint, which `GIT_GRAFT_FILE` (set in {@linkcode GIT_ENV}) would otherwise make git
+ * print on every call that reads a commit, into the stderr our error messages quote.
+ */
+const BASE_ARGS = [
+  "--no-pager",
+  "-c",
+  "core.quotepath=off",
+  "-c",
+  "color.ui=false",
+  "-c",
+  "advice.graftFileDeprecated=false",
+];
 const decoder = new TextDecoder();
 
 /**

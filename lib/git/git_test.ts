@@ -32,6 +32,8 @@ Deno.test("runGit() passes fixed options and env, merging caller env", async () 
     "core.quotepath=off",
     "-c",
     "color.ui=false",
+    "-c",
+    "advice.graftFileDeprecated=false",
     ...HARDENING_ARGS,
     "-c",
     "core.hooksPath=/dev/null",
@@ -62,6 +64,21 @@ Deno.test("git() accepts okCodes and gitText() strips the final newline", async 
   assert.deepEqual(await git(runner, "/r", ["diff"], { okCodes: [1] }), enc.encode("text\n"));
   await assert.rejects(gitText(runner, "/r", ["diff"]), GitError);
   assert.equal(await gitText(() => Promise.resolve(fakeResult(0, "a\nb\n")), "/r", []), "a\nb");
+});
+
+Deno.test("runGit() keeps git's graft-file hint out of stderr (error messages quote it)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const env = { GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b", GIT_COMMITTER_NAME: "a" };
+    const committer = { ...env, GIT_COMMITTER_EMAIL: "a@b" };
+    await runGit(runProcess, dir, ["init", "-q"]);
+    await runGit(runProcess, dir, ["commit", "-q", "--allow-empty", "-m", "i"], { env: committer });
+    const result = await runGit(runProcess, dir, ["log", "-1", "--format=%s"]);
+    assert.equal(result.code, 0);
+    assert.equal(new TextDecoder().decode(result.stderr), "");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("runGit() turns a missing directory into GitError", async () => {
