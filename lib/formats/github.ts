@@ -15,7 +15,7 @@ import type { Policy } from "../kinds/review/policy.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
 import type { RunRecord } from "../store/run_record.ts";
 import { GITHUB_COMMAND, nonBlockingLevel } from "./levels.ts";
-import { buildView, type FindingView } from "./view.ts";
+import { buildView, cachedVerdictNote, type FindingView } from "./view.ts";
 
 /** Annotations GitHub shows per level and step; one of them is kept to count the rest. */
 export const ANNOTATIONS_PER_LEVEL = 10;
@@ -145,10 +145,13 @@ export function renderGithub(
       command("notice", { title: "review-gate" }, "Nothing to review: the change is empty."),
     );
   }
+  const cached = cachedVerdictNote(input.record);
   out.push(
     `review-gate: ${input.record.status}${
       view.reviewed === "partial" ? " (partially reviewed)" : ""
-    } — ${view.findings.length} finding(s), ${view.blocking} blocking, ${view.acknowledged} acknowledged\n`,
+    } — ${view.findings.length} finding(s), ${view.blocking} blocking, ${view.acknowledged} acknowledged${
+      cached ? ` — ${cached}` : ""
+    }\n`,
   );
   return out.join("");
 }

@@ -69,6 +69,7 @@ export function buildJsonEnvelope(
     usage: record.usage ?? null,
     costUsd: record.costUsd ?? null,
     cached: record.cached,
+    cachedFrom: record.cachedFrom ?? null,
     durationMs: record.durationMs,
     runId: record.id,
     runDir: record.runDir,

@@ -16,6 +16,7 @@ import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { ReviewResult, RunRecord } from "../store/run_record.ts";
 import {
   buildView,
+  cachedVerdictNote,
   type FindingView,
   hiddenNote,
   location,
@@ -73,6 +74,8 @@ function runFacts(record: RunRecord): string[] {
   out.push(providerLine(record));
   if (record.sessionId) out.push(`- Session: \`${record.sessionId}\``);
   out.push(`- Run: \`${record.id}\``);
+  const cached = cachedVerdictNote(record);
+  if (cached) out.push(`- Verdict: ${escapeInline(cached)}`);
   const reused = partsFromCache(record);
   if (reused) out.push(`- Parts: ${reused}`);
   if (record.coverage) {

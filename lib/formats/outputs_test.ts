@@ -11,6 +11,7 @@ import { assertValid, rdjsonValidators, sarifValidator } from "../../test/schema
 import { escapeData, escapeProperty, renderGithub } from "./github.ts";
 import { renderRdjson, renderRdjsonl } from "./rdjson.ts";
 import { renderSarif } from "./sarif.ts";
+import { renderMarkdownResult } from "./markdown.ts";
 
 const policy = { failOn: "high", minConfidence: 0.5 } as const;
 const FP = (c: string) => c.repeat(64);
@@ -102,6 +103,16 @@ const CASES = {
   },
   "nothing to review": {
     record: record({ status: "nothing-to-review", blocking: false, id: "" }),
+    exitCode: 0,
+  },
+  cached: {
+    record: record({
+      status: "approved",
+      blocking: false,
+      cached: true,
+      cachedFrom: { runId: "20261129T120000Z-012345", reviewedAt: "2026-11-29T12:00:03.000Z" },
+    }),
+    answer: { verdict: "approve" as const, summary: "ok", findings: [], next_steps: [] },
     exitCode: 0,
   },
 };
@@ -258,4 +269,31 @@ Deno.test("GitHub: NOT reviewed is an error, partial a warning per file, 9 per l
   const errors = text.split("\n").filter((l) => l.startsWith("::error"));
   assert.equal(errors.length, 10);
   assert.match(errors.at(-1)!, /16 more error finding\(s\): see the job summary/);
+});
+
+Deno.test("a cached verdict says so in markdown, SARIF, rdjson and GitHub, naming the run that reviewed it", () => {
+  const said =
+    /cached verdict: no model call this run \(reviewed by run 20261129T120000Z-012345 at 2026-11-29T12:00:03\.000Z\)/;
+  const { cached, approved } = CASES;
+  const markdown = renderMarkdownResult(cached, policy);
+  assert.match(markdown, new RegExp(`^- Verdict: ${said.source}$`, "m"));
+  const run = JSON.parse(renderSarif(cached, policy)).runs[0];
+  assert.equal(run.properties.cached, true);
+  assert.equal(run.properties.cachedFrom.runId, "20261129T120000Z-012345");
+  const [note] = run.invocations[0].toolExecutionNotifications;
+  assert.equal(note.level, "note");
+  assert.match(note.message.text, said);
+  const [diagnostic] = JSON.parse(renderRdjson(cached, policy)).diagnostics;
+  assert.equal(diagnostic.severity, "INFO");
+  assert.match(diagnostic.message, said);
+  assert.match(renderGithub(cached, { policy }).trimEnd().split("\n").at(-1)!, said);
+  // a fresh verdict says none of it
+  const fresh = [
+    renderMarkdownResult(approved, policy),
+    renderSarif(approved, policy),
+    renderRdjson(approved, policy),
+    renderGithub(approved, { policy }),
+  ];
+  for (const text of fresh) assert.doesNotMatch(text, /cached verdict/);
+  assert.equal(JSON.parse(renderSarif(approved, policy)).runs[0].properties.cached, false);
 });

@@ -6,7 +6,8 @@
  * severity, `code` = the rule id, and a message ending with its fingerprint and ack command. An
  * acknowledged finding is INFO, its message starting "acknowledged (reason)". What was not reviewed
  * is a WARNING on each file left out and, for a review that could not run, an ERROR diagnostic
- * with no location. Messages are capped so every rdjsonl line stays far below the 64 KiB reviewdog
+ * with no location; a verdict taken from the cache is an INFO diagnostic with no location saying so.
+ * Messages are capped so every rdjsonl line stays far below the 64 KiB reviewdog
  * reads per line. Checked in tests against reviewdog's published JSON Schemas (test/schemas/).
  *
  * @module
@@ -17,7 +18,7 @@ import type { ReviewAnswer } from "../kinds/review/types.ts";
 import type { RunRecord } from "../store/run_record.ts";
 import { nonBlockingLevel, RDJSON_SEVERITY, ruleId } from "./levels.ts";
 import { INFORMATION_URI } from "./sarif.ts";
-import { buildView, type FindingView } from "./view.ts";
+import { buildView, cachedVerdictNote, type FindingView } from "./view.ts";
 
 /** Longest diagnostic message, characters (reviewdog's rdjsonl reader stops at a 64 KiB line). */
 export const MAX_MESSAGE_CHARS = 16_000;
@@ -68,6 +69,8 @@ export function diagnostics(
 ): Diagnostic[] {
   const view = buildView(input, policy);
   const out: Diagnostic[] = [];
+  const cached = cachedVerdictNote(input.record);
+  if (cached) out.push({ message: `review-gate: ${cached}`, severity: "INFO", source: SOURCE });
   if (view.reviewed === "none" && view.unreviewed[0]) {
     out.push({
       message: cap(`review-gate: ${view.unreviewed[0]}`),

@@ -16,7 +16,7 @@ import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { Policy } from "../kinds/review/policy.ts";
 import type { RunRecord } from "../store/run_record.ts";
 import { nonBlockingLevel, pathUri, ruleId, SARIF_LEVEL } from "./levels.ts";
-import { buildView, type FindingView, type ReviewView } from "./view.ts";
+import { buildView, cachedVerdictNote, type FindingView, type ReviewView } from "./view.ts";
 
 /** Where review-gate documents itself (the domain its schema `$id`s use). */
 export const INFORMATION_URI = "https://review-gate.dev";
@@ -127,14 +127,20 @@ function result(view: FindingView, suppressions: boolean): Json {
   };
 }
 
-/** What was not reviewed, as notifications: error when nothing was, warnings for parts. */
-function notifications(view: ReviewView): Json[] {
+/**
+ * What was not reviewed, as notifications: error when nothing was, warnings for parts; a note when
+ * the verdict came from the cache.
+ */
+function notifications(record: RunRecord, view: ReviewView): Json[] {
   if (view.reviewed === "nothing-to-review") {
     return [{ level: "note", message: { text: "Nothing to review: the target has no change." } }];
   }
+  const cached = cachedVerdictNote(record);
+  const note = cached ? [{ level: "note", message: { text: `The ${cached}.` } }] : [];
   const headline = view.unreviewed[0];
-  if (!headline) return [];
+  if (!headline) return note;
   return [
+    ...note,
     { level: view.reviewed === "none" ? "error" : "warning", message: { text: headline } },
     ...view.unreviewedParts.map((part) => ({
       level: "warning",
@@ -152,6 +158,8 @@ function runProperties(record: RunRecord, view: ReviewView): Json {
     provider: record.provider,
     ...(record.model ? { model: record.model } : {}),
     ...(record.id ? { runId: record.id } : {}),
+    cached: record.cached,
+    ...(record.cachedFrom ? { cachedFrom: record.cachedFrom } : {}),
     blockingFindings: view.blocking,
     acknowledgedFindings: view.acknowledged,
   };
@@ -192,7 +200,7 @@ export function renderSarif(
       invocations: [{
         executionSuccessful: view.reviewed !== "none",
         exitCode: input.exitCode,
-        toolExecutionNotifications: notifications(view),
+        toolExecutionNotifications: notifications(input.record, view),
       }],
       results: view.findings.map((f) => result(f, suppressions)),
       properties: runProperties(input.record, view),

@@ -92,6 +92,22 @@ export function partsFromCache(record: Pick<RunRecord, "parts" | "cached" | "cou
 }
 
 /**
+ * One plain sentence for a verdict taken from the cache: `cached verdict: no model call this run
+ * (reviewed by run 20261201-… at 2026-12-01T04:40:12.000Z)`, the parenthesis only when the record
+ * names that run; `""` when the model was asked this run.
+ *
+ * @param record the run
+ */
+export function cachedVerdictNote(record: Pick<RunRecord, "cached" | "cachedFrom">): string {
+  if (!record.cached) return "";
+  const from = record.cachedFrom;
+  const when = from?.reviewedAt ? ` at ${from.reviewedAt}` : "";
+  return `cached verdict: no model call this run${
+    from ? ` (reviewed by run ${from.runId}${when})` : ""
+  }`;
+}
+
+/**
  * `file:start-end` (or `file:line` when one line); a file name holding a control character or a
  * quote is JSON-quoted, as the prompt writes it, so a name cannot print as a line of its own.
  */

@@ -99,6 +99,14 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
     status: run.status,
     blocking: run.blocking,
     cached: hit !== null,
+    ...(hit
+      ? {
+        cachedFrom: {
+          runId: hit.record.id,
+          ...(hit.record.finishedAt ? { reviewedAt: hit.record.finishedAt } : {}),
+        },
+      }
+      : {}),
     model: outcome?.model ?? hit?.record.model ?? config.model,
     sessionId: outcome?.sessionId ?? hit?.record.sessionId,
     attempts: outcome

@@ -79,6 +79,8 @@ export interface RunRecord {
   cacheKey?: string;
   /** True when the verdict came from the cache (no model call). */
   cached: boolean;
+  /** A cached verdict: the run that reviewed the change and when it finished (ISO 8601). */
+  cachedFrom?: { runId: string; reviewedAt?: string };
   /** For could-not-run statuses: what went wrong, one line. */
   message?: string;
   /** Final refusal for invalid-answer. */

@@ -50,6 +50,7 @@ Deno.test("review reuses a cached verdict with no provider call; --no-cache asks
     const first = await runCli(sandbox, ["review"]);
     assert.equal(first.code, 0, first.stdout + first.stderr);
     assert.equal((await readFakeLog(sandbox)).length, 1);
+    const reviewed = (await lastRun(sandbox)).run;
 
     const second = await runCli(sandbox, ["review"]);
     assert.equal(second.code, 0);
@@ -62,6 +63,17 @@ Deno.test("review reuses a cached verdict with no provider call; --no-cache asks
     assert.equal(cached.run.cached, true);
     assert.deepEqual(cached.run.attempts, []);
     assert.ok(cached.files.includes("answer.json"));
+    assert.deepEqual(cached.run.cachedFrom, {
+      runId: reviewed.id,
+      reviewedAt: reviewed.finishedAt,
+    });
+    assert.match(
+      cached.reviewMd ?? "",
+      new RegExp(
+        `^- Verdict: cached verdict: no model call this run \\(reviewed by run ${reviewed.id} at `,
+        "m",
+      ),
+    );
 
     const other = await runCli(sandbox, ["review", "--provider", "codex"]);
     assert.equal(other.code, 0);
@@ -93,6 +105,7 @@ Deno.test("review --json prints the run envelope on success and on failure", asy
         "blocking",
         "blockingFindings",
         "cached",
+        "cachedFrom",
         "costUsd",
         "council",
         "coverage",
