@@ -40,6 +40,7 @@ Deno.test("buildStopBlock() is one JSON line listing at most 3 findings and the 
   const out = buildStopBlock({
     findings: [1, 2, 3, 4, 5].map((n) => finding(n)),
     reviewPath: "/r/.git/review-gate/runs/x/review.md",
+    maxBlocks: 3,
   });
   assert.ok(out.endsWith("\n"));
   assert.equal(out.trimEnd().includes("\n"), false);
@@ -51,6 +52,29 @@ Deno.test("buildStopBlock() is one JSON line listing at most 3 findings and the 
   assert.doesNotMatch(parsed.reason, /Problem 4/);
   assert.match(parsed.reason, /… and 2 more/);
   assert.match(parsed.reason, /Full review: \/r\/\.git\/review-gate\/runs\/x\/review\.md/);
+});
+
+Deno.test("buildStopBlock() says what unblocks: a fix, the user's ack, or max_blocks — never an explanation", () => {
+  const one = JSON.parse(
+    buildStopBlock({ findings: [{ ...finding(1), fingerprint: "f".repeat(64) }], maxBlocks: 1 }),
+  ).reason;
+  assert.match(one, /^review-gate found 1 blocking finding in/);
+  assert.doesNotMatch(one, /finding\(s\)|explain why/);
+  assert.match(
+    one,
+    /Fix it, then finish your turn: the next stop reviews the changes again, and an explanation does not unblock it\./,
+  );
+  assert.match(one, /tell the user\. Only they may accept a finding/);
+  assert.match(one, /accept it: review-gate ack ffffffffffff --reason/);
+  assert.match(
+    one,
+    /After 1 block in a row \(max_blocks\) the stop is let through, and the user is told it still has blocking findings\./,
+  );
+  const two =
+    JSON.parse(buildStopBlock({ findings: [finding(1), finding(2)], maxBlocks: 3 })).reason;
+  assert.match(two, /Fix them, then finish your turn/);
+  assert.match(two, /After 3 blocks in a row \(max_blocks\)/);
+  assert.doesNotMatch(two, /Only they may accept/, "no ack hint without a fingerprint");
 });
 
 Deno.test("buildStopMessage() and buildStopCouldNotRun() follow on_error", () => {

@@ -114,7 +114,7 @@ Deno.test("acknowledged finding: the next Stop allows; a turn changing the line 
       const decision = stopDecision(s.stdout);
       assert.equal(decision?.decision, "block", s.stderr);
       id = ackIdIn(String(decision?.reason));
-      assert.match(String(decision?.reason), /Only the user may accept a finding/);
+      assert.match(String(decision?.reason), /Only they may accept a finding/);
       assert.match(String(decision?.reason), /\[high\] src\/app\.ts:1 Exported constant/);
     });
     await t.step("the agent cannot acknowledge it from its own session", async () => {

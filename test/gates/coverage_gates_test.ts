@@ -215,7 +215,7 @@ Deno.test("Stop gate says a turn was NOT or only PARTIALLY reviewed, and blocks 
         );
         assert.match(
           String(stopDecision(again.stdout)?.systemMessage),
-          /stopped blocking after 1 blocks/,
+          /stopped blocking after 1 block in a row/,
         );
       },
     );

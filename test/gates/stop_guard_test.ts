@@ -201,7 +201,7 @@ Deno.test("an agent that makes the config invalid is caught: the turn's start co
       ["block", undefined, undefined],
       JSON.stringify(decisions),
     );
-    assert.match(String(decisions[1]?.systemMessage), /stopped blocking after 1 blocks in a row/);
+    assert.match(String(decisions[1]?.systemMessage), /stopped blocking after 1 block in a row/);
   } finally {
     await sb.cleanup();
   }

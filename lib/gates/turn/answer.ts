@@ -15,14 +15,24 @@ import type { HookOutput } from "../hook_io.ts";
 /**
  * Stop hook stdout that blocks the stop and sends the agent the reason.
  *
+ * The reason says what really happens next: the next stop reviews the changes again (an
+ * explanation does not unblock it), only the user can accept a finding, and after `maxBlocks`
+ * blocks in a row the stop is let through with a note to the user (lib/gates/turn/decision.ts).
+ *
  * @param input blocking findings (≥1); the absolute path of the run's review.md, when a review
- *   ran; a note line to add (e.g. the model review could not run)
+ *   ran; a note line to add (e.g. the model review could not run); the gate's `max_blocks`
  * @returns one JSON line `{"decision":"block","reason":…}` with a final newline
  */
 export function buildStopBlock(
-  input: { findings: readonly GateFinding[]; reviewPath?: string; note?: string },
+  input: {
+    findings: readonly GateFinding[];
+    reviewPath?: string;
+    note?: string;
+    maxBlocks: number;
+  },
 ): string {
   const acks = input.findings.some((f) => f.fingerprint) ? [STOP_ACK_HINT] : [];
+  const them = input.findings.length === 1 ? "it" : "them";
   const reason = [
     `review-gate found ${
       plural(input.findings.length, "blocking finding")
@@ -30,15 +40,18 @@ export function buildStopBlock(
     ...listFindings(input.findings),
     ...(input.reviewPath ? [`Full review: ${input.reviewPath}`] : []),
     ...(input.note ? [input.note] : []),
-    "Fix them (or explain why they are not problems), then finish your turn.",
+    `Fix ${them}, then finish your turn: the next stop reviews the changes again, and an explanation does not unblock it.`,
     ...acks,
+    `After ${
+      plural(input.maxBlocks, "block")
+    } in a row (max_blocks) the stop is let through, and the user is told it still has blocking findings.`,
   ].join("\n");
   return JSON.stringify({ decision: "block", reason: sanitizeForTerminal(reason) }) + "\n";
 }
 
 /** Who may accept a finding: the user (`review-gate ack` refuses to run inside an agent session). */
 export const STOP_ACK_HINT =
-  "Only the user may accept a finding that is not a problem (the ack command shown, run in their own terminal): ask them, do not edit .review-gate/acks.json yourself.";
+  "If it is not a problem, or the user should decide: tell the user. Only they may accept a finding (the ack command shown, run in their own terminal); do not edit .review-gate/acks.json yourself.";
 
 /**
  * Stop hook stdout that allows the stop and shows the user a message.

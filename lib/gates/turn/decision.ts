@@ -8,7 +8,7 @@
  * @module
  */
 import type { SessionState } from "../../store/sessions.ts";
-import type { GateFinding } from "../messages.ts";
+import { type GateFinding, plural } from "../messages.ts";
 import {
   buildStopBlock,
   buildStopCouldNotRun,
@@ -131,13 +131,14 @@ export async function decideStop(
     // comes after the cap's allow (another hook kept the turn going) must not block again.
     await options.save({ consecutiveBlocks: streak });
     const what = findings
-      ? `still finds ${verdict.blocking.length} blocking finding(s)`
+      ? `still finds ${plural(verdict.blocking.length, "blocking finding")}`
       : couldNotRun
       ? `could not review this turn (${reason})`
       : `reviewed only part of this turn (${verdict.partial})`;
     const see = reviewPath ? `; see ${reviewPath}` : runPath ? `; details: ${runPath}` : "";
-    const message =
-      `review-gate ${what} but stopped blocking after ${maxBlocks} blocks in a row (max_blocks)${see}`;
+    const message = `review-gate ${what} but stopped blocking after ${
+      plural(maxBlocks, "block")
+    } in a row (max_blocks)${see}`;
     return { stdout: buildStopMessage(message), stderr: "", exitCode: 0 };
   }
   await options.save({ consecutiveBlocks: streak + 1 });
@@ -167,7 +168,12 @@ function blockText(
       : verdict.partial
       ? `Only part of this turn reached the model: ${verdict.partial}.`
       : undefined;
-    return buildStopBlock({ findings: verdict.blocking, reviewPath, note });
+    return buildStopBlock({
+      findings: verdict.blocking,
+      reviewPath,
+      note,
+      maxBlocks: options.maxBlocks,
+    });
   }
   if (couldNotRun) {
     const setting = kind === "not-reviewed" ? "on_partial" : "on_error";
