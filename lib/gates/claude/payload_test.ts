@@ -78,3 +78,36 @@ Deno.test("parseHookPayload() treats a non-boolean stop_hook_active as false", (
   assert.ok(result.ok);
   assert.equal(result.payload.stop_hook_active, false);
 });
+
+Deno.test("README names every field the hooks read from Claude Code's payload", async () => {
+  const readme = await Deno.readTextFile(new URL("../../../README.md", import.meta.url));
+  const said = readme.slice(readme.indexOf("The hooks read Claude Code's"));
+  const full = {
+    hook_event_name: "Stop",
+    session_id: "s",
+    cwd: "/r",
+    transcript_path: "/t",
+    prompt_id: "p",
+    permission_mode: "default",
+    stop_hook_active: false,
+    last_assistant_message: "m",
+    prompt: "q",
+  };
+  const result = parseHookPayload(JSON.stringify(full));
+  assert.ok(result.ok);
+  const fields = Object.keys(result.payload).filter((k) => k !== "raw");
+  assert.ok(fields.includes("prompt"));
+  for (const field of fields) {
+    assert.match(said.slice(0, 600), new RegExp(`\`${field}\``), `README leaves out ${field}`);
+  }
+});
+
+Deno.test("README's Try it section runs Deno through npx, as it says Node.js/npm is all you need", async () => {
+  const readme = await Deno.readTextFile(new URL("../../../README.md", import.meta.url));
+  const tryIt = readme.slice(readme.indexOf("## Try it"), readme.indexOf("## Install"));
+  assert.match(tryIt, /Node\.js\/npm and git are all you need/);
+  const commands = [...tryIt.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split("\n"));
+  const bare = commands.filter((line) => /(^|'|\s)deno\s/.test(line));
+  assert.deepEqual(bare, [], "every deno in Try it runs through npx -y deno@…");
+  assert.match(tryIt, /alias review-gate='npx -y deno@[\d.]+ run /);
+});
