@@ -157,15 +157,31 @@ function renderWithoutAnswer(result: ReviewResult<unknown>, paint: Paint): strin
       paint(["red", "bold"], `review-gate: NOT reviewed — ${record.status}`) + ` (${via(record)})`,
     );
     out.push(`Change: ${clean(record.target.label)}`);
-    if (record.message) out.push(indent(clean(record.message), "  "));
-    if (record.refusal?.length) {
-      out.push("The answer was refused:", indent(clean(formatRefusal(record.refusal)), "  "));
-    }
+    out.push(...refusalLines(record));
     if (record.runDir) out.push(`Transcript: ${record.runDir}/transcript/`);
     return out.join("\n") + "\n";
   }
   if (result.answer === undefined) return `review-gate: ${record.status}\n`;
   return null;
+}
+
+/**
+ * The message of a review that could not run, and the refusal one problem a line. The message of
+ * a refused answer (lib/session/call.ts) already lists the problems on one line: then only its
+ * head ("The provider's answer was refused after the corrective resume") is kept, so each problem
+ * is printed once.
+ */
+function refusalLines(record: RunRecord): string[] {
+  const refusal = record.refusal?.length ? formatRefusal(record.refusal) : "";
+  const message = record.message ?? "";
+  const head = refusal && message.startsWith("The provider's answer was refused")
+    ? message.slice(0, message.indexOf(": ") + 1 || undefined)
+    : "";
+  if (head) return [clean(head), indent(clean(refusal), "  ")];
+  return [
+    ...(message ? [indent(clean(message), "  ")] : []),
+    ...(refusal ? ["The answer was refused:", indent(clean(refusal), "  ")] : []),
+  ];
 }
 
 /**

@@ -180,3 +180,34 @@ Deno.test("renderMarkdown() lists every finding with location and recommendation
   match(md, /\*\*Recommendation:\*\* r2/);
   match(md, /## Next steps\n\n- Fix it/);
 });
+
+Deno.test("renderTerminal() prints each reason of a refused answer once", () => {
+  const problem = "line 2 is not a line the change added or edited (it changed 14-17)";
+  const text = renderTerminal({
+    record: record({
+      status: "invalid-answer",
+      blocking: false,
+      message:
+        `The provider's answer was refused after the corrective resume: /findings/0: ${problem}`,
+      refusal: [{ path: "/findings/0", problem }],
+    }),
+  }, { policy: DEFAULT_POLICY });
+  equal(text.split(problem).length - 1, 1, text);
+  match(
+    text,
+    /^The provider's answer was refused after the corrective resume:\n {2}`\/findings\/0`: line 2/m,
+  );
+  // a message that is not the refusal itself is kept beside it
+  const other = renderTerminal({
+    record: record({
+      status: "provider-error",
+      blocking: false,
+      message: "The provider wrote where a review may not",
+      refusal: [{ path: "/verdict", problem: "bad" }],
+    }),
+  }, { policy: DEFAULT_POLICY });
+  match(
+    other,
+    /^ {2}The provider wrote where a review may not\nThe answer was refused:\n {2}`\/verdict`: bad$/m,
+  );
+});

@@ -132,7 +132,13 @@ Deno.test("review reports invalid-answer (exit 3) after two schema-invalid answe
   try {
     assert.equal(result.code, 3, result.stdout + result.stderr);
     assertNotReviewed(result.stdout, "invalid-answer");
-    assert.ok(result.stdout.includes("The answer was refused:"));
+    assert.match(
+      result.stdout,
+      /^The provider's answer was refused after the corrective resume:\n {2}\S/m,
+    );
+    for (const { problem } of run.run.refusal ?? []) {
+      assert.equal(result.stdout.split(problem).length - 1, 1, `said once: ${problem}`);
+    }
     assert.ok(result.stdout.includes("verdict"), "the refusal names the bad key");
     assert.equal(log.length, 2);
     assert.equal(resumedSession(log[1]), log[0].sessionId);
