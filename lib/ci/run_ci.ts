@@ -119,7 +119,7 @@ export async function runCi(options: CiOptions, deps: ReviewDeps): Promise<CiOut
       deps.runner,
       repo,
       plan.ci.trusted,
-      `base ${plan.ci.trusted.slice(0, 12)}`,
+      `base commit ${plan.ci.trusted.slice(0, 12)}`,
     ),
     untrusted: plan.untrusted,
   };

@@ -105,7 +105,7 @@ function longestBacktickRun(text: string): number {
 /** The team's rules in the plan: guidelines that would be sent, files excluded by rule, notes. */
 function rulesPlanText(rules: RulesReport): string {
   const out: string[] = [];
-  const from = rules.from === "worktree" ? "" : ` (rules from ${rules.from})`;
+  const from = rules.from === "worktree" ? "" : ` (rules read from ${rules.from})`;
   if (rules.guidelines.length === 0) out.push(`Guidelines${from}: none applies`);
   else out.push(`Guidelines${from}:`);
   for (const g of rules.guidelines) {

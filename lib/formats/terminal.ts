@@ -55,14 +55,16 @@ function findingWhere(view: FindingView, paint: Paint): string {
 function rulesLines(rules: RunRecord["rules"], paint: Paint): string[] {
   if (!rules) return [];
   const out: string[] = [];
-  const from = rules.from === "worktree" ? "" : ` (rules from ${clean(rules.from)})`;
+  const from = rules.from === "worktree" ? "" : clean(rules.from);
   if (rules.guidelines.length > 0) {
     const cut = rules.guidelines.some((g) => g.cut) || rules.guidelinesLeftOut.length > 0;
     out.push(
-      `Guidelines${from}: ${rules.guidelines.map((g) => clean(g.source)).join(", ")}` +
+      `Guidelines${from ? ` (rules read from ${from})` : ""}: ${
+        rules.guidelines.map((g) => clean(g.source)).join(", ")
+      }` +
         (cut ? " (some cut to fit: see run.json)" : ""),
     );
-  } else if (from) out.push(`Rules${from}: no guideline applies`);
+  } else if (from) out.push(`Rules read from ${from}: no guideline applies`);
   if (rules.excluded.length > 0) {
     const shown = rules.excluded.slice(0, 10).map((e) => `${clean(e.path)} (${clean(e.rule)})`);
     const more = rules.excluded.length > 10 ? `, and ${rules.excluded.length - 10} more` : "";

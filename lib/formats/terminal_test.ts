@@ -211,3 +211,31 @@ Deno.test("renderTerminal() prints each reason of a refused answer once", () => 
     /^ {2}The provider wrote where a review may not\nThe answer was refused:\n {2}`\/verdict`: bad$/m,
   );
 });
+
+Deno.test("renderTerminal() says where the rules were read from in plain words", () => {
+  const rules = {
+    from: "base commit e4e7f32b20f1, file tree 520638c124be",
+    untrusted: false,
+    guidelines: [],
+    guidelinesLeftOut: [],
+    excluded: [],
+    editedRuleFiles: [],
+    notes: [],
+  };
+  const text = renderTerminal({ record: record({ rules }), answer }, { policy: DEFAULT_POLICY });
+  match(
+    text,
+    /^Rules read from base commit e4e7f32b20f1, file tree 520638c124be: no guideline applies$/m,
+  );
+  ok(!text.includes("Rules (rules"), text);
+  const withGuideline = renderTerminal({
+    record: record({
+      rules: { ...rules, guidelines: [{ source: "REVIEW.md", appliesTo: "all files", bytes: 9 }] },
+    }),
+    answer,
+  }, { policy: DEFAULT_POLICY });
+  match(
+    withGuideline,
+    /^Guidelines \(rules read from base commit e4e7f32b20f1, file tree 520638c124be\): REVIEW\.md$/m,
+  );
+});

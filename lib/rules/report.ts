@@ -17,7 +17,10 @@ import type { RulesFrom } from "./source.ts";
 
 /** The rules of one review (run.json `rules`, the `--json` envelope's `rules`). */
 export interface RulesReport {
-  /** `worktree`, or the tree's label and id: `base (a1b2c3d4e5f6)`. */
+  /**
+   * `worktree`, or the tree's label and the id of the file tree read:
+   * `base commit 0a1b2c3d4e5f, file tree a1b2c3d4e5f6`.
+   */
   from: string;
   untrusted: boolean;
   /** Guidelines sent to the model, in prompt order. */
@@ -32,9 +35,14 @@ export interface RulesReport {
   notes: string[];
 }
 
-/** How a rules side is named in reports. */
+/**
+ * How a rules side is named in reports: `worktree`, or its label and the short id of the git file
+ * tree the rules were read from (`main, file tree a1b2c3d4e5f6`), in plain words, no brackets.
+ */
 export function describeRulesFrom(from: RulesFrom): string {
-  return from.kind === "worktree" ? "worktree" : `${from.label} (${from.tree.slice(0, 12)})`;
+  return from.kind === "worktree"
+    ? "worktree"
+    : `${from.label}, file tree ${from.tree.slice(0, 12)}`;
 }
 
 /**

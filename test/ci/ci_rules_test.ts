@@ -51,7 +51,9 @@ Deno.test("ci on a pull request that sets fail_on to critical is still judged by
     assert.equal(envelope.blocking, true);
     assert.equal(
       envelope.rules.from,
-      `base ${sb.baseTip.slice(0, 12)} (${(await treeOf(sb, sb.baseTip)).slice(0, 12)})`,
+      `base commit ${sb.baseTip.slice(0, 12)}, file tree ${
+        (await treeOf(sb, sb.baseTip)).slice(0, 12)
+      }`,
     );
     assert.deepEqual(envelope.rules.editedRuleFiles, [".review-gate.json", "REVIEW.md"]);
     assert.deepEqual(envelope.rules.guidelines.map((g: { source: string }) => g.source), [
@@ -95,7 +97,7 @@ Deno.test("ci on a fork's pull request reads the base's config: its stricter fai
     assert.equal(r.code, 1, `medium blocks under the base's fail_on (default: high): ${r.stderr}`);
     const envelope = JSON.parse(await Deno.readTextFile(join(sb.workspace, "r.json")));
     assert.equal(envelope.rules.untrusted, true);
-    assert.match(envelope.rules.from, /^base [0-9a-f]{12} \(/);
+    assert.match(envelope.rules.from, /^base commit [0-9a-f]{12}, file tree [0-9a-f]{12}$/);
     const prompt = (await readFakeLog(sb))[0]?.stdin ?? "";
     assert.match(rulesBlockOf(prompt), new RegExp(BASE_RULE));
     assert.doesNotMatch(rulesBlockOf(prompt), /PR RULE/);

@@ -104,7 +104,7 @@ for (const at of CIS) {
       const json = JSON.parse(await Deno.readTextFile(join(sb.workspace, "r.json")));
       assert.equal(json.status, "needs-attention");
       assert.equal(json.blocking, true);
-      assert.match(json.rules.from, /^base [0-9a-f]{12} \([0-9a-f]{12}\)$/);
+      assert.match(json.rules.from, /^base commit [0-9a-f]{12}, file tree [0-9a-f]{12}$/);
       assert.deepEqual(
         json.rules.excluded,
         [],

@@ -256,7 +256,7 @@ Deno.test("a pull request that lowers fail_on is judged by the base's fail_on wi
     assert.equal(fromBase.code, 1, fromBase.stdout + fromBase.stderr);
     const envelope = JSON.parse(fromBase.stdout);
     assert.equal(envelope.blocking, true);
-    assert.match(envelope.rules.from, /^main \([0-9a-f]{12}\)$/);
+    assert.match(envelope.rules.from, /^main, file tree [0-9a-f]{12}$/);
     assert.deepEqual(envelope.rules.editedRuleFiles, [".review-gate.json"]);
     const diff = assertFencedDiff(await lastPrompt(sb), '+{ "fail_on": "critical" }');
     assert.ok(diff.includes("+export const a = 2;"), "the config edit is reviewed like code");
