@@ -170,6 +170,10 @@ function excludedMessage(excluded: readonly ExcludedFile[]): string {
   return `every changed file is excluded by rule: ${named}${more}`;
 }
 
+/** Why a plain `review` of a clean working tree has nothing to review, and what to run instead. */
+const CLEAN_WORKTREE =
+  "it has no uncommitted changes; to review this branch's commits use --base <ref> (e.g. --base main), --commit <rev> or --range A..B";
+
 /**
  * Why a collected change had nothing to review, when it left something out: every changed file
  * excluded by rule, and the nested repositories and linked worktrees that are not part of it
@@ -403,7 +407,7 @@ interface ReviewRun {
   /** The outcome of a review that ends before a run folder exists. */
   early(
     status: "nothing-to-review" | "interrupted",
-    at: { label: string; kind?: string; change?: Change },
+    at: { label: string; kind?: string; change?: Change; message?: string },
   ): ReviewOutcome<unknown>;
   /** What every `storeRun` call of this review shares. */
   storeAs(state: string): Omit<FinishedRun, "status" | "blocking" | "hit" | "finished">;
@@ -471,6 +475,7 @@ async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<Re
         target: { kind: at.kind ?? "worktree", label: at.label },
         ...(status === "interrupted" ? { message: EARLY_INTERRUPT } : {}),
         ...(status === "nothing-to-review" && at.change ? nothingMessage(at.change) : {}),
+        ...(at.message ? { message: at.message } : {}),
         finishedAt: deps.now().toISOString(),
         durationMs: deps.now().getTime() - started.getTime(),
         runDir: "",
@@ -530,7 +535,9 @@ async function collect(
       worktree: run.worktree,
     });
     if (!options.target && isCleanWorktree(change)) {
-      return { outcome: run.early("nothing-to-review", { label: "working tree (clean)" }) };
+      return {
+        outcome: run.early("nothing-to-review", { label: "working tree", message: CLEAN_WORKTREE }),
+      };
     }
     return { repo, change };
   } catch (error) {

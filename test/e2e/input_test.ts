@@ -42,7 +42,11 @@ Deno.test("review of a clean tree is nothing-to-review (exit 0) with no provider
     const before = await repoState(sandbox.repo);
     const result = await runCli(sandbox, ["review"]);
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(result.stdout, "review-gate: nothing to review (working tree (clean))\n");
+    assert.equal(
+      result.stdout,
+      "review-gate: nothing to review (working tree) — it has no uncommitted changes; to review " +
+        "this branch's commits use --base <ref> (e.g. --base main), --commit <rev> or --range A..B\n",
+    );
     assert.deepEqual(await readFakeLog(sandbox), []);
     assert.deepEqual(await listRunDirs(sandbox), [], "no run folder for nothing to review");
     assert.deepEqual(await repoState(sandbox.repo), before);
