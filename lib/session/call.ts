@@ -78,22 +78,34 @@ export function callStructured<T, S = unknown>(
         out.attempts.length === 2 ? "after the corrective resume" : "and could not be resumed"
       }: ${step.refusal.map((r) => `${r.path || "(answer)"}: ${r.problem}`).join("; ")}`;
     } else Object.assign(out, { status: step.status, message: step.message });
-    if (options.proof && before !== undefined) await checkProof(options.proof, before, out);
+    if (options.proof && before !== undefined) {
+      await checkProof(options.proof, before, out, options.signal);
+    }
     return out;
   });
 }
 
-/** Take the after-snapshot and compare; a change or a failing snapshot spoils the outcome. */
+/**
+ * Take the after-snapshot and compare; a change or a failing snapshot spoils the outcome. A
+ * snapshot that failed once the call was interrupted (Ctrl-C stops the proof's git too) makes it
+ * `interrupted`, as the run exits, not a `provider-error`.
+ */
 async function checkProof<T, S>(
   proof: ReadOnlyProof<S>,
   before: S,
   out: CallOutcome<T>,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   let changed: string[];
   try {
     changed = proof.compare(before, await proof.take());
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
+    if (signal?.aborted && out.status !== "interrupted") {
+      Object.assign(out, { status: "interrupted", message: "Interrupted" });
+      delete out.answer;
+      delete out.notes;
+    }
     applyViolation(out, `Could not verify the repository was left unchanged: ${reason}`);
     return;
   }

@@ -354,6 +354,29 @@ Deno.test("callStructured() turns a failing after-snapshot into provider-error a
   assert.equal(out.attempts[0].outcome, "answer");
 });
 
+Deno.test("callStructured() turns an after-snapshot that failed once interrupted into interrupted, not provider-error", async () => {
+  const { adapter } = fakeAdapter([ok()]);
+  const controller = new AbortController();
+  let takes = 0;
+  const out = await callStructured(options(adapter, fakeRunner().runner, {
+    signal: controller.signal,
+    proof: {
+      take: () => {
+        if (takes++ === 0) return Promise.resolve("before");
+        controller.abort(); // Ctrl-C while the proof's git runs: the group signal stops git too
+        return Promise.reject(new GitError("git status failed with exit code 130"));
+      },
+      compare: () => [],
+    },
+  }));
+  assert.equal(out.status, "interrupted");
+  assert.equal(
+    out.message,
+    "Interrupted; Could not verify the repository was left unchanged: git status failed with exit code 130",
+  );
+  assert.equal(out.answer, undefined);
+});
+
 Deno.test("callStructured() keeps ok when the proof shows no change", async () => {
   const { adapter } = fakeAdapter([ok()]);
   const out = await callStructured(options(adapter, fakeRunner().runner, {
