@@ -13,6 +13,12 @@
  * is cancelled: its git children are killed, and the copy is removed before the review returns
  * (a second Ctrl-C removes it too: lib/exec/tmpdir.ts).
  *
+ * Every git call of the setting is bounded: {@linkcode SETTING_GIT_TIMEOUT_MS} on its own, and
+ * {@linkcode INTERRUPT_GRACE_MS} after the review's interrupt. The proof must finish after an
+ * interrupt (its second take says whether the provider wrote), but a git call that never ends — a
+ * FIFO put where git opens a file (`.git/shallow`), a lock held forever — must not keep the run,
+ * and the terminal, waiting: the proof then fails to be taken, and the call says so.
+ *
  * @module
  */
 import type { ExecRequest, ExecResult, Runner } from "../exec/exec.ts";
@@ -22,6 +28,12 @@ import type { ReadOnlyProof } from "../session/types.ts";
 import type { ReviewWorkspace } from "../session/workspace.ts";
 import { outputWritesUnder } from "../store/output_writes.ts";
 import { stateDir } from "../store/state.ts";
+
+/** Longest one git call of the setting (the proof's `status`, the copy's `ls-tree`/`cat-file`) may run, ms. */
+export const SETTING_GIT_TIMEOUT_MS = 120_000;
+
+/** How long the setting's git calls may still run after the review's interrupt, ms. */
+export const INTERRUPT_GRACE_MS = 3_000;
 
 /** One review's workspace and read-only proof, being prepared. */
 export interface CallSetting {
@@ -59,13 +71,19 @@ function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
  *
  * @param runner the subprocess seam (git)
  * @param at the repository, the reviewed tree's id (`Change.toTree`), the parent environment (it
- *   says where HOME and the CLIs' config dirs are, for the proof)
+ *   says where HOME and the CLIs' config dirs are, for the proof), and the review's interrupt
+ *   signal ({@linkcode INTERRUPT_GRACE_MS} after it aborts, the setting's git calls are killed)
  */
 export function prepareCallSetting(
   runner: Runner,
-  at: { repo: Repo; tree: string; env: Record<string, string | undefined> },
+  at: {
+    repo: Repo;
+    tree: string;
+    env: Record<string, string | undefined>;
+    signal?: AbortSignal;
+  },
 ): CallSetting {
-  const children = trackedRunner(runner);
+  const children = trackedRunner(runner, afterGrace(at.signal));
   const { repo } = at;
   // the copy first: its two git calls in a row are the longer way to a ready setting
   const held = holdWorkspace(children.runner, { repo, tree: at.tree });
@@ -115,17 +133,37 @@ export function prepareCallSetting(
 }
 
 /**
- * A runner whose children can all be killed (`stop`) and waited for (`drain`). Once the proof is
- * in use (`keep`), new calls are no longer killable: the proof must finish, and a git call an
- * interrupt stopped is run again at once (lib/git/git.ts), not after waiting for an abort.
+ * A signal that aborts {@linkcode INTERRUPT_GRACE_MS} after `signal` does (its timer never holds
+ * the process open), or undefined without one.
  */
-function trackedRunner(runner: Runner) {
+function afterGrace(signal: AbortSignal | undefined): AbortSignal | undefined {
+  if (!signal) return undefined;
+  const late = new AbortController();
+  const start = () =>
+    Deno.unrefTimer(setTimeout(() => late.abort(signal.reason), INTERRUPT_GRACE_MS));
+  if (signal.aborted) start();
+  else signal.addEventListener("abort", start, { once: true });
+  return late.signal;
+}
+
+/**
+ * A runner whose children can all be killed (`stop`) and waited for (`drain`). Once the proof is
+ * in use (`keep`), `stop` no longer kills new calls: the proof must finish, and a git call an
+ * interrupt stopped is run again at once (lib/git/git.ts). Every call is still bounded by
+ * {@linkcode SETTING_GIT_TIMEOUT_MS} and by `late` (the interrupt, after its grace).
+ */
+function trackedRunner(runner: Runner, late: AbortSignal | undefined) {
   const stop = new AbortController();
   const running = new Set<Promise<ExecResult>>();
   let kept = false;
+  const stopOrLate = late ? AbortSignal.any([stop.signal, late]) : stop.signal;
   return {
     runner: (request: ExecRequest) => {
-      const child = runner(kept ? request : { ...request, signal: request.signal ?? stop.signal });
+      const child = runner({
+        ...request,
+        timeoutMs: request.timeoutMs ?? SETTING_GIT_TIMEOUT_MS,
+        signal: request.signal ?? (kept ? late : stopOrLate),
+      });
       running.add(child);
       const forget = () => void running.delete(child);
       child.then(forget, forget);

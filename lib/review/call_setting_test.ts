@@ -5,7 +5,7 @@ import { type ExecRequest, type ExecResult, runProcess } from "../exec/exec.ts";
 import { liveTempDirs } from "../exec/tmpdir.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { makeTestRepo, type TestRepo } from "../git/test_repo.ts";
-import { prepareCallSetting } from "./call_setting.ts";
+import { INTERRUPT_GRACE_MS, prepareCallSetting } from "./call_setting.ts";
 
 /** The git subcommand of a request (`status`, `ls-tree`, …), past the leading `-c` options. */
 function subcommand(request: ExecRequest): string {
@@ -151,5 +151,38 @@ Deno.test("prepareCallSetting() a failed first snapshot is thrown by the proof's
     await assert.rejects(setting.use((_, proof) => proof.take()), GitError);
     assert.equal(watched.running(), 0);
     assert.deepEqual(liveTempDirs(), []);
+  });
+});
+
+Deno.test("prepareCallSetting(): a git call of the proof in use that never ends is killed a grace after the review's interrupt", async () => {
+  await withRepo(async (repo, tree, home) => {
+    const resolved = await resolveRepo(runProcess, repo.root);
+    const interrupt = new AbortController();
+    let hang = false;
+    // a `sleep` stands in for a git status blocked on a FIFO put at .git/shallow
+    const runner = (request: ExecRequest) =>
+      runProcess(
+        hang && subcommand(request) === "status"
+          ? { ...request, cmd: "sleep", args: ["60"] }
+          : request,
+      );
+    const setting = prepareCallSetting(runner, {
+      repo: resolved,
+      tree,
+      env: { HOME: home },
+      signal: interrupt.signal,
+    });
+    let graceMs = 0;
+    await setting.use(async (_workspace, proof) => {
+      await proof.take();
+      hang = true;
+      const after = proof.take();
+      interrupt.abort();
+      const aborted = performance.now();
+      await assert.rejects(after);
+      graceMs = performance.now() - aborted;
+    });
+    assert.ok(graceMs >= INTERRUPT_GRACE_MS - 50, `the proof had its grace (${graceMs} ms)`);
+    assert.ok(graceMs < INTERRUPT_GRACE_MS + 20_000, `and not the hanging call's minute`);
   });
 });

@@ -372,7 +372,12 @@ function prepareSetting(run: ReviewRun, repo: Repo, tree: string): CallSetting {
       load.catch(() => {}); // a failure is thrown where the code is used
     }
   }
-  run.setting ??= prepareCallSetting(run.deps.runner, { repo, tree, env: run.deps.env });
+  run.setting ??= prepareCallSetting(run.deps.runner, {
+    repo,
+    tree,
+    env: run.deps.env,
+    signal: run.deps.signal,
+  });
   return run.setting;
 }
 

@@ -50,7 +50,14 @@ export function callStructured<T, S = unknown>(
 ): Promise<CallOutcome<T>> {
   const deadline = performance.now() + options.timeoutMs;
   return withPrivateTempDir(async (tmpDir) => {
-    const before = options.proof ? await options.proof.take() : undefined;
+    let before: S | undefined;
+    try {
+      before = options.proof ? await options.proof.take() : undefined;
+    } catch (error) {
+      // an interrupt that stopped the first snapshot ends the call as interrupted, not as a failure
+      if (!options.signal?.aborted) throw error;
+      return { status: "interrupted", attempts: [], message: INTERRUPTED_BEFORE_START };
+    }
     const out: CallOutcome<T> = { status: "provider-error", attempts: [] };
     const workdir = options.workspace?.tree ?? options.request.root;
     const child = await options.adapter.prepareChild({
@@ -85,10 +92,14 @@ export function callStructured<T, S = unknown>(
   });
 }
 
+/** Message of a call whose proof's first snapshot an interrupt stopped. */
+const INTERRUPTED_BEFORE_START =
+  "Interrupted before the provider started (while the read-only proof's first snapshot was taken)";
+
 /**
  * Take the after-snapshot and compare; a change or a failing snapshot spoils the outcome. A
- * snapshot that failed once the call was interrupted (Ctrl-C stops the proof's git too) makes it
- * `interrupted`, as the run exits, not a `provider-error`.
+ * snapshot that fails after an interrupt (`signal` aborted: its git calls were stopped) makes the
+ * outcome `interrupted`: no answer stands whose proof could not be taken.
  */
 async function checkProof<T, S>(
   proof: ReadOnlyProof<S>,

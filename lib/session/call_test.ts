@@ -377,6 +377,33 @@ Deno.test("callStructured() turns an after-snapshot that failed once interrupted
   assert.equal(out.answer, undefined);
 });
 
+Deno.test("callStructured() ends interrupted when an interrupt stopped the proof's snapshot, before or after the call", async () => {
+  for (const failing of [0, 1]) {
+    const { adapter } = fakeAdapter([ok()]);
+    const interrupt = new AbortController();
+    let takes = 0;
+    const out = await callStructured(options(adapter, fakeRunner().runner, {
+      signal: interrupt.signal,
+      proof: {
+        take: () => {
+          if (takes++ !== failing) return Promise.resolve("same");
+          interrupt.abort(); // the interrupt arrives while this snapshot's git runs, and kills it
+          return Promise.reject(new GitError("git status failed with exit code 137"));
+        },
+        compare: () => [],
+      },
+    }));
+    assert.equal(out.status, "interrupted", `snapshot ${failing}`);
+    assert.equal(out.answer, undefined);
+    assert.match(out.message ?? "", /^Interrupted/);
+    assert.equal(
+      out.attempts.length,
+      failing,
+      "the provider ran only when the first snapshot stood",
+    );
+  }
+});
+
 Deno.test("callStructured() keeps ok when the proof shows no change", async () => {
   const { adapter } = fakeAdapter([ok()]);
   const out = await callStructured(options(adapter, fakeRunner().runner, {
