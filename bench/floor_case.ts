@@ -13,36 +13,15 @@
  * @module
  */
 import { join } from "node:path";
-import { GIT_ENV, HARDENING_ARGS, HOOKS_OFF } from "../lib/git/git.ts";
+import { PATCH_ARGS } from "../lib/git/collect.ts";
+import { BASE_ARGS as BASE, GIT_ENV, HARDENING_ARGS, HOOKS_OFF } from "../lib/git/git.ts";
+import { statusArgs } from "../lib/git/status_listing.ts";
 import { type BenchCase, type BenchContext, DENO_RUN } from "./case_types.ts";
 import type { GeneratedRepo } from "./gen_repo.ts";
 import type { Measurement } from "./measure.ts";
 
-const BASE = ["--no-pager", "-c", "core.quotepath=off", "-c", "color.ui=false"];
-const STATUS = [
-  "status",
-  "--porcelain=v2",
-  "-z",
-  "--branch",
-  "--untracked-files=all",
-  "--ignored=no",
-  "--no-renames",
-  "--ignore-submodules=none",
-];
-const DIFF_TREE = [
-  "diff-tree",
-  "-r",
-  "-z",
-  "-M",
-  "--raw",
-  "-p",
-  "--no-color",
-  "--no-ext-diff",
-  "--no-textconv",
-  "--unified=3",
-  "--src-prefix=a/",
-  "--dst-prefix=b/",
-];
+const STATUS = statusArgs("none");
+const DIFF_TREE = ["diff-tree", "-r", "-z", "-M", "--raw", ...PATCH_ARGS];
 
 /** Shell-quote one word. */
 function q(word: string): string {

@@ -7,7 +7,13 @@
  *
  * @module
  */
-import { type CliContext, type CommandRoutes, defineCommand, flag } from "./command.ts";
+import {
+  type CliContext,
+  type CommandRoutes,
+  defineCommand,
+  flag,
+  jobIdArgument,
+} from "./command.ts";
 
 /** `cancel`. */
 export const cancelRoutes: CommandRoutes = {
@@ -15,15 +21,7 @@ export const cancelRoutes: CommandRoutes = {
     docs: { brief: "Stop a background job and its provider (default: the newest running one)" },
     parameters: {
       flags: { json: flag("print what was done as JSON") },
-      positional: {
-        kind: "tuple",
-        parameters: [{
-          placeholder: "id",
-          brief: "job id, or a unique part of it",
-          parse: String,
-          optional: true,
-        }],
-      },
+      positional: jobIdArgument("job id, or a unique part of it"),
     },
     async func(this: CliContext, flags: { json?: boolean }, id?: string) {
       this.setExit(await (await import("./cancel_action.ts")).cancel(id, flags, this.deps));

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { PROVIDER_NAMES } from "../providers/names.ts";
 import { type CliContext, type CommandRoutes, defineCommand, flag, text } from "./command.ts";
 import { OUTPUT_FLAGS, outputRequests } from "./outputs.ts";
 import { POLICY_FLAGS } from "./policy_flags.ts";
+import { REVIEW_FLAGS } from "./review.ts";
 import type { CiFlags } from "./ci_action.ts";
 
 const BRIEF =
@@ -33,13 +33,7 @@ export const ciRoutes: CommandRoutes = {
     parameters: {
       flags: {
         ...OUTPUT_FLAGS,
-        provider: {
-          kind: "enum",
-          values: PROVIDER_NAMES,
-          optional: true,
-          placeholder: "name",
-          brief: "provider CLI to ask",
-        },
+        provider: REVIEW_FLAGS.provider,
         model: text("model", "model name passed to the provider"),
         base: text("ref", "review merge-base(<ref>, HEAD) → HEAD instead of the CI's request"),
         untrusted: flag("treat the request as untrusted (always so for a fork's)"),

@@ -82,6 +82,13 @@ export const text = (placeholder: string, brief: string) =>
 export const flag = (brief: string) =>
   ({ kind: "boolean", optional: true, withNegated: false, brief }) as const;
 
+/** The optional `[id]` argument of the background-job commands (`status`, `result`, `cancel`). */
+export const jobIdArgument = (brief: string) =>
+  ({
+    kind: "tuple",
+    parameters: [{ placeholder: "id", brief, parse: String, optional: true }],
+  }) as const;
+
 /**
  * The command-line spelling of a flag's internal name.
  *

@@ -8,7 +8,13 @@
  *
  * @module
  */
-import { type CliContext, type CommandRoutes, defineCommand, flag } from "./command.ts";
+import {
+  type CliContext,
+  type CommandRoutes,
+  defineCommand,
+  flag,
+  jobIdArgument,
+} from "./command.ts";
 
 /** `result`. */
 export const resultRoutes: CommandRoutes = {
@@ -18,15 +24,7 @@ export const resultRoutes: CommandRoutes = {
     },
     parameters: {
       flags: { json: flag("print the run envelope as JSON") },
-      positional: {
-        kind: "tuple",
-        parameters: [{
-          placeholder: "id",
-          brief: "job id, or a unique part of it (default: the newest job)",
-          parse: String,
-          optional: true,
-        }],
-      },
+      positional: jobIdArgument("job id, or a unique part of it (default: the newest job)"),
     },
     async func(this: CliContext, flags: { json?: boolean }, id?: string) {
       this.setExit(await (await import("./result_action.ts")).result(id, flags, this.deps));

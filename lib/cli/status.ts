@@ -12,7 +12,14 @@
  *
  * @module
  */
-import { type CliContext, type CommandRoutes, defineCommand, flag, text } from "./command.ts";
+import {
+  type CliContext,
+  type CommandRoutes,
+  defineCommand,
+  flag,
+  jobIdArgument,
+  text,
+} from "./command.ts";
 import type { StatusFlags } from "./status_action.ts";
 
 /** `status`. */
@@ -25,15 +32,7 @@ export const statusRoutes: CommandRoutes = {
         timeout: text("seconds", "with --wait: give up after this many seconds (exit 1)"),
         json: flag("print the job record as JSON"),
       },
-      positional: {
-        kind: "tuple",
-        parameters: [{
-          placeholder: "id",
-          brief: "job id, or a unique part of it (default: the newest job)",
-          parse: String,
-          optional: true,
-        }],
-      },
+      positional: jobIdArgument("job id, or a unique part of it (default: the newest job)"),
     },
     async func(this: CliContext, flags: StatusFlags, id?: string) {
       this.setExit(await (await import("./status_action.ts")).show(id, flags, this.deps));

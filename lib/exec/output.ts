@@ -112,18 +112,8 @@ async function collectReused(
   limit: number,
 ): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const kept = new Kept(limit);
-  let buffer = new ArrayBuffer(PASS_BUFFER_BYTES);
-  while (true) {
-    let next: ReadableStreamReadResult<Uint8Array>;
-    try {
-      next = await reader.read(new Uint8Array(buffer));
-    } catch {
-      break; // cancelled or the pipe broke: keep what was read
-    }
-    if (next.done || !next.value) break;
-    kept.add(next.value, true); // go on draining past the cap: codex exits 101 otherwise
-    buffer = next.value.buffer as ArrayBuffer;
-  }
+  // go on draining past the cap: codex exits 101 otherwise
+  await passReused(reader, (chunk) => kept.add(chunk, true));
   return kept.result();
 }
 
@@ -132,16 +122,8 @@ async function collect(
   limit: number,
 ): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const kept = new Kept(limit);
-  while (true) {
-    let next: ReadableStreamReadResult<Uint8Array>;
-    try {
-      next = await reader.read();
-    } catch {
-      break; // cancelled or the pipe broke: keep what was read
-    }
-    if (next.done) break;
-    kept.add(next.value, false); // go on draining past the cap: codex exits 101 otherwise
-  }
+  // go on draining past the cap: codex exits 101 otherwise
+  await pass(reader, (chunk) => kept.add(chunk, false));
   return kept.result();
 }
 

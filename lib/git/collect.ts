@@ -79,7 +79,8 @@ export const MAX_DIRTY_SUBMODULES = 20;
 /** Room kept in a piece for its section header when the reader cuts a large hunk, bytes. */
 const HEADER_ROOM = 1024;
 
-const PATCH_ARGS = [
+/** How every patch is asked for: plain, no external diff or textconv, 3 lines of context (the bench's floor reuses it). */
+export const PATCH_ARGS: readonly string[] = [
   "-p",
   "--no-color",
   "--no-ext-diff",

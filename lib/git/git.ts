@@ -89,7 +89,7 @@ export const GIT_ENV: Readonly<Record<string, string>> = {
  * deprecated" hint, which `GIT_GRAFT_FILE` (set in {@linkcode GIT_ENV}) would otherwise make git
  * print on every call that reads a commit, into the stderr our error messages quote.
  */
-const BASE_ARGS = [
+export const BASE_ARGS: readonly string[] = [
   "--no-pager",
   "-c",
   "core.quotepath=off",

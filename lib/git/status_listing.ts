@@ -51,6 +51,25 @@ let readBuffer: Uint8Array | null = null;
 const HASH_LIMIT = 64 * 1024 * 1024;
 
 /**
+ * The `git status` arguments of {@linkcode listStatus}: porcelain v2, NUL-terminated, every
+ * untracked file, no ignored ones, no rename detection.
+ *
+ * @param ignoreSubmodules git's `--ignore-submodules` value
+ */
+export function statusArgs(ignoreSubmodules: ListStatusOptions["ignoreSubmodules"]): string[] {
+  return [
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--branch",
+    "--untracked-files=all",
+    "--ignored=no",
+    "--no-renames",
+    `--ignore-submodules=${ignoreSubmodules}`,
+  ];
+}
+
+/**
  * List the worktree at `dir` (untracked files included, ignored ones not, no rename detection).
  * One git call; listed files are hashed in-process (sha256 up to 64 MiB), one at a time through one
  * reused buffer, so no file is ever held whole.
@@ -66,16 +85,7 @@ export async function listStatus(
   options: ListStatusOptions,
 ): Promise<StatusListing> {
   const prefix = options.prefix ?? "";
-  const status = await git(runner, dir, [
-    "status",
-    "--porcelain=v2",
-    "-z",
-    "--branch",
-    "--untracked-files=all",
-    "--ignored=no",
-    "--no-renames",
-    `--ignore-submodules=${options.ignoreSubmodules}`,
-  ]);
+  const status = await git(runner, dir, statusArgs(options.ignoreSubmodules));
   const tokens = new TextDecoder().decode(status).split("\0");
   let branchHead = "";
   let branchOid = "";
