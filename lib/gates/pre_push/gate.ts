@@ -23,7 +23,7 @@ import {
 } from "../../kinds/review/policy.ts";
 import type { FindingNote } from "../../kinds/review/types.ts";
 import type { HookInput, HookOutput } from "../hook_io.ts";
-import { type GateFinding, withFingerprints } from "../messages.ts";
+import { type GateFinding, plural, withFingerprints } from "../messages.ts";
 import type { CacheContext } from "./cached.ts";
 import { renderNotReviewed, renderVerdict } from "./messages.ts";
 import { type PushRange, resolvePushRange } from "./range.ts";
@@ -137,7 +137,7 @@ async function gateUpdate(
     return "skipped";
   }
   const { range } = resolved;
-  const label = `${update.remoteRef} (${range.commits} commit${range.commits === 1 ? "" : "s"})`;
+  const label = `${update.remoteRef} (${plural(range.commits, "commit")})`;
   for (const note of range.notes) push.stderr.push(`review-gate: ${note}\n`);
   // Loaded on the first update reviewed: a push of deletions or skipped tags never loads it.
   const { cacheContextOf, cachedVerdict } = await import("./cached.ts");
