@@ -13,6 +13,7 @@
 import { join } from "node:path";
 import { jsonText, writeStoreFile } from "./_write.ts";
 import { sessionFileName } from "./sessions.ts";
+import { userStateDir } from "./user_state.ts";
 
 /** What the turn's start recorded about where the session's gate lives. */
 export interface SessionAnchor {
@@ -31,8 +32,8 @@ const PRUNE_EVERY_MS = 24 * 3600 * 1000;
  * @returns the path, or `undefined` when neither variable is set
  */
 export function anchorsDir(env: Record<string, string | undefined>): string | undefined {
-  const base = env.XDG_STATE_HOME || (env.HOME ? join(env.HOME, ".local", "state") : undefined);
-  return base ? join(base, "review-gate", "anchors") : undefined;
+  const base = userStateDir(env);
+  return base ? join(base, "anchors") : undefined;
 }
 
 /**
