@@ -206,3 +206,40 @@ Deno.test("an agent that makes the config invalid is caught: the turn's start co
     await sb.cleanup();
   }
 });
+
+Deno.test("the PreToolUse guard refuses push paths that run no pre-push hook or forge what it sees", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const payload = (command: string) =>
+    JSON.stringify({
+      session_id: "s",
+      cwd: sb.repo.root,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command, description: "run" },
+      tool_use_id: "t1",
+    });
+  try {
+    const refused: Record<string, RegExp> = {
+      "git send-pack ../remote.git HEAD:refs/heads/main": /send-pack/,
+      "git push --receive-pack='git receive-pack' origin main": /--receive-pack/,
+      "git push --exec=/tmp/rp origin main": /--receive-pack/,
+      "git -c remote.origin.receivepack=/tmp/rp push origin main": /where a push goes/,
+      "git remote set-url --push origin /tmp/elsewhere.git": /where a push goes/,
+      "git update-ref refs/remotes/origin/x HEAD && git push origin x": /remote-tracking refs/,
+    };
+    for (const [command, what] of Object.entries(refused)) {
+      const r = await runCli(sb, ["hook", "claude-guard"], { stdin: payload(command) });
+      assert.equal(r.code, 0, r.stderr);
+      const answer = JSON.parse(r.stdout).hookSpecificOutput;
+      assert.equal(answer.permissionDecision, "deny", command);
+      assert.match(answer.permissionDecisionReason, what, command);
+      assert.match(answer.permissionDecisionReason, /Only the user may skip/);
+    }
+    const fetch = await runCli(sb, ["hook", "claude-guard"], {
+      stdin: payload("git fetch origin"),
+    });
+    assert.deepEqual([fetch.code, fetch.stdout], [0, ""]);
+  } finally {
+    await sb.cleanup();
+  }
+});

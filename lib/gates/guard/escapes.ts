@@ -4,7 +4,11 @@
  * past the pre-push hook (`git push --no-verify`, in any abbreviation git accepts), the skip
  * switches (`REVIEW_GATE=0 …`, `export REVIEW_GATE=…`, `env REVIEW_GATE=…`, `REVIEW_GATE_CHILD=1`,
  * `HUSKY=0`), a hooks path that bypasses the hooks (`git config core.hooksPath …`, `git -c
- * core.hooksPath=…`, `GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_KEY_n`), review-gate's own off switches
+ * core.hooksPath=…`, `GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_KEY_n`), push paths that run no pre-push
+ * hook or change what it sees (`git send-pack`, `git http-push`, `git push --receive-pack=…` or
+ * `--exec=…`, `remote.*.receivepack`, `remote.*.pushurl`, `pushInsteadOf`, `git remote set-url
+ * --push`, and remote-tracking refs written by hand: `git update-ref refs/remotes/…`, a fetch or
+ * push refspec into `refs/remotes/`, writes into `.git/refs/remotes/` or `packed-refs`), review-gate's own off switches
  * (`review-gate gate disable`, `review-gate uninstall`), accepting a finding (`review-gate ack`) and
  * removing or emptying the pre-push hook files, and any command on review-gate's state in the git dir
  * (`.git/review-gate/`: the turn baselines, cached verdicts and runs the Stop gate trusts) or on the
@@ -31,7 +35,38 @@ const PUSH_NO_VERIFY = /\bgit\b.*\bpush\b.*\s--no-ver/;
 const HOOKS_PATH = /core\.hookspath/i;
 const READS_CONFIG = /\s(--get|--get-all|--get-regexp|--list|-l)\b/;
 const SKIP_VARIABLE = /(^|[\s;&|('"`])(REVIEW_GATE|REVIEW_GATE_CHILD|HUSKY|HUSKY_SKIP_HOOKS)=/;
-const GIT_ENV_CONFIG = /\bGIT_CONFIG_PARAMETERS=|\bGIT_CONFIG_KEY_\d+=\S*hookspath/i;
+const GIT_ENV_CONFIG =
+  /\bGIT_CONFIG_PARAMETERS=|\bGIT_CONFIG_KEY_\d+=\S*(hookspath|receivepack|pushurl|pushinsteadof)/i;
+/**
+ * Push paths that run no pre-push hook: `git send-pack` (the plumbing under `git push`, which never
+ * runs hooks) and `git http-push` (the dumb-HTTP pusher).
+ */
+const HOOKLESS_PUSH = /\bgit\b.*\b(send-pack|http-push)\b|\bgit-(send-pack|http-push)\b/;
+/**
+ * `git push --receive-pack=<program>` and its alias `--exec` (any abbreviation git accepts: `--rece`
+ * on, `--e` on), and the config behind them (`remote.<name>.receivepack`): the program that takes
+ * the pushed objects on the other side, which for a local or ssh remote is any command at all.
+ */
+const RECEIVE_PACK = /\bgit\b.*\bpush\b.*\s--(rece[a-z-]*|e|ex|exe|exec)(=|\s|$)/;
+/**
+ * Where a push goes, changed behind the hook's back: `remote.<name>.receivepack`,
+ * `remote.<name>.pushurl`, `url.<base>.pushInsteadOf` (in `git config` or `git -c`) and `git remote
+ * set-url --push`. Reading them (`--get`) stays allowed.
+ */
+const PUSH_TARGET = /\bremote\.\S+\.(receivepack|pushurl)\b|\.pushinsteadof\b/i;
+const SET_PUSH_URL = /\bgit\b.*\bremote\s+set-url\b.*\s--push\b/;
+/**
+ * Remote-tracking refs written by hand: the pre-push gate takes them for what the remote already
+ * has, so a forged `refs/remotes/origin/x` would make new commits look pushed — `git update-ref`
+ * on them or with `--stdin` (its input is not on the command line), `git symbolic-ref` on them, a
+ * refspec whose destination is one (`git fetch . HEAD:refs/remotes/origin/x`), or a write into
+ * `.git/refs/remotes/` or `.git/packed-refs`.
+ */
+const REMOTE_REF = /\brefs\/remotes\//;
+const REF_WRITER = /\b(update-ref|symbolic-ref)\b/;
+const REMOTE_REF_TARGET = /:refs\/remotes\//;
+const UPDATE_REF_STDIN = /\bupdate-ref\b.*\s--stdin\b/;
+const PACKED_REFS = /\bpacked-refs\b/;
 const OUR_OFF_SWITCH = /(review-gate\b|main\.ts\b).*\s(uninstall|gate\s+disable)\b/;
 const OUR_ACK = /(review-gate\b|main\.ts\b).*\sack\s/;
 const HOOK_FILE = /(hooks\/pre-push|\.husky\/pre-push|\.husky\/_\b|pre-push\.review-gate-chained)/;
@@ -60,6 +95,28 @@ const RULES: readonly EscapeRule[] = [
     test: (part) => SKIP_VARIABLE.test(part) || GIT_ENV_CONFIG.test(part),
     what:
       "setting REVIEW_GATE, REVIEW_GATE_CHILD, HUSKY or git config variables (they switch the review hooks off)",
+  },
+  {
+    test: (part) => HOOKLESS_PUSH.test(part),
+    what: "pushing with git send-pack or http-push (they run no pre-push hook)",
+  },
+  {
+    test: (part) => RECEIVE_PACK.test(part),
+    what: "pushing with --receive-pack or --exec (another program takes the push)",
+  },
+  {
+    test: (part) => (PUSH_TARGET.test(part) && !READS_CONFIG.test(part)) || SET_PUSH_URL.test(part),
+    what:
+      "changing where a push goes (remote.*.pushurl, remote.*.receivepack, pushInsteadOf, set-url --push)",
+  },
+  {
+    test: (part) =>
+      (REMOTE_REF.test(part) && REF_WRITER.test(part)) || REMOTE_REF_TARGET.test(part) ||
+      UPDATE_REF_STDIN.test(part) ||
+      ((REMOTE_REF.test(part) || PACKED_REFS.test(part)) && DESTROYS.test(part) &&
+        !READS_ONLY.test(part)),
+    what:
+      "writing remote-tracking refs (the pre-push gate takes them for what the remote already has)",
   },
   {
     test: (part) => OUR_OFF_SWITCH.test(part),

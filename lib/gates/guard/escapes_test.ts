@@ -48,6 +48,34 @@ Deno.test("gateEscape() refuses the ways an agent would skip or switch off the g
     // the stop stamps the installed Stop script trusts, and the session anchors, live there
     'sed -i "6s/.*/$T/" ~/.local/state/review-gate/anchors/s1.stop': /review-gate's state/,
     "printf x > $XDG_STATE_HOME/review-gate/anchors/s1.json": /review-gate's state/,
+    // push paths that run no pre-push hook, or change what it sees (issue 19 §7)
+    "git send-pack origin refs/heads/main": /send-pack/,
+    "git send-pack ../remote.git main": /send-pack/,
+    "git-send-pack --all /srv/r.git": /send-pack/,
+    "git http-push https://h/r.git main": /send-pack|http-push/,
+    "git push --receive-pack='git receive-pack' origin main": /receive-pack/,
+    "git push --receive-pack 'sh -c x' origin main": /receive-pack/,
+    "git push --rece=x origin": /receive-pack/,
+    "git push --exec=/tmp/rp origin main": /receive-pack/,
+    "git push --exec /tmp/rp origin": /receive-pack/,
+    "git -c remote.origin.receivepack=/tmp/rp push origin": /receive-pack|push goes/,
+    "git config remote.origin.receivepack /tmp/rp": /receive-pack|push goes/,
+    "git config remote.origin.pushurl /tmp/other.git": /push goes/,
+    "git config --add remote.origin.pushurl /tmp/o.git": /push goes/,
+    'git config url."/tmp/o.git".pushInsteadOf origin': /push goes/,
+    "git remote set-url --push origin /tmp/other.git": /push goes/,
+    "git remote set-url origin --push /tmp/other.git": /push goes/,
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.receivepack GIT_CONFIG_VALUE_0=x git push":
+      /git config/,
+    "git update-ref refs/remotes/origin/x HEAD": /remote-tracking/,
+    "git update-ref -d refs/remotes/origin/side": /remote-tracking/,
+    "git update-ref --stdin": /remote-tracking/,
+    "git symbolic-ref refs/remotes/origin/HEAD refs/remotes/origin/x": /remote-tracking/,
+    "git fetch . HEAD:refs/remotes/origin/x": /remote-tracking/,
+    "git push . +HEAD:refs/remotes/origin/feature": /remote-tracking/,
+    "echo $(git rev-parse HEAD) > .git/refs/remotes/origin/x": /remote-tracking/,
+    "cp .git/refs/heads/main .git/refs/remotes/origin/new": /remote-tracking/,
+    "printf '%s refs/remotes/origin/x\\n' $H >> .git/packed-refs": /remote-tracking/,
   };
   for (const [command, what] of Object.entries(refused)) {
     await t.step(`refused: ${command}`, () => {
@@ -76,6 +104,16 @@ Deno.test("gateEscape() refuses the ways an agent would skip or switch off the g
     "grep -r verdict .git/review-gate/runs | head",
     "cat ~/.local/state/review-gate/anchors/s1.stop",
     "npm i -D review-gate",
+    "git fetch origin",
+    "git fetch --prune origin",
+    "git remote set-url origin git@github.com:o/r.git",
+    "git config --get remote.origin.pushurl",
+    "git branch -r",
+    "git log origin/main..HEAD",
+    "cat .git/refs/remotes/origin/main",
+    "git update-ref refs/heads/wip HEAD",
+    "git for-each-ref refs/remotes",
+    "git show-ref refs/remotes/origin/main",
   ];
   for (const command of allowed) {
     await t.step(`allowed: ${command}`, () => assert.equal(gateEscape(command), null));
