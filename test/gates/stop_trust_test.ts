@@ -204,3 +204,100 @@ Deno.test("the PreToolUse guard refuses the agent's writes to review-gate's turn
     await sb.cleanup();
   }
 });
+
+Deno.test("claude Stop gate blocks a turn that writes .gitattributes at any level, unless the prompt named it", async (t) => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  const env = scenario("valid"); // the model approves: only the gate-control finding can block
+  try {
+    await t.step("turn 1 marks src/*.ts generated at the root", async () => {
+      const decision = await turn(sb, "ga-root", async () => {
+        await addTokenLine(root, "ROOT_ATTR");
+        await Deno.writeTextFile(join(root, ".gitattributes"), "src/*.ts linguist-generated\n");
+      }, env);
+      assertControlBlock(decision, /\[high\] \.gitattributes:1/, /git attributes/);
+      await Deno.remove(join(root, ".gitattributes"));
+    });
+
+    await t.step("a nested src/.gitattributes marking -diff", async () => {
+      const decision = await turn(
+        sb,
+        "ga-nested",
+        () => Deno.writeTextFile(join(root, "src", ".gitattributes"), "*.ts -diff\n"),
+        env,
+      );
+      assertControlBlock(decision, /src\/\.gitattributes:1/, /git attributes/);
+    });
+
+    await t.step("editing a committed .gitattributes", async () => {
+      await gitOk(sb, ["add", "src/.gitattributes"]);
+      await gitOk(sb, ["commit", "-q", "-m", "attrs"]);
+      const decision = await turn(
+        sb,
+        "ga-edit",
+        () => Deno.writeTextFile(join(root, "src", ".gitattributes"), "*.ts binary\n"),
+        env,
+      );
+      assertControlBlock(decision, /src\/\.gitattributes:1/, /git attributes/);
+      await gitOk(sb, ["checkout", "--", "src/.gitattributes"]);
+    });
+
+    await t.step(
+      "the user's global attributes file (git's default core.attributesFile)",
+      async () => {
+        const global = join(sb.env.XDG_CONFIG_HOME ?? join(sb.env.HOME!, ".config"), "git");
+        await Deno.mkdir(global, { recursive: true });
+        const decision = await turn(
+          sb,
+          "ga-global",
+          () => Deno.writeTextFile(join(global, "attributes"), `${APP} -diff\n`),
+          env,
+        );
+        assertControlBlock(decision, /git[/\\]attributes:1/, /git's global attributes/);
+        await Deno.remove(join(global, "attributes"));
+      },
+    );
+
+    await t.step("the file a configured core.attributesFile names", async () => {
+      const attrs = join(sb.dir, "my-attributes");
+      await Deno.writeTextFile(attrs, "");
+      await gitOk(sb, ["config", "core.attributesFile", attrs]);
+      const decision = await turn(
+        sb,
+        "ga-configured",
+        () => Deno.writeTextFile(attrs, `${APP} linguist-generated\n`),
+        env,
+      );
+      assertControlBlock(decision, /my-attributes:1/, /git's global attributes/);
+      await gitOk(sb, ["config", "--unset", "core.attributesFile"]);
+    });
+
+    await t.step("attr.tree (attributes read from another tree)", async () => {
+      const decision = await turn(
+        sb,
+        "ga-attr-tree",
+        () => gitOk(sb, ["config", "attr.tree", "HEAD~0"]),
+        env,
+      );
+      assertControlBlock(
+        decision,
+        /\.git\/config:1/,
+        /git's hooks, attributes, excludes or filter config/,
+      );
+      await gitOk(sb, ["config", "--unset", "attr.tree"]);
+    });
+
+    await t.step("asked for by name: allowed", async () => {
+      const decision = await turn(
+        sb,
+        "ga-asked",
+        () => Deno.writeTextFile(join(root, ".gitattributes"), "*.png binary\n"),
+        env,
+        "Mark PNG files binary in .gitattributes",
+      );
+      assert.equal(decision, null);
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -28,7 +28,7 @@ import { openGate } from "./context.ts";
 import type { Repo } from "../../git/repo.ts";
 import {
   fingerprintFiles,
-  gitControlDigest,
+  gitControl,
   guardedFiles,
   type GuardRecord,
   hooksDirOf,
@@ -130,16 +130,23 @@ async function recordGuard(
   input: HookInput,
   repo: Repo,
 ): Promise<{ guard: GuardRecord; blobs: GuardedBlob[] | null }> {
-  const [hooksDir, gitConfig] = await Promise.all([
+  const [hooksDir, control] = await Promise.all([
     hooksDirOf(input.runner, repo),
-    gitControlDigest(input.runner, repo),
+    gitControl(input.runner, repo),
   ]);
-  const paths = guardedFiles(repo, input.env, hooksDir).map((f) => f.path);
+  const attributesFile = control?.attributesFile ?? null;
+  const guarded = guardedFiles(repo, input.env, hooksDir, attributesFile);
+  const paths = guarded.map((f) => f.path);
   const before = await guardedBlobs(paths, repo.objectFormat);
-  const files = await fingerprintFiles(guardedFiles(repo, input.env, hooksDir));
+  const files = await fingerprintFiles(guarded);
   const after = await guardedBlobs(paths, repo.objectFormat);
   const same = after.every((b, i) => b.id === before[i].id);
-  const guard = { files, hooksDir, ...(gitConfig === null ? {} : { gitConfig }) };
+  const guard: GuardRecord = {
+    files,
+    hooksDir,
+    ...(control ? { gitConfig: control.digest } : {}),
+    ...(attributesFile ? { attributesFile } : {}),
+  };
   return { guard, blobs: same ? after : null };
 }
 

@@ -60,6 +60,10 @@ export function guardedTreePath(path: string, hooksDir: string | null): Guarded 
   if (base === "REVIEW.md") {
     return { file: path, what: "review guidelines (REVIEW.md)", names: ["review.md"] };
   }
+  if (base === ".gitattributes") {
+    // marks files generated, -diff or binary (out of the review) and steers what git add records
+    return { file: path, what: "git attributes (.gitattributes)", names: ["gitattributes"] };
+  }
   if (path.startsWith(".review-gate/")) {
     return {
       file: path,
@@ -162,7 +166,7 @@ export async function guardFindings(runner: Runner, turn: GuardTurn): Promise<Fi
   const files = await changedFiles(
     runner,
     repo,
-    guardedFiles(repo, turn.env, record.hooksDir),
+    guardedFiles(repo, turn.env, record.hooksDir, record.attributesFile),
     record,
   );
   const changed: Guarded[] = (await unlessLeftByUser(repo, files)).map((f) => {

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { sha256Hex } from "../../base/sha256.ts";
 import { DEFAULT_CONFIG, userConfigPath } from "../../config/config.ts";
 import type { Runner } from "../../exec/exec.ts";
@@ -49,6 +49,8 @@ export interface GuardRecord {
   files: Record<string, string>;
   hooksDir: string | null;
   gitConfig?: string;
+  /** The configured `core.attributesFile` ({@linkcode GitControl}), when one was set. */
+  attributesFile?: string | null;
 }
 
 /**
@@ -89,6 +91,8 @@ function settingNames(value: unknown): string[] {
 const GIT_CONFIG = "git's hooks, attributes, excludes or filter config";
 const GIT_CONFIG_NAMES = ["hookspath", "attributesfile", "excludesfile", "git config"];
 const USER_CONFIG = "review-gate's user config";
+const GLOBAL_ATTRIBUTES = "git's global attributes file";
+const ATTRIBUTES_NAMES = ["attributesfile", "git/attributes", "global attributes"];
 const REPO_CONFIG = "review-gate's config";
 
 /** The `what` of review-gate's own config files (the gate's settings come from them). */
@@ -100,11 +104,13 @@ export const CONFIG_KINDS: ReadonlySet<string> = new Set([USER_CONFIG, REPO_CONF
  * @param repo the repository the turn gate is anchored on
  * @param env the hook's environment (HOME, XDG_CONFIG_HOME, CLAUDE_CONFIG_DIR, CODEX_HOME)
  * @param hooksDir the resolved git hooks directory (its `pre-push` is guarded), if known
+ * @param attributesFile the configured `core.attributesFile` ({@linkcode gitControl}), if any
  */
 export function guardedFiles(
   repo: Repo,
   env: Record<string, string | undefined>,
   hooksDir: string | null,
+  attributesFile?: string | null,
 ): GuardedFile[] {
   const home = env.HOME;
   const xdg = env.XDG_CONFIG_HOME || (home ? join(home, ".config") : undefined);
@@ -127,6 +133,9 @@ export function guardedFiles(
       "info/attributes",
     ]),
     file(join(repo.commonDir, "info", "exclude"), "whole", "git's info/exclude", ["info/exclude"]),
+    // git's default core.attributesFile, read when none is configured, and the configured one
+    file(xdg && join(xdg, "git", "attributes"), "whole", GLOBAL_ATTRIBUTES, ATTRIBUTES_NAMES),
+    file(attributesFile, "whole", GLOBAL_ATTRIBUTES, ATTRIBUTES_NAMES),
     file(hooksDir && join(hooksDir, "pre-push"), "whole", "the git pre-push hook", ["pre-push"]),
     file(join(repo.root, ".claude", "settings.json"), "claude-settings", "Claude Code's settings", [
       "settings.json",
@@ -226,16 +235,32 @@ export async function hooksDirOf(runner: Runner, repo: Repo): Promise<string | n
   }).catch(() => null);
 }
 
-/** The git config keys whose values decide what a worktree snapshot records, or where hooks are. */
-const GIT_CONTROL_KEYS = "^(core\\.(hookspath|attributesfile|excludesfile)|filter\\..*)$";
+/**
+ * The git config keys whose values decide what a worktree snapshot records, which attributes the
+ * rules read (`attr.tree`, git 2.42+, reads them from another tree), or where hooks are.
+ */
+const GIT_CONTROL_KEYS = "^(core\\.(hookspath|attributesfile|excludesfile)|filter\\..*|attr\\..*)$";
+
+/** What {@linkcode gitControl} reads from git config. */
+export interface GitControl {
+  /** sha256 hex of every matching key and value, as git lists them. */
+  digest: string;
+  /**
+   * The user's attributes file as git reads it: `core.attributesFile` (`~/` expanded, a relative
+   * path taken from the repository root), or `null` when unset (git then reads
+   * `$XDG_CONFIG_HOME/git/attributes`, which {@linkcode guardedFiles} always guards).
+   */
+  attributesFile: string | null;
+}
 
 /**
- * Digest of the resolved values of `core.hooksPath`, `core.attributesFile`, `core.excludesFile` and
- * every `filter.*` key (`git config --get-regexp`, every scope git reads). One git call.
+ * The resolved values of `core.hooksPath`, `core.attributesFile`, `core.excludesFile`, every
+ * `filter.*` and `attr.*` key (`git config --get-regexp`, every scope git reads): their digest and
+ * the attributes file they name. One git call.
  *
- * @returns sha256 hex, or `null` when git cannot say
+ * @returns the digest and the attributes file, or `null` when git cannot say
  */
-export async function gitControlDigest(runner: Runner, repo: Repo): Promise<string | null> {
+export async function gitControl(runner: Runner, repo: Repo): Promise<GitControl | null> {
   const result = await runGit(
     runner,
     repo.root,
@@ -246,7 +271,31 @@ export async function gitControlDigest(runner: Runner, repo: Repo): Promise<stri
   ).catch(() => null);
   // exit 1: no key matched
   if (!result || (result.code !== 0 && result.code !== 1)) return null;
-  return await sha256Hex(new TextDecoder().decode(result.stdout));
+  const text = new TextDecoder().decode(result.stdout);
+  let attributesFile: string | null = null;
+  for (const entry of text.split("\0")) {
+    const cut = entry.indexOf("\n");
+    if (cut < 0 || entry.slice(0, cut) !== "core.attributesfile") continue;
+    const value = entry.slice(cut + 1); // the last one wins, as for git
+    attributesFile = value === "" ? null : expandPath(value, repo.root);
+  }
+  return { digest: await sha256Hex(text), attributesFile };
+}
+
+/** A config path as git reads it: `~/` from HOME, a relative path from the repository root. */
+function expandPath(value: string, root: string): string {
+  const home = Deno.env.get("HOME");
+  if (value.startsWith("~/") && home) return join(home, value.slice(2));
+  return resolve(root, value);
+}
+
+/**
+ * Digest of the values {@linkcode gitControl} reads.
+ *
+ * @returns sha256 hex, or `null` when git cannot say
+ */
+export async function gitControlDigest(runner: Runner, repo: Repo): Promise<string | null> {
+  return (await gitControl(runner, repo))?.digest ?? null;
 }
 
 /**
