@@ -1,8 +1,10 @@
 /**
  * Is this process running inside a coding agent's session rather than the user's own terminal?
  * Claude Code sets `CLAUDECODE=1` for the commands its tools run, Codex `CODEX_SANDBOX*` for
- * sandboxed commands, review-gate `REVIEW_GATE_CHILD=1` for its reviewers. Decisions that are the
- * user's (accepting a finding, switching a gate off mid-turn) look here.
+ * sandboxed commands, review-gate `REVIEW_GATE_CHILD=1` for its reviewers. `ack` looks here to
+ * refuse politely when an agent runs it. This is a courtesy, never a trust boundary: the agent can
+ * unset every marker (`env -u CLAUDECODE …`), so nothing a gate decides depends on it — a change
+ * made during a turn is the turn's, whoever ran the command (lib/gates/turn/guard.ts).
  *
  * @module
  */

@@ -14,8 +14,7 @@ import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { location } from "../formats/terminal.ts";
 import { findFinding } from "../review/find_finding.ts";
-import { ensureStateDir, stateDir } from "../store/state.ts";
-import { stampUserWrites } from "../store/user_writes.ts";
+import { stateDir } from "../store/state.ts";
 import { agentMarker } from "../base/agent_env.ts";
 import type { Runner } from "../exec/exec.ts";
 import type { CliDeps } from "./deps.ts";
@@ -72,13 +71,9 @@ export async function ackAction(
     ...(by ? { by } : {}),
   };
   const replaced = existing.some((a) => a.fingerprint === ack.fingerprint);
-  const path = await writeAcks(repo.root, [
+  await writeAcks(repo.root, [
     ...existing.filter((a) => a.fingerprint !== ack.fingerprint),
     ack,
-  ]);
-  // The turn gates let this file change mid-turn only as the user's ack wrote it.
-  await stampUserWrites(await ensureStateDir(repo.commonDir), [
-    { path, text: await Deno.readTextFile(path) },
   ]);
   deps.stdout.write(sanitizeForTerminal(
     `${replaced ? "Updated" : "Acknowledged"} ${

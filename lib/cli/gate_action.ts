@@ -18,7 +18,6 @@ import { codexHookStatuses, codexTimeoutProblem } from "../install/codex/status.
 import { findEnabledPlugin } from "../install/claude/plugin.ts";
 import { prePushStatus } from "../install/git/status.ts";
 import type { CliDeps } from "./deps.ts";
-import { stampForTurnGates } from "./user_writes.ts";
 import { readRegularText } from "../base/regular_file.ts";
 
 const GATES = {
@@ -77,7 +76,6 @@ export async function toggle(
   if (next !== text) {
     await Deno.mkdir(join(path, ".."), { recursive: true });
     await writeFileAtomic(path, next);
-    await stampForTurnGates(deps, [{ path, text: next }]);
   }
   deps.stdout.write(`${gates.join(", ")}: ${enabled ? "enabled" : "disabled"} in "${path}"\n`);
 }

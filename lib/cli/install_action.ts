@@ -22,7 +22,6 @@ import {
 } from "../install/file_actions.ts";
 import { selfCommand, stopScriptPrefix } from "../install/self_command.ts";
 import type { CliDeps } from "./deps.ts";
-import { stampForTurnGates } from "./user_writes.ts";
 
 /** `install`'s and `uninstall`'s parsed flags. */
 export interface InstallFlags {
@@ -71,20 +70,8 @@ export async function act(install: boolean, flags: InstallFlags, deps: CliDeps):
   const prefix = flags.dryRun ? "(dry run: nothing written)\n" : "";
   if (!flags.dryRun) {
     for (const report of reports) await applyActions(report.actions);
-    await stampForTurnGates(deps, writtenFiles(reports.flatMap((r) => r.actions)));
     if (install) await recordCreatedDirs(statePath, planned);
     else await pruneCreatedDirs(statePath);
   }
   for (const report of reports) deps.stdout.write(`${prefix}${report.text.trimEnd()}\n`);
-}
-
-/** The files an applied plan left, with their text (`null`: removed), for the turn gates. */
-function writtenFiles(actions: readonly FileAction[]): { path: string; text: string | null }[] {
-  return actions.flatMap((a): { path: string; text: string | null }[] =>
-    a.op === "write"
-      ? [{ path: a.path, text: a.text }]
-      : a.op === "remove"
-      ? [{ path: a.path, text: null }]
-      : []
-  );
 }

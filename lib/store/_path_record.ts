@@ -1,6 +1,6 @@
 /**
- * Folder-private helper: reading a small JSON object of strings by path (`user-writes.json`,
- * `output-writes.json`) the way the store's records of written files need it: anything missing,
+ * Folder-private helper: reading a small JSON object of strings by path
+ * (`output-writes.json`) the way the store's records of written files need it: anything missing,
  * unreadable or not such an object reads as empty, so a damaged record costs a false alarm at most,
  * never a crash.
  *

@@ -122,11 +122,23 @@ Deno.test("acknowledged finding: the next Stop allows; a turn changing the line 
       assert.equal(r.code, 2);
       assert.match(r.stderr, /Refusing to acknowledge a finding from inside a coding agent/);
     });
-    await t.step("once the user acknowledges it, the next stop is allowed", async () => {
-      const ack = await runCli(sb, ["ack", id, "--reason", "intended"]);
-      assert.equal(ack.code, 0, ack.stderr);
-      const s = await stop(true);
-      assert.equal(stopDecision(s.stdout)?.decision, undefined, s.stdout + s.stderr);
+    await t.step(
+      "an ack run mid-turn without the agent marker is the turn's: blocked",
+      async () => {
+        // `env -u CLAUDECODE review-gate ack …` from the agent's shell: the marker proves nothing
+        const ack = await runCli(sb, ["ack", id, "--reason", "fine"]);
+        assert.equal(ack.code, 0, ack.stderr);
+        const s = await stop(true);
+        const decision = stopDecision(s.stdout);
+        assert.equal(decision?.decision, "block", s.stdout + s.stderr);
+        assert.match(String(decision?.reason), /\.review-gate\/acks\.json:1/);
+        assert.match(String(decision?.reason), /which controls the review gate/);
+      },
+    );
+    await t.step("the user's ack between turns holds: the next turn starts from it", async () => {
+      await runHook(sb, "claude-prompt", promptPayload(session));
+      const s = await stop();
+      assert.equal(stopDecision(s.stdout), null, s.stdout + s.stderr);
     });
     await t.step("a turn that changes the line the finding points at blocks again", async () => {
       await runHook(sb, "claude-prompt", promptPayload(session));

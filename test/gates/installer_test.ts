@@ -112,33 +112,43 @@ Deno.test("install then uninstall leaves a foreign pre-push hook and Claude sett
   }
 });
 
-Deno.test("gate disable claude-stop makes the installed Stop hook allow without a review; gate enable restores it", async () => {
+Deno.test("gate disable claude-stop between turns makes the Stop allow without a review; mid-turn it does not; gate enable restores it", async () => {
   const sb = await makeGateSandbox({ remote: false });
   const root = sb.repo.root;
   try {
     const blocking = await blockingScenario(sb);
     const session = { sessionId: "sess-toggle", cwd: root };
+    const stop = () =>
+      runHook(sb, "claude-stop", stopPayload(session), { env: scenario(blocking) });
+
+    // mid-turn: who ran it cannot be told, so it is the turn's — reviewed and blocked
     await runHook(sb, "claude-prompt", promptPayload(session));
     await Deno.writeTextFile(join(root, "src", "app.ts"), "export const a = 2;\n");
+    const midTurn = await runCli(sb, ["gate", "disable", "claude-stop"]);
+    assert.equal(midTurn.code, 0, midTurn.stderr);
+    const blockedMid = await stop();
+    assert.equal(stopDecision(blockedMid.stdout)?.decision, "block", blockedMid.stderr);
+    assert.match(String(stopDecision(blockedMid.stdout)?.reason), /\.review-gate\.json:1/);
+    assert.equal(await providerCalls(sb), 1);
 
-    const off = await runCli(sb, ["gate", "disable", "claude-stop"]);
-    assert.equal(off.code, 0, off.stderr);
+    // between turns (before the next prompt): the user's, and the next turn is not reviewed
     const status = await runCli(sb, ["gate", "status"]);
     assert.match(status.stdout, /claude-stop: disabled/);
     assert.match(status.stdout, /pre-push: enabled/);
-    const allowed = await runHook(sb, "claude-stop", stopPayload(session), {
-      env: scenario(blocking),
-    });
+    await runHook(sb, "claude-prompt", promptPayload(session));
+    await Deno.writeTextFile(join(root, "src", "app.ts"), "export const a = 3;\n");
+    const allowed = await stop();
     assert.deepEqual([allowed.code, allowed.stdout], [0, ""], allowed.stderr);
-    assert.equal(await providerCalls(sb), 0);
+    assert.equal(await providerCalls(sb), 1);
 
     const on = await runCli(sb, ["gate", "enable", "claude-stop"]);
     assert.equal(on.code, 0, on.stderr);
-    const blocked = await runHook(sb, "claude-stop", stopPayload(session), {
-      env: scenario(blocking),
-    });
+    await runHook(sb, "claude-prompt", promptPayload(session));
+    await Deno.writeTextFile(join(root, "src", "app.ts"), "export const a = 4;\n");
+    const blocked = await stop();
     assert.equal(stopDecision(blocked.stdout)?.decision, "block", blocked.stderr);
-    assert.equal(await providerCalls(sb), 1);
+    assert.doesNotMatch(String(stopDecision(blocked.stdout)?.reason), /review-gate's config/);
+    assert.equal(await providerCalls(sb), 2);
   } finally {
     await sb.cleanup();
   }

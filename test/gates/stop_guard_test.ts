@@ -121,6 +121,42 @@ Deno.test("claude Stop gate blocks a turn that changes what controls the gate, u
       },
     );
 
+    for (const user of [false, true]) {
+      await t.step(
+        `\`env -u CLAUDECODE review-gate gate disable claude-stop${
+          user ? " --user" : ""
+        }\` mid-turn is the turn's, not the user's`,
+        async () => {
+          const before = await providerCalls(sb);
+          const decision = await turn(sb, `g-unmarked-${user}`, async () => {
+            await addTokenLine(root, "UNMARKED");
+            // no agent marker: an environment the agent controls proves nothing
+            const r = await runCli(sb, [
+              "gate",
+              "disable",
+              "claude-stop",
+              ...(user ? ["--user"] : []),
+            ]);
+            assert.equal(r.code, 0, r.stderr);
+          });
+          assertGuardBlock(
+            decision,
+            user ? /config\.json:1/ : /\.review-gate\.json:1/,
+            user ? /review-gate's user config/ : /review-gate's config/,
+          );
+          assert.equal(await providerCalls(sb), before + 1, "the turn is still reviewed");
+          const again = await runCli(sb, [
+            "gate",
+            "enable",
+            "claude-stop",
+            ...(user ? ["--user"] : []),
+          ]);
+          assert.equal(again.code, 0, again.stderr);
+          await gitOk(sb, ["checkout", "--", "src/app.ts"]);
+        },
+      );
+    }
+
     await t.step("core.hooksPath is caught; other git config is not", async () => {
       const other = await turn(
         sb,

@@ -12,33 +12,27 @@
  * `pre-push`…) or, for review-gate's own config, the config or a setting by name ("review-gate
  * config", "disable the gate", `fail_on`: guard_files.ts `CONFIG_NAMES`). A prompt that only says
  * "fix the build" or "fix what review-gate reported" does not cover an edit to the gate, and a user who wants the change says so by name or
- * makes it themselves. A file as the user's own review-gate command left it — `ack`,
- * `gate enable|disable`, `install`, `uninstall` run outside an agent's session
- * (lib/store/user_writes.ts) — is the user's change, not the agent's: the user keeps every escape
- * in the middle of a turn. The findings count towards
- * `max_blocks` like any other block, so this can
- * never loop. Files in the turn's tree diff are found with one `git diff --name-only`; files
+ * makes it themselves.
+ *
+ * A change made during the turn is the turn's, whoever made it: review-gate cannot tell the user's
+ * own `gate disable`, `ack` or `install` in their terminal from the same command run by the agent
+ * (the agent markers of lib/base/agent_env.ts are environment variables the agent can unset, `env
+ * -u CLAUDECODE …`). The user's escapes are between turns (a change made before the next prompt is
+ * that turn's baseline), in the prompt (naming the thing), `REVIEW_GATE=0` when starting the agent,
+ * and `uninstall`. The findings count towards `max_blocks` like any other block, so this can never
+ * loop. Files in the turn's tree diff are found with one `git diff --name-only`; files
  * outside it by the fingerprints lib/gates/turn/guard_files.ts recorded at the turn's start.
  *
  * @module
  */
-import { join, relative } from "node:path";
-import { writtenByUser } from "../../store/user_writes.ts";
-import { stateDir } from "../../store/state.ts";
+import { relative } from "node:path";
 import type { Finding } from "../../kinds/review/types.ts";
 import type { Runner } from "../../exec/exec.ts";
 import { git } from "../../git/git.ts";
 import type { Repo } from "../../git/repo.ts";
-import {
-  changedFiles,
-  CONFIG_KINDS,
-  type GuardedFile,
-  guardedFiles,
-  type GuardRecord,
-} from "./guard_files.ts";
+import { changedFiles, CONFIG_KINDS, guardedFiles, type GuardRecord } from "./guard_files.ts";
 import type { SessionState } from "../../store/sessions.ts";
 import type { Config } from "../../config/config.ts";
-import { readRegularText } from "../../base/regular_file.ts";
 
 /** What a guarded path is, and the words that name it in a prompt (lowercase). */
 interface Guarded {
@@ -128,21 +122,6 @@ async function changedTreePaths(
   return new TextDecoder().decode(out).split("\0").filter((p) => p !== "");
 }
 
-/** True when the file is as the user's own review-gate command left it (lib/store/user_writes.ts). */
-async function leftByUser(repo: Repo, path: string): Promise<boolean> {
-  const text = await readRegularText(path).catch(() => null);
-  return await writtenByUser(stateDir(repo.commonDir), path, text);
-}
-
-/** The changed files that are not as the user's own commands left them. */
-async function unlessLeftByUser(repo: Repo, files: GuardedFile[]): Promise<GuardedFile[]> {
-  const out: GuardedFile[] = [];
-  for (const f of files) {
-    if (f.kind === "git-config" || !(await leftByUser(repo, f.path))) out.push(f);
-  }
-  return out;
-}
-
 /** What the guard needs about the turn. */
 export interface GuardTurn {
   repo: Repo;
@@ -169,7 +148,7 @@ export async function guardFindings(runner: Runner, turn: GuardTurn): Promise<Fi
     guardedFiles(repo, turn.env, record.hooksDir, record.attributesFile),
     record,
   );
-  const changed: Guarded[] = (await unlessLeftByUser(repo, files)).map((f) => {
+  const changed: Guarded[] = files.map((f) => {
     const rel = relative(repo.root, f.path);
     return { file: rel.startsWith("..") ? f.path : rel, what: f.what, names: f.names };
   });
@@ -180,7 +159,6 @@ export async function guardFindings(runner: Runner, turn: GuardTurn): Promise<Fi
     for (const path of paths) {
       const guarded = guardedTreePath(path, inside);
       if (!guarded || changed.some((c) => c.file === guarded.file)) continue;
-      if (await leftByUser(repo, join(repo.root, path))) continue;
       changed.push(guarded);
     }
   }
@@ -207,10 +185,7 @@ export async function trustedConfig(
   const { session, repo } = turn;
   if (!session?.guard || !session.configAtStart) return await load();
   const configs = guardedFiles(repo, turn.env, null).filter((f) => CONFIG_KINDS.has(f.what));
-  const changed = await unlessLeftByUser(
-    repo,
-    await changedFiles(runner, repo, configs, session.guard),
-  );
+  const changed = await changedFiles(runner, repo, configs, session.guard);
   if (changed.every((f) => promptAsked(session.prompt, f.names))) return await load();
   return session.configAtStart;
 }
