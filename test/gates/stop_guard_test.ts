@@ -279,3 +279,132 @@ Deno.test("the PreToolUse guard refuses push paths that run no pre-push hook or 
     await sb.cleanup();
   }
 });
+
+Deno.test("a turn that switches the gates off in the user's shell startup files is blocked, unless asked", async (t) => {
+  const sb = await makeGateSandbox({ remote: false });
+  const home = sb.env.HOME!;
+  const zdot = join(sb.dir, "zdot");
+  const fish = join(sb.env.XDG_CONFIG_HOME!, "fish");
+  const env = { ...VALID, ZDOTDIR: zdot };
+  const run = async (id: string, edit: () => Promise<unknown>, prompt?: string) => {
+    const session = { sessionId: id, cwd: sb.repo.root, prompt };
+    const p = await runHook(sb, "claude-prompt", promptPayload(session), { env });
+    assert.deepEqual([p.code, p.stdout], [0, ""], p.stderr);
+    await edit();
+    const s = await runHook(sb, "claude-stop", stopPayload(session), { env });
+    assert.equal(s.code, 0, s.stderr);
+    return stopDecision(s.stdout);
+  };
+  try {
+    await Deno.mkdir(home, { recursive: true });
+    await Deno.mkdir(zdot, { recursive: true });
+    await Deno.mkdir(fish, { recursive: true });
+    await Deno.writeTextFile(join(home, ".bashrc"), "alias ll='ls -l'\n");
+    const cases: [string, string, string][] = [
+      [join(home, ".bashrc"), "export REVIEW_GATE=0\n", "\\.bashrc"],
+      [join(home, ".profile"), "export HUSKY=0\n", "\\.profile"],
+      [
+        join(zdot, ".zshrc"),
+        'git() { command git -c core.hooksPath=/dev/null "$@"; }\n',
+        "\\.zshrc",
+      ],
+      [join(home, ".zshenv"), ". ~/.rg-off\n", "\\.zshenv"],
+      [join(fish, "config.fish"), "set -gx REVIEW_GATE 0\n", "config\\.fish"],
+    ];
+    for (const [path, line, name] of cases) {
+      await t.step(`${line.trim()} in ${path.slice(sb.dir.length)}`, async () => {
+        const decision = await run(
+          `rc-${name}`,
+          () => Deno.writeTextFile(path, line, { append: true }),
+        );
+        assertGuardBlock(decision, new RegExp(`${name}:1`), /a shell startup file/);
+      });
+    }
+    await t.step("asked for by name: allowed", async () => {
+      const decision = await run(
+        "rc-asked",
+        () =>
+          Deno.writeTextFile(join(home, ".bashrc"), "alias gs='git status'\n", { append: true }),
+        "Add an alias gs for git status to my .bashrc",
+      );
+      assert.equal(decision, null);
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("a turn that edits the review-gate program the installed hooks run is blocked, unless asked", async (t) => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  const checkout = join(sb.dir, "opt rg");
+  const script = join(checkout, "hooks", "turn-stop.sh");
+  const main = join(checkout, "main.ts");
+  const plugin = join(sb.dir, "plugin");
+  const launcher = join(plugin, "bin", "review-gate");
+  const q = (p: string) => `'${p}'`;
+  const command = (hook: string) =>
+    `${q(Deno.execPath())} run --allow-read ${q(main)} hook ${hook} # managed-by: review-gate`;
+  const run = async (id: string, edit: () => Promise<unknown>, prompt?: string) => {
+    const session = { sessionId: id, cwd: root, prompt };
+    const env = { ...VALID, CLAUDE_PLUGIN_ROOT: plugin };
+    const p = await runHook(sb, "claude-prompt", promptPayload(session), { env });
+    assert.deepEqual([p.code, p.stdout], [0, ""], p.stderr);
+    await edit();
+    const s = await runHook(sb, "claude-stop", stopPayload(session), { env });
+    assert.equal(s.code, 0, s.stderr);
+    return stopDecision(s.stdout);
+  };
+  try {
+    for (
+      const [path, text] of [[script, "#!/bin/sh\n"], [main, "// main\n"], [
+        launcher,
+        "#!/bin/sh\n",
+      ]]
+    ) {
+      await Deno.mkdir(join(path, ".."), { recursive: true });
+      await Deno.writeTextFile(path, text);
+    }
+    // the hooks as install --claude writes them (between turns: the user's)
+    await Deno.mkdir(join(root, ".claude"), { recursive: true });
+    await Deno.writeTextFile(
+      join(root, ".claude", "settings.local.json"),
+      JSON.stringify({
+        hooks: {
+          UserPromptSubmit: [{ hooks: [{ type: "command", command: command("claude-prompt") }] }],
+          Stop: [{
+            hooks: [{ type: "command", command: `sh ${q(script)} ${command("claude-stop")}` }],
+          }],
+        },
+      }),
+    );
+    for (
+      const [path, what] of [[script, "turn-stop\\.sh"], [main, "main\\.ts"], [
+        launcher,
+        "bin/review-gate",
+      ]]
+    ) {
+      await t.step(`exit 0 put into ${path.slice(sb.dir.length)}`, async () => {
+        const decision = await run(`prog-${what}`, async () => {
+          const text = await Deno.readTextFile(path);
+          await Deno.writeTextFile(path, text.replace("\n", "\nexit 0\n"));
+        });
+        assertGuardBlock(
+          decision,
+          new RegExp(`${what}:1`),
+          /the review-gate program the hooks run/,
+        );
+      });
+    }
+    await t.step("asked for by its path: allowed", async () => {
+      const decision = await run(
+        "prog-asked",
+        () => Deno.writeTextFile(main, "// patched\n"),
+        `Patch ${main} to log more`,
+      );
+      assert.equal(decision, null);
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -4,7 +4,7 @@
  * current tree, which never shows the user's review-gate config, the git hooks and `.git/config`
  * (`core.hooksPath`), git-ignored agent settings (`.claude/settings.local.json`) or the user's
  * Claude Code and Codex settings. The turn's start records, per file, a cheap stat fingerprint
- * (size, mtime, inode) and a digest of the part that matters; the stop stats again and reads only
+ * (size, mtime, inode, ctime) and a digest of the part that matters; the stop stats again and reads only
  * a file whose stat changed, so a turn that touched none of them costs a dozen `stat` calls.
  *
  * What matters per file: all of it for review-gate's config and the hook files; for Claude Code
@@ -12,13 +12,17 @@
  * `permissions` itself when the user allows a tool); for Codex's `config.toml` the lines about
  * hooks, features and `notify` (Codex writes project trust there); for git config the resolved
  * hooks directory and the values of the keys that decide what a worktree snapshot records
- * (`core.attributesFile`, `core.excludesFile`, every `filter.*`), asked of git when a config file
- * changed. The repository's `info/attributes` and `info/exclude` count whole: they can mark the
- * agent's edit as generated, ignored or filtered, out of the turn's tree diff.
+ * (`core.attributesFile`, `core.excludesFile`, every `filter.*` and `attr.*`), asked of git when a
+ * config file changed. The repository's `info/attributes` and `info/exclude`, and the user's global
+ * attributes file (git's default `$XDG_CONFIG_HOME/git/attributes` and a configured
+ * `core.attributesFile`), count whole: they can mark the agent's edit as generated, ignored or
+ * filtered, out of the turn's tree diff. So do the program the installed hooks run and the user's
+ * shell startup files (lib/gates/turn/guard_places.ts says which, and what is not covered).
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
+import { programFiles, shellStartupFiles } from "./guard_places.ts";
 import { sha256Hex } from "../../base/sha256.ts";
 import { DEFAULT_CONFIG, userConfigPath } from "../../config/config.ts";
 import type { Runner } from "../../exec/exec.ts";
@@ -92,6 +96,10 @@ const GIT_CONFIG = "git's hooks, attributes, excludes or filter config";
 const GIT_CONFIG_NAMES = ["hookspath", "attributesfile", "excludesfile", "git config"];
 const USER_CONFIG = "review-gate's user config";
 const GLOBAL_ATTRIBUTES = "git's global attributes file";
+const PRE_PUSH = "the git pre-push hook";
+const PROGRAM = "the review-gate program the hooks run";
+const PROGRAM_NAMES = ["review-gate's program", "review-gate program"];
+const SHELL_STARTUP = "a shell startup file";
 const ATTRIBUTES_NAMES = ["attributesfile", "git/attributes", "global attributes"];
 const REPO_CONFIG = "review-gate's config";
 
@@ -136,7 +144,7 @@ export function guardedFiles(
     // git's default core.attributesFile, read when none is configured, and the configured one
     file(xdg && join(xdg, "git", "attributes"), "whole", GLOBAL_ATTRIBUTES, ATTRIBUTES_NAMES),
     file(attributesFile, "whole", GLOBAL_ATTRIBUTES, ATTRIBUTES_NAMES),
-    file(hooksDir && join(hooksDir, "pre-push"), "whole", "the git pre-push hook", ["pre-push"]),
+    file(hooksDir && join(hooksDir, "pre-push"), "whole", PRE_PUSH, ["pre-push"]),
     file(join(repo.root, ".claude", "settings.json"), "claude-settings", "Claude Code's settings", [
       "settings.json",
       "claude settings",
@@ -165,6 +173,19 @@ export function guardedFiles(
       "config.toml",
     ]),
   ];
+  const hookFiles = files.flatMap((f) =>
+    f && (f.kind === "claude-settings" || f.what === "Codex's hooks" || f.what === PRE_PUSH)
+      ? [f.path]
+      : []
+  );
+  files.push(
+    ...programFiles(hookFiles, env).map((path) =>
+      file(path, "whole", PROGRAM, [path.toLowerCase(), ...PROGRAM_NAMES])
+    ),
+    ...shellStartupFiles(env).map((path) =>
+      file(path, "whole", SHELL_STARTUP, [basename(path).toLowerCase(), "shell startup"])
+    ),
+  );
   const seen = new Set<string>();
   return files.filter((f): f is GuardedFile => {
     if (!f || seen.has(f.path)) return false;
@@ -182,10 +203,15 @@ function file(
   return path ? { path, kind, what, names } : null;
 }
 
-/** `size:mtime:inode`, or `-` when the file is missing. */
+/**
+ * `size:mtime:inode:ctime`, or `-` when the file is missing. The change time is in it because a
+ * process can set a file's mtime back (`touch -r`) but not its ctime.
+ */
 async function statPrint(path: string): Promise<string> {
   const info = await Deno.stat(path).catch(() => null);
-  return info ? `${info.size}:${info.mtime?.getTime() ?? 0}:${info.ino ?? 0}` : "-";
+  return info
+    ? `${info.size}:${info.mtime?.getTime() ?? 0}:${info.ino ?? 0}:${info.ctime?.getTime() ?? 0}`
+    : "-";
 }
 
 /** The part of a file that matters for its kind, digested (`-` when missing or unreadable). */
