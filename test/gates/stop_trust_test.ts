@@ -301,3 +301,32 @@ Deno.test("claude Stop gate blocks a turn that writes .gitattributes at any leve
     await sb.cleanup();
   }
 });
+
+// Needs the turn boundary of issue 19 §6 (the baseline moves forward only past work a Stop
+// answered for), which is another part of the issue: enable it once that lands.
+Deno.test({
+  name: "an attribute written in a turn whose Stop never ran does not hide the next turn's code",
+  ignore: true,
+  fn: async () => {
+    const sb = await makeGateSandbox({ remote: false });
+    const root = sb.repo.root;
+    const session = { sessionId: "ga-across", cwd: root };
+    try {
+      // turn 1: the agent marks src/*.ts generated; its Stop never runs (the CLI was killed)
+      await runHook(sb, "claude-prompt", promptPayload(session));
+      await Deno.writeTextFile(join(root, ".gitattributes"), "src/*.ts linguist-generated\n");
+      // turn 2: the bug
+      await runHook(sb, "claude-prompt", promptPayload(session));
+      await addTokenLine(root, "ACROSS");
+      const s = await runHook(sb, "claude-stop", stopPayload(session), {
+        env: scenario(await blockingScenario(sb)),
+      });
+      const decision = stopDecision(s.stdout);
+      assertControlBlock(decision, /\.gitattributes:1/, /git attributes/);
+      assert.match(String(decision?.reason), /Exported constant breaks callers/);
+      assert.equal(await providerCalls(sb), 1, "src/app.ts reached the model");
+    } finally {
+      await sb.cleanup();
+    }
+  },
+});
