@@ -330,3 +330,35 @@ Deno.test({
     }
   },
 });
+
+Deno.test("claude Stop gate blocks a turn that sets core.hooksPath through an included git config file", async (t) => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  const env = scenario("valid");
+  try {
+    const missing = join(sb.dir, "later.cfg"); // named by an include, not there yet
+    const existing = join(root, ".git", "local.cfg"); // relative to .git/config
+    await Deno.writeTextFile(existing, "[user]\n\tnickname = x\n");
+    await gitOk(sb, ["config", "--add", "include.path", missing]);
+    await gitOk(sb, ["config", "--add", "include.path", "local.cfg"]);
+    for (
+      const [path, label] of [[missing, "a missing included file"], [existing, "an included file"]]
+    ) {
+      await t.step(label, async () => {
+        const decision = await turn(sb, `inc-${label.length}`, async () => {
+          await addTokenLine(root, "INCLUDED");
+          await Deno.writeTextFile(path, "[core]\n\thooksPath = /dev/null\n", { append: true });
+        }, env);
+        assertControlBlock(
+          decision,
+          /\.cfg:1/,
+          /git's hooks, attributes, excludes or filter config/,
+        );
+        await Deno.writeTextFile(path, "");
+        await gitOk(sb, ["checkout", "--", APP]);
+      });
+    }
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -134,8 +134,7 @@ async function recordGuard(
     hooksDirOf(input.runner, repo),
     gitControl(input.runner, repo),
   ]);
-  const attributesFile = control?.attributesFile ?? null;
-  const guarded = guardedFiles(repo, input.env, hooksDir, attributesFile);
+  const guarded = guardedFiles(repo, input.env, hooksDir, control);
   const paths = guarded.map((f) => f.path);
   const before = await guardedBlobs(paths, repo.objectFormat);
   const files = await fingerprintFiles(guarded);
@@ -145,7 +144,8 @@ async function recordGuard(
     files,
     hooksDir,
     ...(control ? { gitConfig: control.digest } : {}),
-    ...(attributesFile ? { attributesFile } : {}),
+    ...(control?.attributesFile ? { attributesFile: control.attributesFile } : {}),
+    ...(control?.includes.length ? { includes: control.includes } : {}),
   };
   return { guard, blobs: same ? after : null };
 }

@@ -145,7 +145,7 @@ export async function guardFindings(runner: Runner, turn: GuardTurn): Promise<Fi
   const files = await changedFiles(
     runner,
     repo,
-    guardedFiles(repo, turn.env, record.hooksDir, record.attributesFile),
+    guardedFiles(repo, turn.env, record.hooksDir, record),
     record,
   );
   const changed: Guarded[] = files.map((f) => {

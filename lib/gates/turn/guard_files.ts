@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { programFiles, shellStartupFiles } from "./guard_places.ts";
 import { sha256Hex } from "../../base/sha256.ts";
 import { DEFAULT_CONFIG, userConfigPath } from "../../config/config.ts";
@@ -55,6 +55,8 @@ export interface GuardRecord {
   gitConfig?: string;
   /** The configured `core.attributesFile` ({@linkcode GitControl}), when one was set. */
   attributesFile?: string | null;
+  /** The included git config files ({@linkcode GitControl}), when there were any. */
+  includes?: string[];
 }
 
 /**
@@ -112,18 +114,15 @@ export const CONFIG_KINDS: ReadonlySet<string> = new Set([USER_CONFIG, REPO_CONF
  * @param repo the repository the turn gate is anchored on
  * @param env the hook's environment (HOME, XDG_CONFIG_HOME, CLAUDE_CONFIG_DIR, CODEX_HOME)
  * @param hooksDir the resolved git hooks directory (its `pre-push` is guarded), if known
- * @param attributesFile the configured `core.attributesFile` ({@linkcode gitControl}), if any
+ * @param control the configured `core.attributesFile` and the included git config files
+ *   ({@linkcode gitControl}), when known
  */
 export function guardedFiles(
   repo: Repo,
   env: Record<string, string | undefined>,
   hooksDir: string | null,
-  attributesFile?: string | null,
+  control?: { attributesFile?: string | null; includes?: readonly string[] } | null,
 ): GuardedFile[] {
-  const home = env.HOME;
-  const xdg = env.XDG_CONFIG_HOME || (home ? join(home, ".config") : undefined);
-  const claudeHome = env.CLAUDE_CONFIG_DIR || (home ? join(home, ".claude") : undefined);
-  const codexHome = env.CODEX_HOME || (home ? join(home, ".codex") : undefined);
   const files: (GuardedFile | null)[] = [
     file(userConfigPath(env), "whole", USER_CONFIG, [
       ...CONFIG_NAMES,
@@ -133,45 +132,8 @@ export function guardedFiles(
       ...CONFIG_NAMES,
       ".review-gate.json",
     ]),
-    file(join(repo.commonDir, "config"), "git-config", GIT_CONFIG, GIT_CONFIG_NAMES),
-    file(join(repo.gitDir, "config.worktree"), "git-config", GIT_CONFIG, GIT_CONFIG_NAMES),
-    file(home && join(home, ".gitconfig"), "git-config", GIT_CONFIG, GIT_CONFIG_NAMES),
-    file(xdg && join(xdg, "git", "config"), "git-config", GIT_CONFIG, GIT_CONFIG_NAMES),
-    file(join(repo.commonDir, "info", "attributes"), "whole", "git's info/attributes", [
-      "info/attributes",
-    ]),
-    file(join(repo.commonDir, "info", "exclude"), "whole", "git's info/exclude", ["info/exclude"]),
-    // git's default core.attributesFile, read when none is configured, and the configured one
-    file(xdg && join(xdg, "git", "attributes"), "whole", GLOBAL_ATTRIBUTES, ATTRIBUTES_NAMES),
-    file(attributesFile, "whole", GLOBAL_ATTRIBUTES, ATTRIBUTES_NAMES),
-    file(hooksDir && join(hooksDir, "pre-push"), "whole", PRE_PUSH, ["pre-push"]),
-    file(join(repo.root, ".claude", "settings.json"), "claude-settings", "Claude Code's settings", [
-      "settings.json",
-      "claude settings",
-    ]),
-    file(
-      join(repo.root, ".claude", "settings.local.json"),
-      "claude-settings",
-      "Claude Code's settings",
-      ["settings.local.json", "claude settings"],
-    ),
-    file(
-      claudeHome && join(claudeHome, "settings.json"),
-      "claude-settings",
-      "Claude Code's user settings",
-      [
-        "settings.json",
-        "claude settings",
-      ],
-    ),
-    file(join(repo.root, ".codex", "hooks.json"), "whole", "Codex's hooks", ["hooks.json"]),
-    file(join(repo.root, ".codex", "config.toml"), "codex-config", "Codex's config", [
-      "config.toml",
-    ]),
-    file(codexHome && join(codexHome, "hooks.json"), "whole", "Codex's hooks", ["hooks.json"]),
-    file(codexHome && join(codexHome, "config.toml"), "codex-config", "Codex's config", [
-      "config.toml",
-    ]),
+    ...gitFiles(repo, env, hooksDir, control),
+    ...agentFiles(repo, env),
   ];
   const hookFiles = files.flatMap((f) =>
     f && (f.kind === "claude-settings" || f.what === "Codex's hooks" || f.what === PRE_PUSH)
@@ -192,6 +154,70 @@ export function guardedFiles(
     seen.add(f.path);
     return true;
   });
+}
+
+/** git's config files, the attribute and exclude files and the pre-push hook. */
+function gitFiles(
+  repo: Repo,
+  env: Record<string, string | undefined>,
+  hooksDir: string | null,
+  control?: { attributesFile?: string | null; includes?: readonly string[] } | null,
+): (GuardedFile | null)[] {
+  const home = env.HOME;
+  const xdg = env.XDG_CONFIG_HOME || (home ? join(home, ".config") : undefined);
+  return [
+    file(join(repo.commonDir, "config"), "git-config", GIT_CONFIG, GIT_CONFIG_NAMES),
+    file(join(repo.gitDir, "config.worktree"), "git-config", GIT_CONFIG, GIT_CONFIG_NAMES),
+    file(home && join(home, ".gitconfig"), "git-config", GIT_CONFIG, GIT_CONFIG_NAMES),
+    file(xdg && join(xdg, "git", "config"), "git-config", GIT_CONFIG, GIT_CONFIG_NAMES),
+    ...(control?.includes ?? []).map((path) =>
+      file(path, "git-config", GIT_CONFIG, GIT_CONFIG_NAMES)
+    ),
+    file(join(repo.commonDir, "info", "attributes"), "whole", "git's info/attributes", [
+      "info/attributes",
+    ]),
+    file(join(repo.commonDir, "info", "exclude"), "whole", "git's info/exclude", ["info/exclude"]),
+    // git's default core.attributesFile, read when none is configured, and the configured one
+    file(xdg && join(xdg, "git", "attributes"), "whole", GLOBAL_ATTRIBUTES, ATTRIBUTES_NAMES),
+    file(control?.attributesFile, "whole", GLOBAL_ATTRIBUTES, ATTRIBUTES_NAMES),
+    file(hooksDir && join(hooksDir, "pre-push"), "whole", PRE_PUSH, ["pre-push"]),
+  ];
+}
+
+/** Claude Code's and Codex's settings and hooks, the repository's and the user's. */
+function agentFiles(
+  repo: Repo,
+  env: Record<string, string | undefined>,
+): (GuardedFile | null)[] {
+  const home = env.HOME;
+  const claudeHome = env.CLAUDE_CONFIG_DIR || (home ? join(home, ".claude") : undefined);
+  const codexHome = env.CODEX_HOME || (home ? join(home, ".codex") : undefined);
+  return [
+    file(join(repo.root, ".claude", "settings.json"), "claude-settings", "Claude Code's settings", [
+      "settings.json",
+      "claude settings",
+    ]),
+    file(
+      join(repo.root, ".claude", "settings.local.json"),
+      "claude-settings",
+      "Claude Code's settings",
+      ["settings.local.json", "claude settings"],
+    ),
+    file(
+      claudeHome && join(claudeHome, "settings.json"),
+      "claude-settings",
+      "Claude Code's user settings",
+      ["settings.json", "claude settings"],
+    ),
+    file(join(repo.root, ".codex", "hooks.json"), "whole", "Codex's hooks", ["hooks.json"]),
+    file(join(repo.root, ".codex", "config.toml"), "codex-config", "Codex's config", [
+      "config.toml",
+    ]),
+    file(codexHome && join(codexHome, "hooks.json"), "whole", "Codex's hooks", ["hooks.json"]),
+    file(codexHome && join(codexHome, "config.toml"), "codex-config", "Codex's config", [
+      "config.toml",
+    ]),
+  ];
 }
 
 function file(
@@ -263,9 +289,14 @@ export async function hooksDirOf(runner: Runner, repo: Repo): Promise<string | n
 
 /**
  * The git config keys whose values decide what a worktree snapshot records, which attributes the
- * rules read (`attr.tree`, git 2.42+, reads them from another tree), or where hooks are.
+ * rules read (`attr.tree`, git 2.42+, reads them from another tree), or where hooks are; and the
+ * include directives, whose files can set any of them.
  */
-const GIT_CONTROL_KEYS = "^(core\\.(hookspath|attributesfile|excludesfile)|filter\\..*|attr\\..*)$";
+const GIT_CONTROL_KEYS =
+  "^(core\\.(hookspath|attributesfile|excludesfile)|filter\\..*|attr\\..*|include\\.path|includeif\\..*\\.path)$";
+
+/** Most included config files guarded (the fast path hashes each one at every stop). */
+const MAX_INCLUDES = 16;
 
 /** What {@linkcode gitControl} reads from git config. */
 export interface GitControl {
@@ -277,42 +308,60 @@ export interface GitControl {
    * `$XDG_CONFIG_HOME/git/attributes`, which {@linkcode guardedFiles} always guards).
    */
   attributesFile: string | null;
+  /**
+   * The files `include.path` and `includeIf.<condition>.path` name (resolved from the file that
+   * includes them, as git does; whether or not the condition holds or the file exists), at most
+   * {@linkcode MAX_INCLUDES}: an included file can set `core.hooksPath` without any guarded config
+   * file changing.
+   */
+  includes: string[];
 }
 
 /**
  * The resolved values of `core.hooksPath`, `core.attributesFile`, `core.excludesFile`, every
- * `filter.*` and `attr.*` key (`git config --get-regexp`, every scope git reads): their digest and
- * the attributes file they name. One git call.
+ * `filter.*` and `attr.*` key and the include directives (`git config --show-origin
+ * --get-regexp`, every scope git reads): their digest, the attributes file and the included files
+ * they name. One git call.
  *
- * @returns the digest and the attributes file, or `null` when git cannot say
+ * @returns the digest, the attributes file and the included files, or `null` when git cannot say
  */
 export async function gitControl(runner: Runner, repo: Repo): Promise<GitControl | null> {
   const result = await runGit(
     runner,
     repo.root,
-    ["config", "-z", "--get-regexp", GIT_CONTROL_KEYS],
+    ["config", "-z", "--show-origin", "--get-regexp", GIT_CONTROL_KEYS],
     {
       keepHooksPath: true,
     },
   ).catch(() => null);
   // exit 1: no key matched
   if (!result || (result.code !== 0 && result.code !== 1)) return null;
-  const text = new TextDecoder().decode(result.stdout);
+  // -z --show-origin: `<origin> NUL <key> LF <value> NUL` per entry (git-config(1) "--show-origin")
+  const fields = new TextDecoder().decode(result.stdout).split("\0");
   let attributesFile: string | null = null;
-  for (const entry of text.split("\0")) {
+  const includes: string[] = [];
+  const entries: string[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [origin, entry] = [fields[i], fields[i + 1]];
+    entries.push(entry);
     const cut = entry.indexOf("\n");
-    if (cut < 0 || entry.slice(0, cut) !== "core.attributesfile") continue;
-    const value = entry.slice(cut + 1); // the last one wins, as for git
-    attributesFile = value === "" ? null : expandPath(value, repo.root);
+    if (cut < 0) continue;
+    const [key, value] = [entry.slice(0, cut), entry.slice(cut + 1)];
+    if (key === "core.attributesfile") {
+      attributesFile = value === "" ? null : expandPath(value, repo.root); // the last one wins
+    } else if (key.startsWith("include") && value !== "" && includes.length < MAX_INCLUDES) {
+      const from = origin.startsWith("file:") ? dirname(resolve(repo.root, origin.slice(5))) : null;
+      if (from) includes.push(expandPath(value, from));
+    }
   }
-  return { digest: await sha256Hex(text), attributesFile };
+  return { digest: await sha256Hex(entries.join("\0")), attributesFile, includes };
 }
 
-/** A config path as git reads it: `~/` from HOME, a relative path from the repository root. */
-function expandPath(value: string, root: string): string {
+/** A config path as git reads it: `~/` from HOME, a relative path from `base`. */
+function expandPath(value: string, base: string): string {
   const home = Deno.env.get("HOME");
   if (value.startsWith("~/") && home) return join(home, value.slice(2));
-  return resolve(root, value);
+  return resolve(base, value);
 }
 
 /**
