@@ -164,3 +164,41 @@ Deno.test("codex Stop gate across turns: block, fix, idle turn, subagent prompt,
     await sb.cleanup();
   }
 });
+
+Deno.test("codex Stop gate: a gate change made during the turn without the agent markers is the turn's", async (t) => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  const valid = scenario("valid");
+  let n = 0;
+  const turn = async (edit: () => Promise<unknown>) => {
+    const session = { sessionId: "019a-codex-ctl", turnId: `turn-${++n}`, cwd: root };
+    await runHook(sb, "codex-prompt", codexPromptPayload(session), { env: valid });
+    await edit();
+    const s = await runHook(sb, "codex-stop", codexStopPayload(session), { env: valid });
+    assert.equal(s.code, 0, s.stderr);
+    return codexDecision(s.stdout);
+  };
+  try {
+    await t.step("`env -u CODEX_SANDBOX review-gate gate disable codex-stop`", async () => {
+      const decision = await turn(async () => {
+        await addTokenLine(root, "CODEX_OFF");
+        assert.equal((await runCli(sb, ["gate", "disable", "codex-stop"])).code, 0);
+      });
+      assert.equal(decision?.decision, "block", JSON.stringify(decision));
+      assert.match(String(decision?.reason), /\.review-gate\.json:1 .*review-gate's config/);
+      assert.equal(await providerCalls(sb), 1, "reviewed with the config the turn started with");
+    });
+    await t.step("`export REVIEW_GATE=0` appended to ~/.zshrc", async () => {
+      await writeRepoConfig(sb, null);
+      const home = sb.env.HOME!;
+      await Deno.mkdir(home, { recursive: true });
+      const decision = await turn(() =>
+        Deno.writeTextFile(`${home}/.zshrc`, "export REVIEW_GATE=0\n", { append: true })
+      );
+      assert.equal(decision?.decision, "block", JSON.stringify(decision));
+      assert.match(String(decision?.reason), /\.zshrc:1 .*a shell startup file/);
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});
