@@ -20,12 +20,14 @@
  *
  * **Shell startup files.** `export REVIEW_GATE=0` appended to `~/.bashrc` switches off every later
  * push from the user's shell, and a `PATH` entry can put another `git` first. Bash's (`.bashrc`,
- * `.bash_profile`, `.bash_login`, `.profile`), zsh's (`.zshenv`, `.zprofile`, `.zshrc`, `.zlogin`,
+ * `.bash_profile`, `.bash_login`, `.profile`, and `.bash_aliases`, which Debian's `.bashrc`
+ * sources), zsh's (`.zshenv`, `.zprofile`, `.zshrc`, `.zlogin`,
  * in `$ZDOTDIR` and in `$HOME`) and fish's `config.fish` are compared whole: a filter on lines that
  * mention `REVIEW_GATE`, `HUSKY` or `GIT_` would miss `source ~/.x`, `eval`, a `PATH` to a `git`
  * wrapper and any line built to hide its words, and an agent rarely has a reason to edit these
  * files unasked (a prompt naming the file allows it). Not covered: `/etc` files, fish's
- * `conf.d/`, and files named by `BASH_ENV` or `ENV`.
+ * `conf.d/`, files named by `BASH_ENV` or `ENV`, and the other files a startup file sources (an
+ * `oh-my-zsh` custom directory, say).
  *
  * @module
  */
@@ -51,7 +53,9 @@ export function shellStartupFiles(env: Record<string, string | undefined>): stri
   const xdg = env.XDG_CONFIG_HOME || (home ? join(home, ".config") : undefined);
   const paths = [
     ...(home
-      ? [".bashrc", ".bash_profile", ".bash_login", ".profile"].map((f) => join(home, f))
+      ? [".bashrc", ".bash_profile", ".bash_login", ".profile", ".bash_aliases"].map((f) =>
+        join(home, f)
+      )
       : []),
     ...[zdot, home].flatMap((dir) =>
       dir ? [".zshenv", ".zprofile", ".zshrc", ".zlogin"].map((f) => join(dir, f)) : []

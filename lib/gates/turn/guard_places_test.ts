@@ -11,6 +11,7 @@ Deno.test("shellStartupFiles() lists bash, zsh (ZDOTDIR and HOME) and fish files
       "/h/.bash_profile",
       "/h/.bash_login",
       "/h/.profile",
+      "/h/.bash_aliases",
       "/z/.zshenv",
       "/z/.zshrc",
       "/z/.zprofile",
