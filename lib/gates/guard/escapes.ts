@@ -6,7 +6,7 @@
  * `HUSKY=0`), a hooks path that bypasses the hooks (`git config core.hooksPath …`, `git -c
  * core.hooksPath=…`, `GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_KEY_n`), push paths that run no pre-push
  * hook or change what it sees (`git send-pack`, `git http-push`, `git push --receive-pack=…` or
- * `--exec=…`, `remote.*.receivepack`, `remote.*.pushurl`, `pushInsteadOf`, `git remote set-url
+ * `--exec=…`, `remote.*.receivepack`, `remote.*.pushurl`, `insteadOf`, `pushInsteadOf`, `git remote set-url
  * --push`, and remote-tracking refs written by hand: `git update-ref refs/remotes/…`, a fetch or
  * push refspec into `refs/remotes/`, writes into `.git/refs/remotes/` or `packed-refs`), review-gate's own off switches
  * (`review-gate gate disable`, `review-gate uninstall`), accepting a finding (`review-gate ack`) and
@@ -50,10 +50,12 @@ const HOOKLESS_PUSH = /\bgit\b.*\b(send-pack|http-push)\b|\bgit-(send-pack|http-
 const RECEIVE_PACK = /\bgit\b.*\bpush\b.*\s--(rece[a-z-]*|e|ex|exe|exec)(=|\s|$)/;
 /**
  * Where a push goes, changed behind the hook's back: `remote.<name>.receivepack`,
- * `remote.<name>.pushurl`, `url.<base>.pushInsteadOf` (in `git config` or `git -c`) and `git remote
- * set-url --push`. Reading them (`--get`) stays allowed.
+ * `remote.<name>.pushurl`, `url.<base>.pushInsteadOf` and `insteadOf` (in `git config` or `git -c`)
+ * and `git remote set-url --push`: the push then goes somewhere the remote-tracking refs do not
+ * describe. Reading them (`--get`) stays allowed; so does `git remote set-url` (switching a remote to
+ * ssh is everyday work).
  */
-const PUSH_TARGET = /\bremote\.\S+\.(receivepack|pushurl)\b|\.pushinsteadof\b/i;
+const PUSH_TARGET = /\bremote\.\S+\.(receivepack|pushurl)\b|\.(push)?insteadof\b/i;
 const SET_PUSH_URL = /\bgit\b.*\bremote\s+set-url\b.*\s--push\b/;
 /**
  * Remote-tracking refs written by hand: the pre-push gate takes them for what the remote already
@@ -107,7 +109,7 @@ const RULES: readonly EscapeRule[] = [
   {
     test: (part) => (PUSH_TARGET.test(part) && !READS_CONFIG.test(part)) || SET_PUSH_URL.test(part),
     what:
-      "changing where a push goes (remote.*.pushurl, remote.*.receivepack, pushInsteadOf, set-url --push)",
+      "changing where a push goes (remote.*.pushurl, remote.*.receivepack, insteadOf, pushInsteadOf, set-url --push)",
   },
   {
     test: (part) =>

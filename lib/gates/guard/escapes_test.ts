@@ -64,6 +64,8 @@ Deno.test("gateEscape() refuses the ways an agent would skip or switch off the g
     "git config --add remote.origin.pushurl /tmp/o.git": /push goes/,
     'git config url."/tmp/o.git".pushInsteadOf origin': /push goes/,
     "git remote set-url --push origin /tmp/other.git": /push goes/,
+    'git config --global url."/tmp/o.git".insteadOf git@github.com:o/r.git': /push goes/,
+    "git -c remote.origin.pushurl=/tmp/o.git push origin main": /push goes/,
     "git remote set-url origin --push /tmp/other.git": /push goes/,
     "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.receivepack GIT_CONFIG_VALUE_0=x git push":
       /git config/,
@@ -108,6 +110,7 @@ Deno.test("gateEscape() refuses the ways an agent would skip or switch off the g
     "git fetch --prune origin",
     "git remote set-url origin git@github.com:o/r.git",
     "git config --get remote.origin.pushurl",
+    "git config --get-regexp 'url\\..*\\.insteadof'",
     "git branch -r",
     "git log origin/main..HEAD",
     "cat .git/refs/remotes/origin/main",
