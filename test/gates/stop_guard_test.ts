@@ -1,11 +1,13 @@
 /**
  * End to end: the agent cannot switch off its reviewer. A turn that changes review-gate's config
- * (the repository's or the user's), `REVIEW.md`, `core.hooksPath` or Claude Code's hook settings
- * gets a blocking finding of its own — even when the change disables the gate — unless the user's
- * prompt named the thing (an acknowledgement counts only as the user's own `review-gate ack` wrote
- * it, test/gates/acks_gates_test.ts); Claude Code's own writes (`permissions`) and unrelated git config do
- * not; the findings are capped by `max_blocks`. The user's own `gate disable` in the middle of a
- * turn is theirs (test/gates/installer_test.ts). Payloads piped as Claude Code sends them.
+ * (the repository's or the user's), `REVIEW.md`, `core.hooksPath`, Claude Code's hook settings, the
+ * user's shell startup files or the review-gate program the installed hooks run gets a blocking
+ * finding of its own — even when the change disables the gate — unless the user's prompt named the
+ * thing; Claude Code's own writes (`permissions`) and unrelated git config do not; the findings are
+ * capped by `max_blocks`. A `gate disable` (or an `ack`, test/gates/acks_gates_test.ts) run during
+ * the turn without the agent markers is the turn's all the same: only between turns is it the
+ * user's (test/gates/installer_test.ts). The PreToolUse guard refuses push paths that run no
+ * pre-push hook. Payloads piped as Claude Code sends them.
  *
  * @module
  */
