@@ -2,17 +2,20 @@
  * The agent cannot switch off its reviewer (issue "The reviewer cannot be steered", item 6): a turn
  * that changes what controls the turn gate — review-gate's config (the repository's
  * `.review-gate.json`, the user's config), review guidelines (`REVIEW.md` at any depth and
- * `.review-gate/` contents), the installed git hooks (`.husky/`, the hooks directory,
- * `core.hooksPath`) or the agent's settings (Claude Code's `.claude/settings*.json` and user
- * settings, Codex's `hooks.json` and `config.toml`) — gets a blocking finding of its own, unless the
- * user's prompt for that turn asked for it.
+ * `.review-gate/` contents, acknowledgements included), `.gitattributes` at any depth and git's other
+ * attribute sources (they mark files generated, `-diff` or binary, out of the review), the installed
+ * git hooks (`.husky/`, the hooks directory, `core.hooksPath`), the agent's settings (Claude Code's
+ * `.claude/settings*.json` and user settings, Codex's `hooks.json` and `config.toml`), the program
+ * the installed hooks run and the user's shell startup files (lib/gates/turn/guard_files.ts lists
+ * the files outside the tree) — gets a blocking finding of its own, unless the user's prompt for
+ * that turn asked for it.
  *
  * "Asked for it" is decided conservatively: the prompt (recorded by the turn's start) must name the
  * thing — the file's name (`.review-gate.json`, `REVIEW.md`, `settings.local.json`, `hooks.json`,
  * `pre-push`…) or, for review-gate's own config, the config or a setting by name ("review-gate
  * config", "disable the gate", `fail_on`: guard_files.ts `CONFIG_NAMES`). A prompt that only says
- * "fix the build" or "fix what review-gate reported" does not cover an edit to the gate, and a user who wants the change says so by name or
- * makes it themselves.
+ * "fix the build" or "fix what review-gate reported" does not cover an edit to the gate, and a
+ * user who wants the change says so by name or makes it themselves between turns.
  *
  * A change made during the turn is the turn's, whoever made it: review-gate cannot tell the user's
  * own `gate disable`, `ack` or `install` in their terminal from the same command run by the agent
