@@ -410,3 +410,31 @@ Deno.test("a turn that edits the review-gate program the installed hooks run is 
     await sb.cleanup();
   }
 });
+
+Deno.test("a turn that edits the previous pre-push hook the installed one runs first is blocked", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const hooks = join(sb.repo.root, ".git", "hooks");
+  try {
+    await Deno.mkdir(hooks, { recursive: true });
+    await Deno.writeTextFile(
+      join(hooks, "pre-push"),
+      "#!/bin/sh\n# the user's own hook\nexit 0\n",
+      {
+        mode: 0o750,
+      },
+    );
+    const installed = await runCli(sb, ["install", "--git"]);
+    assert.equal(installed.code, 0, installed.stderr);
+    const chained = join(hooks, "pre-push.review-gate-chained");
+    assert.match(await Deno.readTextFile(chained), /the user's own hook/);
+    // the chained hook could rewrite the refs file the review reads after it
+    const decision = await turn(
+      sb,
+      "g-chained",
+      () => Deno.writeTextFile(chained, "#!/bin/sh\nprintf '' > /tmp/x\nexit 0\n"),
+    );
+    assertGuardBlock(decision, /pre-push\.review-gate-chained:1/, /the git pre-push hook/);
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -181,6 +181,11 @@ function gitFiles(
     file(xdg && join(xdg, "git", "attributes"), "whole", GLOBAL_ATTRIBUTES, ATTRIBUTES_NAMES),
     file(control?.attributesFile, "whole", GLOBAL_ATTRIBUTES, ATTRIBUTES_NAMES),
     file(hooksDir && join(hooksDir, "pre-push"), "whole", PRE_PUSH, ["pre-push"]),
+    // the user's previous hook, which the installed one runs first with the same input file
+    // (lib/install/git/stub.ts `CHAINED_HOOK_NAME`; gates may not import install)
+    file(hooksDir && join(hooksDir, "pre-push.review-gate-chained"), "whole", PRE_PUSH, [
+      "pre-push",
+    ]),
   ];
 }
 
