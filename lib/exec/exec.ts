@@ -10,6 +10,9 @@
  * fork, killed by pid): `ExecRequest.processGroup`, and lib/exec/children.ts for what a kill
  * means for each.
  *
+ * An `"own"` child also gets a watchdog (lib/exec/watchdog.ts): when review-gate dies — even of
+ * SIGKILL, which no handler sees — the watchdog ends the child's whole group.
+ *
  * The result comes when the child exits, not when its output pipes close: a grandchild that keeps
  * stdout open (a `setsid` daemon, a background job) gets {@linkcode OUTPUT_GRACE_MS} to let go,
  * then the pipes are cancelled and the result says `outputCutAfterExit`. Every child alive right
@@ -26,6 +29,7 @@ import {
   untrackChild,
 } from "./children.ts";
 import { feedStdin, readBounded } from "./output.ts";
+import { startWatchdog } from "./watchdog.ts";
 
 export type { ProcessGroup } from "./children.ts";
 
@@ -190,17 +194,13 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
   const group = request.processGroup ?? "own";
   const child = spawn(request, group, hasStdin);
   const pid = child.pid;
-  const killChild = () => {
-    try {
-      child.kill("SIGKILL"); // refused once the status is collected: the pid may not be ours
-    } catch {
-      // already reaped
-    }
-  };
+  const killChild = () => sigkillHandle(child);
   // an "ours" child has no group of its own, and what it started is in ours: never a group kill
   const kill = group === "own" ? () => killGroup(pid) : killChild;
   const killRest = group === "own" ? () => killGroupOnly(pid) : () => {};
   trackChild(pid, { group, kill: killChild });
+  // an "own" child is out of reach of whatever kills review-gate: a watchdog ends it then
+  const watchdog = group === "own" ? startWatchdog(pid) : undefined;
   let timedOut = false;
   let aborted = false;
   let exited = false;
@@ -261,6 +261,16 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
     if (grace !== undefined) clearTimeout(grace);
     request.signal?.removeEventListener("abort", onAbort);
     untrackChild(pid);
+    await watchdog?.release();
+  }
+}
+
+/** SIGKILL the child through its handle, which refuses once its status is collected. */
+function sigkillHandle(child: Deno.ChildProcess): void {
+  try {
+    child.kill("SIGKILL"); // refused once the status is collected: the pid may not be ours
+  } catch {
+    // already reaped
   }
 }
 
