@@ -29,7 +29,7 @@ import {
   untrackChild,
 } from "./children.ts";
 import { feedStdin, readBounded } from "./output.ts";
-import { startWatchdog } from "./watchdog.ts";
+import { startWatchdog, type Watchdog } from "./watchdog.ts";
 
 export type { ProcessGroup } from "./children.ts";
 
@@ -192,15 +192,15 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
   const limit = request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   const hasStdin = request.stdin !== null && request.stdin !== undefined;
   const group = request.processGroup ?? "own";
-  const child = spawn(request, group, hasStdin);
+  const spawned = spawnWatched(request, group, hasStdin); // no await before trackChild
+  if (spawned.child === undefined) throw await spawned.failure;
+  const { child, watchdog } = spawned;
   const pid = child.pid;
   const killChild = () => sigkillHandle(child);
   // an "ours" child has no group of its own, and what it started is in ours: never a group kill
   const kill = group === "own" ? () => killGroup(pid) : killChild;
   const killRest = group === "own" ? () => killGroupOnly(pid) : () => {};
   trackChild(pid, { group, kill: killChild });
-  // an "own" child is out of reach of whatever kills review-gate: a watchdog ends it then
-  const watchdog = group === "own" ? startWatchdog(pid) : undefined;
   let timedOut = false;
   let aborted = false;
   let exited = false;
@@ -271,6 +271,28 @@ function sigkillHandle(child: Deno.ChildProcess): void {
     child.kill("SIGKILL"); // refused once the status is collected: the pid may not be ours
   } catch {
     // already reaped
+  }
+}
+
+/** A started child (with its watchdog), or why it could not start, once its watchdog is released. */
+type Spawned =
+  | { child: Deno.ChildProcess; watchdog?: Watchdog }
+  | { child?: undefined; failure: Promise<unknown> };
+
+/**
+ * Start the child; an `"own"` one — out of reach of whatever kills review-gate — with a watchdog
+ * started just before it and told its pid just after (lib/exec/watchdog.ts). Synchronous, so the
+ * caller tracks the child before anything else runs; when the child cannot start, `failure`
+ * resolves to the SpawnError once the watchdog has exited.
+ */
+function spawnWatched(request: ExecRequest, group: ProcessGroup, hasStdin: boolean): Spawned {
+  const watchdog = group === "own" ? startWatchdog() : undefined;
+  try {
+    const child = spawn(request, group, hasStdin);
+    watchdog?.watch(child.pid);
+    return { child, watchdog };
+  } catch (error) {
+    return { failure: (watchdog?.release() ?? Promise.resolve()).then(() => error) };
   }
 }
 

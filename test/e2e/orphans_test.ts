@@ -8,7 +8,15 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { type FakeInvocation, MAIN, processAlive, readFakeLog, type Sandbox } from "./_cli.ts";
+import {
+  type FakeInvocation,
+  MAIN,
+  processAlive,
+  readFakeLog,
+  type Sandbox,
+  writeScenario,
+} from "./_cli.ts";
+import { WATCHDOG_NAME } from "../../lib/exec/watchdog.ts";
 import { waitFor, withChangedSandbox } from "./_sandbox_scope.ts";
 import {
   addTokenLine,
@@ -40,12 +48,14 @@ async function startCli(
   return child;
 }
 
-/** The pids of the watchdogs `ps` shows over process group `pgid`. */
-async function watchdogsOf(pgid: number): Promise<number[]> {
-  const out = await new Deno.Command("ps", { args: ["-A", "-ww", "-o", "pid=,args="] }).output();
+/** The pids of the watchdogs `ps` shows as children of `parent` (review-gate). */
+async function watchdogsOf(parent: number): Promise<number[]> {
+  const out = await new Deno.Command("ps", { args: ["-A", "-ww", "-o", "pid=,ppid=,args="] })
+    .output();
   return new TextDecoder().decode(out.stdout).split("\n")
-    .filter((line) => line.includes(`review-gate-watchdog ${pgid} `))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, ppid, ...args]) => Number(ppid) === parent && args.includes(WATCHDOG_NAME))
+    .map(([pid]) => Number(pid));
 }
 
 function killQuietly(pid: number | undefined): void {
@@ -69,7 +79,7 @@ async function killAndExpectNoOrphans(sandbox: Sandbox, child: Deno.ChildProcess
   try {
     assert.equal(await processAlive(call.pid), true, "the provider hangs");
     assert.equal(await processAlive(call.grandchildPid!), true, "with a child of its own");
-    const [watchdog] = await watchdogsOf(call.pid);
+    const [watchdog] = await watchdogsOf(child.pid);
     assert.ok(watchdog > 0, "a watchdog watches the provider's group");
     child.kill("SIGKILL");
     const out = await child.output();
@@ -114,12 +124,15 @@ Deno.test("hook claude-stop killed with SIGKILL (a host's timeout) leaves no pro
 
 Deno.test("a provider call that ends normally leaves no watchdog behind", async () => {
   await withChangedSandbox(async (sandbox) => {
+    const slow = await writeScenario(sandbox, "slow", [{ kind: "valid", delayMs: 1500 }]);
     const child = await startCli(sandbox, ["review", "--provider", "codex"], {
-      REVIEW_GATE_FAKE_SCENARIO: "valid",
+      REVIEW_GATE_FAKE_SCENARIO: slow,
     });
+    let watchdogs: number[] = [];
+    await waitFor(async () => (watchdogs = await watchdogsOf(child.pid)).length > 0, 20_000);
+    assert.equal(watchdogs.length, 1, "one watchdog for the one provider call");
     const out = await child.output();
     assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-    const [call] = await readFakeLog(sandbox);
-    assert.deepEqual(await watchdogsOf(call.pid), [], "the watchdog was told done and exited");
+    assert.equal(await processAlive(watchdogs[0]), false, "told done, it exited");
   });
 });
