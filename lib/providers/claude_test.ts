@@ -217,6 +217,10 @@ Deno.test("parseClaudeEnvelope() has no answer without a finished, successful re
     "subtype missing": noSubtype,
     "subtype error_during_execution": { ...ok, subtype: "error_during_execution" },
     "is_error true with subtype success": { ...ok, is_error: true },
+    'terminal_reason "aborted_streaming"': { ...ok, terminal_reason: "aborted_streaming" },
+    'terminal_reason "aborted_tools"': { ...ok, terminal_reason: "aborted_tools" },
+    'terminal_reason "hook_stopped"': { ...ok, terminal_reason: "hook_stopped" },
+    'terminal_reason "background_requested"': { ...ok, terminal_reason: "background_requested" },
   };
   for (const [name, body] of Object.entries(cases)) {
     await t.step(name, () => {
@@ -224,4 +228,20 @@ Deno.test("parseClaudeEnvelope() has no answer without a finished, successful re
       assert.equal(env.outcome, "error", JSON.stringify(env));
     });
   }
+});
+
+Deno.test("parseClaudeEnvelope() names a success whose turn did not complete, and keeps older builds' results", () => {
+  const ok = JSON.parse(sample("claude-structured-ok.json"));
+  const aborted = parseClaudeEnvelope(
+    output(JSON.stringify({ ...ok, terminal_reason: "aborted_tools" })),
+  );
+  assert.equal(aborted.outcome, "error");
+  if (aborted.outcome === "error") {
+    assert.equal(
+      aborted.message,
+      'Claude Code ended without completing its turn (terminal_reason "aborted_tools")',
+    );
+  }
+  const { terminal_reason: _t, ...older } = ok;
+  assert.equal(parseClaudeEnvelope(output(JSON.stringify(older))).outcome, "answer");
 });
