@@ -26,12 +26,16 @@ import {
   stopPayload,
 } from "../gates/_gates.ts";
 
-/** Start `main.ts <args>` in the sandbox with `stdin` written and closed. */
+/**
+ * Start `main.ts <args>` in the sandbox with `stdin` written and closed; with `ownGroup`, in a
+ * session and process group of its own (as a host may start a hook, to kill the group later).
+ */
 async function startCli(
   sandbox: Sandbox,
   args: string[],
   env: Record<string, string>,
   stdin = "",
+  ownGroup = false,
 ): Promise<Deno.ChildProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-read", "--allow-write", "--allow-env", "--allow-run", MAIN, ...args],
@@ -41,6 +45,7 @@ async function startCli(
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
+    detached: ownGroup,
   }).spawn();
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(stdin));
@@ -73,7 +78,11 @@ function killQuietly(pid: number | undefined): void {
  * Wait for the hanging provider, SIGKILL review-gate, and assert that the provider, its child and
  * its watchdog are all gone within a few seconds.
  */
-async function killAndExpectNoOrphans(sandbox: Sandbox, child: Deno.ChildProcess): Promise<void> {
+async function killAndExpectNoOrphans(
+  sandbox: Sandbox,
+  child: Deno.ChildProcess,
+  target: "pid" | "group" = "pid",
+): Promise<void> {
   await waitFor(async () => (await readFakeLog(sandbox)).some((c) => c.grandchildPid), 20_000);
   const call = (await readFakeLog(sandbox)).find((c) => c.grandchildPid) as FakeInvocation;
   try {
@@ -81,7 +90,7 @@ async function killAndExpectNoOrphans(sandbox: Sandbox, child: Deno.ChildProcess
     assert.equal(await processAlive(call.grandchildPid!), true, "with a child of its own");
     const [watchdog] = await watchdogsOf(child.pid);
     assert.ok(watchdog > 0, "a watchdog watches the provider's group");
-    child.kill("SIGKILL");
+    Deno.kill(target === "group" ? -child.pid : child.pid, "SIGKILL");
     const out = await child.output();
     assert.equal(out.signal, "SIGKILL");
     const started = performance.now();
@@ -106,17 +115,48 @@ for (const provider of ["claude", "codex"] as const) {
   });
 }
 
-Deno.test("hook claude-stop killed with SIGKILL (a host's timeout) leaves no provider behind", async () => {
+Deno.test("a council (claude and codex at once) killed with SIGKILL leaves neither provider behind", async () => {
+  await withChangedSandbox(async (sandbox) => {
+    const child = await startCli(sandbox, ["review", "--providers", "claude,codex"], {
+      REVIEW_GATE_FAKE_SCENARIO: "hang",
+    });
+    await waitFor(
+      async () => (await readFakeLog(sandbox)).filter((c) => c.grandchildPid).length === 2,
+      20_000,
+    );
+    const calls = await readFakeLog(sandbox);
+    const pids = calls.flatMap((c) => [c.pid, c.grandchildPid!]);
+    try {
+      assert.equal((await watchdogsOf(child.pid)).length, 2, "one watchdog per provider call");
+      child.kill("SIGKILL");
+      await child.output();
+      for (const pid of pids) await waitFor(async () => !(await processAlive(pid)), 5_000);
+    } finally {
+      for (const pid of pids) killQuietly(pid);
+    }
+  });
+});
+
+Deno.test("hook claude-stop killed with SIGKILL (a host's timeout), alone or with its whole group, leaves no provider behind", async () => {
   const sb = await makeGateSandbox({ remote: false });
   try {
     const session = { sessionId: "sess-orphans", cwd: sb.repo.root };
     const p = await runHook(sb, "claude-prompt", promptPayload(session));
     assert.equal(p.code, 0, p.stderr);
     await addTokenLine(sb.repo.root, "ORPHAN_TURN");
-    const child = await startCli(sb, ["hook", "claude-stop"], {
-      REVIEW_GATE_FAKE_SCENARIO: "hang",
-    }, stopPayload(session));
-    await killAndExpectNoOrphans(sb, child);
+    for (const target of ["pid", "group"] as const) {
+      await Deno.remove(sb.log).catch(() => {});
+      const child = await startCli(
+        sb,
+        ["hook", "claude-stop"],
+        {
+          REVIEW_GATE_FAKE_SCENARIO: "hang",
+        },
+        stopPayload(session),
+        target === "group",
+      );
+      await killAndExpectNoOrphans(sb, child, target);
+    }
   } finally {
     await sb.cleanup();
   }
