@@ -9,7 +9,17 @@
  */
 import assert from "node:assert/strict";
 import { lastRun, makeSandbox, PROVIDERS, readFakeLog, runCli } from "./_cli.ts";
-import { commitToken, gitOk, makeGateSandbox, remoteRef, scenario } from "../gates/_gates.ts";
+import {
+  addTokenLine,
+  commitToken,
+  gitOk,
+  makeGateSandbox,
+  promptPayload,
+  remoteRef,
+  runHook,
+  scenario,
+  stopPayload,
+} from "../gates/_gates.ts";
 
 /** What each adapter says about a turn that never finished. */
 const UNFINISHED = {
@@ -61,6 +71,24 @@ Deno.test("pre-push with codex: a turn without turn.completed lets the push thro
     assert.match(r.stderr, /Codex ended without completing its turn/);
     assert.doesNotMatch(r.stderr, /approved/);
     assert.equal(await remoteRef(sb, "main"), base, "the hook alone pushes nothing");
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("the Stop gate with codex: a turn without turn.completed is NOT reviewed, never approved", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    const session = { sessionId: "sess-unfinished", cwd: sb.repo.root };
+    const env = { ...scenario("unfinished"), REVIEW_GATE_PROVIDER: "codex" };
+    const p = await runHook(sb, "claude-prompt", promptPayload(session), { env });
+    assert.equal(p.code, 0, p.stderr);
+    await addTokenLine(sb.repo.root, "UNFINISHED_TURN");
+    const s = await runHook(sb, "claude-stop", stopPayload(session), { env });
+    assert.equal(s.code, 0, s.stderr);
+    assert.match(s.stdout, /NOT reviewed/);
+    assert.match(s.stdout, /Codex ended without completing its turn/);
+    assert.doesNotMatch(s.stdout + s.stderr, /approved/);
   } finally {
     await sb.cleanup();
   }
