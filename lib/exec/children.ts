@@ -6,7 +6,8 @@
  *
  * - An `"own"` child (a provider CLI, anything that may run untrusted or long-lived work) leads its
  *   own session and process group: the terminal's Ctrl-C never reaches it, and it is killed with
- *   everything it started (`kill -KILL -pgid`).
+ *   everything it started (`kill -KILL -pgid`) — by review-gate, or by the child's watchdog
+ *   (lib/exec/watchdog.ts) when review-gate itself is gone.
  * - An `"ours"` child (git) stays in review-gate's process group, which spawns it twice as fast
  *   (no fork). The terminal's Ctrl-C reaches it as it reaches review-gate; it is killed by pid
  *   only — never `-pid`, which is no group of its own, and never our group — and only while it

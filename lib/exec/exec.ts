@@ -10,6 +10,9 @@
  * fork, killed by pid): `ExecRequest.processGroup`, and lib/exec/children.ts for what a kill
  * means for each.
  *
+ * An `"own"` child also gets a watchdog (lib/exec/watchdog.ts): when review-gate dies — even of
+ * SIGKILL, which no handler sees — the watchdog ends the child's whole group.
+ *
  * The result comes when the child exits, not when its output pipes close: a grandchild that keeps
  * stdout open (a `setsid` daemon, a background job) gets {@linkcode OUTPUT_GRACE_MS} to let go,
  * then the pipes are cancelled and the result says `outputCutAfterExit`. Every child alive right
@@ -26,6 +29,7 @@ import {
   untrackChild,
 } from "./children.ts";
 import { feedStdin, readBounded } from "./output.ts";
+import { startWatchdog, type Watchdog } from "./watchdog.ts";
 
 export type { ProcessGroup } from "./children.ts";
 
@@ -188,15 +192,11 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
   const limit = request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   const hasStdin = request.stdin !== null && request.stdin !== undefined;
   const group = request.processGroup ?? "own";
-  const child = spawn(request, group, hasStdin);
+  const spawned = spawnWatched(request, group, hasStdin); // no await before trackChild
+  if (spawned.child === undefined) throw await spawned.failure;
+  const { child, watchdog } = spawned;
   const pid = child.pid;
-  const killChild = () => {
-    try {
-      child.kill("SIGKILL"); // refused once the status is collected: the pid may not be ours
-    } catch {
-      // already reaped
-    }
-  };
+  const killChild = () => sigkillHandle(child);
   // an "ours" child has no group of its own, and what it started is in ours: never a group kill
   const kill = group === "own" ? () => killGroup(pid) : killChild;
   const killRest = group === "own" ? () => killGroupOnly(pid) : () => {};
@@ -261,6 +261,38 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
     if (grace !== undefined) clearTimeout(grace);
     request.signal?.removeEventListener("abort", onAbort);
     untrackChild(pid);
+    await watchdog?.release();
+  }
+}
+
+/** SIGKILL the child through its handle, which refuses once its status is collected. */
+function sigkillHandle(child: Deno.ChildProcess): void {
+  try {
+    child.kill("SIGKILL"); // refused once the status is collected: the pid may not be ours
+  } catch {
+    // already reaped
+  }
+}
+
+/** A started child (with its watchdog), or why it could not start, once its watchdog is released. */
+type Spawned =
+  | { child: Deno.ChildProcess; watchdog?: Watchdog }
+  | { child?: undefined; failure: Promise<unknown> };
+
+/**
+ * Start the child; an `"own"` one — out of reach of whatever kills review-gate — with a watchdog
+ * started just before it and told its pid just after (lib/exec/watchdog.ts). Synchronous, so the
+ * caller tracks the child before anything else runs; when the child cannot start, `failure`
+ * resolves to the SpawnError once the watchdog has exited.
+ */
+function spawnWatched(request: ExecRequest, group: ProcessGroup, hasStdin: boolean): Spawned {
+  const watchdog = group === "own" ? startWatchdog() : undefined;
+  try {
+    const child = spawn(request, group, hasStdin);
+    watchdog?.watch(child.pid);
+    return { child, watchdog };
+  } catch (error) {
+    return { failure: (watchdog?.release() ?? Promise.resolve()).then(() => error) };
   }
 }
 

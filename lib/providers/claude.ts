@@ -273,9 +273,12 @@ function describeError(result: Json, code: number): string {
 
 /**
  * Classify what `claude -p --output-format json` produced (PROVIDERS.md "Claude Code", table).
- * Answer only when exit 0, `type:"result"`, `subtype:"success"`, `is_error:false` and the key
- * `structured_output` is present; success without it is `refused` (prose); anything else an error.
- * Never throws.
+ * Answer only when exit 0, `type:"result"`, `subtype:"success"`, `is_error:false`, the turn ended
+ * as `terminal_reason:"completed"` (or says nothing: older builds never set it) and the key
+ * `structured_output` is present; success without it is `refused` (prose); anything else an error
+ * — a success whose turn was aborted mid-stream or mid-tool (`aborted_streaming`,
+ * `aborted_tools`), stopped by a hook, deferred or sent to the background gave no answer. No
+ * `result` event at all (a stream cut before it) is an error too. Never throws.
  *
  * @param output exit code, stdout, stderr
  * @returns the envelope with session id, usage, cost, turns and model when present
@@ -296,6 +299,17 @@ export function parseClaudeEnvelope(output: ProcessOutput): Envelope {
       ...meta,
       outcome: "error",
       message: withStderr(describeError(result, output.code), output.stderr),
+    };
+  }
+  const ended = result.terminal_reason;
+  if (ended !== undefined && ended !== "completed") {
+    return {
+      ...meta,
+      outcome: "error",
+      message: withStderr(
+        `Claude Code ended without completing its turn (terminal_reason "${String(ended)}")`,
+        output.stderr,
+      ),
     };
   }
   if ("structured_output" in result) {

@@ -199,3 +199,49 @@ Deno.test("excerptOf() keeps short text whole, and the start and end of long tex
   assert.ok(cut.length <= 103, String(cut.length));
   assert.match(cut, /^FIRST x+ … x+ LAST$/);
 });
+
+Deno.test("parseClaudeEnvelope() has no answer without a finished, successful result", async (t) => {
+  const ok = JSON.parse(sample("claude-structured-ok.json"));
+  const { is_error: _e, ...noIsError } = ok;
+  const { subtype: _s, ...noSubtype } = ok;
+  const toolCall = {
+    type: "assistant",
+    message: {
+      content: [{ type: "tool_use", name: "StructuredOutput", input: ok.structured_output }],
+    },
+  };
+  const cases: Record<string, unknown> = {
+    "a StructuredOutput call but no result event": [{ type: "system", subtype: "init" }, toolCall],
+    "is_error missing": noIsError,
+    'is_error "false" (a string)': { ...ok, is_error: "false" },
+    "subtype missing": noSubtype,
+    "subtype error_during_execution": { ...ok, subtype: "error_during_execution" },
+    "is_error true with subtype success": { ...ok, is_error: true },
+    'terminal_reason "aborted_streaming"': { ...ok, terminal_reason: "aborted_streaming" },
+    'terminal_reason "aborted_tools"': { ...ok, terminal_reason: "aborted_tools" },
+    'terminal_reason "hook_stopped"': { ...ok, terminal_reason: "hook_stopped" },
+    'terminal_reason "background_requested"': { ...ok, terminal_reason: "background_requested" },
+  };
+  for (const [name, body] of Object.entries(cases)) {
+    await t.step(name, () => {
+      const env = parseClaudeEnvelope(output(JSON.stringify(body)));
+      assert.equal(env.outcome, "error", JSON.stringify(env));
+    });
+  }
+});
+
+Deno.test("parseClaudeEnvelope() names a success whose turn did not complete, and keeps older builds' results", () => {
+  const ok = JSON.parse(sample("claude-structured-ok.json"));
+  const aborted = parseClaudeEnvelope(
+    output(JSON.stringify({ ...ok, terminal_reason: "aborted_tools" })),
+  );
+  assert.equal(aborted.outcome, "error");
+  if (aborted.outcome === "error") {
+    assert.equal(
+      aborted.message,
+      'Claude Code ended without completing its turn (terminal_reason "aborted_tools")',
+    );
+  }
+  const { terminal_reason: _t, ...older } = ok;
+  assert.equal(parseClaudeEnvelope(output(JSON.stringify(older))).outcome, "answer");
+});

@@ -3,7 +3,8 @@
  * <file> -` with the prompt on stdin and the Codex strict dialect of the schema written to a private
  * temp file; the corrective resume puts every `exec` option before `resume` (`-C` and `--sandbox`
  * are rejected after it) and repeats the sandbox, which a resumed thread does not keep. Parses the
- * JSONL event stream: the answer is the last completed `agent_message` (fallback: the `-o` file);
+ * JSONL event stream: the answer is the last completed `agent_message` of a turn that ended in
+ * `turn.completed` (fallback: the `-o` file); a stream without a completed turn has no answer, and
  * any `turn.failed`, non-zero exit, or top-level `error` not followed by `turn.completed` overrides
  * it.
  *
@@ -237,8 +238,15 @@ interface CodexEvents {
   notices: string[];
   /** True when a `turn.completed` came after the last top-level `error`. */
   completedAfterErrors: boolean;
+  /**
+   * True when the stream ends in a completed turn: a `turn.completed` came and no `turn.started`
+   * nor `agent_message` after it.
+   */
   completed: boolean;
+  /** The last `agent_message` of a completed turn (never one the stream left unfinished). */
   answer?: string;
+  /** The last `agent_message` of the turn under way. */
+  pending?: string;
   events: number;
 }
 
@@ -263,11 +271,16 @@ function readCodexEvents(stdout: string): CodexEvents {
     seen.events++;
     if (event.type === "thread.started" && typeof event.thread_id === "string") {
       seen.meta.sessionId = event.thread_id;
+    } else if (event.type === "turn.started") {
+      seen.completed = false;
+      seen.pending = undefined;
     } else if (event.type === "item.completed" && isObject(event.item)) {
       if (event.item.type === "agent_message" && typeof event.item.text === "string") {
-        seen.answer = event.item.text;
+        seen.pending = event.item.text;
+        seen.completed = false;
       }
     } else if (event.type === "turn.completed") {
+      seen.answer = seen.pending ?? seen.answer;
       seen.completed = true;
       seen.completedAfterErrors = true;
       if (isObject(event.usage)) seen.meta.usage = usageOf(event.usage);
@@ -294,6 +307,14 @@ function usageOf(u: Json): EnvelopeMeta["usage"] {
  * Classify what `codex exec --json` produced (PROVIDERS.md "Codex", JSONL events). Non-JSON lines
  * are ignored. Never throws.
  *
+ * Only a completed turn answers: the answer is the last `agent_message` before a `turn.completed`
+ * (fallback: the `-o` file), and a stream that does not end in `turn.completed` — an
+ * `agent_message` with no `turn.completed` after it, a `turn.started` after the last one, no JSON
+ * at all — is an error ("Codex ended without completing its turn") whatever the exit code and
+ * however approving the message: codex writes `turn.completed` when the model's response is over,
+ * so an answer without it was cut off (a killed stream, a crash that still exited 0, a replaced
+ * binary) and no one knows what the model would have said.
+ *
  * A top-level `error` event is fatal unless a `turn.completed` follows it: codex prints
  * `{"type":"error","message":"Reconnecting... 1/5 (stream disconnected …)"}` while it retries a
  * dropped stream and then finishes the turn normally (seen with the real 0.171.0 against a mock
@@ -302,7 +323,8 @@ function usageOf(u: Json): EnvelopeMeta["usage"] {
  * stays fatal whatever came before.
  *
  * @param output exit code, stdout (JSONL), stderr and the `-o` file's content
- * @returns answer (raw text for the decoder), refused (turn completed without a message) or error;
+ * @returns answer (raw text for the decoder), refused (turn completed without a message) or error
+ *   (a failed turn, a non-zero exit, a turn that never completed);
  *   with the thread id as session id, the usage of `turn.completed` and the notices
  */
 export function parseCodexEnvelope(output: ProcessOutput): Envelope {
@@ -324,19 +346,25 @@ export function parseCodexEnvelope(output: ProcessOutput): Envelope {
   if (output.code !== 0) {
     return { ...meta, outcome: "error", message: `Codex exited with code ${output.code}${suffix}` };
   }
+  if (!seen.completed) {
+    const what = seen.events === 0
+      ? "no JSON event"
+      : seen.pending !== undefined
+      ? "an agent_message but no turn.completed after it"
+      : "no turn.completed";
+    return {
+      ...meta,
+      outcome: "error",
+      message:
+        `Codex ended without completing its turn (exit code ${output.code}; ${what})${suffix}`,
+    };
+  }
   let answer = seen.answer;
   if (answer === undefined) {
     const fromFile = Object.values(output.files).find((c) => c !== null && c.trim() !== "");
     if (fromFile) answer = fromFile;
   }
   if (answer !== undefined) return { ...meta, outcome: "answer", text: answer };
-  if (seen.events === 0 || !seen.completed) {
-    return {
-      ...meta,
-      outcome: "error",
-      message: `Codex printed no completed turn (exit code ${output.code})${suffix}`,
-    };
-  }
   return {
     ...meta,
     outcome: "refused",

@@ -176,7 +176,12 @@ Deno.test("parseCodexEnvelope() ignores non-JSON lines and errors on garbage", (
   assert.equal(parseCodexEnvelope(output(noisy)).outcome, "answer");
   const env = parseCodexEnvelope(output("garbage {", 0));
   assert.equal(env.outcome, "error");
-  if (env.outcome === "error") assert.match(env.message, /no completed turn/);
+  if (env.outcome === "error") {
+    assert.match(
+      env.message,
+      /^Codex ended without completing its turn \(exit code 0; no JSON event\)/,
+    );
+  }
 });
 
 /** The events the real codex 0.171.0 printed when the mock dropped one stream (stream_max_retries 1). */
@@ -214,4 +219,54 @@ Deno.test("parseCodexEnvelope() keeps an error without a later completed turn fa
       if (env.outcome === "error") assert.match(env.message, /Reconnecting\.\.\. 1\/1/);
     });
   }
+});
+
+Deno.test("parseCodexEnvelope() has no answer without a completed turn, however approving the message", async (t) => {
+  const lines = sample("codex-exec.jsonl").trim().split("\n");
+  const completed = lines.findIndex((l) => l.includes('"turn.completed"'));
+  assert.ok(completed > 0, "the sample ends in turn.completed");
+  const before = lines.slice(0, completed);
+  const cases: Record<string, { stdout: string[]; what: RegExp }> = {
+    "an agent_message, then exit 0": {
+      stdout: before,
+      what: /an agent_message but no turn\.completed after it/,
+    },
+    "a message after turn.completed": {
+      stdout: [...lines, lines.find((l) => l.includes("agent_message"))!],
+      what: /an agent_message but no turn\.completed after it/,
+    },
+    "a new turn.started after turn.completed": {
+      stdout: [...lines, '{"type":"turn.started"}'],
+      what: /; no turn\.completed\)/,
+    },
+    "only thread.started and turn.started": {
+      stdout: lines.filter((l) => /thread\.started|turn\.started/.test(l)),
+      what: /; no turn\.completed\)/,
+    },
+  };
+  for (const [name, { stdout, what }] of Object.entries(cases)) {
+    await t.step(name, () => {
+      // the -o file holds an approval too: it must not stand in for the missing turn
+      const env = parseCodexEnvelope(output(stdout.join("\n") + "\n", 0, '{"verdict":"approve"}'));
+      assert.equal(env.outcome, "error");
+      if (env.outcome === "error") {
+        assert.match(env.message, /^Codex ended without completing its turn \(exit code 0; /);
+        assert.match(env.message, what);
+      }
+      assert.equal(env.sessionId, "01a22a6a-8a17-7370-85d8-967ba346d6e2", "the thread id is kept");
+    });
+  }
+});
+
+Deno.test("parseCodexEnvelope() takes the message of the completed turn, not an earlier turn's", () => {
+  const stdout = [
+    '{"type":"thread.started","thread_id":"01a22a6a-8a17-7370-85d8-967ba346d6e2"}',
+    '{"type":"turn.started"}',
+    '{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"{\\"verdict\\":\\"approve\\"}"}}',
+    '{"type":"turn.started"}',
+    '{"type":"item.completed","item":{"id":"item_1","type":"reasoning","text":"…"}}',
+    '{"type":"turn.completed","usage":{"input_tokens":10,"cached_input_tokens":0,"output_tokens":5}}',
+  ].join("\n");
+  const env = parseCodexEnvelope(output(stdout, 0, ""));
+  assert.equal(env.outcome, "refused", "the completed turn has no message of its own");
 });

@@ -110,12 +110,17 @@ function contentText(content: unknown): string {
 }
 
 /**
- * Classify what `vibe --output streaming` produced: one message object per line; the answer is
- * the last `role:"assistant"` message with non-empty content. Non-JSON lines are ignored. Never
- * throws.
+ * Classify what `vibe --output streaming` produced: one message object per line (vibe's
+ * `StreamingJsonOutputFormatter` prints every message as the agent loop adds it). The answer is
+ * the last `role:"assistant"` message with non-empty content — provided the turn ended on it: vibe's
+ * loop stops at an assistant message that asks for no tool, so a stream whose answer is followed by
+ * a tool call, a tool result or a user message (a resume that re-emitted the old history and then
+ * stopped) ended mid-turn, and has no answer whatever the exit code. Empty assistant messages after
+ * the answer are tolerated; non-JSON lines are ignored. Never throws.
  *
  * @param output exit code, stdout (JSONL messages), stderr
- * @returns answer (raw text), refused (exit 0 without an assistant message) or error (exit ≠ 0)
+ * @returns answer (raw text), refused (exit 0 without an assistant message), or error (exit ≠ 0,
+ *   or a stream that ended mid-turn: "Vibe ended without finishing its turn")
  */
 export function parseVibeEnvelope(output: ProcessOutput): Envelope {
   if (output.code !== 0) {
@@ -126,15 +131,31 @@ export function parseVibeEnvelope(output: ProcessOutput): Envelope {
     };
   }
   let answer: string | undefined;
+  /** What came after the answer that shows the turn went on, if anything. */
+  let after: string | undefined;
   for (const line of output.stdout.split("\n")) {
+    let message: unknown;
     try {
-      const message = JSON.parse(line);
-      if (message?.role !== "assistant") continue;
-      const text = contentText(message.content);
-      if (text.trim() !== "") answer = text;
+      message = JSON.parse(line);
     } catch {
-      // not a message line
+      continue; // not a message line
     }
+    if (!isMessage(message)) continue;
+    const text = contentText(message.content);
+    const calls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
+    if (message.role === "assistant" && !calls) {
+      if (text.trim() !== "") [answer, after] = [text, undefined];
+    } else if (message.role === "assistant") {
+      after = "a tool call";
+    } else if (message.role === "tool" || message.role === "user") {
+      after = message.role === "tool" ? "a tool result" : "a new user message";
+    }
+  }
+  if (after !== undefined) {
+    return {
+      outcome: "error",
+      message: `Vibe ended without finishing its turn (exit code 0; its last message is ${after})`,
+    };
   }
   if (answer !== undefined) return { outcome: "answer", text: answer };
   return {
@@ -142,6 +163,12 @@ export function parseVibeEnvelope(output: ProcessOutput): Envelope {
     text: "",
     problem: "Vibe finished without an assistant message",
   };
+}
+
+function isMessage(
+  value: unknown,
+): value is { role: unknown; content: unknown; tool_calls?: unknown } {
+  return typeof value === "object" && value !== null && "role" in value;
 }
 
 /**

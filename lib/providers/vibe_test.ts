@@ -104,3 +104,31 @@ Deno.test("locateVibeSession() picks the newest meta.json for this repo after th
     await Deno.remove(repo, { recursive: true });
   }
 });
+
+Deno.test("parseVibeEnvelope() has no answer when the stream ended mid-turn, however approving the message", async (t) => {
+  const approve = { role: "assistant", content: '{"verdict":"approve"}', tool_calls: null };
+  const call = { role: "assistant", content: "", tool_calls: [{ id: "2" }] };
+  const cases: Record<string, [unknown[], RegExp]> = {
+    "a tool call after the answer": [[approve, call], /a tool call/],
+    "a tool result after the answer": [
+      [approve, call, { role: "tool", content: "x" }],
+      /tool result/,
+    ],
+    "the answer asks for a tool itself": [[{ ...approve, tool_calls: [{ id: "3" }] }], /tool call/],
+    "a resume that re-emitted the old answer, then stopped": [
+      [{ role: "user", content: "old" }, approve, { role: "user", content: "new prompt" }],
+      /a new user message/,
+    ],
+  };
+  for (const [name, [messages, what]] of Object.entries(cases)) {
+    await t.step(name, () => {
+      const stdout = messages.map((m) => JSON.stringify(m)).join("\n");
+      const env = parseVibeEnvelope(output(stdout));
+      assert.equal(env.outcome, "error");
+      if (env.outcome === "error") {
+        assert.match(env.message, /^Vibe ended without finishing its turn \(exit code 0; /);
+        assert.match(env.message, what);
+      }
+    });
+  }
+});

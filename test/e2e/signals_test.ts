@@ -64,7 +64,7 @@ Deno.test("review killed with SIGKILL leaves a run.json saying running", async (
       assert.ok(run.files.includes("run.json"));
       assert.ok(!run.files.includes("answer.json"));
     } finally {
-      killQuietly(call.pid); // kill -9 left the provider's group behind: ours to clean up here
+      killQuietly(call.pid); // its watchdog ends the provider (test/e2e/orphans_test.ts): a backstop
       if (call.grandchildPid) killQuietly(call.grandchildPid);
     }
   });
