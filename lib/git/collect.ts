@@ -50,7 +50,16 @@ import type { Repo } from "./repo.ts";
 import { type PlanLimits, Planner, type ReviewPlan } from "./plan.ts";
 import { resolveTarget } from "./target.ts";
 import { gitTreeView, worktreeView } from "./tree_view.ts";
-import type { Budgets, Change, ChangedFile, ExcludeByRule, ExcludedFile, Target } from "./types.ts";
+import type {
+  Budgets,
+  Change,
+  ChangedFile,
+  ExcludeByRule,
+  ExcludedFile,
+  FilteredFile,
+  NotExcludedFile,
+  Target,
+} from "./types.ts";
 
 /** Options of {@linkcode collectChange}. */
 export interface CollectOptions {
@@ -144,6 +153,9 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     toTree,
     files,
     excludedByRule: read.excludedByRule,
+    ...(read.notExcludedByDefault.length > 0
+      ? { notExcludedByDefault: read.notExcludedByDefault }
+      : {}),
     chunks: plan.chunks,
     get diff() {
       return plan.chunks.map((c) => c.diff).join("");
@@ -169,6 +181,7 @@ interface ReadChange {
   files: ChangedFile[];
   plan: ReviewPlan;
   excludedByRule: ExcludedFile[];
+  notExcludedByDefault: NotExcludedFile[];
 }
 
 /**
@@ -181,19 +194,24 @@ async function readChange(
   repo: Repo,
   range: ListRange & { live: boolean },
 ): Promise<ReadChange> {
-  const [dirty, { raw, entries, excluded, ruled, skip, planner, stream }] = await Promise.all([
-    range.live ? collectDirtySubmodules(runner, repo) : [],
-    listAndStream(runner, repo.root, range),
-  ]);
+  const [dirty, { raw, entries, excluded, notExcluded, ruled, skip, planner, stream }] =
+    await Promise
+      .all([
+        range.live ? collectDirtySubmodules(runner, repo) : [],
+        listAndStream(runner, repo.root, range),
+      ]);
   const streamed = await stream.decode(runner, repo.root);
   const files = entries.map((e, i) => changedFile(e, streamed[i]));
   const listed = new Set(entries.map((e) => e.path));
   const unlisted = dirty.filter((d) => !listed.has(d.path)).map((d) => d.path);
   if (range.exclude && unlisted.length > 0) {
-    for (const e of await range.exclude(unlisted)) {
+    // a submodule is no blob: it never earns a default exclude (lib/rules/content_checks.ts)
+    const decisions = await range.exclude(unlisted.map((path) => ({ path })));
+    for (const e of decisions.excluded) {
       excluded.push(e);
       ruled.add(e.path);
     }
+    notExcluded.push(...decisions.notExcluded);
   }
   for (const { path } of dirty) {
     if (listed.has(path) || ruled.has(path)) continue;
@@ -215,6 +233,7 @@ async function readChange(
     files: files.filter((f) => !ruled.has(f.path)),
     plan,
     excludedByRule: excluded,
+    notExcludedByDefault: notExcluded,
   };
 }
 
@@ -228,6 +247,7 @@ interface Streamed {
   raw: Uint8Array;
   entries: RawEntry[];
   excluded: ExcludedFile[];
+  notExcluded: NotExcludedFile[];
   ruled: Set<string>;
   skip: Set<number>;
   planner: Planner;
@@ -250,7 +270,9 @@ async function listAndStream(
   const args = ["diff-tree", "-r", "-z", "-M", "--raw", ...PATCH_ARGS, ...ids];
   const { listing, complete } = await streamListedPatch(runner, root, args, async (raw) => {
     const entries = parseRawNumstat(raw);
-    const excluded = range.exclude ? await range.exclude(entries.map((e) => e.path)) : [];
+    const { excluded, notExcluded } = range.exclude
+      ? await range.exclude(entries.map(filteredFile))
+      : { excluded: [], notExcluded: [] };
     const ruled = new Set(excluded.map((e) => e.path));
     const skip = new Set(entries.flatMap((e, i) => ruled.has(e.path) ? [i] : []));
     const planner = new Planner(range.limits);
@@ -259,7 +281,7 @@ async function listAndStream(
       cutBytes: pieceLimit - HEADER_ROOM,
       keepBytes: range.limits.chunkBytes,
     }, skip);
-    prepared = { entries, excluded, ruled, skip, planner, stream };
+    prepared = { entries, excluded, notExcluded, ruled, skip, planner, stream };
     range.onListed?.({ tree: range.to, files: entries.length - skip.size });
     return (chunk) => stream.push(chunk);
   });
@@ -274,6 +296,18 @@ async function listAndStream(
   }
   stream.end();
   return { raw: listing, ...prepared! };
+}
+
+/**
+ * A listed file as the path filter sees it: its path and the blob whose content a default exclude
+ * checks — the new side's, or the old side's of a deletion — when that side is a file or a symlink
+ * (modes 100644, 100755, 120000).
+ */
+function filteredFile(e: RawEntry): FilteredFile {
+  const old = e.status === "deleted";
+  const id = old ? e.oldId : e.newId;
+  const mode = old ? e.oldMode : e.newMode;
+  return id && /^1[02]/.test(mode) ? { path: e.path, blob: id } : { path: e.path };
 }
 
 /** A listed file as the change reports it. */
