@@ -64,17 +64,27 @@ export function looksBinary(bytes: Uint8Array): boolean {
 }
 
 /**
- * Why a text is not minified, or null when it is: average line length over 110 characters
- * (Linguist) and one line of at least 500 bytes.
+ * Why content is not minified, or null when it is: average line length over 110 (Linguist, which
+ * counts characters; bytes here, read without decoding) and one line of at least 500 bytes.
+ *
+ * @param bytes the file's content
  */
-export function notMinified(text: string): string | null {
-  const lines = text.split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  const count = Math.max(1, lines.length);
-  const average = Math.round(text.length / count);
-  const longest = lines.reduce((m, l) => Math.max(m, l.length), 0);
+export function notMinified(bytes: Uint8Array): string | null {
+  let lines = 0;
+  let longest = 0;
+  let start = 0;
+  for (let at = bytes.indexOf(0x0a); at >= 0; at = bytes.indexOf(0x0a, start)) {
+    lines++;
+    longest = Math.max(longest, at - start);
+    start = at + 1;
+  }
+  if (start < bytes.length) {
+    lines++;
+    longest = Math.max(longest, bytes.length - start);
+  }
+  const average = Math.round(bytes.length / Math.max(1, lines));
   if (average > 110 && longest >= 500) return null;
-  return `it does not look minified (average line ${average} characters, longest ${longest}; minified files average over 110 with a line of 500 or more)`;
+  return `it does not look minified (average line ${average} bytes, longest ${longest}; minified files average over 110 with a line of 500 or more)`;
 }
 
 type Json = Record<string, unknown>;
@@ -252,59 +262,66 @@ const SOURCE_MAP = jsonLock(
   (v) => v.version === 3 && typeof v.mappings === "string",
 );
 
-type Check = (text: string, at: { path: string; bytes: Uint8Array }) =>
+/** A check: `text` decodes the content as UTF-8 (once, only when called). */
+type Check = (text: () => string, at: { path: string; bytes: Uint8Array }) =>
   | string
   | null
   | Promise<string | null>;
 
+/** A check of the decoded text. */
+const onText = (check: (text: string) => string | null | Promise<string | null>): Check => (text) =>
+  check(text());
+
 const CHECKS: Record<ContentCheck, Check> = {
-  "npm-lock": jsonLock(
+  "npm-lock": onText(jsonLock(
     "npm lockfile",
     (v) => "lockfileVersion" in v && (isObject(v.packages) || isObject(v.dependencies)),
-  ),
-  "yarn-lock": yarnLock,
-  "pnpm-lock": yamlLock("pnpm lockfile", has("lockfileVersion")),
+  )),
+  "yarn-lock": onText(yarnLock),
+  "pnpm-lock": onText(yamlLock("pnpm lockfile", has("lockfileVersion"))),
   "bun-lock": (text, { path, bytes }) =>
     path.endsWith(".lockb")
       ? looksBinary(bytes) &&
           new TextDecoder().decode(bytes.subarray(0, 64)).includes("bun-lockfile-format-v")
         ? null
         : "it is not a binary bun lockfile (no bun-lockfile-format header)"
-      : bunLock(text),
-  "cargo-lock": tomlLock(
+      : bunLock(text()),
+  "cargo-lock": onText(tomlLock(
     "Cargo.lock",
     (v) => Object.keys(v).every((k) => ["version", "package", "metadata", "patch"].includes(k)),
-  ),
-  "go-sum": GO_SUM,
-  "poetry-lock": tomlLock("poetry lockfile", hasObject("metadata")),
-  "uv-lock": tomlLock("uv lockfile", (v) => typeof v.version === "number"),
-  "composer-lock": jsonLock("composer lockfile", (v) => Array.isArray(v.packages)),
-  "gemfile-lock": GEMFILE_LOCK,
-  "deno-lock": jsonLock("deno lockfile", has("version")),
-  "pipfile-lock": jsonLock("Pipfile.lock", hasObject("_meta")),
-  "pdm-lock": tomlLock("pdm lockfile", hasObject("metadata")),
-  "flake-lock": jsonLock("flake.lock", (v) => isObject(v.nodes) && "version" in v),
-  "pubspec-lock": yamlLock("pubspec.lock", (v) => isObject(v.packages) || isObject(v.sdks)),
-  "podfile-lock": yamlLock("Podfile.lock", (v) => "PODS" in v || "COCOAPODS" in v),
-  "mix-lock": MIX_LOCK,
-  "swift-resolved": jsonLock(
+  )),
+  "go-sum": onText(GO_SUM),
+  "poetry-lock": onText(tomlLock("poetry lockfile", hasObject("metadata"))),
+  "uv-lock": onText(tomlLock("uv lockfile", (v) => typeof v.version === "number")),
+  "composer-lock": onText(jsonLock("composer lockfile", (v) => Array.isArray(v.packages))),
+  "gemfile-lock": onText(GEMFILE_LOCK),
+  "deno-lock": onText(jsonLock("deno lockfile", has("version"))),
+  "pipfile-lock": onText(jsonLock("Pipfile.lock", hasObject("_meta"))),
+  "pdm-lock": onText(tomlLock("pdm lockfile", hasObject("metadata"))),
+  "flake-lock": onText(jsonLock("flake.lock", (v) => isObject(v.nodes) && "version" in v)),
+  "pubspec-lock": onText(yamlLock("pubspec.lock", (v) => isObject(v.packages) || isObject(v.sdks))),
+  "podfile-lock": onText(yamlLock("Podfile.lock", (v) => "PODS" in v || "COCOAPODS" in v)),
+  "mix-lock": onText(MIX_LOCK),
+  "swift-resolved": onText(jsonLock(
     "Package.resolved",
     (v) => Array.isArray(v.pins) || (isObject(v.object) && Array.isArray(v.object.pins)),
+  )),
+  "gradle-lock": onText(GRADLE_LOCK),
+  "nuget-lock": onText(
+    jsonLock("packages.lock.json", (v) => "version" in v && isObject(v.dependencies)),
   ),
-  "gradle-lock": GRADLE_LOCK,
-  "nuget-lock": jsonLock("packages.lock.json", (v) => "version" in v && isObject(v.dependencies)),
-  "minified": (text, { bytes }) =>
-    looksBinary(bytes) ? "it is binary, not minified text" : notMinified(text),
+  "minified": (_, { bytes }) =>
+    looksBinary(bytes) ? "it is binary, not minified text" : notMinified(bytes),
   "snapshot": (text, { path, bytes }) =>
     path.endsWith(".snap")
-      ? notSnapshot(text)
+      ? notSnapshot(text())
       : looksBinary(bytes)
       ? null
       : "only .snap files and binary snapshots (images) are left out of __snapshots__/",
   "built": (text, { path, bytes }) => {
     if (looksBinary(bytes)) return null;
-    if (path.endsWith(".map") && SOURCE_MAP(text) === null) return null;
-    return notMinified(text) === null
+    if (path.endsWith(".map") && SOURCE_MAP(text()) === null) return null;
+    return notMinified(bytes) === null
       ? null
       : "built output is left out only when it is binary, minified or a source map, and this file is readable";
   },
@@ -322,6 +339,7 @@ export async function contentMismatch(
   check: ContentCheck,
   file: { path: string; bytes: Uint8Array },
 ): Promise<string | null> {
-  const text = new TextDecoder().decode(file.bytes);
-  return await CHECKS[check](text, file);
+  let text: string | undefined;
+  const decode = () => (text ??= new TextDecoder().decode(file.bytes));
+  return await CHECKS[check](decode, file);
 }

