@@ -219,6 +219,34 @@ Deno.test("a default exclude is earned by the content: files only named like one
   });
 });
 
+Deno.test("a default exclude's content check reads the right side: deletions, renames and symlinks", async () => {
+  const minified = "var a=1;" + "function f(t){return t+1};".repeat(200) + "\n";
+  const readable = "export function pad(v) {\n  return String(v);\n}\n";
+  await withSandbox({
+    "web/old.min.js": readable,
+    "web/gone.min.js": "var g=0;" + "function g(t){return t*3};".repeat(300) + "\n",
+    "web/real.min.js": minified,
+    "src/app.ts": "a\n",
+  }, async (sb) => {
+    await Deno.remove(`${sb.repo.root}/web/old.min.js`);
+    await Deno.remove(`${sb.repo.root}/web/gone.min.js`);
+    await sb.repo.git("mv", "web/real.min.js", "web/renamed.min.js");
+    await sb.repo.write("web/renamed.min.js", minified.replace("var a=1;", "var a=2;"));
+    await Deno.mkdir(`${sb.repo.root}/pkg`);
+    await Deno.symlink("../src/app.ts", `${sb.repo.root}/pkg/package-lock.json`);
+    const r = await runCli(sb, ["review", "--json"], { scenario: "valid" });
+    assert.equal(r.code, 0, r.stderr);
+    const envelope = JSON.parse(r.stdout);
+    assert.deepEqual(envelope.rules.excluded, [
+      { path: "web/gone.min.js", rule: "default: minified file" },
+      { path: "web/renamed.min.js", rule: "default: minified file" },
+    ]);
+    const prompt = await lastPrompt(sb);
+    assert.ok(prompt.includes("--- a/web/old.min.js"), "deleting readable code is reviewed");
+    assert.ok(prompt.includes("+++ b/pkg/package-lock.json"), "a symlink is no lockfile");
+  });
+});
+
 Deno.test("excluded files are named, never sent and never counted against the budget", async () => {
   const big = "x".repeat(70_000) + "\n";
   await withSandbox(
