@@ -98,11 +98,11 @@ function jsonLock(what: string, shape: (v: Json) => boolean): (text: string) => 
     try {
       value = JSON.parse(text);
     } catch {
-      return `it does not parse as JSON, as a ${what} does`;
+      return `it does not parse as JSON, the ${what} format`;
     }
     return isObject(value) && shape(value)
       ? null
-      : `it is JSON but not a ${what} (missing the keys its tool writes)`;
+      : `it is JSON but lacks the top-level keys of the ${what} format`;
   };
 }
 
@@ -114,11 +114,11 @@ function tomlLock(what: string, shape: (v: Json) => boolean) {
     try {
       value = parse(text);
     } catch {
-      return `it does not parse as TOML, as a ${what} does`;
+      return `it does not parse as TOML, the ${what} format`;
     }
     return isObject(value) && shape(value)
       ? null
-      : `it is TOML but not a ${what} (missing the keys its tool writes)`;
+      : `it is TOML but lacks the top-level keys of the ${what} format`;
   };
 }
 
@@ -130,11 +130,11 @@ function yamlLock(what: string, shape: (v: Json) => boolean) {
     try {
       value = parse(text, { maxAliasCount: 100 });
     } catch {
-      return `it does not parse as YAML, as a ${what} does`;
+      return `it does not parse as YAML, the ${what} format`;
     }
     return isObject(value) && shape(value)
       ? null
-      : `it is YAML but not a ${what} (missing the keys its tool writes)`;
+      : `it is YAML but lacks the top-level keys of the ${what} format`;
   };
 }
 
@@ -145,7 +145,7 @@ function lineLock(what: string, shapes: readonly RegExp[]): (text: string) => st
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
       if (line.trim() === "" || shapes.some((s) => s.test(line))) continue;
-      return `line ${i + 1} is not a line of a ${what}`;
+      return `line ${i + 1} is not a line of the ${what} format`;
     }
     return null;
   };
@@ -201,10 +201,10 @@ const GRADLE_LOCK = lineLock("gradle.lockfile", [
 function bunLock(text: string): string | null {
   const errors: ParseError[] = [];
   const value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) return "it does not parse as JSONC, as a bun lockfile does";
+  if (errors.length > 0) return "it does not parse as JSONC, the bun lockfile format";
   return isObject(value) && "lockfileVersion" in value
     ? null
-    : "it is JSON but not a bun lockfile (no lockfileVersion)";
+    : "it is JSONC but lacks the lockfileVersion of the bun lockfile format";
 }
 
 /**
@@ -333,7 +333,7 @@ const CHECKS: Record<ContentCheck, Check> = {
  * @param check the default's check
  * @param file its repo-relative path and content (at most {@linkcode MAX_CHECKED_BYTES})
  * @returns null when it is (the file is excluded), else why not, one phrase
- *   ("it does not parse as JSON, as a npm lockfile does")
+ *   ("it does not parse as JSON, the npm lockfile format")
  */
 export async function contentMismatch(
   check: ContentCheck,

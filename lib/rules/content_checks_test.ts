@@ -44,7 +44,7 @@ Deno.test("npm lockfile: JSON with lockfileVersion and packages; JavaScript name
   );
   assert.match(
     String(await check("npm-lock", "package-lock.json", '{"scripts":{"x":"y"}}')),
-    /not a npm lockfile/,
+    /lacks the top-level keys of the npm lockfile format/,
   );
 });
 

@@ -83,7 +83,7 @@ export function buildRulesReport(
   ];
   const notes = [...at.notes ?? []];
   for (const n of change?.notExcludedByDefault ?? []) {
-    notes.push(`${n.path} is reviewed although ${n.rule} names it: ${n.why}`);
+    notes.push(`${n.path}: reviewed, not excluded by "${n.rule}": ${n.why}`);
   }
   if (rules.untrusted && rules.from.kind === "worktree") {
     notes.push(

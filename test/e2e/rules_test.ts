@@ -197,13 +197,16 @@ Deno.test("a default exclude is earned by the content: files only named like one
     const notes = envelope.rules.notes.join("\n");
     assert.match(
       notes,
-      /src\/__snapshots__\/app\.test\.ts\.snap is reviewed although default: snapshot names it: it is not a snapshot file/,
+      /src\/__snapshots__\/app\.test\.ts\.snap: reviewed, not excluded by "default: snapshot": it is not a snapshot file/,
     );
     assert.match(
       notes,
-      /tools\/package-lock\.json is reviewed although default: npm lockfile names it: it does not parse as JSON/,
+      /tools\/package-lock\.json: reviewed, not excluded by "default: npm lockfile": it does not parse as JSON/,
     );
-    assert.match(notes, /dist\/index\.js is reviewed although default: build output names it/);
+    assert.match(
+      notes,
+      /dist\/index\.js: reviewed, not excluded by "default: build output": built output is left out only when/,
+    );
     const prompt = await lastPrompt(sb);
     for (
       const path of [

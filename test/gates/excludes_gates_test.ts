@@ -172,6 +172,15 @@ Deno.test("claude Stop gate: an approved turn with a lockfile names it — never
       "review-gate: approved; excluded by rule: package-lock.json (default: npm lockfile)",
     );
     assert.equal(await providerCalls(sb), 1);
+    // the next stop on the same tree reuses the verdict, and still names the file
+    const again = await runHook(sb, "claude-stop", stopPayload(session), {
+      env: scenario("valid"),
+    });
+    assert.equal(
+      stopDecision(again.stdout)?.systemMessage,
+      "review-gate: approved; excluded by rule: package-lock.json (default: npm lockfile)",
+    );
+    assert.equal(await providerCalls(sb), 1, "no second model call");
   } finally {
     await sb.cleanup();
   }
