@@ -13,7 +13,10 @@
  *   (`Cargo.lock`, `poetry.lock`, `uv.lock`, `pdm.lock`) with smol-toml; YAML ones
  *   (`pnpm-lock.yaml` with `lockfileVersion`, yarn berry's `__metadata`, `pubspec.lock`,
  *   `Podfile.lock`) with yaml; line formats (`go.sum`, yarn v1, `Gemfile.lock`, `mix.lock`,
- *   `gradle.lockfile`) line by line; `bun.lockb` by its binary header.
+ *   `gradle.lockfile`) line by line; `bun.lockb` by its binary header. A YAML or line-format
+ *   lockfile that also parses as JavaScript is not excluded ({@linkcode parsesAsScript}): Node
+ *   runs a `require()`d `.lock` or `.yaml` file as code. JSON, JSONC and TOML need no such test:
+ *   their values are literals, so parsed as JavaScript they call nothing.
  * - Snapshots: a `.snap` file is only a header comment and `exports[`…`] = `…`;` statements whose
  *   template literals hold no `${` expression (the shape Jest and Vitest write); any other file
  *   under `__snapshots__/` is left out only when it is binary (an image snapshot).
@@ -87,6 +90,26 @@ export function notMinified(bytes: Uint8Array): string | null {
   return `it does not look minified (average line ${average} bytes, longest ${longest}; minified files average over 110 with a line of 500 or more)`;
 }
 
+/**
+ * True when a text also parses as a JavaScript function body — what Node's CommonJS loader runs
+ * for a `require()`d file of an unknown extension such as `.lock` or `.yaml`. Parsing only:
+ * `new Function` compiles the body and never calls it. A real YAML or line-format lockfile does
+ * not parse (its `.:` keys, `^1.0.0` ranges, `10c0` cache keys or `#` comments are syntax errors);
+ * one that does was crafted to run when a reviewed file imports it.
+ */
+export function parsesAsScript(text: string): boolean {
+  try {
+    new Function(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why a lockfile that also parses as JavaScript is not excluded. */
+const SCRIPT = (what: string) =>
+  `it also parses as JavaScript, which no real ${what} does (it could run when a reviewed file requires it)`;
+
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -132,9 +155,10 @@ function yamlLock(what: string, shape: (v: Json) => boolean) {
     } catch {
       return `it does not parse as YAML, the ${what} format`;
     }
-    return isObject(value) && shape(value)
-      ? null
-      : `it is YAML but lacks the top-level keys of the ${what} format`;
+    if (!isObject(value) || !shape(value)) {
+      return `it is YAML but lacks the top-level keys of the ${what} format`;
+    }
+    return parsesAsScript(text) ? SCRIPT(what) : null;
   };
 }
 
@@ -147,7 +171,7 @@ function lineLock(what: string, shapes: readonly RegExp[]): (text: string) => st
       if (line.trim() === "" || shapes.some((s) => s.test(line))) continue;
       return `line ${i + 1} is not a line of the ${what} format`;
     }
-    return null;
+    return parsesAsScript(text) ? SCRIPT(what) : null;
   };
 }
 
