@@ -660,9 +660,12 @@ async function finishNotShown(
   const named = omitted.slice(0, NAMED_IN_MESSAGE)
     .map((o) => `${JSON.stringify(o.path)} (${OMIT_REASON_TEXT[o.reason]})`);
   const rest = omitted.length - named.length;
+  const excluded = at.change.excludedByRule.length
+    ? `; excluded by rule: ${excludedList(at.change.excludedByRule)}`
+    : "";
   const message = `nothing in this change could be shown to the model, so it was not asked: ${
     named.join(", ")
-  }${rest > 0 ? ` and ${rest} more` : ""}`;
+  }${rest > 0 ? ` and ${rest} more` : ""}${excluded}`;
   return await finishUncalled(run, at, { status: "not-reviewed", message });
 }
 

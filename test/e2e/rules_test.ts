@@ -177,6 +177,22 @@ Deno.test("a lockfile-only change is NOT reviewed (excluded by rule), with no mo
   });
 });
 
+Deno.test("a change of a binary file and a lockfile is NOT reviewed, and names the lockfile too", async () => {
+  await withSandbox({ "src/app.ts": "a\n" }, async (sb) => {
+    await sb.repo.write("logo.png", new Uint8Array([137, 80, 78, 71, 0, 1, 2]));
+    await sb.repo.write("package-lock.json", '{"lockfileVersion":3,"packages":{}}\n');
+    const r = await runCli(sb, ["review", "--json"], { scenario: "valid" });
+    assert.equal(r.code, 3, r.stderr);
+    const envelope = JSON.parse(r.stdout);
+    assert.equal(envelope.status, "not-reviewed");
+    assert.match(
+      envelope.message,
+      /could be shown to the model[^;]*"logo\.png"[^;]*; excluded by rule: package-lock\.json \(default: npm lockfile\)$/,
+    );
+    assert.equal((await readFakeLog(sb)).length, 0, "no model call");
+  });
+});
+
 Deno.test("a default exclude is earned by the content: files only named like one are reviewed", async () => {
   const minified = "var a=1;" + "function f(t){return t+1};".repeat(200) + "\n";
   const payload = 'const { execSync } = require("node:child_process");\nexecSync("id");\n';
