@@ -89,7 +89,10 @@ function runFacts(record: RunRecord): string[] {
   return out;
 }
 
-/** What the team's rules did: where they came from, guidelines sent, files excluded by rule. */
+/**
+ * What the team's rules did: where they came from, guidelines sent, files excluded by rule, and
+ * the notes (e.g. a file named like a default exclude, reviewed because of its content).
+ */
 function rulesFacts(r: RunRecord["rules"]): string[] {
   if (!r) return [];
   const out = [
@@ -109,6 +112,7 @@ function rulesFacts(r: RunRecord["rules"]): string[] {
     out.push(`  - excluded by rule: \`${e.path}\` (${escapeInline(e.rule)})`);
   }
   for (const f of r.editedRuleFiles) out.push(`  - this change edits the rule file \`${f}\``);
+  for (const note of r.notes ?? []) out.push(`  - note: ${escapeInline(note)}`);
   return out;
 }
 

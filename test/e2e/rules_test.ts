@@ -234,6 +234,11 @@ Deno.test("a default exclude is earned by the content: files only named like one
       assert.ok(prompt.includes(`+++ b/${path}`), `${path} reached the model`);
     }
     assert.ok(!prompt.includes("+++ b/web/app.min.js"), "real minified output is still left out");
+    const md = await Deno.readTextFile(`${envelope.runDir}/review.md`);
+    assert.match(
+      md,
+      /- note: tools\/package-lock\.json: reviewed, not excluded by "default: npm lockfile"/,
+    );
     assert.ok(!prompt.includes("+++ b/yarn.lock"), "a real lockfile is still left out");
   });
 });
