@@ -23,11 +23,13 @@
  * - Build output (`dist/`, `build/` at the root): binary, minified, or a source map (JSON with
  *   `version` 3 and `mappings`); built code that is readable is reviewed.
  *
- * Every check reads at most {@linkcode MAX_CHECKED_BYTES} of a file: a larger file is reviewed.
+ * Every check reads at most {@linkcode MAX_CHECKED_BYTES} of a file: a larger file is reviewed. The
+ * parsers (jsonc-parser, smol-toml, yaml) are npm packages, loaded only by the check that needs
+ * them (README "Development": an npm import starts Node compatibility).
  *
  * @module
  */
-import { parse as parseJsonc, type ParseError } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
 
 /** Largest file whose content is checked, bytes; a larger one is reviewed (16 MiB). */
 export const MAX_CHECKED_BYTES = 16 * 1024 * 1024;
@@ -222,9 +224,10 @@ const GRADLE_LOCK = lineLock("gradle.lockfile", [
 ]);
 
 /** `bun.lock`: JSONC (trailing commas allowed) with `lockfileVersion`. */
-function bunLock(text: string): string | null {
+async function bunLock(text: string): Promise<string | null> {
+  const { parse } = await import("jsonc-parser");
   const errors: ParseError[] = [];
-  const value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) return "it does not parse as JSONC, the bun lockfile format";
   return isObject(value) && "lockfileVersion" in value
     ? null
