@@ -35,6 +35,13 @@ export interface RulesReport {
   notes: string[];
 }
 
+/**
+ * How the default excludes decide, in every verdict identity: since they are earned by content
+ * (lib/rules/content_checks.ts), a verdict cached or memoised when they matched by name alone is
+ * never reused — it may have left out readable code called `util.min.js`.
+ */
+const DEFAULTS_CHECKED = "default excludes earned by content, v1";
+
 /** Most files excluded by rule a gate's one-line answer names. */
 const NAMED_EXCLUDED = 5;
 
@@ -123,6 +130,7 @@ export function rulesIdentity(
     config.exclude,
     config.include,
     config.default_excludes,
+    DEFAULTS_CHECKED,
   ]));
 }
 
@@ -142,6 +150,7 @@ export function ruleSettingsIdentity(config: Config, rules: RulesOptions): Promi
     config.exclude,
     config.include,
     config.default_excludes,
+    DEFAULTS_CHECKED,
     config.budgets.guidelines_bytes,
   ]));
 }
