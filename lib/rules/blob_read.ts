@@ -15,7 +15,7 @@ import { MAX_CHECKED_BYTES } from "./content_checks.ts";
 /** Blob bytes one `cat-file --batch` call reads at most (32 MiB). */
 const BATCH_BYTES = 32 * 1024 * 1024;
 /** Blob bytes read for the checks of one change at most (128 MiB). */
-const TOTAL_BYTES = 128 * 1024 * 1024;
+export const TOTAL_BYTES = 128 * 1024 * 1024;
 const MIB = 1024 * 1024;
 
 /**
@@ -24,6 +24,8 @@ const MIB = 1024 * 1024;
  * @param runner the subprocess seam
  * @param repo the repository holding the blobs
  * @param ids blob ids (hex; repeats are read once)
+ * @param bounds bytes per file and per change (default {@linkcode MAX_CHECKED_BYTES} and
+ *   {@linkcode TOTAL_BYTES})
  * @returns id → its bytes, or why it was not read (one phrase)
  * @throws {import("../base/errors.ts").GitError} when git fails
  */
@@ -31,6 +33,7 @@ export async function readBlobsForChecks(
   runner: Runner,
   repo: Repo,
   ids: readonly string[],
+  bounds: { file: number; total: number } = { file: MAX_CHECKED_BYTES, total: TOTAL_BYTES },
 ): Promise<Map<string, Uint8Array | string>> {
   const out = new Map<string, Uint8Array | string>();
   const unique = [...new Set(ids)];
@@ -45,15 +48,11 @@ export async function readBlobsForChecks(
     const [id, type, size] = line.split(" ");
     if (!id || type !== "blob") continue;
     const bytes = Number(size);
-    if (bytes > MAX_CHECKED_BYTES) {
-      out.set(
-        id,
-        `it is too large to check its content (${mib(bytes)}; at most ${
-          mib(MAX_CHECKED_BYTES)
-        } are read)`,
-      );
-    } else if (total + bytes > TOTAL_BYTES) {
-      out.set(id, `the content checks of this change already read ${mib(TOTAL_BYTES)}`);
+    if (bytes > bounds.file) {
+      const why = `${amount(bytes)}; at most ${amount(bounds.file)} are read`;
+      out.set(id, `it is too large to check its content (${why})`);
+    } else if (total + bytes > bounds.total) {
+      out.set(id, `the content checks of this change already read ${amount(bounds.total)}`);
     } else {
       total += bytes;
       wanted.push({ id, size: bytes });
@@ -71,8 +70,9 @@ export async function readBlobsForChecks(
   return out;
 }
 
-function mib(bytes: number): string {
-  return `${Math.round(bytes / MIB * 10) / 10} MiB`;
+/** Bytes for people: `3000 B`, `16 MiB`, `20.5 MiB`. */
+function amount(bytes: number): string {
+  return bytes < MIB ? `${bytes} B` : `${Math.round(bytes / MIB * 10) / 10} MiB`;
 }
 
 function batches<T extends { size: number }>(items: readonly T[]): T[][] {
