@@ -10,10 +10,12 @@
  * Git calls for a worktree target: `add -A` + `write-tree` (temp index), then the listing with
  * the patch and — only when the index holds a submodule — `diff-files` (submodules with
  * uncommitted changes) in parallel: 3 in all (plus `rev-parse` in {@linkcode resolveRepo}, and
- * `check-attr` for the path filter while the patch streams); `ls-files -v` when an index entry is
- * marked assume-unchanged or skip-worktree, `diff-tree -p` again for a patch too large to hold
- * while the path filter runs, one `git status` per dirty submodule, and for files git calls binary
- * two `cat-file` calls plus one `diff --no-index` per file decoded as text.
+ * `check-attr` for the path filter while the patch streams, and two `cat-file` calls when a
+ * default exclude names a file, whose content must earn the exclusion: lib/rules/exclude.ts);
+ * `ls-files -v` when an index entry is marked assume-unchanged or skip-worktree, `diff-tree -p`
+ * again for a patch too large to hold while the path filter runs, one `git status` per dirty
+ * submodule, and for files git calls binary two `cat-file` calls plus one `diff --no-index` per
+ * file decoded as text.
  *
  * Linked worktrees and independent repositories nested in the checkout are not part of a worktree
  * change (lib/git/live_tree.ts `snapshotWorktree`): they are left out and listed in coverage
@@ -21,7 +23,9 @@
  *
  * The team's path filter ({@linkcode CollectOptions.exclude}, built by lib/rules/) runs on the
  * listing before the patch is planned: the files it leaves out are dropped from `files` and the plan
- * and listed in `excludedByRule`, so they never count against the budget.
+ * and listed in `excludedByRule`, so they never count against the budget; the files a default
+ * exclude names but whose content did not earn it stay in and are listed in
+ * `notExcludedByDefault`.
  *
  * Submodules are never reviewed through the diff (a gitlink's patch is one `Subproject commit`
  * line): a changed gitlink, and for worktree targets a submodule with uncommitted changes (up to
@@ -194,16 +198,15 @@ async function readChange(
   repo: Repo,
   range: ListRange & { live: boolean },
 ): Promise<ReadChange> {
-  const [dirty, { raw, entries, excluded, notExcluded, ruled, skip, planner, stream }] =
-    await Promise
-      .all([
-        range.live ? collectDirtySubmodules(runner, repo) : [],
-        listAndStream(runner, repo.root, range),
-      ]);
+  const [dirty, listed] = await Promise.all([
+    range.live ? collectDirtySubmodules(runner, repo) : [],
+    listAndStream(runner, repo.root, range),
+  ]);
+  const { raw, entries, excluded, notExcluded, ruled, skip, planner, stream } = listed;
   const streamed = await stream.decode(runner, repo.root);
   const files = entries.map((e, i) => changedFile(e, streamed[i]));
-  const listed = new Set(entries.map((e) => e.path));
-  const unlisted = dirty.filter((d) => !listed.has(d.path)).map((d) => d.path);
+  const paths = new Set(entries.map((e) => e.path));
+  const unlisted = dirty.filter((d) => !paths.has(d.path)).map((d) => d.path);
   if (range.exclude && unlisted.length > 0) {
     // a submodule is no blob: it never earns a default exclude (lib/rules/content_checks.ts)
     const decisions = await range.exclude(unlisted.map((path) => ({ path })));
@@ -214,7 +217,7 @@ async function readChange(
     notExcluded.push(...decisions.notExcluded);
   }
   for (const { path } of dirty) {
-    if (listed.has(path) || ruled.has(path)) continue;
+    if (paths.has(path) || ruled.has(path)) continue;
     planner.file(files.length, path);
     planner.omit({ path, reason: "submodule", lines: 0, bytes: 0 });
     files.push({ path, status: "modified", binary: false, additions: 0, deletions: 0 });
