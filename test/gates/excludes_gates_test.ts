@@ -12,6 +12,8 @@ import { join } from "node:path";
 import {
   APP,
   APP_TEXT,
+  codexPromptPayload,
+  codexStopPayload,
   gitOk,
   makeGateSandbox,
   promptPayload,
@@ -232,6 +234,34 @@ Deno.test("pre-push gate: a lockfile-only push is NOT reviewed (on_partial appli
       );
       assert.equal(await providerCalls(sb), 1);
     });
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("codex Stop gate: readable code named util.min.js is reviewed; a lockfile-only turn is NOT reviewed", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    const one = { sessionId: "codex-min", turnId: "codex-min-t1", cwd: root };
+    await runHook(sb, "codex-prompt", codexPromptPayload(one));
+    await writePayload(root);
+    const s = await runHook(sb, "codex-stop", codexStopPayload(one), { env: scenario("valid") });
+    assert.equal(s.code, 0, s.stderr);
+    const [call] = await readFakeLog(sb);
+    assert.ok(fencedDiff(call.stdin ?? "").includes(PAYLOAD_LINE), "the payload reached the model");
+    await gitOk(sb, ["add", "-A"]);
+    await gitOk(sb, ["commit", "-q", "-m", "pad"]);
+
+    const two = { sessionId: "codex-lock", turnId: "codex-lock-t1", cwd: root };
+    await runHook(sb, "codex-prompt", codexPromptPayload(two));
+    await Deno.writeTextFile(join(root, "package-lock.json"), LOCKFILE);
+    const lock = await runHook(sb, "codex-stop", codexStopPayload(two), { env: scenario("valid") });
+    assert.equal(
+      stopDecision(lock.stdout)?.systemMessage,
+      "review-gate: this turn was NOT reviewed: every changed file is excluded by rule: package-lock.json (default: npm lockfile)",
+    );
+    assert.equal(await providerCalls(sb), 1);
   } finally {
     await sb.cleanup();
   }
