@@ -80,7 +80,12 @@ function runFacts(record: RunRecord): string[] {
   if (reused) out.push(`- Parts: ${reused}`);
   if (record.coverage) {
     const { coverage } = record;
-    out.push(`- Coverage: ${coverage.status} — ${reviewedAmount(coverage)}`);
+    const ruled = record.rules?.excluded.length ?? 0;
+    // "complete" covers what the rules kept: the files they left out are said here too
+    const left = ruled > 0
+      ? `; ${ruled} ${ruled === 1 ? "file" : "files"} excluded by rule, not reviewed (listed below)`
+      : "";
+    out.push(`- Coverage: ${coverage.status} — ${reviewedAmount(coverage)}${left}`);
     for (const line of omittedLines(coverage)) out.push(`  - not reviewed: ${escapeInline(line)}`);
     const excluded = excludedLine(coverage);
     if (excluded) out.push(`- ${escapeInline(excluded)}`);
