@@ -239,6 +239,10 @@ Deno.test("a default exclude is earned by the content: files only named like one
       md,
       /- note: tools\/package-lock\.json: reviewed, not excluded by "default: npm lockfile"/,
     );
+    assert.match(
+      md,
+      /- Coverage: complete — [^\n]*; 2 files excluded by rule, not reviewed \(listed below\)\n/,
+    );
     assert.ok(!prompt.includes("+++ b/yarn.lock"), "a real lockfile is still left out");
   });
 });
