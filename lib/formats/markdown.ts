@@ -80,7 +80,12 @@ function runFacts(record: RunRecord): string[] {
   if (reused) out.push(`- Parts: ${reused}`);
   if (record.coverage) {
     const { coverage } = record;
-    out.push(`- Coverage: ${coverage.status} — ${reviewedAmount(coverage)}`);
+    const ruled = record.rules?.excluded.length ?? 0;
+    // "complete" covers what the rules kept: the files they left out are said here too
+    const left = ruled > 0
+      ? `; ${ruled} ${ruled === 1 ? "file" : "files"} excluded by rule, not reviewed (listed below)`
+      : "";
+    out.push(`- Coverage: ${coverage.status} — ${reviewedAmount(coverage)}${left}`);
     for (const line of omittedLines(coverage)) out.push(`  - not reviewed: ${escapeInline(line)}`);
     const excluded = excludedLine(coverage);
     if (excluded) out.push(`- ${escapeInline(excluded)}`);
@@ -89,7 +94,10 @@ function runFacts(record: RunRecord): string[] {
   return out;
 }
 
-/** What the team's rules did: where they came from, guidelines sent, files excluded by rule. */
+/**
+ * What the team's rules did: where they came from, guidelines sent, files excluded by rule, and
+ * the notes (e.g. a file named like a default exclude, reviewed because of its content).
+ */
 function rulesFacts(r: RunRecord["rules"]): string[] {
   if (!r) return [];
   const out = [
@@ -109,6 +117,7 @@ function rulesFacts(r: RunRecord["rules"]): string[] {
     out.push(`  - excluded by rule: \`${e.path}\` (${escapeInline(e.rule)})`);
   }
   for (const f of r.editedRuleFiles) out.push(`  - this change edits the rule file \`${f}\``);
+  for (const note of r.notes ?? []) out.push(`  - note: ${escapeInline(note)}`);
   return out;
 }
 

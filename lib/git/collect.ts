@@ -10,10 +10,12 @@
  * Git calls for a worktree target: `add -A` + `write-tree` (temp index), then the listing with
  * the patch and — only when the index holds a submodule — `diff-files` (submodules with
  * uncommitted changes) in parallel: 3 in all (plus `rev-parse` in {@linkcode resolveRepo}, and
- * `check-attr` for the path filter while the patch streams); `ls-files -v` when an index entry is
- * marked assume-unchanged or skip-worktree, `diff-tree -p` again for a patch too large to hold
- * while the path filter runs, one `git status` per dirty submodule, and for files git calls binary
- * two `cat-file` calls plus one `diff --no-index` per file decoded as text.
+ * `check-attr` for the path filter while the patch streams, and two `cat-file` calls when a
+ * default exclude names a file, whose content must earn the exclusion: lib/rules/exclude.ts);
+ * `ls-files -v` when an index entry is marked assume-unchanged or skip-worktree, `diff-tree -p`
+ * again for a patch too large to hold while the path filter runs, one `git status` per dirty
+ * submodule, and for files git calls binary two `cat-file` calls plus one `diff --no-index` per
+ * file decoded as text.
  *
  * Linked worktrees and independent repositories nested in the checkout are not part of a worktree
  * change (lib/git/live_tree.ts `snapshotWorktree`): they are left out and listed in coverage
@@ -21,7 +23,9 @@
  *
  * The team's path filter ({@linkcode CollectOptions.exclude}, built by lib/rules/) runs on the
  * listing before the patch is planned: the files it leaves out are dropped from `files` and the plan
- * and listed in `excludedByRule`, so they never count against the budget.
+ * and listed in `excludedByRule`, so they never count against the budget; the files a default
+ * exclude names but whose content did not earn it stay in and are listed in
+ * `notExcludedByDefault`.
  *
  * Submodules are never reviewed through the diff (a gitlink's patch is one `Subproject commit`
  * line): a changed gitlink, and for worktree targets a submodule with uncommitted changes (up to
@@ -50,7 +54,16 @@ import type { Repo } from "./repo.ts";
 import { type PlanLimits, Planner, type ReviewPlan } from "./plan.ts";
 import { resolveTarget } from "./target.ts";
 import { gitTreeView, worktreeView } from "./tree_view.ts";
-import type { Budgets, Change, ChangedFile, ExcludeByRule, ExcludedFile, Target } from "./types.ts";
+import type {
+  Budgets,
+  Change,
+  ChangedFile,
+  ExcludeByRule,
+  ExcludedFile,
+  FilteredFile,
+  NotExcludedFile,
+  Target,
+} from "./types.ts";
 
 /** Options of {@linkcode collectChange}. */
 export interface CollectOptions {
@@ -144,6 +157,9 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     toTree,
     files,
     excludedByRule: read.excludedByRule,
+    ...(read.notExcludedByDefault.length > 0
+      ? { notExcludedByDefault: read.notExcludedByDefault }
+      : {}),
     chunks: plan.chunks,
     get diff() {
       return plan.chunks.map((c) => c.diff).join("");
@@ -169,6 +185,7 @@ interface ReadChange {
   files: ChangedFile[];
   plan: ReviewPlan;
   excludedByRule: ExcludedFile[];
+  notExcludedByDefault: NotExcludedFile[];
 }
 
 /**
@@ -181,22 +198,26 @@ async function readChange(
   repo: Repo,
   range: ListRange & { live: boolean },
 ): Promise<ReadChange> {
-  const [dirty, { raw, entries, excluded, ruled, skip, planner, stream }] = await Promise.all([
+  const [dirty, listed] = await Promise.all([
     range.live ? collectDirtySubmodules(runner, repo) : [],
     listAndStream(runner, repo.root, range),
   ]);
+  const { raw, entries, excluded, notExcluded, ruled, skip, planner, stream } = listed;
   const streamed = await stream.decode(runner, repo.root);
   const files = entries.map((e, i) => changedFile(e, streamed[i]));
-  const listed = new Set(entries.map((e) => e.path));
-  const unlisted = dirty.filter((d) => !listed.has(d.path)).map((d) => d.path);
+  const paths = new Set(entries.map((e) => e.path));
+  const unlisted = dirty.filter((d) => !paths.has(d.path)).map((d) => d.path);
   if (range.exclude && unlisted.length > 0) {
-    for (const e of await range.exclude(unlisted)) {
+    // a submodule is no blob: it never earns a default exclude (lib/rules/content_checks.ts)
+    const decisions = await range.exclude(unlisted.map((path) => ({ path })));
+    for (const e of decisions.excluded) {
       excluded.push(e);
       ruled.add(e.path);
     }
+    notExcluded.push(...decisions.notExcluded);
   }
   for (const { path } of dirty) {
-    if (listed.has(path) || ruled.has(path)) continue;
+    if (paths.has(path) || ruled.has(path)) continue;
     planner.file(files.length, path);
     planner.omit({ path, reason: "submodule", lines: 0, bytes: 0 });
     files.push({ path, status: "modified", binary: false, additions: 0, deletions: 0 });
@@ -215,6 +236,7 @@ async function readChange(
     files: files.filter((f) => !ruled.has(f.path)),
     plan,
     excludedByRule: excluded,
+    notExcludedByDefault: notExcluded,
   };
 }
 
@@ -228,6 +250,7 @@ interface Streamed {
   raw: Uint8Array;
   entries: RawEntry[];
   excluded: ExcludedFile[];
+  notExcluded: NotExcludedFile[];
   ruled: Set<string>;
   skip: Set<number>;
   planner: Planner;
@@ -250,7 +273,9 @@ async function listAndStream(
   const args = ["diff-tree", "-r", "-z", "-M", "--raw", ...PATCH_ARGS, ...ids];
   const { listing, complete } = await streamListedPatch(runner, root, args, async (raw) => {
     const entries = parseRawNumstat(raw);
-    const excluded = range.exclude ? await range.exclude(entries.map((e) => e.path)) : [];
+    const { excluded, notExcluded } = range.exclude
+      ? await range.exclude(entries.map(filteredFile))
+      : { excluded: [], notExcluded: [] };
     const ruled = new Set(excluded.map((e) => e.path));
     const skip = new Set(entries.flatMap((e, i) => ruled.has(e.path) ? [i] : []));
     const planner = new Planner(range.limits);
@@ -259,7 +284,7 @@ async function listAndStream(
       cutBytes: pieceLimit - HEADER_ROOM,
       keepBytes: range.limits.chunkBytes,
     }, skip);
-    prepared = { entries, excluded, ruled, skip, planner, stream };
+    prepared = { entries, excluded, notExcluded, ruled, skip, planner, stream };
     range.onListed?.({ tree: range.to, files: entries.length - skip.size });
     return (chunk) => stream.push(chunk);
   });
@@ -274,6 +299,18 @@ async function listAndStream(
   }
   stream.end();
   return { raw: listing, ...prepared! };
+}
+
+/**
+ * A listed file as the path filter sees it: its path and the blob whose content a default exclude
+ * checks — the new side's, or the old side's of a deletion — when that side is a file or a symlink
+ * (modes 100644, 100755, 120000).
+ */
+function filteredFile(e: RawEntry): FilteredFile {
+  const old = e.status === "deleted";
+  const id = old ? e.oldId : e.newId;
+  const mode = old ? e.oldMode : e.newMode;
+  return id && /^1[02]/.test(mode) ? { path: e.path, blob: id } : { path: e.path };
 }
 
 /** A listed file as the change reports it. */

@@ -406,7 +406,7 @@ Deno.test("collectChange() reads a patch too large to hold while the path filter
       target: { kind: "worktree" },
       budgets,
       // a slow path filter: git has printed the whole patch before it answers
-      exclude: async () => (await done, []),
+      exclude: async () => (await done, { excluded: [], notExcluded: [] }),
     });
     const diffTrees = calls.filter((c) => c.includes("diff-tree"));
     assert.equal(diffTrees.length, 2, "the patch was read again");

@@ -87,12 +87,43 @@ export interface ExcludedFile {
 }
 
 /**
+ * A changed file named like a default exclude but reviewed: its content is not what the name claims
+ * (lib/rules/content_checks.ts), e.g. readable code called `util.min.js`.
+ */
+export interface NotExcludedFile {
+  path: string;
+  /** The default it was named for: `default: minified file`. */
+  rule: string;
+  /** Why its content did not earn the default, one phrase: `it does not look minified (…)`. */
+  why: string;
+}
+
+/** A listed file the path filter decides on. */
+export interface FilteredFile {
+  /** The new path of a rename. */
+  path: string;
+  /**
+   * The blob a default exclude's content check reads: the new side's, the old side's for a
+   * deletion; absent when that side is no blob (a submodule), which never earns a default.
+   */
+  blob?: string;
+}
+
+/** What the path filter decided for a listing. */
+export interface RuleDecisions {
+  /** The files left out, with their rules; the rest are reviewed. */
+  excluded: ExcludedFile[];
+  /** Files a default exclude names that are reviewed because of their content. */
+  notExcluded: NotExcludedFile[];
+}
+
+/**
  * The path filter collection applies to the listed files before budgeting (lib/rules/ builds it).
  *
- * @param paths every changed path (the new path of a rename), in listing order
- * @returns the paths left out, with their rules; the rest are reviewed
+ * @param files every changed file, in listing order
+ * @returns the decisions
  */
-export type ExcludeByRule = (paths: readonly string[]) => Promise<ExcludedFile[]>;
+export type ExcludeByRule = (files: readonly FilteredFile[]) => Promise<RuleDecisions>;
 
 /**
  * What the review saw (contract: stored with every run, in `run.json` and the `--json` envelope).
@@ -164,6 +195,8 @@ export interface Change {
    * the budget; listed by name as excluded by rule (not as unreviewed).
    */
   excludedByRule: ExcludedFile[];
+  /** Files named like a default exclude, reviewed because their content is not what it claims. */
+  notExcludedByDefault?: NotExcludedFile[];
   /**
    * The review plan's chunks: the diff text each model call shows (whole files and hunks that fit
    * the budgets), in path order; empty when nothing can be shown.

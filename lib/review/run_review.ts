@@ -26,7 +26,7 @@ import { snapshotWorktree, type WorktreeSnapshot } from "../git/live_tree.ts";
 import type { Change, ExcludedFile, Target } from "../git/types.ts";
 import { type GuidelineChooser, guidelineChooser, pathFilterFor } from "../rules/apply.ts";
 import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
-import { buildRulesReport, rulesIdentity } from "../rules/report.ts";
+import { buildRulesReport, excludedList, rulesIdentity } from "../rules/report.ts";
 import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
 import type { CallOutcome } from "../session/call.ts";
 import { excludedLine, OMIT_REASON_TEXT } from "../git/coverage_text.ts";
@@ -163,11 +163,16 @@ const WORKTREE: Target = { kind: "worktree" };
 
 /** The acknowledgements of a kind whose answers have no findings: none, and none in its key. */
 const NO_ACKS: ReviewAcks = { active: [], told: [], digest: "none" };
-/** The message of a change every file of which is excluded by rule. */
-function excludedMessage(excluded: readonly ExcludedFile[]): string {
-  const named = excluded.slice(0, 5).map((e) => `${e.path} (${e.rule})`).join(", ");
-  const more = excluded.length > 5 ? `, and ${excluded.length - 5} more` : "";
-  return `every changed file is excluded by rule: ${named}${more}`;
+/**
+ * The message of a change every file of which is excluded by rule: it is NOT reviewed (status
+ * `not-reviewed`), and the files are named. By hand (no gate) and when a default left a file out,
+ * it says how to have them reviewed.
+ */
+function excludedMessage(excluded: readonly ExcludedFile[], gate: string | undefined): string {
+  const hint = !gate && excluded.some((e) => e.rule.startsWith("default: "))
+    ? "; to review them: --no-default-excludes"
+    : "";
+  return `every changed file is excluded by rule: ${excludedList(excluded)}${hint}`;
 }
 
 /** Why a plain `review` of a clean working tree has nothing to review, and what to run instead. */
@@ -179,9 +184,9 @@ const CLEAN_WORKTREE =
  * excluded by rule, and the nested repositories and linked worktrees that are not part of it
  * (named, as the README promises, even when nothing else changed).
  */
-function nothingMessage(change: Change): { message?: string } {
+function nothingMessage(change: Change, gate: string | undefined): { message?: string } {
   const parts = [
-    change.excludedByRule.length ? excludedMessage(change.excludedByRule) : "",
+    change.excludedByRule.length ? excludedMessage(change.excludedByRule, gate) : "",
     excludedLine(change.coverage),
   ].filter((p) => p !== "");
   return parts.length ? { message: parts.join("; ") } : {};
@@ -258,7 +263,10 @@ async function reviewRun(run: ReviewRun): Promise<ReviewOutcome<unknown>> {
   const rules = options.rules ?? LOCAL_RULES;
   run.base.rules = buildRulesReport(rules, { change, notes: options.rulesNotes });
   if (run.aborted()) return run.early("interrupted", at);
-  if (change.files.length === 0) return run.early("nothing-to-review", at);
+  // every changed file excluded by rule: no model saw any of it — NOT reviewed, never "nothing"
+  if (change.files.length === 0) {
+    return run.early(change.excludedByRule.length > 0 ? "not-reviewed" : "nothing-to-review", at);
+  }
 
   const { chooser, acks, prompt, key } = await preparePrompt(run, {
     repo,
@@ -409,9 +417,9 @@ interface ReviewRun {
   /** The record fields known before the change is collected. */
   base: RunBase;
   aborted(): boolean;
-  /** The outcome of a review that ends before a run folder exists. */
+  /** The outcome of a review that ends before a run folder exists (every file excluded by rule: not-reviewed). */
   early(
-    status: "nothing-to-review" | "interrupted",
+    status: "nothing-to-review" | "not-reviewed" | "interrupted",
     at: { label: string; kind?: string; change?: Change; message?: string },
   ): ReviewOutcome<unknown>;
   /** What every `storeRun` call of this review shares. */
@@ -479,7 +487,7 @@ async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<Re
         blocking: false,
         target: { kind: at.kind ?? "worktree", label: at.label },
         ...(status === "interrupted" ? { message: EARLY_INTERRUPT } : {}),
-        ...(status === "nothing-to-review" && at.change ? nothingMessage(at.change) : {}),
+        ...(status !== "interrupted" && at.change ? nothingMessage(at.change, options.gate) : {}),
         ...(at.message ? { message: at.message } : {}),
         finishedAt: deps.now().toISOString(),
         durationMs: deps.now().getTime() - started.getTime(),
@@ -652,9 +660,12 @@ async function finishNotShown(
   const named = omitted.slice(0, NAMED_IN_MESSAGE)
     .map((o) => `${JSON.stringify(o.path)} (${OMIT_REASON_TEXT[o.reason]})`);
   const rest = omitted.length - named.length;
+  const excluded = at.change.excludedByRule.length
+    ? `; excluded by rule: ${excludedList(at.change.excludedByRule)}`
+    : "";
   const message = `nothing in this change could be shown to the model, so it was not asked: ${
     named.join(", ")
-  }${rest > 0 ? ` and ${rest} more` : ""}`;
+  }${rest > 0 ? ` and ${rest} more` : ""}${excluded}`;
   return await finishUncalled(run, at, { status: "not-reviewed", message });
 }
 

@@ -152,13 +152,21 @@ Deno.test("runReview() prepares no proof and no copy where no model is asked: a 
     const clean = watchedRunner();
     assert.equal((await review(repo, clean.runner)).record.status, "nothing-to-review");
     assert.deepEqual(clean.seen, ["rev-parse", "add", "write-tree", "diff-tree"]);
-    // a lockfile is excluded by default: nothing to review, after check-attr
-    await repo.write("package-lock.json", '{"lockfileVersion": 3}\n');
+    // a lockfile is excluded by default once its content is read (cat-file): NOT reviewed
+    await repo.write("package-lock.json", '{"lockfileVersion": 3, "packages": {}}\n');
     const excluded = watchedRunner();
     const outcome = await review(repo, excluded.runner);
-    assert.equal(outcome.record.status, "nothing-to-review");
+    assert.equal(outcome.record.status, "not-reviewed");
+    assert.equal(outcome.exitCode, 3);
     assert.match(outcome.record.message ?? "", /every changed file is excluded by rule/);
-    assert.deepEqual(excluded.seen.sort(), ["add", "diff-tree", "rev-parse", "write-tree"]);
+    assert.deepEqual(excluded.seen.sort(), [
+      "add",
+      "cat-file",
+      "cat-file",
+      "diff-tree",
+      "rev-parse",
+      "write-tree",
+    ]);
     await repo.write("a.ts", "export const a = 2;\n");
     const first = watchedRunner({ provider: () => claudeAnswer(BLOCKING) });
     assert.equal(
@@ -171,6 +179,8 @@ Deno.test("runReview() prepares no proof and no copy where no model is asked: a 
     assert.equal(cached.record.cached, true);
     assert.deepEqual(hit.seen.sort(), [
       "add",
+      "cat-file",
+      "cat-file",
       "check-attr",
       "diff-tree",
       "rev-parse",

@@ -1,14 +1,19 @@
 /**
  * The path filter collection applies (lib/git/collect.ts `CollectOptions.exclude`): the team's
- * globs decide first (lib/rules/filters.ts); the paths only `.gitattributes` can decide are then
- * checked in one batched `git check-attr` call, against the attribute files of the trusted side.
+ * globs decide first (lib/rules/filters.ts); a file a *default* exclude names is left out only when
+ * its content passes that default's check (lib/rules/content_checks.ts), read from git by blob id
+ * (lib/rules/blob_read.ts: bounded, and only for those files); the paths only `.gitattributes` can
+ * decide — and the defaults' files whose content failed — are then checked in one batched
+ * `git check-attr` call, against the attribute files of the trusted side.
  *
  * @module
  */
 import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
-import type { ExcludeByRule, ExcludedFile } from "../git/types.ts";
+import type { ExcludeByRule, ExcludedFile, FilteredFile, NotExcludedFile } from "../git/types.ts";
 import { readPathAttributes } from "./attributes.ts";
+import { readBlobsForChecks } from "./blob_read.ts";
+import { type ContentCheck, contentMismatch } from "./content_checks.ts";
 import { compileFilter, type FilterSettings } from "./filters.ts";
 import type { RulesFrom } from "./source.ts";
 
@@ -18,7 +23,7 @@ import type { RulesFrom } from "./source.ts";
  * @param runner the subprocess seam
  * @param repo the repository
  * @param options the filter settings and where `.gitattributes` is read from
- * @returns the filter; it throws a GitError when `git check-attr` fails
+ * @returns the filter; it throws a GitError when `git check-attr` or `git cat-file` fails
  */
 export function excludeByRule(
   runner: Runner,
@@ -32,23 +37,59 @@ export function excludeByRule(
 ): ExcludeByRule {
   const compiled = compileFilter(options.settings);
   compiled.catch(() => {}); // a glob picomatch refuses fails the first call, not the process
-  return async (paths) => {
+  return async (files) => {
     const filter = await compiled;
-    const excluded: ExcludedFile[] = [];
     const open: string[] = [];
     const decided = new Map<string, string>();
-    for (const path of paths) {
-      const rule = filter.byPath(path);
+    const checked: { file: FilteredFile; rule: string; check: ContentCheck }[] = [];
+    for (const file of files) {
+      const rule = filter.byPath(file.path);
+      const check = rule && rule !== "attributes" ? filter.checkOf(rule) : undefined;
       if (rule === "attributes") {
-        if (!options.skipAttributes) open.push(path);
-      } else if (rule !== null) decided.set(path, rule);
+        if (!options.skipAttributes) open.push(file.path);
+      } else if (rule !== null && check) checked.push({ file, rule, check });
+      else if (rule !== null) decided.set(file.path, rule);
     }
+    const notExcluded = await earnDefaults(runner, repo, checked, decided);
+    if (!options.skipAttributes) open.push(...notExcluded.map((n) => n.path));
     const attributes = await readPathAttributes(runner, repo, options.from, open);
-    for (const path of paths) {
+    const excluded: ExcludedFile[] = [];
+    for (const { path } of files) {
       const attrs = attributes.get(path);
       const rule = decided.get(path) ?? (attrs ? filter.byAttributes(attrs) : null);
       if (rule !== null) excluded.push({ path, rule });
     }
-    return excluded;
+    const byAttributes = new Set(excluded.map((e) => e.path));
+    return { excluded, notExcluded: notExcluded.filter((n) => !byAttributes.has(n.path)) };
   };
+}
+
+/**
+ * Check the content of the files the defaults name: those that pass go into `decided` with their
+ * rule; the others are returned, with why.
+ */
+async function earnDefaults(
+  runner: Runner,
+  repo: Repo,
+  checked: readonly { file: FilteredFile; rule: string; check: ContentCheck }[],
+  decided: Map<string, string>,
+): Promise<NotExcludedFile[]> {
+  if (checked.length === 0) return [];
+  const blobs = await readBlobsForChecks(
+    runner,
+    repo,
+    checked.flatMap((c) => c.file.blob ? [c.file.blob] : []),
+  );
+  const out: NotExcludedFile[] = [];
+  for (const { file, rule, check } of checked) {
+    const read = file.blob ? blobs.get(file.blob) : "it is not a file (a submodule)";
+    const why = read === undefined
+      ? "its content could not be read"
+      : typeof read === "string"
+      ? read
+      : await contentMismatch(check, { path: file.path, bytes: read });
+    if (why === null) decided.set(file.path, rule);
+    else out.push({ path: file.path, rule, why });
+  }
+  return out;
 }

@@ -6,12 +6,15 @@
  * 2. `include` is set and no include glob matches → excluded (`not matched by include`);
  * 3. an `include` glob matches → reviewed (an explicit include beats the defaults);
  * 4. with the defaults on: a {@linkcode DEFAULT_EXCLUDES} glob matches → excluded
- *    (`default: npm lockfile`), or `.gitattributes` marks the file `linguist-generated` or `-diff`
+ *    (`default: npm lockfile`) once its content passes the group's check
+ *    (lib/rules/content_checks.ts: a name alone proves nothing; lib/rules/exclude.ts reads the
+ *    content), or `.gitattributes` marks the file `linguist-generated` or `-diff`
  *    → excluded (`.gitattributes linguist-generated`);
  * 5. otherwise reviewed.
  *
  * @module
  */
+import type { ContentCheck } from "./content_checks.ts";
 import { type CompiledGlob, compileEach, compileGlobs, firstMatch } from "./globs.ts";
 
 /** A group of default excludes every user expects, named for the report. */
@@ -19,6 +22,8 @@ export interface DefaultExclude {
   /** What the files are, e.g. "npm lockfile". */
   name: string;
   globs: readonly string[];
+  /** What a matched file's content must look like to be left out (lib/rules/content_checks.ts). */
+  check: ContentCheck;
 }
 
 /**
@@ -28,29 +33,33 @@ export interface DefaultExclude {
  * reviewed), minified files, snapshots.
  */
 export const DEFAULT_EXCLUDES: readonly DefaultExclude[] = [
-  { name: "npm lockfile", globs: ["package-lock.json", "npm-shrinkwrap.json"] },
-  { name: "yarn lockfile", globs: ["yarn.lock"] },
-  { name: "pnpm lockfile", globs: ["pnpm-lock.yaml"] },
-  { name: "bun lockfile", globs: ["bun.lock", "bun.lockb"] },
-  { name: "cargo lockfile", globs: ["Cargo.lock"] },
-  { name: "go checksums", globs: ["go.sum", "go.work.sum"] },
-  { name: "poetry lockfile", globs: ["poetry.lock"] },
-  { name: "uv lockfile", globs: ["uv.lock"] },
-  { name: "composer lockfile", globs: ["composer.lock"] },
-  { name: "bundler lockfile", globs: ["Gemfile.lock"] },
-  { name: "deno lockfile", globs: ["deno.lock"] },
-  { name: "pipenv lockfile", globs: ["Pipfile.lock"] },
-  { name: "pdm lockfile", globs: ["pdm.lock"] },
-  { name: "nix flake lockfile", globs: ["flake.lock"] },
-  { name: "dart lockfile", globs: ["pubspec.lock"] },
-  { name: "cocoapods lockfile", globs: ["Podfile.lock"] },
-  { name: "mix lockfile", globs: ["mix.lock"] },
-  { name: "swift package lockfile", globs: ["Package.resolved"] },
-  { name: "gradle lockfile", globs: ["gradle.lockfile"] },
-  { name: "nuget lockfile", globs: ["packages.lock.json"] },
-  { name: "build output", globs: ["/dist/", "/build/"] },
-  { name: "minified file", globs: ["*.min.js", "*.min.mjs", "*.min.cjs", "*.min.css"] },
-  { name: "snapshot", globs: ["__snapshots__/", "*.snap"] },
+  { name: "npm lockfile", globs: ["package-lock.json", "npm-shrinkwrap.json"], check: "npm-lock" },
+  { name: "yarn lockfile", globs: ["yarn.lock"], check: "yarn-lock" },
+  { name: "pnpm lockfile", globs: ["pnpm-lock.yaml"], check: "pnpm-lock" },
+  { name: "bun lockfile", globs: ["bun.lock", "bun.lockb"], check: "bun-lock" },
+  { name: "cargo lockfile", globs: ["Cargo.lock"], check: "cargo-lock" },
+  { name: "go checksums", globs: ["go.sum", "go.work.sum"], check: "go-sum" },
+  { name: "poetry lockfile", globs: ["poetry.lock"], check: "poetry-lock" },
+  { name: "uv lockfile", globs: ["uv.lock"], check: "uv-lock" },
+  { name: "composer lockfile", globs: ["composer.lock"], check: "composer-lock" },
+  { name: "bundler lockfile", globs: ["Gemfile.lock"], check: "gemfile-lock" },
+  { name: "deno lockfile", globs: ["deno.lock"], check: "deno-lock" },
+  { name: "pipenv lockfile", globs: ["Pipfile.lock"], check: "pipfile-lock" },
+  { name: "pdm lockfile", globs: ["pdm.lock"], check: "pdm-lock" },
+  { name: "nix flake lockfile", globs: ["flake.lock"], check: "flake-lock" },
+  { name: "dart lockfile", globs: ["pubspec.lock"], check: "pubspec-lock" },
+  { name: "cocoapods lockfile", globs: ["Podfile.lock"], check: "podfile-lock" },
+  { name: "mix lockfile", globs: ["mix.lock"], check: "mix-lock" },
+  { name: "swift package lockfile", globs: ["Package.resolved"], check: "swift-resolved" },
+  { name: "gradle lockfile", globs: ["gradle.lockfile"], check: "gradle-lock" },
+  { name: "nuget lockfile", globs: ["packages.lock.json"], check: "nuget-lock" },
+  { name: "build output", globs: ["/dist/", "/build/"], check: "built" },
+  {
+    name: "minified file",
+    globs: ["*.min.js", "*.min.mjs", "*.min.cjs", "*.min.css"],
+    check: "minified",
+  },
+  { name: "snapshot", globs: ["__snapshots__/", "*.snap"], check: "snapshot" },
 ];
 
 /** The attributes of a path that the defaults read from `.gitattributes`. */
@@ -85,6 +94,8 @@ export interface PathFilter {
   byPath(path: string): string | null | "attributes";
   /** The rule that excludes a path given its attributes (for paths `byPath` left open). */
   byAttributes(attributes: PathAttributes): string | null;
+  /** The content check a rule `byPath` gave asks for: defaults have one, the config's globs none. */
+  checkOf(rule: string): ContentCheck | undefined;
 }
 
 /**
@@ -102,6 +113,7 @@ export async function compileFilter(settings: FilterSettings): Promise<PathFilte
       DEFAULT_EXCLUDES.map(async (d) => ({ name: d.name, globs: await compileEach(d.globs) })),
     )
     : [];
+  const checks = new Map(DEFAULT_EXCLUDES.map((d) => [`default: ${d.name}`, d.check]));
   return {
     byPath(path) {
       const excluded = firstMatch(exclude, path);
@@ -120,5 +132,6 @@ export async function compileFilter(settings: FilterSettings): Promise<PathFilte
       if (attributes.noDiff) return ".gitattributes -diff";
       return null;
     },
+    checkOf: (rule) => settings.defaultExcludes ? checks.get(rule) : undefined,
   };
 }

@@ -67,3 +67,15 @@ Deno.test("compileFilter() applies exclude, then include, then the defaults", as
     assert.equal(f.byAttributes({ generated: false, noDiff: false }), null);
   });
 });
+
+Deno.test("compileFilter() gives every default exclude a content check, and the config's globs none", async () => {
+  const f = await compileFilter({ ...DEFAULTS, exclude: ["*.gen.ts"] });
+  for (const group of DEFAULT_EXCLUDES) {
+    assert.equal(f.checkOf(`default: ${group.name}`), group.check, group.name);
+  }
+  assert.equal(f.checkOf(f.byPath("web/app.min.js") as string), "minified");
+  assert.equal(f.checkOf(f.byPath("a.gen.ts") as string), undefined, "the team's own glob");
+  assert.equal(f.checkOf(".gitattributes linguist-generated"), undefined);
+  const off = await compileFilter({ ...DEFAULTS, defaultExcludes: false });
+  assert.equal(off.checkOf("default: npm lockfile"), undefined);
+});

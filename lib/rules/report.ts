@@ -36,6 +36,29 @@ export interface RulesReport {
 }
 
 /**
+ * How the default excludes decide, in every verdict identity: since they are earned by content
+ * (lib/rules/content_checks.ts), a verdict cached or memoised when they matched by name alone is
+ * never reused — it may have left out readable code called `util.min.js`.
+ */
+const DEFAULTS_CHECKED = "default excludes earned by content, v1";
+
+/** Most files excluded by rule a gate's one-line answer names. */
+const NAMED_EXCLUDED = 5;
+
+/**
+ * The files excluded by rule, for a gate's answer: `package-lock.json (default: npm lockfile),
+ * dist/a.js (exclude "dist/"), and 3 more` — at most five named, then a count.
+ *
+ * @param excluded the change's files excluded by rule (non-empty)
+ * @returns one line, no final full stop
+ */
+export function excludedList(excluded: readonly ExcludedFile[]): string {
+  const named = excluded.slice(0, NAMED_EXCLUDED).map((e) => `${e.path} (${e.rule})`).join(", ");
+  const rest = excluded.length - NAMED_EXCLUDED;
+  return rest > 0 ? `${named}, and ${rest} more` : named;
+}
+
+/**
  * How a rules side is named in reports: `worktree`, or its label and the short id of the git file
  * tree the rules were read from (`main, file tree a1b2c3d4e5f6`), in plain words, no brackets.
  */
@@ -55,7 +78,7 @@ export function describeRulesFrom(from: RulesFrom): string {
 export function buildRulesReport(
   rules: RulesOptions,
   at: {
-    change?: Pick<Change, "files" | "excludedByRule">;
+    change?: Pick<Change, "files" | "excludedByRule" | "notExcludedByDefault">;
     guidelines?: ReviewGuidelines;
     notes?: readonly string[];
   },
@@ -66,6 +89,9 @@ export function buildRulesReport(
     ...(change?.excludedByRule ?? []).map((e) => e.path),
   ];
   const notes = [...at.notes ?? []];
+  for (const n of change?.notExcludedByDefault ?? []) {
+    notes.push(`${n.path}: reviewed, not excluded by "${n.rule}": ${n.why}`);
+  }
   if (rules.untrusted && rules.from.kind === "worktree") {
     notes.push(
       "untrusted: no trusted base to read the rules from; the repository's REVIEW.md files, .gitattributes marks and acknowledgements were not used",
@@ -104,6 +130,7 @@ export function rulesIdentity(
     config.exclude,
     config.include,
     config.default_excludes,
+    DEFAULTS_CHECKED,
   ]));
 }
 
@@ -123,6 +150,7 @@ export function ruleSettingsIdentity(config: Config, rules: RulesOptions): Promi
     config.exclude,
     config.include,
     config.default_excludes,
+    DEFAULTS_CHECKED,
     config.budgets.guidelines_bytes,
   ]));
 }

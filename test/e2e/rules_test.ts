@@ -88,29 +88,32 @@ Deno.test("a src/db/ guideline reaches the prompt only for changes under src/db/
 });
 
 Deno.test("review --plan-only shows which guidelines would be sent and what is excluded by rule", async () => {
-  await withSandbox({ ...REPO, "package-lock.json": "{}\n" }, async (sb) => {
-    await sb.repo.write("src/db/query.ts", "export const q = 2; // TODO\n");
-    await sb.repo.write("package-lock.json", '{"a":1}\n');
-    const text = await runCli(sb, ["review", "--plan-only"]);
-    assert.equal(text.code, 0, text.stderr);
-    assert.match(
-      text.stdout,
-      /Guidelines:\n {2}"REVIEW\.md" \(applies to the whole repository; \d+ B\)\n {2}"src\/db\/REVIEW\.md" \(applies to src\/db\/; \d+ B\)\n/,
-    );
-    assert.match(
-      text.stdout,
-      /Excluded by rule \(never sent, not counted against the budget\):\n {2}"package-lock\.json" \(default: npm lockfile\)/,
-    );
-    const json = JSON.parse((await runCli(sb, ["review", "--plan-only", "--json"])).stdout);
-    assert.deepEqual(json.rules.guidelines.map((g: { source: string }) => g.source), [
-      "REVIEW.md",
-      "src/db/REVIEW.md",
-    ]);
-    assert.deepEqual(json.rules.excluded, [
-      { path: "package-lock.json", rule: "default: npm lockfile" },
-    ]);
-    assert.equal((await readFakeLog(sb)).length, 0, "no model call");
-  });
+  await withSandbox(
+    { ...REPO, "package-lock.json": '{"lockfileVersion":3,"packages":{}}\n' },
+    async (sb) => {
+      await sb.repo.write("src/db/query.ts", "export const q = 2; // TODO\n");
+      await sb.repo.write("package-lock.json", '{"lockfileVersion":3,"packages":{"":{}}}\n');
+      const text = await runCli(sb, ["review", "--plan-only"]);
+      assert.equal(text.code, 0, text.stderr);
+      assert.match(
+        text.stdout,
+        /Guidelines:\n {2}"REVIEW\.md" \(applies to the whole repository; \d+ B\)\n {2}"src\/db\/REVIEW\.md" \(applies to src\/db\/; \d+ B\)\n/,
+      );
+      assert.match(
+        text.stdout,
+        /Excluded by rule \(never sent, not counted against the budget\):\n {2}"package-lock\.json" \(default: npm lockfile\)/,
+      );
+      const json = JSON.parse((await runCli(sb, ["review", "--plan-only", "--json"])).stdout);
+      assert.deepEqual(json.rules.guidelines.map((g: { source: string }) => g.source), [
+        "REVIEW.md",
+        "src/db/REVIEW.md",
+      ]);
+      assert.deepEqual(json.rules.excluded, [
+        { path: "package-lock.json", rule: "default: npm lockfile" },
+      ]);
+      assert.equal((await readFakeLog(sb)).length, 0, "no model call");
+    },
+  );
 });
 
 Deno.test("guidelines reach the claude, codex and vibe prompts the same way", async () => {
@@ -147,19 +150,21 @@ Deno.test("guidelines reach the claude, codex and vibe prompts the same way", as
   });
 });
 
-Deno.test("a lockfile-only change is nothing to review (excluded by rule), with no model call", async () => {
+Deno.test("a lockfile-only change is NOT reviewed (excluded by rule), with no model call and exit 3", async () => {
   await withSandbox({ "package-lock.json": '{"lockfileVersion":3}\n' }, async (sb) => {
     await sb.repo.write("package-lock.json", '{"lockfileVersion":3,"packages":{}}\n');
     const r = await runCli(sb, ["review"], { scenario: "valid" });
-    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.code, 3, r.stderr);
     assert.equal(
       r.stdout,
-      "review-gate: nothing to review (working tree) — every changed file is excluded by rule: " +
-        "package-lock.json (default: npm lockfile)\n",
+      "review-gate: NOT reviewed — every changed file is excluded by rule: " +
+        "package-lock.json (default: npm lockfile); to review them: --no-default-excludes " +
+        "(no model call)\nChange: working tree\n",
     );
     const json = await runCli(sb, ["review", "--json"], { scenario: "valid" });
+    assert.equal(json.code, 3);
     const envelope = JSON.parse(json.stdout);
-    assert.equal(envelope.status, "nothing-to-review");
+    assert.equal(envelope.status, "not-reviewed");
     assert.deepEqual(envelope.rules.excluded, [
       { path: "package-lock.json", rule: "default: npm lockfile" },
     ]);
@@ -169,6 +174,104 @@ Deno.test("a lockfile-only change is nothing to review (excluded by rule), with 
     assert.equal(all.code, 0, all.stderr);
     assert.match(all.stdout, /^review-gate: approved/);
     assert.match(await lastPrompt(sb), /\+\{"lockfileVersion":3,"packages":\{\}\}/);
+  });
+});
+
+Deno.test("a change of a binary file and a lockfile is NOT reviewed, and names the lockfile too", async () => {
+  await withSandbox({ "src/app.ts": "a\n" }, async (sb) => {
+    await sb.repo.write("logo.png", new Uint8Array([137, 80, 78, 71, 0, 1, 2]));
+    await sb.repo.write("package-lock.json", '{"lockfileVersion":3,"packages":{}}\n');
+    const r = await runCli(sb, ["review", "--json"], { scenario: "valid" });
+    assert.equal(r.code, 3, r.stderr);
+    const envelope = JSON.parse(r.stdout);
+    assert.equal(envelope.status, "not-reviewed");
+    assert.match(
+      envelope.message,
+      /could be shown to the model[^;]*"logo\.png"[^;]*; excluded by rule: package-lock\.json \(default: npm lockfile\)$/,
+    );
+    assert.equal((await readFakeLog(sb)).length, 0, "no model call");
+  });
+});
+
+Deno.test("a default exclude is earned by the content: files only named like one are reviewed", async () => {
+  const minified = "var a=1;" + "function f(t){return t+1};".repeat(200) + "\n";
+  const payload = 'const { execSync } = require("node:child_process");\nexecSync("id");\n';
+  await withSandbox({ "src/app.ts": "a\n" }, async (sb) => {
+    await sb.repo.write("src/app.ts", "a\nb\n");
+    await sb.repo.write("src/__snapshots__/app.test.ts.snap", payload);
+    await sb.repo.write("tools/package-lock.json", payload);
+    await sb.repo.write("dist/index.js", payload);
+    await sb.repo.write("web/app.min.js", minified);
+    await sb.repo.write("yarn.lock", '# yarn lockfile v1\n\nleft-pad@^1.3.0:\n  version "1.3.0"\n');
+    const r = await runCli(sb, ["review", "--json"], { scenario: "valid" });
+    assert.equal(r.code, 0, r.stderr);
+    const envelope = JSON.parse(r.stdout);
+    assert.deepEqual(envelope.rules.excluded, [
+      { path: "web/app.min.js", rule: "default: minified file" },
+      { path: "yarn.lock", rule: "default: yarn lockfile" },
+    ]);
+    const notes = envelope.rules.notes.join("\n");
+    assert.match(
+      notes,
+      /src\/__snapshots__\/app\.test\.ts\.snap: reviewed, not excluded by "default: snapshot": it is not a snapshot file/,
+    );
+    assert.match(
+      notes,
+      /tools\/package-lock\.json: reviewed, not excluded by "default: npm lockfile": it does not parse as JSON/,
+    );
+    assert.match(
+      notes,
+      /dist\/index\.js: reviewed, not excluded by "default: build output": built output is left out only when/,
+    );
+    const prompt = await lastPrompt(sb);
+    for (
+      const path of [
+        "src/__snapshots__/app.test.ts.snap",
+        "tools/package-lock.json",
+        "dist/index.js",
+      ]
+    ) {
+      assert.ok(prompt.includes(`+++ b/${path}`), `${path} reached the model`);
+    }
+    assert.ok(!prompt.includes("+++ b/web/app.min.js"), "real minified output is still left out");
+    const md = await Deno.readTextFile(`${envelope.runDir}/review.md`);
+    assert.match(
+      md,
+      /- note: tools\/package-lock\.json: reviewed, not excluded by "default: npm lockfile"/,
+    );
+    assert.match(
+      md,
+      /- Coverage: complete — [^\n]*; 2 files excluded by rule, not reviewed \(listed below\)\n/,
+    );
+    assert.ok(!prompt.includes("+++ b/yarn.lock"), "a real lockfile is still left out");
+  });
+});
+
+Deno.test("a default exclude's content check reads the right side: deletions, renames and symlinks", async () => {
+  const minified = "var a=1;" + "function f(t){return t+1};".repeat(200) + "\n";
+  const readable = "export function pad(v) {\n  return String(v);\n}\n";
+  await withSandbox({
+    "web/old.min.js": readable,
+    "web/gone.min.js": "var g=0;" + "function g(t){return t*3};".repeat(300) + "\n",
+    "web/real.min.js": minified,
+    "src/app.ts": "a\n",
+  }, async (sb) => {
+    await Deno.remove(`${sb.repo.root}/web/old.min.js`);
+    await Deno.remove(`${sb.repo.root}/web/gone.min.js`);
+    await sb.repo.git("mv", "web/real.min.js", "web/renamed.min.js");
+    await sb.repo.write("web/renamed.min.js", minified.replace("var a=1;", "var a=2;"));
+    await Deno.mkdir(`${sb.repo.root}/pkg`);
+    await Deno.symlink("../src/app.ts", `${sb.repo.root}/pkg/package-lock.json`);
+    const r = await runCli(sb, ["review", "--json"], { scenario: "valid" });
+    assert.equal(r.code, 0, r.stderr);
+    const envelope = JSON.parse(r.stdout);
+    assert.deepEqual(envelope.rules.excluded, [
+      { path: "web/gone.min.js", rule: "default: minified file" },
+      { path: "web/renamed.min.js", rule: "default: minified file" },
+    ]);
+    const prompt = await lastPrompt(sb);
+    assert.ok(prompt.includes("--- a/web/old.min.js"), "deleting readable code is reviewed");
+    assert.ok(prompt.includes("+++ b/pkg/package-lock.json"), "a symlink is no lockfile");
   });
 });
 

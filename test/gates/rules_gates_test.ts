@@ -1,8 +1,8 @@
 /**
  * The team's rules in the gates, end to end with real git and the fake provider: the Stop gate reads
  * REVIEW.md as it was when the turn started (the turn's own edit to it is reviewed as code), the
- * pre-push gate reads the pushed commits' guidelines, and both say so when every changed file is
- * excluded by rule instead of passing in silence. A Claude or Codex turn that lowers `fail_on`
+ * pre-push gate reads the pushed commits' guidelines, and both say a change whose every file is
+ * excluded by rule was NOT reviewed instead of passing in silence. A Claude or Codex turn that lowers `fail_on`
  * unasked is judged by the value the turn started with; asked by the user, the new value applies.
  *
  * @module
@@ -71,7 +71,7 @@ Deno.test("claude Stop gate says so when every file the turn changed is excluded
     assert.equal(decision?.decision, undefined, "never blocks");
     assert.equal(
       decision?.systemMessage,
-      "review-gate: nothing to review in this turn — every changed file is excluded by rule: yarn.lock (default: yarn lockfile)",
+      "review-gate: this turn was NOT reviewed: every changed file is excluded by rule: yarn.lock (default: yarn lockfile)",
     );
     assert.equal(await providerCalls(sb), 0);
   } finally {
@@ -104,7 +104,7 @@ Deno.test("pre-push gate: the pushed commits' guidelines apply, and a lockfile-o
     assert.equal(lock.code, 0, lock.stderr);
     assert.match(
       lock.stderr,
-      /review-gate: refs\/heads\/main \(1 commit\): nothing to review — every changed file is excluded by rule: Cargo\.lock \(default: cargo lockfile\)/,
+      /review-gate: WARNING: refs\/heads\/main \(1 commit\) was NOT reviewed: every changed file is excluded by rule: Cargo\.lock \(default: cargo lockfile\)\nThe push goes ahead unreviewed\./,
     );
     assert.equal(await providerCalls(sb), 1, "no model call for the lockfile");
   } finally {

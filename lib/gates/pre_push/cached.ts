@@ -6,7 +6,7 @@
  * @module
  */
 import type { Config } from "../../config/config.ts";
-import type { Coverage } from "../../git/types.ts";
+import type { Coverage, ExcludedFile } from "../../git/types.ts";
 import type { FindingNote, ReviewAnswer } from "../../kinds/review/types.ts";
 import { acksDigest, activeAcks, noteFindings } from "../../acks/match.ts";
 import { readAcks } from "../../acks/file.ts";
@@ -47,6 +47,8 @@ export interface CachedVerdict {
   status: string;
   /** What the cached review saw (absent in entries written before coverage was recorded). */
   coverage?: Coverage;
+  /** The files the cached review's rules left out (named in the push's report). */
+  excluded?: ExcludedFile[];
   /** The provider and model that gave the verdict, and its findings by severity (for the ledger). */
   provider: string;
   model?: string;
@@ -104,6 +106,7 @@ export async function cachedVerdict(
         runDir: entry.record.runDir,
         status: entry.record.status,
         coverage: entry.record.coverage,
+        excluded: entry.record.rules?.excluded,
         provider: entry.record.provider ?? context.identity.provider,
         model: entry.record.model,
         findingCounts: entry.record.findingCounts,

@@ -250,6 +250,7 @@ async function reviewRange(
       coverage: record.coverage,
       onPartial: config.gates.pre_push.on_partial,
       findingNotes: record.findingNotes,
+      excluded: record.rules?.excluded,
     }),
   );
   return "reviewed";

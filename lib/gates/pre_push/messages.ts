@@ -11,7 +11,8 @@ import type { FindingNote, ReviewAnswer } from "../../kinds/review/types.ts";
 import { ACKS_FILE } from "../../acks/types.ts";
 import { omittedLines, reviewedAmount } from "../../git/coverage_text.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
-import type { Coverage } from "../../git/types.ts";
+import type { Coverage, ExcludedFile } from "../../git/types.ts";
+import { excludedList } from "../../rules/report.ts";
 import {
   type GateFinding,
   listFindings,
@@ -136,25 +137,35 @@ export interface PushVerdict {
   onPartial: "allow" | "block";
   /** The answer's findings' notes, index for index: which are acknowledged, and by whom. */
   findingNotes?: readonly FindingNote[];
+  /** The files the team's rules left out of the review: named in the report, never silent. */
+  excluded?: readonly ExcludedFile[];
 }
 
 /**
  * The report of one reviewed ref update, whatever the verdict's source: a block (with the recheck
  * hint when the verdict was cached), a loud note (or, with `on_partial: block`, a block) when only
- * part of the change was reviewed, or one line saying it passes.
+ * part of the change was reviewed, or one line saying it passes. The files the rules left out are
+ * named: on the pass line (`approved; excluded by rule: …`), else on a line of their own.
  *
  * @returns the text (lines ending in a newline) and whether it blocks the push
  */
 export function renderVerdict(verdict: PushVerdict): { text: string; blocked: boolean } {
   const { label, source, answer } = verdict;
   const cached = source !== "model";
+  const excluded = verdict.excluded?.length ? excludedList(verdict.excluded) : "";
+  const excludedLine = excluded
+    ? sanitizeForTerminal(`Excluded by rule (not reviewed): ${excluded}\n`)
+    : "";
   if (verdict.findings.length > 0) {
     const text = renderPrePushBlock({
       label: source === "memo" ? `${label} (cached verdict)` : label,
       findings: verdict.findings,
       reviewPath: `${verdict.runDir}/review.md`,
     });
-    return { text: text + (cached ? `${PRE_PUSH_RECHECK_HINT}\n` : ""), blocked: true };
+    return {
+      text: text + excludedLine + (cached ? `${PRE_PUSH_RECHECK_HINT}\n` : ""),
+      blocked: true,
+    };
   }
   if (verdict.coverage?.status === "partial") {
     const blocked = verdict.onPartial === "block";
@@ -164,7 +175,7 @@ export function renderVerdict(verdict: PushVerdict): { text: string; blocked: bo
       reviewPath: `${verdict.runDir}/review.md`,
       blocked,
     });
-    return { text, blocked };
+    return { text: text + excludedLine, blocked };
   }
   const acknowledged = acknowledgedFindings(answer, verdict.findingNotes);
   const others = answer.findings.length - acknowledged.length;
@@ -181,7 +192,7 @@ export function renderVerdict(verdict: PushVerdict): { text: string; blocked: bo
     : "";
   const head = `review-gate: ${label}: ${verdict.status}${
     counts.map((c) => `, ${c}`).join("")
-  }${from}`;
+  }${from}${excluded ? `; excluded by rule: ${excluded}` : ""}`;
   return {
     text: sanitizeForTerminal([head, ...acknowledgedLines(acknowledged)].join("\n") + "\n"),
     blocked: false,

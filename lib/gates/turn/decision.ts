@@ -14,6 +14,7 @@ import {
   buildStopCouldNotRun,
   buildStopMessage,
   buildStopPartial,
+  withNotes,
 } from "./answer.ts";
 import { ALLOW, type HookOutput } from "../hook_io.ts";
 
@@ -41,6 +42,11 @@ export interface StoredVerdict {
    * line. Absent when coverage was complete.
    */
   partial?: string;
+  /**
+   * When a review ran and the team's rules left files out: those files and their rules, one line
+   * (lib/rules/report.ts `excludedList`). The answer names them, never a bare allow.
+   */
+  excluded?: string;
 }
 
 /** How a stop is decided besides its verdict. */
@@ -73,6 +79,28 @@ function kindOf(verdict: StoredVerdict): Kind {
 }
 
 /**
+ * Decide a stop from its verdict ({@linkcode decideOnMerits}), then name the files the rules left
+ * out of a review that ran: a silent allow becomes `review-gate: approved; excluded by rule: …`,
+ * any other answer gets an `Excluded by rule (not reviewed): …` line.
+ *
+ * @returns the hook output, exit 0 always
+ * @throws whatever `options.save` throws
+ */
+export async function decideStop(
+  verdict: StoredVerdict,
+  options: StopDecisionOptions,
+): Promise<HookOutput> {
+  const out = await decideOnMerits(verdict, options);
+  if (!verdict.excluded) return out;
+  if (out.stdout.trim() === "") {
+    const what = verdict.status === "approved" ? "approved" : `${verdict.status}, nothing blocking`;
+    const message = `review-gate: ${what}; excluded by rule: ${verdict.excluded}`;
+    return { ...out, stdout: buildStopMessage(message) };
+  }
+  return withNotes(out, [`Excluded by rule (not reviewed): ${verdict.excluded}`]);
+}
+
+/**
  * Decide a stop from its verdict: block on blocking findings — or, with `onError: "block"`, on a
  * review that could not run; with `onPartial: "block"`, on a review that saw only part of the
  * change or none of it — until the streak reaches `maxBlocks`, then allow with a message. A
@@ -84,7 +112,7 @@ function kindOf(verdict: StoredVerdict): Kind {
  * @returns the hook output, exit 0 always: stdout empty (allow), a `systemMessage` or a block
  * @throws whatever `options.save` throws
  */
-export async function decideStop(
+async function decideOnMerits(
   verdict: StoredVerdict,
   options: StopDecisionOptions,
 ): Promise<HookOutput> {

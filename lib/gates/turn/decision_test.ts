@@ -76,6 +76,60 @@ const CASES: {
     counter: 1,
     text: /could not review this turn's changes: the Stop gate failed: x/,
   },
+  {
+    name: "names the files excluded by rule of an approved turn instead of a bare allow",
+    verdict: {
+      status: "approved",
+      runDir: "/r",
+      blocking: [],
+      excluded: "yarn.lock (default: yarn lockfile)",
+    },
+    streak: 0,
+    kind: "message",
+    counter: 0,
+    text: /^review-gate: approved; excluded by rule: yarn\.lock \(default: yarn lockfile\)$/,
+  },
+  {
+    name: "names them for non-blocking findings too",
+    verdict: {
+      status: "needs-attention",
+      runDir: "/r",
+      blocking: [],
+      excluded: "a.snap (default: snapshot)",
+    },
+    streak: 0,
+    kind: "message",
+    counter: 0,
+    text: /^review-gate: needs-attention, nothing blocking; excluded by rule: a\.snap/,
+  },
+  {
+    name: "adds them to a partial review's message",
+    verdict: {
+      status: "approved",
+      runDir: "/r",
+      blocking: [],
+      partial: "reviewed 1 of 2 changed lines",
+      excluded: 'dist/a.js (exclude "dist/")',
+    },
+    streak: 0,
+    kind: "message",
+    counter: 0,
+    text: /only PARTIALLY reviewed[^\n]*\nExcluded by rule \(not reviewed\): dist\/a\.js/,
+  },
+  {
+    name: "adds them to a block's reason",
+    verdict: {
+      status: "needs-attention",
+      runDir: "/r",
+      blocking: [FINDING],
+      excluded: "go.sum (default: go checksums)",
+    },
+    streak: 0,
+    kind: "block",
+    counter: 1,
+    text:
+      /blocking finding[\s\S]*\nExcluded by rule \(not reviewed\): go\.sum \(default: go checksums\)/,
+  },
 ];
 
 Deno.test("decideStop() decides from the verdict and the streak", async (t) => {

@@ -97,6 +97,11 @@ export async function reviewTurn(
         )
         : [],
     };
+    const excluded = record.rules?.excluded ?? [];
+    if (outcome.answer && excluded.length > 0) {
+      // a review that left files out by rule names them in the gate's own answer
+      verdict.excluded = (await import("../../rules/report.ts")).excludedList(excluded);
+    }
     if (outcome.answer && record.coverage?.status === "partial") {
       const { partialSummary } = await import("../../git/coverage_text.ts");
       verdict.partial = partialSummary(record.coverage);

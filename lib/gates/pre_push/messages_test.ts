@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import type { ReviewAnswer } from "../../kinds/review/types.ts";
+import { renderVerdict } from "./messages.ts";
+
+const APPROVE: ReviewAnswer = {
+  verdict: "approve",
+  summary: "Fine.",
+  findings: [],
+  next_steps: [],
+};
+const EXCLUDED = [
+  { path: "package-lock.json", rule: "default: npm lockfile" },
+  { path: "gen/a.ts", rule: ".gitattributes linguist-generated" },
+];
+const BASE = {
+  label: "refs/heads/main (1 commit)",
+  answer: APPROVE,
+  runDir: "/runs/r1",
+  status: "approved",
+  findings: [],
+  onPartial: "allow" as const,
+};
+
+Deno.test("renderVerdict() names the files excluded by rule on the pass line, whatever the source", () => {
+  assert.equal(
+    renderVerdict({ ...BASE, source: "model", excluded: EXCLUDED }).text,
+    "review-gate: refs/heads/main (1 commit): approved; excluded by rule: package-lock.json " +
+      "(default: npm lockfile), gen/a.ts (.gitattributes linguist-generated)\n",
+  );
+  assert.match(
+    renderVerdict({ ...BASE, source: "memo", excluded: EXCLUDED }).text,
+    /: approved \(cached verdict, no model call\); excluded by rule: package-lock\.json/,
+  );
+  assert.equal(
+    renderVerdict({ ...BASE, source: "model" }).text,
+    "review-gate: refs/heads/main (1 commit): approved\n",
+    "nothing excluded: the plain line",
+  );
+});
+
+Deno.test("renderVerdict() adds the excluded files to a block and to a partial warning", () => {
+  const finding = {
+    title: "Null dereference",
+    severity: "high",
+    file: "src/a.ts",
+    line_start: 3,
+    line_end: 3,
+  } as ReviewAnswer["findings"][number];
+  const block = renderVerdict({
+    ...BASE,
+    source: "cache",
+    findings: [finding],
+    excluded: EXCLUDED,
+  });
+  assert.equal(block.blocked, true);
+  assert.match(
+    block.text,
+    /\nExcluded by rule \(not reviewed\): package-lock\.json \(default: npm lockfile\), gen\/a\.ts/,
+  );
+  const partial = renderVerdict({
+    ...BASE,
+    source: "model",
+    excluded: EXCLUDED.slice(0, 1),
+    coverage: {
+      status: "partial",
+      reviewedLines: 1,
+      omittedLines: 1,
+      reviewedBytes: 10,
+      omittedBytes: 10,
+      omitted: [{ path: "big.ts", reason: "budget", lines: 1, bytes: 10 }],
+    },
+  });
+  assert.match(
+    partial.text,
+    /only PARTIALLY reviewed[\s\S]*\nExcluded by rule \(not reviewed\): package-lock\.json \(default: npm lockfile\)\n$/,
+  );
+});
+
+Deno.test("renderVerdict() names at most five excluded files, then a count", () => {
+  const many = Array.from(
+    { length: 7 },
+    (_, i) => ({ path: `s${i}.snap`, rule: "default: snapshot" }),
+  );
+  assert.match(
+    renderVerdict({ ...BASE, source: "model", excluded: many }).text,
+    /s4\.snap \(default: snapshot\), and 2 more\n$/,
+  );
+});
