@@ -3,9 +3,9 @@
 # The turn gate's Stop hook, in front of review-gate: sh turn-stop.sh <review-gate command> hook <name>
 # It answers "allow" itself, without starting review-gate, only when this turn changed nothing: the
 # stamp the turn's start left beside the session's anchor (tagged with the user's key, which this
-# script reads: a stamp whose tag it cannot recompute is not trusted) names the repository, the bytes of its
-# index, the worktree as a tree, the ignored untracked entries (a turn can hide files behind a
-# .gitignore it writes) and the contents of the files that control the gate; the worktree is
+# script reads: a stamp whose tag it cannot recompute is not trusted) names the repository, the
+# bytes of its index, the worktree as a tree, the ignored untracked entries (a turn can hide files
+# behind a .gitignore it writes) and the contents of the files that control the gate; the worktree is
 # recorded again exactly as review-gate records it (git add -A into a copy of the index), the
 # ignored entries listed again as it lists them, and every one of them must match. Anything else
 # (no stamp, a difference, a word from git, an id it cannot read plainly) runs review-gate with the
@@ -55,7 +55,8 @@ unchanged() {
   read -r secret <"$key"
   case ${#secret}:$secret in 64:*[!0-9a-f]*) return 1 ;; 64:*) ;; *) return 1 ;; esac
   # What the stamp's tag covers (the key, the header, the session id, every line after the tag),
-  # written in the private anchors folder for the one hash-object call gitfast runs anyway.
+  # copied once into the private folder of the key: the lines checked are read from that copy, and
+  # gitfast's one hash-object call hashes it.
   tagged=$base/review-gate/anchors/.$sid.$$.tag
   copy=
   {
@@ -63,9 +64,9 @@ unchanged() {
       printf '%s\n%s\n%s\n' "$secret" "$header" "$sid" && copy_lines
   } <"$stamp" >"$tagged" &&
     {
-      read -r header && read -r tag && read -r root && read -r gitdir && read -r session &&
+      read -r _ && read -r _ && read -r _ && read -r root && read -r gitdir && read -r session &&
         read -r index && read -r tree && read -r ignored && guarded "$cwd"
-    } <"$stamp"
+    } <"$tagged"
   ok=$?
   rm -f "$tagged" ${copy:+"$copy" "$copy.lock" "$copy.ignored"}
   return "$ok"
