@@ -255,3 +255,44 @@ Deno.test("Stop gate: a session record the agent rewrites is absent, and named",
     await sb.cleanup();
   }
 });
+
+Deno.test("Stop gate: a cached answer rewritten to approve is reviewed again, and named", async () => {
+  const sb = await makeGateSandbox();
+  const root = sb.repo.root;
+  try {
+    const blocking = { REVIEW_GATE_FAKE_SCENARIO: await blockingScenario(sb) };
+    const session = { sessionId: "cached", cwd: root };
+    await runHook(sb, "claude-prompt", promptPayload(session));
+    await addTokenLine(root, "CACHED-BUG");
+    // the turn's stop reviews the change and blocks: its verdict is cached
+    const first = await runHook(sb, "claude-stop", stopPayload(session), { env: blocking });
+    assert.equal(stopDecision(first.stdout)?.decision, "block", first.stdout + first.stderr);
+    // the agent rewrites every cached answer that blocks into an approval, and makes the next
+    // stop review the change afresh (a write and its undo: the last verdict is for another tree)
+    const cache = join(root, ".git", "review-gate", "cache");
+    for await (const e of Deno.readDir(cache)) {
+      if (!e.name.endsWith(".json")) continue;
+      await editJson(join(cache, e.name), (entry) => {
+        const record = entry.record as Record<string, unknown>;
+        const answer = entry.answer as Record<string, unknown>;
+        if (record?.status !== "needs-attention") return;
+        record.status = "approved";
+        record.blocking = 0;
+        answer.verdict = "approve";
+        answer.findings = [];
+      });
+    }
+    const app = join(root, "src", "app.ts");
+    const text = await Deno.readTextFile(app);
+    await Deno.writeTextFile(app, `${text}// more\n`);
+    await runHook(sb, "claude-stop", stopPayload(session), { env: blocking });
+    await Deno.writeTextFile(app, text);
+    const calls = await providerCalls(sb);
+    const s = await runHook(sb, "claude-stop", stopPayload(session), { env: blocking });
+    assert.equal(stopDecision(s.stdout)?.decision, "block", s.stdout + s.stderr);
+    assert.equal(await providerCalls(sb), calls + 1, "reviewed again: the model was asked");
+    assert.match(String(stopDecision(s.stdout)?.reason), /cached verdict .*did not verify/);
+  } finally {
+    await sb.cleanup();
+  }
+});
