@@ -70,6 +70,25 @@ async function hmacHex(secret: string, text: string): Promise<string> {
   return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/**
+ * A name only review-gate can compute: the HMAC-SHA256 of `purpose` and `text` under the user's
+ * key (made when there is none). For state whose mere existence decides (a stop's claim file):
+ * without the key no one can create the file a gate looks for.
+ *
+ * @param purpose what the name is for
+ * @param text what it names
+ * @param env where the key is (default the process's environment)
+ * @returns 64 lowercase hex characters, or `null` when there is no key to trust
+ */
+export async function stateMac(
+  purpose: string,
+  text: string,
+  env?: Record<string, string | undefined>,
+): Promise<string | null> {
+  const key = await loadStateKey(env, { create: true });
+  return key.ok ? await hmacHex(key.secret, macInput(purpose, text)) : null;
+}
+
 function macInput(purpose: string, valueText: string): string {
   return `review-gate sealed 1\n${purpose}\n${valueText}`;
 }

@@ -296,3 +296,35 @@ Deno.test("Stop gate: a cached answer rewritten to approve is reviewed again, an
     await sb.cleanup();
   }
 });
+
+Deno.test("Stop gate: a stop claim the agent creates ahead of the hook does not skip the review", async () => {
+  const { sb, root, sessions } = await setup();
+  try {
+    const session = { sessionId: "claimed", cwd: root };
+    await runHook(sb, "claude-prompt", promptPayload(session));
+    await addTokenLine(root, "CLAIMED");
+    // the agent reads its own transcript: the event key of the coming stop is known to it
+    const transcript = join(sb.dir, "transcript.jsonl");
+    await Deno.writeTextFile(
+      transcript,
+      JSON.stringify({ type: "assistant", uuid: "a-last", message: {} }) + "\n",
+    );
+    const payload = { ...JSON.parse(stopPayload(session)), transcript_path: transcript };
+    const key = JSON.stringify(["claimed", "Stop", payload.prompt_id, "a-last"]);
+    const digest = Array.from(
+      new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key))),
+      (b) => b.toString(16).padStart(2, "0"),
+    ).join("");
+    const claims = join(sessions, "claimed.claims");
+    await Deno.mkdir(claims, { recursive: true });
+    await Deno.writeTextFile(join(claims, `${digest}.json`), '{"source":"plugin"}');
+    await Deno.writeTextFile(join(claims, "twice-noted"), "");
+    const s = await runHook(sb, "claude-stop", JSON.stringify(payload), {
+      env: { REVIEW_GATE_FAKE_SCENARIO: await blockingScenario(sb) },
+    });
+    assert.equal(stopDecision(s.stdout)?.decision, "block", s.stdout + s.stderr);
+    assert.equal(await providerCalls(sb), 1);
+  } finally {
+    await sb.cleanup();
+  }
+});
