@@ -89,6 +89,43 @@ export async function stateMac(
   return key.ok ? await hmacHex(key.secret, macInput(purpose, text)) : null;
 }
 
+/** HMACs of one purpose under one loaded key (for many small items, e.g. ledger lines). */
+export interface Macs {
+  /** The HMAC (64 hex) of `text`. */
+  mac(text: string): Promise<string>;
+  /** True when `mac` is the HMAC of `text`. */
+  check(text: string, mac: string): Promise<boolean>;
+}
+
+/**
+ * Load the user's key once for many HMACs of one purpose.
+ *
+ * @param purpose what the items are
+ * @param options `create`: make the key when there is none (writers); `env`: where it is
+ * @returns the HMAC functions, or why there is no key to trust
+ */
+export async function macsFor(
+  purpose: string,
+  options: { create?: boolean; env?: Record<string, string | undefined> } = {},
+): Promise<Macs | { problem: string }> {
+  const key = await loadStateKey(options.env, { create: options.create });
+  if (!key.ok) return { problem: `review-gate's key ${key.path ?? ""} ${key.problem}` };
+  const imported = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(key.secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = async (text: string) =>
+    hex(await crypto.subtle.sign("HMAC", imported, encoder.encode(macInput(purpose, text))));
+  return { mac, check: async (text, given) => timingSafeEqual(given, await mac(text)) };
+}
+
+function hex(buffer: ArrayBuffer): string {
+  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 function macInput(purpose: string, valueText: string): string {
   return `review-gate sealed 1\n${purpose}\n${valueText}`;
 }

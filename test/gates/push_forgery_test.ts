@@ -20,8 +20,10 @@ import {
   makeGateSandbox,
   providerCalls,
   remoteRef,
+  runCli,
   runGit,
   scenario,
+  writeRepoConfig,
 } from "./_gates.ts";
 
 const CACHED = /\(cached verdict, no model call\)/;
@@ -243,6 +245,31 @@ Deno.test("pre-push: a push stamp the agent writes or edits is never replayed", 
       const r = await stillBlocked();
       assert.match(r.stderr, /verdict memo .*did not verify/);
     });
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("pre-push: a cost line the agent appends does not spend the daily budget", async () => {
+  const sb = await makeGateSandbox();
+  try {
+    await writeRepoConfig(sb, { budget: { usd_per_day: 1 } });
+    await gitOk(sb, ["add", ".review-gate.json"]);
+    await gitOk(sb, ["commit", "-q", "-m", "budget"]);
+    await gitOk(sb, ["push", "-q", "origin", "main"]);
+    assert.equal((await runCli(sb, ["install", "--git"])).code, 0);
+    const ledger = join(sb.repo.root, ".git", "review-gate", "records.jsonl");
+    await Deno.mkdir(join(sb.repo.root, ".git", "review-gate"), { recursive: true });
+    const line = { finishedAt: new Date().toISOString(), costUsd: 1000, gate: "pre-push" };
+    await Deno.writeTextFile(ledger, JSON.stringify(line) + "\n", { append: true });
+    await commitToken(sb, "BUDGET-BUG");
+    const r = await runGit(sb, ["push", "origin", "main"], {
+      env: scenario(await blockingScenario(sb)),
+    });
+    assert.equal(r.code, 1, `reviewed and blocked: ${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /over-budget/);
+    assert.equal(await providerCalls(sb), 1);
+    assert.match(r.stderr, /1 line of the cost ledger .*do not count toward the daily budget/);
   } finally {
     await sb.cleanup();
   }
