@@ -169,6 +169,7 @@ review_gate_seal() {
   { read -r inner && rest=$(review_gate_copy); } <"$1" || return 1
   sum=$(review_gate_tag "review-gate push pending 2
 $key
+$lines
 $rest") && [ "$sum" = "$inner" ] || return 1
   sum=$(review_gate_tag "review-gate push replay 2
 $key

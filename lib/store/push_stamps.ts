@@ -13,7 +13,8 @@
  * too. Format of what is written here:
  *
  * ```
- * <tag of "review-gate push pending 2\n<key>\n" and the lines below, trailing newlines dropped>
+ * <tag of "review-gate push pending 2\n<key>\n<git's ref lines>\n" and the lines below, trailing
+ *  newlines dropped: it names the push it answers>
  * review-gate push stamp 2
  * <unix seconds the answer holds until, or ->
  * <the hook's stderr text>
@@ -39,7 +40,8 @@ const PENDING = /^([0-9a-f]{40}(?:[0-9a-f]{24})?)\.pending\.\d+$/;
  *   `cache/push/`, or nothing is written)
  * @param stamp `path` from `REVIEW_GATE_PUSH_STAMP`, the answer's stderr `text`, `until` (unix
  *   seconds) when an acknowledgement expires, the repository's object `format` (the hook's git
- *   hashes with it) and the `env` that says where the user's key is
+ *   hashes with it), the `env` that says where the user's key is, and git's ref `lines` the hook
+ *   passed on stdin (the tag names them: the answer of one push cannot be sealed for another)
  * @returns true when written (false: not a pending stamp path, or no key to trust)
  * @throws Deno.errors from the file system
  */
@@ -51,6 +53,7 @@ export async function writePushStamp(
     until: number | null;
     format: "sha1" | "sha256";
     env: Record<string, string | undefined>;
+    lines: string;
   },
 ): Promise<boolean> {
   const dir = join(stateDir(commonDir), "cache", "push");
@@ -63,7 +66,9 @@ export async function writePushStamp(
   const rest = `${PUSH_STAMP_HEADER}\n${until}\n${stamp.text}`;
   const tag = await gitTag(
     key.secret,
-    `review-gate push pending 2\n${name[1]}\n${rest.replace(/\n+$/, "")}\n`,
+    `review-gate push pending 2\n${name[1]}\n${stamp.lines.replace(/\n+$/, "")}\n${
+      rest.replace(/\n+$/, "")
+    }\n`,
     stamp.format,
   );
   await writeStoreFile(stamp.path, `${tag}\n${rest}`);

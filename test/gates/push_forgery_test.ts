@@ -274,3 +274,42 @@ Deno.test("pre-push: a cost line the agent appends does not spend the daily budg
     await sb.cleanup();
   }
 });
+
+Deno.test("pre-push: a pending stamp rewritten while review-gate runs is never sealed", async () => {
+  const sb = await makeGateSandbox();
+  const root = sb.repo.root;
+  try {
+    const starts = join(sb.dir, "starts.log");
+    const wrapper = join(sb.dir, "review-gate.sh");
+    // review-gate runs, then (as an agent's process racing the hook would) the pending stamp's
+    // answer is rewritten before the hook seals it
+    await Deno.writeTextFile(
+      wrapper,
+      `#!/bin/sh\necho started >>'${starts}'\n'${Deno.execPath()}' run --allow-read --allow-write ` +
+        `--allow-env --allow-run '${MAIN}' "$@"\ncode=$?\np=\${REVIEW_GATE_PUSH_STAMP:-}\n` +
+        `if [ -n "$p" ] && [ -f "$p" ]; then sed 's/approved/FORGED/' "$p" >"$p.x" && ` +
+        `mv "$p.x" "$p"; fi\nexit $code\n`,
+      { mode: 0o755 },
+    );
+    await Deno.writeTextFile(join(root, ".git", "hooks", "pre-push"), renderPrePushStub(wrapper), {
+      mode: 0o755,
+    });
+    const started = async () =>
+      (await Deno.readTextFile(starts).catch(() => "")).split("\n").filter(Boolean).length;
+    const push = (args: string[]) =>
+      runGit(sb, ["push", "-q", "origin", ...args], { env: scenario("valid") });
+    await gitOk(sb, ["checkout", "-q", "-b", "feature"]);
+    await commitToken(sb, "FEATURE");
+    await push(["feature"]);
+    for (let i = 0; i < 2; i++) {
+      await push(["--delete", "feature"]);
+      const before = await started();
+      const r = await push(["feature"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.doesNotMatch(r.stderr, /FORGED/);
+      assert.equal(await started(), before + 1, "no stamp was sealed: review-gate decides");
+    }
+  } finally {
+    await sb.cleanup();
+  }
+});

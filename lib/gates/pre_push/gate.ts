@@ -100,6 +100,7 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
       commonDir: repo.commonDir,
       format: repo.objectFormat,
       env: input.env,
+      lines: input.stdinText,
       cacheContext: push.cacheContext,
       output,
       path: stampPath,

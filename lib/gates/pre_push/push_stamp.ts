@@ -19,13 +19,14 @@ const DAY_SECONDS = 24 * 3600;
  * a start of review-gate).
  *
  * @param at the repository's common dir and object format, the environment (where the user's key
- *   is), the push's cache context (when an update was looked up), the hook's output, and the stamp
+ *   is), git's ref lines as the hook passed them, the push's cache context (when an update was looked up), the hook's output, and the stamp
  *   path the hook passed
  */
 export async function stampPush(at: {
   commonDir: string;
   format: "sha1" | "sha256";
   env: Record<string, string | undefined>;
+  lines: string;
   cacheContext?: Promise<CacheContext>;
   output: HookOutput;
   path: string;
@@ -39,6 +40,7 @@ export async function stampPush(at: {
     await writePushStamp(at.commonDir, {
       format: at.format,
       env: at.env,
+      lines: at.lines,
       path: at.path,
       text: at.output.stderr,
       until: ends.length > 0 ? Math.min(...ends) : null,
