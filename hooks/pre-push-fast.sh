@@ -3,8 +3,10 @@
 # - a push whose every input is byte for byte what it was when review-gate last let it through on
 #   cached verdicts alone replays that answer: the ref lines, the remote, the remote-tracking and
 #   replace refs, the git config, attributes, grafts and shallow files, review-gate's config and
-#   acks files, the REVIEW_GATE_* and GIT_* variables (hashed by git into the stamp's name and
-#   first line), until the earliest acknowledgement expires. Anything else runs review-gate.
+#   acks files, the REVIEW_GATE_* and GIT_* variables (hashed by git, with the user's key, into the
+#   stamp's name; the files' blob ids are its second line), until the earliest acknowledgement
+#   expires, and the stamp's tag (its first line: git's hash of the key, its name and the rest)
+#   checks out. No key file, a key that is not 64 hex digits, or anything else runs review-gate.
 # Reads git's ref lines on stdin into $lines, as lines=$(cat) would (trailing newlines dropped),
 # with shell builtins only.
 review_gate_read_lines() {
@@ -69,15 +71,32 @@ review_gate_git() {
   LC_ALL=C GIT_OPTIONAL_LOCKS=0 git --no-pager -c core.fsmonitor=false "$@"
 }
 
+# Sets secret (the user's key, 64 hex digits), or fails: a stamp is then neither read nor written.
+review_gate_secret() {
+  secret=
+  state=${XDG_STATE_HOME:-}
+  [ -n "$state" ] || state=${HOME:-/nonexistent}/.local/state
+  [ -f "$state/review-gate/key" ] && [ -r "$state/review-gate/key" ] || return 1
+  read -r secret <"$state/review-gate/key"
+  case ${#secret}:$secret in 64:*[!0-9a-f]*) return 1 ;; 64:*) ;; *) return 1 ;; esac
+}
+
+# Prints the tag of $1 (git's blob id of the key, a newline, $1 and a newline).
+review_gate_tag() {
+  printf '%s\n%s\n' "$secret" "$1" | review_gate_git hash-object --no-filters --stdin
+}
+
 # Sets key (the stamp's name), ids (the files' blob ids) and stamp; fails when it cannot.
 review_gate_key() {
   [ -z "${GIT_DIR:-}" ] && [ -d .git ] && [ ! -f .git/commondir ] || return 1
+  review_gate_secret || return 1
   root=$(pwd -P) && common=$root/.git && [ -d "$common/review-gate/cache" ] || return 1
   refs=$(review_gate_git for-each-ref --format='%(objectname) %(refname)' refs/remotes \
     refs/replace) || return 1
   cfg=${XDG_CONFIG_HOME:-}
   [ -n "$cfg" ] || cfg=${HOME:-/nonexistent}/.config
-  text="review-gate push key 1
+  text="$secret
+review-gate push key 2
 $1
 $2
 $lines
@@ -120,18 +139,43 @@ review_gate_copy() {
   done
 }
 
-# Prints the stamp's answer on stderr when it holds.
+# Prints the stamp's answer on stderr when it holds and its tag checks out.
 review_gate_replay() {
   [ -f "$stamp" ] || return 1
-  {
-    read -r got && [ "$got" = "$ids" ] && read -r header &&
-      [ "$header" = "review-gate push stamp 1" ] && read -r until &&
-      case $until in
-      -) ;;
-      '' | *[!0-9]*) false ;;
-      *) [ "$(date +%s)" -lt "$until" ] ;;
-      esac && review_gate_copy >&2
-  } <"$stamp"
+  { read -r mac && read -r got && rest=$(review_gate_copy); } <"$stamp" || return 1
+  [ "$got" = "$ids" ] || return 1
+  nl='
+'
+  case $rest in *"$nl"*"$nl"*) ;; *) return 1 ;; esac
+  header=${rest%%"$nl"*}
+  body=${rest#*"$nl"}
+  until=${body%%"$nl"*}
+  body=${body#*"$nl"}
+  [ "$header" = "review-gate push stamp 2" ] || return 1
+  case $until in
+  -) ;;
+  '' | *[!0-9]*) return 1 ;;
+  *) [ "$(date +%s)" -lt "$until" ] || return 1 ;;
+  esac
+  sum=$(review_gate_tag "review-gate push replay 2
+$key
+$ids
+$rest") && [ "$sum" = "$mac" ] || return 1
+  printf '%s\n' "$body" >&2
+}
+
+# Seals the pending stamp review-gate wrote ($1) when its tag checks out: prints the stamp.
+review_gate_seal() {
+  { read -r inner && rest=$(review_gate_copy); } <"$1" || return 1
+  sum=$(review_gate_tag "review-gate push pending 2
+$key
+$lines
+$rest") && [ "$sum" = "$inner" ] || return 1
+  sum=$(review_gate_tag "review-gate push replay 2
+$key
+$ids
+$rest") || return 1
+  printf '%s\n%s\n%s\n' "$sum" "$ids" "$rest"
 }
 
 review_gate_push() {
@@ -148,7 +192,7 @@ review_gate_push() {
   if [ "$code" = 0 ] && [ -f "$pending" ]; then
     first=$key:$ids
     if review_gate_key "$1" "$2" "$scan" && [ "$key:$ids" = "$first" ]; then
-      { printf '%s\n' "$ids" && cat "$pending"; } >"$pending.new" && mv -f "$pending.new" "$stamp"
+      review_gate_seal "$pending" >"$pending.new" && mv -f "$pending.new" "$stamp"
     fi
   fi
   rm -f "$pending" "$pending.new"

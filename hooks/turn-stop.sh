@@ -2,9 +2,10 @@
 # managed-by: review-gate
 # The turn gate's Stop hook, in front of review-gate: sh turn-stop.sh <review-gate command> hook <name>
 # It answers "allow" itself, without starting review-gate, only when this turn changed nothing: the
-# stamp the turn's start left beside the session's anchor names the repository, the bytes of its
-# index, the worktree as a tree, the ignored untracked entries (a turn can hide files behind a
-# .gitignore it writes) and the contents of the files that control the gate; the worktree is
+# stamp the turn's start left beside the session's anchor (tagged with the user's key, which this
+# script reads: a stamp whose tag it cannot recompute is not trusted) names the repository, the
+# bytes of its index, the worktree as a tree, the ignored untracked entries (a turn can hide files
+# behind a .gitignore it writes) and the contents of the files that control the gate; the worktree is
 # recorded again exactly as review-gate records it (git add -A into a copy of the index), the
 # ignored entries listed again as it lists them, and every one of them must match. Anything else
 # (no stamp, a difference, a word from git, an id it cannot read plainly) runs review-gate with the
@@ -48,16 +49,34 @@ unchanged() {
     base=$HOME/.local/state
   fi
   stamp=$base/review-gate/anchors/$sid.stop
-  [ -f "$stamp" ] || return 1
+  key=$base/review-gate/key
+  [ -f "$stamp" ] && [ -f "$key" ] && [ -r "$key" ] || return 1
+  secret=
+  read -r secret <"$key"
+  case ${#secret}:$secret in 64:*[!0-9a-f]*) return 1 ;; 64:*) ;; *) return 1 ;; esac
+  # What the stamp's tag covers (the key, the header, the session id, every line after the tag),
+  # copied once into the private folder of the key: the lines checked are read from that copy, and
+  # gitfast's one hash-object call hashes it.
+  tagged=$base/review-gate/anchors/.$sid.$$.tag
   copy=
   {
-    read -r header && [ "$header" = "review-gate stop stamp 2" ] &&
-      read -r root && read -r gitdir && read -r session && read -r index && read -r tree &&
-      read -r ignored && guarded "$cwd"
-  } <"$stamp"
+    read -r header && [ "$header" = "review-gate stop stamp 3" ] && read -r tag &&
+      printf '%s\n%s\n%s\n' "$secret" "$header" "$sid" && copy_lines
+  } <"$stamp" >"$tagged" &&
+    {
+      read -r _ && read -r _ && read -r _ && read -r root && read -r gitdir && read -r session &&
+        read -r index && read -r tree && read -r ignored && guarded "$cwd"
+    } <"$tagged"
   ok=$?
-  [ -n "$copy" ] && rm -f "$copy" "$copy.lock" "$copy.ignored"
+  rm -f "$tagged" ${copy:+"$copy" "$copy.lock" "$copy.ignored"}
   return "$ok"
+}
+
+# Copies stdin to stdout line by line (builtins; a last line without its newline gets one).
+copy_lines() {
+  while IFS= read -r line || [ -n "$line" ]; do
+    printf '%s\n' "$line"
+  done
 }
 
 # Reads the stamp's guarded files ("<blob id> <path>", "-" for a file recorded absent) from stdin,
@@ -102,15 +121,16 @@ g() {
 }
 
 # The index copy, the guarded files ($1: paths, one a line) and the ignored entries (listed as
-# lib/gates/turn/ignored.ts lists them) hash ($2: ids) to what was recorded, and the worktree is the
-# same tree.
+# lib/gates/turn/ignored.ts lists them) hash ($2: ids) to what was recorded, the tagged text hashes
+# to the stamp's tag, and the worktree is the same tree.
 gitfast() {
   g ls-files -z --others --ignored --exclude-standard --directory >"$copy.ignored" 2>/dev/null ||
     return 1
-  ids=$(printf '%s\n' "$1" "$copy.ignored" | g hash-object --no-filters --stdin-paths 2>/dev/null) ||
-    return 1
+  ids=$(printf '%s\n' "$1" "$copy.ignored" "$tagged" |
+    g hash-object --no-filters --stdin-paths 2>/dev/null) || return 1
   [ "$ids" = "$2
-$ignored" ] || return 1
+$ignored
+$tag" ] || return 1
   err=$(GIT_INDEX_FILE=$copy g -c advice.addEmbeddedRepo=false add -A --ignore-errors 2>&1) ||
     return 1
   [ -z "$err" ] || return 1

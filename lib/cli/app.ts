@@ -25,6 +25,7 @@ import denoJson from "../../deno.json" with { type: "json" };
 import { ExitCode, ReviewGateError } from "../base/errors.ts";
 import { SpawnError } from "../exec/exec.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
+import { takeStateNotes } from "../store/sealed.ts";
 import { type CliContext, type CommandRoutes, defineCommand, flagName } from "./command.ts";
 import type { CliDeps } from "./deps.ts";
 import { reviewRoutes } from "./review.ts";
@@ -240,6 +241,8 @@ export async function run(args: readonly string[], deps: CliDeps): Promise<numbe
   } catch (error) {
     failure ??= { error };
   }
+  // state that did not verify was ignored (lib/store/sealed.ts): named, never silent
+  for (const note of takeStateNotes()) deps.stderr.write(sanitizeForTerminal(`${note}\n`));
   if (failure) return failed(failure.error, deps, fail);
   const parserCode = Number(context.process.exitCode ?? 0);
   if (parserCode >= 0) return parserCode === 0 ? exitCode : parserCode;

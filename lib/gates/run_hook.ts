@@ -14,6 +14,7 @@ import {
   hooksSwitchedOff,
 } from "./hook_io.ts";
 import { isHookName, loadHook } from "./registry.ts";
+import { takeStateNotes } from "../store/sealed.ts";
 
 /** The I/O a hook call gets from `main.ts` (a subset of the command's dependencies). */
 export interface HookDeps extends Omit<HookInput, "stdinText"> {
@@ -64,7 +65,10 @@ export async function runHook(
   } catch (error) {
     output = await hook.failed(error, input);
   }
+  // State that did not verify was ignored (lib/store/sealed.ts): named, never silent. The Stop
+  // gates put these notes in their own answer; whatever is left is said here.
+  const notes = takeStateNotes().map((note) => `${note}\n`).join("");
   if (output.stdout) deps.stdout.write(output.stdout);
-  if (output.stderr) deps.stderr.write(sanitizeForTerminal(output.stderr));
+  if (output.stderr || notes) deps.stderr.write(sanitizeForTerminal(output.stderr + notes));
   return output.exitCode;
 }

@@ -17,7 +17,8 @@ import { readRecords } from "../store/records.ts";
  */
 export async function spentToday(state: string, now: Date): Promise<number> {
   const midnight = new Date(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`);
-  const lines = await readRecords(state, midnight);
+  // only the lines review-gate wrote: a line the agent appends cannot spend the budget
+  const lines = await readRecords(state, midnight, { verified: true });
   return lines.reduce(
     (sum, line) => sum + (typeof line.costUsd === "number" ? line.costUsd : 0),
     0,

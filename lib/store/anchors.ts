@@ -6,12 +6,15 @@
  * user, where its baseline went, and the stop reads it back from any cwd. One small JSON file per
  * session under `$XDG_STATE_HOME/review-gate/anchors/` (default `~/.local/state/…`), named like the
  * session files (an untrusted id that is not a plain token is hashed), mode `0600`; files untouched
- * for 30 days are pruned at most once a day.
+ * for 30 days are pruned at most once a day. Each is sealed with the user's key for its path
+ * (lib/store/sealed.ts): an anchor that does not verify is absent (named in the gate's output), so
+ * a written anchor cannot send the stop to another repository's baseline.
  *
  * @module
  */
 import { join } from "node:path";
-import { jsonText, writeStoreFile } from "./_write.ts";
+import { writeStoreFile } from "./_write.ts";
+import { noteUnverified, openSealed, sealJson } from "./sealed.ts";
 import { sessionFileName } from "./sessions.ts";
 import { userStateDir } from "./user_state.ts";
 
@@ -52,14 +55,16 @@ export async function writeAnchor(
   if (!dir) return;
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const value: SessionAnchor = { root: anchor.root, at: anchor.now.toISOString() };
-  await writeStoreFile(join(dir, await sessionFileName(anchor.sessionId)), jsonText(value));
+  const path = join(dir, await sessionFileName(anchor.sessionId));
+  await writeStoreFile(path, await sealJson(value, `anchor ${path}`, env));
   await pruneAnchors(dir, anchor.now).catch(() => {}); // best effort
 }
 
 /**
  * Read where a session's gate lives.
  *
- * @returns the anchor, or `null` when none was recorded (or it is unreadable)
+ * @returns the anchor, or `null` when none was recorded (or it is unreadable, or does not verify:
+ *   then noted for the gate's output)
  */
 export async function readAnchor(
   env: Record<string, string | undefined>,
@@ -67,14 +72,21 @@ export async function readAnchor(
 ): Promise<SessionAnchor | null> {
   const dir = anchorsDir(env);
   if (!dir) return null;
+  const name = await sessionFileName(sessionId);
+  const path = join(dir, name);
+  let text: string;
   try {
-    const value = JSON.parse(
-      await Deno.readTextFile(join(dir, await sessionFileName(sessionId))),
-    );
-    return typeof value?.root === "string" && value.root !== "" ? value as SessionAnchor : null;
+    text = await Deno.readTextFile(path);
   } catch {
     return null;
   }
+  const opened = await openSealed(text, `anchor ${path}`, env);
+  if (!opened.ok) {
+    noteUnverified(`this session's anchor (anchors/${name})`, opened.why);
+    return null;
+  }
+  const value = opened.value as SessionAnchor | null;
+  return typeof value?.root === "string" && value.root !== "" ? value : null;
 }
 
 async function pruneAnchors(dir: string, now: Date): Promise<void> {

@@ -4,13 +4,17 @@
  * the team's rules that applied) —
  * DESIGN.md "Store (contract)", "Cache identity". A hit costs no
  * model call. Only successful verdicts (`approved`, `needs-attention`) are cached; a corrupt or
- * foreign cache file is a miss, never a crash.
+ * foreign cache file is a miss, never a crash. Each entry is sealed with the user's key
+ * (lib/store/sealed.ts) for its own cache key: an entry anyone else wrote, edited or moved from
+ * another key does not verify, is a miss (the change is reviewed again), and is named in the
+ * gate's output.
  *
  * @module
  */
 import { join } from "node:path";
 import type { RunRecord } from "./run_record.ts";
-import { jsonText, writeStoreFile } from "./_write.ts";
+import { writeStoreFile } from "./_write.ts";
+import { noteUnverified, openSealed, sealJson } from "./sealed.ts";
 import { guardStore } from "./_guard.ts";
 import { sha256Hex } from "../base/sha256.ts";
 
@@ -86,7 +90,8 @@ function cachePath(state: string, key: string): string {
  *
  * @param state the state dir
  * @param key from {@linkcode cacheKey}
- * @returns the entry, or null on a miss, a corrupt file or an uncacheable status
+ * @returns the entry, or null on a miss, a corrupt file, an uncacheable status or an entry that
+ *   does not verify (then noted for the gate's output: lib/store/sealed.ts `takeStateNotes`)
  * @throws {TypeError} when `key` is not a cache key
  */
 export async function readCache<A = unknown>(
@@ -94,17 +99,29 @@ export async function readCache<A = unknown>(
   key: string,
 ): Promise<CacheEntry<A> | null> {
   const path = cachePath(state, key);
+  let text: string;
   try {
-    const data = JSON.parse(await Deno.readTextFile(path));
-    if (data?.version !== VERSION || data.key !== key) return null;
-    const { record, answer } = data;
-    if (typeof record !== "object" || record === null || typeof record.id !== "string") return null;
-    if (!CACHEABLE.has(record.status)) return null;
-    if (typeof answer !== "object" || answer === null) return null;
-    return { record, answer };
+    text = await Deno.readTextFile(path);
   } catch {
     return null;
   }
+  const opened = await openSealed(text, `cache/${key}`);
+  if (!opened.ok) {
+    noteUnverified(
+      `a cached verdict for this change (cache/${key}.json)`,
+      opened.why,
+      "it was ignored and the change is reviewed again",
+    );
+    return null;
+  }
+  // deno-lint-ignore no-explicit-any
+  const data = opened.value as any;
+  if (data?.version !== VERSION || data.key !== key) return null;
+  const { record, answer } = data;
+  if (typeof record !== "object" || record === null || typeof record.id !== "string") return null;
+  if (!CACHEABLE.has(record.status)) return null;
+  if (typeof answer !== "object" || answer === null) return null;
+  return { record, answer };
 }
 
 /**
@@ -115,14 +132,14 @@ export async function readCache<A = unknown>(
  * @param entry the run summary and the answer
  * @returns true when written, false when the status is not cacheable
  * @throws {TypeError} for a bad key; StoreError (lib/base/errors.ts) on a
- *   file-system failure
+ *   file-system failure or when there is no key to seal it with
  */
 export async function writeCache(state: string, key: string, entry: CacheEntry): Promise<boolean> {
   const path = cachePath(state, key);
   if (!CACHEABLE.has(entry.record.status)) return false;
   await guardStore(path, async () => {
     await Deno.mkdir(join(state, "cache"), { recursive: true, mode: 0o700 });
-    await writeStoreFile(path, jsonText({ version: VERSION, key, ...entry }));
+    await writeStoreFile(path, await sealJson({ version: VERSION, key, ...entry }, `cache/${key}`));
   }, "the verdict cache");
   return true;
 }

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { withState } from "./_test_state.ts";
 import { StoreError } from "../base/errors.ts";
 import { type CacheEntry, cacheKey, type CacheKeyParts, readCache, writeCache } from "./cache.ts";
-import { writeMemo } from "./verdict_memo.ts";
+import { readMemo, writeMemo } from "./verdict_memo.ts";
+import { takeStateNotes } from "./sealed.ts";
 
 const parts: CacheKeyParts = {
   fingerprint: "fp",
@@ -110,5 +111,51 @@ Deno.test("writeCache() and writeMemo() throw StoreError when cache/ cannot be w
     assert.ok(cache instanceof StoreError && /^Cannot write the verdict cache/.test(cache.message));
     const memo = await writeMemo(state, { key, cacheKey: key }).catch((e) => e);
     assert.ok(memo instanceof StoreError && /^Cannot write the verdict memo/.test(memo.message));
+  });
+});
+
+Deno.test("readCache(): an entry rewritten, written plain or moved to another key is a miss, and noted", async () => {
+  await withState(async (state) => {
+    const key = await cacheKey(parts);
+    const other = await cacheKey({ ...parts, fingerprint: "fp2" });
+    const blocked = {
+      record: { id: "r1", status: "needs-attention" as const },
+      answer: { verdict: "needs-attention", findings: [{ title: "bug" }] },
+    };
+    await writeCache(state, key, blocked);
+    await writeCache(state, other, { record: { id: "r2", status: "approved" }, answer: {} });
+    const path = `${state}/cache/${key}.json`;
+    const sealed = await Deno.readTextFile(path);
+    takeStateNotes();
+    const forgeries: [string, string][] = [
+      ["rewritten to approve", sealed.replaceAll('"needs-attention"', '"approved"')],
+      ["written plain", JSON.stringify({ version: 1, key, ...blocked })],
+      ["another key's entry", await Deno.readTextFile(`${state}/cache/${other}.json`)],
+      ["cut short", sealed.slice(0, 40)],
+    ];
+    for (const [name, text] of forgeries) {
+      await Deno.writeTextFile(path, text);
+      assert.equal(await readCache(state, key), null, name);
+      const notes = takeStateNotes();
+      assert.match(notes[0] ?? "", /cached verdict .* did not verify .*reviewed again/, name);
+    }
+    await Deno.writeTextFile(path, sealed);
+    assert.deepEqual(await readCache(state, key), blocked);
+  });
+});
+
+Deno.test("readMemo(): a memo pointed at another verdict is a miss, and noted", async () => {
+  await withState(async (state) => {
+    const memo = "c".repeat(64);
+    await writeMemo(state, { key: memo, cacheKey: "a".repeat(64) });
+    assert.equal(await readMemo(state, memo), "a".repeat(64));
+    const path = `${state}/cache/memo/${memo}.json`;
+    await Deno.writeTextFile(
+      path,
+      (await Deno.readTextFile(path)).replace("a".repeat(64), "b".repeat(64)),
+    );
+    takeStateNotes();
+    assert.equal(await readMemo(state, memo), null);
+    assert.match(takeStateNotes()[0], /verdict memo .* did not verify/);
   });
 });

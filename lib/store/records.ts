@@ -2,13 +2,17 @@
  * `records.jsonl`: one JSON line per finished review, appended under an exclusive lock
  * (DESIGN.md "Store (contract)"), a `flock` on the file itself (lib/store/lock.ts). Each line is written with one write call. The
  * wait for the lock is bounded (a holder that never lets go costs a skipped line and a warning,
- * never a hang).
+ * never a hang). Each line ends with an `hmac` field: the HMAC-SHA256 under the user's key
+ * (lib/store/sealed.ts) of the line's JSON text without it, so the gates' daily budget
+ * (lib/review/budget.ts) counts only lines review-gate wrote — a line the agent appends cannot spend
+ * the budget and switch the model off.
  *
  * @module
  */
 import { join } from "node:path";
 import { ExitCode, ReviewGateError } from "../base/errors.ts";
 import { lockFile } from "./lock.ts";
+import { macsFor, noteUnverified } from "./sealed.ts";
 
 /**
  * Path of the records file in a state dir.
@@ -53,7 +57,7 @@ export async function appendRecord(
   line: object,
   options: AppendOptions = {},
 ): Promise<AppendResult> {
-  const bytes = new TextEncoder().encode(JSON.stringify(line) + "\n");
+  const bytes = new TextEncoder().encode(await sealedLine(JSON.stringify(line)) + "\n");
   const path = recordsPath(state);
   const timeoutMs = options.lockTimeoutMs ?? RECORDS_LOCK_TIMEOUT_MS;
   const lock = await lockFile(path, { timeoutMs, signal: options.signal });
@@ -74,6 +78,41 @@ export async function appendRecord(
     lock.release();
   }
   return { written: true };
+}
+
+/** The line with its `hmac` field last; unchanged when there is no key to trust. */
+async function sealedLine(text: string): Promise<string> {
+  const macs = await macsFor("record", { create: true });
+  if ("problem" in macs || !text.startsWith("{") || text === "{}") return text;
+  return `${text.slice(0, -1)},"hmac":"${await macs.mac(text)}"}`;
+}
+
+const HMAC_SUFFIX = /,"hmac":"([0-9a-f]{64})"\}$/;
+
+/**
+ * Only the lines review-gate wrote (their `hmac` verifies); the others are noted once.
+ *
+ * @param lines from {@linkcode readRecords} with `raw`
+ */
+async function verifiedOnly(lines: (RecordLine & { raw: string })[]): Promise<RecordLine[]> {
+  const macs = await macsFor("record");
+  const out: RecordLine[] = [];
+  let rejected = 0;
+  for (const { raw, ...line } of lines) {
+    const match = HMAC_SUFFIX.exec(raw);
+    const ok = match !== null && !("problem" in macs) &&
+      await macs.check(`${raw.slice(0, match.index)}}`, match[1]);
+    if (ok) out.push(line);
+    else rejected++;
+  }
+  if (rejected > 0) {
+    noteUnverified(
+      `${rejected} line${rejected === 1 ? "" : "s"} of the cost ledger (records.jsonl)`,
+      "not sealed with review-gate's key",
+      "they do not count toward the daily budget",
+    );
+  }
+  return out;
 }
 
 /** One line of `records.jsonl` as `storeRun` writes it (older lines may lack the newer fields). */
@@ -111,14 +150,14 @@ export interface RecordLine {
   finishedAt: string;
 }
 
-function parseLines(text: string): RecordLine[] {
-  const out: RecordLine[] = [];
+function parseLines(text: string): (RecordLine & { raw: string })[] {
+  const out: (RecordLine & { raw: string })[] = [];
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;
     try {
       const value = JSON.parse(line);
       if (value && typeof value === "object" && typeof value.finishedAt === "string") {
-        out.push(value);
+        out.push({ ...value, raw: line });
       }
     } catch {
       // a line cut by a crash or edited by hand: skipped
@@ -134,13 +173,22 @@ function parseLines(text: string): RecordLine[] {
  * @param since only lines that finished at or after this time (the file is read backwards from
  *   its end in 64 KiB blocks, and only as far as needed: the ledger of a year costs no more than a
  *   day's when only today is asked)
- * @returns the lines in file order; [] when the file is missing
+ * @param options `verified`: only lines whose `hmac` verifies under the user's key (the others are
+ *   noted for the gate's output: lib/store/sealed.ts `takeStateNotes`)
+ * @returns the lines in file order (without the `hmac` check's raw text); [] when the file is
+ *   missing
  * @throws {ReviewGateError} (exit 3) when the state dir or the file cannot be read (not a folder,
  *   no permission), naming the state dir
  */
-export async function readRecords(state: string, since?: Date): Promise<RecordLine[]> {
+export async function readRecords(
+  state: string,
+  since?: Date,
+  options: { verified?: boolean } = {},
+): Promise<RecordLine[]> {
   try {
-    return await readRecordsFile(state, since);
+    const lines = await readRecordsFile(state, since);
+    if (options.verified) return await verifiedOnly(lines);
+    return lines.map(({ raw: _, ...line }) => line);
   } catch (error) {
     if (error instanceof TypeError || error instanceof ReviewGateError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
@@ -152,7 +200,10 @@ export async function readRecords(state: string, since?: Date): Promise<RecordLi
   }
 }
 
-async function readRecordsFile(state: string, since?: Date): Promise<RecordLine[]> {
+async function readRecordsFile(
+  state: string,
+  since?: Date,
+): Promise<(RecordLine & { raw: string })[]> {
   let file: Deno.FsFile;
   try {
     file = await Deno.open(recordsPath(state), { read: true });

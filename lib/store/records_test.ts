@@ -1,11 +1,15 @@
 import assert from "node:assert/strict";
 import { withState } from "./_test_state.ts";
 import { appendRecord, readRecords as readRecordsOf, recordsPath } from "./records.ts";
+import { takeStateNotes } from "./sealed.ts";
 
-/** The records file's lines, parsed ([] when the file is missing). */
+/** The records file's lines, parsed, without their `hmac` ([] when the file is missing). */
 async function readRecords(state: string): Promise<unknown[]> {
   const text = await Deno.readTextFile(recordsPath(state)).catch(() => "");
-  return text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
+  return text.split("\n").filter((line) => line.trim() !== "").map((line) => {
+    const { hmac: _, ...rest } = JSON.parse(line);
+    return rest;
+  });
 }
 
 Deno.test("appendRecord() appends one JSON line per call", async () => {
@@ -150,5 +154,28 @@ Deno.test("readRecords(since) reads the tail of a long file: lines since then, s
     const ids = (await readRecordsOf(state, midnight)).map((l) => l.id);
     assert.deepEqual(ids, ["r2000", "r2002"]);
     assert.equal((await readRecordsOf(state)).length, 2003, "all, the cut line skipped");
+  });
+});
+
+Deno.test("readRecords(verified): a line appended by anyone else does not count, and is noted", async () => {
+  await withState(async (state) => {
+    const at = "2026-01-01T10:00:00.000Z";
+    await appendRecord(state, { id: "a", finishedAt: at, costUsd: 0.5 });
+    const path = recordsPath(state);
+    const real = (await Deno.readTextFile(path)).trim();
+    const forged = [
+      JSON.stringify({ id: "f", finishedAt: at, costUsd: 100 }),
+      real.replace('"costUsd":0.5', '"costUsd":100'),
+      real.replace('"id":"a"', '"id":"b"'),
+    ];
+    await Deno.writeTextFile(path, forged.join("\n") + "\n", { append: true });
+    takeStateNotes();
+    const lines = await readRecordsOf(state, undefined, { verified: true });
+    assert.deepEqual(lines.map((l) => [l.id, l.costUsd]), [["a", 0.5]]);
+    assert.match(
+      takeStateNotes()[0],
+      /3 lines of the cost ledger .*do not count toward the daily budget/,
+    );
+    assert.equal((await readRecordsOf(state)).length, 4, "an unverified read keeps every line");
   });
 });

@@ -5,12 +5,15 @@
  * session's lock file (`sessions/<session-id>.lock`) is lib/store/session_lock.ts. Session ids
  * come from hook stdin and are untrusted: an id that is not a plain token (letters, digits, `-`,
  * `_`, at most 128) is stored under its sha256 instead, so no id can name a path outside
- * `sessions/`.
+ * `sessions/`. The file is sealed with the user's key for its own path (lib/store/sealed.ts): a
+ * record anyone else wrote, edited or copied from another session or repository does not verify
+ * and reads as absent — the turn's start not seen — and is named in the gate's output.
  *
  * @module
  */
 import { join } from "node:path";
-import { jsonText, writeStoreFile } from "./_write.ts";
+import { writeStoreFile } from "./_write.ts";
+import { noteUnverified, openSealed, sealJson } from "./sealed.ts";
 import { sha256Hex } from "../base/sha256.ts";
 
 /** What the Stop gate remembers about one Claude session. */
@@ -89,22 +92,34 @@ export async function sessionFileName(sessionId: string): Promise<string> {
  *
  * @param state the state dir
  * @param sessionId untrusted session id
- * @returns the state, or null when missing or corrupt
+ * @returns the state, or null when missing, corrupt or not verified (then noted for the gate's
+ *   output: lib/store/sealed.ts `takeStateNotes`)
  */
 export async function readSessionState(
   state: string,
   sessionId: string,
 ): Promise<SessionState | null> {
+  const name = await sessionFileName(sessionId);
+  const path = join(state, "sessions", name);
+  let text: string;
   try {
-    const data = JSON.parse(
-      await Deno.readTextFile(join(state, "sessions", await sessionFileName(sessionId))),
-    );
-    if (typeof data !== "object" || data === null || Array.isArray(data)) return null;
-    if (typeof data.consecutiveBlocks !== "number") return null;
-    return data as SessionState;
+    text = await Deno.readTextFile(path);
   } catch {
     return null;
   }
+  const opened = await openSealed(text, `session ${path}`);
+  if (!opened.ok) {
+    noteUnverified(
+      `this session's turn record (sessions/${name})`,
+      opened.why,
+      "it was ignored, as if the turn's start had not been seen",
+    );
+    return null;
+  }
+  const data = opened.value;
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return null;
+  if (typeof (data as SessionState).consecutiveBlocks !== "number") return null;
+  return data as SessionState;
 }
 
 /**
@@ -113,7 +128,8 @@ export async function readSessionState(
  * @param state the state dir
  * @param session the untrusted session id and its state
  * @throws {Deno.errors.PermissionDenied} and other file-system errors when `sessions/` or the file
- *   cannot be written (no temp file is left behind)
+ *   cannot be written (no temp file is left behind); an `Error` when there is no key to seal it
+ *   with
  */
 export async function writeSessionState(
   state: string,
@@ -121,10 +137,8 @@ export async function writeSessionState(
 ): Promise<void> {
   const dir = join(state, "sessions");
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  await writeStoreFile(
-    join(dir, await sessionFileName(session.sessionId)),
-    jsonText(session.value),
-  );
+  const path = join(dir, await sessionFileName(session.sessionId));
+  await writeStoreFile(path, await sealJson(session.value, `session ${path}`));
 }
 
 /**

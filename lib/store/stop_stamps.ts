@@ -3,14 +3,20 @@
  * (`hooks/turn-stop.sh`) can check it without starting review-gate — beside the session's anchor
  * (lib/store/anchors.ts), as `<session id>.stop`, mode `0600`. Only a session id that is a plain
  * token gets one (the script finds it by name). The text is made by lib/gates/turn/stop_stamp.ts;
- * this module only places, writes and removes it. A missing stamp costs one Deno start, never a
- * wrong answer, so removal failures are ignored.
+ * this module places, tags, writes and removes it. The tag, on the line after the header, is
+ * lib/store/sealed.ts `gitTag` (git's blob id of the user's key, a newline, and the text tagged)
+ * over the header, the session id and every line after the tag, which the script recomputes with
+ * the one `git hash-object` it runs anyway; so a stamp the agent writes, edits, or copies from
+ * another session or another user's key does not verify and the script starts review-gate. A
+ * missing stamp costs one Deno start, never a wrong answer, so removal failures are ignored.
  *
  * @module
  */
 import { join } from "node:path";
 import { anchorsDir } from "./anchors.ts";
 import { writeStoreFile } from "./_write.ts";
+import { gitTag } from "./sealed.ts";
+import { loadStateKey } from "./state_key.ts";
 
 const PLAIN_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -39,15 +45,27 @@ export async function removeStopStamp(
 }
 
 /**
- * Write a session's stop stamp atomically (the anchors folder exists: the anchor was written).
+ * Write a session's stop stamp atomically, its tag added as the second line (the anchors folder
+ * exists: the anchor was written). Nothing is written when there is no key to trust.
  *
+ * @param env for {@linkcode anchorsDir} and the key (lib/store/state_key.ts)
+ * @param sessionId the untrusted session id
+ * @param stamp the stamp's `text` (header line first, final newline) and the repository's object
+ *   `format` (the script's `git hash-object` hashes with it)
  * @throws Deno.errors from the file system
  */
 export async function writeStopStamp(
   env: Record<string, string | undefined>,
   sessionId: string,
-  text: string,
+  stamp: { text: string; format: "sha1" | "sha256" },
 ): Promise<void> {
   const path = stopStampPath(env, sessionId);
-  if (path) await writeStoreFile(path, text);
+  if (!path) return;
+  const key = await loadStateKey(env, { create: true });
+  if (!key.ok) return; // the script then finds no key (or no stamp) and starts review-gate
+  const cut = stamp.text.indexOf("\n");
+  const header = stamp.text.slice(0, cut);
+  const rest = stamp.text.slice(cut + 1);
+  const tag = await gitTag(key.secret, `${header}\n${sessionId}\n${rest}`, stamp.format);
+  await writeStoreFile(path, `${header}\n${tag}\n${rest}`);
 }

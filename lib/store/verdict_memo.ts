@@ -2,12 +2,15 @@
  * The verdict memo: maps an immutable review target — two object ids plus everything else the
  * verdict cache key depends on — to that cache key, so a gate can find a cached verdict without
  * collecting the change again (a re-push of the same commits then costs a file read, not a diff).
- * Stored as `cache/memo/<sha256>.json`; a missing or corrupt memo is a miss.
+ * Stored as `cache/memo/<sha256>.json`, sealed with the user's key for its memo key
+ * (lib/store/sealed.ts); a missing, corrupt or unverified memo is a miss (an unverified one is
+ * named in the gate's output).
  *
  * @module
  */
 import { join } from "node:path";
-import { jsonText, writeStoreFile } from "./_write.ts";
+import { writeStoreFile } from "./_write.ts";
+import { noteUnverified, openSealed, sealJson } from "./sealed.ts";
 import { guardStore } from "./_guard.ts";
 import { sha256Hex } from "../base/sha256.ts";
 
@@ -66,23 +69,35 @@ function memoPath(state: string, key: string): string {
 /**
  * Read the verdict cache key remembered for a target.
  *
- * @returns the cache key, or null (miss, unreadable or corrupt)
+ * @returns the cache key, or null (miss, unreadable, corrupt or not verified: then noted)
  */
 export async function readMemo(state: string, key: string): Promise<string | null> {
+  let text: string;
   try {
-    const data = JSON.parse(await Deno.readTextFile(memoPath(state, key)));
-    return typeof data?.cacheKey === "string" && /^[0-9a-f]{64}$/.test(data.cacheKey)
-      ? data.cacheKey
-      : null;
+    text = await Deno.readTextFile(memoPath(state, key));
   } catch {
     return null;
   }
+  const opened = await openSealed(text, `memo/${key}`);
+  if (!opened.ok) {
+    noteUnverified(
+      `the verdict memo of this push (cache/memo/${key}.json)`,
+      opened.why,
+      "it was ignored and the change is looked up again",
+    );
+    return null;
+  }
+  const data = opened.value as { cacheKey?: unknown } | null;
+  return typeof data?.cacheKey === "string" && /^[0-9a-f]{64}$/.test(data.cacheKey)
+    ? data.cacheKey
+    : null;
 }
 
 /**
  * Remember the verdict cache key of a target (atomic write).
  *
- * @throws {import("../base/errors.ts").StoreError} on a file-system failure
+ * @throws {import("../base/errors.ts").StoreError} on a file-system failure or when there is no
+ *   key to seal it with
  */
 export async function writeMemo(
   state: string,
@@ -91,6 +106,6 @@ export async function writeMemo(
   const path = memoPath(state, memo.key);
   await guardStore(path, async () => {
     await Deno.mkdir(join(state, "cache", "memo"), { recursive: true, mode: 0o700 });
-    await writeStoreFile(path, jsonText({ cacheKey: memo.cacheKey }));
+    await writeStoreFile(path, await sealJson({ cacheKey: memo.cacheKey }, `memo/${memo.key}`));
   }, "the verdict memo");
 }

@@ -154,7 +154,8 @@ async function sessionStates(repo: string): Promise<Record<string, unknown>[]> {
   const states: Record<string, unknown>[] = [];
   for await (const entry of Deno.readDir(dir)) {
     if (entry.name.endsWith(".json")) {
-      states.push(JSON.parse(await Deno.readTextFile(join(dir, entry.name))));
+      // sealed records keep the value inside (lib/store/sealed.ts)
+      states.push(JSON.parse(await Deno.readTextFile(join(dir, entry.name))).value);
     }
   }
   return states;

@@ -61,7 +61,7 @@ Deno.test("a plugin Stop hook and a settings Stop hook for the same stop: one re
     assert.equal(await providerCalls(sb), 1);
     const state = JSON.parse(
       await Deno.readTextFile(join(root, ".git", "review-gate", "sessions", "sess-twice.json")),
-    );
+    ).value; // sealed: the record is inside (lib/store/sealed.ts)
     assert.equal(state.consecutiveBlocks, 1);
 
     // Claude answers again after the block (a new assistant entry): claimed anew, no second note

@@ -189,7 +189,7 @@ Deno.test("Stop script: edits racing the prompt hook are never allowed unseen", 
       if (!s.stdout.includes(FELL_BACK)) {
         // Allowed by the script: the worktree must be exactly the baseline review-gate recorded.
         const state = join(root, ".git", "review-gate", "sessions", "fast-race.json");
-        const baseline = JSON.parse(await Deno.readTextFile(state)).baselineTree;
+        const baseline = JSON.parse(await Deno.readTextFile(state)).value.baselineTree; // sealed
         await gitOk(sb, ["add", "-A"]);
         assert.equal(await gitOk(sb, ["write-tree"]), baseline, `round ${round}: ${n} edits`);
         await gitOk(sb, ["reset", "-q"]);

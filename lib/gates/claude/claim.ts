@@ -4,8 +4,11 @@
  * Code never merges them (README "Claude Code plugin"). Each claims the stop first: the event key
  * is (session, event, `prompt_id`, uuid of the transcript's last `assistant` entry — the same for
  * every hook of one stop, new at the next stop even with the same text), and the claim is a file
- * created with create-new semantics, `sessions/<session>.claims/<sha256(key)>.json`, holding the
- * claimant's source (`plugin` or `settings`). The one that creates it runs the gate; the others
+ * created with create-new semantics, `sessions/<session>.claims/<HMAC(key)>.json`, holding the
+ * claimant's source (`plugin` or `settings`). The name is an HMAC with the user's key
+ * (lib/store/sealed.ts `stateMac`): an agent that knows the event key (it can read its own
+ * transcript) still cannot create the claim ahead of the hook and make its stop lose silently;
+ * without a key to trust, nobody claims. The one that creates it runs the gate; the others
  * allow at once, and the first of them in a session says in a `systemMessage` that review-gate
  * runs twice. Without a readable transcript there is no key, nobody claims, and every hook runs the
  * gate (the session lock and verdict reuse keep that to one model call): never a silent skip.
@@ -14,7 +17,7 @@
  * @module
  */
 import { join } from "node:path";
-import { sha256Hex } from "../../base/sha256.ts";
+import { stateMac } from "../../store/sealed.ts";
 import { sessionFileName } from "../../store/sessions.ts";
 import type { ClaudeHookPayload } from "./payload.ts";
 
@@ -118,8 +121,10 @@ export async function claimStop(
     "sessions",
     (await sessionFileName(payload.session_id)).replace(/\.json$/, ".claims"),
   );
+  const name = await stateMac("stop claim", key);
+  if (name === null) return { won: true, keyless: true };
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  const path = join(dir, `${await sha256Hex(key)}.json`);
+  const path = join(dir, `${name}.json`);
   const claim = JSON.stringify({ source: options.source, at: options.now.toISOString() });
   if (await createNew(path, claim)) {
     await pruneOld(dir, options.now).catch(() => {});

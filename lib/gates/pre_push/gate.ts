@@ -98,6 +98,9 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
   if (stampPath && push.fromMemoOnly && overBound.length === 0 && notes.length === 0) {
     await (await import("./push_stamp.ts")).stampPush({
       commonDir: repo.commonDir,
+      format: repo.objectFormat,
+      env: input.env,
+      lines: input.stdinText,
       cacheContext: push.cacheContext,
       output,
       path: stampPath,

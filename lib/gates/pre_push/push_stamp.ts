@@ -18,11 +18,15 @@ const DAY_SECONDS = 24 * 3600;
  * Write the pending push stamp for an allowed push (best effort: a failure only costs the next push
  * a start of review-gate).
  *
- * @param at the repository's common dir, the push's cache context (when an update was looked up),
- *   the hook's output, and the stamp path the hook passed
+ * @param at the repository's common dir and object format, the environment (where the user's key
+ *   is), git's ref lines as the hook passed them, the push's cache context (when an update was looked up), the hook's output, and the stamp
+ *   path the hook passed
  */
 export async function stampPush(at: {
   commonDir: string;
+  format: "sha1" | "sha256";
+  env: Record<string, string | undefined>;
+  lines: string;
   cacheContext?: Promise<CacheContext>;
   output: HookOutput;
   path: string;
@@ -34,6 +38,9 @@ export async function stampPush(at: {
       a.expires ? [Date.parse(`${a.expires}T00:00:00Z`) / 1000 + DAY_SECONDS] : []
     );
     await writePushStamp(at.commonDir, {
+      format: at.format,
+      env: at.env,
+      lines: at.lines,
       path: at.path,
       text: at.output.stderr,
       until: ends.length > 0 ? Math.min(...ends) : null,

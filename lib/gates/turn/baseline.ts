@@ -176,7 +176,9 @@ async function stampStop(
     ignoredId: at.ignoredId,
     guard: at.blobs,
   });
-  if (text) await writeStopStamp(input.env, at.sessionId, text);
+  if (text) {
+    await writeStopStamp(input.env, at.sessionId, { text, format: at.repo.objectFormat });
+  }
 }
 
 /** Remove the session's state (a turn that starts with the gate disabled has no baseline). */

@@ -36,6 +36,7 @@
  */
 import { ensureStateDir } from "../../store/state.ts";
 import { readSessionState, type SessionState, writeSessionState } from "../../store/sessions.ts";
+import { takeStateNotes } from "../../store/sealed.ts";
 import type { TurnDoor } from "./door.ts";
 import { type GateContext, type GateOpening, openGate } from "./context.ts";
 import { ALLOW, type HookInput, type HookOutput } from "../hook_io.ts";
@@ -80,8 +81,10 @@ export async function runStopGate(input: HookInput, door: TurnDoor): Promise<Hoo
   } catch (error) {
     output = await (await import("./failure.ts")).gateFailed(gate, error);
   }
-  if (gate.notes.length === 0) return output;
-  return (await import("./answer.ts")).withNotes(output, gate.notes);
+  // state that did not verify was ignored (lib/store/sealed.ts): the stop's answer names it
+  const notes = [...gate.notes, ...takeStateNotes()];
+  if (notes.length === 0) return output;
+  return (await import("./answer.ts")).withNotes(output, notes);
 }
 
 async function lockedStop(

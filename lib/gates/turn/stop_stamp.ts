@@ -9,10 +9,13 @@
  * id of its whole content or `-` when it is absent. The script records the worktree again from a
  * copy of the index exactly as lib/git/live_tree.ts does and allows only when every line matches;
  * it is stricter than the stop itself (any byte of a guarded file, any change of the index), so
- * what it allows the stop would allow. Format, one item a line:
+ * what it allows the stop would allow. The stamp is tagged with the user's key
+ * (lib/store/stop_stamps.ts), and the script allows only on a stamp whose tag it recomputes. Format,
+ * one item a line:
  *
  * ```
- * review-gate stop stamp 2
+ * review-gate stop stamp 3
+ * <tag: lib/store/stop_stamps.ts adds it when it writes the stamp>
  * <root>
  * <git dir>
  * <session state file>
@@ -28,7 +31,7 @@ import { fileBlobId } from "../../git/blob_id.ts";
 import type { Repo } from "../../git/repo.ts";
 
 /** First line of a stamp; the script refuses any other. */
-export const STOP_STAMP_HEADER = "review-gate stop stamp 2";
+export const STOP_STAMP_HEADER = "review-gate stop stamp 3";
 
 /** A guarded file's blob id (`null`: absent or unreadable). */
 export interface GuardedBlob {
