@@ -220,3 +220,18 @@ function acknowledgedLines(acknowledged: readonly AcknowledgedFinding[]): string
   if (rest > 0) lines.push(`  … and ${rest} more acknowledged (see ${ACKS_FILE})`);
   return lines;
 }
+
+/**
+ * The one line a push prints when rule changes were not applied to it: a push is judged by the
+ * rules the remote already has (lib/gates/pre_push/rules.ts).
+ *
+ * @param input the remote (`$1`) and what was not applied (`src/.gitattributes (pushed)`)
+ * @returns one line ending in a newline, control and bidi characters neutralised
+ */
+export function renderRulesNotApplied(input: { remote: string; items: readonly string[] }): string {
+  return sanitizeForTerminal(
+    `review-gate: this push is judged by the rules ${input.remote} already has; not applied to it: ${
+      input.items.join(", ")
+    } (pushed edits to rule files are reviewed as code and apply once they are on the remote; the worktree's config may only make a push stricter)\n`,
+  );
+}
