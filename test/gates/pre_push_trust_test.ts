@@ -168,3 +168,28 @@ Deno.test("pre-push: a stricter worktree config applies; the user's own config s
     await sb.cleanup();
   }
 });
+
+Deno.test("pre-push: pushed commits cannot acknowledge their own finding", async () => {
+  const sb = await installed();
+  try {
+    const blocking = scenario(await blockingScenario(sb));
+    await gitOk(sb, ["switch", "-q", "-c", "b"]);
+    await addTokenLine(sb.repo.root, "SELF_ACK");
+    await gitOk(sb, ["commit", "-q", "-am", "bug"]);
+    const blocked = await runGit(sb, ["push", "origin", "b"], { env: blocking });
+    assert.notEqual(blocked.code, 0, blocked.stderr);
+    const id = /review-gate ack ([0-9a-f]{12}) --reason/.exec(blocked.stderr)?.[1];
+    assert.ok(id, blocked.stderr);
+    const ack = await runCli(sb, ["ack", id, "--reason", "the pushed commit says so"]);
+    assert.equal(ack.code, 0, ack.stderr);
+    await gitOk(sb, ["add", ".review-gate/acks.json"]);
+    await gitOk(sb, ["commit", "-q", "-m", "acknowledge it in the same push"]);
+    const r = await runGit(sb, ["push", "origin", "b"], { env: blocking });
+    assert.notEqual(r.code, 0, r.stderr);
+    assert.match(r.stderr, /push blocked: 1 blocking finding in refs\/heads\/b \(2 commits\)/);
+    assert.match(r.stderr, /not applied to it: \.review-gate\/acks\.json \(pushed\)/);
+    assert.equal(await remoteRef(sb, "refs/heads/b"), null);
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -52,9 +52,12 @@ export function renderPrePushBlock(
   );
 }
 
-/** What accepting a finding does, after the ack commands of a pre-push block. */
+/**
+ * What accepting a finding does, after the ack commands of a pre-push block: a push counts the
+ * acknowledgements the remote already has (lib/gates/pre_push/rules.ts), like CI.
+ */
 export const PRE_PUSH_ACK_HINT =
-  "Accepting a finding (if it is not a problem) records it in .review-gate/acks.json: commit that file so your team and CI share it";
+  "Accepting a finding (if it is not a problem) records it in .review-gate/acks.json: commit that file so your team and CI share it; a push counts it once the remote has that file";
 
 /**
  * Pre-push stderr text when the review could not run, or none of the change could be shown to the
