@@ -21,6 +21,12 @@ export type RulesFrom =
     tree: string;
     /** What it is, for people: `base a1b2c3d`, `turn baseline`, `main`. */
     label: string;
+    /**
+     * Read `.gitattributes` marks from this tree alone: not from the repository's own
+     * `info/attributes` or a `core.attributesFile` its `.git/config` names, which the change's
+     * author can write (the pre-push gate). The user's global attributes file still counts.
+     */
+    attributesFromTreeOnly?: boolean;
   };
 
 /** The worktree, the default of a local review. */

@@ -193,3 +193,27 @@ Deno.test("pre-push: pushed commits cannot acknowledge their own finding", async
     await sb.cleanup();
   }
 });
+
+Deno.test("pre-push: the repository's own .git/info/attributes and git config do not hide pushed files", async () => {
+  const sb = await installed();
+  try {
+    await Deno.mkdir(join(sb.repo.root, ".git", "info"), { recursive: true });
+    await Deno.writeTextFile(join(sb.repo.root, ".git", "info", "attributes"), "*.ts -diff\n");
+    const attributes = join(sb.dir, "attributes");
+    await Deno.writeTextFile(attributes, "*.ts linguist-generated\n");
+    await gitOk(sb, ["config", "core.attributesFile", attributes]);
+    await gitOk(sb, ["switch", "-q", "-c", "b"]);
+    await Deno.writeTextFile(join(sb.repo.root, "src", "x.ts"), BUG);
+    await addTokenLine(sb.repo.root, "INFO");
+    await gitOk(sb, ["add", "-A"]);
+    await gitOk(sb, ["commit", "-q", "-m", "bug"]);
+    const r = await runGit(sb, ["push", "origin", "b"], {
+      env: scenario(await blockingScenario(sb)),
+    });
+    assert.notEqual(r.code, 0, r.stderr);
+    assert.match(r.stderr, /push blocked: 1 blocking finding in refs\/heads\/b/);
+    assert.match((await readFakeLog(sb))[0].stdin ?? "", /PUSHED_BUG/);
+  } finally {
+    await sb.cleanup();
+  }
+});

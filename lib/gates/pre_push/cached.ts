@@ -29,7 +29,7 @@ import { memoKey, readMemo } from "../../store/verdict_memo.ts";
  * @param label what it is, for people
  */
 export function pushRules(tree: string, label = "the remote's side"): RulesOptions {
-  return { from: { kind: "tree", tree, label }, untrusted: false };
+  return { from: { kind: "tree", tree, label, attributesFromTreeOnly: true }, untrusted: false };
 }
 
 /** What every ref update of a push shares for the cache lookup: verdict identity and state dir. */

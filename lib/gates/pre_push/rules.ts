@@ -68,7 +68,9 @@ export async function pushRulesAt(
   },
 ): Promise<PushRules> {
   const { repo, env, base } = at;
-  const from = await resolveRulesFrom(runner, repo, base, at.label);
+  const resolved = await resolveRulesFrom(runner, repo, base, at.label);
+  // the repository's own info/attributes and .git/config are writable by the change's author
+  const from = resolved.kind === "tree" ? { ...resolved, attributesFromTreeOnly: true } : resolved;
   const rules: RulesOptions = { from, untrusted: false };
   const onRemote = await loadRulesConfig({ runner, repo, env, ...rules });
   const notes: string[] = [];
