@@ -91,7 +91,7 @@ export async function pushRulesAt(
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     notes.push(`the worktree's ${REPO_CONFIG_FILE} was ignored: ${error.message}`);
-    notApplied.push(`${REPO_CONFIG_FILE} in the worktree (invalid)`);
+    notApplied.push(`${REPO_CONFIG_FILE} in the worktree (ignored, invalid: ${error.message})`);
   }
   const acks = await readAcks(runner, { kind: "tree", root: repo.root, rev: base });
   const changed = await changedRuleFiles(runner, repo.root, base, at.to);
