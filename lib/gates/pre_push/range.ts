@@ -12,9 +12,9 @@
  *   so they are never taken on their word: when the remote-tracking refs of that remote (`$1` a
  *   name, or the configured remotes whose `url`/`pushurl` is that URL or the same local directory;
  *   every remote-tracking ref when none is) would leave any commit out, the remote is asked once
- *   per push what it has (`git ls-remote` of the URL pushed to, lib/gates/pre_push/remote_refs.ts),
- *   and the commits left out are exactly those reachable from an advertised id that is a commit
- *   here. A tracking ref whose commits are not among those counts for nothing: its commits are
+ *   per push what it has (`git ls-remote --heads` of the URL pushed to,
+ *   lib/gates/pre_push/remote_refs.ts), and the commits left out are exactly those reachable from a
+ *   branch tip it advertises that is a commit here. A tracking ref whose commits are not among those counts for nothing: its commits are
  *   reviewed, with a note. When the remote cannot be asked (offline, a hang past the bound, an
  *   error), or advertises only commits we do not have (fetch first) while tracking refs claim
  *   some, the update is skipped as NOT reviewed with `unproven` (the gate applies `on_error`) —

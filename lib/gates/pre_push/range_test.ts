@@ -503,3 +503,14 @@ Deno.test("resolvePushRange() does not leave out a merged forged ref's commits o
     assert.deepEqual(await changedFiles(repo, r.from, r.to), ["a.txt", "bug.ts"]);
   });
 });
+
+Deno.test("resolvePushRange() counts the remote's branches only, not another ref such as refs/pull/*", async () => {
+  await withRemote(async ({ repo, base }) => {
+    await git(repo, ["switch", "-q", "-c", "b"]);
+    const tip = await commitFile(repo, "x.ts", "bug\n", "an outsider's pull request");
+    await git(repo, ["push", "-q", "--no-verify", "upstream", "HEAD:refs/pull/1/head"]);
+    const zero = "0".repeat(40);
+    const r = await pushRange(repo, { update: update("refs/heads/b", tip, "refs/heads/b", zero) });
+    assert.deepEqual({ from: r.from, commits: r.commits }, { from: base, commits: 1 });
+  });
+});

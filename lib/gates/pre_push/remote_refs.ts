@@ -1,11 +1,13 @@
 /**
  * What the remote a push goes to really has (DESIGN.md "Gates" → pre-push; README "Gates" →
- * pre-push): the ids it advertises, asked once per push with `git ls-remote <url>` — the URL git is
- * pushing to (the hook's `$2`). Remote-tracking refs are the user's local notes of what a remote
+ * pre-push): the branches it advertises, asked once per push with `git ls-remote --heads <url>` —
+ * the URL git is pushing to (the hook's `$2`). Remote-tracking refs are the user's local notes of what a remote
  * had at the last fetch: anything can write them (`git update-ref refs/remotes/origin/x HEAD`), and
  * a ref deleted on the remote stays until a prune. So when a push's range would rest on them, the
- * gate counts instead the commits reachable from an id the remote advertises; a tracking ref whose
- * commits are not among those counts for nothing.
+ * gate counts instead the commits reachable from a branch the remote advertises (`--heads`: what
+ * remote-tracking refs stand for; not tags, and not other refs such as GitHub's `refs/pull/*`,
+ * which hold anyone's unmerged commits); a tracking ref whose commits are not among those counts for
+ * nothing.
  *
  * The call is bounded: {@linkcode LS_REMOTE_TIMEOUT_MS} (12 s: the remote has just answered git's own
  * push connection, so a healthy one answers in well under a second; a remote that hangs must not
@@ -21,7 +23,7 @@ import { runGit, stderrTail } from "../../git/git.ts";
 /** Longest wait for the remote's answer, in milliseconds (module doc). */
 export const LS_REMOTE_TIMEOUT_MS = 12_000;
 
-/** The remote's answer: the object ids it advertises, or why it could not be asked. */
+/** The remote's answer: the commit ids of its branches, or why it could not be asked. */
 export type Advertised =
   | { ok: true; ids: string[] }
   | { ok: false; reason: string };
@@ -29,13 +31,13 @@ export type Advertised =
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 /**
- * Ask the remote at `url` which refs it has (one `git ls-remote`).
+ * Ask the remote at `url` which branches it has (one `git ls-remote --heads`).
  *
  * @param runner the subprocess seam
  * @param repo any directory inside the repository (its config applies)
  * @param url the URL or path pushed to (the hook's `$2`); a remote name works too
  * @param timeoutMs the bound, default {@linkcode LS_REMOTE_TIMEOUT_MS}
- * @returns the distinct advertised ids (peeled tags included), or `ok: false` with a short reason
+ * @returns the distinct advertised ids, or `ok: false` with a short reason
  *   when git failed, timed out or could not start; never throws for those
  */
 export async function askRemote(
@@ -45,7 +47,7 @@ export async function askRemote(
   timeoutMs = LS_REMOTE_TIMEOUT_MS,
 ): Promise<Advertised> {
   if (url === "") return { ok: false, reason: "git named no URL for the push" };
-  const result = await runGit(runner, repo, ["ls-remote", "--", url], {
+  const result = await runGit(runner, repo, ["ls-remote", "--heads", "--", url], {
     timeoutMs,
     processGroup: "own",
   }).catch((error: Error) => ({ error }));
