@@ -14,11 +14,11 @@
  *   every remote-tracking ref when none is) would leave any commit out, the remote is asked once
  *   per push what it has (`git ls-remote --heads` of the URL pushed to,
  *   lib/gates/pre_push/remote_refs.ts), and the commits left out are exactly those reachable from a
- *   branch tip it advertises that is a commit here. A tracking ref whose commits are not among those counts for nothing: its commits are
- *   reviewed, with a note. When the remote cannot be asked (offline, a hang past the bound, an
- *   error), or advertises only commits we do not have (fetch first) while tracking refs claim
- *   some, the update is skipped as NOT reviewed with `unproven` (the gate applies `on_error`) —
- *   never "nothing new" on an unproven ref. The diff starts at the first parent of the oldest such
+ *   branch tip it advertises that is a commit here. A tracking ref whose commits are not among
+ *   those counts for nothing: its commits are reviewed, with a note. When the remote cannot be
+ *   asked (offline, a hang past the bound, an error), or advertises only commits we do not have
+ *   (fetch first) while tracking refs claim some, the update is skipped as NOT reviewed with
+ *   `unproven` (the gate applies `on_error`) — never "nothing new" on an unproven ref. The diff starts at the first parent of the oldest such
  *   commit, or the empty tree for a root commit.
  * - `base` is the commit on the remote the range starts from (the old tip, or that first parent;
  *   the empty tree for a root): the gate reads the push's rules there (lib/gates/pre_push/rules.ts).
