@@ -21,8 +21,8 @@ import { ensureStateDir } from "../../store/state.ts";
 import { memoKey, readMemo } from "../../store/verdict_memo.ts";
 
 /**
- * Where a pushed range's rules come from: a tree on the remote's side (lib/gates/pre_push/rules.ts),
- * never the pushed commits themselves. The verdict memo key holds that tree's id, so the rules read
+ * Where a pushed range's rules come from: a tree on the remote's side
+ * (lib/gates/pre_push/rules.ts), never the pushed commits themselves. The verdict memo key holds that tree's id, so the rules read
  * there (REVIEW.md, .gitattributes) are fixed with it.
  *
  * @param tree the tree id the rules are read from (the range's base)

@@ -47,13 +47,19 @@ interface Push {
   input: HookInput;
   args: PrePushArgs;
   repo: Repo;
-  /** The push-wide config: the user's and the environment's, the worktree's stricter values (range bounds, tags). */
+  /**
+   * The push-wide config: the user's and the environment's, with the worktree's stricter values
+   * (range bounds, tags, what a NOT reviewed ref does).
+   */
   config: Config;
   /** The rules of each range base (lib/gates/pre_push/rules.ts), read once per base. */
   rulesByBase: Map<string, Promise<PushRules>>;
-  /** The cache context of each range base, built on the first update reviewed from it: a push of deletions or skipped tags alone neither hashes nor creates the state dir. */
+  /**
+   * The cache context of each range base, built on the first update reviewed from it: a push of
+   * deletions or skipped tags alone neither hashes nor creates the state dir.
+   */
   cacheContexts: Map<string, Promise<CacheContext>>;
-  /** The rule changes not applied to this push were said (once per push). */
+  /** The rule changes not applied to this push that were said (each once per push). */
   saidNotApplied: Set<string>;
   stderr: string[];
   exitCode: number;
