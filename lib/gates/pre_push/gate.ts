@@ -1,7 +1,10 @@
 /**
  * The git pre-push gate (`review-gate hook pre-push <remote> <url>`, DESIGN.md "Gates"): reads the
  * ref updates from stdin once, derives each update's range from the line and the remote in `$1`,
- * reviews the pushed commits' tree (never the worktree), and blocks the push (exit 1) on blocking
+ * reviews the pushed commits' tree (never the worktree) by the rules the remote already has
+ * (lib/gates/pre_push/rules.ts: its `.review-gate.json`, `.gitattributes`, `REVIEW.md` and
+ * acknowledgements; the user's config; the worktree's config only where stricter; what was not
+ * applied is said once), and blocks the push (exit 1) on blocking
  * findings. Deletions and, by default, tags are skipped; a re-push of the same commits hits the
  * verdict cache (no model call). A review that could not run follows `on_error` (default: allow
  * with a loud "NOT reviewed" warning); one that saw only part of the change, or none of it,
