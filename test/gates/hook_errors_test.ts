@@ -20,6 +20,7 @@ import {
   stopDecision,
   stopPayload,
   writeRepoConfig,
+  writeUserConfig,
 } from "./_gates.ts";
 
 const STACK = /^\s+at /m;
@@ -124,6 +125,32 @@ Deno.test("hook claude-stop and claude-prompt allow with a NOT reviewed systemMe
     assert.doesNotMatch(stop.stderr, STACK);
     const prompt = await runCli(sb, ["hook", "claude-prompt"], { stdin: "{}" });
     assert.deepEqual([prompt.code, prompt.stdout], [0, ""], prompt.stderr);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("hook pre-push: the user's on_error block holds when the gate fails, whatever the worktree's config says", async () => {
+  const sb = await makeGateSandbox();
+  try {
+    const base = await gitOk(sb, ["rev-parse", "HEAD"]);
+    const head = await commitToken(sb, "USER_BLOCK");
+    const stdin = `refs/heads/main ${head} refs/heads/main ${base}\n`;
+    await writeUserConfig(sb, { gates: { pre_push: { on_error: "block" } } });
+    await writeRepoConfig(sb, { gates: { pre_push: { on_error: "allow" } } });
+    // a state dir that cannot be created: the gate fails
+    await Deno.mkdir(join(sb.repo.root, ".git", "review-gate"), { recursive: true });
+    await Deno.writeTextFile(join(sb.repo.root, ".git", "review-gate", "runs"), "not a dir\n");
+    const push = () =>
+      runCli(sb, ["hook", "pre-push", "origin", sb.remote], { stdin, env: scenario("valid") });
+    const r = await push();
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, NOT_REVIEWED);
+    assert.match(r.stderr, /gates\.pre_push\.on_error is "block"/);
+    // and when another key of the worktree's file is invalid too
+    await writeRepoConfig(sb, { gates: { pre_push: { on_error: "allow" } }, fail_on: "bogus" });
+    const lenient = await push();
+    assert.equal(lenient.code, 1, lenient.stderr);
   } finally {
     await sb.cleanup();
   }
