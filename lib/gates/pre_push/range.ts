@@ -229,8 +229,9 @@ async function upstreamOf(
     notes.push(`The remote's ${tip} is not here: reviewing the commits not on ${where}`);
   }
   const byTracking = await listCommits(runner, repo, { to, exclude: trackingOf(remotes) });
-  if (byTracking.length === await countCommits(runner, repo, to)) {
-    // no remote-tracking ref leaves anything out: nothing rests on one, nothing to prove
+  if (byTracking.length > 0 && closedUnderParents(byTracking)) {
+    // no remote-tracking ref leaves anything out (the whole history of `to` is listed): nothing
+    // rests on one, nothing to prove
     return { known: null, rows: byTracking, remotes, askedRemote: false, notes };
   }
   const proven = await provenOnRemote(runner, options);
@@ -293,12 +294,15 @@ async function provenOnRemote(
   return { ok: true, ids, advertised: answer.ids.length };
 }
 
-/** Commits reachable from `to` (one `git rev-list --count`). */
-async function countCommits(runner: Runner, repo: string, to: string): Promise<number> {
-  const args = ["rev-list", "--count", to];
-  const counted = await runGit(runner, repo, args);
-  if (counted.code !== 0) throw gitFailure(args, counted);
-  return Number(decoder.decode(counted.stdout).trim());
+/**
+ * True when every parent of every listed commit is listed too (pure): the rows are then the whole
+ * history of their tip, so the exclusions that produced them left nothing out.
+ *
+ * @param rows `git rev-list --parents` rows (`[commit, ...parents]`)
+ */
+function closedUnderParents(rows: readonly (readonly string[])[]): boolean {
+  const listed = new Set(rows.map((r) => r[0]));
+  return rows.every((r) => r.slice(1).every((parent) => listed.has(parent)));
 }
 
 /**
