@@ -6,7 +6,7 @@ import { type PushRangeOptions, type PushRangeResult, resolvePushRange } from ".
 import { parsePushLines, type PushUpdate } from "./stdin.ts";
 import { commitFile, git, makeRepo } from "../../git/_testing.ts";
 import { NOT_SEPARATED_NOTE } from "./merge_base_tree.ts";
-import { askRemote } from "./remote_refs.ts";
+import { askRemote, rememberedRemote } from "./remote_refs.ts";
 
 const runner = runProcess;
 
@@ -512,5 +512,37 @@ Deno.test("resolvePushRange() counts the remote's branches only, not another ref
     const zero = "0".repeat(40);
     const r = await pushRange(repo, { update: update("refs/heads/b", tip, "refs/heads/b", zero) });
     assert.deepEqual({ from: r.from, commits: r.commits }, { from: base, commits: 1 });
+  });
+});
+
+Deno.test("resolvePushRange() asks the remote once for every update of a push, and not at all for a known old tip", async () => {
+  await withRemote(async ({ repo, base }) => {
+    let asked = 0;
+    const counting: typeof runner = (request) => {
+      if (request.args.includes("ls-remote")) asked++;
+      return runner(request);
+    };
+    const shared = rememberedRemote(counting, repo, "upstream");
+    const tip = await commitFile(repo, "a.txt", "a\n", "a");
+    await git(repo, ["update-ref", "refs/remotes/upstream/x", "HEAD"]);
+    const known = await resolvePushRange(counting, {
+      repo,
+      remote: "upstream",
+      advertised: shared,
+      update: update("refs/heads/main", tip, "refs/heads/main", base),
+    });
+    assert.equal(known.kind, "range");
+    assert.equal(asked, 0, "git's line is what the remote advertised");
+    const zero = "0".repeat(40);
+    for (const name of ["b", "c"]) {
+      const r = await resolvePushRange(counting, {
+        repo,
+        remote: "upstream",
+        advertised: shared,
+        update: update(`refs/heads/${name}`, tip, `refs/heads/${name}`, zero),
+      });
+      assert.equal(r.kind, "range", "the forged upstream/x is not taken");
+    }
+    assert.equal(asked, 1);
   });
 });
