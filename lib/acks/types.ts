@@ -33,7 +33,7 @@ export interface Ack {
 
 /** Where acknowledgements are read from. */
 export type AcksSource =
-  /** The file in the worktree (the local user is trusted: `review`, the pre-push gate). */
+  /** The file in the worktree (the local user is trusted: `review`, the Stop gates). */
   | { kind: "worktree"; root: string }
   /**
    * The file as committed in a tree-ish (`rev`): the trusted side in CI (the base commit), or the

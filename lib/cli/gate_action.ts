@@ -78,7 +78,18 @@ export async function toggle(
     await writeFileAtomic(path, next);
   }
   deps.stdout.write(`${gates.join(", ")}: ${enabled ? "enabled" : "disabled"} in "${path}"\n`);
+  if (!enabled && !flags.user && gates.includes("pre-push")) {
+    deps.stdout.write(`${PRE_PUSH_REPO_SWITCH}\n`);
+  }
 }
+
+/**
+ * What `gate disable pre-push` (without `--user`) adds: a push is judged by the rules the remote
+ * already has (lib/gates/pre_push/rules.ts), so a switch in the worktree's `.review-gate.json`
+ * does not turn the push gate off.
+ */
+export const PRE_PUSH_REPO_SWITCH =
+  `Note: this does not switch off the pre-push gate for your pushes. A push is judged by the rules the remote already has, so gates.pre_push.enabled: false in ${REPO_CONFIG_FILE} counts only once that file is committed and on the remote (the commit is reviewed like code). To switch it off for yourself: review-gate gate disable pre-push --user. For one push, in your own shell: REVIEW_GATE=0 git push (or git push --no-verify).`;
 
 /** `gate status`: each gate's state, where it is installed, where config comes from. */
 export async function status(deps: CliDeps): Promise<void> {
@@ -94,8 +105,14 @@ export async function status(deps: CliDeps): Promise<void> {
       ? codex.map((h) => `installed in ${h.scope} hooks (${h.path}): ${h.detail}`).join("; ")
       : 'NOT installed, so it never runs (run "review-gate install --codex")',
   };
+  // a push reads the repository's file from the remote, never the worktree's (only stricter)
+  const yours = (await loadConfig({ env: deps.env })).config.gates.pre_push.enabled;
   for (const [name, key] of Object.entries(GATES) as [GateName, keyof typeof config.gates][]) {
-    const on = config.gates[key].enabled ? "enabled" : "disabled";
+    let on = config.gates[key].enabled ? "enabled" : "disabled";
+    if (name === "pre-push" && yours && !config.gates.pre_push.enabled) {
+      on =
+        `enabled for your pushes (the worktree's ${REPO_CONFIG_FILE} disables it, which counts only once that file is on the remote)`;
+    }
     deps.stdout.write(`${name}: ${on}${skip}; ${installed[name]}\n`);
   }
   deps.stdout.write(

@@ -41,6 +41,10 @@ Deno.test("gate disable edits a symlinked .review-gate.json at its target and ke
     await Deno.symlink("shared.json", link);
     const out = await gate(repo.root, ["disable", "pre-push"]);
     assert.match(out, /pre-push: disabled/);
+    // an uncommitted switch cannot turn a push gate off: the user is told what does
+    assert.match(out, /this does not switch off the pre-push gate for your pushes/);
+    assert.match(out, /review-gate gate disable pre-push --user/);
+    assert.match(out, /REVIEW_GATE=0 git push \(or git push --no-verify\)/);
     assert.equal((await Deno.lstat(link)).isSymlink, true);
     const text = await Deno.readTextFile(shared);
     assert.match(text, /\/\/ team settings/);

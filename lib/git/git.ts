@@ -52,6 +52,7 @@ import {
   type ExecRequest,
   type ExecResult,
   INTERRUPT_SIGNALS,
+  type ProcessGroup,
   type Runner,
   SpawnError,
 } from "../exec/exec.ts";
@@ -72,6 +73,13 @@ export interface GitOptions {
   keepHooksPath?: boolean;
   /** Hand stdout over as it is read instead of keeping it (see {@linkcode streamGit}). */
   onStdout?: (chunk: Uint8Array) => void;
+  /** Kill git after this many milliseconds (a network call: `ls-remote`); default none. */
+  timeoutMs?: number;
+  /**
+   * Run git in a process group of its own (`"own"`, lib/exec/exec.ts), so a timeout also kills
+   * what it started (the `ssh` of a network call); default review-gate's group.
+   */
+  processGroup?: ProcessGroup;
 }
 
 /** Environment every git child gets. */
@@ -192,7 +200,8 @@ export async function runGit(
     env: { ...GIT_ENV, ...options.env, ...(isolated ? ISOLATED_ENV : {}) },
     stdin: options.stdin ?? null,
     maxOutputBytes: options.maxOutputBytes,
-    processGroup: "ours",
+    processGroup: options.processGroup ?? "ours",
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(onStdout
       ? {
         onStdout: (chunk: Uint8Array) => {

@@ -3,7 +3,11 @@
  * paths in one `git check-attr -z --stdin` call, read from where the rules come from: the worktree's
  * attribute files, or a tree's. git 2.39 has no `check-attr --source`, so a tree's attributes are
  * read through a temporary index holding that tree (`git read-tree` into a private temp dir, then
- * `check-attr --cached`): two git calls, the user's index never touched.
+ * `check-attr --cached`): two git calls, the user's index never touched. With
+ * `attributesFromTreeOnly` (the pre-push gate) `check-attr` runs with a private, empty git dir
+ * (`GIT_DIR`) over the repository's objects (`GIT_OBJECT_DIRECTORY`): git then reads neither the
+ * repository's `info/attributes` nor its `.git/config`, only the tree's files and the user's global
+ * config.
  *
  * @module
  */
@@ -40,12 +44,26 @@ export async function readPathAttributes(
     : await withPrivateTempDir(async (dir) => {
       const env = { GIT_INDEX_FILE: `${dir}/index` };
       await git(runner, repo.root, ["read-tree", from.tree], { env });
+      const own = from.attributesFromTreeOnly ? await privateGitDir(dir, repo) : {};
       return await git(runner, repo.root, ["check-attr", "--cached", ...args.slice(1)], {
-        env,
+        env: { ...env, ...own },
         stdin,
       });
     });
   return parseCheckAttr(out, paths);
+}
+
+/**
+ * An empty git dir in `dir` (a `HEAD` and `refs/`, git's minimum) over the repository's objects.
+ *
+ * @returns the environment that makes git use it
+ */
+async function privateGitDir(dir: string, repo: Repo): Promise<Record<string, string>> {
+  const gitDir = `${dir}/git`;
+  await Deno.mkdir(`${gitDir}/refs`, { recursive: true });
+  await Deno.mkdir(`${gitDir}/objects`, { recursive: true });
+  await Deno.writeTextFile(`${gitDir}/HEAD`, "ref: refs/heads/review-gate\n");
+  return { GIT_DIR: gitDir, GIT_OBJECT_DIRECTORY: `${repo.commonDir}/objects` };
 }
 
 /**

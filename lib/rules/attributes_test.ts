@@ -49,3 +49,31 @@ Deno.test("readPathAttributes() reads the worktree's or a commit's .gitattribute
     await repo.cleanup();
   }
 });
+
+Deno.test("readPathAttributes() with attributesFromTreeOnly ignores info/attributes and the repository's config", async () => {
+  const repo = await makeTestRepo({
+    ".gitattributes": "gen/** linguist-generated\n",
+    "a.ts": "a\n",
+  });
+  try {
+    const r = await resolveRepo(runProcess, repo.root);
+    await Deno.mkdir(`${r.commonDir}/info`, { recursive: true });
+    await Deno.writeTextFile(`${r.commonDir}/info/attributes`, "*.ts -diff\n");
+    await Deno.writeTextFile(`${r.commonDir}/attrs`, "*.ts linguist-generated\n");
+    await repo.git("config", "core.attributesFile", `${r.commonDir}/attrs`);
+    const paths = ["gen/x.ts", "a.ts"];
+    const from = await resolveRulesFrom(runProcess, r, "HEAD");
+    const all = await readPathAttributes(runProcess, r, from, paths);
+    assert.deepEqual(all.get("a.ts"), { generated: true, noDiff: true }, "git's own reading");
+    const own = await readPathAttributes(
+      runProcess,
+      r,
+      { ...from, kind: "tree", attributesFromTreeOnly: true } as typeof from,
+      paths,
+    );
+    assert.deepEqual(own.get("a.ts"), { generated: false, noDiff: false });
+    assert.equal(own.get("gen/x.ts")?.generated, true, "the tree's own marks still apply");
+  } finally {
+    await repo.cleanup();
+  }
+});

@@ -3,8 +3,9 @@
  * root, `REVIEW.md` guidelines in any directory, `.gitattributes` in any directory (its
  * `linguist-generated` and `-diff` marks exclude files), and the `.review-gate/` folder
  * (acknowledgements). A change that edits them is reviewed like any code, and reported: when the
- * rules come from a trusted side (a pull request's base, a turn's baseline) its edits do not apply
- * to its own review. The Stop gates use {@linkcode isRuleFile} to tell a turn that edits its own
+ * rules come from a trusted side (a pull request's base, a turn's baseline, what the remote already
+ * has for a push) its edits do not apply to its own review. The Stop gates use
+ * {@linkcode isRuleFile} to tell a turn that edits its own
  * reviewer's rules.
  *
  * @module

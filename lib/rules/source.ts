@@ -1,7 +1,8 @@
 /**
  * Where the team's rules are read from ({@linkcode RulesFrom}), and reading rule files there: the
  * worktree on disk (a local review of your own work), or a git tree — the base commit of a pull
- * request in CI, the turn's baseline in the Stop gates, `review --rules-from REF` — so the party
+ * request in CI, the turn's baseline in the Stop gates, what the remote already has for a push,
+ * `review --rules-from REF` — so the party
  * under review cannot rewrite the rules it is judged by. Files of a tree are read in one
  * `git cat-file --batch` call; worktree files must resolve inside the repository.
  *
@@ -21,6 +22,12 @@ export type RulesFrom =
     tree: string;
     /** What it is, for people: `base a1b2c3d`, `turn baseline`, `main`. */
     label: string;
+    /**
+     * Read `.gitattributes` marks from this tree alone: not from the repository's own
+     * `info/attributes` or a `core.attributesFile` its `.git/config` names, which the change's
+     * author can write (the pre-push gate). The user's global attributes file still counts.
+     */
+    attributesFromTreeOnly?: boolean;
   };
 
 /** The worktree, the default of a local review. */

@@ -182,6 +182,13 @@ export async function writeRepoConfig(sandbox: Sandbox, config: unknown | null):
   else await Deno.writeTextFile(path, JSON.stringify(config));
 }
 
+/** Write the user's own config (`$XDG_CONFIG_HOME/review-gate/config.json` of the sandbox). */
+export async function writeUserConfig(sandbox: Sandbox, config: unknown): Promise<void> {
+  const dir = join(sandbox.env.XDG_CONFIG_HOME, "review-gate");
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.writeTextFile(join(dir, "config.json"), JSON.stringify(config));
+}
+
 /** Claude Code hook payload fields (PROVIDERS.md "Claude Code hooks, as the real CLI runs them"). */
 export interface PayloadOptions {
   sessionId: string;

@@ -53,8 +53,9 @@ Deno.test("acknowledged finding: a real git push goes through, a changed line at
   try {
     const blocking = scenario(await blockingScenario(sb));
     assert.equal((await runCli(sb, ["install", "--git"])).code, 0);
-    const head = await commitToken(sb, "PUSH_ONE");
-    const blocked = await runGit(sb, ["push", "origin", "main"], { env: blocking });
+    await gitOk(sb, ["switch", "-q", "-c", "feature"]);
+    await commitToken(sb, "PUSH_ONE");
+    const blocked = await runGit(sb, ["push", "origin", "feature"], { env: blocking });
     assert.notEqual(blocked.code, 0);
     assert.match(blocked.stderr, /push blocked: 1 blocking finding/);
     const id = ackIdIn(blocked.stderr);
@@ -68,10 +69,26 @@ Deno.test("acknowledged finding: a real git push goes through, a changed line at
     assert.ok(file.acks[0].fingerprint.startsWith(id));
     assert.equal(file.acks[0].reason, "callers were updated in this PR");
 
+    // a push counts the acknowledgements the remote already has: the worktree's do not apply yet
+    const still = await runGit(sb, ["push", "origin", "feature"], { env: blocking });
+    assert.notEqual(still.code, 0, still.stderr);
+    assert.match(still.stderr, /push blocked: 1 blocking finding/);
+    assert.match(still.stderr, /not applied to it: \.review-gate\/acks\.json \(worktree\)/);
+
+    // the team lands the acknowledgement on main (reviewed like code), and the branch builds on it
+    await gitOk(sb, ["switch", "-q", "main"]);
+    await gitOk(sb, ["add", ".review-gate/acks.json"]);
+    await gitOk(sb, ["commit", "-q", "-m", "acknowledge the finding"]);
+    const landed = await runGit(sb, ["push", "origin", "main"], { env: scenario("valid") });
+    assert.equal(landed.code, 0, landed.stderr);
+    await gitOk(sb, ["switch", "-q", "feature"]);
+    await gitOk(sb, ["rebase", "-q", "main"]);
+    const head = await gitOk(sb, ["rev-parse", "HEAD"]);
+
     const calls = await providerCalls(sb);
-    const through = await runGit(sb, ["push", "origin", "main"], { env: blocking });
+    const through = await runGit(sb, ["push", "origin", "feature"], { env: blocking });
     assert.equal(through.code, 0, through.stderr);
-    assert.equal(await remoteRef(sb, "main"), head);
+    assert.equal(await remoteRef(sb, "refs/heads/feature"), head);
     assert.doesNotMatch(through.stderr, /push blocked/);
     assert.match(
       through.stderr,
@@ -86,11 +103,11 @@ Deno.test("acknowledged finding: a real git push goes through, a changed line at
 
     await editLineOne(sb.repo.root);
     await gitOk(sb, ["commit", "-q", "-am", "change the acknowledged line"]);
-    const again = await runGit(sb, ["push", "origin", "main"], { env: blocking });
+    const again = await runGit(sb, ["push", "origin", "feature"], { env: blocking });
     assert.notEqual(again.code, 0, "the code at the finding changed: it blocks again");
     assert.match(again.stderr, /push blocked: 1 blocking finding/);
     assert.notEqual(ackIdIn(again.stderr), id, "a new fingerprint");
-    assert.equal(await remoteRef(sb, "main"), head);
+    assert.equal(await remoteRef(sb, "refs/heads/feature"), head);
   } finally {
     await sb.cleanup();
   }
@@ -205,8 +222,13 @@ Deno.test("every gate prints the exact ack command of each of five blocking find
       const ack = await runCli(sb, ["ack", id, "--reason", "reviewed by hand"]);
       assert.equal(ack.code, 0, ack.stderr);
     }
-    const through = await runGit(sb, ["push", "origin", "main"], { env: five });
-    assert.equal(through.code, 0, through.stderr);
+    const listed = await runCli(sb, ["acks"]);
+    assert.equal(listed.code, 0, listed.stderr);
+    for (const id of ids) assert.match(listed.stdout, new RegExp(id));
+    // a push counts them once the remote has them; until then it says they were not applied
+    const still = await runGit(sb, ["push", "origin", "main"], { env: five });
+    assert.notEqual(still.code, 0, still.stderr);
+    assert.match(still.stderr, /not applied to it: \.review-gate\/acks\.json \(worktree\)/);
   } finally {
     await sb.cleanup();
   }

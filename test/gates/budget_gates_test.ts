@@ -24,13 +24,16 @@ import {
   stopDecision,
   stopPayload,
   writeRepoConfig,
+  writeUserConfig,
 } from "./_gates.ts";
 
 Deno.test("the daily budget stops the gates' model calls and they follow on_error", async (t) => {
   const sb = await makeGateSandbox();
   const valid = scenario("valid");
   try {
-    // the fake charges 0.00044 USD per call: one call spends this budget
+    // the fake charges 0.00044 USD per call: one call spends this budget. A push takes it from the
+    // user's config (a worktree .review-gate.json may only make a push stricter; a budget is not)
+    await writeUserConfig(sb, { budget: { usd_per_day: 0.0004 } });
     await writeRepoConfig(sb, { budget: { usd_per_day: 0.0004 } });
     assert.equal((await runCli(sb, ["install", "--git"])).code, 0);
     await t.step("under the budget the push is reviewed", async () => {

@@ -20,6 +20,7 @@ import {
   runGit,
   scenario,
   writeRepoConfig,
+  writeUserConfig,
 } from "./_gates.ts";
 
 Deno.test("pre-push over max_commits shows the oldest pushed commit's file to the model", async () => {
@@ -27,7 +28,8 @@ Deno.test("pre-push over max_commits shows the oldest pushed commit's file to th
   try {
     const installed = await runCli(sb, ["install", "--git"]);
     assert.equal(installed.code, 0, installed.stderr);
-    await writeRepoConfig(sb, { gates: { pre_push: { max_commits: 2 } } });
+    // the user's own config (a worktree .review-gate.json may only make a push stricter)
+    await writeUserConfig(sb, { gates: { pre_push: { max_commits: 2 } } });
     await Deno.writeTextFile(join(sb.repo.root, "evil.ts"), 'export const EVIL_PAYLOAD = "x";\n');
     await gitOk(sb, ["add", "evil.ts"]);
     await gitOk(sb, ["commit", "-qm", "evil"]);
@@ -81,7 +83,8 @@ Deno.test("pre-push says NOT reviewed for a tag, a disabled gate and an id that 
     });
 
     await t.step("with the gate disabled, the push goes ahead and says NOT reviewed", async () => {
-      const off = await runCli(sb, ["gate", "disable", "pre-push"]);
+      // the user's own switch: one in the worktree's .review-gate.json cannot turn a push gate off
+      const off = await runCli(sb, ["gate", "disable", "pre-push", "--user"]);
       assert.equal(off.code, 0, off.stderr);
       await Deno.writeTextFile(join(sb.repo.root, "late.ts"), "export const late = 1;\n");
       await gitOk(sb, ["add", "late.ts"]);
@@ -91,7 +94,7 @@ Deno.test("pre-push says NOT reviewed for a tag, a disabled gate and an id that 
       assert.equal(r.code, 0, r.stderr);
       assert.match(
         r.stderr,
-        /refs\/heads\/main was NOT reviewed: the pre-push gate is disabled .*review-gate gate enable pre-push/,
+        /refs\/heads\/main was NOT reviewed: the pre-push gate is disabled .*review-gate gate enable pre-push --user/,
       );
       assert.equal(await remoteRef(sb, "main"), head);
       assert.equal(await providerCalls(sb), 0);
@@ -208,14 +211,18 @@ Deno.test("a push answered from the cached verdict appends a ledger line; a repl
       assert.equal(stats.code, 0, stats.stderr);
       return JSON.parse(stats.stdout).total;
     };
+    // the remote's feature back at main's tip, running no hook: the same update line each time
+    const reset = () =>
+      gitOk(sb, ["push", "-q", "--no-verify", "--force", "origin", "main:refs/heads/feature"]);
     for (const expected of [{ runs: 1, cacheHits: 0 }, { runs: 2, cacheHits: 1 }]) {
+      await reset();
       const r = await runGit(sb, ["push", "origin", "feature"], { env: scenario("valid") });
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /refs\/heads\/feature \(1 commit\)/);
       const total = await ledger();
       assert.deepEqual({ runs: total.runs, cacheHits: total.cacheHits }, expected);
-      await gitOk(sb, ["push", "-q", "origin", "--delete", "feature"]);
     }
+    await reset();
     // The same push again is replayed by the installed hook without starting review-gate.
     const replayed = await runGit(sb, ["push", "origin", "feature"], { env: scenario("valid") });
     assert.equal(replayed.code, 0, replayed.stderr);

@@ -170,11 +170,30 @@ Deno.test("pre-push gate reviews real git pushes and blocks, skips and caches as
         await gitOk(sb, ["push", "-q", "origin", "main"], other);
         assert.equal(await remoteRef(sb, "main"), theirs);
         const ours = await commitToken(sb, "FORCED_SIX");
+        // origin's only branch moved to a commit we lack: what else it has cannot be proven
+        const unproven = await runGit(sb, ["push", "--force", "origin", "main"], {
+          env: scenario("valid"),
+        });
+        assert.equal(unproven.code, 0, unproven.stderr);
+        assert.match(
+          unproven.stderr,
+          /refs\/heads\/main was NOT reviewed: origin has moved on to commits that are not here.*\(git fetch origin, then push again\)/,
+        );
+        assert.equal(await providerCalls(sb), 3);
+        await gitOk(
+          sb,
+          ["push", "-q", "--no-verify", "--force", "origin", `${theirs}:main`],
+          other,
+        );
+        await gitOk(sb, ["fetch", "-q", "origin"]);
         const r = await runGit(sb, ["push", "--force", "origin", "main"], {
           env: scenario("valid"),
         });
         assert.equal(r.code, 0, r.stderr);
-        assert.match(r.stderr, /is not here: reviewing the commits not on "origin"/);
+        assert.match(
+          r.stderr,
+          /Force push over refs\/heads\/main \([0-9a-f]{12}\): reviewing the commits not on "origin"/,
+        );
         assert.equal(await remoteRef(sb, "main"), ours);
         const log = await readFakeLog(sb);
         assert.equal(log.length, 4);

@@ -68,11 +68,20 @@ async function setup() {
   return { sb, root, started, push };
 }
 
+/**
+ * Put the remote's `feature` back at main's tip, running no hook: the next `push feature` sends the
+ * same ref line (an update from a known old tip, whose range rests on no remote-tracking ref).
+ */
+async function resetFeature(sb: Awaited<ReturnType<typeof setup>>["sb"]): Promise<void> {
+  await gitOk(sb, ["push", "-q", "--no-verify", "--force", "origin", "main:refs/heads/feature"]);
+}
+
 Deno.test("pre-push hook: a deletion and a re-push of cached verdicts never start review-gate", async () => {
   const { sb, started, push } = await setup();
   try {
     await gitOk(sb, ["checkout", "-q", "-b", "feature"]);
     await commitToken(sb, "FEATURE");
+    await resetFeature(sb);
     const first = await push(["feature"]);
     assert.equal(first.code, 0, first.stderr);
     assert.deepEqual([await started(), await providerCalls(sb)], [1, 1]);
@@ -80,10 +89,11 @@ Deno.test("pre-push hook: a deletion and a re-push of cached verdicts never star
     assert.equal(deleted.code, 0, deleted.stderr);
     assert.equal(await remoteRef(sb, "refs/heads/feature"), null);
     assert.equal(await started(), 1, "a deletion is answered by the hook");
+    await resetFeature(sb);
     const second = await push(["feature"]);
     assert.match(second.stderr, CACHED);
     assert.equal(await started(), 2, "the first re-push asks review-gate, which leaves a stamp");
-    await push(["--delete", "feature"]);
+    await resetFeature(sb);
     const third = await push(["feature"]);
     assert.equal(third.code, 0, third.stderr);
     assert.match(third.stderr, CACHED);
@@ -95,11 +105,28 @@ Deno.test("pre-push hook: a deletion and a re-push of cached verdicts never star
   }
 });
 
+Deno.test("pre-push hook: a new branch resting on remote-tracking refs is never replayed", async () => {
+  const { sb, started, push } = await setup();
+  try {
+    await gitOk(sb, ["checkout", "-q", "-b", "feature"]);
+    await commitToken(sb, "FEATURE");
+    for (const expected of [1, 2, 3]) {
+      const r = await push(["feature"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(await started(), expected, "review-gate asks the remote what it has each time");
+      await push(["--delete", "feature"]);
+    }
+    assert.equal(await providerCalls(sb), 1, "the verdict itself is cached");
+  } finally {
+    await sb.cleanup();
+  }
+});
+
 Deno.test("pre-push hook: what could change the verdict always reaches review-gate", async (t) => {
   const { sb, root, started, push } = await setup();
-  /** Push `feature` (after deleting it on the remote); review-gate must have started. */
+  /** Push `feature` (after putting it back at main's tip on the remote); review-gate must have started. */
   const repush = async (env: Record<string, string> = {}) => {
-    await push(["--delete", "feature"]);
+    await resetFeature(sb);
     const before = await started();
     const r = await push(["feature"], env);
     assert.equal(await started(), before + 1, r.stderr);
@@ -108,6 +135,7 @@ Deno.test("pre-push hook: what could change the verdict always reaches review-ga
   try {
     await gitOk(sb, ["checkout", "-q", "-b", "feature"]);
     await commitToken(sb, "FEATURE");
+    await resetFeature(sb);
     await push(["feature"]);
     await repush(); // leaves the stamp
     await t.step("a new commit on the branch", async () => {

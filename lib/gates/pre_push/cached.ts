@@ -14,19 +14,22 @@ import type { Repo } from "../../git/repo.ts";
 import type { Runner } from "../../exec/exec.ts";
 import type { Ack } from "../../acks/types.ts";
 import { verdictIdentity } from "../../review/identity.ts";
+import { sha256Hex } from "../../base/sha256.ts";
 import type { RulesOptions } from "../../rules/options.ts";
 import { readCache } from "../../store/cache.ts";
 import { ensureStateDir } from "../../store/state.ts";
 import { memoKey, readMemo } from "../../store/verdict_memo.ts";
 
 /**
- * Where a pushed range's rules come from: the pushed commits themselves (`to`), so the verdict memo
- * of (from, to) fixes the REVIEW.md and .gitattributes files too; the config is the worktree's.
+ * Where a pushed range's rules come from: a tree on the remote's side
+ * (lib/gates/pre_push/rules.ts), never the pushed commits themselves. The verdict memo key holds that tree's id, so the rules read
+ * there (REVIEW.md, .gitattributes) are fixed with it.
  *
- * @param to the pushed side's object id
+ * @param tree the tree id the rules are read from (the range's base)
+ * @param label what it is, for people
  */
-export function pushRules(to: string): RulesOptions {
-  return { from: { kind: "tree", tree: to, label: "the pushed commits" }, untrusted: false };
+export function pushRules(tree: string, label = "the remote's side"): RulesOptions {
+  return { from: { kind: "tree", tree, label, attributesFromTreeOnly: true }, untrusted: false };
 }
 
 /** What every ref update of a push shares for the cache lookup: verdict identity and state dir. */
@@ -56,29 +59,34 @@ export interface CachedVerdict {
 }
 
 /**
- * Build the {@linkcode CacheContext} once per push (both parts are the same for every ref update).
+ * Build the {@linkcode CacheContext} once per rules side of a push (the same for every ref update
+ * whose rules come from there).
  *
- * @param at the repository (its worktree's `.review-gate/acks.json` counts: the local user is
- *   trusted), a runner, the clock
+ * @param at the repository, a runner, the clock; `acks`, the acknowledgements that count (default
+ *   the worktree's `.review-gate/acks.json`); `rules`, where the rules come from (its tree id is
+ *   part of the memo identity)
  * @throws {import("../../base/errors.ts").ConfigError} for an invalid acks file;
  *   {@linkcode import("../../base/errors.ts").UsageError} for an unknown provider; whatever
  *   {@linkcode ensureStateDir} throws for a broken state dir
  */
 export async function cacheContextOf(
   config: Config,
-  at: { repo: Repo; runner: Runner; now: Date },
+  at: { repo: Repo; runner: Runner; now: Date; acks?: readonly Ack[]; rules?: RulesOptions },
 ): Promise<CacheContext> {
   const acks = activeAcks(
-    await readAcks(at.runner, { kind: "worktree", root: at.repo.root }),
+    at.acks ?? await readAcks(at.runner, { kind: "worktree", root: at.repo.root }),
     at.now,
   );
   const commonDir = at.repo.commonDir;
+  const rules = at.rules ?? pushRules("");
+  const identity = await verdictIdentity(config, {
+    kind: "review",
+    acks: await acksDigest(acks),
+    rules,
+  });
+  const tree = rules.from.kind === "tree" ? rules.from.tree : "worktree";
   return {
-    identity: await verdictIdentity(config, {
-      kind: "review",
-      acks: await acksDigest(acks),
-      rules: pushRules(""),
-    }),
+    identity: { ...identity, rules: await sha256Hex(JSON.stringify([identity.rules, tree])) },
     state: config.cache ? await ensureStateDir(commonDir) : null,
     acks,
   };

@@ -1,7 +1,10 @@
 /**
  * The git pre-push gate (`review-gate hook pre-push <remote> <url>`, DESIGN.md "Gates"): reads the
  * ref updates from stdin once, derives each update's range from the line and the remote in `$1`,
- * reviews the pushed commits' tree (never the worktree), and blocks the push (exit 1) on blocking
+ * reviews the pushed commits' tree (never the worktree) by the rules the remote already has
+ * (lib/gates/pre_push/rules.ts: its `.review-gate.json`, `.gitattributes`, `REVIEW.md` and
+ * acknowledgements; the user's config; the worktree's config only where stricter; what was not
+ * applied is said once), and blocks the push (exit 1) on blocking
  * findings. Deletions and, by default, tags are skipped; a re-push of the same commits hits the
  * verdict cache (no model call). A review that could not run follows `on_error` (default: allow
  * with a loud "NOT reviewed" warning); one that saw only part of the change, or none of it,
@@ -13,7 +16,10 @@
  */
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import type { ReviewAnswer } from "../../kinds/review/types.ts";
-import { type Config, loadConfig } from "../../config/config.ts";
+import { type Config, loadConfig, REPO_CONFIG_FILE } from "../../config/config.ts";
+import { ConfigError } from "../../base/errors.ts";
+import { stricterConfig } from "../../rules/untrusted.ts";
+import { type PushRules, pushRulesAt } from "./rules.ts";
 import { type Repo, resolveRepo } from "../../git/repo.ts";
 import {
   blockingFindings,
@@ -25,9 +31,10 @@ import type { FindingNote } from "../../kinds/review/types.ts";
 import type { HookInput, HookOutput } from "../hook_io.ts";
 import { type GateFinding, plural, withFingerprints } from "../messages.ts";
 import type { CacheContext } from "./cached.ts";
-import { renderNotReviewed, renderVerdict } from "./messages.ts";
-import { type PushRange, resolvePushRange } from "./range.ts";
+import { renderNotReviewed, renderRulesNotApplied, renderVerdict } from "./messages.ts";
+import { type PushRange, type PushRangeResult, resolvePushRange } from "./range.ts";
 import { parsePushLines, type PushUpdate } from "./stdin.ts";
+import { type Advertised, rememberedRemote } from "./remote_refs.ts";
 
 /** Most ref updates reviewed (cached or by the model) in one push; the rest are NOT reviewed. */
 export const MAX_REVIEWED_REFS = 20;
@@ -43,13 +50,26 @@ interface Push {
   input: HookInput;
   args: PrePushArgs;
   repo: Repo;
+  /**
+   * The push-wide config: the user's and the environment's, with the worktree's stricter values
+   * (range bounds, tags, what a NOT reviewed ref does).
+   */
   config: Config;
-  /** Built on the first update reviewed: a push of deletions or skipped tags alone neither hashes nor creates the state dir. */
-  cacheContext?: Promise<CacheContext>;
+  /** The rules of each range base (lib/gates/pre_push/rules.ts), read once per base. */
+  rulesByBase: Map<string, Promise<PushRules>>;
+  /**
+   * The cache context of each range base, built on the first update reviewed from it: a push of
+   * deletions or skipped tags alone neither hashes nor creates the state dir.
+   */
+  cacheContexts: Map<string, Promise<CacheContext>>;
+  /** The rule changes not applied to this push that were said (each once per push). */
+  saidNotApplied: Set<string>;
   stderr: string[];
   exitCode: number;
   /** Every verdict so far came from the memo and let the push through (a push stamp may replay it). */
   fromMemoOnly: boolean;
+  /** What the remote advertises, asked at most once per push and only when a range needs it. */
+  advertised: () => Promise<Advertised>;
 }
 
 /**
@@ -66,18 +86,30 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
   const stderr: string[] = notes.map((n) => `review-gate: ${n}\n`);
   if (updates.length === 0) return { stdout: "", stderr: stderr.join(""), exitCode: 0 };
   const repo = await resolveRepo(input.runner, input.cwd);
-  const { config } = await loadConfig({ root: repo.root, env: input.env });
+  const config = await pushWideConfig(repo, input.env);
   if (!config.gates.pre_push.enabled) {
     for (const update of updates) {
       if (update.deletion) continue;
       stderr.push(notReviewedLine(
         update.remoteRef,
-        "the pre-push gate is disabled (gates.pre_push.enabled is false; review-gate gate enable pre-push turns it on)",
+        "the pre-push gate is disabled (gates.pre_push.enabled is false in your user config or environment; review-gate gate enable pre-push --user turns it on)",
       ));
     }
     return { stdout: "", stderr: stderr.join(""), exitCode: 0 };
   }
-  const push: Push = { input, args, repo, config, stderr, exitCode: 0, fromMemoOnly: true };
+  const push: Push = {
+    input,
+    args,
+    repo,
+    config,
+    rulesByBase: new Map(),
+    cacheContexts: new Map(),
+    saidNotApplied: new Set(),
+    stderr,
+    exitCode: 0,
+    fromMemoOnly: true,
+    advertised: rememberedRemote(input.runner, repo.root, args.url || args.remote),
+  };
   let reviewed = 0;
   const overBound: string[] = [];
   for (const update of updates) {
@@ -96,12 +128,17 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
   const output = { stdout: "", stderr: stderr.join(""), exitCode: push.exitCode };
   const stampPath = input.env.REVIEW_GATE_PUSH_STAMP;
   if (stampPath && push.fromMemoOnly && overBound.length === 0 && notes.length === 0) {
+    const contexts = [...push.cacheContexts.values()];
     await (await import("./push_stamp.ts")).stampPush({
       commonDir: repo.commonDir,
       format: repo.objectFormat,
       env: input.env,
       lines: input.stdinText,
-      cacheContext: push.cacheContext,
+      // the earliest expiry of any acknowledgement that counted bounds the stamp
+      cacheContext: contexts.length === 0 ? undefined : Promise.all(contexts).then((all) => ({
+        ...all[0],
+        acks: all.flatMap((c) => c.acks),
+      })),
       output,
       path: stampPath,
     });
@@ -123,42 +160,44 @@ async function gateUpdate(
   const resolved = await resolvePushRange(push.input.runner, {
     repo: push.repo.root,
     remote: push.args.remote,
+    url: push.args.url || push.args.remote,
+    advertised: push.advertised,
     update,
     maxCommits: gate.max_commits,
     reviewTags: gate.review_tags,
   });
+  // an answer resting on the remote's ls-remote answer is asked again on every push, never replayed
+  if (resolved.kind === "skip" ? resolved.askedRemote : resolved.range.askedRemote) {
+    push.fromMemoOnly = false;
+  }
   if (resolved.kind === "skip") {
-    if (resolved.notReviewed) {
-      push.stderr.push(notReviewedLine(update.remoteRef, resolved.reason));
-      push.fromMemoOnly = false; // what was not reviewed is said by review-gate each time
-    } else if (resolved.said) {
-      // replayable: the push stamp's key holds the remote-tracking refs this answer rests on
-      push.stderr.push(
-        sanitizeForTerminal(`review-gate: ${update.remoteRef}: ${resolved.reason}\n`),
-      );
-    }
+    reportSkip(push, update, resolved);
     return "skipped";
   }
   const { range } = resolved;
   const label = `${update.remoteRef} (${plural(range.commits, "commit")})`;
+  const side = await rulesOf(push, range);
+  if (!side.config.gates.pre_push.enabled) {
+    push.stderr.push(notReviewedLine(
+      update.remoteRef,
+      `the pre-push gate is disabled (gates.pre_push.enabled is false in the ${REPO_CONFIG_FILE} the remote already has)`,
+    ));
+    push.fromMemoOnly = false;
+    return "skipped";
+  }
   for (const note of range.notes) push.stderr.push(`review-gate: ${note}\n`);
-  // Loaded on the first update reviewed: a push of deletions or skipped tags never loads it.
-  const { cacheContextOf, cachedVerdict } = await import("./cached.ts");
-  push.cacheContext ??= cacheContextOf(push.config, {
-    repo: push.repo,
-    runner: push.input.runner,
-    now: push.input.now(),
-  });
+  sayNotApplied(push, side);
+  const { cachedVerdict } = await import("./cached.ts");
   const started = push.input.now();
-  const context = await push.cacheContext;
+  const context = await cacheContextFor(push, range.base, side);
   const { memo, hit } = await cachedVerdict(context, range);
   if (hit) {
     const verdict = renderVerdict({
       label,
       source: "memo",
       ...hit,
-      findings: blockingOf(hit.answer, push.config, hit.findingNotes),
-      onPartial: gate.on_partial,
+      findings: blockingOf(hit.answer, side.config, hit.findingNotes),
+      onPartial: side.config.gates.pre_push.on_partial,
     });
     report(push, verdict);
     if (context.state !== null) {
@@ -175,7 +214,102 @@ async function gateUpdate(
     return "reviewed";
   }
   push.fromMemoOnly = false;
-  return await reviewRange(push, { range, label, memo, acks: context.acks });
+  return await reviewRange(push, { range, label, memo, acks: context.acks, side });
+}
+
+/** Report a ref update that gets no review: NOT reviewed (with `on_error` when unproven), or one line. */
+function reportSkip(
+  push: Push,
+  update: PushUpdate,
+  skip: Extract<PushRangeResult, { kind: "skip" }>,
+): void {
+  if (skip.unproven) {
+    // what the remote has could not be proven: a review that could not run
+    const blocked = push.config.gates.pre_push.on_error === "block";
+    report(push, {
+      text: renderNotReviewed({ label: update.remoteRef, reason: skip.reason, blocked }),
+      blocked,
+    });
+    push.fromMemoOnly = false;
+  } else if (skip.notReviewed) {
+    push.stderr.push(notReviewedLine(update.remoteRef, skip.reason));
+    push.fromMemoOnly = false; // what was not reviewed is said by review-gate each time
+  } else if (skip.said) {
+    // replayable: the push stamp's key holds the remote-tracking refs this answer rests on
+    push.stderr.push(sanitizeForTerminal(`review-gate: ${update.remoteRef}: ${skip.reason}\n`));
+  }
+}
+
+/**
+ * The cache context of a rules side, built on the first update reviewed from it (a push of
+ * deletions or skipped tags never loads it).
+ */
+async function cacheContextFor(push: Push, base: string, side: PushRules): Promise<CacheContext> {
+  let context = push.cacheContexts.get(base);
+  if (!context) {
+    const { cacheContextOf } = await import("./cached.ts");
+    context = cacheContextOf(side.config, {
+      repo: push.repo,
+      runner: push.input.runner,
+      now: push.input.now(),
+      acks: side.acks,
+      rules: side.rules,
+    });
+    push.cacheContexts.set(base, context);
+  }
+  return await context;
+}
+
+/**
+ * The push-wide config, before any range is known: the user's config and the environment, with
+ * the worktree's `.review-gate.json` only where it is stricter (an invalid one is ignored here; the
+ * rules of each update say so).
+ */
+async function pushWideConfig(
+  repo: Repo,
+  env: Record<string, string | undefined>,
+): Promise<Config> {
+  const trusted = (await loadConfig({ env })).config;
+  try {
+    return stricterConfig(trusted, (await loadConfig({ root: repo.root, env })).config);
+  } catch (error) {
+    if (error instanceof ConfigError) return trusted;
+    throw error;
+  }
+}
+
+/** The rules of a range, read once per base. */
+function rulesOf(push: Push, range: PushRange): Promise<PushRules> {
+  let side = push.rulesByBase.get(range.base);
+  if (!side) {
+    const short = range.base.slice(0, 12);
+    side = pushRulesAt(push.input.runner, {
+      repo: push.repo,
+      env: push.input.env,
+      base: range.base,
+      to: range.to,
+      label: `the remote's commit ${short}`,
+    });
+    push.rulesByBase.set(range.base, side);
+  }
+  return side;
+}
+
+/** Say once per push which rule changes were not applied to it (never silently). */
+function sayNotApplied(push: Push, side: PushRules): void {
+  const fresh = side.notApplied.filter((item) => !push.saidNotApplied.has(item));
+  if (fresh.length === 0) return;
+  for (const item of fresh) push.saidNotApplied.add(item);
+  push.stderr.push(renderRulesNotApplied({ remote: push.args.remote, items: fresh }));
+}
+
+/** What {@linkcode reviewRange} reviews: the range, its label and memo key, its rules. */
+interface ReviewAt {
+  range: PushRange;
+  label: string;
+  memo: string;
+  acks: CacheContext["acks"];
+  side: PushRules;
 }
 
 /**
@@ -185,11 +319,11 @@ async function gateUpdate(
  */
 async function reviewRange(
   push: Push,
-  at: { range: PushRange; label: string; memo: string; acks: CacheContext["acks"] },
+  at: ReviewAt,
 ): Promise<"reviewed" | "interrupted"> {
-  const { input, repo, config } = push;
+  const { input, repo } = push;
+  const { config } = at.side;
   const { runReview } = await import("../../review/run_review.ts");
-  const { pushRules } = await import("./cached.ts");
   const outcome = await runReview(
     {
       cwd: repo.root,
@@ -197,7 +331,8 @@ async function reviewRange(
       target: { kind: "tree", from: at.range.from, to: at.range.to, label: at.label },
       kind: "review",
       config,
-      rules: pushRules(at.range.to),
+      rules: at.side.rules,
+      rulesNotes: at.side.notes,
       useCache: true,
       onPartial: config.gates.pre_push.on_partial,
       memoKey: at.memo,

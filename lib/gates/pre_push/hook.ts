@@ -62,10 +62,12 @@ export function prePushFailed(error: unknown, options: { block?: boolean } = {})
 }
 
 /**
- * True when the user asked for `gates.pre_push.on_error: "block"`. Read even when the config is
- * invalid elsewhere (a typo in another key, a bad `REVIEW_GATE_*` variable): the config files are
- * then read leniently, the repository's file winning over the user's, so a broken config can never
- * turn an explicit "block" into a silent pass.
+ * True when the user asked for `gates.pre_push.on_error: "block"`: in the user's config or the
+ * environment, or in the worktree's `.review-gate.json`, which may make a push stricter but never
+ * looser (an "allow" there does not undo the user's "block"). Read even when the config is invalid
+ * elsewhere (a typo in another key, a bad `REVIEW_GATE_*` variable): the config files are then read
+ * leniently, and any of them saying "block" blocks, so a broken config can never turn an explicit
+ * "block" into a silent pass.
  */
 async function blocksOnError(input: HookInput): Promise<boolean> {
   try {
@@ -75,21 +77,24 @@ async function blocksOnError(input: HookInput): Promise<boolean> {
     );
     const repo = await resolveRepo(input.runner, input.cwd);
     try {
-      const { config } = await loadConfig({ root: repo.root, env: input.env });
-      return config.gates.pre_push.on_error === "block";
+      const layers = [{ env: input.env }, { root: repo.root, env: input.env }];
+      for (const options of layers) {
+        const { config } = await loadConfig(options);
+        if (config.gates.pre_push.on_error === "block") return true;
+      }
+      return false;
     } catch {
       const { parse } = await import("jsonc-parser");
-      let onError: unknown;
       for (const path of [userConfigPath(input.env), join(repo.root, REPO_CONFIG_FILE)]) {
         if (!path) continue;
         try {
           const value = parse(await readRegularText(path), [], { allowTrailingComma: true });
-          onError = value?.gates?.pre_push?.on_error ?? onError;
+          if (value?.gates?.pre_push?.on_error === "block") return true;
         } catch {
-          // unreadable: keep what the other file said
+          // unreadable: the other file decides
         }
       }
-      return onError === "block";
+      return false;
     }
   } catch {
     return false;

@@ -53,9 +53,12 @@ export function renderPrePushBlock(
   );
 }
 
-/** What accepting a finding does, after the ack commands of a pre-push block. */
+/**
+ * What accepting a finding does, after the ack commands of a pre-push block: a push counts the
+ * acknowledgements the remote already has (lib/gates/pre_push/rules.ts), like CI.
+ */
 export const PRE_PUSH_ACK_HINT =
-  "Accepting a finding (if it is not a problem) records it in .review-gate/acks.json: commit that file so your team and CI share it";
+  "Accepting a finding (if it is not a problem) records it in .review-gate/acks.json: commit that file so your team and CI share it; a push counts it once the remote has that file";
 
 /**
  * Pre-push stderr text when the review could not run, or none of the change could be shown to the
@@ -230,4 +233,19 @@ function acknowledgedLines(acknowledged: readonly AcknowledgedFinding[]): string
   const rest = acknowledged.length - MAX_LISTED_FINDINGS;
   if (rest > 0) lines.push(`  … and ${rest} more acknowledged (see ${ACKS_FILE})`);
   return lines;
+}
+
+/**
+ * The one line a push prints when rule changes were not applied to it: a push is judged by the
+ * rules the remote already has (lib/gates/pre_push/rules.ts).
+ *
+ * @param input the remote (`$1`) and what was not applied (`src/.gitattributes (pushed)`)
+ * @returns one line ending in a newline, control and bidi characters neutralised
+ */
+export function renderRulesNotApplied(input: { remote: string; items: readonly string[] }): string {
+  return sanitizeForTerminal(
+    `review-gate: this push is judged by the rules ${input.remote} already has; not applied to it: ${
+      input.items.join(", ")
+    } (pushed edits to rule files are reviewed as code and apply once they are on the remote; the worktree's config may only make a push stricter)\n`,
+  );
 }

@@ -6,6 +6,7 @@ import { type PushRangeOptions, type PushRangeResult, resolvePushRange } from ".
 import { parsePushLines, type PushUpdate } from "./stdin.ts";
 import { commitFile, git, makeRepo } from "../../git/_testing.ts";
 import { NOT_SEPARATED_NOTE } from "./merge_base_tree.ts";
+import { askRemote, rememberedRemote } from "./remote_refs.ts";
 
 const runner = runProcess;
 
@@ -54,7 +55,7 @@ Deno.test("resolvePushRange() reviews remote..local when the remote id is known"
     const r = await pushRange(repo, {
       update: update("refs/heads/main", tip, "refs/heads/main", base),
     });
-    assert.deepEqual(r, { from: base, to: tip, commits: 1, truncated: false, notes: [] });
+    assert.deepEqual(r, { from: base, to: tip, base, commits: 1, truncated: false, notes: [] });
   });
 });
 
@@ -105,6 +106,7 @@ Deno.test("resolvePushRange() skips deletions, tags, and pushes with nothing new
       kind: "skip",
       reason: "nothing new to review (every commit is already on the remote)",
       said: true,
+      askedRemote: true,
     });
   });
 });
@@ -316,7 +318,7 @@ Deno.test("resolvePushRange() keeps the range unchanged for a merge of local bra
     const r = await pushRange(repo, {
       update: update("refs/heads/main", tip, "refs/heads/main", base),
     });
-    assert.deepEqual(r, { from: base, to: tip, commits: 3, truncated: false, notes: [] });
+    assert.deepEqual(r, { from: base, to: tip, base, commits: 3, truncated: false, notes: [] });
   });
 });
 
@@ -358,10 +360,19 @@ Deno.test("resolvePushRange() on a push to an unknown URL never counts another r
     });
     assert.equal(elsewhere.kind, "skip");
     assert.equal((elsewhere as { notReviewed?: boolean }).notReviewed, true);
+    assert.equal((elsewhere as { unproven?: boolean }).unproven, true, "on_error applies");
     assert.match(
       (elsewhere as { reason: string }).reason,
-      /elsewhere\.git is not the URL of any configured remote/,
+      /could not ask \/\S*elsewhere\.git which commits it has \(git ls-remote: /,
     );
+    // an empty repository at that URL has none of it: the whole history is reviewed
+    await git(dir, ["init", "-q", "--bare", join(dir, "empty.git")]);
+    const empty = await pushRange(repo, {
+      remote: join(dir, "empty.git"),
+      update: update("refs/remotes/contrib/main", theirs, "refs/heads/feature", zero),
+    });
+    assert.equal(empty.commits, 2);
+    assert.equal(empty.from, EMPTY_TREE.sha1);
     // upstream's URL, as a path and as a file:// URL: only upstream's refs count, the fork's commit is reviewed
     for (const url of [bare, `file://${bare}`, `${bare}/`]) {
       const r = await pushRange(repo, {
@@ -374,5 +385,164 @@ Deno.test("resolvePushRange() on a push to an unknown URL never counts another r
         commits: 1,
       }, url);
     }
+  });
+});
+
+Deno.test("resolvePushRange() never takes a forged remote-tracking ref as being on the remote", async () => {
+  await withRemote(async ({ repo, base }) => {
+    await git(repo, ["switch", "-q", "-c", "b"]);
+    const tip = await commitFile(repo, "x.ts", "bug\n", "bug");
+    await git(repo, ["update-ref", "refs/remotes/upstream/x", "HEAD"]);
+    const zero = "0".repeat(40);
+    const r = await pushRange(repo, { update: update("refs/heads/b", tip, "refs/heads/b", zero) });
+    assert.deepEqual({ from: r.from, to: r.to, base: r.base, commits: r.commits }, {
+      from: base,
+      to: tip,
+      base,
+      commits: 1,
+    });
+    assert.equal(r.askedRemote, true);
+    assert.match(
+      r.notes.join("\n"),
+      /1 commit that remote-tracking refs of "upstream" list is not on it/,
+    );
+  });
+});
+
+Deno.test("resolvePushRange() reviews the commits of a stale remote-tracking ref (deleted on the remote, not pruned)", async () => {
+  await withRemote(async ({ repo, bare, base }) => {
+    await git(repo, ["switch", "-q", "-c", "side"]);
+    const side = await commitFile(repo, "s.ts", "side\n", "side");
+    await git(repo, ["push", "-q", "upstream", "side"]);
+    await git(bare, ["update-ref", "-d", "refs/heads/side"]); // deleted on the remote
+    await git(repo, ["switch", "-q", "-c", "b"]);
+    const tip = await commitFile(repo, "x.ts", "bug\n", "bug");
+    const zero = "0".repeat(40);
+    const copy = await resolvePushRange(runner, {
+      repo,
+      remote: "upstream",
+      update: update("refs/heads/side", side, "refs/heads/copy", zero),
+    });
+    assert.equal(copy.kind, "range", "never 'nothing new' for the stale ref's commit");
+    const r = await pushRange(repo, { update: update("refs/heads/b", tip, "refs/heads/b", zero) });
+    assert.equal(r.from, base);
+    assert.equal(r.commits, 2);
+    assert.deepEqual(await changedFiles(repo, r.from, r.to), ["s.ts", "x.ts"]);
+  });
+});
+
+Deno.test("resolvePushRange() says NOT reviewed (unproven) when the remote cannot be asked, or hangs", async () => {
+  await withRemote(async ({ dir, repo }) => {
+    const zero = "0".repeat(40);
+    const tip = await commitFile(repo, "x.ts", "bug\n", "bug");
+    await git(repo, ["update-ref", "refs/remotes/upstream/x", "HEAD"]);
+    const gone = await resolvePushRange(runner, {
+      repo,
+      remote: "upstream",
+      url: join(dir, "no-such.git"),
+      update: update("refs/heads/b", tip, "refs/heads/b", zero),
+    });
+    assert.equal(gone.kind, "skip");
+    assert.equal((gone as { unproven?: boolean }).unproven, true);
+    assert.match(
+      (gone as { reason: string }).reason,
+      /could not ask upstream which commits it has/,
+    );
+    // an ssh "remote" that never answers (no network: the command only sleeps)
+    const ssh = join(dir, "slow-ssh.sh");
+    await Deno.writeTextFile(ssh, "#!/bin/sh\nsleep 30\n");
+    await Deno.chmod(ssh, 0o755);
+    await git(repo, ["config", "core.sshCommand", ssh]);
+    const started = Date.now();
+    const slow = await resolvePushRange(runner, {
+      repo,
+      remote: "upstream",
+      advertised: () => askRemote(runner, repo, "ssh://127.0.0.1/never.git", 700),
+      update: update("refs/heads/b", tip, "refs/heads/b", zero),
+    });
+    assert.ok(Date.now() - started < 10_000, "bounded");
+    assert.equal((slow as { unproven?: boolean }).unproven, true);
+    assert.match((slow as { reason: string }).reason, /no answer in 1 s/);
+  });
+});
+
+Deno.test("resolvePushRange() says NOT reviewed when the remote moved to commits not fetched and tracking refs claim ours", async () => {
+  await withRemote(async ({ dir, repo, bare }) => {
+    const other = join(dir, "other");
+    await git(dir, ["clone", "-q", "-b", "main", bare, other]);
+    await commitFile(other, "o.txt", "o\n", "moved on");
+    await git(other, ["push", "-q", "origin", "main"]);
+    await git(repo, ["switch", "-q", "-c", "b"]);
+    const tip = await commitFile(repo, "x.ts", "bug\n", "bug");
+    const zero = "0".repeat(40);
+    const r = await resolvePushRange(runner, {
+      repo,
+      remote: "upstream",
+      update: update("refs/heads/b", tip, "refs/heads/b", zero),
+    });
+    assert.equal((r as { unproven?: boolean }).unproven, true, JSON.stringify(r));
+    assert.match(
+      (r as { reason: string }).reason,
+      /upstream has moved on to commits that are not here.*\(git fetch upstream, then push again\)/,
+    );
+  });
+});
+
+Deno.test("resolvePushRange() does not leave out a merged forged ref's commits on a known update", async () => {
+  await withRemote(async ({ repo, base }) => {
+    await git(repo, ["switch", "-q", "-c", "side"]);
+    const forged = await commitFile(repo, "bug.ts", "bug\n", "bug");
+    await git(repo, ["update-ref", "refs/remotes/upstream/side", forged]);
+    await git(repo, ["switch", "-q", "main"]);
+    await commitFile(repo, "a.txt", "a\n", "a");
+    await git(repo, ["merge", "-q", "--no-ff", "-m", "merge side", "side"]);
+    const tip = await git(repo, ["rev-parse", "HEAD"]);
+    const r = await pushRange(repo, {
+      update: update("refs/heads/main", tip, "refs/heads/main", base),
+    });
+    assert.deepEqual(await changedFiles(repo, r.from, r.to), ["a.txt", "bug.ts"]);
+  });
+});
+
+Deno.test("resolvePushRange() counts the remote's branches only, not another ref such as refs/pull/*", async () => {
+  await withRemote(async ({ repo, base }) => {
+    await git(repo, ["switch", "-q", "-c", "b"]);
+    const tip = await commitFile(repo, "x.ts", "bug\n", "an outsider's pull request");
+    await git(repo, ["push", "-q", "--no-verify", "upstream", "HEAD:refs/pull/1/head"]);
+    const zero = "0".repeat(40);
+    const r = await pushRange(repo, { update: update("refs/heads/b", tip, "refs/heads/b", zero) });
+    assert.deepEqual({ from: r.from, commits: r.commits }, { from: base, commits: 1 });
+  });
+});
+
+Deno.test("resolvePushRange() asks the remote once for every update of a push, and not at all for a known old tip", async () => {
+  await withRemote(async ({ repo, base }) => {
+    let asked = 0;
+    const counting: typeof runner = (request) => {
+      if (request.args.includes("ls-remote")) asked++;
+      return runner(request);
+    };
+    const shared = rememberedRemote(counting, repo, "upstream");
+    const tip = await commitFile(repo, "a.txt", "a\n", "a");
+    await git(repo, ["update-ref", "refs/remotes/upstream/x", "HEAD"]);
+    const known = await resolvePushRange(counting, {
+      repo,
+      remote: "upstream",
+      advertised: shared,
+      update: update("refs/heads/main", tip, "refs/heads/main", base),
+    });
+    assert.equal(known.kind, "range");
+    assert.equal(asked, 0, "git's line is what the remote advertised");
+    const zero = "0".repeat(40);
+    for (const name of ["b", "c"]) {
+      const r = await resolvePushRange(counting, {
+        repo,
+        remote: "upstream",
+        advertised: shared,
+        update: update(`refs/heads/${name}`, tip, `refs/heads/${name}`, zero),
+      });
+      assert.equal(r.kind, "range", "the forged upstream/x is not taken");
+    }
+    assert.equal(asked, 1);
   });
 });

@@ -1,0 +1,84 @@
+/**
+ * What the remote a push goes to really has (DESIGN.md "Gates" → pre-push; README "Gates" →
+ * pre-push): the branches it advertises, asked once per push with `git ls-remote --heads <url>` —
+ * the URL git is pushing to (the hook's `$2`). Remote-tracking refs are the user's local notes of what a remote
+ * had at the last fetch: anything can write them (`git update-ref refs/remotes/origin/x HEAD`), and
+ * a ref deleted on the remote stays until a prune. So when a push's range would rest on them, the
+ * gate counts instead the commits reachable from a branch the remote advertises (`--heads`: what
+ * remote-tracking refs stand for; not tags, and not other refs such as GitHub's `refs/pull/*`,
+ * which hold anyone's unmerged commits); a tracking ref whose commits are not among those counts for
+ * nothing.
+ *
+ * The call is bounded: {@linkcode LS_REMOTE_TIMEOUT_MS} (12 s: the remote has just answered git's own
+ * push connection, so a healthy one answers in well under a second; a remote that hangs must not
+ * hold the push past what a person waits for), no stdin, no terminal prompt (`GIT_TERMINAL_PROMPT=0`,
+ * lib/git/git.ts) and in a process group of its own, so the timeout also ends the `ssh` it started.
+ * It reads the repository's config like `git push` did (its `insteadOf`, `core.sshCommand`).
+ *
+ * @module
+ */
+import type { Runner } from "../../exec/exec.ts";
+import { runGit, stderrTail } from "../../git/git.ts";
+
+/** Longest wait for the remote's answer, in milliseconds (module doc). */
+export const LS_REMOTE_TIMEOUT_MS = 12_000;
+
+/** The remote's answer: the commit ids of its branches, or why it could not be asked. */
+export type Advertised =
+  | { ok: true; ids: string[] }
+  | { ok: false; reason: string };
+
+const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * Ask the remote at `url` which branches it has (one `git ls-remote --heads`).
+ *
+ * @param runner the subprocess seam
+ * @param repo any directory inside the repository (its config applies)
+ * @param url the URL or path pushed to (the hook's `$2`); a remote name works too
+ * @param timeoutMs the bound, default {@linkcode LS_REMOTE_TIMEOUT_MS}
+ * @returns the distinct advertised ids, or `ok: false` with a short reason
+ *   when git failed, timed out or could not start; never throws for those
+ */
+export async function askRemote(
+  runner: Runner,
+  repo: string,
+  url: string,
+  timeoutMs = LS_REMOTE_TIMEOUT_MS,
+): Promise<Advertised> {
+  if (url === "") return { ok: false, reason: "git named no URL for the push" };
+  const result = await runGit(runner, repo, ["ls-remote", "--heads", "--", url], {
+    timeoutMs,
+    processGroup: "own",
+  }).catch((error: Error) => ({ error }));
+  if ("error" in result) return { ok: false, reason: result.error.message };
+  if (result.timedOut) {
+    return { ok: false, reason: `no answer in ${Math.round(timeoutMs / 1000)} s` };
+  }
+  if (result.code !== 0) {
+    const tail = stderrTail(result).trim().split("\n").filter(Boolean).pop();
+    return {
+      ok: false,
+      reason: tail ? `git ls-remote: ${tail}` : `git ls-remote exited ${result.code}`,
+    };
+  }
+  const ids = new Set<string>();
+  for (const line of new TextDecoder().decode(result.stdout).split("\n")) {
+    const id = line.split("\t")[0];
+    if (OID.test(id)) ids.add(id);
+  }
+  return { ok: true, ids: [...ids] };
+}
+
+/**
+ * {@linkcode askRemote}, asked at most once however often it is called (one push, many ref
+ * updates).
+ */
+export function rememberedRemote(
+  runner: Runner,
+  repo: string,
+  url: string,
+): () => Promise<Advertised> {
+  let asked: Promise<Advertised> | undefined;
+  return () => asked ??= askRemote(runner, repo, url);
+}
