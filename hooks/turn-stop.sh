@@ -4,9 +4,10 @@
 # It answers "allow" itself, without starting review-gate, only when this turn changed nothing: the
 # stamp the turn's start left beside the session's anchor names the repository, the bytes of its
 # index, the worktree as a tree, the ignored untracked entries (a turn can hide files behind a
-# .gitignore it writes) and the contents of the files that control the gate; the worktree is
-# recorded again exactly as review-gate records it (git add -A into a copy of the index), the
-# ignored entries listed again as it lists them, and every one of them must match. Anything else
+# .gitignore it writes), the local refs (a turn can commit and then restore the worktree) and the
+# contents of the files that control the gate; the worktree is recorded again exactly as
+# review-gate records it (git add -A into a copy of the index), the ignored entries and the refs
+# listed again as it lists them, and every one of them must match. Anything else
 # (no stamp, a difference, a word from git, an id it cannot read plainly) runs review-gate with the
 # same input, which decides as always.
 payload=$(cat)
@@ -51,12 +52,12 @@ unchanged() {
   [ -f "$stamp" ] || return 1
   copy=
   {
-    read -r header && [ "$header" = "review-gate stop stamp 2" ] &&
+    read -r header && [ "$header" = "review-gate stop stamp 3" ] &&
       read -r root && read -r gitdir && read -r session && read -r index && read -r tree &&
-      read -r ignored && guarded "$cwd"
+      read -r ignored && read -r refs && guarded "$cwd"
   } <"$stamp"
   ok=$?
-  [ -n "$copy" ] && rm -f "$copy" "$copy.lock" "$copy.ignored"
+  [ -n "$copy" ] && rm -f "$copy" "$copy.lock" "$copy.ignored" "$copy.refs"
   return "$ok"
 }
 
@@ -101,16 +102,19 @@ g() {
     -C "$root" "$@"
 }
 
-# The index copy, the guarded files ($1: paths, one a line) and the ignored entries (listed as
-# lib/gates/turn/ignored.ts lists them) hash ($2: ids) to what was recorded, and the worktree is the
-# same tree.
+# The index copy, the guarded files ($1: paths, one a line), the ignored entries (listed as
+# lib/gates/turn/ignored.ts lists them) and the refs (as lib/gates/turn/refs.ts lists them; exit 1:
+# no ref at all) hash ($2: ids) to what was recorded, and the worktree is the same tree.
 gitfast() {
   g ls-files -z --others --ignored --exclude-standard --directory >"$copy.ignored" 2>/dev/null ||
     return 1
-  ids=$(printf '%s\n' "$1" "$copy.ignored" | g hash-object --no-filters --stdin-paths 2>/dev/null) ||
-    return 1
+  g show-ref --head --heads --tags >"$copy.refs" 2>/dev/null
+  [ $? -le 1 ] || return 1
+  ids=$(printf '%s\n' "$1" "$copy.ignored" "$copy.refs" |
+    g hash-object --no-filters --stdin-paths 2>/dev/null) || return 1
   [ "$ids" = "$2
-$ignored" ] || return 1
+$ignored
+$refs" ] || return 1
   err=$(GIT_INDEX_FILE=$copy g -c advice.addEmbeddedRepo=false add -A --ignore-errors 2>&1) ||
     return 1
   [ -z "$err" ] || return 1

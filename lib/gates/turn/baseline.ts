@@ -19,8 +19,11 @@ import {
   readSessionState,
   removeSessionState,
   sessionFileName,
+  type SessionState,
+  type TurnStart,
   writeSessionState,
 } from "../../store/sessions.ts";
+import { readTurnRefs } from "./refs.ts";
 import { removeStopStamp, writeStopStamp } from "../../store/stop_stamps.ts";
 import { type GuardedBlob, guardedBlobs, stopStampText } from "./stop_stamp.ts";
 import { ALLOW, describeFailure, type HookInput, type HookOutput } from "../hook_io.ts";
@@ -65,7 +68,7 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
     // system clock, not the injected one: it is compared with file modification times.
     const startedAt = new Date();
     const state = await ensureStateDir(gate.repo.commonDir);
-    const [snapshot, { guard, blobs }, ignored] = await Promise.all([
+    const [snapshot, { guard, blobs }, ignored, refs] = await Promise.all([
       snapshotWorktree(input.runner, gate.repo, { withIndexId: true }).then(
         (taken) => ({ tree: taken.tree, taken, error: null }),
         (error: unknown) => ({ tree: undefined, taken: undefined, error }),
@@ -73,39 +76,46 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
       recordGuard(input, gate.repo),
       // an error leaves the entries unrecorded: the stop then counts every ignored entry as new
       ignoredListing(input.runner, gate.repo).catch(() => null),
+      // an error leaves the refs unrecorded: the stop then reviews the worktree only
+      readTurnRefs(input.runner, gate.repo).catch(() => null),
     ]);
     const ignoredAtStart = ignored && listingEntries(ignored);
     const sessionId = gate.payload.session_id;
     const previous = await readSessionState(state, sessionId);
-    // A new turn starts even when its snapshot failed: the prompt, the guard's fingerprints and the
-    // config are this turn's, and the previous turn's baseline is dropped (the stop then says the
-    // turn's start was not seen rather than review two turns as one).
+    const fresh: TurnStart = {
+      ...{ baselineTree: snapshot.tree, baselineRefs: refs?.refs, busyRefs: refs?.busy, guard },
+      ignoredAtStart: ignoredAtStart && ignoredAtStart.length <= MAX_IGNORED_ENTRIES
+        ? ignoredAtStart
+        : undefined,
+      ...{ turnStartedAt: startedAt.toISOString(), configAtStart: gate.config },
+    };
+    const { start, prompt } = turnStart(previous, fresh, gate.payload.prompt ?? "");
+    // A new turn starts even when its snapshot failed: the prompt is this turn's; without an
+    // earlier baseline to keep, the stop then says the turn's start was not seen.
     await writeSessionState(state, {
       sessionId,
       value: {
         ...previous,
-        baselineTree: snapshot.tree,
-        prompt: (gate.payload.prompt ?? "").slice(0, MAX_PROMPT_CHARS),
-        guard,
-        ignoredAtStart: ignoredAtStart && ignoredAtStart.length <= MAX_IGNORED_ENTRIES
-          ? ignoredAtStart
-          : undefined,
-        turnStartedAt: startedAt.toISOString(),
-        configAtStart: gate.config,
+        ...start,
+        answered: undefined,
+        prompt,
         consecutiveBlocks: 0,
         updatedAt: input.now().toISOString(),
       },
     });
     await writeAnchor(input.env, { sessionId, root: gate.repo.root, now: input.now() });
     if (snapshot.error) throw snapshot.error;
-    if (snapshot.taken && ignored && ignoredAtStart!.length <= MAX_IGNORED_ENTRIES) {
+    // the installed script may allow by itself only a stop that would find nothing since `start`
+    if (snapshot.taken && ignored && refs && sameStart(start, fresh)) {
       const ignoredId = await blobId(ignored, gate.repo.objectFormat);
+      const refsId = await blobId(new TextEncoder().encode(refs.listing), gate.repo.objectFormat);
       await stampStop(input, {
         repo: gate.repo,
         sessionId,
         state,
         blobs,
         ignoredId,
+        refsId,
         ...snapshot.taken,
       });
     }
@@ -119,6 +129,57 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
       exitCode: 0,
     };
   }
+}
+
+/** The fields of a {@linkcode TurnStart}, each named so a spread replaces all of them. */
+function startOf(from: TurnStart): TurnStart {
+  return {
+    baselineTree: from.baselineTree,
+    baselineRefs: from.baselineRefs,
+    busyRefs: from.busyRefs,
+    guard: from.guard,
+    ignoredAtStart: from.ignoredAtStart,
+    turnStartedAt: from.turnStartedAt,
+    configAtStart: from.configAtStart,
+  };
+}
+
+/**
+ * Where this turn starts (README "Claude Code Stop"): the baseline moves forward only past work a
+ * Stop answered for. After such a Stop, its record (`answered`: what it reviewed, taken when it
+ * looked, so writes landing after it and the user's edits between turns belong to this turn);
+ * after a turn no Stop answered for (its Stop never ran, blocked last, or could not review), the
+ * earlier start, with the prompts of every turn since; else (the session's first turn) the
+ * worktree now.
+ *
+ * @param previous the session as the last hook left it
+ * @param fresh what this prompt recorded
+ * @param prompt this turn's prompt
+ * @returns the start and the prompts since it (the last {@linkcode MAX_PROMPT_CHARS} characters)
+ */
+export function turnStart(
+  previous: SessionState | null,
+  fresh: TurnStart,
+  prompt: string,
+): { start: TurnStart; prompt: string } {
+  if (previous?.answered?.baselineTree) {
+    return { start: startOf(previous.answered), prompt: prompt.slice(0, MAX_PROMPT_CHARS) };
+  }
+  if (previous?.baselineTree) {
+    const prompts = previous.prompt ? `${previous.prompt}\n\n${prompt}` : prompt;
+    return { start: startOf(previous), prompt: prompts.slice(-MAX_PROMPT_CHARS) };
+  }
+  return { start: startOf(fresh), prompt: prompt.slice(0, MAX_PROMPT_CHARS) };
+}
+
+/** Whether a kept start is what the prompt saw now (the stop stamp may then be written). */
+function sameStart(start: TurnStart, fresh: TurnStart): boolean {
+  const json = (v: unknown) => JSON.stringify(v ?? null);
+  return start.baselineTree === fresh.baselineTree &&
+    json(start.baselineRefs) === json(fresh.baselineRefs) &&
+    json(start.busyRefs) === json(fresh.busyRefs) &&
+    json(start.guard) === json(fresh.guard) &&
+    json(start.ignoredAtStart) === json(fresh.ignoredAtStart);
 }
 
 /**
@@ -136,11 +197,41 @@ async function recordGuard(
   ]);
   const paths = guardedFiles(repo, input.env, hooksDir).map((f) => f.path);
   const before = await guardedBlobs(paths, repo.objectFormat);
-  const files = await fingerprintFiles(guardedFiles(repo, input.env, hooksDir));
+  const guard = await fingerprinted(input, repo, { hooksDir, gitConfig });
   const after = await guardedBlobs(paths, repo.objectFormat);
   const same = after.every((b, i) => b.id === before[i].id);
-  const guard = { files, hooksDir, ...(gitConfig === null ? {} : { gitConfig }) };
   return { guard, blobs: same ? after : null };
+}
+
+/**
+ * What a turn's start records of the files outside the tree that control the gate
+ * (lib/gates/turn/guard_files.ts): their fingerprints, the hooks dir and the git config digest.
+ * The stop takes it too, for the start it leaves the next turn.
+ *
+ * @throws {import("../../base/errors.ts").GitError} when git cannot read the hooks dir or config
+ */
+export async function guardRecord(
+  input: Pick<HookInput, "runner" | "env">,
+  repo: Repo,
+): Promise<GuardRecord> {
+  const [hooksDir, gitConfig] = await Promise.all([
+    hooksDirOf(input.runner, repo),
+    gitControlDigest(input.runner, repo),
+  ]);
+  return await fingerprinted(input, repo, { hooksDir, gitConfig });
+}
+
+async function fingerprinted(
+  input: Pick<HookInput, "env">,
+  repo: Repo,
+  at: { hooksDir: string | null; gitConfig: string | null },
+): Promise<GuardRecord> {
+  const files = await fingerprintFiles(guardedFiles(repo, input.env, at.hooksDir));
+  return {
+    files,
+    hooksDir: at.hooksDir,
+    ...(at.gitConfig === null ? {} : { gitConfig: at.gitConfig }),
+  };
 }
 
 /**
@@ -156,6 +247,7 @@ async function stampStop(
     state: string;
     blobs: GuardedBlob[] | null;
     ignoredId: string;
+    refsId: string;
   },
 ): Promise<void> {
   if (!at.blobs || !at.indexId || at.excluded.length > 0) return;
@@ -167,6 +259,7 @@ async function stampStop(
     indexId: at.indexId,
     tree: at.tree,
     ignoredId: at.ignoredId,
+    refsId: at.refsId,
     guard: at.blobs,
   });
   if (text) await writeStopStamp(input.env, at.sessionId, text);

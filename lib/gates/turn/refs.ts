@@ -1,0 +1,147 @@
+/**
+ * The turn's refs (DESIGN.md "Gates"): a turn can commit a change and then leave the worktree as
+ * it was — commit then `git branch side` + `git reset --hard`, `git commit --amend` then restore
+ * the file, commit then `git checkout HEAD~ -- file` — so the worktree alone would pass it in
+ * silence while a branch holds it, ready to push. The baseline records the local refs
+ * (`git show-ref --head --heads --tags`: `HEAD`, `refs/heads/*`, `refs/tags/*`) and the branches
+ * checked out in the repository's other worktrees (another session's work, not this turn's); the
+ * stop lists every ref that moved and added commits no baseline ref reached (a rewind, a deleted
+ * ref or a new name for an old commit add nothing), and reviews baseline tree → that ref's tip tree
+ * when it differs from the worktree's tree (lib/gates/turn/stop.ts).
+ *
+ * @module
+ */
+import type { Runner } from "../../exec/exec.ts";
+import { git, gitText, runGit } from "../../git/git.ts";
+import type { Repo } from "../../git/repo.ts";
+
+/** The refs as the turn's start (or a stop) saw them. */
+export interface TurnRefs {
+  /** `git show-ref --head --heads --tags`'s stdout as text (what the stop stamp hashes). */
+  listing: string;
+  /** refname (or `HEAD`) → object id. */
+  refs: Record<string, string>;
+  /** Branches (`refs/heads/…`) checked out in the repository's other worktrees. */
+  busy: string[];
+}
+
+/** At most this many distinct moved trees are reviewed; the rest are named as not reviewed. */
+export const MAX_REF_PARTS = 4;
+
+/** The `show-ref` arguments whose output the stamp and `hooks/turn-stop.sh` compare. */
+export const SHOW_REF_ARGS: readonly string[] = ["show-ref", "--head", "--heads", "--tags"];
+
+/**
+ * Read the refs: one `show-ref` (exit 1 when there is no ref at all) and one
+ * `worktree list --porcelain`, in parallel.
+ *
+ * @param runner the subprocess seam
+ * @param repo the resolved repository
+ * @throws {import("../../base/errors.ts").GitError} when git fails
+ */
+export async function readTurnRefs(runner: Runner, repo: Repo): Promise<TurnRefs> {
+  const [shown, worktrees] = await Promise.all([
+    git(runner, repo.root, SHOW_REF_ARGS, { okCodes: [1] }),
+    git(runner, repo.root, ["worktree", "list", "--porcelain", "-z"]),
+  ]);
+  const listing = new TextDecoder().decode(shown);
+  const refs: Record<string, string> = {};
+  for (const line of listing.split("\n")) {
+    const at = line.indexOf(" ");
+    if (at > 0) refs[line.slice(at + 1)] = line.slice(0, at);
+  }
+  return { listing, refs, busy: otherWorktreeBranches(new TextDecoder().decode(worktrees), repo) };
+}
+
+/** The `branch` lines of the porcelain records (NUL-terminated fields) of the other worktrees. */
+function otherWorktreeBranches(text: string, repo: Repo): string[] {
+  const busy: string[] = [];
+  let path = "";
+  for (const field of text.split("\0")) {
+    if (field.startsWith("worktree ")) path = field.slice("worktree ".length);
+    else if (field.startsWith("branch ") && path !== repo.root) {
+      busy.push(field.slice("branch ".length));
+    }
+  }
+  return busy;
+}
+
+/** One tree a moved ref holds that the worktree does not: reviewed from the baseline tree. */
+export interface RefPart {
+  /** The refs whose tips have this tree, e.g. `refs/heads/side`. */
+  refs: string[];
+  /** The tip commit's tree id. */
+  tree: string;
+}
+
+/**
+ * What the refs that moved since the baseline added that the worktree does not show.
+ *
+ * @param runner the subprocess seam
+ * @param at the repository; the refs at the baseline and now; the branches busy in other
+ *   worktrees at the baseline; the baseline and current worktree trees
+ * @returns the trees to review (at most {@linkcode MAX_REF_PARTS}) and phrases for what could not
+ *   be reviewed (a ref past the limit, an object that is not a commit)
+ */
+export async function movedRefParts(
+  runner: Runner,
+  at: {
+    repo: Repo;
+    before: Record<string, string>;
+    now: Record<string, string>;
+    busy: readonly string[];
+    baseline: string;
+    current: string;
+  },
+): Promise<{ parts: RefPart[]; unseen: string[] }> {
+  const known = [...new Set(Object.values(at.before))];
+  const byId = new Map<string, string[]>();
+  for (const [ref, id] of Object.entries(at.now)) {
+    if (at.before[ref] === id || at.busy.includes(ref)) continue;
+    byId.set(id, [...(byId.get(id) ?? []), ref]);
+  }
+  const byTree = new Map<string, string[]>();
+  const unseen: string[] = [];
+  for (const [id, refs] of byId) {
+    const tree = await addedTree(runner, at.repo, id, known);
+    if (tree === null) continue;
+    if (tree === undefined) {
+      unseen.push(`${refs.join(", ")} (moved to an object that is not a commit)`);
+    } else if (tree !== at.current && tree !== at.baseline) {
+      byTree.set(tree, [...(byTree.get(tree) ?? []), ...refs]);
+    }
+  }
+  const parts = [...byTree].map(([tree, refs]) => ({ tree, refs }));
+  for (const part of parts.slice(MAX_REF_PARTS)) {
+    unseen.push(
+      `${part.refs.join(", ")} (commits not in the worktree, past ${MAX_REF_PARTS} refs)`,
+    );
+  }
+  return { parts: parts.slice(0, MAX_REF_PARTS), unseen };
+}
+
+/**
+ * The tree of the commit `id` names (a tag is peeled) when it adds a commit no `known` id
+ * reaches; `null` when it adds none; `undefined` when `id` names no commit.
+ */
+async function addedTree(
+  runner: Runner,
+  repo: Repo,
+  id: string,
+  known: readonly string[],
+): Promise<string | null | undefined> {
+  const peeled = await runGit(runner, repo.root, ["rev-parse", "--verify", "-q", `${id}^{commit}`]);
+  if (peeled.code !== 0) return undefined;
+  const commit = new TextDecoder().decode(peeled.stdout).trim();
+  // `--not` reads ids from stdin: any number of baseline refs fits; an id that is gone is skipped
+  const added = await git(runner, repo.root, [
+    "rev-list",
+    "-n",
+    "1",
+    commit,
+    "--ignore-missing",
+    "--stdin",
+  ], { stdin: new TextEncoder().encode(known.map((k) => `^${k}\n`).join("")) });
+  if (new TextDecoder().decode(added).trim() === "") return null;
+  return await gitText(runner, repo.root, ["rev-parse", `${commit}^{tree}`]);
+}
