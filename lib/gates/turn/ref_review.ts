@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { GateContext } from "./context.ts";
+import { type GateContext, hookSeconds } from "./context.ts";
 import type { HookInput } from "../hook_io.ts";
 import type { StoredVerdict } from "./decision.ts";
 import type { RefPart } from "./refs.ts";
@@ -52,6 +52,7 @@ export async function reviewRefParts(
       onPartial: turn.gate.on_partial,
       label: `${turn.door.turnLabel}: commits on ${refs} that the worktree no longer shows`,
       gate: turn.door.gateName,
+      seconds: hookSeconds(turn),
       agentMessage: turn.payload.last_assistant_message,
     });
     verdicts.push({ label: `commits on ${refs}`, verdict });

@@ -43,7 +43,7 @@ import {
 } from "../../store/sessions.ts";
 import type { TurnDoor } from "./door.ts";
 import type { ExecRequest, Runner } from "../../exec/exec.ts";
-import { type GateContext, type GateOpening, openGate } from "./context.ts";
+import { type GateContext, type GateOpening, hookSeconds, openGate } from "./context.ts";
 import { ALLOW, type HookInput, type HookOutput } from "../hook_io.ts";
 import { lockSession } from "../../store/session_lock.ts";
 import { removeStopStamp } from "../../store/stop_stamps.ts";
@@ -79,8 +79,7 @@ export async function runStopGate(input: HookInput, door: TurnDoor): Promise<Hoo
     return { stdout: buildStopMessage(text), stderr: `${text}\n`, exitCode: 0 };
   }
   const gate = opened.gate;
-  const stop = gate.gate;
-  const timeout = Math.min(stop.timeout_seconds, gate.door.hookTimeoutSeconds ?? Infinity);
+  const timeout = hookSeconds(gate);
   const deadline = started + Math.max(5, timeout - DEADLINE_MARGIN_SECONDS) * 1000;
   const output = await boundedStop(input, {
     ...gate,
@@ -325,6 +324,7 @@ async function turnVerdict(
     onPartial: turn.gate.on_partial,
     label: turn.door.turnLabel,
     gate: turn.door.gateName,
+    seconds: hookSeconds(turn),
     agentMessage: turn.payload.last_assistant_message,
   });
   if (!couldNotRun) {
