@@ -2,10 +2,15 @@
  * The turn gate's start (DESIGN.md "Gates"), agent-neutral: on the user's prompt (Claude Code's
  * `UserPromptSubmit`, through its door lib/gates/claude/door.ts) record the turn's baseline — the
  * worktree as a tree id, untracked files through a temporary index (the user's index is never
- * touched), and the ignored untracked entries (lib/gates/turn/ignored.ts) — the prompt's text (what the user asked for this turn) and fingerprints of the files
- * outside the tree that control the gate (lib/gates/turn/guard.ts), reset the block counter,
- * and anchor the session on this repository (lib/gates/turn/locate.ts), so the stop finds it from
- * any cwd. Failures are reported on stderr only and never block.
+ * touched), the ignored untracked entries (lib/gates/turn/ignored.ts), the local refs
+ * (lib/gates/turn/refs.ts) — the prompt's text (what the user asked for this turn) and
+ * fingerprints of the files outside the tree that control the gate (lib/gates/turn/guard.ts),
+ * reset the block counter, and anchor the session on this repository (lib/gates/turn/locate.ts),
+ * so the stop finds it from any cwd. The baseline moves forward only past work a Stop answered
+ * for ({@linkcode turnStart}): after such a Stop the turn starts from what that Stop saw, after a
+ * turn no Stop answered for it keeps the earlier start and adds this prompt to the turn's prompts,
+ * so nothing the agent (or anyone) wrote since the last answer becomes a baseline unseen. Failures
+ * are reported on stderr only and never block.
  *
  * @module
  */

@@ -3,7 +3,13 @@
  * lib/gates/claude/door.ts) hands it the hook input; it reviews baseline → current worktree and
  * blocks on blocking findings. The baseline is recorded at the turn's start by
  * lib/gates/turn/baseline.ts (the worktree as a tree id; untracked files through a temporary index,
- * the user's index is never touched).
+ * the user's index is never touched) and moves forward only past work a stop answered for: a stop
+ * that lets a review's verdict stand records what it saw as the next turn's start
+ * (lib/gates/turn/decision.ts `answered`). Refs that moved during the turn and hold commits the
+ * worktree does not show are reviewed too (lib/gates/turn/refs.ts, lib/gates/turn/ref_review.ts),
+ * in the same answer. A stop with no baseline (its start not seen, its state gone) follows
+ * `on_error`. All the work is bounded: what is not done 5 s after the internal deadline is dropped
+ * and the stop answers "NOT reviewed: too large to review" (`on_partial`).
  *
  * The repository is the one the session's turn started in (lib/gates/turn/locate.ts), not the
  * agent's moving cwd; an anchor that is gone allows with a "NOT reviewed" note saying why, and a cwd
@@ -11,7 +17,7 @@
  *
  * Fast paths, in order, each before any heavy module loads: skip switches (`REVIEW_GATE=0`,
  * `REVIEW_GATE_CHILD=1`); malformed stdin (the reason on stderr) or another event; no repository;
- * gate disabled; no baseline (record one and allow with a "NOT reviewed" note); nothing changed
+ * gate disabled; no baseline (record one; `on_error` decides, loudly); nothing changed
  * since the baseline (allow, no model call) — unless lib/gates/turn/unseen.ts finds a nested
  * repository or a submodule with uncommitted changes, or lib/gates/turn/ignored.ts files the turn
  * hid behind a `.gitignore` it wrote, which the answer names as not reviewed (`on_partial`
