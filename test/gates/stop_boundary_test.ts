@@ -23,6 +23,7 @@ import {
   promptPayload,
   providerCalls,
   readFakeLog,
+  runCli,
   runHook,
   scenario,
   stopDecision,
@@ -350,6 +351,49 @@ Deno.test("a Stop whose session state is gone follows on_error", async (t) => {
       const decision = stopDecision(s.stdout);
       assert.equal(decision?.decision, undefined);
       assert.match(String(decision?.systemMessage), /NOT reviewed: its start was not seen/);
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("a write after an answered Stop that switches the gate off does not silence the next Stop", async (t) => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    const blocking = scenario(await blockingScenario(sb));
+    await t.step(
+      "a background write of enabled: false is the next turn's gate-control edit",
+      async () => {
+        const session = { sessionId: "sess-off-late", cwd: root };
+        await runHook(sb, "claude-prompt", promptPayload(session));
+        await Deno.writeTextFile(join(root, "src", "ok.ts"), "export const ok = 1;\n");
+        const first = await runHook(sb, "claude-stop", stopPayload(session), {
+          env: scenario("valid"),
+        });
+        assert.deepEqual([first.code, first.stdout], [0, ""], first.stderr);
+        await writeRepoConfig(sb, { gates: { claude_stop: { enabled: false } } }); // lands late
+        await runHook(sb, "claude-prompt", promptPayload(session));
+        await addTokenLine(root, "WHILE_OFF");
+        const s = await runHook(sb, "claude-stop", stopPayload(session), { env: blocking });
+        const decision = stopDecision(s.stdout);
+        assert.equal(decision?.decision, "block", s.stdout + s.stderr);
+        assert.match(String(decision?.reason), /\.review-gate\.json/);
+        await writeRepoConfig(sb, null);
+        await gitOk(sb, ["checkout", "--", APP]);
+      },
+    );
+    await t.step("the user's own `gate disable` between turns switches it off", async () => {
+      const session = { sessionId: "sess-off-user", cwd: root };
+      await runHook(sb, "claude-prompt", promptPayload(session));
+      const first = await runHook(sb, "claude-stop", stopPayload(session), { env: blocking });
+      assert.deepEqual([first.code, first.stdout], [0, ""], first.stderr);
+      const off = await runCli(sb, ["gate", "disable", "claude-stop"]);
+      assert.equal(off.code, 0, off.stderr);
+      await runHook(sb, "claude-prompt", promptPayload(session));
+      await addTokenLine(root, "USER_OFF");
+      const s = await runHook(sb, "claude-stop", stopPayload(session), { env: blocking });
+      assert.deepEqual([s.code, s.stdout], [0, ""], s.stderr);
     });
   } finally {
     await sb.cleanup();

@@ -62,9 +62,10 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
     if (parsed.ok) await removeStopStamp(input.env, parsed.payload.session_id);
     const opened = await openGate(input, door, "prompt");
     if (opened.kind !== "open") {
+      // Gate off on disk: whether the user did it (not a write after the last stop) is for the
+      // stop's trusted config to judge (it forgets the session then). Keep it, and this prompt.
       if (opened.kind === "skip" && opened.disabledIn) {
-        // A turn starts with the gate off: what the session kept describes an earlier turn.
-        await forgetSession(opened.disabledIn, input, door);
+        await keepPrompt(opened.disabledIn, input, door);
       }
       return { ...ALLOW, stderr: opened.kind === "skip" && opened.why ? `${opened.why}\n` : "" };
     }
@@ -112,16 +113,11 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
     if (snapshot.error) throw snapshot.error;
     // the installed script may allow by itself only a stop that would find nothing since `start`
     if (snapshot.taken && ignored && refs && sameStart(start, fresh)) {
-      const ignoredId = await blobId(ignored, gate.repo.objectFormat);
-      const refsId = await blobId(new TextEncoder().encode(refs.listing), gate.repo.objectFormat);
+      const format = gate.repo.objectFormat;
       await stampStop(input, {
-        repo: gate.repo,
-        sessionId,
-        state,
-        blobs,
-        ignoredId,
-        refsId,
-        ...snapshot.taken,
+        ...{ repo: gate.repo, sessionId, state, blobs, ...snapshot.taken },
+        ignoredId: await blobId(ignored, format),
+        refsId: await blobId(new TextEncoder().encode(refs.listing), format),
       });
     }
     return ALLOW;
@@ -270,9 +266,29 @@ async function stampStop(
   if (text) await writeStopStamp(input.env, at.sessionId, text);
 }
 
-/** Remove the session's state (a turn that starts with the gate disabled has no baseline). */
-async function forgetSession(repo: Repo, input: HookInput, door: TurnDoor): Promise<void> {
+/** Add this prompt to the prompts of a session the gate's config on disk has switched off. */
+async function keepPrompt(repo: Repo, input: HookInput, door: TurnDoor): Promise<void> {
   const parsed = door.parse(input.stdinText);
   if (!parsed.ok) return;
-  await removeSessionState(stateDir(repo.commonDir), parsed.payload.session_id).catch(() => {});
+  const state = stateDir(repo.commonDir);
+  const sessionId = parsed.payload.session_id;
+  const session = await readSessionState(state, sessionId).catch(() => null);
+  if (!session?.baselineTree) return;
+  const prompt = parsed.payload.prompt ?? "";
+  const prompts = session.prompt ? `${session.prompt}\n\n${prompt}` : prompt;
+  await writeSessionState(state, {
+    sessionId,
+    value: { ...session, prompt: prompts.slice(-MAX_PROMPT_CHARS) },
+  }).catch(() => {});
+}
+
+/**
+ * Remove the session's state: the stop's trusted config has the gate off (the user turned it off),
+ * so what the session kept describes turns before that.
+ *
+ * @param repo the repository whose state dir holds the session
+ * @param sessionId the untrusted session id
+ */
+export async function forgetSession(repo: Repo, sessionId: string): Promise<void> {
+  await removeSessionState(stateDir(repo.commonDir), sessionId).catch(() => {});
 }

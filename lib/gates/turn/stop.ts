@@ -58,7 +58,7 @@ import { guardFindings } from "./guard.ts";
 import { snapshotTurn, withUnseen } from "./unseen.ts";
 import { ignoredByTurn, ignoredListing, listingEntries, MAX_IGNORED_ENTRIES } from "./ignored.ts";
 import { movedRefParts, readTurnRefs } from "./refs.ts";
-import { guardRecord } from "./baseline.ts";
+import { forgetSession, guardRecord } from "./baseline.ts";
 
 /** Seconds kept between our internal deadline and the hook timeout Claude Code enforces. */
 export const DEADLINE_MARGIN_SECONDS = 15;
@@ -78,7 +78,12 @@ export async function runStopGate(input: HookInput, door: TurnDoor): Promise<Hoo
   } catch (error) {
     return (await import("./failure.ts")).failSafe(error);
   }
-  if (opened.kind === "skip") return { ...ALLOW, stderr: opened.why ? `${opened.why}\n` : "" };
+  if (opened.kind === "skip") {
+    // the gate is off by the trusted config: the session's baseline is stale from here on
+    const parsed = opened.disabledIn ? door.parse(input.stdinText) : null;
+    if (parsed?.ok) await forgetSession(opened.disabledIn!, parsed.payload.session_id);
+    return { ...ALLOW, stderr: opened.why ? `${opened.why}\n` : "" };
+  }
   if (opened.kind === "not-reviewed") {
     const { buildStopMessage } = await import("./answer.ts");
     const text = `review-gate: this turn was NOT reviewed: ${opened.reason}`;
