@@ -18,6 +18,7 @@ import {
   blockingScenario,
   codexPromptPayload,
   codexStopPayload,
+  commitToken,
   gitOk,
   makeGateSandbox,
   promptPayload,
@@ -281,6 +282,39 @@ Deno.test("commits the turn made that the worktree no longer shows are reviewed"
       await sb.cleanup();
     }
   });
+  await t.step(
+    "another worktree's commits are its session's; a worktree the turn adds is not",
+    async () => {
+      const sb = await makeGateSandbox({ remote: false });
+      const root = sb.repo.root;
+      try {
+        const other = join(sb.dir, "other-wt");
+        await gitOk(sb, ["worktree", "add", "-q", "-b", "other", other]);
+        const session = { sessionId: "sess-worktrees", cwd: root };
+        await runHook(sb, "claude-prompt", promptPayload(session));
+        // another session commits in its own worktree: not this turn's change
+        await commitToken(sb, "OTHER_SESSION", other);
+        const stop = () =>
+          runHook(sb, "claude-stop", stopPayload(session), {
+            env: scenario(join(sb.dir, "blocking.json")),
+          });
+        await blockingScenario(sb);
+        const quiet = await stop();
+        assert.deepEqual([quiet.code, quiet.stdout], [0, ""], quiet.stderr);
+        assert.equal(await providerCalls(sb), 0);
+        // this turn adds a worktree and commits there: reviewed
+        const added = join(sb.dir, "added-wt");
+        await gitOk(sb, ["worktree", "add", "-q", "-b", "added", added, "main"]);
+        await commitToken(sb, "ADDED_WORKTREE", added);
+        const s = await stop();
+        assert.equal(stopDecision(s.stdout)?.decision, "block", s.stdout + s.stderr);
+        assert.match(await lastReviewed(sb), /ADDED_WORKTREE/);
+        assert.doesNotMatch(await lastReviewed(sb), /OTHER_SESSION/);
+      } finally {
+        await sb.cleanup();
+      }
+    },
+  );
   await t.step("a clean side commit is approved along with the worktree", async () => {
     const { sb, root, stop } = await refTurn("sess-side-ok");
     try {

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { join, resolve } from "node:path";
 import type { Runner } from "../../exec/exec.ts";
 import { git, gitText, runGit } from "../../git/git.ts";
 import type { Repo } from "../../git/repo.ts";
@@ -32,17 +33,17 @@ export const MAX_REF_PARTS = 4;
 export const SHOW_REF_ARGS: readonly string[] = ["show-ref", "--head", "--heads", "--tags"];
 
 /**
- * Read the refs: one `show-ref` (exit 1 when there is no ref at all) and one
- * `worktree list --porcelain`, in parallel.
+ * Read the refs: one `show-ref` (exit 1 when there is no ref at all), and the other worktrees'
+ * `HEAD` files.
  *
  * @param runner the subprocess seam
  * @param repo the resolved repository
  * @throws {import("../../base/errors.ts").GitError} when git fails
  */
 export async function readTurnRefs(runner: Runner, repo: Repo): Promise<TurnRefs> {
-  const [shown, worktrees] = await Promise.all([
+  const [shown, busy] = await Promise.all([
     git(runner, repo.root, SHOW_REF_ARGS, { okCodes: [1] }),
-    git(runner, repo.root, ["worktree", "list", "--porcelain", "-z"]),
+    otherWorktreeBranches(repo),
   ]);
   const listing = new TextDecoder().decode(shown);
   const refs: Record<string, string> = {};
@@ -50,18 +51,31 @@ export async function readTurnRefs(runner: Runner, repo: Repo): Promise<TurnRefs
     const at = line.indexOf(" ");
     if (at > 0) refs[line.slice(at + 1)] = line.slice(0, at);
   }
-  return { listing, refs, busy: otherWorktreeBranches(new TextDecoder().decode(worktrees), repo) };
+  return { listing, refs, busy };
 }
 
-/** The `branch` lines of the porcelain records (NUL-terminated fields) of the other worktrees. */
-function otherWorktreeBranches(text: string, repo: Repo): string[] {
-  const busy: string[] = [];
-  let path = "";
-  for (const field of text.split("\0")) {
-    if (field.startsWith("worktree ")) path = field.slice("worktree ".length);
-    else if (field.startsWith("branch ") && path !== repo.root) {
-      busy.push(field.slice("branch ".length));
+/**
+ * The branches the repository's other worktrees have checked out, read from their `HEAD` files
+ * (gitrepository-layout(5): the main worktree's `<common dir>/HEAD`, each linked one's
+ * `<common dir>/worktrees/<id>/HEAD`, holding `ref: refs/heads/<name>` when on a branch), without
+ * git: every git that runs review-gate reads them alike.
+ */
+async function otherWorktreeBranches(repo: Repo): Promise<string[]> {
+  const heads = [join(repo.commonDir, "HEAD")];
+  try {
+    for await (const entry of Deno.readDir(join(repo.commonDir, "worktrees"))) {
+      if (entry.isDirectory) heads.push(join(repo.commonDir, "worktrees", entry.name, "HEAD"));
     }
+  } catch {
+    // no linked worktree
+  }
+  const own = resolve(repo.gitDir, "HEAD");
+  const busy: string[] = [];
+  for (const head of heads) {
+    if (resolve(head) === own) continue;
+    const text = await Deno.readTextFile(head).catch(() => "");
+    const ref = /^ref: (refs\/heads\/\S+)\s*$/.exec(text);
+    if (ref) busy.push(ref[1]);
   }
   return busy;
 }
