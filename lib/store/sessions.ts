@@ -39,6 +39,12 @@ export interface SessionState {
    */
   answered?: TurnStart;
   /**
+   * Set by a turn's start that found this session anchored on the repository but its state gone
+   * (deleted, or it does not verify): what the session changed before is unknown, and the stop
+   * names it as not reviewed until a stop answers for the work.
+   */
+  lostBefore?: boolean;
+  /**
    * Worktree tree id of the last completed review (Stop gate: same baseline and same tree → reuse
    * its verdict).
    */
@@ -100,6 +106,7 @@ export type TurnStart = Pick<
   | "configAtStart"
   | "ignoredAtStart"
   | "turnStartedAt"
+  | "lostBefore"
 >;
 
 /** Most characters of a turn's prompt kept in the session file. */

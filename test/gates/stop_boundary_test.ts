@@ -433,3 +433,36 @@ Deno.test("a write after an answered Stop that switches the gate off does not si
     await sb.cleanup();
   }
 });
+
+Deno.test("a turn's start that finds the session's state gone says the earlier work was NOT reviewed", async (t) => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    const file = join(root, ".git", "review-gate", "sessions", "sess-lost.json");
+    const session = { sessionId: "sess-lost", cwd: root };
+    await t.step("no Stop ran, the state was deleted: the next stop names it", async () => {
+      await runHook(sb, "claude-prompt", promptPayload(session));
+      await addTokenLine(root, "BEFORE_LOSS"); // the turn's Stop never runs
+      await Deno.remove(file);
+      await runHook(sb, "claude-prompt", promptPayload(session));
+      const s = await runHook(sb, "claude-stop", stopPayload(session), { env: scenario("valid") });
+      assert.equal(s.code, 0, s.stderr);
+      assert.match(
+        String(stopDecision(s.stdout)?.systemMessage),
+        /NOT reviewed: what this session changed before this turn's start \(its state was deleted/,
+      );
+    });
+    await t.step("a stop that reviews the next turn answers for it: said once", async () => {
+      await Deno.writeTextFile(join(root, "src", "more.ts"), "export const more = 1;\n");
+      const s = await runHook(sb, "claude-stop", stopPayload(session), { env: scenario("valid") });
+      assert.match(String(stopDecision(s.stdout)?.systemMessage), /only PARTIALLY reviewed/);
+      await runHook(sb, "claude-prompt", promptPayload(session));
+      const next = await runHook(sb, "claude-stop", stopPayload(session), {
+        env: scenario("valid"),
+      });
+      assert.deepEqual([next.code, next.stdout], [0, ""], next.stderr);
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -18,11 +18,10 @@ import { join } from "node:path";
 import { snapshotWorktree, type WorktreeSnapshot } from "../../git/live_tree.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import { ensureStateDir, stateDir } from "../../store/state.ts";
-import { writeAnchor } from "../../store/anchors.ts";
+import { readAnchor, writeAnchor } from "../../store/anchors.ts";
 import {
   MAX_PROMPT_CHARS,
   readSessionState,
-  removeSessionState,
   sessionFileName,
   type SessionState,
   type TurnStart,
@@ -88,12 +87,15 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
     const ignoredAtStart = ignored && listingEntries(ignored);
     const sessionId = gate.payload.session_id;
     const previous = await readSessionState(state, sessionId);
+    // anchored here by an earlier prompt, yet no state: what the session did before is unknown
+    const lost = !previous && (await readAnchor(input.env, sessionId))?.root === gate.repo.root;
     const fresh: TurnStart = {
       ...{ baselineTree: snapshot.tree, baselineRefs: refs?.refs, busyRefs: refs?.busy, guard },
       ignoredAtStart: ignoredAtStart && ignoredAtStart.length <= MAX_IGNORED_ENTRIES
         ? ignoredAtStart
         : undefined,
       ...{ turnStartedAt: startedAt.toISOString(), configAtStart: gate.config },
+      lostBefore: lost || undefined,
     };
     const { start, prompt } = turnStart(previous, fresh, gate.payload.prompt ?? "");
     // A new turn starts even when its snapshot failed: the prompt is this turn's; without an
@@ -142,6 +144,7 @@ function startOf(from: TurnStart): TurnStart {
     ignoredAtStart: from.ignoredAtStart,
     turnStartedAt: from.turnStartedAt,
     configAtStart: from.configAtStart,
+    lostBefore: from.lostBefore,
   };
 }
 
@@ -283,12 +286,14 @@ async function keepPrompt(repo: Repo, input: HookInput, door: TurnDoor): Promise
 }
 
 /**
- * Remove the session's state: the stop's trusted config has the gate off (the user turned it off),
- * so what the session kept describes turns before that.
+ * Forget the session's baseline: the stop's trusted config has the gate off (the user turned it
+ * off), so what the session kept describes turns before that.
  *
  * @param repo the repository whose state dir holds the session
  * @param sessionId the untrusted session id
  */
 export async function forgetSession(repo: Repo, sessionId: string): Promise<void> {
-  await removeSessionState(stateDir(repo.commonDir), sessionId).catch(() => {});
+  // a record without a baseline, not no record: the next prompt must not read it as state lost
+  const value = { consecutiveBlocks: 0 };
+  await writeSessionState(stateDir(repo.commonDir), { sessionId, value }).catch(() => {});
 }

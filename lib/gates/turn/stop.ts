@@ -57,7 +57,8 @@ import type { StoredVerdict } from "./decision.ts";
 import { guardFindings } from "./guard.ts";
 import { snapshotTurn, withUnseen } from "./unseen.ts";
 import { ignoredByTurn, ignoredListing, listingEntries, MAX_IGNORED_ENTRIES } from "./ignored.ts";
-import { movedRefParts, readTurnRefs } from "./refs.ts";
+import { movedRefParts, readTurnRefs, type RefPart, type TurnRefs } from "./refs.ts";
+import type { Repo } from "../../git/repo.ts";
 import { forgetSession, guardRecord } from "./baseline.ts";
 
 /** Seconds kept between our internal deadline and the hook timeout Claude Code enforces. */
@@ -186,22 +187,9 @@ async function stopWithGate(
     await removeStopStamp(input.env, payload.session_id);
     return await startNotSeen(gate, { session, seen, save });
   }
-  // Files the turn hid behind a .gitignore it wrote are not in the tree: named, never silent.
-  const hidden = await ignoredByTurn(input.runner, {
-    repo,
-    baselineTree: baseline,
-    before: session.ignoredAtStart,
-    now: entriesNow,
-    startedAt: session.turnStartedAt ? Date.parse(session.turnStartedAt) : undefined,
+  const { moved, unseen } = await sinceBaseline(input, {
+    ...{ repo, session, baseline, current, entriesNow, refsNow, outside },
   });
-  // Commits the turn made that the worktree no longer shows: reviewed as parts of the turn.
-  const moved = session.baselineRefs && refsNow
-    ? await movedRefParts(input.runner, {
-      ...{ repo, baseline, current, before: session.baselineRefs, now: refsNow.refs },
-      busy: session.busyRefs ?? [],
-    })
-    : { parts: [], unseen: [] };
-  const unseen = [...outside, ...hidden, ...moved.unseen];
   const guard = await guardFindings(input.runner, {
     repo,
     env: input.env,
@@ -241,6 +229,46 @@ async function stopWithGate(
     save,
     answered: seen,
   });
+}
+
+/** Named by a stop whose turn's start found the session's state gone. */
+const LOST_BEFORE =
+  "what this session changed before this turn's start (its state was deleted or does not verify)";
+
+/**
+ * What the turn did besides its worktree's tree: the commits its moved refs hold (reviewed as parts
+ * of the turn), and what no review can show — the session's work before a start that found its
+ * state gone, nested repositories and dirty submodules (`outside`), files hidden behind an ignore
+ * file the turn wrote, refs past the limit (named, never silent).
+ */
+async function sinceBaseline(
+  input: HookInput,
+  at: {
+    repo: Repo;
+    session: SessionState;
+    baseline: string;
+    current: string;
+    entriesNow: string[];
+    refsNow: TurnRefs | null;
+    outside: string[];
+  },
+): Promise<{ moved: { parts: RefPart[] }; unseen: string[] }> {
+  const { repo, session, baseline, current, refsNow } = at;
+  const hidden = await ignoredByTurn(input.runner, {
+    repo,
+    baselineTree: baseline,
+    before: session.ignoredAtStart,
+    now: at.entriesNow,
+    startedAt: session.turnStartedAt ? Date.parse(session.turnStartedAt) : undefined,
+  });
+  const moved = session.baselineRefs && refsNow
+    ? await movedRefParts(input.runner, {
+      ...{ repo, baseline, current, before: session.baselineRefs, now: refsNow.refs },
+      busy: session.busyRefs ?? [],
+    })
+    : { parts: [], unseen: [] };
+  const lost = session.lostBefore ? [LOST_BEFORE] : [];
+  return { moved, unseen: [...lost, ...at.outside, ...hidden, ...moved.unseen] };
 }
 
 /**
