@@ -315,6 +315,18 @@ Deno.test("commits the turn made that the worktree no longer shows are reviewed"
       }
     },
   );
+  await t.step("committing part of the turn's work costs no second review", async () => {
+    const { sb, root, stop } = await refTurn("sess-partial-commit");
+    try {
+      await addTokenLine(root, "COMMITTED_PART");
+      await gitOk(sb, ["commit", "-q", "-am", "part"]);
+      await Deno.writeTextFile(join(root, "src", "w.ts"), "export const w = 1;\n");
+      assert.equal(await stop(scenario("valid")), null);
+      assert.equal(await providerCalls(sb), 1, "the worktree's review saw every committed file");
+    } finally {
+      await sb.cleanup();
+    }
+  });
   await t.step("a clean side commit is approved along with the worktree", async () => {
     const { sb, root, stop } = await refTurn("sess-side-ok");
     try {

@@ -7,7 +7,8 @@
  * checked out in the repository's other worktrees (another session's work, not this turn's); the
  * stop lists every ref that moved and added commits no baseline ref reached (a rewind, a deleted
  * ref or a new name for an old commit add nothing), and reviews baseline tree → that ref's tip tree
- * when it differs from the worktree's tree (lib/gates/turn/stop.ts).
+ * when it holds a file version neither the baseline nor the worktree has (the usual commit of part
+ * of the turn's work costs no second review; lib/gates/turn/stop.ts).
  *
  * @module
  */
@@ -121,8 +122,10 @@ export async function movedRefParts(
     if (tree === null) continue;
     if (tree === undefined) {
       unseen.push(`${refs.join(", ")} (moved to an object that is not a commit)`);
-    } else if (tree !== at.current && tree !== at.baseline) {
-      byTree.set(tree, [...(byTree.get(tree) ?? []), ...refs]);
+    } else if (byTree.has(tree)) {
+      byTree.get(tree)!.push(...refs);
+    } else if (await holdsUnseen(runner, at.repo, { ...at, tree })) {
+      byTree.set(tree, refs);
     }
   }
   const parts = [...byTree].map(([tree, refs]) => ({ tree, refs }));
@@ -132,6 +135,29 @@ export async function movedRefParts(
     );
   }
   return { parts: parts.slice(0, MAX_REF_PARTS), unseen };
+}
+
+/**
+ * Whether `tree` holds a file version neither the baseline nor the worktree has — the only part a
+ * review of the worktree has not seen (a file whose version is the worktree's was reviewed there,
+ * one whose version is the baseline's is no change). Two `diff-tree` calls.
+ */
+async function holdsUnseen(
+  runner: Runner,
+  repo: Repo,
+  at: { baseline: string; current: string; tree: string },
+): Promise<boolean> {
+  if (at.tree === at.current || at.tree === at.baseline) return false;
+  const changed = (from: string) =>
+    git(runner, repo.root, ["diff-tree", "-r", "--name-only", "-z", from, at.tree]).then((out) =>
+      new TextDecoder().decode(out).split("\0").filter((p) => p !== "")
+    );
+  const [sinceBaseline, sinceWorktree] = await Promise.all([
+    changed(at.baseline),
+    changed(at.current),
+  ]);
+  const notWorktree = new Set(sinceWorktree);
+  return sinceBaseline.some((path) => notWorktree.has(path));
 }
 
 /**
