@@ -28,8 +28,12 @@ export interface SessionState {
    * object id); absent when not recorded (then moved refs are not reviewed).
    */
   baselineRefs?: Record<string, string>;
-  /** Branches checked out in the repository's other worktrees at the baseline (their sessions' work). */
-  busyRefs?: string[];
+  /**
+   * The `HEAD` files of the repository's other worktrees when the session's first turn started:
+   * the branches they have checked out are their sessions' work (a worktree the session adds is
+   * its own).
+   */
+  otherWorktrees?: string[];
   /**
    * Written by a Stop that answered for the work (allowed on a review's verdict, or after
    * `max_blocks` blocks with its findings told): where the next turn starts — the tree that Stop
@@ -101,7 +105,7 @@ export type TurnStart = Pick<
   SessionState,
   | "baselineTree"
   | "baselineRefs"
-  | "busyRefs"
+  | "otherWorktrees"
   | "guard"
   | "configAtStart"
   | "ignoredAtStart"

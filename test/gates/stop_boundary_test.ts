@@ -310,6 +310,15 @@ Deno.test("commits the turn made that the worktree no longer shows are reviewed"
         assert.equal(stopDecision(s.stdout)?.decision, "block", s.stdout + s.stderr);
         assert.match(await lastReviewed(sb), /ADDED_WORKTREE/);
         assert.doesNotMatch(await lastReviewed(sb), /OTHER_SESSION/);
+        // the turn drops its commit; then a worktree an earlier turn added stays the session's own
+        await gitOk(sb, ["reset", "-q", "--hard", "main"], added);
+        const cleared = await stop();
+        assert.deepEqual([cleared.code, cleared.stdout], [0, ""], cleared.stderr);
+        await runHook(sb, "claude-prompt", promptPayload(session));
+        await commitToken(sb, "LATER_TURN", added);
+        const later = await stop();
+        assert.equal(stopDecision(later.stdout)?.decision, "block", later.stdout + later.stderr);
+        assert.match(await lastReviewed(sb), /LATER_TURN/);
       } finally {
         await sb.cleanup();
       }

@@ -90,7 +90,8 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
     // anchored here by an earlier prompt, yet no state: what the session did before is unknown
     const lost = !previous && (await readAnchor(input.env, sessionId))?.root === gate.repo.root;
     const fresh: TurnStart = {
-      ...{ baselineTree: snapshot.tree, baselineRefs: refs?.refs, busyRefs: refs?.busy, guard },
+      ...{ baselineTree: snapshot.tree, baselineRefs: refs?.refs, guard },
+      otherWorktrees: refs?.otherHeads,
       ignoredAtStart: ignoredAtStart && ignoredAtStart.length <= MAX_IGNORED_ENTRIES
         ? ignoredAtStart
         : undefined,
@@ -139,7 +140,7 @@ function startOf(from: TurnStart): TurnStart {
   return {
     baselineTree: from.baselineTree,
     baselineRefs: from.baselineRefs,
-    busyRefs: from.busyRefs,
+    otherWorktrees: from.otherWorktrees,
     guard: from.guard,
     ignoredAtStart: from.ignoredAtStart,
     turnStartedAt: from.turnStartedAt,
@@ -181,7 +182,6 @@ function sameStart(start: TurnStart, fresh: TurnStart): boolean {
   const json = (v: unknown) => JSON.stringify(v ?? null);
   return start.baselineTree === fresh.baselineTree &&
     json(start.baselineRefs) === json(fresh.baselineRefs) &&
-    json(start.busyRefs) === json(fresh.busyRefs) &&
     json(start.guard) === json(fresh.guard) &&
     json(start.ignoredAtStart) === json(fresh.ignoredAtStart);
 }

@@ -4,8 +4,8 @@
  * the file, commit then `git checkout HEAD~ -- file` — so the worktree alone would pass it in
  * silence while a branch holds it, ready to push. The baseline records the local refs
  * (`git show-ref --head --heads --tags`: `HEAD`, `refs/heads/*`, `refs/tags/*`) and the branches
- * checked out in the repository's other worktrees (another session's work, not this turn's); the
- * stop lists every ref that moved and added commits no baseline ref reached (a rewind, a deleted
+ * the repository's other worktrees at the session's first start (another session's work, not this
+ * turn's: a worktree the session adds is its own); the stop lists every ref that moved and added commits no baseline ref reached (a rewind, a deleted
  * ref or a new name for an old commit add nothing), and reviews baseline tree → that ref's tip tree
  * when it holds a file version neither the baseline nor the worktree has (the usual commit of part
  * of the turn's work costs no second review; lib/gates/turn/stop.ts).
@@ -23,8 +23,8 @@ export interface TurnRefs {
   listing: string;
   /** refname (or `HEAD`) → object id. */
   refs: Record<string, string>;
-  /** Branches (`refs/heads/…`) checked out in the repository's other worktrees. */
-  busy: string[];
+  /** The `HEAD` files of the repository's other worktrees (absolute paths). */
+  otherHeads: string[];
 }
 
 /** At most this many distinct moved trees are reviewed; the rest are named as not reviewed. */
@@ -34,17 +34,17 @@ export const MAX_REF_PARTS = 4;
 export const SHOW_REF_ARGS: readonly string[] = ["show-ref", "--head", "--heads", "--tags"];
 
 /**
- * Read the refs: one `show-ref` (exit 1 when there is no ref at all), and the other worktrees'
- * `HEAD` files.
+ * Read the refs: one `show-ref` (exit 1 when there is no ref at all), and where the other
+ * worktrees' `HEAD` files are.
  *
  * @param runner the subprocess seam
  * @param repo the resolved repository
  * @throws {import("../../base/errors.ts").GitError} when git fails
  */
 export async function readTurnRefs(runner: Runner, repo: Repo): Promise<TurnRefs> {
-  const [shown, busy] = await Promise.all([
+  const [shown, otherHeads] = await Promise.all([
     git(runner, repo.root, SHOW_REF_ARGS, { okCodes: [1] }),
-    otherWorktreeBranches(repo),
+    otherWorktreeHeads(repo),
   ]);
   const listing = new TextDecoder().decode(shown);
   const refs: Record<string, string> = {};
@@ -52,16 +52,15 @@ export async function readTurnRefs(runner: Runner, repo: Repo): Promise<TurnRefs
     const at = line.indexOf(" ");
     if (at > 0) refs[line.slice(at + 1)] = line.slice(0, at);
   }
-  return { listing, refs, busy };
+  return { listing, refs, otherHeads };
 }
 
 /**
- * The branches the repository's other worktrees have checked out, read from their `HEAD` files
- * (gitrepository-layout(5): the main worktree's `<common dir>/HEAD`, each linked one's
- * `<common dir>/worktrees/<id>/HEAD`, holding `ref: refs/heads/<name>` when on a branch), without
- * git: every git that runs review-gate reads them alike.
+ * The `HEAD` files of the repository's other worktrees (gitrepository-layout(5): the main
+ * worktree's `<common dir>/HEAD`, each linked one's `<common dir>/worktrees/<id>/HEAD`), read
+ * without git: every git that runs review-gate keeps them there.
  */
-async function otherWorktreeBranches(repo: Repo): Promise<string[]> {
+async function otherWorktreeHeads(repo: Repo): Promise<string[]> {
   const heads = [join(repo.commonDir, "HEAD")];
   try {
     for await (const entry of Deno.readDir(join(repo.commonDir, "worktrees"))) {
@@ -71,9 +70,18 @@ async function otherWorktreeBranches(repo: Repo): Promise<string[]> {
     // no linked worktree
   }
   const own = resolve(repo.gitDir, "HEAD");
+  return heads.filter((head) => resolve(head) !== own).sort();
+}
+
+/**
+ * The branches checked out now in the worktrees whose `HEAD` files are `heads` (a `HEAD` holding
+ * `ref: refs/heads/<name>`); a worktree that is gone has none.
+ *
+ * @param heads from {@linkcode TurnRefs} `otherHeads`, as the session's first start saw them
+ */
+export async function branchesCheckedOut(heads: readonly string[]): Promise<string[]> {
   const busy: string[] = [];
   for (const head of heads) {
-    if (resolve(head) === own) continue;
     const text = await Deno.readTextFile(head).catch(() => "");
     const ref = /^ref: (refs\/heads\/\S+)\s*$/.exec(text);
     if (ref) busy.push(ref[1]);
@@ -93,8 +101,9 @@ export interface RefPart {
  * What the refs that moved since the baseline added that the worktree does not show.
  *
  * @param runner the subprocess seam
- * @param at the repository; the refs at the baseline and now; the branches busy in other
- *   worktrees at the baseline; the baseline and current worktree trees
+ * @param at the repository; the refs at the baseline and now; the branches checked out in the
+ *   worktrees that were there before the session (another session's work); the baseline and
+ *   current worktree trees
  * @returns the trees to review (at most {@linkcode MAX_REF_PARTS}) and phrases for what could not
  *   be reviewed (a ref past the limit, an object that is not a commit)
  */

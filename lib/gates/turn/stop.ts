@@ -57,7 +57,13 @@ import type { StoredVerdict } from "./decision.ts";
 import { guardFindings } from "./guard.ts";
 import { snapshotTurn, withUnseen } from "./unseen.ts";
 import { ignoredByTurn, ignoredListing, listingEntries, MAX_IGNORED_ENTRIES } from "./ignored.ts";
-import { movedRefParts, readTurnRefs, type RefPart, type TurnRefs } from "./refs.ts";
+import {
+  branchesCheckedOut,
+  movedRefParts,
+  readTurnRefs,
+  type RefPart,
+  type TurnRefs,
+} from "./refs.ts";
 import type { Repo } from "../../git/repo.ts";
 import { forgetSession, guardRecord } from "./baseline.ts";
 
@@ -181,7 +187,7 @@ async function stopWithGate(
       value: { ...session, updatedAt: input.now().toISOString() },
     });
   };
-  const { current, outside, entriesNow, refsNow, seen } = await lookNow(input, gate);
+  const { current, outside, entriesNow, refsNow, seen } = await lookNow(input, gate, session);
   const baseline = session.baselineTree;
   if (!baseline) {
     await removeStopStamp(input.env, payload.session_id);
@@ -264,7 +270,7 @@ async function sinceBaseline(
   const moved = session.baselineRefs && refsNow
     ? await movedRefParts(input.runner, {
       ...{ repo, baseline, current, before: session.baselineRefs, now: refsNow.refs },
-      busy: session.busyRefs ?? [],
+      busy: await branchesCheckedOut(session.otherWorktrees ?? []),
     })
     : { parts: [], unseen: [] };
   const lost = session.lostBefore ? [LOST_BEFORE] : [];
@@ -277,7 +283,7 @@ async function sinceBaseline(
  * turn takes if this stop answers for the work (taken before the review, so writes landing during
  * or after it are the next stop's to review).
  */
-async function lookNow(input: HookInput, gate: GateContext) {
+async function lookNow(input: HookInput, gate: GateContext, session: SessionState) {
   const { repo } = gate;
   // The system clock, not the injected one: the next turn compares it with file modification times.
   const lookedAt = new Date();
@@ -292,7 +298,9 @@ async function lookNow(input: HookInput, gate: GateContext) {
   const seen: TurnStart = {
     baselineTree: current,
     baselineRefs: refsNow?.refs,
-    busyRefs: refsNow?.busy,
+    // the worktrees there before the session stay its measure of "another session's"; a stop with
+    // no start seen is the session's first look
+    otherWorktrees: session.baselineTree ? session.otherWorktrees : refsNow?.otherHeads,
     guard: guardNow,
     ignoredAtStart: entriesNow.length <= MAX_IGNORED_ENTRIES ? entriesNow : undefined,
     turnStartedAt: lookedAt.toISOString(),
