@@ -117,3 +117,16 @@ Deno.test("the Stop answers before the hook's timeout when the review's tree cop
     await sb.cleanup();
   }
 });
+
+Deno.test("the Stop answers in time when finding the repository itself runs long", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    const slow = await slowGit(sb);
+    await writeRepoConfig(sb, { gates: { claude_stop: { timeout_seconds: TIMEOUT } } });
+    const decision = await timedStop(sb, "slow-open", slow("rev-parse"));
+    assert.equal(decision?.decision, undefined);
+    assert.match(String(decision?.systemMessage), /NOT reviewed: .*took longer than 10 s/);
+  } finally {
+    await sb.cleanup();
+  }
+});

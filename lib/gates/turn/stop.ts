@@ -81,7 +81,7 @@ export async function runStopGate(input: HookInput, door: TurnDoor): Promise<Hoo
   const started = input.now().getTime();
   let opened: GateOpening;
   try {
-    opened = await openGate(input, door, "stop");
+    opened = await openBounded(input, door);
   } catch (error) {
     return (await import("./failure.ts")).failSafe(error);
   }
@@ -138,6 +138,41 @@ async function boundedStop(
   if (output !== null) return output;
   late.abort(new Error("the Stop hook's deadline passed"));
   return await (await import("./failure.ts")).tooLargeToReview(gate, timeout);
+}
+
+/**
+ * Longest the gate may take to open (find the repository, read the session and the config), ms:
+ * the hook's timeout is not known before the config is read, so this stays well inside the least
+ * one allowed (20 s), leaving the rest of the work its deadline.
+ */
+export const OPEN_LIMIT_MS = 10_000;
+
+/**
+ * {@linkcode openGate} bounded by {@linkcode OPEN_LIMIT_MS}: its git calls are killed then.
+ *
+ * @throws an Error saying the gate could not open in time (the stop then allows, NOT reviewed),
+ *   and whatever `openGate` throws
+ */
+async function openBounded(input: HookInput, door: TurnDoor): Promise<GateOpening> {
+  const late = new AbortController();
+  const signal = input.signal ? AbortSignal.any([input.signal, late.signal]) : late.signal;
+  const bounded: HookInput = { ...input, runner: withSignal(input.runner, signal) };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const overdue = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), OPEN_LIMIT_MS);
+  });
+  try {
+    const opened = await Promise.race([openGate(bounded, door, "stop"), overdue]);
+    if (opened) return opened;
+    late.abort(new Error("the Stop gate could not open in time"));
+    throw new Error(
+      `finding the repository, the session and the config took longer than ${
+        OPEN_LIMIT_MS / 1000
+      } s`,
+    );
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** `runner` with `signal` on every request that has none: an abort kills the child. */
