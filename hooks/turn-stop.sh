@@ -5,9 +5,10 @@
 # stamp the turn's start left beside the session's anchor (tagged with the user's key, which this
 # script reads: a stamp whose tag it cannot recompute is not trusted) names the repository, the
 # bytes of its index, the worktree as a tree, the ignored untracked entries (a turn can hide files
-# behind a .gitignore it writes) and the contents of the files that control the gate; the worktree is
-# recorded again exactly as review-gate records it (git add -A into a copy of the index), the
-# ignored entries listed again as it lists them, and every one of them must match. Anything else
+# behind a .gitignore it writes), the local refs (a turn can commit and then restore the worktree)
+# and the contents of the files that control the gate; the worktree is recorded again exactly as
+# review-gate records it (git add -A into a copy of the index), the ignored entries and the refs
+# listed again as it lists them, and every one of them must match. Anything else
 # (no stamp, a difference, a word from git, an id it cannot read plainly) runs review-gate with the
 # same input, which decides as always.
 payload=$(cat)
@@ -60,15 +61,15 @@ unchanged() {
   tagged=$base/review-gate/anchors/.$sid.$$.tag
   copy=
   {
-    read -r header && [ "$header" = "review-gate stop stamp 3" ] && read -r tag &&
+    read -r header && [ "$header" = "review-gate stop stamp 4" ] && read -r tag &&
       printf '%s\n%s\n%s\n' "$secret" "$header" "$sid" && copy_lines
   } <"$stamp" >"$tagged" &&
     {
       read -r _ && read -r _ && read -r _ && read -r root && read -r gitdir && read -r session &&
-        read -r index && read -r tree && read -r ignored && guarded "$cwd"
+        read -r index && read -r tree && read -r ignored && read -r refs && guarded "$cwd"
     } <"$tagged"
   ok=$?
-  rm -f "$tagged" ${copy:+"$copy" "$copy.lock" "$copy.ignored"}
+  rm -f "$tagged" ${copy:+"$copy" "$copy.lock" "$copy.ignored" "$copy.refs"}
   return "$ok"
 }
 
@@ -120,16 +121,20 @@ g() {
     -C "$root" "$@"
 }
 
-# The index copy, the guarded files ($1: paths, one a line) and the ignored entries (listed as
-# lib/gates/turn/ignored.ts lists them) hash ($2: ids) to what was recorded, the tagged text hashes
-# to the stamp's tag, and the worktree is the same tree.
+# The index copy, the guarded files ($1: paths, one a line), the ignored entries (listed as
+# lib/gates/turn/ignored.ts lists them) and the refs (as lib/gates/turn/refs.ts lists them; exit 1:
+# no ref at all) hash ($2: ids) to what was recorded, the tagged text hashes to the stamp's tag,
+# and the worktree is the same tree.
 gitfast() {
   g ls-files -z --others --ignored --exclude-standard --directory >"$copy.ignored" 2>/dev/null ||
     return 1
-  ids=$(printf '%s\n' "$1" "$copy.ignored" "$tagged" |
+  g show-ref --head --heads --tags >"$copy.refs" 2>/dev/null
+  [ $? -le 1 ] || return 1
+  ids=$(printf '%s\n' "$1" "$copy.ignored" "$copy.refs" "$tagged" |
     g hash-object --no-filters --stdin-paths 2>/dev/null) || return 1
   [ "$ids" = "$2
 $ignored
+$refs
 $tag" ] || return 1
   err=$(GIT_INDEX_FILE=$copy g -c advice.addEmbeddedRepo=false add -A --ignore-errors 2>&1) ||
     return 1

@@ -1,6 +1,7 @@
 /**
  * Per-session state for the turn gates: `sessions/<session-id>.json` holding the turn's
- * baseline tree and prompt, the baseline and worktree tree of the last completed review with its verdict, and
+ * baseline (tree, refs, guarded files, config) and prompts, where the next turn starts when a Stop
+ * answered for the work, the baseline and worktree tree of the last completed review with its verdict, and
  * the count of consecutive blocks (DESIGN.md "Gates"). Written atomically, new files `0600`; the
  * session's lock file (`sessions/<session-id>.lock`) is lib/store/session_lock.ts. Session ids
  * come from hook stdin and are untrusted: an id that is not a plain token (letters, digits, `-`,
@@ -18,8 +19,38 @@ import { sha256Hex } from "../base/sha256.ts";
 
 /** What the Stop gate remembers about one Claude session. */
 export interface SessionState {
-  /** Tree id recorded by the UserPromptSubmit hook at the start of the turn. */
+  /**
+   * The baseline: the tree the last Stop answered for (its {@linkcode SessionState.answered}),
+   * else the worktree as the first turn since then started (the UserPromptSubmit hook). It moves
+   * forward only past work a Stop answered for, so a turn whose Stop never ran, writes landing
+   * after a Stop, and edits made between turns are reviewed by the next Stop.
+   */
   baselineTree?: string;
+  /**
+   * The local refs at the baseline (`git show-ref --head --heads --tags`: refname or `HEAD` →
+   * object id); absent when not recorded (then moved refs are not reviewed).
+   */
+  baselineRefs?: Record<string, string>;
+  /**
+   * The `HEAD` files of the repository's other worktrees when the session's first turn started:
+   * the branches they have checked out are their sessions' work (a worktree the session adds is
+   * its own).
+   */
+  otherWorktrees?: string[];
+  /**
+   * Written by a Stop that answered for the work (allowed on a review's verdict, or after
+   * `max_blocks` blocks with its findings told): where the next turn starts — the tree that Stop
+   * reviewed and what it saw of the refs, the guarded files, the ignored entries and the config
+   * at that moment. A block, or an allow because nothing could be reviewed, writes none: the next
+   * Stop reviews that work again.
+   */
+  answered?: TurnStart;
+  /**
+   * Set by a turn's start that found this session anchored on the repository but its state gone
+   * (deleted, or it does not verify): what the session changed before is unknown, and the stop
+   * names it as not reviewed until a stop answers for the work.
+   */
+  lostBefore?: boolean;
   /**
    * Worktree tree id of the last completed review (Stop gate: same baseline and same tree → reuse
    * its verdict).
@@ -43,8 +74,9 @@ export interface SessionState {
     blocking: (import("../kinds/review/types.ts").Finding & { fingerprint?: string })[];
   };
   /**
-   * The user's prompt that started the turn (UserPromptSubmit `prompt`, at most
-   * {@linkcode MAX_PROMPT_CHARS} characters): whether the user asked for a change the gate guards.
+   * The user's prompts of every turn since the baseline (UserPromptSubmit `prompt`, joined by a
+   * blank line, the last {@linkcode MAX_PROMPT_CHARS} characters): whether the user asked for a
+   * change the gate guards.
    */
   prompt?: string;
   /**
@@ -70,6 +102,19 @@ export interface SessionState {
   /** ISO time of the last write. */
   updatedAt?: string;
 }
+
+/** What a baseline is made of: the fields a turn's start (or an answering Stop) records. */
+export type TurnStart = Pick<
+  SessionState,
+  | "baselineTree"
+  | "baselineRefs"
+  | "otherWorktrees"
+  | "guard"
+  | "configAtStart"
+  | "ignoredAtStart"
+  | "turnStartedAt"
+  | "lostBefore"
+>;
 
 /** Most characters of a turn's prompt kept in the session file. */
 export const MAX_PROMPT_CHARS = 16_384;

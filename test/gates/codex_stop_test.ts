@@ -109,9 +109,11 @@ Deno.test("codex Stop gate across turns: block, fix, idle turn, subagent prompt,
     await t.step(
       "an always-blocking review is capped by max_blocks (Codex has no cap of its own)",
       async () => {
+        // The user's config edit between turns belongs to the next turn: its prompt names it.
         await writeRepoConfig(sb, { gates: { codex_stop: { max_blocks: 2 } } });
         const turn = { ...session, turnId: "turn-3" };
-        await runHook(sb, "codex-prompt", codexPromptPayload(turn));
+        const prompt = "I set max_blocks in .review-gate.json; now change the constants\n";
+        await runHook(sb, "codex-prompt", codexPromptPayload({ ...turn, prompt }));
         const decisions = [];
         for (let i = 0; i < 4; i++) {
           await addTokenLine(root, `CODEX_LOOP_${i}`);

@@ -173,6 +173,8 @@ Deno.test("Stop gate says a turn was NOT or only PARTIALLY reviewed, and blocks 
     await t.step(
       "a turn over the budget is allowed with a PARTIALLY reviewed message",
       async () => {
+        // The binary turn was not answered, so it belongs to this one; the user removes the file.
+        await Deno.remove(join(root, "data.bin"));
         await runHook(sb, "claude-prompt", promptPayload(session));
         await Deno.writeTextFile(join(root, "big.ts"), bigFile(true));
         const s = await runHook(sb, "claude-stop", stopPayload(session), {
@@ -195,9 +197,11 @@ Deno.test("Stop gate says a turn was NOT or only PARTIALLY reviewed, and blocks 
           ...SMALL_BUDGETS,
           gates: { claude_stop: { on_partial: "block", max_blocks: 1 } },
         });
-        // The user changes the config between turns (during a turn it would count as the agent's
-        // change, lib/gates/turn/guard.ts); the next turn is again over the budget.
-        await runHook(sb, "claude-prompt", promptPayload(session));
+        // The user changes the config between turns: like any edit since the last answered stop
+        // it belongs to the next turn, whose prompt names it (lib/gates/turn/guard.ts); that turn
+        // is again over the budget.
+        const prompt = "I set on_partial and max_blocks in .review-gate.json; go on.";
+        await runHook(sb, "claude-prompt", promptPayload({ ...session, prompt }));
         await Deno.writeTextFile(join(root, "big2.ts"), bigFile(true));
         const s = await runHook(sb, "claude-stop", stopPayload(session), {
           env: scenario("valid"),

@@ -69,10 +69,11 @@ Deno.test("claude Stop gate internal error follows on_error: block is counted an
     await t.step(
       "the default on_error allows with a loud systemMessage naming the file",
       async () => {
-        // The user changes the config between turns; the new turn's start (whose snapshot fails
-        // on broken.bin) still records the prompt and the config it starts with.
+        // The user changes the config between turns and says so; the new turn's start (whose
+        // snapshot fails on broken.bin) still records the prompt.
         await writeRepoConfig(sb, null);
-        const p = await runHook(sb, "claude-prompt", promptPayload(session));
+        const prompt = "I removed the review-gate config; change the constants.";
+        const p = await runHook(sb, "claude-prompt", promptPayload({ ...session, prompt }));
         assert.match(p.stderr, /could not record the turn baseline: .*broken\.bin/);
         const s = await runHook(sb, "claude-stop", stopPayload(session), {
           env: scenario("valid"),
@@ -89,7 +90,7 @@ Deno.test("claude Stop gate internal error follows on_error: block is counted an
   }
 });
 
-Deno.test("claude Stop gate reuses a verdict only for the same baseline and the same tree", async () => {
+Deno.test("claude Stop gate reviews the user's edits between turns with the next turn, from the tree the last stop answered for", async () => {
   const sb = await makeGateSandbox({ remote: false });
   const root = sb.repo.root;
   try {
@@ -105,17 +106,25 @@ Deno.test("claude Stop gate reuses a verdict only for the same baseline and the 
     });
     assert.deepEqual([first.code, first.stdout], [0, ""], first.stderr);
     assert.equal(await providerCalls(sb), 1);
-    // The user fixes the file between turns.
+    // The user fixes the file between turns; turn 2 puts the approved code back: since the tree
+    // the last stop answered for, nothing changed.
     await Deno.writeTextFile(join(root, APP), original + 'export const t = "FIXED";\n');
-    // Turn 2 puts the old code back: the same tree as turn 1, reached from another baseline.
     await runHook(sb, "claude-prompt", promptPayload(session));
     await Deno.writeTextFile(join(root, APP), turnOneTree);
     const second = await runHook(sb, "claude-stop", stopPayload(session), {
       env: scenario(blocking),
     });
-    assert.equal(second.code, 0, second.stderr);
-    assert.equal(await providerCalls(sb), 2, "a different change is reviewed again");
-    assert.equal(stopDecision(second.stdout)?.decision, "block");
+    assert.deepEqual([second.code, second.stdout], [0, ""], second.stderr);
+    assert.equal(await providerCalls(sb), 1, "back at the answered tree: no model call");
+    // The user edits again between turns, and turn 3 changes nothing: the user's edit is reviewed.
+    await addTokenLine(root, "USER_EDIT");
+    await runHook(sb, "claude-prompt", promptPayload(session));
+    const third = await runHook(sb, "claude-stop", stopPayload(session), {
+      env: scenario(blocking),
+    });
+    assert.equal(third.code, 0, third.stderr);
+    assert.equal(await providerCalls(sb), 2, "the edit between turns is reviewed");
+    assert.equal(stopDecision(third.stdout)?.decision, "block");
   } finally {
     await sb.cleanup();
   }

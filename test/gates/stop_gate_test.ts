@@ -214,9 +214,11 @@ Deno.test("claude Stop gate could-not-run: a hanging provider hits the deadline;
     );
 
     await t.step("on_error block blocks and the reason says how to disable the gate", async () => {
-      // The user changes the config between turns (during a turn it would be the agent's change).
+      // The user changes the config between turns: like any edit since the last answered stop it
+      // belongs to the next turn, whose prompt names it.
       await writeRepoConfig(sb, { gates: { claude_stop: { on_error: "block" } } });
-      await runHook(sb, "claude-prompt", promptPayload(session));
+      const prompt = "I set on_error in .review-gate.json; now change the constants.";
+      await runHook(sb, "claude-prompt", promptPayload({ ...session, prompt }));
       await addTokenLine(root, "ERROR_TURN");
       const s = await runHook(sb, "claude-stop", stopPayload(session), { env: scenario("error") });
       assert.equal(s.code, 0, s.stderr);

@@ -278,3 +278,42 @@ Deno.test("Stop script: files a turn hides behind a .gitignore it writes are nam
     await sb.cleanup();
   }
 });
+
+Deno.test("Stop script: a turn that committed and then restored the worktree and index reaches review-gate", async () => {
+  const { sb, root, prompt, stop } = await setup("fast-refs");
+  try {
+    await prompt();
+    const indexPath = join(root, ".git", "index");
+    const index = await Deno.readFile(indexPath);
+    await addTokenLine(root, "ON_SIDE");
+    await gitOk(sb, ["commit", "-q", "-am", "bug"]);
+    await gitOk(sb, ["branch", "side"]);
+    await gitOk(sb, ["reset", "-q", "--hard", "HEAD~"]);
+    await Deno.writeFile(indexPath, index); // the index's bytes as the turn found them
+    assert.match((await stop(MARKER)).stdout, new RegExp(FELL_BACK));
+    const s = await stop(REVIEW_GATE);
+    assert.equal(stopDecision(s.stdout)?.decision, "block", s.stdout + s.stderr);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("Stop script: after a stop review-gate answered, an unchanged next turn is allowed by the script alone", async () => {
+  const { sb, root, prompt, stop } = await setup("fast-answered");
+  try {
+    await prompt();
+    await Deno.writeTextFile(join(root, "src", "ok.ts"), "export const ok = 1;\n");
+    const reviewed = await stopScript(
+      sb,
+      stopPayload({ sessionId: "fast-answered", cwd: root }),
+      REVIEW_GATE,
+      { REVIEW_GATE_FAKE_SCENARIO: "valid" },
+    );
+    assert.deepEqual([reviewed.code, reviewed.stdout], [0, ""], reviewed.stderr);
+    await prompt();
+    const fast = await stop(MARKER);
+    assert.deepEqual([fast.code, fast.stdout, fast.stderr], [0, "", ""]);
+  } finally {
+    await sb.cleanup();
+  }
+});

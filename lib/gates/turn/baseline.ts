@@ -2,10 +2,15 @@
  * The turn gate's start (DESIGN.md "Gates"), agent-neutral: on the user's prompt (Claude Code's
  * `UserPromptSubmit`, through its door lib/gates/claude/door.ts) record the turn's baseline — the
  * worktree as a tree id, untracked files through a temporary index (the user's index is never
- * touched), and the ignored untracked entries (lib/gates/turn/ignored.ts) — the prompt's text (what the user asked for this turn) and fingerprints of the files
- * outside the tree that control the gate (lib/gates/turn/guard.ts), reset the block counter,
- * and anchor the session on this repository (lib/gates/turn/locate.ts), so the stop finds it from
- * any cwd. Failures are reported on stderr only and never block.
+ * touched), the ignored untracked entries (lib/gates/turn/ignored.ts), the local refs
+ * (lib/gates/turn/refs.ts) — the prompt's text (what the user asked for this turn) and
+ * fingerprints of the files outside the tree that control the gate (lib/gates/turn/guard.ts),
+ * reset the block counter, and anchor the session on this repository (lib/gates/turn/locate.ts),
+ * so the stop finds it from any cwd. The baseline moves forward only past work a Stop answered
+ * for ({@linkcode turnStart}): after such a Stop the turn starts from what that Stop saw, after a
+ * turn no Stop answered for it keeps the earlier start and adds this prompt to the turn's prompts,
+ * so nothing the agent (or anyone) wrote since the last answer becomes a baseline unseen. Failures
+ * are reported on stderr only and never block.
  *
  * @module
  */
@@ -13,14 +18,16 @@ import { join } from "node:path";
 import { snapshotWorktree, type WorktreeSnapshot } from "../../git/live_tree.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import { ensureStateDir, stateDir } from "../../store/state.ts";
-import { writeAnchor } from "../../store/anchors.ts";
+import { readAnchor, writeAnchor } from "../../store/anchors.ts";
 import {
   MAX_PROMPT_CHARS,
   readSessionState,
-  removeSessionState,
   sessionFileName,
+  type SessionState,
+  type TurnStart,
   writeSessionState,
 } from "../../store/sessions.ts";
+import { readTurnRefs } from "./refs.ts";
 import { removeStopStamp, writeStopStamp } from "../../store/stop_stamps.ts";
 import { type GuardedBlob, guardedBlobs, stopStampText } from "./stop_stamp.ts";
 import { ALLOW, describeFailure, type HookInput, type HookOutput } from "../hook_io.ts";
@@ -28,7 +35,9 @@ import { openGate } from "./context.ts";
 import type { Repo } from "../../git/repo.ts";
 import {
   fingerprintFiles,
+  type GitControl,
   gitControl,
+  type GuardedFile,
   guardedFiles,
   type GuardRecord,
   hooksDirOf,
@@ -54,9 +63,10 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
     if (parsed.ok) await removeStopStamp(input.env, parsed.payload.session_id);
     const opened = await openGate(input, door, "prompt");
     if (opened.kind !== "open") {
+      // Gate off on disk: whether the user did it (not a write after the last stop) is for the
+      // stop's trusted config to judge (it forgets the session then). Keep it, and this prompt.
       if (opened.kind === "skip" && opened.disabledIn) {
-        // A turn starts with the gate off: what the session kept describes an earlier turn.
-        await forgetSession(opened.disabledIn, input, door);
+        await keepPrompt(opened.disabledIn, input, door);
       }
       return { ...ALLOW, stderr: opened.kind === "skip" && opened.why ? `${opened.why}\n` : "" };
     }
@@ -65,7 +75,7 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
     // system clock, not the injected one: it is compared with file modification times.
     const startedAt = new Date();
     const state = await ensureStateDir(gate.repo.commonDir);
-    const [snapshot, { guard, blobs }, ignored] = await Promise.all([
+    const [snapshot, { guard, blobs }, ignored, refs] = await Promise.all([
       snapshotWorktree(input.runner, gate.repo, { withIndexId: true }).then(
         (taken) => ({ tree: taken.tree, taken, error: null }),
         (error: unknown) => ({ tree: undefined, taken: undefined, error }),
@@ -73,40 +83,46 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
       recordGuard(input, gate.repo),
       // an error leaves the entries unrecorded: the stop then counts every ignored entry as new
       ignoredListing(input.runner, gate.repo).catch(() => null),
+      // an error leaves the refs unrecorded: the stop then reviews the worktree only
+      readTurnRefs(input.runner, gate.repo).catch(() => null),
     ]);
     const ignoredAtStart = ignored && listingEntries(ignored);
     const sessionId = gate.payload.session_id;
     const previous = await readSessionState(state, sessionId);
-    // A new turn starts even when its snapshot failed: the prompt, the guard's fingerprints and the
-    // config are this turn's, and the previous turn's baseline is dropped (the stop then says the
-    // turn's start was not seen rather than review two turns as one).
+    // anchored here by an earlier prompt, yet no state: what the session did before is unknown
+    const lost = !previous && (await readAnchor(input.env, sessionId))?.root === gate.repo.root;
+    const fresh: TurnStart = {
+      ...{ baselineTree: snapshot.tree, baselineRefs: refs?.refs, guard },
+      otherWorktrees: refs?.otherHeads,
+      ignoredAtStart: ignoredAtStart && ignoredAtStart.length <= MAX_IGNORED_ENTRIES
+        ? ignoredAtStart
+        : undefined,
+      ...{ turnStartedAt: startedAt.toISOString(), configAtStart: gate.config },
+      lostBefore: lost || undefined,
+    };
+    const { start, prompt } = turnStart(previous, fresh, gate.payload.prompt ?? "");
+    // A new turn starts even when its snapshot failed: the prompt is this turn's; without an
+    // earlier baseline to keep, the stop then says the turn's start was not seen.
     await writeSessionState(state, {
       sessionId,
       value: {
         ...previous,
-        baselineTree: snapshot.tree,
-        prompt: (gate.payload.prompt ?? "").slice(0, MAX_PROMPT_CHARS),
-        guard,
-        ignoredAtStart: ignoredAtStart && ignoredAtStart.length <= MAX_IGNORED_ENTRIES
-          ? ignoredAtStart
-          : undefined,
-        turnStartedAt: startedAt.toISOString(),
-        configAtStart: gate.config,
+        ...start,
+        answered: undefined,
+        prompt,
         consecutiveBlocks: 0,
         updatedAt: input.now().toISOString(),
       },
     });
     await writeAnchor(input.env, { sessionId, root: gate.repo.root, now: input.now() });
     if (snapshot.error) throw snapshot.error;
-    if (snapshot.taken && ignored && ignoredAtStart!.length <= MAX_IGNORED_ENTRIES) {
-      const ignoredId = await blobId(ignored, gate.repo.objectFormat);
+    // the installed script may allow by itself only a stop that would find nothing since `start`
+    if (snapshot.taken && ignored && refs && sameStart(start, fresh)) {
+      const format = gate.repo.objectFormat;
       await stampStop(input, {
-        repo: gate.repo,
-        sessionId,
-        state,
-        blobs,
-        ignoredId,
-        ...snapshot.taken,
+        ...{ repo: gate.repo, sessionId, state, blobs, ...snapshot.taken },
+        ignoredId: await blobId(ignored, format),
+        refsId: await blobId(new TextEncoder().encode(refs.listing), format),
       });
     }
     return ALLOW;
@@ -119,6 +135,57 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
       exitCode: 0,
     };
   }
+}
+
+/** The fields of a {@linkcode TurnStart}, each named so a spread replaces all of them. */
+function startOf(from: TurnStart): TurnStart {
+  return {
+    baselineTree: from.baselineTree,
+    baselineRefs: from.baselineRefs,
+    otherWorktrees: from.otherWorktrees,
+    guard: from.guard,
+    ignoredAtStart: from.ignoredAtStart,
+    turnStartedAt: from.turnStartedAt,
+    configAtStart: from.configAtStart,
+    lostBefore: from.lostBefore,
+  };
+}
+
+/**
+ * Where this turn starts (README "Claude Code Stop"): the baseline moves forward only past work a
+ * Stop answered for. After such a Stop, its record (`answered`: what it reviewed, taken when it
+ * looked, so writes landing after it and the user's edits between turns belong to this turn);
+ * after a turn no Stop answered for (its Stop never ran, blocked last, or could not review), the
+ * earlier start, with the prompts of every turn since; else (the session's first turn) the
+ * worktree now.
+ *
+ * @param previous the session as the last hook left it
+ * @param fresh what this prompt recorded
+ * @param prompt this turn's prompt
+ * @returns the start and the prompts since it (the last {@linkcode MAX_PROMPT_CHARS} characters)
+ */
+export function turnStart(
+  previous: SessionState | null,
+  fresh: TurnStart,
+  prompt: string,
+): { start: TurnStart; prompt: string } {
+  if (previous?.answered?.baselineTree) {
+    return { start: startOf(previous.answered), prompt: prompt.slice(0, MAX_PROMPT_CHARS) };
+  }
+  if (previous?.baselineTree) {
+    const prompts = previous.prompt ? `${previous.prompt}\n\n${prompt}` : prompt;
+    return { start: startOf(previous), prompt: prompts.slice(-MAX_PROMPT_CHARS) };
+  }
+  return { start: startOf(fresh), prompt: prompt.slice(0, MAX_PROMPT_CHARS) };
+}
+
+/** Whether a kept start is what the prompt saw now (the stop stamp may then be written). */
+function sameStart(start: TurnStart, fresh: TurnStart): boolean {
+  const json = (v: unknown) => JSON.stringify(v ?? null);
+  return start.baselineTree === fresh.baselineTree &&
+    json(start.baselineRefs) === json(fresh.baselineRefs) &&
+    json(start.guard) === json(fresh.guard) &&
+    json(start.ignoredAtStart) === json(fresh.ignoredAtStart);
 }
 
 /**
@@ -137,17 +204,45 @@ async function recordGuard(
   const guarded = guardedFiles(repo, input.env, hooksDir, control);
   const paths = guarded.map((f) => f.path);
   const before = await guardedBlobs(paths, repo.objectFormat);
-  const files = await fingerprintFiles(guarded);
+  const guard = await fingerprinted(guarded, { hooksDir, control });
   const after = await guardedBlobs(paths, repo.objectFormat);
   const same = after.every((b, i) => b.id === before[i].id);
-  const guard: GuardRecord = {
-    files,
+  return { guard, blobs: same ? after : null };
+}
+
+/**
+ * What a turn's start records of the files outside the tree that control the gate
+ * (lib/gates/turn/guard_files.ts): their fingerprints, the hooks dir and the git config digest.
+ * The stop takes it too, for the start it leaves the next turn.
+ *
+ * @throws {import("../../base/errors.ts").GitError} when git cannot read the hooks dir or config
+ */
+export async function guardRecord(
+  input: Pick<HookInput, "runner" | "env">,
+  repo: Repo,
+): Promise<GuardRecord> {
+  const [hooksDir, control] = await Promise.all([
+    hooksDirOf(input.runner, repo),
+    gitControl(input.runner, repo),
+  ]);
+  return await fingerprinted(guardedFiles(repo, input.env, hooksDir, control), {
     hooksDir,
+    control,
+  });
+}
+
+async function fingerprinted(
+  guarded: readonly GuardedFile[],
+  at: { hooksDir: string | null; control: GitControl | null },
+): Promise<GuardRecord> {
+  const { control } = at;
+  return {
+    files: await fingerprintFiles(guarded),
+    hooksDir: at.hooksDir,
     ...(control ? { gitConfig: control.digest } : {}),
     ...(control?.attributesFile ? { attributesFile: control.attributesFile } : {}),
     ...(control?.includes.length ? { includes: control.includes } : {}),
   };
-  return { guard, blobs: same ? after : null };
 }
 
 /**
@@ -163,6 +258,7 @@ async function stampStop(
     state: string;
     blobs: GuardedBlob[] | null;
     ignoredId: string;
+    refsId: string;
   },
 ): Promise<void> {
   if (!at.blobs || !at.indexId || at.excluded.length > 0) return;
@@ -174,6 +270,7 @@ async function stampStop(
     indexId: at.indexId,
     tree: at.tree,
     ignoredId: at.ignoredId,
+    refsId: at.refsId,
     guard: at.blobs,
   });
   if (text) {
@@ -181,9 +278,31 @@ async function stampStop(
   }
 }
 
-/** Remove the session's state (a turn that starts with the gate disabled has no baseline). */
-async function forgetSession(repo: Repo, input: HookInput, door: TurnDoor): Promise<void> {
+/** Add this prompt to the prompts of a session the gate's config on disk has switched off. */
+async function keepPrompt(repo: Repo, input: HookInput, door: TurnDoor): Promise<void> {
   const parsed = door.parse(input.stdinText);
   if (!parsed.ok) return;
-  await removeSessionState(stateDir(repo.commonDir), parsed.payload.session_id).catch(() => {});
+  const state = stateDir(repo.commonDir);
+  const sessionId = parsed.payload.session_id;
+  const session = await readSessionState(state, sessionId).catch(() => null);
+  if (!session?.baselineTree) return;
+  const prompt = parsed.payload.prompt ?? "";
+  const prompts = session.prompt ? `${session.prompt}\n\n${prompt}` : prompt;
+  await writeSessionState(state, {
+    sessionId,
+    value: { ...session, prompt: prompts.slice(-MAX_PROMPT_CHARS) },
+  }).catch(() => {});
+}
+
+/**
+ * Forget the session's baseline: the stop's trusted config has the gate off (the user turned it
+ * off), so what the session kept describes turns before that.
+ *
+ * @param repo the repository whose state dir holds the session
+ * @param sessionId the untrusted session id
+ */
+export async function forgetSession(repo: Repo, sessionId: string): Promise<void> {
+  // a record without a baseline, not no record: the next prompt must not read it as state lost
+  const value = { consecutiveBlocks: 0 };
+  await writeSessionState(stateDir(repo.commonDir), { sessionId, value }).catch(() => {});
 }

@@ -104,3 +104,11 @@ export async function openGate(
   if (!gate.enabled) return { kind: "skip", disabledIn: repo };
   return { kind: "open", gate: { door, payload, repo, config, gate, notes } };
 }
+
+/**
+ * The stop hook's time in seconds: the gate's `timeout_seconds`, or the agent's own limit on the
+ * hook when that is shorter (a plugin's hook timeout).
+ */
+export function hookSeconds(gate: Pick<GateContext, "gate" | "door">): number {
+  return Math.min(gate.gate.timeout_seconds, gate.door.hookTimeoutSeconds ?? Infinity);
+}

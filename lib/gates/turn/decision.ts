@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { SessionState } from "../../store/sessions.ts";
+import type { SessionState, TurnStart } from "../../store/sessions.ts";
 import { type GateFinding, plural } from "../messages.ts";
 import {
   buildStopBlock,
@@ -66,6 +66,14 @@ export interface StopDecisionOptions {
   onPartial?: "allow" | "block";
   /** Saves the new block counter (`consecutiveBlocks`) to the session file. */
   save: (patch: Partial<SessionState>) => Promise<void>;
+  /**
+   * What the stop saw, saved as the session's `answered` when the stop answers for the work
+   * (README "Claude Code Stop"): it allowed on a review's verdict — approved, partial, nothing to
+   * review — or stopped blocking at `max_blocks` with that verdict told. A block, or a stop
+   * that allows because the review could not run or saw none of the change, does not: the next
+   * stop reviews that work again.
+   */
+  answered?: TurnStart;
 }
 
 /** How a verdict asks to be treated. */
@@ -134,8 +142,10 @@ async function decideOnMerits(
     (kind === "could-not-run"
       ? options.onError === "block"
       : kind !== "findings" && onPartial === "block");
+  // a review's verdict that the stop lets stand moves the next turn's baseline; nothing else does
+  const answered = !couldNotRun && options.answered ? { answered: options.answered } : {};
   if (!wantsBlock) {
-    await options.save({ consecutiveBlocks: 0 });
+    await options.save({ consecutiveBlocks: 0, ...answered });
     if (kind === "partial") {
       const out = buildStopPartial({
         partial: verdict.partial!,
@@ -157,7 +167,7 @@ async function decideOnMerits(
   if (streak >= maxBlocks) {
     // The cap holds until the user's next prompt or a stop allowed on its merits: a stop that
     // comes after the cap's allow (another hook kept the turn going) must not block again.
-    await options.save({ consecutiveBlocks: streak });
+    await options.save({ consecutiveBlocks: streak, ...answered });
     const what = findings
       ? `still finds ${plural(verdict.blocking.length, "blocking finding")}`
       : couldNotRun

@@ -78,6 +78,55 @@ export async function gateFailed(gate: GateContext, error: unknown): Promise<Hoo
 }
 
 /**
+ * The stop's work did not end before its answer was due (lib/gates/turn/stop.ts): the turn is
+ * too large to review in the hook's time. NOT reviewed, so `on_partial` decides — allow with a
+ * loud `systemMessage`, or block (counted and capped by `max_blocks`); when the counter cannot be
+ * saved, the stop is allowed. Not an answer for the work: the next stop reviews it again.
+ *
+ * @param gate the open gate
+ * @param seconds the hook's time (the gate's `timeout_seconds`, or the agent's hook timeout)
+ * @returns exit 0 always; the same text on stderr
+ */
+export async function tooLargeToReview(gate: GateContext, seconds: number): Promise<HookOutput> {
+  const stop = gate.gate;
+  const gateName = gate.door.gateName;
+  const setting = `gates.${gateName.replace("-", "_")}.timeout_seconds`;
+  const verdict: StoredVerdict = {
+    status: "not-reviewed",
+    runDir: "",
+    message:
+      `too large to review in ${seconds} s (the Stop hook's deadline passed before the review finished; raise ${setting} to give it longer)`,
+    blocking: [],
+  };
+  const stderr = sanitizeForTerminal(
+    `review-gate: this turn was NOT reviewed: ${verdict.message}\n`,
+  );
+  try {
+    const state = await ensureStateDir(gate.repo.commonDir);
+    const sessionId = gate.payload.session_id;
+    const session = (await readSessionState(state, sessionId)) ?? { consecutiveBlocks: 0 };
+    const out = await decideStop(verdict, {
+      streak: session.consecutiveBlocks,
+      maxBlocks: stop.max_blocks,
+      onError: stop.on_error,
+      onPartial: stop.on_partial,
+      gateName,
+      save: (patch) => writeSessionState(state, { sessionId, value: { ...session, ...patch } }),
+    });
+    return { ...out, stderr };
+  } catch (error) {
+    const reason = `${verdict.message}; the block counter could not be saved (${
+      describeFailure(error)
+    })`;
+    return {
+      stdout: buildStopCouldNotRun({ reason, block: false, gateName }),
+      stderr,
+      exitCode: 0,
+    };
+  }
+}
+
+/**
  * What a turn hook says when it threw before deciding (pure; lib/gates/run_hook.ts calls it). The
  * stop hook: exit 0 with a `systemMessage` saying the turn was NOT reviewed (and the same on
  * stderr). The prompt hook: exit 0, stderr only (stdout would be added to the agent's context).

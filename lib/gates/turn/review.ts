@@ -30,6 +30,8 @@ export interface TurnReview {
   onPartial?: "allow" | "block";
   /** The gate's name (`claude-stop`), recorded in the ledger and held to the daily budget. */
   gate: string;
+  /** The hook's time in seconds (the gate's `timeout_seconds`), for "too large to review in N s". */
+  seconds?: number;
 }
 
 /**
@@ -39,7 +41,10 @@ export interface TurnReview {
  * @returns the verdict (with what was not reviewed when coverage was partial), and `couldNotRun`
  *   when the review gave no answer (and was neither nothing-to-review nor not-reviewed, which the
  *   same trees give again), so the verdict must not be reused
- * @throws whatever lib/review/run_review.ts `runReview` throws (git, usage, store errors)
+ *   (a review the deadline cut before the provider started, or whose step it killed, is
+ *   "not-reviewed": too large to review in the hook's time, and `on_partial` decides)
+ * @throws whatever lib/review/run_review.ts `runReview` throws (git, usage, store errors), except
+ *   a failure after the deadline aborted it
  */
 export async function reviewTurn(
   input: HookInput,
@@ -81,15 +86,23 @@ export async function reviewTurn(
         gate: turn.gate,
       },
       { runner: input.runner, env: input.env, now: input.now, signal: controller.signal },
-    );
+    ).catch((error: unknown) => {
+      // a step our deadline cut (the tree copy's git killed) fails the run: out of time, not broken
+      if (!outOfTime) throw error;
+      return { record: null, answer: undefined, error };
+    });
+    if (!outcome.record) return cutShort((outcome as { error: unknown }).error, turn);
     const { record, answer } = outcome;
     const notes = record.findingNotes;
     // Our own deadline aborted the review: that is running out of time, not an interrupt.
     const timedOut = outOfTime && record.status === "interrupted";
+    // Cut before the provider started: collecting the change took the whole time — too large to
+    // review in the hook's time, so none of it was seen (`on_partial` decides, not `on_error`).
+    const tooLarge = timedOut && /before the provider started/.test(record.message ?? "");
     const verdict: StoredVerdict = {
-      status: timedOut ? "timeout" : record.status,
+      status: tooLarge ? "not-reviewed" : timedOut ? "timeout" : record.status,
       runDir: record.runDir,
-      message: timedOut ? outOfTimeMessage(record.message, turn.gate) : record.message,
+      message: timedOut ? outOfTimeMessage(record.message, turn) : record.message,
       blocking: answer
         ? withFingerprints(
           blockingFindings(answer, policyOf(config), notes),
@@ -116,17 +129,40 @@ export async function reviewTurn(
 }
 
 /**
- * What a review cut by the gate's own deadline says: it ran out of time (before the provider
- * started, when the run never reached it), never "interrupted".
+ * The verdict of a review that failed because the gate's own deadline killed one of its steps (the
+ * tree copy's git): too large to review in the hook's time — NOT reviewed, never "the gate failed".
+ */
+function cutShort(
+  error: unknown,
+  turn: { gate: string; seconds?: number },
+): { verdict: StoredVerdict; couldNotRun: boolean } {
+  const why = error instanceof Error ? error.message : String(error);
+  const setting = `gates.${turn.gate.replace("-", "_")}.timeout_seconds`;
+  const within = turn.seconds ? ` in ${turn.seconds} s` : " in the hook's time";
+  const message =
+    `too large to review${within}: the Stop hook's deadline cut the review short (${why}); raise ${setting} to give it longer`;
+  return {
+    verdict: { status: "not-reviewed", runDir: "", message, blocking: [] },
+    couldNotRun: true,
+  };
+}
+
+/**
+ * What a review cut by the gate's own deadline says: too large to review in the hook's time when
+ * the run never reached the provider, else it ran out of time before the review finished — never
+ * "interrupted".
  *
  * @param message the run's message ("Interrupted before the provider started" or another)
- * @param gate the gate's name, for the setting that gives it more time
+ * @param turn the gate's name, for the setting that gives it more time, and the hook's seconds
  */
-function outOfTimeMessage(message: string | undefined, gate: string): string {
-  const when = /before the provider started/.test(message ?? "")
-    ? "before the provider started (collecting the change took the whole time)"
-    : "before the review finished";
-  return `ran out of time ${when}: the Stop hook's deadline passed; raise gates.${
-    gate.replace("-", "_")
-  }.timeout_seconds to give it longer`;
+function outOfTimeMessage(
+  message: string | undefined,
+  turn: { gate: string; seconds?: number },
+): string {
+  const setting = `gates.${turn.gate.replace("-", "_")}.timeout_seconds`;
+  if (/before the provider started/.test(message ?? "")) {
+    const within = turn.seconds ? ` in ${turn.seconds} s` : " in the hook's time";
+    return `too large to review${within}: ran out of time before the provider started (collecting the change took the whole time); raise ${setting} to give it longer`;
+  }
+  return `ran out of time before the review finished: the Stop hook's deadline passed; raise ${setting} to give it longer`;
 }

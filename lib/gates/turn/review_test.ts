@@ -6,7 +6,7 @@ import { resolveRepo } from "../../git/repo.ts";
 import { loadConfig } from "../../config/config.ts";
 import { reviewTurn } from "./review.ts";
 
-Deno.test("reviewTurn: the Stop deadline passing before the provider starts is 'ran out of time', not 'interrupted'", async () => {
+Deno.test("reviewTurn: the Stop deadline passing before the provider starts is 'too large to review' (not reviewed), not 'interrupted'", async () => {
   const { dir, repo: root, cleanup } = await makeRepo();
   try {
     const baseline = await git(root, ["rev-parse", "HEAD^{tree}"]);
@@ -37,7 +37,8 @@ Deno.test("reviewTurn: the Stop deadline passing before the provider starts is '
       },
     );
     assert.equal(couldNotRun, true);
-    assert.equal(verdict.status, "timeout", JSON.stringify(verdict));
+    assert.equal(verdict.status, "not-reviewed", JSON.stringify(verdict));
+    assert.match(String(verdict.message), /too large to review in the hook's time/);
     assert.match(String(verdict.message), /ran out of time before the provider started/);
     assert.match(String(verdict.message), /gates\.claude_stop\.timeout_seconds/);
   } finally {

@@ -3,7 +3,13 @@
  * lib/gates/claude/door.ts) hands it the hook input; it reviews baseline → current worktree and
  * blocks on blocking findings. The baseline is recorded at the turn's start by
  * lib/gates/turn/baseline.ts (the worktree as a tree id; untracked files through a temporary index,
- * the user's index is never touched).
+ * the user's index is never touched) and moves forward only past work a stop answered for: a stop
+ * that lets a review's verdict stand records what it saw as the next turn's start
+ * (lib/gates/turn/decision.ts `answered`). Refs that moved during the turn and hold commits the
+ * worktree does not show are reviewed too (lib/gates/turn/refs.ts, lib/gates/turn/ref_review.ts),
+ * in the same answer. A stop with no baseline (its start not seen, its state gone) follows
+ * `on_error`. All the work is bounded: what is not done 5 s after the internal deadline is dropped
+ * and the stop answers "NOT reviewed: too large to review" (`on_partial`).
  *
  * The repository is the one the session's turn started in (lib/gates/turn/locate.ts), not the
  * agent's moving cwd; an anchor that is gone allows with a "NOT reviewed" note saying why, and a cwd
@@ -11,7 +17,7 @@
  *
  * Fast paths, in order, each before any heavy module loads: skip switches (`REVIEW_GATE=0`,
  * `REVIEW_GATE_CHILD=1`); malformed stdin (the reason on stderr) or another event; no repository;
- * gate disabled; no baseline (record one and allow with a "NOT reviewed" note); nothing changed
+ * gate disabled; no baseline (record one; `on_error` decides, loudly); nothing changed
  * since the baseline (allow, no model call) — unless lib/gates/turn/unseen.ts finds a nested
  * repository or a submodule with uncommitted changes, or lib/gates/turn/ignored.ts files the turn
  * hid behind a `.gitignore` it wrote, which the answer names as not reviewed (`on_partial`
@@ -35,17 +41,32 @@
  * @module
  */
 import { ensureStateDir } from "../../store/state.ts";
-import { readSessionState, type SessionState, writeSessionState } from "../../store/sessions.ts";
+import {
+  readSessionState,
+  type SessionState,
+  type TurnStart,
+  writeSessionState,
+} from "../../store/sessions.ts";
 import { takeStateNotes } from "../../store/sealed.ts";
 import type { TurnDoor } from "./door.ts";
-import { type GateContext, type GateOpening, openGate } from "./context.ts";
+import type { ExecRequest, Runner } from "../../exec/exec.ts";
+import { type GateContext, type GateOpening, hookSeconds, openGate } from "./context.ts";
 import { ALLOW, type HookInput, type HookOutput } from "../hook_io.ts";
 import { lockSession } from "../../store/session_lock.ts";
 import { removeStopStamp } from "../../store/stop_stamps.ts";
 import type { StoredVerdict } from "./decision.ts";
 import { guardFindings } from "./guard.ts";
 import { snapshotTurn, withUnseen } from "./unseen.ts";
-import { ignoredByTurn, ignoredListing, listingEntries } from "./ignored.ts";
+import { ignoredByTurn, ignoredListing, listingEntries, MAX_IGNORED_ENTRIES } from "./ignored.ts";
+import {
+  branchesCheckedOut,
+  movedRefParts,
+  readTurnRefs,
+  type RefPart,
+  type TurnRefs,
+} from "./refs.ts";
+import type { Repo } from "../../git/repo.ts";
+import { forgetSession, guardRecord } from "./baseline.ts";
 
 /** Seconds kept between our internal deadline and the hook timeout Claude Code enforces. */
 export const DEADLINE_MARGIN_SECONDS = 15;
@@ -61,30 +82,105 @@ export async function runStopGate(input: HookInput, door: TurnDoor): Promise<Hoo
   const started = input.now().getTime();
   let opened: GateOpening;
   try {
-    opened = await openGate(input, door, "stop");
+    opened = await openBounded(input, door);
   } catch (error) {
     return (await import("./failure.ts")).failSafe(error);
   }
-  if (opened.kind === "skip") return { ...ALLOW, stderr: opened.why ? `${opened.why}\n` : "" };
+  if (opened.kind === "skip") {
+    // the gate is off by the trusted config: the session's baseline is stale from here on
+    const parsed = opened.disabledIn ? door.parse(input.stdinText) : null;
+    if (parsed?.ok) await forgetSession(opened.disabledIn!, parsed.payload.session_id);
+    return { ...ALLOW, stderr: opened.why ? `${opened.why}\n` : "" };
+  }
   if (opened.kind === "not-reviewed") {
     const { buildStopMessage } = await import("./answer.ts");
     const text = `review-gate: this turn was NOT reviewed: ${opened.reason}`;
     return { stdout: buildStopMessage(text), stderr: `${text}\n`, exitCode: 0 };
   }
   const gate = opened.gate;
-  const stop = gate.gate;
-  const timeout = Math.min(stop.timeout_seconds, gate.door.hookTimeoutSeconds ?? Infinity);
+  const timeout = hookSeconds(gate);
   const deadline = started + Math.max(5, timeout - DEADLINE_MARGIN_SECONDS) * 1000;
-  let output: HookOutput;
-  try {
-    output = await lockedStop(input, { ...gate, deadline });
-  } catch (error) {
-    output = await (await import("./failure.ts")).gateFailed(gate, error);
-  }
+  const output = await boundedStop(input, {
+    ...gate,
+    deadline,
+    answerBy(seconds: number) {
+      return Math.max(deadline, Math.min(deadline + 5_000, started + (seconds - 2) * 1000));
+    },
+  }, timeout);
   // state that did not verify was ignored (lib/store/sealed.ts): the stop's answer names it
   const notes = [...gate.notes, ...takeStateNotes()];
   if (notes.length === 0) return output;
   return (await import("./answer.ts")).withNotes(output, notes);
+}
+
+/**
+ * All the stop's work — the snapshot, the refs, the review with its tree copy and proof — runs
+ * under one signal; if it is not done by `gate.answerBy(timeout)` (at most 5 s after the internal
+ * deadline, 2 s before the hook's timeout), the stop answers without it — NOT reviewed, too large
+ * to review in the hook's time — and the work's git children are killed, so the host never kills a
+ * silent hook (Claude Code treats that as a non-blocking error).
+ */
+async function boundedStop(
+  input: HookInput,
+  gate: GateContext & { deadline: number; answerBy(seconds: number): number },
+  timeout: number,
+): Promise<HookOutput> {
+  const late = new AbortController();
+  const signal = input.signal ? AbortSignal.any([input.signal, late.signal]) : late.signal;
+  const bounded: HookInput = { ...input, signal, runner: withSignal(input.runner, signal) };
+  const work = lockedStop(bounded, gate).catch(async (error) =>
+    await (await import("./failure.ts")).gateFailed(gate, error)
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const overdue = new Promise<null>((resolve) => {
+    const wait = gate.answerBy(timeout) - input.now().getTime();
+    timer = setTimeout(() => resolve(null), Math.max(0, wait));
+  });
+  const output = await Promise.race([work, overdue]);
+  clearTimeout(timer);
+  if (output !== null) return output;
+  late.abort(new Error("the Stop hook's deadline passed"));
+  return await (await import("./failure.ts")).tooLargeToReview(gate, timeout);
+}
+
+/**
+ * Longest the gate may take to open (find the repository, read the session and the config), ms:
+ * the hook's timeout is not known before the config is read, so this stays well inside the least
+ * one allowed (20 s), leaving the rest of the work its deadline.
+ */
+export const OPEN_LIMIT_MS = 10_000;
+
+/**
+ * {@linkcode openGate} bounded by {@linkcode OPEN_LIMIT_MS}: its git calls are killed then.
+ *
+ * @throws an Error saying the gate could not open in time (the stop then allows, NOT reviewed),
+ *   and whatever `openGate` throws
+ */
+async function openBounded(input: HookInput, door: TurnDoor): Promise<GateOpening> {
+  const late = new AbortController();
+  const signal = input.signal ? AbortSignal.any([input.signal, late.signal]) : late.signal;
+  const bounded: HookInput = { ...input, runner: withSignal(input.runner, signal) };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const overdue = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), OPEN_LIMIT_MS);
+  });
+  try {
+    const opened = await Promise.race([openGate(bounded, door, "stop"), overdue]);
+    if (opened) return opened;
+    late.abort(new Error("the Stop gate could not open in time"));
+    throw new Error(
+      `finding the repository, the session and the config took longer than ${
+        OPEN_LIMIT_MS / 1000
+      } s`,
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `runner` with `signal` on every request that has none: an abort kills the child. */
+function withSignal(runner: Runner, signal: AbortSignal): Runner {
+  return (request: ExecRequest) => runner({ ...request, signal: request.signal ?? signal });
 }
 
 async function lockedStop(
@@ -129,33 +225,15 @@ async function stopWithGate(
       value: { ...session, updatedAt: input.now().toISOString() },
     });
   };
-  const [{ tree: current, unseen: outside }, ignoredNow] = await Promise.all([
-    snapshotTurn(input.runner, repo),
-    ignoredListing(input.runner, repo),
-  ]);
+  const { current, outside, entriesNow, refsNow, seen } = await lookNow(input, gate, session);
   const baseline = session.baselineTree;
   if (!baseline) {
     await removeStopStamp(input.env, payload.session_id);
-    // No turn start seen for this session here (hooks installed mid-session, or the prompt hook
-    // failed): what this turn changed is unknown. Record a baseline for the next turn and say so.
-    await save({ baselineTree: current, consecutiveBlocks: 0 });
-    return {
-      stdout: (await import("./answer.ts")).buildStopMessage(
-        `review-gate: this turn was NOT reviewed: its start was not seen in "${repo.root}" (hooks installed during the session?); the next turns will be`,
-      ),
-      stderr: "",
-      exitCode: 0,
-    };
+    return await startNotSeen(gate, { session, seen, save });
   }
-  // Files the turn hid behind a .gitignore it wrote are not in the tree: named, never silent.
-  const hidden = await ignoredByTurn(input.runner, {
-    repo,
-    baselineTree: baseline,
-    before: session.ignoredAtStart,
-    now: listingEntries(ignoredNow),
-    startedAt: session.turnStartedAt ? Date.parse(session.turnStartedAt) : undefined,
+  const { moved, unseen } = await sinceBaseline(input, {
+    ...{ repo, session, baseline, current, entriesNow, refsNow, outside },
   });
-  const unseen = [...outside, ...hidden];
   const guard = await guardFindings(input.runner, {
     repo,
     env: input.env,
@@ -164,33 +242,142 @@ async function stopWithGate(
     baseline,
     current,
   });
-  if (current === baseline && guard.length === 0 && unseen.length === 0) {
-    await save({ consecutiveBlocks: 0 });
+  if (
+    current === baseline && guard.length === 0 && unseen.length === 0 && moved.parts.length === 0
+  ) {
+    await save({ consecutiveBlocks: 0, answered: seen });
     return ALLOW;
   }
   // The turn changed something: the installed script's stamp (hooks/turn-stop.sh) no longer says
   // "allow" for this session — a later stop back at the baseline must reset the block count here.
   await removeStopStamp(input.env, payload.session_id);
+  const turn = { ...gate, session, save, baseline, current };
+  let verdict: StoredVerdict = current === baseline
+    ? { status: "nothing-to-review", runDir: "", blocking: [] }
+    : await turnVerdict(input, turn);
+  if (moved.parts.length > 0) {
+    const { reviewRefParts } = await import("./ref_review.ts");
+    verdict = await reviewRefParts(input, { ...turn, worktree: verdict, parts: moved.parts });
+  }
   // Nested repositories and uncommitted submodule edits are not in the tree: named, never silent.
-  const verdict = withUnseen(
-    current === baseline
-      ? { status: "nothing-to-review", runDir: "", blocking: [] }
-      : await turnVerdict(input, { ...gate, session, save, baseline, current }),
-    unseen,
-  );
-  return await (await import("./decision.ts")).decideStop(
-    guard.length ? { ...verdict, blocking: [...guard, ...verdict.blocking] } : verdict,
-    {
-      // Blocks in a row since the last allow or user prompt. Counted whether or not the agent marks
-      // the stop with `stop_hook_active`, so the cap holds even if that flag is missing or wrong.
-      streak: session.consecutiveBlocks,
-      maxBlocks: gate.gate.max_blocks,
-      onError: gate.gate.on_error,
-      onPartial: gate.gate.on_partial,
-      gateName: gate.door.gateName,
-      save,
-    },
-  );
+  verdict = withUnseen(verdict, unseen);
+  if (guard.length) verdict = { ...verdict, blocking: [...guard, ...verdict.blocking] };
+  return await (await import("./decision.ts")).decideStop(verdict, {
+    // Blocks in a row since the last allow or user prompt. Counted whether or not the agent marks
+    // the stop with `stop_hook_active`, so the cap holds even if that flag is missing or wrong.
+    streak: session.consecutiveBlocks,
+    maxBlocks: gate.gate.max_blocks,
+    onError: gate.gate.on_error,
+    onPartial: gate.gate.on_partial,
+    gateName: gate.door.gateName,
+    save,
+    answered: seen,
+  });
+}
+
+/** Named by a stop whose turn's start found the session's state gone. */
+const LOST_BEFORE =
+  "what this session changed before this turn's start (its state was deleted or does not verify)";
+
+/**
+ * What the turn did besides its worktree's tree: the commits its moved refs hold (reviewed as parts
+ * of the turn), and what no review can show — the session's work before a start that found its
+ * state gone, nested repositories and dirty submodules (`outside`), files hidden behind an ignore
+ * file the turn wrote, refs past the limit (named, never silent).
+ */
+async function sinceBaseline(
+  input: HookInput,
+  at: {
+    repo: Repo;
+    session: SessionState;
+    baseline: string;
+    current: string;
+    entriesNow: string[];
+    refsNow: TurnRefs | null;
+    outside: string[];
+  },
+): Promise<{ moved: { parts: RefPart[] }; unseen: string[] }> {
+  const { repo, session, baseline, current, refsNow } = at;
+  const hidden = await ignoredByTurn(input.runner, {
+    repo,
+    baselineTree: baseline,
+    before: session.ignoredAtStart,
+    now: at.entriesNow,
+    startedAt: session.turnStartedAt ? Date.parse(session.turnStartedAt) : undefined,
+  });
+  const moved = session.baselineRefs && refsNow
+    ? await movedRefParts(input.runner, {
+      ...{ repo, baseline, current, before: session.baselineRefs, now: refsNow.refs },
+      busy: await branchesCheckedOut(session.otherWorktrees ?? []),
+    })
+    : { parts: [], unseen: [] };
+  const lost = session.lostBefore ? [LOST_BEFORE] : [];
+  return { moved, unseen: [...lost, ...at.outside, ...hidden, ...moved.unseen] };
+}
+
+/**
+ * What the stop sees now, all at once: the worktree's tree and what it cannot show, the ignored
+ * entries, the refs and the guarded files — and, as a {@linkcode TurnStart}, the start the next
+ * turn takes if this stop answers for the work (taken before the review, so writes landing during
+ * or after it are the next stop's to review).
+ */
+async function lookNow(input: HookInput, gate: GateContext, session: SessionState) {
+  const { repo } = gate;
+  // The system clock, not the injected one: the next turn compares it with file modification times.
+  const lookedAt = new Date();
+  const [{ tree: current, unseen: outside }, ignoredNow, refsNow, guardNow] = await Promise.all([
+    snapshotTurn(input.runner, repo),
+    ignoredListing(input.runner, repo),
+    // unread refs or guarded files leave the next turn's start without them (reviewed as before)
+    readTurnRefs(input.runner, repo).catch(() => null),
+    guardRecord(input, repo).catch(() => undefined),
+  ]);
+  const entriesNow = listingEntries(ignoredNow);
+  const seen: TurnStart = {
+    baselineTree: current,
+    baselineRefs: refsNow?.refs,
+    // the worktrees there before the session stay its measure of "another session's"; a stop with
+    // no start seen is the session's first look
+    otherWorktrees: session.baselineTree ? session.otherWorktrees : refsNow?.otherHeads,
+    guard: guardNow,
+    ignoredAtStart: entriesNow.length <= MAX_IGNORED_ENTRIES ? entriesNow : undefined,
+    turnStartedAt: lookedAt.toISOString(),
+    configAtStart: gate.config,
+  };
+  return { current, outside, entriesNow, refsNow, seen };
+}
+
+/**
+ * A stop with no baseline for its session in this repository: its start was not seen (hooks
+ * installed mid-session, a prompt hook that failed) or the session's state is gone (deleted,
+ * or it does not verify). What the turn changed is unknown, so it was not reviewed: `on_error`
+ * decides (allow loudly, or block, counted towards `max_blocks`), and what this stop saw becomes
+ * the baseline the next stop reviews from.
+ */
+async function startNotSeen(
+  gate: GateContext & { state: string },
+  at: {
+    session: SessionState;
+    seen: TurnStart;
+    save: (patch: Partial<SessionState>) => Promise<void>;
+  },
+): Promise<HookOutput> {
+  await at.save({ ...at.seen, answered: undefined });
+  const { decideStop, GATE_ERROR } = await import("./decision.ts");
+  return await decideStop({
+    status: GATE_ERROR,
+    runDir: "",
+    message:
+      `its start was not seen in "${gate.repo.root}" (hooks installed during the session, or the session's state was deleted or does not verify); the next stops review from here`,
+    blocking: [],
+  }, {
+    streak: at.session.consecutiveBlocks,
+    maxBlocks: gate.gate.max_blocks,
+    onError: gate.gate.on_error,
+    onPartial: gate.gate.on_partial,
+    gateName: gate.door.gateName,
+    save: at.save,
+  });
 }
 
 /**
@@ -222,6 +409,7 @@ async function turnVerdict(
     onPartial: turn.gate.on_partial,
     label: turn.door.turnLabel,
     gate: turn.door.gateName,
+    seconds: hookSeconds(turn),
     agentMessage: turn.payload.last_assistant_message,
   });
   if (!couldNotRun) {

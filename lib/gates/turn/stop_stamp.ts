@@ -5,7 +5,8 @@
  * file (a stop without one is not a clean turn), the blob id of the index bytes the baseline was
  * recorded from, the baseline tree, the blob id of the ignored-entries listing
  * (lib/gates/turn/ignored.ts: a turn that hides files behind a `.gitignore` it writes leaves the
- * tree as it was, but not the listing), and per guarded file (lib/gates/turn/guard_files.ts) the blob
+ * tree as it was, but not the listing), the blob id of the refs listing (lib/gates/turn/refs.ts
+ * `SHOW_REF_ARGS`: a turn that commits and then restores the worktree moves a ref), and per guarded file (lib/gates/turn/guard_files.ts) the blob
  * id of its whole content or `-` when it is absent. The script records the worktree again from a
  * copy of the index exactly as lib/git/live_tree.ts does and allows only when every line matches;
  * it is stricter than the stop itself (any byte of a guarded file, any change of the index), so
@@ -14,7 +15,7 @@
  * one item a line:
  *
  * ```
- * review-gate stop stamp 3
+ * review-gate stop stamp 4
  * <tag: lib/store/stop_stamps.ts adds it when it writes the stamp>
  * <root>
  * <git dir>
@@ -22,6 +23,7 @@
  * <index blob id>
  * <baseline tree id>
  * <ignored-entries listing blob id>
+ * <refs listing blob id>
  * <blob id or -> <guarded file path>   (one line per guarded file)
  * ```
  *
@@ -31,7 +33,7 @@ import { fileBlobId } from "../../git/blob_id.ts";
 import type { Repo } from "../../git/repo.ts";
 
 /** First line of a stamp; the script refuses any other. */
-export const STOP_STAMP_HEADER = "review-gate stop stamp 3";
+export const STOP_STAMP_HEADER = "review-gate stop stamp 4";
 
 /** A guarded file's blob id (`null`: absent or unreadable). */
 export interface GuardedBlob {
@@ -57,7 +59,8 @@ export function guardedBlobs(
  * break or surrounding white space).
  *
  * @param at the repository, the session state file, the index blob id and tree the baseline came
- *   from, the blob id of the ignored-entries listing, the guarded files' blobs
+ *   from, the blob ids of the ignored-entries listing and of the refs listing, the guarded files'
+ *   blobs
  */
 export function stopStampText(at: {
   repo: Repo;
@@ -65,6 +68,7 @@ export function stopStampText(at: {
   indexId: string;
   tree: string;
   ignoredId: string;
+  refsId: string;
   guard: readonly GuardedBlob[];
 }): string | null {
   const paths = [at.repo.root, at.repo.gitDir, at.sessionFile, ...at.guard.map((g) => g.path)];
@@ -77,6 +81,7 @@ export function stopStampText(at: {
     at.indexId,
     at.tree,
     at.ignoredId,
+    at.refsId,
     ...at.guard.map((g) => `${g.id ?? "-"} ${g.path}`),
     "",
   ].join("\n");

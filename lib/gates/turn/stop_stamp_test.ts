@@ -24,6 +24,7 @@ Deno.test("stopStampText() writes one item a line, and nothing for a path it can
     indexId: "a".repeat(40),
     tree: "b".repeat(40),
     ignoredId: "d".repeat(40),
+    refsId: "e".repeat(40),
     guard: [{ path: "/h/.gitconfig", id: "c".repeat(40) }, { path: "/h/x y", id: null }],
   };
   assert.equal(
@@ -36,6 +37,7 @@ Deno.test("stopStampText() writes one item a line, and nothing for a path it can
       at.indexId,
       at.tree,
       at.ignoredId,
+      at.refsId,
       `${"c".repeat(40)} /h/.gitconfig`,
       "- /h/x y",
       "",

@@ -1,0 +1,196 @@
+/**
+ * The turn's refs (DESIGN.md "Gates"): a turn can commit a change and then leave the worktree as
+ * it was — commit then `git branch side` + `git reset --hard`, `git commit --amend` then restore
+ * the file, commit then `git checkout HEAD~ -- file` — so the worktree alone would pass it in
+ * silence while a branch holds it, ready to push. The baseline records the local refs
+ * (`git show-ref --head --heads --tags`: `HEAD`, `refs/heads/*`, `refs/tags/*`) and the branches
+ * the repository's other worktrees at the session's first start (another session's work, not this
+ * turn's: a worktree the session adds is its own); the stop lists every ref that moved and added commits no baseline ref reached (a rewind, a deleted
+ * ref or a new name for an old commit add nothing), and reviews baseline tree → that ref's tip tree
+ * when it holds a file version neither the baseline nor the worktree has (the usual commit of part
+ * of the turn's work costs no second review; lib/gates/turn/stop.ts).
+ *
+ * @module
+ */
+import { join, resolve } from "node:path";
+import type { Runner } from "../../exec/exec.ts";
+import { git, gitText, runGit } from "../../git/git.ts";
+import type { Repo } from "../../git/repo.ts";
+
+/** The refs as the turn's start (or a stop) saw them. */
+export interface TurnRefs {
+  /** `git show-ref --head --heads --tags`'s stdout as text (what the stop stamp hashes). */
+  listing: string;
+  /** refname (or `HEAD`) → object id. */
+  refs: Record<string, string>;
+  /** The `HEAD` files of the repository's other worktrees (absolute paths). */
+  otherHeads: string[];
+}
+
+/** At most this many distinct moved trees are reviewed; the rest are named as not reviewed. */
+export const MAX_REF_PARTS = 4;
+
+/** The `show-ref` arguments whose output the stamp and `hooks/turn-stop.sh` compare. */
+export const SHOW_REF_ARGS: readonly string[] = ["show-ref", "--head", "--heads", "--tags"];
+
+/**
+ * Read the refs: one `show-ref` (exit 1 when there is no ref at all), and where the other
+ * worktrees' `HEAD` files are.
+ *
+ * @param runner the subprocess seam
+ * @param repo the resolved repository
+ * @throws {import("../../base/errors.ts").GitError} when git fails
+ */
+export async function readTurnRefs(runner: Runner, repo: Repo): Promise<TurnRefs> {
+  const [shown, otherHeads] = await Promise.all([
+    git(runner, repo.root, SHOW_REF_ARGS, { okCodes: [1] }),
+    otherWorktreeHeads(repo),
+  ]);
+  const listing = new TextDecoder().decode(shown);
+  const refs: Record<string, string> = {};
+  for (const line of listing.split("\n")) {
+    const at = line.indexOf(" ");
+    if (at > 0) refs[line.slice(at + 1)] = line.slice(0, at);
+  }
+  return { listing, refs, otherHeads };
+}
+
+/**
+ * The `HEAD` files of the repository's other worktrees (gitrepository-layout(5): the main
+ * worktree's `<common dir>/HEAD`, each linked one's `<common dir>/worktrees/<id>/HEAD`), read
+ * without git: every git that runs review-gate keeps them there.
+ */
+async function otherWorktreeHeads(repo: Repo): Promise<string[]> {
+  const heads = [join(repo.commonDir, "HEAD")];
+  try {
+    for await (const entry of Deno.readDir(join(repo.commonDir, "worktrees"))) {
+      if (entry.isDirectory) heads.push(join(repo.commonDir, "worktrees", entry.name, "HEAD"));
+    }
+  } catch {
+    // no linked worktree
+  }
+  const own = resolve(repo.gitDir, "HEAD");
+  return heads.filter((head) => resolve(head) !== own).sort();
+}
+
+/**
+ * The branches checked out now in the worktrees whose `HEAD` files are `heads` (a `HEAD` holding
+ * `ref: refs/heads/<name>`); a worktree that is gone has none.
+ *
+ * @param heads from {@linkcode TurnRefs} `otherHeads`, as the session's first start saw them
+ */
+export async function branchesCheckedOut(heads: readonly string[]): Promise<string[]> {
+  const busy: string[] = [];
+  for (const head of heads) {
+    const text = await Deno.readTextFile(head).catch(() => "");
+    const ref = /^ref: (refs\/heads\/\S+)\s*$/.exec(text);
+    if (ref) busy.push(ref[1]);
+  }
+  return busy;
+}
+
+/** One tree a moved ref holds that the worktree does not: reviewed from the baseline tree. */
+export interface RefPart {
+  /** The refs whose tips have this tree, e.g. `refs/heads/side`. */
+  refs: string[];
+  /** The tip commit's tree id. */
+  tree: string;
+}
+
+/**
+ * What the refs that moved since the baseline added that the worktree does not show.
+ *
+ * @param runner the subprocess seam
+ * @param at the repository; the refs at the baseline and now; the branches checked out in the
+ *   worktrees that were there before the session (another session's work); the baseline and
+ *   current worktree trees
+ * @returns the trees to review (at most {@linkcode MAX_REF_PARTS}) and phrases for what could not
+ *   be reviewed (a ref past the limit, an object that is not a commit)
+ */
+export async function movedRefParts(
+  runner: Runner,
+  at: {
+    repo: Repo;
+    before: Record<string, string>;
+    now: Record<string, string>;
+    busy: readonly string[];
+    baseline: string;
+    current: string;
+  },
+): Promise<{ parts: RefPart[]; unseen: string[] }> {
+  const known = [...new Set(Object.values(at.before))];
+  const byId = new Map<string, string[]>();
+  for (const [ref, id] of Object.entries(at.now)) {
+    if (at.before[ref] === id || at.busy.includes(ref)) continue;
+    byId.set(id, [...(byId.get(id) ?? []), ref]);
+  }
+  const byTree = new Map<string, string[]>();
+  const unseen: string[] = [];
+  for (const [id, refs] of byId) {
+    const tree = await addedTree(runner, at.repo, id, known);
+    if (tree === null) continue;
+    if (tree === undefined) {
+      unseen.push(`${refs.join(", ")} (moved to an object that is not a commit)`);
+    } else if (byTree.has(tree)) {
+      byTree.get(tree)!.push(...refs);
+    } else if (await holdsUnseen(runner, at.repo, { ...at, tree })) {
+      byTree.set(tree, refs);
+    }
+  }
+  const parts = [...byTree].map(([tree, refs]) => ({ tree, refs }));
+  for (const part of parts.slice(MAX_REF_PARTS)) {
+    unseen.push(
+      `${part.refs.join(", ")} (commits not in the worktree, past ${MAX_REF_PARTS} refs)`,
+    );
+  }
+  return { parts: parts.slice(0, MAX_REF_PARTS), unseen };
+}
+
+/**
+ * Whether `tree` holds a file version neither the baseline nor the worktree has — the only part a
+ * review of the worktree has not seen (a file whose version is the worktree's was reviewed there,
+ * one whose version is the baseline's is no change). Two `diff-tree` calls.
+ */
+async function holdsUnseen(
+  runner: Runner,
+  repo: Repo,
+  at: { baseline: string; current: string; tree: string },
+): Promise<boolean> {
+  if (at.tree === at.current || at.tree === at.baseline) return false;
+  const changed = (from: string) =>
+    git(runner, repo.root, ["diff-tree", "-r", "--name-only", "-z", from, at.tree]).then((out) =>
+      new TextDecoder().decode(out).split("\0").filter((p) => p !== "")
+    );
+  const [sinceBaseline, sinceWorktree] = await Promise.all([
+    changed(at.baseline),
+    changed(at.current),
+  ]);
+  const notWorktree = new Set(sinceWorktree);
+  return sinceBaseline.some((path) => notWorktree.has(path));
+}
+
+/**
+ * The tree of the commit `id` names (a tag is peeled) when it adds a commit no `known` id
+ * reaches; `null` when it adds none; `undefined` when `id` names no commit.
+ */
+async function addedTree(
+  runner: Runner,
+  repo: Repo,
+  id: string,
+  known: readonly string[],
+): Promise<string | null | undefined> {
+  const peeled = await runGit(runner, repo.root, ["rev-parse", "--verify", "-q", `${id}^{commit}`]);
+  if (peeled.code !== 0) return undefined;
+  const commit = new TextDecoder().decode(peeled.stdout).trim();
+  // `--not` reads ids from stdin: any number of baseline refs fits; an id that is gone is skipped
+  const added = await git(runner, repo.root, [
+    "rev-list",
+    "-n",
+    "1",
+    commit,
+    "--ignore-missing",
+    "--stdin",
+  ], { stdin: new TextEncoder().encode(known.map((k) => `^${k}\n`).join("")) });
+  if (new TextDecoder().decode(added).trim() === "") return null;
+  return await gitText(runner, repo.root, ["rev-parse", `${commit}^{tree}`]);
+}
