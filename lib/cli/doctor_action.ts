@@ -195,7 +195,7 @@ function checkCodexGuard(env: Record<string, string | undefined>): DoctorCheck {
     ok: false,
     optional: true,
     detail:
-      `none: review-gate writes no Codex sandbox rules, and its shell commands can read the key in ${dir}: a shell command can still forge the state`,
+      `none: review-gate writes no Codex sandbox rules, and its shell commands can read the key in ${dir}: a shell command can still forge the state (a Codex permission profile with "${dir}" = "none" keeps it unreadable: README "Guard")`,
   };
 }
 
