@@ -17,6 +17,7 @@ import { SpawnError } from "../exec/exec.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { claudeHookStatuses, stopTimeoutProblem } from "../install/claude/status.ts";
 import { claudeGuardStatus } from "../install/claude/guard_status.ts";
+import { CODEX_PROFILE, codexGuardStatus } from "../install/codex/guard.ts";
 import { userStateDir } from "../store/user_state.ts";
 import { codexHookStatuses, codexTimeoutProblem } from "../install/codex/status.ts";
 import { prePushStatus } from "../install/git/status.ts";
@@ -187,15 +188,25 @@ async function checkClaudeGuard(deps: CliDeps, repo: Repo): Promise<DoctorCheck>
   };
 }
 
-/** Codex: `--guard` writes no rules for it (README "Security model"). */
-function checkCodexGuard(env: Record<string, string | undefined>): DoctorCheck {
+/** Codex: the permission profile `install --codex --guard` writes (README "Guard"). */
+async function checkCodexGuard(env: Record<string, string | undefined>): Promise<DoctorCheck> {
+  const area = "state protection (codex)";
+  const status = await codexGuardStatus(env);
+  if (status.on) {
+    return {
+      area,
+      ok: true,
+      detail:
+        `state protected by the agent's sandbox: Codex's "${CODEX_PROFILE}" permission profile keeps .git read-only and the state folder unreadable to its commands (not when it runs with --sandbox)`,
+    };
+  }
   const dir = userStateDir(env) ?? "the per-user state folder";
   return {
-    area: "state protection (codex)",
+    area,
     ok: false,
     optional: true,
     detail:
-      `none: review-gate writes no Codex sandbox rules, and its shell commands can read the key in ${dir}: a shell command can still forge the state (a Codex permission profile with "${dir}" = "none" keeps it unreadable: README "Guard")`,
+      `none: Codex's shell commands can read the key in ${dir}: a shell command can still forge the state (${status.why})`,
   };
 }
 
@@ -217,7 +228,7 @@ async function checkCodex(
       detail: timeout ?? status.detail,
     };
   });
-  return [...checks, checkCodexGuard(deps.env)];
+  return [...checks, await checkCodexGuard(deps.env)];
 }
 
 /**

@@ -216,10 +216,21 @@ const codexTarget: InstallTarget = {
     };
     // Codex has no per-user project file: the default scope ("local") means the user's hooks.
     const scope = context.scope === "project" ? "project" as const : "user" as const;
-    if (install) return await installCodexHooks({ ...options, scope });
-    return await everyScope(
-      context.scope ? [scope] : ["user", "project"] as const,
-      (s) => uninstallCodexHooks({ ...options, scope: s }),
+    const { planCodexGuard } = await import("./codex/guard.ts");
+    // --guard adds the permission profile, --no-guard and uninstall remove it, neither keeps it
+    const guard = context.guard === undefined && install
+      ? { actions: [], text: "" }
+      : await planCodexGuard(install && context.guard === true, context.env);
+    const withGuard = (plan: InstallPlan): InstallPlan => ({
+      actions: [...plan.actions, ...guard.actions],
+      text: plan.text.trimEnd() + "\n" + guard.text,
+    });
+    if (install) return withGuard(await installCodexHooks({ ...options, scope }));
+    return withGuard(
+      await everyScope(
+        context.scope ? [scope] : ["user", "project"] as const,
+        (s) => uninstallCodexHooks({ ...options, scope: s }),
+      ),
     );
   },
 };
