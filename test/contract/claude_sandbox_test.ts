@@ -128,7 +128,7 @@ Deno.test({
         assert.match(sent, /Read-only file system|Permission denied|No such file/, results(mock));
       }
       assert.ok(
-        await exists(join(repo, ".git", "review-gate")),
+        await exists(join(repo, ".git", "review-gate", "sessions")),
         "review-gate's own hooks (outside the sandbox) still keep their state",
       );
       const doctor = await runMainResult(repo, ["doctor"], env);
