@@ -22,6 +22,8 @@ export interface GuardTargets {
   writeDenied: string[];
   /** Directories and files the agent may not read. */
   readDenied: string[];
+  /** The entries above that are single files, not directories (a rule names them without `/**`). */
+  files?: string[];
 }
 
 /**
@@ -50,7 +52,7 @@ export async function resolveExisting(path: string): Promise<string> {
  *
  * @param input the repository (its common dir and hooks dir), the environment (`HOME`,
  *   `XDG_STATE_HOME`, `XDG_CONFIG_HOME`) and extra files to keep unwritable (the settings file
- *   holding the rules)
+ *   holding the rules; listed in `files` too)
  * @returns write- and read-denied paths, without duplicates, in a fixed order
  */
 export async function guardTargets(input: {
@@ -71,5 +73,9 @@ export async function guardTargets(input: {
   const resolve = async (paths: string[]) => [
     ...new Set(await Promise.all(paths.map(resolveExisting))),
   ];
-  return { writeDenied: await resolve(write), readDenied: await resolve(read) };
+  return {
+    writeDenied: await resolve(write),
+    readDenied: await resolve(read),
+    files: await resolve([...(input.extraWriteDenied ?? [])]),
+  };
 }

@@ -27,9 +27,12 @@ export type GuardItem =
   | { kind: "element"; path: readonly string[]; value: string }
   | { kind: "switch"; path: readonly string[]; value: boolean };
 
-/** Claude Code's permission rule for a path and its subtree, anchored at the filesystem root. */
-export function pathRule(tool: "Read" | "Edit", path: string): string {
-  return `${tool}(/${path.replace(/\/+$/, "")}/**)`;
+/**
+ * Claude Code's permission rule for a directory's subtree (or, with `file`, one file), anchored at
+ * the filesystem root.
+ */
+export function pathRule(tool: "Read" | "Edit", path: string, file = false): string {
+  return `${tool}(/${path.replace(/\/+$/, "")}${file ? "" : "/**"})`;
 }
 
 /**
@@ -44,8 +47,11 @@ export function claudeGuardItems(targets: GuardTargets): GuardItem[] {
     path,
     value,
   });
+  const file = (p: string) => targets.files?.includes(p) ?? false;
   return [
-    ...targets.writeDenied.map((p) => element(["permissions", "deny"], pathRule("Edit", p))),
+    ...targets.writeDenied.map((p) =>
+      element(["permissions", "deny"], pathRule("Edit", p, file(p)))
+    ),
     ...targets.readDenied.map((p) => element(["permissions", "deny"], pathRule("Read", p))),
     { kind: "switch", path: ["sandbox", "enabled"], value: true },
     { kind: "switch", path: ["sandbox", "allowUnsandboxedCommands"], value: false },
