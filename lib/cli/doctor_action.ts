@@ -4,7 +4,8 @@
  * (sources only, never secrets), config validity, and each hook's state (git pre-push: reached;
  * Claude Code: installed, Stop timeout; Codex: trusted and switched on, Stop timeout) — including a
  * pre-push hook that is installed but not run by git (e.g. installed in
- * `.git/hooks` while `core.hooksPath` points elsewhere). Exits 0 when nothing needs attention, 1
+ * `.git/hooks` while `core.hooksPath` points elsewhere) — and, per agent, how far its own sandbox
+ * keeps it out of review-gate's state (`install --guard`). Exits 0 when nothing needs attention, 1
  * otherwise.
  *
  * @module
@@ -15,6 +16,9 @@ import { ReviewGateError } from "../base/errors.ts";
 import { SpawnError } from "../exec/exec.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { claudeHookStatuses, stopTimeoutProblem } from "../install/claude/status.ts";
+import { claudeGuardStatus } from "../install/claude/guard_status.ts";
+import { CODEX_PROFILE, codexGuardStatus } from "../install/codex/guard.ts";
+import { userStateDir } from "../store/user_state.ts";
 import { codexHookStatuses, codexTimeoutProblem } from "../install/codex/status.ts";
 import { prePushStatus } from "../install/git/status.ts";
 import { missingProgramText } from "../install/missing_program.ts";
@@ -144,8 +148,66 @@ async function checkClaude(
   }
   if (checks.length === 0) {
     checks.push({ area: "claude hooks", ok: false, optional: true, detail: "not installed" });
+  } else {
+    checks.push(await checkClaudeGuard(deps, repo));
   }
   return checks;
+}
+
+/** The level `install --guard` reached for Claude Code (README "Security model"). */
+async function checkClaudeGuard(deps: CliDeps, repo: Repo): Promise<DoctorCheck> {
+  const area = "state protection (claude)";
+  const status = await claudeGuardStatus({
+    runner: deps.runner,
+    repo,
+    projectDir: repo.root,
+    env: deps.env,
+  });
+  if (status.level === "sandbox") {
+    return {
+      area,
+      ok: true,
+      detail:
+        "state protected by the agent's sandbox: Claude Code refuses its file tools and runs Bash confined away from .git/review-gate/, the hooks, the state folder and the key",
+    };
+  }
+  if (status.level === "tool-rules") {
+    return {
+      area,
+      ok: false,
+      warning: true,
+      detail: `tool rules only: a shell command can still forge it (${status.why})`,
+    };
+  }
+  return {
+    area,
+    ok: false,
+    optional: true,
+    detail:
+      `none: the agent can rewrite review-gate's state and read its key; "review-gate install --claude --guard" adds the rules (${status.why})`,
+  };
+}
+
+/** Codex: the permission profile `install --codex --guard` writes (README "Guard"). */
+async function checkCodexGuard(env: Record<string, string | undefined>): Promise<DoctorCheck> {
+  const area = "state protection (codex)";
+  const status = await codexGuardStatus(env);
+  if (status.on) {
+    return {
+      area,
+      ok: true,
+      detail:
+        `state protected by the agent's sandbox: Codex's "${CODEX_PROFILE}" permission profile keeps .git read-only and the state folder unreadable to its commands (not when it runs with --sandbox)`,
+    };
+  }
+  const dir = userStateDir(env) ?? "the per-user state folder";
+  return {
+    area,
+    ok: false,
+    optional: true,
+    detail:
+      `none: Codex's shell commands can read the key in ${dir}: a shell command can still forge the state (${status.why})`,
+  };
 }
 
 async function checkCodex(
@@ -157,7 +219,7 @@ async function checkCodex(
   if (statuses.length === 0) {
     return [{ area: "codex hooks", ok: false, optional: true, detail: "not installed" }];
   }
-  return statuses.map((status) => {
+  const checks = statuses.map((status): DoctorCheck => {
     const timeout = config &&
       codexTimeoutProblem(status, config.gates.codex_stop.timeout_seconds);
     return {
@@ -166,6 +228,7 @@ async function checkCodex(
       detail: timeout ?? status.detail,
     };
   });
+  return [...checks, await checkCodexGuard(deps.env)];
 }
 
 /**

@@ -59,7 +59,7 @@ export const installRoutes: CommandRoutes = {
           kind: "boolean",
           optional: true,
           brief:
-            "Claude Code: also refuse the agent's shell commands that skip or switch off the gates; --no-guard removes that guard (default: keep what is installed)",
+            "Claude Code: also refuse the agent's shell commands that skip or switch off the gates and sandbox it away from review-gate's state and key; Codex: a permission profile that keeps the key unreadable; --no-guard removes them (default: keep what is installed)",
         },
       },
     },

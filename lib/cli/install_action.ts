@@ -2,7 +2,9 @@
  * The work of `review-gate install` / `uninstall` (lib/cli/install.ts defines the commands and
  * loads this when one runs): the git pre-push hook (where git runs hooks: honours
  * `core.hooksPath`, linked worktrees, husky), the Claude Code `UserPromptSubmit` + `Stop` hook
- * entries (settings scope local, project or user; `--guard` adds the `PreToolUse` guard) and, with
+ * entries (settings scope local, project or user; `--guard` adds the `PreToolUse` guard and the
+ * sandbox and permission rules of lib/install/claude/guard_rules.ts; with `--codex`, the permission
+ * profile of lib/install/codex/guard.ts) and, with
  * `--codex`, the Codex hooks (scope user or project). `--dry-run` prints the exact change. Every
  * plan is made before anything is written.
  *

@@ -93,22 +93,49 @@ const claudeTarget: InstallTarget = {
       dryRun: true,
       diff: context.diff,
     };
+    const targets = (scope: ClaudeScope) => claudeGuardTargets(context, projectDir, scope);
     if (!install) {
       const plan = await everyScope(
         context.scope ? [context.scope] : CLAUDE_SCOPES,
-        (scope) => uninstallClaudeHooks({ ...options, scope }),
+        async (scope) =>
+          uninstallClaudeHooks({ ...options, scope, guardTargets: await targets(scope) }),
       );
       if ((context.scope ?? "local") !== "local") return plan;
       return withLocalIgnore(plan, await localIgnore(false, context, projectDir), context);
     }
     const scope = context.scope ?? "local";
-    const report = await installClaudeHooks({ ...options, scope });
+    const report = await installClaudeHooks({
+      ...options,
+      scope,
+      guardTargets: await targets(scope),
+    });
     if (scope !== "local" || report.actions.length === 0) return report;
     // .claude/settings.local.json is the user's own: keep it (and our backup) out of git's view,
     // as Claude Code does when it creates the file, so no review ever sends it to the model
     return withLocalIgnore(report, await localIgnore(true, context, projectDir), context);
   },
 };
+
+/**
+ * The paths the Claude guard's rules protect for a scope: the gate's state and key
+ * (lib/install/guard_paths.ts) and the settings file holding the rules. `null` paths (no HOME) are
+ * left out.
+ */
+export async function claudeGuardTargets(
+  context: Pick<InstallContext, "repo" | "env">,
+  projectDir: string,
+  scope: ClaudeScope,
+): Promise<import("./guard_paths.ts").GuardTargets | undefined> {
+  const { claudeSettingsPath } = await import("./claude/install.ts");
+  const { guardTargets } = await import("./guard_paths.ts");
+  let settings: string;
+  try {
+    settings = claudeSettingsPath(scope, { projectDir, home: context.env.HOME });
+  } catch {
+    return undefined;
+  }
+  return await guardTargets({ repo: context.repo, env: context.env, extraWriteDenied: [settings] });
+}
 
 /**
  * The `info/exclude` change for the local settings file and its backup: install adds the lines
@@ -189,10 +216,21 @@ const codexTarget: InstallTarget = {
     };
     // Codex has no per-user project file: the default scope ("local") means the user's hooks.
     const scope = context.scope === "project" ? "project" as const : "user" as const;
-    if (install) return await installCodexHooks({ ...options, scope });
-    return await everyScope(
-      context.scope ? [scope] : ["user", "project"] as const,
-      (s) => uninstallCodexHooks({ ...options, scope: s }),
+    const { planCodexGuard } = await import("./codex/guard.ts");
+    // --guard adds the permission profile, --no-guard and uninstall remove it, neither keeps it
+    const guard = context.guard === undefined && install
+      ? { actions: [], text: "" }
+      : await planCodexGuard(install && context.guard === true, context.env);
+    const withGuard = (plan: InstallPlan): InstallPlan => ({
+      actions: [...plan.actions, ...guard.actions],
+      text: plan.text.trimEnd() + "\n" + guard.text,
+    });
+    if (install) return withGuard(await installCodexHooks({ ...options, scope }));
+    return withGuard(
+      await everyScope(
+        context.scope ? [scope] : ["user", "project"] as const,
+        (s) => uninstallCodexHooks({ ...options, scope: s }),
+      ),
     );
   },
 };

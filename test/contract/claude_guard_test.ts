@@ -24,8 +24,9 @@ Deno.test({
   fn: async () => {
     const sb = await makeSandbox();
     const repo = await makeRepo(sb.dir);
-    const marker = join(sb.dir, "COMMAND-RAN");
-    const allowedMarker = join(sb.dir, "ALLOWED-RAN");
+    // inside the worktree: --guard also turns on Claude Code's sandbox, whose Bash writes only there
+    const marker = join(repo, "COMMAND-RAN");
+    const allowedMarker = join(repo, "ALLOWED-RAN");
     const allowed = `touch '${allowedMarker}' && git status --short`;
     const noVerify = `touch '${marker}'; git push --no-verify origin main`;
     const skipVariable = `REVIEW_GATE=0 git push origin main; touch '${marker}'`;

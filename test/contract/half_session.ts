@@ -43,15 +43,18 @@ export const HALF_SCENARIO = {
  * Run the real `codex exec --json` in `repo` with the session's prompt on stdin, killed after
  * `timeoutMs` milliseconds.
  *
+ * @param sandbox `--sandbox` mode (default `danger-full-access`); `null` passes none, so the
+ *   config's permission profile applies
  * @returns the exit code and decoded output
  */
 export async function runCodexSession(
   repo: string,
   env: Record<string, string>,
   timeoutMs: number,
+  sandbox: string | null = "danger-full-access",
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = new Deno.Command(findCli("codex")!, {
-    args: ["exec", "-C", repo, "--sandbox", "danger-full-access", "--json", "-"],
+    args: ["exec", "-C", repo, ...(sandbox ? ["--sandbox", sandbox] : []), "--json", "-"],
     cwd: repo,
     env,
     clearEnv: true,

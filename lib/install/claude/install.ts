@@ -36,6 +36,14 @@ import {
 } from "./settings.ts";
 import { editSettingsText, parseSettingsText } from "../settings_text.ts";
 import { readRegularText } from "../../base/regular_file.ts";
+import type { GuardTargets } from "../guard_paths.ts";
+import {
+  addGuardItems,
+  checkGuardShape,
+  claudeGuardItems,
+  type GuardItem,
+  removeGuardItems,
+} from "./guard_rules.ts";
 
 /** Which settings file: `local` (default), `project`, `user`. */
 export type ClaudeScope = "local" | "project" | "user";
@@ -61,6 +69,11 @@ export interface ClaudeHookOptions {
    * (undefined).
    */
   guard?: boolean;
+  /**
+   * The paths the guard's sandbox and permission rules protect (lib/install/guard_paths.ts); without
+   * them only the `PreToolUse` hook is installed or removed.
+   */
+  guardTargets?: GuardTargets;
   dryRun?: boolean;
   /** Describe each file change as a diff (default), or as one line per file. */
   diff?: boolean;
@@ -148,22 +161,35 @@ export async function installClaudeHooks(options: ClaudeHookOptions): Promise<Cl
   if (!options.command) throw new ConfigError("Cannot install the Claude hooks without a command");
   const path = claudeSettingsPath(options.scope ?? "local", options);
   const current = await readSettings(path);
+  const guard = options.guard ?? hasOurGuard(current.settings);
   const entries = buildClaudeEntries(options.command, {
     stopTimeoutSeconds: options.stopTimeoutSeconds,
     stopPrefix: options.stopPrefix,
-    guard: options.guard ?? hasOurGuard(current.settings),
+    guard,
   });
-  const merged = mergeOurHooks(current.settings, entries);
-  const actions: FileAction[] = [];
-  if (current.text !== null && isDeepStrictEqual(current.settings, merged)) {
-    return await finish(path, actions, options);
+  const items = options.guardTargets ? claudeGuardItems(options.guardTargets) : [];
+  const shape = guard ? checkGuardShape(current.settings, items) : null;
+  if (shape) {
+    throw new ConfigError(
+      `Claude settings "${path}" cannot take review-gate's guard rules: ${shape}; fix it, then run install again`,
+    );
   }
-  const text = current.text === null
-    ? renderSettings(merged)
+  const hooksText = current.text === null
+    ? renderSettings(mergeOurHooks(current.settings, entries))
+    : isDeepStrictEqual(current.settings, mergeOurHooks(current.settings, entries))
+    ? current.text
     : await editSettingsText(current.text, entries);
+  const text = guard
+    ? await addGuardItems(hooksText, items)
+    : await removeGuardItems(hooksText, items, await userBefore(path, current.settings));
+  const actions: FileAction[] = [];
+  if (current.text !== null && text === current.text) return await finish(path, actions, options);
   if (current.text === null) {
     if (!(await lstatOrNull(dirname(path)))) actions.push({ op: "mkdir", path: dirname(path) });
-  } else if (!(await lstatOrNull(path + BACKUP_SUFFIX))) {
+  } else if (
+    !(await lstatOrNull(path + BACKUP_SUFFIX)) && dropOurHooks(current.settings).removed === 0
+  ) {
+    // (a file holding our hooks but no backup is one install created: nothing of the user's to keep)
     actions.push({
       op: "write",
       path: path + BACKUP_SUFFIX,
@@ -179,7 +205,9 @@ export async function installClaudeHooks(options: ClaudeHookOptions): Promise<Cl
     text,
     mode: current.mode,
     before: current.text,
-    why: "add review-gate's UserPromptSubmit and Stop hooks",
+    why: guard && items.length > 0
+      ? "add review-gate's UserPromptSubmit, Stop and guard hooks, and the sandbox and permission rules that keep the agent out of review-gate's state"
+      : "add review-gate's UserPromptSubmit and Stop hooks",
   });
   return await finish(path, actions, options);
 }
@@ -194,10 +222,15 @@ export async function uninstallClaudeHooks(options: ClaudeHookOptions): Promise<
   const path = claudeSettingsPath(options.scope ?? "local", options);
   const backupPath = path + BACKUP_SUFFIX;
   const current = await readSettings(path);
-  const { settings, removed } = dropOurHooks(current.settings);
   const actions: FileAction[] = [];
-  if (removed === 0 || current.text === null) return await finish(path, actions, options);
+  if (current.text === null) return await finish(path, actions, options);
+  const { removed } = dropOurHooks(current.settings);
   const backup = await readBackup(backupPath);
+  const items: GuardItem[] = options.guardTargets ? claudeGuardItems(options.guardTargets) : [];
+  const unhooked = removed > 0 ? await editSettingsText(current.text, null) : current.text;
+  const text = await removeGuardItems(unhooked, items, backup?.settings ?? null);
+  if (text === current.text) return await finish(path, actions, options);
+  const settings = await parseSettingsText(text, path) as Settings;
   if (backup !== null && isDeepStrictEqual(backup.settings, settings)) {
     actions.push({
       op: "write",
@@ -219,13 +252,23 @@ export async function uninstallClaudeHooks(options: ClaudeHookOptions): Promise<
     actions.push({
       op: "write",
       path,
-      text: await editSettingsText(current.text, null),
+      text,
       mode: current.mode,
       before: current.text,
-      why: "remove review-gate's hooks",
+      why: "remove review-gate's hooks and guard rules",
     });
   }
   return await finish(path, actions, options);
+}
+
+/**
+ * What the user had before review-gate touched the file: the backup's value; with no backup, the
+ * file itself unless it holds our hooks (then install created it: `null`).
+ */
+async function userBefore(path: string, settings: Settings): Promise<unknown> {
+  const backup = await readBackup(path + BACKUP_SUFFIX);
+  if (backup) return backup.settings;
+  return dropOurHooks(settings).removed > 0 ? null : settings;
 }
 
 async function readBackup(path: string): Promise<{ text: string; settings: unknown } | null> {
