@@ -11,6 +11,7 @@ import type { Config } from "../../config/config.ts";
 import type { Repo } from "../../git/repo.ts";
 import type { HookInput } from "../hook_io.ts";
 import type { StoredVerdict } from "./decision.ts";
+import type { RunRecord } from "../../store/run_record.ts";
 
 /** The turn to review. */
 export interface TurnReview {
@@ -110,21 +111,29 @@ export async function reviewTurn(
         )
         : [],
     };
-    const excluded = record.rules?.excluded ?? [];
-    if (outcome.answer && excluded.length > 0) {
-      // a review that left files out by rule names them in the gate's own answer
-      verdict.excluded = (await import("../../rules/report.ts")).excludedList(excluded);
-    }
-    if (outcome.answer && record.coverage?.status === "partial") {
-      const { partialSummary } = await import("../../git/coverage_text.ts");
-      verdict.partial = partialSummary(record.coverage);
-    }
+    if (outcome.answer) await nameLeftOut(verdict, record);
     const settled = outcome.answer || record.status === "nothing-to-review" ||
       record.status === "not-reviewed";
     return { verdict, couldNotRun: !settled };
   } finally {
     clearTimeout(timer);
     input.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/** Name on an answered verdict the files left out by rule, and what partial coverage left out. */
+async function nameLeftOut(
+  verdict: StoredVerdict,
+  record: Pick<RunRecord, "rules" | "coverage">,
+): Promise<void> {
+  const excluded = record.rules?.excluded ?? [];
+  if (excluded.length > 0) {
+    // a review that left files out by rule names them in the gate's own answer
+    verdict.excluded = (await import("../../rules/report.ts")).excludedList(excluded);
+  }
+  if (record.coverage?.status === "partial") {
+    const { partialSummary } = await import("../../git/coverage_text.ts");
+    verdict.partial = partialSummary(record.coverage);
   }
 }
 
