@@ -14,7 +14,6 @@
  *
  * @module
  */
-import { dirname } from "node:path";
 import { stateKeyPath } from "./user_state.ts";
 
 /** What loading the key gave. */
@@ -80,7 +79,8 @@ async function readKey(path: string): Promise<StateKeyResult> {
 }
 
 async function createKey(path: string): Promise<void> {
-  await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  // the folder of the key (stateKeyPath ends "/key"); no node:path on the hooks' fast path
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true, mode: 0o700 });
   const bytes = crypto.getRandomValues(new Uint8Array(KEY_BYTES));
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   const temp = `${path}.${crypto.randomUUID()}.tmp`;
