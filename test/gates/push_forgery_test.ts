@@ -118,9 +118,13 @@ Deno.test("pre-push: a push stamp the agent writes or edits is never replayed", 
   await Deno.writeTextFile(join(agentState, "review-gate", "key"), `${"ab".repeat(32)}\n`, {
     mode: 0o600,
   });
-  /** Delete `feature` on the remote and push it again: review-gate must start. */
+  /**
+   * Put `feature` on the remote back where it started (main's commit) and push it again — an update,
+   * which review-gate stamps when its verdict is cached (a new branch never is) — and see
+   * review-gate start.
+   */
   const repush = async (env: Record<string, string> = {}) => {
-    await push(["--delete", "feature"]);
+    await rewind(sb, "refs/heads/feature", await gitOk(sb, ["rev-parse", "main"]));
     const before = await started();
     const r = await push(["feature"], env);
     assert.equal(await started(), before + 1, `review-gate started: ${r.stderr}`);
@@ -250,6 +254,11 @@ Deno.test("pre-push: a push stamp the agent writes or edits is never replayed", 
   }
 });
 
+/** Move a ref of the bare remote behind the hook's back (the remote, not this repository, moved). */
+async function rewind(sb: Awaited<ReturnType<typeof makeGateSandbox>>, ref: string, id: string) {
+  await gitOk(sb, ["--git-dir", sb.remote, "update-ref", ref, id.trim()]);
+}
+
 Deno.test("pre-push: a cost line the agent appends does not spend the daily budget", async () => {
   const sb = await makeGateSandbox();
   try {
@@ -301,8 +310,9 @@ Deno.test("pre-push: a pending stamp rewritten while review-gate runs is never s
     await gitOk(sb, ["checkout", "-q", "-b", "feature"]);
     await commitToken(sb, "FEATURE");
     await push(["feature"]);
-    for (let i = 0; i < 2; i++) {
-      await push(["--delete", "feature"]);
+    const base = await gitOk(sb, ["rev-parse", "main"]);
+    for (let i = 0; i < 3; i++) {
+      await rewind(sb, "refs/heads/feature", base);
       const before = await started();
       const r = await push(["feature"]);
       assert.equal(r.code, 0, r.stderr);
