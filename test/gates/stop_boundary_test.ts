@@ -395,6 +395,26 @@ Deno.test("a Stop whose session state is gone follows on_error", async (t) => {
       const s = await runHook(sb, "claude-stop", stopPayload(session), { env: blocking });
       assert.equal(stopDecision(s.stdout)?.decision, "block", s.stdout);
     });
+    await t.step(
+      "on_error block: state deleted before every stop is no loop (the host's stop_hook_active)",
+      async () => {
+        const session = { sessionId: "sess-loop", cwd: root };
+        await runHook(sb, "claude-prompt", promptPayload(session));
+        await Deno.remove(join(sessions, "sess-loop.json"));
+        const first = await runHook(sb, "claude-stop", stopPayload(session), { env: blocking });
+        assert.equal(stopDecision(first.stdout)?.decision, "block", first.stdout);
+        await Deno.remove(join(sessions, "sess-loop.json"));
+        const again = await runHook(
+          sb,
+          "claude-stop",
+          stopPayload({ ...session, stopHookActive: true }),
+          { env: blocking },
+        );
+        const decision = stopDecision(again.stdout);
+        assert.equal(decision?.decision, undefined, again.stdout);
+        assert.match(String(decision?.systemMessage), /NOT reviewed/);
+      },
+    );
     await t.step("default on_error: allowed, loudly NOT reviewed", async () => {
       await writeRepoConfig(sb, null);
       await gitOk(sb, ["rm", "-q", ".review-gate.json"]);

@@ -61,7 +61,7 @@ Deno.test("claude Stop gate internal error follows on_error: block is counted an
       assert.match(reason, /"review-gate gate disable claude-stop" or REVIEW_GATE=0/);
       assert.match(
         String(decisions[2]?.systemMessage),
-        /could not review this turn .*broken\.bin.* stopped blocking after 2 blocks in a row \(max_blocks\)/,
+        /could not review this turn: it was NOT reviewed .*broken\.bin.* stopped blocking after 2 blocks in a row \(max_blocks\)/,
       );
       assert.equal(await providerCalls(sb), 0);
     });

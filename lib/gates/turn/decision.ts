@@ -171,8 +171,8 @@ async function decideOnMerits(
     const what = findings
       ? `still finds ${plural(verdict.blocking.length, "blocking finding")}`
       : couldNotRun
-      ? `could not review this turn (${reason})`
-      : `reviewed only part of this turn (${verdict.partial})`;
+      ? `could not review this turn: it was NOT reviewed (${reason})`
+      : `reviewed only part of this turn: it was only PARTIALLY reviewed (${verdict.partial})`;
     const see = reviewPath ? `; see ${reviewPath}` : runPath ? `; details: ${runPath}` : "";
     const message = `review-gate ${what} but stopped blocking after ${
       plural(maxBlocks, "block")

@@ -21,6 +21,11 @@ export interface TurnPayload {
   last_assistant_message?: string;
   /** The turn's start: the user's prompt text, as the agent sent it. */
   prompt?: string;
+  /**
+   * Stop: the host says this stop follows a block of the same turn (Claude Code and Codex both send
+   * it). Set by the host, not the model.
+   */
+  stop_hook_active?: boolean;
 }
 
 /** Result of a door's payload parser: the payload, or why it is unusable (never thrown). */

@@ -371,7 +371,11 @@ async function startNotSeen(
       `its start was not seen in "${gate.repo.root}" (hooks installed during the session, or the session's state was deleted or does not verify); the next stops review from here`,
     blocking: [],
   }, {
-    streak: at.session.consecutiveBlocks,
+    // The block counter lives in the state that is gone: a stop the host marks as following a block
+    // of this turn counts as at the cap, so state deleted before every stop cannot make a loop.
+    streak: gate.payload.stop_hook_active === true
+      ? Math.max(at.session.consecutiveBlocks, gate.gate.max_blocks)
+      : at.session.consecutiveBlocks,
     maxBlocks: gate.gate.max_blocks,
     onError: gate.gate.on_error,
     onPartial: gate.gate.on_partial,
