@@ -131,11 +131,18 @@ Deno.test("gate disable claude-stop between turns makes the Stop allow without a
     assert.match(String(stopDecision(blockedMid.stdout)?.reason), /\.review-gate\.json:1/);
     assert.equal(await providerCalls(sb), 1);
 
-    // between turns (before the next prompt): the user's, and the next turn is not reviewed
+    // the blocked stop answered for nothing: a next prompt that does not name the switch is still
+    // blocked on it; one that names it ("disable the gate") lets it apply, and the turn is not
+    // reviewed
     const status = await runCli(sb, ["gate", "status"]);
     assert.match(status.stdout, /claude-stop: disabled/);
     assert.match(status.stdout, /pre-push: enabled/);
     await runHook(sb, "claude-prompt", promptPayload(session));
+    const stillBlocked = await stop();
+    assert.equal(stopDecision(stillBlocked.stdout)?.decision, "block", stillBlocked.stderr);
+    assert.match(String(stopDecision(stillBlocked.stdout)?.reason), /\.review-gate\.json:1/);
+    const asked = "I had to disable the gate for a while: carry on.";
+    await runHook(sb, "claude-prompt", promptPayload({ ...session, prompt: asked }));
     await Deno.writeTextFile(join(root, "src", "app.ts"), "export const a = 3;\n");
     const allowed = await stop();
     assert.deepEqual([allowed.code, allowed.stdout], [0, ""], allowed.stderr);
