@@ -458,18 +458,24 @@ Deno.test("a write after an answered Stop that switches the gate off does not si
         await gitOk(sb, ["checkout", "--", APP]);
       },
     );
-    await t.step("the user's own `gate disable` between turns switches it off", async () => {
-      const session = { sessionId: "sess-off-user", cwd: root };
-      await runHook(sb, "claude-prompt", promptPayload(session));
-      const first = await runHook(sb, "claude-stop", stopPayload(session), { env: blocking });
-      assert.deepEqual([first.code, first.stdout], [0, ""], first.stderr);
-      const off = await runCli(sb, ["gate", "disable", "claude-stop"]);
-      assert.equal(off.code, 0, off.stderr);
-      await runHook(sb, "claude-prompt", promptPayload(session));
-      await addTokenLine(root, "USER_OFF");
-      const s = await runHook(sb, "claude-stop", stopPayload(session), { env: blocking });
-      assert.deepEqual([s.code, s.stdout], [0, ""], s.stderr);
-    });
+    await t.step(
+      "the user's own `gate disable` between turns switches it off once a prompt names it",
+      async () => {
+        // review-gate cannot tell the user's command from the agent's background write above: the
+        // user's next prompt says so
+        const session = { sessionId: "sess-off-user", cwd: root };
+        await runHook(sb, "claude-prompt", promptPayload(session));
+        const first = await runHook(sb, "claude-stop", stopPayload(session), { env: blocking });
+        assert.deepEqual([first.code, first.stdout], [0, ""], first.stderr);
+        const off = await runCli(sb, ["gate", "disable", "claude-stop"]);
+        assert.equal(off.code, 0, off.stderr);
+        const prompt = "I disable the gate for now; add a line.";
+        await runHook(sb, "claude-prompt", promptPayload({ ...session, prompt }));
+        await addTokenLine(root, "USER_OFF");
+        const s = await runHook(sb, "claude-stop", stopPayload(session), { env: blocking });
+        assert.deepEqual([s.code, s.stdout], [0, ""], s.stderr);
+      },
+    );
   } finally {
     await sb.cleanup();
   }
