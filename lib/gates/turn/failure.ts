@@ -53,28 +53,11 @@ export async function gateFailed(gate: GateContext, error: unknown): Promise<Hoo
     const stdout = buildStopCouldNotRun({ reason: verdict.message!, block: false, gateName });
     return { stdout, stderr, exitCode: 0 };
   }
-  try {
-    const state = await ensureStateDir(gate.repo.commonDir);
-    const sessionId = gate.payload.session_id;
-    const session = (await readSessionState(state, sessionId)) ?? { consecutiveBlocks: 0 };
-    const out = await decideStop(verdict, {
-      streak: session.consecutiveBlocks,
-      maxBlocks: stop.max_blocks,
-      onError: "block",
-      gateName,
-      save: (patch) => writeSessionState(state, { sessionId, value: { ...session, ...patch } }),
-    });
-    return { ...out, stderr };
-  } catch (second) {
-    const reason = `${verdict.message}; the block counter could not be saved (${
-      describeFailure(second)
-    }), so the stop is allowed`;
-    return {
-      stdout: buildStopCouldNotRun({ reason, block: false, gateName }),
-      stderr,
-      exitCode: 0,
-    };
-  }
+  return await decideCounted(gate, verdict, {
+    onError: "block",
+    stderr,
+    allowed: ", so the stop is allowed",
+  });
 }
 
 /**
@@ -101,26 +84,54 @@ export async function tooLargeToReview(gate: GateContext, seconds: number): Prom
   const stderr = sanitizeForTerminal(
     `review-gate: this turn was NOT reviewed: ${verdict.message}\n`,
   );
+  return await decideCounted(gate, verdict, {
+    onError: stop.on_error,
+    onPartial: stop.on_partial,
+    stderr,
+    allowed: "",
+  });
+}
+
+/**
+ * Decide a stop that reviewed nothing with the session's block counter (counted and capped by
+ * `max_blocks`); when the counter cannot be read or saved, the stop is allowed with the reason.
+ *
+ * @param gate the open gate
+ * @param verdict what the stop has instead of a review
+ * @param how the `on_error`/`on_partial` to apply, the stderr text, and what the fallback adds
+ * @returns exit 0 always
+ */
+async function decideCounted(
+  gate: GateContext,
+  verdict: StoredVerdict,
+  how: {
+    onError: "allow" | "block";
+    onPartial?: "allow" | "block";
+    stderr: string;
+    allowed: string;
+  },
+): Promise<HookOutput> {
+  const gateName = gate.door.gateName;
   try {
     const state = await ensureStateDir(gate.repo.commonDir);
     const sessionId = gate.payload.session_id;
     const session = (await readSessionState(state, sessionId)) ?? { consecutiveBlocks: 0 };
     const out = await decideStop(verdict, {
       streak: session.consecutiveBlocks,
-      maxBlocks: stop.max_blocks,
-      onError: stop.on_error,
-      onPartial: stop.on_partial,
+      maxBlocks: gate.gate.max_blocks,
+      onError: how.onError,
+      ...(how.onPartial ? { onPartial: how.onPartial } : {}),
       gateName,
       save: (patch) => writeSessionState(state, { sessionId, value: { ...session, ...patch } }),
     });
-    return { ...out, stderr };
+    return { ...out, stderr: how.stderr };
   } catch (error) {
     const reason = `${verdict.message}; the block counter could not be saved (${
       describeFailure(error)
-    })`;
+    })${how.allowed}`;
     return {
       stdout: buildStopCouldNotRun({ reason, block: false, gateName }),
-      stderr,
+      stderr: how.stderr,
       exitCode: 0,
     };
   }
