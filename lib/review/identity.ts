@@ -51,6 +51,8 @@ export async function verdictIdentity(
     acks?: string;
     answerKind?: AnswerKind;
     rules?: RulesOptions;
+    /** The environment: a provider binary override (`REVIEW_GATE_<NAME>_BIN`) is part of it. */
+    env?: Record<string, string | undefined>;
   },
 ): Promise<Omit<MemoParts, "from" | "to">> {
   // The gates' fast paths ask for reviews: only another kind loads the kind registry.
@@ -63,8 +65,9 @@ export async function verdictIdentity(
     const { getProvider } = await import("../providers/registry.ts");
     getProvider(provider); // throws, listing the valid choices
   }
+  const override = options.env?.[`REVIEW_GATE_${provider.toUpperCase()}_BIN`]?.trim();
   return {
-    provider,
+    provider: override ? `${provider} bin=${override}` : provider,
     model: config.model,
     reviewKind: options.kind,
     focus: options.focus,
@@ -78,4 +81,18 @@ export async function verdictIdentity(
     acks: options.acks ?? "none",
     rules: await ruleSettingsIdentity(config, options.rules ?? LOCAL_RULES),
   };
+}
+
+/**
+ * The provider as a verdict's cache key names it: the provider's name, plus the binary when it is
+ * not the provider's default (a `REVIEW_GATE_*_BIN` override). A verdict from another program —
+ * the bundled fake, or a stand-in an agent pointed a push at — is never a hit for a run of the
+ * real CLI, nor the other way round.
+ *
+ * @param adapter the provider's name and default binary
+ * @param bin the binary the run uses (lib/providers/registry.ts `resolveBinary`)
+ * @returns e.g. `"claude"` or `"claude bin=/tmp/fake/claude"`
+ */
+export function providerKey(adapter: { name: string; defaultBin: string }, bin: string): string {
+  return bin === adapter.defaultBin ? adapter.name : `${adapter.name} bin=${bin}`;
 }

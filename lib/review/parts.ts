@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { providerKey } from "./identity.ts";
 import type { TreeView } from "../answer/types.ts";
 import { formatRefusal } from "../answer/refusal.ts";
 import { sha256Hex } from "../base/sha256.ts";
@@ -169,7 +170,7 @@ async function reviewPart(
     fingerprint: await sha256Hex([`part\0`, chunk.digest ?? await sha256Hex(chunk.diff)]),
     schemaId: request.schemaHash,
     promptTemplateHash: request.templateHash,
-    provider: provider.adapter.name,
+    provider: providerKey(provider.adapter, provider.bin),
     model: request.model,
     focus: request.focus,
     reviewKind: request.kind,

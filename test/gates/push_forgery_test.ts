@@ -323,3 +323,31 @@ Deno.test("pre-push: a pending stamp rewritten while review-gate runs is never s
     await sb.cleanup();
   }
 });
+
+Deno.test("pre-push: a verdict from another reviewer binary is never a cached verdict for the configured one", async () => {
+  const sb = await makeGateSandbox();
+  try {
+    assert.equal((await runCli(sb, ["install", "--git"])).code, 0);
+    // a stand-in "reviewer" that approves everything and logs nothing (an agent could point a push
+    // at one with REVIEW_GATE_CLAUDE_BIN)
+    const approve = join(sb.dir, "approve.sh");
+    await Deno.writeTextFile(
+      approve,
+      `#!/bin/sh\nREVIEW_GATE_FAKE_LOG=/dev/null REVIEW_GATE_FAKE_SCENARIO=valid exec '${sb.env.REVIEW_GATE_CLAUDE_BIN}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    await commitToken(sb, "BUG");
+    const blocking = await blockingScenario(sb);
+    const standIn = await runGit(sb, ["push", "origin", "HEAD:refs/heads/tmp"], {
+      env: { REVIEW_GATE_CLAUDE_BIN: approve },
+    });
+    assert.equal(standIn.code, 0, standIn.stderr);
+    const calls = await providerCalls(sb);
+    const r = await runGit(sb, ["push", "origin", "main"], { env: scenario(blocking) });
+    assert.equal(r.code, 1, `reviewed by the configured reviewer and blocked: ${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /cached verdict/);
+    assert.equal(await providerCalls(sb), calls + 1);
+  } finally {
+    await sb.cleanup();
+  }
+});

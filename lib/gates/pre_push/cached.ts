@@ -64,14 +64,21 @@ export interface CachedVerdict {
  *
  * @param at the repository, a runner, the clock; `acks`, the acknowledgements that count (default
  *   the worktree's `.review-gate/acks.json`); `rules`, where the rules come from (its tree id is
- *   part of the memo identity)
+ *   part of the memo identity); `env`, whose provider binary override is part of the memo identity
  * @throws {import("../../base/errors.ts").ConfigError} for an invalid acks file;
  *   {@linkcode import("../../base/errors.ts").UsageError} for an unknown provider; whatever
  *   {@linkcode ensureStateDir} throws for a broken state dir
  */
 export async function cacheContextOf(
   config: Config,
-  at: { repo: Repo; runner: Runner; now: Date; acks?: readonly Ack[]; rules?: RulesOptions },
+  at: {
+    repo: Repo;
+    runner: Runner;
+    now: Date;
+    acks?: readonly Ack[];
+    rules?: RulesOptions;
+    env?: Record<string, string | undefined>;
+  },
 ): Promise<CacheContext> {
   const acks = activeAcks(
     at.acks ?? await readAcks(at.runner, { kind: "worktree", root: at.repo.root }),
@@ -83,6 +90,7 @@ export async function cacheContextOf(
     kind: "review",
     acks: await acksDigest(acks),
     rules,
+    ...(at.env ? { env: at.env } : {}),
   });
   const tree = rules.from.kind === "tree" ? rules.from.tree : "worktree";
   return {

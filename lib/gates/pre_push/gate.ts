@@ -254,6 +254,7 @@ async function cacheContextFor(push: Push, base: string, side: PushRules): Promi
       now: push.input.now(),
       acks: side.acks,
       rules: side.rules,
+      env: push.input.env,
     });
     push.cacheContexts.set(base, context);
   }
