@@ -149,17 +149,25 @@ Deno.test("acknowledged finding: the next Stop allows; a turn changing the line 
         const decision = stopDecision(s.stdout);
         assert.equal(decision?.decision, "block", s.stdout + s.stderr);
         assert.match(String(decision?.reason), /\.review-gate\/acks\.json:1/);
-        assert.match(String(decision?.reason), /which controls the review gate/);
+        assert.match(String(decision?.reason), /repository files, which control the review gate/);
+        // the user may have run it: the agent is told not to undo it, and the words that allow it
+        assert.match(
+          String(decision?.reason),
+          /If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to name it \("\.review-gate\/acks\.json"\)/,
+        );
       },
     );
-    await t.step("a next prompt that does not name the ack: still the unanswered turn's edit", async () => {
-      // the blocked stop answered for nothing: the next turn starts where turn one did, and the
-      // ack is still a gate-control edit of the work since then
-      await runHook(sb, "claude-prompt", promptPayload(session));
-      const s = await stop();
-      assert.equal(stopDecision(s.stdout)?.decision, "block", s.stdout + s.stderr);
-      assert.match(String(stopDecision(s.stdout)?.reason), /\.review-gate\/acks\.json:1/);
-    });
+    await t.step(
+      "a next prompt that does not name the ack: still the unanswered turn's edit",
+      async () => {
+        // the blocked stop answered for nothing: the next turn starts where turn one did, and the
+        // ack is still a gate-control edit of the work since then
+        await runHook(sb, "claude-prompt", promptPayload(session));
+        const s = await stop();
+        assert.equal(stopDecision(s.stdout)?.decision, "block", s.stdout + s.stderr);
+        assert.match(String(stopDecision(s.stdout)?.reason), /\.review-gate\/acks\.json:1/);
+      },
+    );
     await t.step("the user's ack holds once a prompt names it", async () => {
       const prompt = "I accepted that finding in .review-gate/acks.json; carry on.";
       await runHook(sb, "claude-prompt", promptPayload({ ...session, prompt }));
