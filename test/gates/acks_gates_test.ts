@@ -145,6 +145,10 @@ Deno.test("acknowledged finding: the next Stop allows; a turn changing the line 
         // `env -u CLAUDECODE review-gate ack …` from the agent's shell: the marker proves nothing
         const ack = await runCli(sb, ["ack", id, "--reason", "fine"]);
         assert.equal(ack.code, 0, ack.stderr);
+        assert.match(
+          ack.stdout,
+          /^note: an agent session's next Stop treats this as a change to its gate; name "\.review-gate\/acks\.json" in your next prompt to it so the change applies$/m,
+        );
         const s = await stop(true);
         const decision = stopDecision(s.stdout);
         assert.equal(decision?.decision, "block", s.stdout + s.stderr);

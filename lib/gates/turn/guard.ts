@@ -110,8 +110,9 @@ export function namingWords(guarded: Guarded): string {
 
 /** `controls` or `control`, as the guarded thing's name is singular or plural. */
 function controlVerb(what: string): string {
-  const noun = what.replace(/ \(.*\)$/, "");
-  return /(files|hooks|settings|guidelines|attributes)$/.test(noun) ? "control" : "controls";
+  // the last word, without a parenthesised file name; a path (`info/attributes`) is one file
+  const noun = what.replace(/ \(.*\)$/, "").split(" ").at(-1) ?? "";
+  return /^(files|hooks|settings|guidelines|attributes)$/.test(noun) ? "control" : "controls";
 }
 
 /** What a gate-control finding tells the agent: the user's change stays, the agent's is reverted. */

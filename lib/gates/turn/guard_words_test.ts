@@ -39,6 +39,10 @@ Deno.test("the title's verb agrees with what changed", () => {
     names: ["pre-push"],
   });
   assert.match(hook.title, /pre-push hook, which controls the review gate$/);
+  const info = { file: ".git/info/attributes", what: "git's info/attributes", names: [] };
+  assert.match(guardFinding(info).title, /info\/attributes, which controls the review gate$/);
+  const attributes = guardFinding(guardedTreePath("src/.gitattributes", null)!);
+  assert.match(attributes.title, /\(\.gitattributes\), which control the review gate$/);
 });
 
 Deno.test("the words a finding gives are words a prompt can use", () => {
