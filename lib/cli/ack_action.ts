@@ -18,6 +18,7 @@ import { stateDir } from "../store/state.ts";
 import { agentMarker } from "../base/agent_env.ts";
 import type { Runner } from "../exec/exec.ts";
 import type { CliDeps } from "./deps.ts";
+import { gateChangeNote } from "./gate_change_note.ts";
 
 /** Longest reason kept (schemas/acks.schema.json). */
 const MAX_REASON = 2000;
@@ -80,6 +81,7 @@ export async function ackAction(
       ack.fingerprint.slice(0, SHORT_FINGERPRINT)
     }: [${finding.severity}] ${location(finding)} ${finding.title}\n` +
       `  reason: ${reason}${expires ? ` (until ${expires})` : ""}\n` +
-      `Recorded in ${ACKS_FILE}: commit it so your team and CI share it.\n`,
+      `Recorded in ${ACKS_FILE}: commit it so your team and CI share it.\n` +
+      `${gateChangeNote([ACKS_FILE])}\n`,
   ));
 }

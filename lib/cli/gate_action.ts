@@ -18,6 +18,7 @@ import { codexHookStatuses, codexTimeoutProblem } from "../install/codex/status.
 import { findEnabledPlugin } from "../install/claude/plugin.ts";
 import { prePushStatus } from "../install/git/status.ts";
 import type { CliDeps } from "./deps.ts";
+import { gateChangeNote } from "./gate_change_note.ts";
 import { readRegularText } from "../base/regular_file.ts";
 
 const GATES = {
@@ -55,14 +56,16 @@ export async function toggle(
 ) {
   const gates = pickGates(which, enabled);
   let path: string;
+  let named: string; // what a prompt names it by (lib/gates/turn/guard_files.ts)
   if (flags.user) {
     const userPath = userConfigPath(deps.env);
     if (!userPath) {
       throw new ConfigError("Cannot find the user config: set HOME or XDG_CONFIG_HOME");
     }
-    path = userPath;
+    path = named = userPath;
   } else {
     path = join((await resolveRepo(deps.runner, deps.cwd)).root, REPO_CONFIG_FILE);
+    named = REPO_CONFIG_FILE;
   }
   let text = "";
   try {
@@ -81,6 +84,8 @@ export async function toggle(
   if (!enabled && !flags.user && gates.includes("pre-push")) {
     deps.stdout.write(`${PRE_PUSH_REPO_SWITCH}\n`);
   }
+  // both config files are guarded whole: any write is a change an agent's next Stop blocks on
+  if (next !== text) deps.stdout.write(`${gateChangeNote([named])}\n`);
 }
 
 /**

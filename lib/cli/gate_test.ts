@@ -58,9 +58,16 @@ Deno.test("gate disable edits a symlinked .review-gate.json at its target and ke
 Deno.test("gate enable creates a new .review-gate.json readable by others (0644)", async () => {
   const repo = await makeTestRepo({ "a.ts": "export const a = 1;\n" });
   try {
-    await gate(repo.root, ["enable", "all"]);
+    const out = await gate(repo.root, ["enable", "all"]);
     const path = join(repo.root, ".review-gate.json");
     assert.equal(await modeOf(path), 0o644);
+    // the write is a gate-control change to an agent's next Stop: the user is told what to name
+    assert.match(
+      out,
+      /^note: an agent session's next Stop treats this as a change to its gate; name "\.review-gate\.json" in your next prompt to it so the change applies$/m,
+    );
+    // nothing written, nothing to name
+    assert.doesNotMatch(await gate(repo.root, ["enable", "all"]), /note:/);
     assert.match(await Deno.readTextFile(path), /"claude_stop": \{\s*"enabled": true/);
   } finally {
     await repo.cleanup();
@@ -82,6 +89,23 @@ Deno.test("gate disable and gate enable without a gate name change nothing and e
     assert.match(
       await gate(repo.root, ["disable", "all"]),
       /pre-push, claude-stop, codex-stop: disabled/,
+    );
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("gate disable --user names the user config file, by its path, for the agent's next prompt", async () => {
+  const repo = await makeTestRepo({ "a.ts": "export const a = 1;\n" });
+  try {
+    const out = await gate(repo.root, ["disable", "codex-stop", "--user"]);
+    const path = join(repo.root, ".config", "review-gate", "config.json");
+    assert.match(out, /codex-stop: disabled/);
+    assert.ok(
+      out.includes(
+        `note: an agent session's next Stop treats this as a change to its gate; name "${path}" in your next prompt to it so the change applies\n`,
+      ),
+      out,
     );
   } finally {
     await repo.cleanup();

@@ -24,6 +24,7 @@ import {
 } from "../install/file_actions.ts";
 import { selfCommand, stopScriptPrefix } from "../install/self_command.ts";
 import type { CliDeps } from "./deps.ts";
+import { gateChangeNote, guardedWords } from "./gate_change_note.ts";
 
 /** `install`'s and `uninstall`'s parsed flags. */
 export interface InstallFlags {
@@ -76,4 +77,10 @@ export async function act(install: boolean, flags: InstallFlags, deps: CliDeps):
     else await pruneCreatedDirs(statePath);
   }
   for (const report of reports) deps.stdout.write(`${prefix}${report.text.trimEnd()}\n`);
+  if (flags.dryRun) return;
+  const touched = planned.flatMap((a) =>
+    a.op === "rename" ? [a.from, a.to] : a.op === "mkdir" || a.op === "rmdir" ? [] : [a.path]
+  );
+  const note = gateChangeNote(await guardedWords(deps.runner, { repo, env: deps.env }, touched));
+  if (note) deps.stdout.write(`${note}\n`);
 }

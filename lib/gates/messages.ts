@@ -31,8 +31,12 @@ export function renderFindingLine(finding: Finding): string {
   return sanitizeForTerminal(`[${finding.severity}] ${quotePath(finding.file)}:${lines} ${title}`);
 }
 
-/** A finding as a gate lists it: the finding and, when known, its fingerprint. */
-export type GateFinding = Finding & { fingerprint?: string };
+/**
+ * A finding as a gate lists it: the finding and, when known, its fingerprint. A gate-control
+ * finding (lib/gates/turn/guard.ts, not the model's) has `gateControl`: the quoted words that, in
+ * the user's next prompt, allow the change.
+ */
+export type GateFinding = Finding & { fingerprint?: string; gateControl?: string };
 
 /**
  * The findings with their fingerprints attached (for the `ack` command each block prints).

@@ -145,11 +145,20 @@ Deno.test("acknowledged finding: the next Stop allows; a turn changing the line 
         // `env -u CLAUDECODE review-gate ack …` from the agent's shell: the marker proves nothing
         const ack = await runCli(sb, ["ack", id, "--reason", "fine"]);
         assert.equal(ack.code, 0, ack.stderr);
+        assert.match(
+          ack.stdout,
+          /^note: an agent session's next Stop treats this as a change to its gate; name "\.review-gate\/acks\.json" in your next prompt to it so the change applies$/m,
+        );
         const s = await stop(true);
         const decision = stopDecision(s.stdout);
         assert.equal(decision?.decision, "block", s.stdout + s.stderr);
         assert.match(String(decision?.reason), /\.review-gate\/acks\.json:1/);
-        assert.match(String(decision?.reason), /which controls the review gate/);
+        assert.match(String(decision?.reason), /repository files, which control the review gate/);
+        // the user may have run it: the agent is told not to undo it, and the words that allow it
+        assert.match(
+          String(decision?.reason),
+          /If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to name it \("\.review-gate\/acks\.json"\)/,
+        );
       },
     );
     await t.step(

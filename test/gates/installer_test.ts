@@ -74,11 +74,17 @@ Deno.test("install then uninstall leaves a foreign pre-push hook and Claude sett
       assert.match(r.stdout, /^ {4}\+ .*hook pre-push/m, "a dry run shows the change itself");
       assert.match(r.stdout, /settings\.local\.json/);
       assert.deepEqual({ hooks: await treeState(hooks), claude: await treeState(claude) }, before);
+      assert.doesNotMatch(r.stdout, /note:/, "nothing written: nothing for a prompt to name");
     });
 
     await t.step("install adds our entries beside the user's", async () => {
       const r = await runCli(sb, ["install"]);
       assert.equal(r.code, 0, r.stderr);
+      // the files written control the turn gates: an agent's next Stop blocks until a prompt names them
+      assert.match(
+        r.stdout,
+        /^note: an agent session's next Stop treats these as changes to its gate; name "\.git\/hooks\/pre-push", "\.claude\/settings\.local\.json" and "\.git\/info\/exclude" in your next prompt to it so the changes apply$/m,
+      );
       // what was written where, one line per file and how to see it, not the files' content
       assert.match(
         r.stdout,
@@ -105,6 +111,10 @@ Deno.test("install then uninstall leaves a foreign pre-push hook and Claude sett
     await t.step("uninstall restores every file byte for byte", async () => {
       const r = await runCli(sb, ["uninstall"]);
       assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stdout,
+        /^note: an agent session's next Stop treats these as changes to its gate; name "\.git\/hooks\/pre-push", "\.claude\/settings\.local\.json" and "\.git\/info\/exclude" in your next prompt/m,
+      );
       assert.deepEqual({ hooks: await treeState(hooks), claude: await treeState(claude) }, before);
     });
   } finally {
@@ -126,6 +136,10 @@ Deno.test("gate disable claude-stop between turns makes the Stop allow without a
     await Deno.writeTextFile(join(root, "src", "app.ts"), "export const a = 2;\n");
     const midTurn = await runCli(sb, ["gate", "disable", "claude-stop"]);
     assert.equal(midTurn.code, 0, midTurn.stderr);
+    assert.match(
+      midTurn.stdout,
+      /^note: an agent session's next Stop treats this as a change to its gate; name "\.review-gate\.json" in your next prompt to it so the change applies$/m,
+    );
     const blockedMid = await stop();
     assert.equal(stopDecision(blockedMid.stdout)?.decision, "block", blockedMid.stderr);
     assert.match(String(stopDecision(blockedMid.stdout)?.reason), /\.review-gate\.json:1/);

@@ -49,7 +49,7 @@ function assertGuardBlock(decision: Record<string, unknown> | null, file: RegExp
   const reason = String(decision?.reason);
   assert.match(reason, what);
   assert.match(reason, file);
-  assert.match(reason, /which controls the review gate/);
+  assert.match(reason, /, which controls? the review gate/);
 }
 
 Deno.test("claude Stop gate blocks a turn that changes what controls the gate, unless the prompt asked", async (t) => {
@@ -64,6 +64,17 @@ Deno.test("claude Stop gate blocks a turn that changes what controls the gate, u
       });
       assertGuardBlock(decision, /\[high\] \.review-gate\.json:1/, /review-gate's config/);
       assert.equal(await providerCalls(sb), 1, "the turn's code change is reviewed too");
+      // the model approved: review.md says so, and the reason says why the stop blocks anyway
+      const reason = String(decision?.reason);
+      assert.match(
+        reason,
+        /The model's review approved the code \(\S+review\.md\); this block is review-gate's own check of what controls the gate, not a finding of that review\./,
+      );
+      assert.doesNotMatch(reason, /Full review:|Fix it|Undo the change/);
+      assert.match(
+        reason,
+        /If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to name it \("\.review-gate\.json", "review-gate config" or "disable the gate"\)\. If you made it without being asked, revert it/,
+      );
     });
 
     await t.step("the same change asked for by name passes", async () => {

@@ -65,7 +65,7 @@ function assertControlBlock(decision: Record<string, unknown> | null, file: RegE
   const reason = String(decision?.reason);
   assert.match(reason, file);
   assert.match(reason, what);
-  assert.match(reason, /which controls the review gate/);
+  assert.match(reason, /, which controls? the review gate/);
 }
 
 Deno.test("claude Stop gate blocks a turn that hides its edit through info/ files or git config", async (t) => {

@@ -18,35 +18,90 @@ import type { HookOutput } from "../hook_io.ts";
  * The reason says what really happens next: the next stop reviews the changes again (an
  * explanation does not unblock it), only the user can accept a finding, and after `maxBlocks`
  * blocks in a row the stop is let through with a note to the user (lib/gates/turn/decision.ts).
+ * Gate-control findings (`gateControl`, lib/gates/turn/guard.ts) are not the model's: the reason
+ * says the block is the gate's own check, tells the agent not to undo a change the user made but
+ * to ask for a prompt naming it (the exact words), and to revert only its own.
  *
  * @param input blocking findings (≥1); the absolute path of the run's review.md, when a review
- *   ran; a note line to add (e.g. the model review could not run); the gate's `max_blocks`
+ *   ran, and whether that review approved; a note line to add (e.g. the model review could not
+ *   run); the gate's `max_blocks`
  * @returns one JSON line `{"decision":"block","reason":…}` with a final newline
  */
 export function buildStopBlock(
   input: {
     findings: readonly GateFinding[];
     reviewPath?: string;
+    reviewApproved?: boolean;
     note?: string;
     maxBlocks: number;
   },
 ): string {
   const acks = input.findings.some((f) => f.fingerprint) ? [STOP_ACK_HINT] : [];
-  const them = input.findings.length === 1 ? "it" : "them";
+  const model = input.findings.filter((f) => f.gateControl === undefined).length;
+  const them = model === input.findings.length
+    ? model === 1 ? "it" : "them"
+    : `the review's ${model === 1 ? "finding" : "findings"}`;
+  const fix =
+    `Fix ${them}, then finish your turn: the next stop reviews the changes again, and an explanation does not unblock it.`;
   const reason = [
     `review-gate found ${
       plural(input.findings.length, "blocking finding")
     } in this turn's changes:`,
     ...listFindings(input.findings),
-    ...(input.reviewPath ? [`Full review: ${input.reviewPath}`] : []),
+    ...reviewLines(input, model),
     ...(input.note ? [input.note] : []),
-    `Fix ${them}, then finish your turn: the next stop reviews the changes again, and an explanation does not unblock it.`,
+    ...(model > 0 ? [fix] : []),
     ...acks,
+    ...gateControlLines(input.findings),
     `After ${
       plural(input.maxBlocks, "block")
     } in a row (max_blocks) the stop is let through, and the user is told it still has blocking findings.`,
   ].join("\n");
   return JSON.stringify({ decision: "block", reason: sanitizeForTerminal(reason) }) + "\n";
+}
+
+/**
+ * Where the model's review is: `Full review: …` when it has blocking findings; when only the
+ * gate's own check blocks, what that review said, so a review.md that approves is not left
+ * unexplained.
+ */
+function reviewLines(
+  input: { findings: readonly GateFinding[]; reviewPath?: string; reviewApproved?: boolean },
+  model: number,
+): string[] {
+  if (model > 0) return input.reviewPath ? [`Full review: ${input.reviewPath}`] : [];
+  const own =
+    "this block is review-gate's own check of what controls the gate, not a finding of that review";
+  if (!input.reviewPath) {
+    return [
+      "This block is review-gate's own check of what controls the gate, not a finding of a model review.",
+    ];
+  }
+  const said = input.reviewApproved ? "approved the code" : "found nothing blocking";
+  return [`The model's review ${said} (${input.reviewPath}); ${own}.`];
+}
+
+/** What the agent does about gate-control findings: the user's change stays, its own is reverted. */
+function gateControlLines(findings: readonly GateFinding[]): string[] {
+  const control = findings.filter((f) => f.gateControl !== undefined);
+  if (control.length === 0) return [];
+  const words = [
+    ...new Set(control.map((f) => {
+      const named = f.gateControl!.includes(`"${f.file}"`) ? "" : ` for ${f.file}`;
+      return `${f.gateControl}${named}`;
+    })),
+  ];
+  const one = control.length === 1;
+  return [
+    `${
+      one ? "The gate-control finding is" : "The gate-control findings are"
+    } not a bug to fix: review-gate cannot tell the user's own change (their "review-gate gate disable", "ack" or "install") from an agent's.`,
+    `If the user made ${one ? "this change" : "these changes"}, do not undo ${
+      one ? "it" : "them"
+    }: tell the user that review-gate needs their next prompt to name ${one ? "it" : "each"} (${
+      words.join("; ")
+    }). If you made ${one ? "it" : "one"} without being asked, revert it, then finish your turn.`,
+  ];
 }
 
 /** Who may accept a finding: the user (`review-gate ack` refuses to run inside an agent session). */

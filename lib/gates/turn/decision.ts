@@ -209,6 +209,7 @@ function blockText(
     return buildStopBlock({
       findings: verdict.blocking,
       reviewPath,
+      reviewApproved: verdict.status === "approved",
       note,
       maxBlocks: options.maxBlocks,
     });

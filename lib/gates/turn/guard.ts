@@ -14,22 +14,23 @@
  * thing — the file's name (`.review-gate.json`, `REVIEW.md`, `settings.local.json`, `hooks.json`,
  * `pre-push`…) or, for review-gate's own config, the config or a setting by name ("review-gate
  * config", "disable the gate", `fail_on`: guard_files.ts `CONFIG_NAMES`). A prompt that only says
- * "fix the build" or "fix what review-gate reported" does not cover an edit to the gate, and a
- * user who wants the change says so by name or makes it themselves between turns.
+ * "fix the build" or "fix what review-gate reported" does not cover an edit to the gate: a user who
+ * wants the change, or made it themselves, says so by name in a prompt.
  *
  * A change made during the turn is the turn's, whoever made it: review-gate cannot tell the user's
  * own `gate disable`, `ack` or `install` in their terminal from the same command run by the agent
  * (the agent markers of lib/base/agent_env.ts are environment variables the agent can unset, `env
- * -u CLAUDECODE …`). The user's escapes are between turns (a change made before the next prompt is
- * that turn's baseline), in the prompt (naming the thing), `REVIEW_GATE=0` when starting the agent,
- * and `uninstall`. The findings count towards `max_blocks` like any other block, so this can never
+ * -u CLAUDECODE …`), and a change made between turns before a Stop answered for the work is that
+ * work's too. So the finding tells the agent not to undo a change the user made but to ask the user
+ * to name it in their next prompt, and to revert only its own. The user's escapes are in the prompt
+ * (naming the thing), `REVIEW_GATE=0` when starting the agent, and `uninstall`. The findings count towards `max_blocks` like any other block, so this can never
  * loop. Files in the turn's tree diff are found with one `git diff --name-only`; files
  * outside it by the fingerprints lib/gates/turn/guard_files.ts recorded at the turn's start.
  *
  * @module
  */
 import { relative } from "node:path";
-import type { Finding } from "../../kinds/review/types.ts";
+import type { GateFinding } from "../messages.ts";
 import type { Runner } from "../../exec/exec.ts";
 import { git } from "../../git/git.ts";
 import type { Repo } from "../../git/repo.ts";
@@ -89,21 +90,55 @@ export function promptAsked(prompt: string | undefined, names: readonly string[]
   return names.some((name) => text.includes(name));
 }
 
-/** The blocking finding for one guarded change. */
-export function guardFinding(guarded: Guarded): Finding {
+/**
+ * The words that, in a prompt, make a guarded change the user's, quoted for a message: the file's
+ * path when it names it, the config's phrases for review-gate's config, else the first name.
+ *
+ * @returns e.g. `".review-gate.json", "review-gate config" or "disable the gate"`
+ */
+export function namingWords(guarded: Guarded): string {
+  const words = promptAsked(guarded.file, guarded.names) ? [guarded.file] : [];
+  if (guarded.names.includes("disable the gate")) {
+    words.push("review-gate config", "disable the gate");
+  }
+  if (words.length === 0 && guarded.names.length > 0) words.push(guarded.names[0]);
+  const quoted = words.map((w) => `"${w}"`);
+  return quoted.length <= 1
+    ? quoted.join("")
+    : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
+}
+
+/** `controls` or `control`, as the guarded thing's name is singular or plural. */
+function controlVerb(what: string): string {
+  // the last word, without a parenthesised file name; a path (`info/attributes`) is one file
+  const noun = what.replace(/ \(.*\)$/, "").split(" ").at(-1) ?? "";
+  return /^(files|hooks|settings|guidelines|attributes)$/.test(noun) ? "control" : "controls";
+}
+
+/** What a gate-control finding tells the agent: the user's change stays, the agent's is reverted. */
+export function gateControlAdvice(words: string): string {
+  return `If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to name it (${words} counts). If you made it without being asked, revert it.`;
+}
+
+/**
+ * The blocking finding for one guarded change, with the words that, in a prompt, allow it
+ * (`gateControl`: the stop's block reason tells them; lib/gates/turn/answer.ts).
+ */
+export function guardFinding(guarded: Guarded): GateFinding {
+  const words = namingWords(guarded);
   return {
     severity: "high",
     category: "security",
     scope: "introduced",
-    title: `This turn changed ${guarded.what}, which controls the review gate`,
+    title: `This turn changed ${guarded.what}, which ${controlVerb(guarded.what)} the review gate`,
     body:
-      `An agent may not change its own reviewer's configuration, guidelines, hooks or settings unless the user asked for it, and the user's prompt for this turn did not name ${guarded.file}.`,
+      `No prompt since the work was last answered for names ${guarded.file}. review-gate cannot tell the user's own change (their "review-gate gate disable", "ack" or "install") from an agent's, so a change to its configuration, guidelines, hooks or settings blocks until a prompt names it.`,
     file: guarded.file,
     line_start: 1,
     line_end: 1,
     confidence: 1,
-    recommendation:
-      `Undo the change to ${guarded.file}, or ask the user: a prompt that names it allows it.`,
+    recommendation: gateControlAdvice(words),
+    gateControl: words,
   };
 }
 
@@ -142,7 +177,7 @@ export interface GuardTurn {
  * @returns one finding per changed guarded file the prompt did not name (empty when none)
  * @throws {import("../../base/errors.ts").GitError} when git cannot diff the two trees
  */
-export async function guardFindings(runner: Runner, turn: GuardTurn): Promise<Finding[]> {
+export async function guardFindings(runner: Runner, turn: GuardTurn): Promise<GateFinding[]> {
   const { repo, record } = turn;
   if (!record) return [];
   const files = await changedFiles(
