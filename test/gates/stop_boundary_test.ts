@@ -4,7 +4,9 @@
  * a blocked turn the user interrupted and a review that could not run are all reviewed by the next
  * Stop; the prompts of every turn since the baseline count for "the prompt asked for it". Commits
  * the turn made that the worktree no longer shows (on a side branch, amended, checked out away) are
- * reviewed as well as the worktree. A session whose state is gone follows `on_error`.
+ * reviewed as well as the worktree — only for the file versions no tree the turn started or ended with
+ * has (committing beside the user's uncommitted edits costs one review), each finding listed once. A
+ * session whose state is gone follows `on_error`.
  *
  * @module
  */
@@ -15,6 +17,7 @@ import {
   addTokenLine,
   APP,
   APP_TEXT,
+  BLOCKING_ANSWER,
   blockingScenario,
   codexPromptPayload,
   codexStopPayload,
@@ -187,13 +190,17 @@ Deno.test("the prompts of every turn since the baseline count for a gate-control
   }
 });
 
-/** A sandbox with two commits, a turn started, and a helper to stop it. */
-async function refTurn(sessionId: string, codex = false) {
+/**
+ * A sandbox with two commits, a turn started (after `before`, the user's own edits), and a helper
+ * to stop it.
+ */
+async function refTurn(sessionId: string, codex = false, before?: (root: string) => Promise<void>) {
   const sb = await makeGateSandbox({ remote: false });
   const root = sb.repo.root;
   await Deno.writeTextFile(join(root, "README.md"), "# app\n");
   await gitOk(sb, ["add", "README.md"]);
   await gitOk(sb, ["commit", "-q", "-m", "readme"]);
+  await before?.(root);
   const blocking = scenario(await blockingScenario(sb));
   const session = { sessionId, turnId: "t1", cwd: root };
   await runHook(
@@ -346,6 +353,83 @@ Deno.test("commits the turn made that the worktree no longer shows are reviewed"
       await Deno.writeTextFile(join(root, "src", "w.ts"), "export const w = 1;\n");
       assert.equal(await stop(scenario("valid")), null);
       assert.equal(await providerCalls(sb), 2, "the worktree and the side branch");
+    } finally {
+      await sb.cleanup();
+    }
+  });
+});
+
+/** A blocking scenario whose one finding points at line 1 of `file`; returns the fake's env. */
+async function blockingAt(sb: Parameters<typeof blockingScenario>[0], file: string) {
+  const path = join(sb.dir, `blocking-${file.replaceAll("/", "-")}.json`);
+  const finding = { ...BLOCKING_ANSWER.findings[0], file };
+  const answer = { ...BLOCKING_ANSWER, findings: [finding] };
+  await Deno.writeTextFile(path, JSON.stringify({ steps: [{ kind: "valid", answer }] }));
+  return scenario(path);
+}
+
+/** How many times the blocking finding's title is listed in a stop's reason. */
+function timesListed(decision: Record<string, unknown> | null): number {
+  return String(decision?.reason).split(BLOCKING_ANSWER.findings[0].title).length - 1;
+}
+
+/** The user's uncommitted edit of {@linkcode APP}, there before the turn starts. */
+const USER_EDIT = APP_TEXT.replace("export const c = 3;", 'export const c = "USER_EDIT";');
+
+Deno.test("commits a turn makes beside the user's uncommitted edits", async (t) => {
+  /** A turn started with the user's edit of APP uncommitted. */
+  const userEditTurn = (sessionId: string) =>
+    refTurn(sessionId, false, (root) => Deno.writeTextFile(join(root, APP), USER_EDIT));
+  await t.step(
+    "committing the turn's new file costs one review, its finding listed once",
+    async () => {
+      const { sb, root, stop } = await userEditTurn("sess-user-edit");
+      try {
+        await Deno.writeTextFile(join(root, "src", "neg.ts"), "export const neg = (x) => -x;\n");
+        await gitOk(sb, ["add", "src/neg.ts"]);
+        await gitOk(sb, ["commit", "-q", "-m", "neg"]);
+        const decision = await stop(await blockingAt(sb, "src/neg.ts"));
+        assert.equal(decision?.decision, "block", JSON.stringify(decision));
+        assert.equal(await providerCalls(sb), 1, "the old HEAD holds the committed APP");
+        assert.equal(timesListed(decision), 1, String(decision?.reason));
+        assert.doesNotMatch(String(decision?.reason), /commits on/);
+      } finally {
+        await sb.cleanup();
+      }
+    },
+  );
+  await t.step("a reviewed commit's diff holds only what no tree had", async () => {
+    const { sb, root, stop } = await userEditTurn("sess-user-edit-gone");
+    try {
+      await Deno.writeTextFile(join(root, "src", "bug.ts"), 'export const bug = "BUG_LINE";\n');
+      await gitOk(sb, ["add", "src/bug.ts"]);
+      await gitOk(sb, ["commit", "-q", "-m", "bug"]);
+      await Deno.remove(join(root, "src", "bug.ts"));
+      const decision = await stop(await blockingAt(sb, "src/bug.ts"));
+      assert.equal(decision?.decision, "block", JSON.stringify(decision));
+      assert.match(String(decision?.reason), /refs\/heads\/main/);
+      assert.equal(await providerCalls(sb), 1);
+      const prompt = (await readFakeLog(sb)).at(-1)?.stdin ?? "";
+      assert.match(prompt, /BUG_LINE/);
+      assert.doesNotMatch(prompt, /USER_EDIT/, "the user's edit is no deletion of the agent's");
+      assert.doesNotMatch(prompt, /src\/app\.ts/);
+    } finally {
+      await sb.cleanup();
+    }
+  });
+  await t.step("a finding both the worktree and a commit hold is listed once", async () => {
+    const { sb, root, stop } = await refTurn("sess-same-finding");
+    try {
+      await addTokenLine(root, "TWICE");
+      await gitOk(sb, ["commit", "-q", "-am", "first"]);
+      await Deno.writeTextFile(
+        join(root, APP),
+        `${await Deno.readTextFile(join(root, APP))}// more\n`,
+      );
+      const decision = await stop();
+      assert.equal(decision?.decision, "block", JSON.stringify(decision));
+      assert.equal(await providerCalls(sb), 2, "the commit's APP is a version of its own");
+      assert.equal(timesListed(decision), 1, String(decision?.reason));
     } finally {
       await sb.cleanup();
     }

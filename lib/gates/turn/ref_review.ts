@@ -1,8 +1,10 @@
 /**
  * The review of what a turn's moved refs hold that its worktree does not (lib/gates/turn/refs.ts),
  * and the one verdict the stop decides from (DESIGN.md "Gates"): each part is baseline tree → the
- * ref's tip tree, through the same review pipeline and per-part cache as the worktree (files the
- * worktree's review already saw cost no model call); the outcomes merge — blocking when any part
+ * baseline tree with only the files whose versions at the ref's tip no known tree has as the tip has
+ * them (lib/gates/turn/ref_versions.ts: the user's uncommitted edits the worktree still has are
+ * never read as deleted), through the same review pipeline and per-part cache as the worktree;
+ * the outcomes merge — a finding listed once however many parts hold it — blocking when any part
  * blocks, partially reviewed or NOT reviewed when any part was not reviewed (`on_partial`), could
  * not run when no part was reviewed and one could not run (`on_error`).
  *
@@ -23,7 +25,8 @@ export interface PartVerdict {
 const REVIEWED = new Set(["approved", "needs-attention"]);
 
 /**
- * Review each moved ref's tree from the baseline and merge with the worktree's verdict.
+ * Review each moved ref's part (its unknown file versions) from the baseline and merge with the
+ * worktree's verdict.
  *
  * @param input the hook's input
  * @param turn the gate, the turn's deadline and baseline, the worktree's verdict and the parts
@@ -62,7 +65,8 @@ export async function reviewRefParts(
 
 /**
  * Merge the verdicts of a turn's parts into one (pure). Findings of every part block (a part's
- * finding names its part in the title); a part that was not reviewed makes the whole partial
+ * finding names its part in the title), each listed once: a finding whose fingerprint an earlier
+ * part's finding has (the same problem at the same lines of the same file) is that one; a part that was not reviewed makes the whole partial
  * (some part reviewed) or not reviewed / could not run (none); parts with nothing to review add
  * nothing.
  *
@@ -77,8 +81,10 @@ export function mergeVerdicts(parts: readonly PartVerdict[]): StoredVerdict {
   if (counted.length === 1 && counted[0] === parts[0]) return parts[0].verdict;
   const reviewed = counted.filter((p) => REVIEWED.has(p.verdict.status));
   const missed = counted.filter((p) => !REVIEWED.has(p.verdict.status));
-  const blocking = counted.flatMap((p) =>
-    p.verdict.blocking.map((f) => p === parts[0] ? f : { ...f, title: `${f.title} (${p.label})` })
+  const blocking = onceEach(
+    counted.flatMap((p) =>
+      p.verdict.blocking.map((f) => p === parts[0] ? f : { ...f, title: `${f.title} (${p.label})` })
+    ),
   );
   const runDir = parts.find((p) => p.verdict.runDir)?.verdict.runDir ?? "";
   const notSeen = missed.map((p) =>
@@ -100,4 +106,15 @@ export function mergeVerdicts(parts: readonly PartVerdict[]): StoredVerdict {
     blocking,
     ...(partial.length ? { partial: partial.join("; ") } : {}),
   };
+}
+
+/** The findings without those whose fingerprint an earlier one has (the first is kept). */
+function onceEach(findings: StoredVerdict["blocking"]): StoredVerdict["blocking"] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    if (!f.fingerprint) return true;
+    if (seen.has(f.fingerprint)) return false;
+    seen.add(f.fingerprint);
+    return true;
+  });
 }

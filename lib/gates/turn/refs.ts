@@ -6,9 +6,12 @@
  * (`git show-ref --head --heads --tags`: `HEAD`, `refs/heads/*`, `refs/tags/*`) and the branches
  * the repository's other worktrees at the session's first start (another session's work, not this
  * turn's: a worktree the session adds is its own); the stop lists every ref that moved and added commits no baseline ref reached (a rewind, a deleted
- * ref or a new name for an old commit add nothing), and reviews baseline tree → that ref's tip tree
- * when it holds a file version neither the baseline nor the worktree has (the usual commit of part
- * of the turn's work costs no second review; lib/gates/turn/stop.ts).
+ * ref or a new name for an old commit add nothing), and reviews the file versions that ref's tip
+ * holds and neither the baseline tree, the worktree's tree nor any baseline ref's tree has — only
+ * those files, from the baseline tree (lib/gates/turn/ref_versions.ts): committing part of the
+ * turn's work, or committing it beside the user's uncommitted edits (the old `HEAD` holds the files
+ * as committed), costs no second review, and the model never reads what the worktree still has as
+ * deleted (lib/gates/turn/stop.ts).
  *
  * @module
  */
@@ -89,22 +92,29 @@ export async function branchesCheckedOut(heads: readonly string[]): Promise<stri
   return busy;
 }
 
-/** One tree a moved ref holds that the worktree does not: reviewed from the baseline tree. */
+/**
+ * What a moved ref holds that no known tree has: reviewed as baseline tree → `tree`, the baseline
+ * tree with `paths` as the ref's tip has them (lib/gates/turn/ref_versions.ts).
+ */
 export interface RefPart {
-  /** The refs whose tips have this tree, e.g. `refs/heads/side`. */
+  /** The refs whose tips hold these versions, e.g. `refs/heads/side`. */
   refs: string[];
-  /** The tip commit's tree id. */
+  /** The tree reviewed: the baseline tree with `paths` as the tips have them. */
   tree: string;
+  /** The paths whose versions at the tips neither the baseline, the worktree nor a baseline ref has. */
+  paths: string[];
 }
 
 /**
- * What the refs that moved since the baseline added that the worktree does not show.
+ * What the refs that moved since the baseline added that no tree the turn started with or ends
+ * with shows: a file version neither the baseline tree, the worktree's tree nor any baseline ref's
+ * tree has at that path.
  *
  * @param runner the subprocess seam
  * @param at the repository; the refs at the baseline and now; the branches checked out in the
  *   worktrees that were there before the session (another session's work); the baseline and
  *   current worktree trees
- * @returns the trees to review (at most {@linkcode MAX_REF_PARTS}) and phrases for what could not
+ * @returns the parts to review (at most {@linkcode MAX_REF_PARTS}) and phrases for what could not
  *   be reviewed (a ref past the limit, an object that is not a commit)
  */
 export async function movedRefParts(
@@ -124,20 +134,18 @@ export async function movedRefParts(
     if (at.before[ref] === id || at.busy.includes(ref)) continue;
     byId.set(id, [...(byId.get(id) ?? []), ref]);
   }
-  const byTree = new Map<string, string[]>();
+  const byTip = new Map<string, string[]>();
   const unseen: string[] = [];
   for (const [id, refs] of byId) {
     const tree = await addedTree(runner, at.repo, id, known);
     if (tree === null) continue;
     if (tree === undefined) {
       unseen.push(`${refs.join(", ")} (moved to an object that is not a commit)`);
-    } else if (byTree.has(tree)) {
-      byTree.get(tree)!.push(...refs);
-    } else if (await holdsUnseen(runner, at.repo, { ...at, tree })) {
-      byTree.set(tree, refs);
+    } else if (tree !== at.current && tree !== at.baseline) {
+      byTip.set(tree, [...(byTip.get(tree) ?? []), ...refs]);
     }
   }
-  const parts = [...byTree].map(([tree, refs]) => ({ tree, refs }));
+  const parts = byTip.size === 0 ? [] : await unknownParts(runner, { ...at, known, byTip });
   for (const part of parts.slice(MAX_REF_PARTS)) {
     unseen.push(
       `${part.refs.join(", ")} (commits not in the worktree, past ${MAX_REF_PARTS} refs)`,
@@ -147,26 +155,33 @@ export async function movedRefParts(
 }
 
 /**
- * Whether `tree` holds a file version neither the baseline nor the worktree has — the only part a
- * review of the worktree has not seen (a file whose version is the worktree's was reviewed there,
- * one whose version is the baseline's is no change). Two `diff-tree` calls.
+ * The parts of the tips in `byTip` (tip tree → refs) that hold unknown versions, one per distinct
+ * reviewed tree (two tips that differ only in known versions are one part).
  */
-async function holdsUnseen(
+async function unknownParts(
   runner: Runner,
-  repo: Repo,
-  at: { baseline: string; current: string; tree: string },
-): Promise<boolean> {
-  if (at.tree === at.current || at.tree === at.baseline) return false;
-  const changed = (from: string) =>
-    git(runner, repo.root, ["diff-tree", "-r", "--name-only", "-z", from, at.tree]).then((out) =>
-      new TextDecoder().decode(out).split("\0").filter((p) => p !== "")
-    );
-  const [sinceBaseline, sinceWorktree] = await Promise.all([
-    changed(at.baseline),
-    changed(at.current),
-  ]);
-  const notWorktree = new Set(sinceWorktree);
-  return sinceBaseline.some((path) => notWorktree.has(path));
+  at: {
+    repo: Repo;
+    baseline: string;
+    current: string;
+    known: readonly string[];
+    byTip: ReadonlyMap<string, string[]>;
+  },
+): Promise<RefPart[]> {
+  const { baselineRefTrees, restrictedTree, unknownVersions } = await import(
+    "./ref_versions.ts"
+  );
+  const known = [at.baseline, at.current, ...await baselineRefTrees(runner, at.repo, at.known)];
+  const byTree = new Map<string, RefPart>();
+  for (const [tip, refs] of at.byTip) {
+    const versions = await unknownVersions(runner, at.repo, { tip, known });
+    if (versions.length === 0) continue;
+    const tree = await restrictedTree(runner, at.repo, { baseline: at.baseline, versions });
+    const part = byTree.get(tree);
+    if (part) part.refs.push(...refs);
+    else byTree.set(tree, { refs: [...refs], tree, paths: versions.map((v) => v.path) });
+  }
+  return [...byTree.values()];
 }
 
 /**
