@@ -117,7 +117,8 @@ g() {
   LC_ALL=C GIT_OPTIONAL_LOCKS=0 GIT_TERMINAL_PROMPT=0 GIT_PAGER=cat git --no-pager \
     -c core.quotepath=off -c color.ui=false -c core.fsmonitor=false -c diff.external= \
     -c log.showSignature=false -c core.askPass= -c gc.auto=0 -c maintenance.auto=false \
-    -c submodule.recurse=false -c protocol.ext.allow=never -c core.hooksPath=/dev/null \
+    -c submodule.recurse=false -c protocol.ext.allow=never -c core.checkStat=default \
+    -c core.trustctime=true -c core.hooksPath=/dev/null \
     -C "$root" "$@"
 }
 

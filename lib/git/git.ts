@@ -20,7 +20,11 @@
  * `add`, `write-tree`…), `core.hooksPath=/dev/null` (the `post-index-change` hook of `add`),
  * `diff.external` (we also pass `--no-ext-diff --no-textconv`), `log.showSignature` (`gpg.program`),
  * `core.askPass`, `gc.auto` / `maintenance.auto` (a forked `gc --auto`), `submodule.recurse` and
- * `protocol.ext.allow` ({@linkcode HARDENING_ARGS}). What `-c` cannot switch off by name are the
+ * `protocol.ext.allow` ({@linkcode HARDENING_ARGS}). Nor may config make our git trust stale stat
+ * data: `add -A` (the worktree snapshot) re-reads a file only when its stat differs from its index
+ * entry, and `core.checkStat=minimal` with `core.trustctime=false` leaves only the size and the
+ * whole-second mtime compared, so an edit that puts both back would look unchanged; every call
+ * passes git's defaults, `core.checkStat=default` and `core.trustctime=true`. What `-c` cannot switch off by name are the
  * filters and merge drivers a committed `.gitattributes` selects (`filter.<name>.clean`,
  * `merge.<name>.driver`): only config files define them. So:
  * - calls that need no user config at all (the tree copy, `merge-tree` of the pre-push gate) pass
@@ -110,7 +114,7 @@ const decoder = new TextDecoder();
 
 /**
  * Config overrides on every call: each key that makes a command we run start a program (module
- * doc). `core.hooksPath` comes separately ({@linkcode HOOKS_OFF}) so a hooks-path query can keep it.
+ * doc), and the stat checks git trusts an index entry by (module doc). `core.hooksPath` comes separately ({@linkcode HOOKS_OFF}) so a hooks-path query can keep it.
  */
 export const HARDENING_ARGS: readonly string[] = [
   "core.fsmonitor=false",
@@ -121,6 +125,8 @@ export const HARDENING_ARGS: readonly string[] = [
   "maintenance.auto=false",
   "submodule.recurse=false",
   "protocol.ext.allow=never",
+  "core.checkStat=default",
+  "core.trustctime=true",
 ].flatMap((pair) => ["-c", pair]);
 
 /** No hook runs from any directory. */

@@ -40,11 +40,27 @@ Deno.test("runGit() passes fixed options and env, merging caller env", async () 
     "status",
   ]);
   assert.ok(HARDENING_ARGS.includes("core.fsmonitor=false"));
+  // config cannot make `add -A` trust stale stat data (an edit that restored size and mtime)
+  assert.ok(HARDENING_ARGS.includes("core.checkStat=default"));
+  assert.ok(HARDENING_ARGS.includes("core.trustctime=true"));
   assert.equal(seen[0].env?.GIT_CONFIG_GLOBAL, undefined, "local mode keeps the user's config");
   assert.equal(seen[0].env?.GIT_OPTIONAL_LOCKS, "0");
   assert.equal(seen[0].env?.LC_ALL, "C");
   assert.equal(seen[0].env?.GIT_INDEX_FILE, "/tmp/i");
   assert.equal(seen[0].stdin, "x");
+});
+
+Deno.test("the Stop script's git wrapper passes every hardening override review-gate's git passes", async () => {
+  const script = await Deno.readTextFile(new URL("../../hooks/turn-stop.sh", import.meta.url));
+  const wrapper = script.slice(
+    script.indexOf("\ng() {"),
+    script.indexOf("\n}\n", script.indexOf("\ng() {")),
+  );
+  const passed = [...wrapper.matchAll(/ -c (\S+)/g)].map((m) => m[1]);
+  for (let i = 1; i < HARDENING_ARGS.length; i += 2) {
+    assert.ok(passed.includes(HARDENING_ARGS[i]), `g() passes -c ${HARDENING_ARGS[i]}`);
+  }
+  assert.ok(passed.includes("core.hooksPath=/dev/null"));
 });
 
 Deno.test("git() throws GitError with args and stderr tail on failure", async () => {

@@ -317,3 +317,30 @@ Deno.test("Stop script: after a stop review-gate answered, an unchanged next tur
     await sb.cleanup();
   }
 });
+
+Deno.test("Stop script: an edit that restores size and mtime under core.checkStat=minimal reaches review-gate", async () => {
+  const { sb, root, prompt, stop } = await setup("fast-checkstat");
+  try {
+    // set before the turn (by an earlier turn or the user), so .git/config is as the stamp says
+    await gitOk(sb, ["config", "core.checkStat", "minimal"]);
+    await gitOk(sb, ["config", "core.trustctime", "false"]);
+    const path = join(root, APP);
+    const old = new Date(Date.now() - 3600_000);
+    await Deno.utime(path, old, old);
+    await gitOk(sb, ["update-index", "-q", "--refresh"]); // the entry's stat data is current
+    // the edit's ctime in a later whole second (all a git built without USE_NSEC compares)
+    await new Promise((r) => setTimeout(r, 1050 - Date.now() % 1000));
+    await prompt();
+    const before = await Deno.stat(path);
+    await Deno.writeTextFile(path, (await Deno.readTextFile(path)).replace("a = 1", "a = 9"));
+    await Deno.utime(path, before.atime!, before.mtime!);
+    assert.equal((await stop(MARKER)).stdout.trim(), FELL_BACK, "the script must not allow");
+    const calls = await providerCalls(sb);
+    const s = await stop(REVIEW_GATE);
+    assert.equal(s.code, 0, s.stderr);
+    assert.ok(await providerCalls(sb) > calls, "review-gate asked the model about the turn");
+    assert.equal(stopDecision(s.stdout)?.decision, "block", s.stdout + s.stderr);
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -362,3 +362,44 @@ Deno.test("claude Stop gate blocks a turn that sets core.hooksPath through an in
     await sb.cleanup();
   }
 });
+
+/**
+ * Set {@linkcode APP}'s mtime an hour back and refresh the index, so its entry's stat data is
+ * current and not racy (git would re-read a file as new as the index itself); then wait for the
+ * next second, so the edit's ctime differs from the entry's in the whole seconds git compares (a
+ * git built without `USE_NSEC` compares no more).
+ */
+async function backdate(sb: GateSandbox): Promise<void> {
+  const old = new Date(Date.now() - 3600_000);
+  await Deno.utime(join(sb.repo.root, APP), old, old);
+  await gitOk(sb, ["update-index", "-q", "--refresh"]);
+  await new Promise((r) => setTimeout(r, 1050 - Date.now() % 1000));
+}
+
+/** Change a byte of {@linkcode APP} in place, then put its size, atime and mtime back. */
+async function sameStatEdit(root: string): Promise<void> {
+  const path = join(root, APP);
+  const before = await Deno.stat(path);
+  const text = await Deno.readTextFile(path);
+  await Deno.writeTextFile(path, text.replace("a = 1", "a = 9"));
+  await Deno.utime(path, before.atime!, before.mtime!);
+}
+
+Deno.test("claude Stop gate reviews an edit that restores size and mtime under core.checkStat=minimal", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    await backdate(sb);
+    const env = scenario(await blockingScenario(sb));
+    const decision = await turn(sb, "stat-hide", async () => {
+      await gitOk(sb, ["config", "core.checkStat", "minimal"]);
+      await gitOk(sb, ["config", "core.trustctime", "false"]);
+      await sameStatEdit(sb.repo.root);
+    }, env);
+    assert.equal(await providerCalls(sb), 1, "the edit reached the model");
+    assert.equal(decision?.decision, "block", JSON.stringify(decision));
+    assert.match(String(decision?.reason), /Exported constant breaks callers/);
+    assertControlBlock(decision, /\.git\/config:1/, /git's hooks, attributes, excludes or filter/);
+  } finally {
+    await sb.cleanup();
+  }
+});

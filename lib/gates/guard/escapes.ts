@@ -3,14 +3,17 @@
  * the optional `PreToolUse` guard on the agent's shell tool (`install --claude --guard`): a push
  * past the pre-push hook (`git push --no-verify`, in any abbreviation git accepts), the skip
  * switches (`REVIEW_GATE=0 …`, `export REVIEW_GATE=…`, `env REVIEW_GATE=…`, `REVIEW_GATE_CHILD=1`,
- * `HUSKY=0`), a hooks path that bypasses the hooks (`git config core.hooksPath …`, `git -c
+ * `HUSKY=0`) and every other `REVIEW_GATE_*` variable (`REVIEW_GATE_CLAUDE_BIN`: a reviewer of the
+ * agent's choosing), git pointed at other config files (`HOME=…` or `XDG_CONFIG_HOME=…` on a git
+ * command, `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM`, `GIT_CONFIG_NOSYSTEM`), writes to git's config
+ * files (`.git/config`, `.git/config.worktree`, `~/.gitconfig`, `~/.config/git/config`), a hooks path that bypasses the hooks (`git config core.hooksPath …`, `git -c
  * core.hooksPath=…`, `GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_KEY_n`), push paths that run no pre-push
  * hook or change what it sees (`git send-pack`, `git http-push`, `git push --receive-pack=…` or
  * `--exec=…`, `remote.*.receivepack`, `remote.*.pushurl`, `insteadOf`, `pushInsteadOf`, `git remote set-url
  * --push`, and remote-tracking refs written by hand: `git update-ref refs/remotes/…`, a fetch or
  * push refspec into `refs/remotes/`, writes into `.git/refs/remotes/` or `packed-refs`), review-gate's own off switches
  * (`review-gate gate disable`, `review-gate uninstall`), accepting a finding (`review-gate ack`) and
- * removing or emptying the pre-push hook files, and any command on review-gate's state in the git dir
+ * removing or emptying the pre-push hook files or the hooks directory (also after `cd .git/hooks`), and any command on review-gate's state in the git dir
  * (`.git/review-gate/`: the turn baselines, cached verdicts and runs the Stop gate trusts) or on the
  * session anchors and stop stamps of its state folder (`review-gate/anchors/`) other than a plain
  * read (`cat`, `ls`, `grep`… without a redirect). `git push -n` is a dry run and stays allowed;
@@ -34,7 +37,37 @@ interface EscapeRule {
 const PUSH_NO_VERIFY = /\bgit\b.*\bpush\b.*\s--no-ver/;
 const HOOKS_PATH = /core\.hookspath/i;
 const READS_CONFIG = /\s(--get|--get-all|--get-regexp|--list|-l)\b/;
-const SKIP_VARIABLE = /(^|[\s;&|('"`])(REVIEW_GATE|REVIEW_GATE_CHILD|HUSKY|HUSKY_SKIP_HOOKS)=/;
+/**
+ * The skip switches, and every other `REVIEW_GATE_*` variable (`REVIEW_GATE_CLAUDE_BIN` names the
+ * reviewer program, `REVIEW_GATE_FAIL_ON` what blocks): set as a prefix, `export`, `env`, `declare
+ * -x`, after `set -a`, by `printf -v` or `read`, or unset. The agent has no reason to set any.
+ */
+const SKIP_VARIABLE =
+  /(^|[\s;&|('"`])(REVIEW_GATE\w*|HUSKY|HUSKY_SKIP_HOOKS)=|(^|\s)(unset|-u|-v|read\b.*)\s+['"]?REVIEW_GATE/;
+/**
+ * Which config files git reads, moved away from the ones the turn's start recorded: a `HOME` or
+ * `XDG_CONFIG_HOME` of the agent's own on a git command (or exported), `GIT_CONFIG_GLOBAL`,
+ * `GIT_CONFIG_SYSTEM`, `GIT_CONFIG_NOSYSTEM` anywhere (a `~/.gitconfig` of the agent's choosing
+ * can set `core.hooksPath`).
+ */
+const CONFIG_PLACE = /(^|[\s;&|('"`])GIT_CONFIG_(GLOBAL|SYSTEM|NOSYSTEM)=/;
+const HOME_VARIABLE = /(^|[\s;&|('"`])(HOME|XDG_CONFIG_HOME)=/;
+const RUNS_GIT_OR_EXPORTS = /\bgit\b|\b(export|declare|typeset)\b/;
+/**
+ * git's config files: the repository's `.git/config` and `.git/config.worktree`, the user's
+ * `~/.gitconfig` and `~/.config/git/config` (`$XDG_CONFIG_HOME/git/config`). A write to one (a
+ * redirect, `tee`, `sed -i`, `cp`/`mv` onto it, an `open(…)`) can set `core.hooksPath`; reading
+ * one, or copying it elsewhere, stays allowed.
+ */
+const CONFIG_FILE =
+  /(\.git\/config(\.worktree)?|\.gitconfig|(\.config|CONFIG_HOME\}?)\/git\/config)\b/;
+const CONFIG_FILE_LAST = new RegExp(`${CONFIG_FILE.source}['"]?\\s*$`);
+const OPENS = /\bopen\s*\(/;
+/** The git hooks directory itself (`rm -rf .git/hooks`, `mv .git/hooks …`). */
+const HOOKS_DIR = /\.git\/hooks\/?(['"\s]|$)/;
+/** A bare `hooks` or `pre-push` word: what a part after `cd .git` or `cd .git/hooks` names. */
+const BARE_HOOK = /(^|\s)['"]?(hooks|pre-push)\b/;
+const CD_GIT_DIR = /^cd\s+['"]?\S*\.git(\/hooks)?\/?['"]?$/;
 const GIT_ENV_CONFIG =
   /\bGIT_CONFIG_PARAMETERS=|\bGIT_CONFIG_KEY_\d+=\S*(hookspath|receivepack|pushurl|pushinsteadof)/i;
 /**
@@ -84,6 +117,8 @@ const READS_ONLY =
   /^(cat|ls|head|tail|less|more|grep|rg|jq|wc|stat|file|du|tree|diff)\b(?![^]*(>|\s-i\b|--in-place|\btee\b))/;
 const DESTROYS = /\b(rm|mv|chmod|unlink|truncate|cp|ln|install)\b|>|\bsed\s+(-\w+\s+)*-i|\btee\b/;
 
+const HOOK_FILES = "changing or removing the pre-push hook files";
+
 const RULES: readonly EscapeRule[] = [
   {
     test: (part) => PUSH_NO_VERIFY.test(part),
@@ -96,7 +131,20 @@ const RULES: readonly EscapeRule[] = [
   {
     test: (part) => SKIP_VARIABLE.test(part) || GIT_ENV_CONFIG.test(part),
     what:
-      "setting REVIEW_GATE, REVIEW_GATE_CHILD, HUSKY or git config variables (they switch the review hooks off)",
+      "setting REVIEW_GATE_* (REVIEW_GATE, REVIEW_GATE_CHILD, REVIEW_GATE_CLAUDE_BIN…), HUSKY or git config variables (they switch the review hooks off or change the reviewer)",
+  },
+  {
+    test: (part) =>
+      CONFIG_PLACE.test(part) || (HOME_VARIABLE.test(part) && RUNS_GIT_OR_EXPORTS.test(part)),
+    what:
+      "pointing git at other config files (HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM: they can switch the review hooks off)",
+  },
+  {
+    test: (part) =>
+      CONFIG_FILE.test(part) && (DESTROYS.test(part) || OPENS.test(part)) &&
+      !READS_ONLY.test(part) && !(/^cp\b/.test(part) && !CONFIG_FILE_LAST.test(part)),
+    what:
+      "writing git's config files (.git/config, ~/.gitconfig: they can switch the review hooks off)",
   },
   {
     test: (part) => HOOKLESS_PUSH.test(part),
@@ -129,8 +177,8 @@ const RULES: readonly EscapeRule[] = [
     what: "accepting a finding (review-gate ack is the user's decision)",
   },
   {
-    test: (part) => HOOK_FILE.test(part) && DESTROYS.test(part),
-    what: "changing or removing the pre-push hook files",
+    test: (part) => (HOOK_FILE.test(part) || HOOKS_DIR.test(part)) && DESTROYS.test(part),
+    what: HOOK_FILES,
   },
   {
     test: (part) => OUR_STATE.test(part) && !READS_ONLY.test(part),
@@ -156,9 +204,14 @@ export function commandParts(command: string): string[] {
  * @returns what the command would do to the gate (one phrase), or `null` when it may run
  */
 export function gateEscape(command: string): string | null {
+  let inGitDir = false; // after `cd .git` or `cd .git/hooks`: `hooks` and `pre-push` are the hooks
   for (const part of commandParts(command)) {
     const rule = RULES.find((r) => r.test(part));
     if (rule) return rule.what;
+    if (/^cd\b/.test(part)) inGitDir = CD_GIT_DIR.test(part);
+    else if (inGitDir && BARE_HOOK.test(part) && DESTROYS.test(part) && !READS_ONLY.test(part)) {
+      return HOOK_FILES;
+    }
   }
   return null;
 }

@@ -95,7 +95,14 @@ function settingNames(value: unknown): string[] {
 }
 
 const GIT_CONFIG = "git's hooks, attributes, excludes or filter config";
-const GIT_CONFIG_NAMES = ["hookspath", "attributesfile", "excludesfile", "git config"];
+const GIT_CONFIG_NAMES = [
+  "hookspath",
+  "attributesfile",
+  "excludesfile",
+  "checkstat",
+  "trustctime",
+  "git config",
+];
 const USER_CONFIG = "review-gate's user config";
 const GLOBAL_ATTRIBUTES = "git's global attributes file";
 const PRE_PUSH = "the git pre-push hook";
@@ -293,12 +300,14 @@ export async function hooksDirOf(runner: Runner, repo: Repo): Promise<string | n
 }
 
 /**
- * The git config keys whose values decide what a worktree snapshot records, which attributes the
- * rules read (`attr.tree`, git 2.42+, reads them from another tree), or where hooks are; and the
- * include directives, whose files can set any of them.
+ * The git config keys whose values decide what a worktree snapshot records (`core.checkStat` and
+ * `core.trustctime` too: which stat data `add -A` trusts; review-gate's own git passes their
+ * defaults, lib/git/git.ts, but the user's own git does not), which attributes the rules read
+ * (`attr.tree`, git 2.42+, reads them from another tree), or where hooks are; and the include
+ * directives, whose files can set any of them.
  */
 const GIT_CONTROL_KEYS =
-  "^(core\\.(hookspath|attributesfile|excludesfile)|filter\\..*|attr\\..*|include\\.path|includeif\\..*\\.path)$";
+  "^(core\\.(hookspath|attributesfile|excludesfile|checkstat|trustctime)|filter\\..*|attr\\..*|include\\.path|includeif\\..*\\.path)$";
 
 /** Most included config files guarded (the fast path hashes each one at every stop). */
 const MAX_INCLUDES = 16;
