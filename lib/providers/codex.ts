@@ -37,9 +37,10 @@
  *   provider names. The shell sources `~/.bashrc` whatever the environment is (secrets exported
  *   there reached the model), hence the private empty HOME.
  * A CODEX_HOME under the temp dir makes codex print "Refusing to create helper binaries under
- * temporary dir …" on stderr: harmless for a read-only review (`apply_patch` is not needed).
+ * temporary dir …" on stderr; with a system `bwrap` on PATH, codex then cannot start its sandbox
+ * helper (`bwrap: execvp codex-linux-sandbox`), so its shell fails (README "Tested with").
  *
- * Two statements of ../shared/PROVIDERS.md ("Repository-controlled configuration") do not hold for
+ * Two statements of the provider facts this adapter was first built on do not hold for
  * 0.171.0: `-c project_doc_max_bytes=0` **does** remove AGENTS.md/AGENTS.override.md from the
  * request (it does not remove skills, so it is not enough alone), and
  * `-c shell_environment_policy.inherit="core"` **does** hide the parent's variables from the

@@ -2,7 +2,7 @@
  * The provider interface: one adapter per coding-agent CLI (claude, codex, vibe). Adapters are
  * pure — they build an {@linkcode Invocation} and parse an {@linkcode Envelope} — and declare their
  * capabilities as data. The runner in `lib/session/call.ts` does the I/O. Facts about each CLI come from
- * ../shared/PROVIDERS.md.
+ * the README ("Tested with") and the real envelopes in fixtures/provider-samples/.
  *
  * @module
  */
@@ -105,7 +105,7 @@ export interface ProcessOutput {
 /**
  * Metadata every envelope may carry. `usage` and `costUsd` are the **session's running totals** as
  * of this attempt, which is what the CLIs report on a resume (Claude's `total_cost_usd` and
- * `modelUsage`, Codex's `turn.completed.usage`: ../shared/PROVIDERS.md, checked by the contract
+ * `modelUsage`, Codex's `turn.completed.usage` (fixtures/provider-samples/), checked by the contract
  * tests): a corrective resume reports the first attempt's tokens and cost again, plus its own.
  */
 export interface EnvelopeMeta {

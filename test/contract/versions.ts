@@ -1,7 +1,7 @@
 /**
  * The provider CLI versions the contract suite is pinned to. Keep in sync with
  * scripts/install_provider_clis.sh; `version_guard_test.ts` fails when the installed CLIs differ.
- * Source: ../shared/PROVIDERS.md (tested with Claude Code 2.1.332, codex-cli 0.171.0).
+ * Source: README "Tested with" (tested with Claude Code 2.1.332, codex-cli 0.171.0).
  *
  * @module
  */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { eventLabel, hookTrustHash, hookTrustKey, readTrustState } from "./trust.ts";
 
 Deno.test("hookTrustHash() reproduces the hashes codex-cli 0.171.0 reported for two hooks", async () => {
-  // `codex app-server` hooks/list → currentHash, for the sample hooks.json (../shared notes).
+  // `codex app-server` hooks/list → currentHash, for the sample hooks.json (measured with the pinned codex, test/contract/versions.ts).
   assert.equal(
     await hookTrustHash({
       event: "UserPromptSubmit",

@@ -253,7 +253,7 @@ for (const c of cases) {
 }
 
 Deno.test("decode() takes Claude's structured_output value as given", async () => {
-  // structured_output of ../shared/provider-samples/claude-structured-ok.json (scripted reply):
+  // structured_output of fixtures/provider-samples/claude-structured-ok.json (scripted reply):
   // it lacks findings/next_steps, and the decoder must say exactly that.
   const structuredOutput = { verdict: "approve", summary: "Looks fine." };
   const decision = await decode(reviewKind, { value: structuredOutput }, tree);
