@@ -81,11 +81,46 @@ export async function toggle(
     await writeFileAtomic(path, next);
   }
   deps.stdout.write(`${gates.join(", ")}: ${enabled ? "enabled" : "disabled"} in "${path}"\n`);
+  if (flags.user) {
+    for (const line of await repositoryOverrides(gates, enabled, deps)) {
+      deps.stdout.write(`${line}\n`);
+    }
+  }
   if (!enabled && !flags.user && gates.includes("pre-push")) {
     deps.stdout.write(`${PRE_PUSH_REPO_SWITCH}\n`);
   }
   // both config files are guarded whole: any write is a change an agent's next Stop blocks on
   if (next !== text) deps.stdout.write(`${gateChangeNote([named])}\n`);
+}
+
+/**
+ * After a `--user` switch: the gates whose state in this repository is still the other one,
+ * because the repository's `.review-gate.json` sets `enabled` itself and the repository's file
+ * wins over the user's (lib/config/config.ts `loadConfig`). Outside a repository there is none.
+ *
+ * @returns one "Note: …" line per such gate (empty when the switch takes effect here)
+ */
+async function repositoryOverrides(
+  gates: readonly GateName[],
+  enabled: boolean,
+  deps: CliDeps,
+): Promise<string[]> {
+  let root: string;
+  try {
+    root = (await resolveRepo(deps.runner, deps.cwd)).root;
+  } catch {
+    return [];
+  }
+  const { config } = await loadConfig({ root, env: deps.env });
+  const want = enabled ? "enabled" : "disabled";
+  const other = enabled ? "disabled" : "enabled";
+  return gates.filter((gate) => config.gates[GATES[gate]].enabled !== enabled).map((gate) =>
+    `Note: ${gate} stays ${other} in this repository: its ${REPO_CONFIG_FILE} sets gates.${
+      GATES[gate]
+    }.enabled, which wins over your user config. To have it ${want} here, change that file (review-gate gate ${
+      enabled ? "enable" : "disable"
+    } ${gate})${gate === "pre-push" ? "; a push reads that file as the remote has it" : ""}.`
+  );
 }
 
 /**

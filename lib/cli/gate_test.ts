@@ -111,3 +111,23 @@ Deno.test("gate disable --user names the user config file, by its path, for the 
     await repo.cleanup();
   }
 });
+
+Deno.test("gate disable --user says which gates stay on because the repository's file enables them itself", async () => {
+  const repo = await makeTestRepo({
+    "a.ts": "export const a = 1;\n",
+    ".review-gate.json": '{ "gates": { "pre_push": { "enabled": true } } }\n',
+  });
+  try {
+    const out = await gate(repo.root, ["disable", "all", "--user"]);
+    assert.match(out, /pre-push, claude-stop, codex-stop: disabled/);
+    assert.match(
+      out,
+      /^Note: pre-push stays enabled in this repository: its \.review-gate\.json sets gates\.pre_push\.enabled, which wins over your user config\./m,
+    );
+    assert.ok(!/Note: (claude|codex)-stop stays/.test(out), `the others take effect: ${out}`);
+    const back = await gate(repo.root, ["enable", "pre-push", "--user"]);
+    assert.ok(!back.includes("stays"), `enabled here too: ${back}`);
+  } finally {
+    await repo.cleanup();
+  }
+});

@@ -12,7 +12,7 @@
  */
 import { resolveRepo } from "../git/repo.ts";
 import type { ClaudeScope } from "../install/claude/install.ts";
-import { INSTALL_TARGETS } from "../install/registry.ts";
+import { INSTALL_TARGETS, planPersonalIgnore } from "../install/registry.ts";
 import {
   applyActions,
   type FileAction,
@@ -61,6 +61,8 @@ export async function act(install: boolean, flags: InstallFlags, deps: CliDeps):
   };
   const reports: { actions: FileAction[]; text: string }[] = [];
   for (const target of targets) reports.push(await target.plan(install, context));
+  const ignore = await planPersonalIgnore(install, context, reports);
+  if (ignore) reports.push(ignore);
   const statePath = installStatePath(repo.commonDir);
   const planned = reports.flatMap((r) => r.actions);
   const rmdirs = install ? [] : await planCreatedDirRemovals(statePath, planned);

@@ -39,6 +39,12 @@ export interface InstallContext {
 export interface InstallPlan {
   actions: FileAction[];
   text: string;
+  /**
+   * Absolute paths of the user's own files in the worktree that this plan writes or (uninstall)
+   * removed: `install` keeps them out of git through `info/exclude`, `uninstall` takes those lines
+   * out ({@linkcode planPersonalIgnore}; one plan for every target, as they share the file).
+   */
+  personal?: readonly string[];
 }
 
 /** One thing `install` can install. */
@@ -100,8 +106,8 @@ const claudeTarget: InstallTarget = {
         async (scope) =>
           uninstallClaudeHooks({ ...options, scope, guardTargets: await targets(scope) }),
       );
-      if ((context.scope ?? "local") !== "local") return plan;
-      return withLocalIgnore(plan, await localIgnore(false, context, projectDir), context);
+      const scopes = context.scope ? [context.scope] : CLAUDE_SCOPES;
+      return { ...plan, personal: await claudePersonal(scopes, projectDir) };
     }
     const scope = context.scope ?? "local";
     const report = await installClaudeHooks({
@@ -109,12 +115,30 @@ const claudeTarget: InstallTarget = {
       scope,
       guardTargets: await targets(scope),
     });
-    if (scope !== "local" || report.actions.length === 0) return report;
+    if (scope === "user" || report.actions.length === 0) return report;
     // .claude/settings.local.json is the user's own: keep it (and our backup) out of git's view,
-    // as Claude Code does when it creates the file, so no review ever sends it to the model
-    return withLocalIgnore(report, await localIgnore(true, context, projectDir), context);
+    // as Claude Code does when it creates the file, so no review ever sends it to the model; the
+    // shared .claude/settings.json is committed, but its backup is the user's own copy
+    const planned = { ...report, personal: await claudePersonal([scope], projectDir) };
+    return scope === "project" ? withSharedWarning(planned, ".claude/settings.json") : planned;
   },
 };
+
+/**
+ * What an install into a committed, shared hooks file (`--scope project`) adds: the hook commands
+ * name this machine's review-gate (lib/install/self_command.ts), which a teammate's machine does
+ * not have; their agent then shows a hook error and the turn goes unreviewed.
+ *
+ * @param file the shared file, repository-relative (`.claude/settings.json`)
+ * @returns the warning line
+ */
+export function sharedFileWarning(file: string): string {
+  return `warning: ${file} is shared through git, but its hook commands name review-gate's paths on this machine. On a teammate's machine they fail: the agent only shows a hook error and the turn goes unreviewed. To share the gate with a team, have each person install it for themselves (the default scope), or use the Claude Code plugin for Claude (README "Claude Code plugin").`;
+}
+
+function withSharedWarning(plan: InstallPlan, file: string): InstallPlan {
+  return { ...plan, text: `${plan.text.trimEnd()}\n${sharedFileWarning(file)}` };
+}
 
 /**
  * The paths the Claude guard's rules protect for a scope: the gate's state and key
@@ -138,36 +162,60 @@ export async function claudeGuardTargets(
 }
 
 /**
- * The `info/exclude` change for the local settings file and its backup: install adds the lines
- * that keep them out of git, uninstall takes those lines out (lib/install/git/local_ignore.ts).
+ * The Claude files of `scopes` that are the user's own: the local settings file and its backup,
+ * and the backup of the shared project settings file.
  */
-async function localIgnore(
-  install: boolean,
-  context: InstallContext,
+async function claudePersonal(
+  scopes: readonly ClaudeScope[],
   projectDir: string,
-): Promise<FileAction[]> {
+): Promise<string[]> {
   const { BACKUP_SUFFIX, claudeSettingsPath } = await import("./claude/install.ts");
-  const { ignoreLocalFiles, unignoreLocalFiles } = await import("./git/local_ignore.ts");
-  const path = claudeSettingsPath("local", { projectDir });
-  return await (install ? ignoreLocalFiles : unignoreLocalFiles)(context.runner, context.repo, [
-    path,
-    path + BACKUP_SUFFIX,
-  ]);
+  const paths: string[] = [];
+  if (scopes.includes("local")) {
+    const path = claudeSettingsPath("local", { projectDir });
+    paths.push(path, path + BACKUP_SUFFIX);
+  }
+  if (scopes.includes("project")) {
+    paths.push(claudeSettingsPath("project", { projectDir }) + BACKUP_SUFFIX);
+  }
+  return paths;
 }
 
-/** A plan with the `info/exclude` actions added and shown under "git:". */
-async function withLocalIgnore(
-  plan: InstallPlan,
-  ignore: FileAction[],
-  context: Pick<InstallContext, "diff">,
-): Promise<InstallPlan> {
-  if (ignore.length === 0) return plan;
-  return {
-    actions: [...plan.actions, ...ignore],
-    text: `${plan.text.trimEnd()}\ngit: ${
-      (await import("./file_actions.ts")).renderActions(ignore, { diff: context.diff })
-    }`,
-  };
+/**
+ * One plan of the `info/exclude` change for the user's own files of every target's plan: install
+ * adds the lines that keep them out of git (and of every review), uninstall takes those lines out
+ * (lib/install/git/local_ignore.ts). One plan, because the targets share the file.
+ *
+ * @param install install (true) or uninstall
+ * @param context the repository and the subprocess seam
+ * @param plans the targets' plans; their `personal` paths are gathered
+ * @returns the plan, or `null` when `info/exclude` needs no change
+ * @throws {import("../base/errors.ts").GitError} when git cannot locate `info/exclude`
+ */
+export async function planPersonalIgnore(
+  install: boolean,
+  context: Pick<InstallContext, "runner" | "repo" | "diff">,
+  plans: readonly InstallPlan[],
+): Promise<InstallPlan | null> {
+  const { lstatOrNull, renderActions } = await import("./file_actions.ts");
+  const removed = new Set(
+    plans.flatMap((plan) => plan.actions).flatMap((a) => a.op === "remove" ? [a.path] : []),
+  );
+  const stays = async (path: string) =>
+    path.endsWith(".review-gate.bak") && !removed.has(path) && await lstatOrNull(path) !== null;
+  const paths: string[] = [];
+  for (const plan of plans) {
+    const personal = plan.personal ?? [];
+    // a backup uninstall leaves beside the user's edits stays ignored, with its block of lines
+    if (!install && (await Promise.all(personal.map(stays))).some(Boolean)) continue;
+    paths.push(...personal);
+  }
+  if (paths.length === 0) return null;
+  const { ignoreLocalFiles, unignoreLocalFiles } = await import("./git/local_ignore.ts");
+  const plan = install ? ignoreLocalFiles : unignoreLocalFiles;
+  const actions = await plan(context.runner, context.repo, paths);
+  if (actions.length === 0) return null;
+  return { actions, text: `git: ${renderActions(actions, { diff: context.diff })}` };
 }
 
 /** Every scope `uninstall --claude` looks in when none is given. */
@@ -222,16 +270,25 @@ const codexTarget: InstallTarget = {
       ? { actions: [], text: "" }
       : await planCodexGuard(install && context.guard === true, context.env);
     const withGuard = (plan: InstallPlan): InstallPlan => ({
+      ...plan,
       actions: [...plan.actions, ...guard.actions],
       text: plan.text.trimEnd() + "\n" + guard.text,
     });
-    if (install) return withGuard(await installCodexHooks({ ...options, scope }));
-    return withGuard(
-      await everyScope(
-        context.scope ? [scope] : ["user", "project"] as const,
-        (s) => uninstallCodexHooks({ ...options, scope: s }),
-      ),
-    );
+    // the shared project hooks file is committed; its backup is the user's own copy
+    const { BACKUP_SUFFIX, codexHooksPath } = await import("./codex/install.ts");
+    const backup = codexHooksPath("project", { root: context.repo.root, env: context.env }) +
+      BACKUP_SUFFIX;
+    if (install) {
+      const report = await installCodexHooks({ ...options, scope });
+      if (scope !== "project" || report.actions.length === 0) return withGuard(report);
+      return withGuard({
+        ...withSharedWarning(report, ".codex/hooks.json"),
+        personal: [backup],
+      });
+    }
+    const scopes = context.scope ? [scope] : ["user", "project"] as const;
+    const plan = await everyScope(scopes, (s) => uninstallCodexHooks({ ...options, scope: s }));
+    return withGuard({ ...plan, personal: scopes.includes("project") ? [backup] : [] });
   },
 };
 

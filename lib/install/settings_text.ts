@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { isDeepStrictEqual } from "node:util";
 import { ConfigError } from "../base/errors.ts";
 import { describeJsoncError } from "../base/jsonc_error.ts";
 import { MANAGED_MARKER } from "./git/stub.ts";
@@ -22,6 +23,26 @@ export type Settings = Record<string, unknown>;
 export function isOurHook(hook: unknown): boolean {
   return isRecord(hook) && typeof hook.command === "string" &&
     hook.command.includes(MANAGED_MARKER);
+}
+
+/**
+ * Whether the settings a backup holds are the ones an uninstall leaves (pure): deep equality, with
+ * an empty `hooks` object counted as absent on both sides — removing our last entry removes the
+ * `hooks` object it emptied, so a file that had `"hooks": {}` before install still restores.
+ *
+ * @param backup the backup's parsed settings
+ * @param rest the file's settings with our entries removed
+ * @returns true when the backup's bytes may be written back
+ */
+export function sameAsBackup(backup: unknown, rest: unknown): boolean {
+  const plain = (value: unknown): unknown => {
+    if (!isRecord(value) || !isRecord(value.hooks) || Object.keys(value.hooks).length > 0) {
+      return value;
+    }
+    const { hooks: _empty, ...others } = value;
+    return others;
+  };
+  return isDeepStrictEqual(plain(backup), plain(rest));
 }
 
 type Jsonc = typeof import("jsonc-parser");

@@ -437,3 +437,68 @@ Deno.test("install --claude keeps the personal settings file out of git (and of 
     await sb.cleanup();
   }
 });
+
+Deno.test("install --scope project into committed hooks files warns that the commands name this machine, keeps the backups out of git; uninstall restores info/exclude", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    const excludePath = join(root, ".git", "info", "exclude");
+    const original = await Deno.readTextFile(excludePath).catch(() => null);
+    await Deno.mkdir(join(root, ".claude"));
+    await Deno.mkdir(join(root, ".codex"));
+    await Deno.writeTextFile(join(root, ".claude", "settings.json"), FOREIGN_SETTINGS);
+    await Deno.writeTextFile(join(root, ".codex", "hooks.json"), '{ "hooks": {} }\n');
+    await gitOk(sb, ["add", ".claude", ".codex"]);
+    await gitOk(sb, ["commit", "-q", "-m", "shared agent settings"]);
+    for (
+      const [flag, file] of [["--claude", ".claude/settings.json"], [
+        "--codex",
+        ".codex/hooks.json",
+      ]]
+    ) {
+      const out = await runCli(sb, ["install", flag, "--scope", "project"]);
+      assert.equal(out.code, 0, out.stderr);
+      assert.ok(await exists(join(root, `${file}.review-gate.bak`)), "a backup is kept");
+      assert.match(
+        out.stdout,
+        new RegExp(
+          `warning: ${
+            file.replace(".", "\\.")
+          } is shared through git.*name review-gate's paths on this machine`,
+        ),
+      );
+    }
+    const status = await gitOk(sb, ["status", "--porcelain", "--untracked-files=all"]);
+    assert.deepEqual(
+      status.trim().split("\n").map((l) => l.trim()).sort(),
+      ["M .claude/settings.json", "M .codex/hooks.json"],
+      "only the shared files show as changed: the backups are the user's own",
+    );
+    const again = await runCli(sb, ["install", "--claude", "--scope", "project"]);
+    assert.ok(!again.stdout.includes("warning:"), "nothing changed, nothing to warn about");
+    const removed = await runCli(sb, ["uninstall"]);
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.equal(
+      await Deno.readTextFile(excludePath).catch(() => null),
+      original,
+      "uninstall takes our lines out of info/exclude",
+    );
+    assert.equal(await gitOk(sb, ["status", "--porcelain", "--untracked-files=all"]), "");
+
+    // the user edits the shared file after install: uninstall keeps the backup, still ignored
+    assert.equal((await runCli(sb, ["install", "--claude", "--scope", "project"])).code, 0);
+    const settings = join(root, ".claude", "settings.json");
+    await Deno.writeTextFile(
+      settings,
+      (await Deno.readTextFile(settings)).replace('"Bash(ls:*)"', '"Bash(ls:*)", "Bash(pwd)"'),
+    );
+    assert.equal((await runCli(sb, ["uninstall", "--claude"])).code, 0);
+    assert.ok(await exists(join(root, ".claude", "settings.json.review-gate.bak")));
+    assert.equal(
+      (await gitOk(sb, ["status", "--porcelain", "--untracked-files=all"])).trim(),
+      "M .claude/settings.json",
+    );
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -34,7 +34,7 @@ import {
   renderSettings,
   type Settings,
 } from "./settings.ts";
-import { editSettingsText, parseSettingsText } from "../settings_text.ts";
+import { editSettingsText, parseSettingsText, sameAsBackup } from "../settings_text.ts";
 import { readRegularText } from "../../base/regular_file.ts";
 import type { GuardTargets } from "../guard_paths.ts";
 import {
@@ -231,7 +231,7 @@ export async function uninstallClaudeHooks(options: ClaudeHookOptions): Promise<
   const text = await removeGuardItems(unhooked, items, backup?.settings ?? null);
   if (text === current.text) return await finish(path, actions, options);
   const settings = await parseSettingsText(text, path) as Settings;
-  if (backup !== null && isDeepStrictEqual(backup.settings, settings)) {
+  if (backup !== null && sameAsBackup(backup.settings, settings)) {
     actions.push({
       op: "write",
       path,

@@ -24,7 +24,13 @@ import {
   readTextOrNull,
   renderActions,
 } from "../file_actions.ts";
-import { editSettingsText, isOurHook, parseSettingsText, type Settings } from "../settings_text.ts";
+import {
+  editSettingsText,
+  isOurHook,
+  parseSettingsText,
+  sameAsBackup,
+  type Settings,
+} from "../settings_text.ts";
 import { buildCodexEntries, CODEX_HOOK_EVENTS, type CodexScope } from "./entries.ts";
 import { MANAGED_MARKER } from "../git/stub.ts";
 
@@ -220,7 +226,7 @@ export async function uninstallCodexHooks(options: CodexHookOptions): Promise<Co
     : undefined;
   const mode = (await fileMode(path, 0o644)) & 0o777;
   const actions: FileAction[] = [];
-  if (typeof backupText === "string" && isDeepStrictEqual(backup, rest)) {
+  if (typeof backupText === "string" && sameAsBackup(backup, rest)) {
     actions.push({
       op: "write",
       path,
