@@ -112,6 +112,8 @@ interface OpenHunk {
 interface Open {
   slices: (Slice & { hunks: number })[];
   hunks: OpenHunk[];
+  /** Bytes of its hunks that `cut` hunks did not keep (kept as a sum: no rescan per hunk). */
+  missing: number;
   /** The current section's number and header (a large file's next piece repeats it). */
   section: number;
   header: Uint8Array | null;
@@ -279,6 +281,7 @@ export class Planner {
     slice.length += stored;
     slice.hunks++;
     this.#open.hunks.push({ info, stored });
+    this.#open.missing += info.bytes - stored;
   }
 
   /** A large file's next hunk: a piece that would outgrow `pieceBytes` is made first. */
@@ -294,7 +297,7 @@ export class Planner {
 
   /** Bytes of the open piece, counting what `cut` hunks did not keep. */
   #openBytes(): number {
-    return this.#open.hunks.reduce((n, h) => n + h.info.bytes - h.stored, this.#work.length);
+    return this.#work.length + this.#open.missing;
   }
 
   /** The file outgrew one piece: cut what was buffered into pieces, and go on cutting. */
@@ -392,7 +395,7 @@ function countHeaders(pieces: Piece[]): void {
 }
 
 function emptyOpen(): Open {
-  return { slices: [], hunks: [], section: 0, header: null };
+  return { slices: [], hunks: [], missing: 0, section: 0, header: null };
 }
 
 function byOrder(a: Piece, b: Piece): number {
