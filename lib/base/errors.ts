@@ -42,7 +42,11 @@ export class ConfigError extends ReviewGateError {
   }
 }
 
-/** A git command failed or the directory is not a repository (exit 2: the input is wrong). */
+/**
+ * A git command failed or the directory is not a repository (exit 2: the input is wrong), or git
+ * cannot read the repository itself — a missing or corrupt object (`details.unreadable`: exit 3,
+ * the review could not run).
+ */
 export class GitError extends ReviewGateError {
   /** The git arguments that failed, when a git command failed. */
   readonly args: readonly string[];
@@ -50,10 +54,10 @@ export class GitError extends ReviewGateError {
   readonly stderr: string;
   constructor(
     message: string,
-    details: { args?: readonly string[]; stderr?: string } = {},
+    details: { args?: readonly string[]; stderr?: string; unreadable?: boolean } = {},
     options?: ErrorOptions,
   ) {
-    super(message, ExitCode.usage, options);
+    super(message, details.unreadable ? ExitCode.couldNotRun : ExitCode.usage, options);
     this.args = details.args ?? [];
     this.stderr = details.stderr ?? "";
   }

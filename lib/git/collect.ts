@@ -280,10 +280,8 @@ async function listAndStream(
     const skip = new Set(entries.flatMap((e, i) => ruled.has(e.path) ? [i] : []));
     const planner = new Planner(range.limits);
     const pieceLimit = Math.min(range.limits.pieceBytes, range.limits.chunkBytes);
-    const stream = new ChangeStream(entries, planner, {
-      cutBytes: pieceLimit - HEADER_ROOM,
-      keepBytes: range.limits.chunkBytes,
-    }, skip);
+    // a line longer than a part is named, never shown whole past the budget nor re-sent
+    const stream = new ChangeStream(entries, planner, { cutBytes: pieceLimit - HEADER_ROOM }, skip);
     prepared = { entries, excluded, notExcluded, ruled, skip, planner, stream };
     range.onListed?.({ tree: range.to, files: entries.length - skip.size });
     return (chunk) => stream.push(chunk);

@@ -314,15 +314,29 @@ export function stderrTail(result: ExecResult): string {
   return text.length > 2048 ? text.slice(-2048) : text;
 }
 
-/** Build the {@linkcode GitError} for a failed call. */
+/**
+ * What git prints when the repository itself cannot be read (a missing or corrupt object or
+ * pack), not when the command or its input is wrong.
+ */
+const UNREADABLE =
+  /unable to read [0-9a-f]{7,}|missing (?:blob|tree|commit) [0-9a-f]{7,}|failed to read object|(?:loose object|packfile) .* (?:is )?corrupt|did not receive expected object/i;
+
+/**
+ * Build the {@linkcode GitError} for a failed call: exit 3 (could not run) when git cannot read
+ * an object of the repository, with a hint to check it; otherwise exit 2.
+ */
 export function gitFailure(args: readonly string[], result: ExecResult): GitError {
   const tail = stderrTail(result);
   const last = tail.split("\n").at(-1) ?? "";
+  const unreadable = UNREADABLE.test(tail);
+  const hint = unreadable
+    ? '; the repository is missing an object or is corrupt: check it with "git fsck"'
+    : "";
   return new GitError(
     `Command "git ${shortArgs(args)}" failed with exit code ${result.code}${
       last ? `: ${last}` : ""
-    }`,
-    { args, stderr: tail },
+    }${hint}`,
+    { args, stderr: tail, unreadable },
   );
 }
 

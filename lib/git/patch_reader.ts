@@ -7,8 +7,9 @@
  * `cutBytes` (a 100,000-line new file is one hunk) is cut at line boundaries while it streams into
  * parts whose `@@` lines carry their own, true line ranges; every part after the first repeats up
  * to {@linkcode SPLIT_CONTEXT} context lines from before its start. A single line longer than
- * `keepBytes` (minified code) is not kept past that: its part is handed over marked `cut`, with
- * its true size, so it can be named but never shown.
+ * `keepBytes` (minified code; by default the part size) is not kept past that: it ends its part,
+ * which is handed over marked `cut`, with its true size, so it can be named but never shown, and
+ * nothing of it is repeated in the next part.
  *
  * Format: git-diff(1) "GENERATING PATCH TEXT WITH -P". A section starts at a line beginning with
  * `diff --git `; its header runs to the first `@@ -` line (or to the next section: renames, mode
@@ -30,6 +31,13 @@ export const SPLIT_CONTEXT = 3;
 export interface HunkInfo extends HunkRange {
   /** Bytes of its text: the `@@` line and the body (including what a `cut` part lost). */
   bytes: number;
+  /**
+   * Bytes of git's patch text this part covers for the first time (its share of the hunk: the
+   * hunk's own `@@` line in the first part, then each line in the part it is new in; never the
+   * lines repeated as context nor a later part's own `@@` line). The parts of a hunk sum to the
+   * hunk's size in the patch.
+   */
+  own: number;
   /** Added plus deleted lines. */
   changed: number;
   additions: number;
@@ -53,7 +61,7 @@ export interface PatchSink {
 export interface ReaderLimits {
   /** Most bytes of one hunk part: larger hunks are cut at line boundaries (at least 256). */
   cutBytes: number;
-  /** Most bytes of one part kept (a longer line makes its part `cut`); default unbounded. */
+  /** Most bytes of one line kept (a longer line makes its part `cut`); default `cutBytes`. */
   keepBytes?: number;
 }
 
@@ -110,7 +118,7 @@ export class PatchReader {
   constructor(limits: ReaderLimits, sink: PatchSink) {
     this.#sink = sink;
     const cut = Math.max(256, limits.cutBytes);
-    this.#hunk = new HunkBuilder(cut, Math.max(cut, limits.keepBytes ?? Infinity), sink);
+    this.#hunk = new HunkBuilder(cut, limits.keepBytes ?? cut, sink);
   }
 
   /** Read the next chunk of the patch (the reader copies what it keeps). */
@@ -257,6 +265,8 @@ class HunkBuilder {
   #fresh = 0;
   /** Bytes of the part's last line not kept (it was longer than `keepBytes`). */
   #overflow = 0;
+  /** Leading lines of the current part repeated as context from the part before. */
+  #repeated = 0;
 
   constructor(cutBytes: number, keepBytes: number, sink: PatchSink) {
     this.#cutBytes = cutBytes;
@@ -272,6 +282,7 @@ class HunkBuilder {
     this.#part = 0;
     this.#fresh = 0;
     this.#overflow = 0;
+    this.#repeated = 0;
   }
 
   appendAt(bytes: Uint8Array): void {
@@ -312,7 +323,8 @@ class HunkBuilder {
 
   /** Keep `bytes[start, end)` of the current body line (past `keepBytes` only counted). */
   appendBody(bytes: Uint8Array, start: number, end: number): void {
-    const room = Math.max(0, this.#keepBytes - this.#body.length);
+    const line = this.#body.length - this.#starts[this.#count - 1];
+    const room = Math.max(0, this.#keepBytes - line);
     const kept = Math.min(end - start, room);
     this.#body.appendRange(bytes, start, start + kept);
     this.#overflow += end - start - kept;
@@ -358,7 +370,8 @@ class HunkBuilder {
       this.#kinds[n - 1 - keep] === SPACE
     ) keep++;
     const first = n - keep;
-    const from = this.#starts[first];
+    // every line went (n is the count): nothing of the part stays, not even a long line's tail
+    const from = first < this.#count ? this.#starts[first] : this.#body.length;
     this.#body.shift(from);
     for (let i = first; i < this.#count; i++) {
       const to = i - first;
@@ -369,6 +382,7 @@ class HunkBuilder {
     }
     this.#count -= first;
     this.#fresh = this.#count - keep;
+    this.#repeated = keep;
     if (all) this.#overflow = 0; // the part's last line (the only one that can overflow) went with it
   }
 
@@ -387,12 +401,15 @@ class HunkBuilder {
     }
     const end = n < this.#count ? this.#starts[n] : this.#body.length;
     const overflow = n === this.#count ? this.#overflow : 0;
+    const fresh = Math.min(this.#repeated, n);
+    const repeated = fresh < this.#count ? this.#starts[fresh] : this.#body.length;
     return {
       oldStart: n === 0 ? this.#oldNext : oldLines === 0 ? this.#oldAt[0] - 1 : this.#oldAt[0],
       oldLines,
       newStart: n === 0 ? this.#newNext : newLines === 0 ? this.#newAt[0] - 1 : this.#newAt[0],
       newLines,
       bytes: headBytes + end + overflow,
+      own: (this.#part <= 1 ? this.#at.length : 0) + end - repeated + overflow,
       changed: additions + deletions,
       additions,
       deletions,

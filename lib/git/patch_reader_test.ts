@@ -148,3 +148,63 @@ Deno.test("PatchReader starts sections at diff --git line starts only, across ch
   }
   assert.deepEqual(read(new Uint8Array(), 1024, 1), []);
 });
+
+/** Ten short lines, one line of `long` bytes, then `after` short lines: one added hunk. */
+function longLinePatch(long: number, after: number): { text: string; newFile: string[] } {
+  const newFile = [
+    ...Array.from({ length: 10 }, (_, i) => `before ${i + 1}`),
+    "L".repeat(long),
+    ...Array.from({ length: after }, (_, i) => `after ${i + 1}`),
+  ];
+  const body = newFile.map((l) => `+${l}\n`).join("");
+  return { text: `${HEADER}@@ -0,0 +1,${newFile.length} @@\n${body}`, newFile };
+}
+
+Deno.test("PatchReader hands a line longer than a part over once, cut, and every later line once with its true number", () => {
+  const { text, newFile } = longLinePatch(70_000, 20);
+  const events = read(new TextEncoder().encode(text), 4096, 8192);
+  const infos: { cut: boolean; own: number; bytes: number }[] = [];
+  const reader = new PatchReader({ cutBytes: 4096 }, {
+    section: () => {},
+    hunk: (info) => infos.push(info),
+  });
+  reader.push(new TextEncoder().encode(text));
+  reader.end();
+  const parts = events.flatMap((e) => (e.kind === "hunk" ? [e.hunk] : []));
+  const cut = infos.flatMap((info, k) => (info.cut ? [k] : []));
+  assert.equal(cut.length, 1, "one part, the long line's, is cut");
+  assert.ok(infos[cut[0]].bytes > 70_000, "the cut part carries the line's true size");
+  const shown = parts.filter((_, k) => !infos[k].cut);
+  for (const part of shown) {
+    assert.ok(part.bytes <= 4096, `a part of ${part.bytes} bytes`);
+    assert.ok(!part.text.includes("LLLL"), "nothing of the long line is re-sent");
+    assertRanges(part, [], newFile);
+  }
+  assert.deepEqual(
+    shown.flatMap((p) => p.text.split("\n").slice(1, -1)),
+    newFile.filter((l) => !l.startsWith("L")).map((l) => `+${l}`),
+    "every other line once, in order",
+  );
+  const [whole] = parseSection(text).hunks;
+  assert.equal(infos.reduce((n, i) => n + i.own, 0), whole.bytes, "each byte counted once");
+  assert.equal(parts.reduce((n, p) => n + p.changed, 0), newFile.length);
+});
+
+Deno.test("PatchReader reads 20,000 lines after a long line in work linear in the patch", () => {
+  const { text } = longLinePatch(70_000, 20_000);
+  const bytes = new TextEncoder().encode(text);
+  let handed = 0;
+  let parts = 0;
+  const reader = new PatchReader({ cutBytes: 65_536 }, {
+    section: () => {},
+    hunk: (_, head, body) => {
+      handed += head.length + body.length;
+      parts++;
+    },
+  });
+  for (let i = 0; i < bytes.length; i += 65_536) reader.push(bytes.subarray(i, i + 65_536));
+  reader.end();
+  // quadratic work re-hands the long line with every later line: ~1.4 GB here
+  assert.ok(handed <= 2 * bytes.length, `${handed} bytes handed over for ${bytes.length}`);
+  assert.ok(parts <= 8, `${parts} parts`);
+});

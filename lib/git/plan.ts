@@ -77,6 +77,13 @@ interface Piece {
   seq: number;
   /** Decoded UTF-8 bytes of its text (what it costs in a prompt). */
   bytes: number;
+  /**
+   * Bytes of the patch, as git printed it, this piece covers first: its hunks' `own` bytes, and
+   * once the plan is packed each section header once, in the first shown piece that carries it
+   * (else the first piece): what coverage counts, so a repeated header or context line is never
+   * counted twice.
+   */
+  own: number;
   lines: number;
   /** Hunk ranges, four numbers each (old start, old lines, new start, new lines). */
   ranges: Int32Array;
@@ -105,6 +112,8 @@ interface OpenHunk {
 interface Open {
   slices: (Slice & { hunks: number })[];
   hunks: OpenHunk[];
+  /** Bytes of its hunks that `cut` hunks did not keep (kept as a sum: no rescan per hunk). */
+  missing: number;
   /** The current section's number and header (a large file's next piece repeats it). */
   section: number;
   header: Uint8Array | null;
@@ -154,7 +163,7 @@ export class Planner {
       for (const h of section.hunks) {
         const info = { ...h, additions: 0, deletions: 0, cut: false };
         const text = encoder.encode(h.text);
-        this.hunk({ ...info, bytes: text.length }, new Uint8Array(), text);
+        this.hunk({ ...info, bytes: text.length, own: text.length }, new Uint8Array(), text);
       }
     }
     this.endFile();
@@ -164,7 +173,9 @@ export class Planner {
   /** Start (or go back to) file `index`; the file being streamed so far is ended. */
   file(index: number, path: string): void {
     this.endFile();
-    if (!this.#files.has(index)) this.#files.set(index, { path, omitted: [], seq: 0, sections: 0 });
+    if (!this.#files.has(index)) {
+      this.#files.set(index, { path, omitted: [], seq: 0, sections: 0 });
+    }
     this.#next = Math.max(this.#next, index + 1);
     this.#current = { file: index, large: false, sectionEmpty: false };
     this.#resetOpen();
@@ -200,7 +211,8 @@ export class Planner {
     if (cur.large) this.#largeHunk(cur, hunk, head, body);
     else {
       this.#appendHunk(hunk, head, body);
-      if (this.#work.length > this.#pieceLimit) this.#goLarge(cur);
+      // a cut hunk is never shown: it goes in a piece of its own, the file's other hunks are kept
+      if (hunk.cut || this.#openBytes() > this.#pieceLimit) this.#goLarge(cur);
     }
   }
 
@@ -228,6 +240,7 @@ export class Planner {
       this.#limits,
     );
     for (const k of packing.dropped) kept[k].data = null;
+    countHeaders(this.#pieces);
     const fallback = new Set<number>();
     const chunks = packing.chunks.map((chunk) =>
       renderChunk(chunk.map((k) => kept[k]), this.#files, fallback)
@@ -268,12 +281,14 @@ export class Planner {
     slice.length += stored;
     slice.hunks++;
     this.#open.hunks.push({ info, stored });
+    this.#open.missing += info.bytes - stored;
   }
 
   /** A large file's next hunk: a piece that would outgrow `pieceBytes` is made first. */
   #largeHunk(cur: Current, info: HunkInfo, head: Uint8Array, body: Uint8Array): void {
     const open = this.#open;
-    if (open.hunks.length > 0 && this.#openBytes() + info.bytes > this.#pieceLimit) {
+    const alone = info.cut || open.hunks.at(-1)?.info.cut === true;
+    if (open.hunks.length > 0 && (alone || this.#openBytes() + info.bytes > this.#pieceLimit)) {
       this.#closeLarge(cur);
       this.#startSlice(open.section, open.header!);
     }
@@ -282,7 +297,7 @@ export class Planner {
 
   /** Bytes of the open piece, counting what `cut` hunks did not keep. */
   #openBytes(): number {
-    return this.#open.hunks.reduce((n, h) => n + h.info.bytes - h.stored, this.#work.length);
+    return this.#work.length + this.#open.missing;
   }
 
   /** The file outgrew one piece: cut what was buffered into pieces, and go on cutting. */
@@ -331,10 +346,12 @@ export class Planner {
     const text = this.#work.view();
     const fallback = !isUtf8(text);
     const missing = this.#openBytes() - text.length;
+    const own = hunks.reduce((n, h) => n + h.info.own, 0);
     const piece: Piece = {
       file: cur.file,
       seq: state.seq++,
       bytes: missing + (fallback ? utf8Length(decodeDiffText(text).text) : text.length),
+      own,
       lines: hunks.reduce((n, h) => n + h.info.changed, 0),
       ranges: Int32Array.from(hunks.flatMap(({ info: h }) => [
         h.oldStart,
@@ -362,8 +379,23 @@ export class Planner {
   }
 }
 
+/** Give each section header's bytes to one piece: the first shown one carrying it, else the first. */
+function countHeaders(pieces: Piece[]): void {
+  const owner = new Map<string, { piece: Piece; bytes: number }>();
+  for (const piece of [...pieces].sort(byOrder)) {
+    for (const slice of piece.slices) {
+      const key = `${piece.file}:${slice.section}`;
+      const held = owner.get(key);
+      if (!held || (held.piece.data === null && piece.data !== null)) {
+        owner.set(key, { piece, bytes: slice.headerBytes });
+      }
+    }
+  }
+  for (const { piece, bytes } of owner.values()) piece.own += bytes;
+}
+
 function emptyOpen(): Open {
-  return { slices: [], hunks: [], section: 0, header: null };
+  return { slices: [], hunks: [], missing: 0, section: 0, header: null };
 }
 
 function byOrder(a: Piece, b: Piece): number {
@@ -382,6 +414,7 @@ function renderChunk(
   const paths: string[] = [];
   let last = "";
   let lines = 0;
+  let covered = 0;
   for (const piece of pieces) {
     const path = files.get(piece.file)!.path;
     if (paths.at(-1) !== path) paths.push(path);
@@ -396,9 +429,10 @@ function renderChunk(
     }
     if (piece.fallback) fallback.add(piece.file);
     lines += piece.lines;
+    covered += piece.own;
   }
   const diff = parts.join("");
-  return { diff, bytes: utf8Length(diff), lines, paths };
+  return { diff, bytes: utf8Length(diff), covered, lines, paths };
 }
 
 /** Coverage of a packed plan, and each file's reason when none of it is shown. */
@@ -425,7 +459,7 @@ function describeCoverage(
         path: file.path,
         reason: "budget",
         lines: dropped.reduce((n, p) => n + p.lines, 0),
-        bytes: dropped.reduce((n, p) => n + p.bytes, 0),
+        bytes: dropped.reduce((n, p) => n + p.own, 0),
       };
       if (shown > 0) part.hunks = dropped.flatMap((p) => hunkRanges(p.ranges));
       omitted.push(part);
@@ -442,7 +476,7 @@ function describeCoverage(
     omitted,
     reviewedLines: chunks.reduce((n, c) => n + c.lines, 0),
     omittedLines: omitted.reduce((n, p) => n + p.lines, 0),
-    reviewedBytes: chunks.reduce((n, c) => n + c.bytes, 0),
+    reviewedBytes: chunks.reduce((n, c) => n + c.covered, 0),
     omittedBytes: omitted.reduce((n, p) => n + p.bytes, 0),
   };
   return { coverage, fileOmitted };

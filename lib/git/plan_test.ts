@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { parseSection } from "./patch_reader.ts";
+import { assertCoverageWithinDiff } from "./_coverage_testing.ts";
+import { parseSection, PatchReader } from "./patch_reader.ts";
 import { type PlanFile, type PlanLimits, Planner } from "./plan.ts";
 
 /** A file whose diff has `hunks` hunks of `lines` added lines each, 10 lines apart. */
@@ -13,14 +14,33 @@ function file(path: string, hunks: number, lines = 1): PlanFile {
   return { path, sections: [parseSection(text)] };
 }
 
+/** Plan `files`; every plan made here keeps the coverage invariant (never more than the diff). */
 function plan(files: PlanFile[], limits: PlanLimits) {
   const planner = new Planner(limits);
   for (const f of files) planner.add(f);
-  return planner.finish();
+  const result = planner.finish();
+  assertCoverageWithinDiff(result.coverage, files.reduce((n, f) => n + bytes(f), 0));
+  return result;
 }
 
 const bytes = (f: PlanFile) =>
   f.sections.reduce((n, s) => n + s.headerBytes + s.hunks.reduce((m, h) => m + h.bytes, 0), 0);
+
+/** Stream `text` (one or more sections) into a planner through a reader, as collection does. */
+function streamed(text: string, limits: PlanLimits, cutBytes: number) {
+  const planner = new Planner(limits);
+  planner.file(0, "f.txt");
+  const reader = new PatchReader({ cutBytes }, {
+    section: (header) => planner.section(header),
+    hunk: (info, head, body) => planner.hunk(info, head, body),
+  });
+  const bytes = new TextEncoder().encode(text);
+  reader.push(bytes);
+  reader.end();
+  const result = planner.finish();
+  assertCoverageWithinDiff(result.coverage, bytes.length);
+  return result;
+}
 
 Deno.test("Planner keeps a change that fits whole, in path order, in one chunk", () => {
   const files = [file("a", 2), file("b/c", 1), file("d", 3)];
@@ -148,4 +168,40 @@ Deno.test("Planner plans 10,000 tiny files into at most maxChunks chunks, each f
   assert.ok(shown > 0);
   assert.equal(shown + capped.coverage.omitted.length, 10_000);
   assert.ok(capped.coverage.omitted.every((o) => o.reason === "budget" && !o.hunks));
+});
+
+/** Ten short lines, a line of `long` bytes, `after` short lines, as one added file's patch. */
+function longLine(long: number, after: number): string {
+  const lines = [
+    ...Array.from({ length: 10 }, (_, i) => `before ${i + 1}`),
+    "L".repeat(long),
+    ...Array.from({ length: after }, (_, i) => `after ${i + 1}`),
+  ];
+  const body = lines.map((l) => `+${l}\n`).join("");
+  return `diff --git a/f.txt b/f.txt\nnew file mode 100644\n--- /dev/null\n+++ b/f.txt\n` +
+    `@@ -0,0 +1,${lines.length} @@\n${body}`;
+}
+
+Deno.test("Planner names a line longer than a piece by its line and shows every other line once", () => {
+  const text = longLine(70_000, 20);
+  const result = streamed(text, { chunkBytes: 400_000, pieceBytes: 65_536, maxChunks: 8 }, 65_000);
+  assert.equal(result.chunks.length, 1);
+  const [chunk] = result.chunks;
+  assert.ok(!chunk.diff.includes("LLLL"), "the long line is not shown");
+  assert.equal(chunk.lines, 30);
+  for (let i = 1; i <= 20; i++) assert.equal(chunk.diff.split(`+after ${i}\n`).length, 2);
+  assert.equal(result.coverage.status, "partial");
+  assert.deepEqual(result.coverage.omitted.map((o) => [o.reason, o.lines, o.hunks]), [
+    ["budget", 1, [{ oldStart: 0, oldLines: 0, newStart: 11, newLines: 1 }]],
+  ]);
+  const size = new TextEncoder().encode(text).length;
+  assert.equal(result.coverage.reviewedBytes + result.coverage.omittedBytes, size);
+  // 20,000 lines after it: still every line once, each byte counted once
+  const many = streamed(longLine(70_000, 20_000), {
+    chunkBytes: 400_000,
+    pieceBytes: 65_536,
+    maxChunks: 8,
+  }, 65_000);
+  assert.equal(many.coverage.reviewedLines, 20_010);
+  assert.equal(many.coverage.omittedLines, 1);
 });

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { isUtf8 } from "node:buffer";
 
 /** A decoded file, or why it cannot be shown as text. */
 export type DecodedText =
@@ -52,7 +53,8 @@ export function decodeText(bytes: Uint8Array): DecodedText {
     return { ok: true, text, encoding: bom.label, crlf: text.includes("\r\n") };
   }
   if (bytes.subarray(0, GIT_BINARY_SCAN).includes(0)) return { ok: false, reason: "binary" };
-  const { text, fallback } = decodeUtf8OrLatin(bytes);
+  const fallback = !isUtf8(bytes);
+  const text = fallback ? latin.decode(bytes) : lenient.decode(bytes);
   return {
     ok: true,
     text,
@@ -61,42 +63,40 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   };
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 const lenient = new TextDecoder();
 const latin = new TextDecoder("windows-1252");
 
-function decodeUtf8OrLatin(bytes: Uint8Array): { text: string; fallback: boolean } {
-  try {
-    return { text: utf8.decode(bytes), fallback: false };
-  } catch {
-    return { text: latin.decode(bytes), fallback: true };
-  }
-}
-
 /**
  * Decode git's diff text of one file: as UTF-8 when it all is; otherwise line by line, the header
- * lines as UTF-8 (paths) and each other line as UTF-8 when valid, else as windows-1252.
+ * lines as UTF-8 (paths) and each other line as UTF-8 when valid, else as windows-1252. Neighbouring
+ * lines of one kind are decoded in one call (a file in one legacy encoding is one call, not one
+ * per line); validity is checked, never thrown.
  *
  * @param bytes one `diff --git` section
  * @returns the text and whether any line needed windows-1252
  */
 export function decodeDiffText(bytes: Uint8Array): { text: string; fallback: boolean } {
-  try {
-    return { text: utf8.decode(bytes), fallback: false };
-  } catch {
-    // mixed: decode line by line below
-  }
+  if (isUtf8(bytes)) return { text: lenient.decode(bytes), fallback: false };
   const parts: string[] = [];
   let inHunks = false;
+  let runStart = 0;
+  let runLatin = false;
   let pos = 0;
   while (pos < bytes.length) {
     const nl = bytes.indexOf(0x0a, pos);
     const end = nl < 0 ? bytes.length : nl + 1;
-    const line = bytes.subarray(pos, end);
-    if (!inHunks && line[0] === 0x40 && line[1] === 0x40) inHunks = true;
-    parts.push(inHunks ? decodeUtf8OrLatin(line).text : lenient.decode(line));
+    if (!inHunks && bytes[pos] === 0x40 && bytes[pos + 1] === 0x40) inHunks = true;
+    const latinLine = inHunks && !isUtf8(bytes.subarray(pos, end));
+    if (latinLine !== runLatin && pos > runStart) {
+      const run = bytes.subarray(runStart, pos);
+      parts.push(runLatin ? latin.decode(run) : lenient.decode(run));
+      runStart = pos;
+    }
+    runLatin = latinLine;
     pos = end;
   }
+  const run = bytes.subarray(runStart);
+  parts.push(runLatin ? latin.decode(run) : lenient.decode(run));
   return { text: parts.join(""), fallback: true };
 }
 

@@ -90,3 +90,30 @@ Deno.test("countTextLines() counts UTF-16 lines by characters and others by line
   assert.equal(countTextLines(utf16le("\u0a0a\n")), 1);
   assert.equal(countTextLines(utf16be("x\ny\n")), 2);
 });
+
+Deno.test("decodeDiffText() decodes runs of mixed lines as each line alone would be", () => {
+  const enc = new TextEncoder();
+  const latin1 = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
+  const lines = [
+    enc.encode("diff --git a/caf\u00e9 b/caf\u00e9\n"),
+    enc.encode("@@ -1,4 +1,4 @@\n"),
+    latin1("-caf\xe9\n"),
+    latin1("+th\xe9\n"),
+    enc.encode("+na\u00efve \u20ac\n"),
+    enc.encode(" plain\n"),
+    latin1("+\x80 last"),
+  ];
+  const bytes = new Uint8Array(lines.reduce((n, l) => n + l.length, 0));
+  let at = 0;
+  for (const line of lines) {
+    bytes.set(line, at);
+    at += line.length;
+  }
+  const { text, fallback } = decodeDiffText(bytes);
+  assert.equal(fallback, true);
+  assert.equal(
+    text,
+    "diff --git a/caf\u00e9 b/caf\u00e9\n@@ -1,4 +1,4 @@\n-caf\u00e9\n+th\u00e9\n" +
+      "+na\u00efve \u20ac\n plain\n+\u20ac last",
+  );
+});

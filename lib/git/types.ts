@@ -127,7 +127,9 @@ export type ExcludeByRule = (files: readonly FilteredFile[]) => Promise<RuleDeci
 
 /**
  * What the review saw (contract: stored with every run, in `run.json` and the `--json` envelope).
- * Lines are changed lines (added + deleted) of the diff; bytes are bytes of diff text as UTF-8.
+ * Lines are changed lines (added + deleted) of the diff; bytes are bytes of the diff text as git
+ * printed it (UTF-8 unless a file's text is in another encoding), each counted once however often
+ * a part repeats it, so reviewed plus omitted bytes never exceed the diff's own size.
  */
 export interface Coverage {
   /** "complete" when every part of the change reached the model, else "partial". */
@@ -169,6 +171,12 @@ export interface ChangeChunk {
   diff: string;
   /** UTF-8 bytes of `diff`. */
   bytes: number;
+  /**
+   * Bytes of the change's patch, as git printed it, that this chunk shows and no other chunk
+   * counts (a repeated header or context line counts once): what coverage adds up, so the
+   * chunks' `covered` never sum to more than the patch.
+   */
+  covered: number;
   /** Changed lines in `diff`. */
   lines: number;
   /** Paths of the files the chunk shows (all or part of), in order. */

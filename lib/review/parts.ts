@@ -324,7 +324,7 @@ function withFailed(
   for (const index of failed) {
     const chunk = change.chunks[index];
     lines += chunk.lines;
-    bytes += chunk.bytes;
+    bytes += chunk.covered;
     const who = notBy(index);
     for (const path of chunk.paths) {
       omitted.push({
@@ -337,7 +337,7 @@ function withFailed(
     }
     const last = omitted.at(-1)!;
     last.lines = chunk.lines;
-    last.bytes = chunk.bytes;
+    last.bytes = chunk.covered;
   }
   return {
     ...change.coverage,

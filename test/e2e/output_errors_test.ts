@@ -47,3 +47,27 @@ Deno.test("review whose output cannot be written (> /dev/full) says so (exit 3)"
     await sb.cleanup();
   }
 });
+
+Deno.test("review of a commit whose blob git cannot read says the repository is unreadable (exit 3, not 2)", async () => {
+  const sb = await makeSandbox({ "a.ts": "export const a = 1;\n" });
+  try {
+    await sb.repo.write("b.ts", "export const b = 'only here';\n");
+    await sb.repo.git("add", "b.ts");
+    await sb.repo.git("commit", "-q", "-m", "b");
+    const blob = (await sb.repo.git("rev-parse", "HEAD:b.ts")).trim();
+    // git would read an unchanged worktree file instead of the blob: remove both
+    await Deno.remove(join(sb.repo.root, "b.ts"));
+    await Deno.remove(join(sb.repo.root, ".git", "objects", blob.slice(0, 2), blob.slice(2)));
+    for (
+      const args of [["review", "--commit", "HEAD", "--plan-only"], ["review", "--commit", "HEAD"]]
+    ) {
+      const r = await runCli(sb, args, { env: { REVIEW_GATE_FAKE_SCENARIO: "valid" } });
+      assert.equal(r.code, 3, `${args.join(" ")}: ${r.stderr}`);
+      assert.match(r.stderr, new RegExp(`unable to read ${blob}`));
+      assert.match(r.stderr, /git fsck/);
+      assert.doesNotMatch(r.stderr, /internal error/);
+    }
+  } finally {
+    await sb.cleanup();
+  }
+});
