@@ -14,6 +14,7 @@ export const OMIT_REASON_TEXT: Readonly<Record<OmitReason, string>> = {
   undecodable: "not decodable as text",
   submodule: "submodule",
   budget: "over the size limit, max_calls × budgets.total_bytes",
+  "long-line": "a line longer than one part, budgets.file_bytes",
   failed: "its part's review could not run",
 };
 

@@ -92,6 +92,8 @@ interface Piece {
   slices: Slice[];
   /** True when its text has lines that are not valid UTF-8. */
   fallback: boolean;
+  /** True when it holds a line longer than a part (a `cut` hunk): never shown. */
+  long: boolean;
 }
 
 interface FileState {
@@ -362,9 +364,10 @@ export class Planner {
       data: null,
       slices: slices.map(({ section, headerBytes, length }) => ({ section, headerBytes, length })),
       fallback,
+      long: hunks.some((h) => h.info.cut),
     };
     this.#pieces.push(piece);
-    if (hunks.some((h) => h.info.cut) || piece.bytes > this.#limits.chunkBytes) return;
+    if (piece.long || piece.bytes > this.#limits.chunkBytes) return;
     heapPush(this.#heap, piece);
     this.#kept += piece.bytes;
     const capacity = this.#limits.chunkBytes * this.#limits.maxChunks;
@@ -454,22 +457,24 @@ function describeCoverage(
     const own = (byFile.get(i) ?? []).sort(byOrder);
     const dropped = own.filter((p) => p.data === null);
     const shown = own.length - dropped.length;
-    if (dropped.length > 0) {
+    const parts: OmittedPart[] = [];
+    for (const reason of ["long-line", "budget"] as const) {
+      const these = dropped.filter((p) => p.long === (reason === "long-line"));
+      if (these.length === 0) continue;
       const part: OmittedPart = {
         path: file.path,
-        reason: "budget",
-        lines: dropped.reduce((n, p) => n + p.lines, 0),
-        bytes: dropped.reduce((n, p) => n + p.own, 0),
+        reason,
+        lines: these.reduce((n, p) => n + p.lines, 0),
+        bytes: these.reduce((n, p) => n + p.own, 0),
       };
-      if (shown > 0) part.hunks = dropped.flatMap((p) => hunkRanges(p.ranges));
-      omitted.push(part);
+      // a file with more than one reason names its hunks, so each reason says where it applies
+      if (shown > 0 || these.length < dropped.length) {
+        part.hunks = these.flatMap((p) => hunkRanges(p.ranges));
+      }
+      parts.push(part);
     }
-    omitted.push(...file.omitted);
-    fileOmitted[i] = shown > 0
-      ? undefined
-      : dropped.length > 0
-      ? "budget"
-      : file.omitted[0]?.reason;
+    omitted.push(...parts, ...file.omitted);
+    fileOmitted[i] = shown > 0 ? undefined : parts[0]?.reason ?? file.omitted[0]?.reason;
   }
   const coverage: Coverage = {
     status: omitted.length > 0 ? "partial" : "complete",

@@ -192,7 +192,7 @@ Deno.test("Planner names a line longer than a piece by its line and shows every 
   for (let i = 1; i <= 20; i++) assert.equal(chunk.diff.split(`+after ${i}\n`).length, 2);
   assert.equal(result.coverage.status, "partial");
   assert.deepEqual(result.coverage.omitted.map((o) => [o.reason, o.lines, o.hunks]), [
-    ["budget", 1, [{ oldStart: 0, oldLines: 0, newStart: 11, newLines: 1 }]],
+    ["long-line", 1, [{ oldStart: 0, oldLines: 0, newStart: 11, newLines: 1 }]],
   ]);
   const size = new TextEncoder().encode(text).length;
   assert.equal(result.coverage.reviewedBytes + result.coverage.omittedBytes, size);

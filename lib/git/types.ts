@@ -25,9 +25,17 @@ export type FileStatus = "added" | "modified" | "deleted" | "renamed" | "copied"
  * - "submodule": a changed gitlink (its patch is only a `Subproject commit` line) or a submodule
  *   with uncommitted changes; the agent can read it itself;
  * - "budget": did not fit the review plan (`max_calls` prompts of `budgets.total_bytes`);
+ * - "long-line": a hunk holding a line longer than one part (`budgets.file_bytes`), which is never
+ *   cut mid-line nor shown in pieces;
  * - "failed": its part of a multi-call review could not run (and `on_partial` let the rest stand).
  */
-export type OmitReason = "binary" | "undecodable" | "submodule" | "budget" | "failed";
+export type OmitReason =
+  | "binary"
+  | "undecodable"
+  | "submodule"
+  | "budget"
+  | "long-line"
+  | "failed";
 
 /** A hunk's place in its file, as in its `@@ -oldStart,oldLines +newStart,newLines @@` line. */
 export interface HunkRange {

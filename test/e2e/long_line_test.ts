@@ -76,5 +76,10 @@ Deno.test("review names a line longer than file_bytes, shows the rest once, and 
     );
     assert.ok(coverage.reviewedBytes + coverage.omittedBytes <= diffBytes);
     assert.match(r.stdout + r.stderr, /partially reviewed|NOT reviewed|not reviewed/i);
+    // the reason names the limit that applies, not the plan's total budget
+    assert.match(
+      r.stdout + r.stderr,
+      /f\.txt: line 11 \(a line longer than one part, budgets\.file_bytes/,
+    );
   });
 });
