@@ -33,6 +33,7 @@
 
 import { join } from "node:path";
 import { dialectText } from "../answer/dialect.ts";
+import { excerptOf, isObject, type Json, num } from "./envelope_values.ts";
 import {
   checkClaudeLogin,
   claudeChildEnv,
@@ -125,12 +126,6 @@ export async function prepareClaudeChild(context: ChildContext): Promise<ChildSe
   };
 }
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** The events in stdout: one object, an array of events, or JSONL (stream-json). */
 function readEvents(stdout: string): Json[] {
   const text = stdout.trim();
@@ -151,10 +146,6 @@ function readEvents(stdout: string): Json[] {
     }
     return events;
   }
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
 function readMeta(result: Json): EnvelopeMeta {
@@ -216,30 +207,6 @@ function invocationUsage(u: unknown): Usage | undefined {
     usage.cacheWriteTokens = num(u.cache_creation_input_tokens);
   }
   return usage;
-}
-
-/**
- * A stream's text for an error message, at most about `maxChars` characters: whole when short;
- * otherwise stack-frame lines (`    at …`) are left out first (with a count), then the middle is cut,
- * keeping the start — where a CLI's uncaught error prints its message — and the end.
- *
- * @param text stdout or stderr
- * @param maxChars how much to keep (characters), default 600
- * @returns the trimmed excerpt; `…` marks what was cut
- */
-export function excerptOf(text: string, maxChars = 600): string {
-  const trimmed = text.trim();
-  if (trimmed.length <= maxChars) return trimmed;
-  const lines = trimmed.split("\n");
-  const frames = lines.filter((line) => /^\s+at\s/.test(line)).length;
-  const kept = frames === 0
-    ? trimmed
-    : `${
-      lines.filter((line) => !/^\s+at\s/.test(line)).join("\n").trim()
-    } (${frames} stack lines left out)`;
-  if (kept.length <= maxChars) return kept;
-  const half = Math.floor(maxChars / 2);
-  return `${kept.slice(0, half).trimEnd()} … ${kept.slice(-half).trimStart()}`;
 }
 
 function withStderr(message: string, stderr: string): string {

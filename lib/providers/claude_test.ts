@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
-import { buildClaudeInvocation, claudeAdapter, excerptOf, parseClaudeEnvelope } from "./claude.ts";
+import { buildClaudeInvocation, claudeAdapter, parseClaudeEnvelope } from "./claude.ts";
+import { excerptOf } from "./envelope_values.ts";
 import { output, REQUEST, sample } from "./_test_support.ts";
 
 const SCHEMA_TEXT = (() => {

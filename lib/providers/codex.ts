@@ -52,7 +52,7 @@
 
 import { join } from "node:path";
 import { dialectText } from "../answer/dialect.ts";
-import { excerptOf } from "./claude.ts";
+import { excerptOf, isObject, type Json, num } from "./envelope_values.ts";
 import { allowlistEnv } from "./child_env.ts";
 import {
   buildCodexHome,
@@ -206,12 +206,6 @@ export async function prepareCodexChild(context: ChildContext): Promise<ChildSet
   return { env, args };
 }
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** The readable part of an error message that may itself be `{"error":{"message":…}}` JSON. */
 function errorText(message: unknown): string {
   if (typeof message !== "string") return JSON.stringify(message ?? "unknown error");
@@ -224,10 +218,6 @@ function errorText(message: unknown): string {
     // plain text
   }
   return message;
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
 /** What the JSONL event stream of one `codex exec` says, before the exit code is weighed. */

@@ -17,7 +17,7 @@
 
 import { join } from "node:path";
 import { dialectText } from "../answer/dialect.ts";
-import { excerptOf } from "./claude.ts";
+import { excerptOf } from "./envelope_values.ts";
 import { allowlistEnv } from "./child_env.ts";
 import { PROMPT_LIMITS } from "./limits.ts";
 import type {
