@@ -1,7 +1,7 @@
 /**
  * Generates the ajv standalone validators review-gate runs, so no JSON Schema is compiled at run
- * time (loading ajv and compiling a schema cost ~200 ms, DESIGN.md "Performance notes"): the config
- * and acks schemas (read on the hooks' paths) and the answer schema of every kind in
+ * time (loading ajv and compiling a schema cost ~200 ms, docs/design.md "Performance notes"): the
+ * config and acks schemas (read on the hooks' paths) and the answer schema of every kind in
  * lib/kinds/registry.ts (the decoder's step 2; lib/kinds/<kind>/kind.ts loads its validator).
  * Run: `deno task gen`. `scripts/gen_validators_test.ts` fails when a committed file is stale,
  * missing or left over.

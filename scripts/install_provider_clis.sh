@@ -3,7 +3,7 @@
 # (test/contract/) into a cache directory outside the repo and prints their bin paths.
 #
 # Pins: test/contract/versions.ts (keep both in sync; the version guard test fails otherwise).
-# Facts: ../shared/PROVIDERS.md, "Pointing the real CLIs at a loopback mock model".
+# Facts: docs/providers.md "Loopback mock models".
 #
 # Usage: scripts/install_provider_clis.sh [--quiet]
 #   env REVIEW_GATE_CLI_CACHE  cache root (default $HOME/.cache/review-gate-clis)

@@ -1,8 +1,8 @@
 /**
  * Applying acknowledgements (pure): which are active today, which finding each one covers (by
  * fingerprint), which are told to the model for a change, and a digest of them for the verdict
- * cache key and memo (DESIGN.md "Cache identity": acknowledgements told to the model are part of a
- * verdict's identity).
+ * cache key and memo (docs/design.md "Cache identity": acknowledgements told to the model are part
+ * of a verdict's identity).
  *
  * @module
  */

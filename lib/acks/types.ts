@@ -1,5 +1,5 @@
 /**
- * Acknowledged findings (DESIGN.md "Next capabilities" → Acknowledgements): the shapes of
+ * Acknowledged findings (docs/design.md "Acknowledgements"): the shapes of
  * `.review-gate/acks.json` (schemas/acks.schema.json). The file lives in the repository and is
  * committed, so acknowledgements are reviewed like code.
  *

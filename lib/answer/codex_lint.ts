@@ -1,6 +1,6 @@
 /**
  * Lint a schema against OpenAI structured-outputs strict mode, which Codex uses for
- * `--output-schema` (PROVIDERS.md "Codex", strict-mode list). A violating schema fails the Codex
+ * `--output-schema` (docs/providers.md "Codex strict mode"). A violating schema fails the Codex
  * turn with "Invalid schema for response_format", so the session lints the Codex dialect before
  * spawning and tests lint the dialect of every answer schema.
  *
@@ -11,7 +11,10 @@
 
 import type { JsonSchema } from "./types.ts";
 
-/** Keywords strict mode rejects, with what to use instead (PROVIDERS.md, OpenAI docs). */
+/**
+ * Keywords strict mode rejects, with what to use instead (docs/providers.md "Codex strict mode",
+ * OpenAI docs).
+ */
 const UNSUPPORTED: Readonly<Record<string, string>> = {
   minLength: 'use "pattern": "\\\\S" for non-empty strings',
   maxLength: "drop it and check the length in the decoder",
@@ -50,7 +53,7 @@ export const CODEX_FORMATS: readonly string[] = [
   "uuid",
 ];
 
-/** Strict-mode limits (PROVIDERS.md). */
+/** Strict-mode limits (docs/providers.md "Codex strict mode"). */
 export const CODEX_LIMITS = { nesting: 10, properties: 5000, enumValues: 1000 } as const;
 
 function isSchema(value: unknown): value is JsonSchema {

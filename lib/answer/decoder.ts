@@ -1,5 +1,5 @@
 /**
- * The decoder, the only judge of an answer (DESIGN.md "Decoder: the only judge", contract):
+ * The decoder, the only judge of an answer (docs/design.md "Decoder", contract):
  * 1. parse the whole text as JSON (a whole-message fence is unwrapped and noted; no bracket
  *    repair), or take an already-parsed value (Claude's `structured_output`);
  * 2. validate with ajv (Ajv2020, strict, allErrors) against the kind's canonical schema — the
@@ -38,7 +38,7 @@ export type DecoderInput = { text: string } | { value: unknown };
  *
  * @param kind the answer kind (lib/kinds/registry.ts): its schema and coherence checks
  * @param input `{text}` — Codex last agent message, Vibe last assistant content, Claude `result`;
- *   or `{value}` — Claude's `structured_output` (PROVIDERS.md "Claude Code")
+ *   or `{value}` — Claude's `structured_output` (docs/providers.md "Claude Code result envelope")
  * @param tree the reviewed tree, for file presence and line counts
  * @returns `{ok: true, answer, notes}` with repo-relative file paths, or `{ok: false, refusal}`
  *   listing the problems (JSON-pointer paths; "" = the whole answer; at most

@@ -1,10 +1,11 @@
 /**
  * Schema dialects: the shape each provider receives, derived from the canonical schema, never
- * hand-kept (DESIGN.md "Answer schemas").
+ * hand-kept (docs/design.md "Answer schemas").
  *
  * - claude: `--json-schema` is checked by Claude Code with draft-07 Ajv, which refuses a 2020-12
- *   `$schema` (PROVIDERS.md "Claude Code"): drop root `$schema` and `$id`.
- * - codex: OpenAI strict mode (PROVIDERS.md "Codex"): also drop root `$schema`/`$id`; `minLength ≥ 1`
+ *   `$schema` (docs/providers.md "Claude Code argv"): drop root `$schema` and `$id`.
+ * - codex: OpenAI strict mode (docs/providers.md "Codex strict mode"): also drop root
+ *   `$schema`/`$id`; `minLength ≥ 1`
  *   becomes `pattern: "\\S"`, other `minLength`/`maxLength` are dropped (the decoder still enforces
  *   the canonical schema); the result is linted and must be clean. Descriptions are kept.
  * - vibe: no schema flag; the canonical schema goes into the prompt as text.

@@ -1,5 +1,5 @@
 /**
- * Step 1 of the decoder (DESIGN.md "Decoder: the only judge"): parse the whole answer text as
+ * Step 1 of the decoder (docs/design.md "Decoder"): parse the whole answer text as
  * JSON. A fence around the whole message (```json … ``` or bare ``` … ```) is unwrapped and
  * recorded. Never "first `{` to last `}`", never bracket repair of truncated JSON: a model that
  * wrapped prose around its JSON gets a refusal and one corrective resume. Pure.

@@ -63,7 +63,10 @@ export type Decision<T = unknown> =
 /** A JSON Schema document or subschema, as plain JSON data. */
 export type JsonSchema = { [key: string]: unknown };
 
-/** The schema shapes providers receive (PROVIDERS.md): Claude `--json-schema`, Codex `--output-schema`, Vibe prompt text. */
+/**
+ * The schema shapes providers receive (docs/providers.md): Claude `--json-schema`, Codex
+ * `--output-schema`, Vibe prompt text.
+ */
 export type SchemaDialect = "claude" | "codex" | "vibe";
 
 /** What a kind's coherence step found: the normalised answer, notes, refusals. */

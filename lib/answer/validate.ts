@@ -3,8 +3,8 @@
  * options of lib/answer/ajv_options.ts), caches the compiled validators, and turns ajv errors into
  * {@link Refusal}s (lib/answer/ajv_refusal.ts).
  *
- * Loading ajv and compiling one schema costs ~200 ms (DESIGN.md "Performance notes"). The decoder
- * uses the validator generated at build time for its kind (`DecoderKind.loadValidator`,
+ * Loading ajv and compiling one schema costs ~200 ms (docs/design.md "Performance notes"). The
+ * decoder uses the validator generated at build time for its kind (`DecoderKind.loadValidator`,
  * scripts/gen_validators.ts) and comes here only for a kind without one; tests use it to check the
  * generated validators against ajv itself. Callers load it with `await import("./validate.ts")`
  * inside the function that needs it — never at the top of a module the hook fast paths import.

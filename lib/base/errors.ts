@@ -1,5 +1,5 @@
 /**
- * Error classes, each carrying the process exit code it maps to (DESIGN.md "Statuses and exit
+ * Error classes, each carrying the process exit code it maps to (docs/design.md "Statuses and exit
  * codes"). Only `main.ts` turns them into an exit; everything else throws.
  *
  * Messages follow Deno std's rules: sentence case, no final period, quoted values, say what failed

@@ -1,5 +1,5 @@
 /**
- * `review-gate ci`, the pipeline (DESIGN.md "Next capabilities" → Outputs; issue "CI mode"): switch
+ * `review-gate ci`, the pipeline (docs/design.md "Output formats"; issue "CI mode"): switch
  * git to CI hardening (no global or system config), find the pull/merge request from the CI's own
  * variables (or `--base`), resolve what to review, read the team's rules (`.review-gate.json`,
  * `REVIEW.md`, `.gitattributes`) from the trusted side — the base commit — for every request, so a

@@ -1,7 +1,7 @@
 /**
  * Configuration: `.review-gate.json` (JSONC) in the repository root, then
  * `$XDG_CONFIG_HOME/review-gate/config.json`, then `REVIEW_GATE_*` environment variables, then
- * flags. Precedence: flags > env > repo > user > defaults (DESIGN.md "Config"). Every layer is
+ * flags. Precedence: flags > env > repo > user > defaults (docs/design.md "Config"). Every layer is
  * validated against `schemas/config.schema.json` by a validator generated at build time (no ajv
  * load on the hook fast paths); an error names the file or variable and the key path.
  *

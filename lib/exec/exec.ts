@@ -177,7 +177,7 @@ export const INTERRUPT_SIGNALS: readonly Deno.Signal[] = ["SIGINT", "SIGTERM", "
  * group `request.processGroup` says (its JSDoc tells what a kill means for each).
  *
  * Output is read to EOF even past the cap while the child lives (closing early makes codex exit
- * 101, PROVIDERS.md). Once the child has exited or been killed, the pipes get
+ * 101, docs/providers.md "Codex argv"). Once the child has exited or been killed, the pipes get
  * {@linkcode OUTPUT_GRACE_MS} ms to reach EOF; if something still holds them (a grandchild, a
  * daemon), the pipes are cancelled (and the rest of an `"own"` child's group is killed) and the
  * result has `outputCutAfterExit: true` with the code the child itself exited with — a lingering

@@ -18,7 +18,8 @@ export interface Drain {
  * Read `stream` to EOF (or until cancelled), keeping at most `limit` bytes.
  *
  * Reading goes on past the cap, dropping the rest: closing early makes codex exit 101
- * (PROVIDERS.md). A read error (a cancel, a broken pipe) ends the read with what was kept. A byte
+ * (docs/providers.md "Codex argv"). A read error (a cancel, a broken pipe) ends the read with what
+ * was kept. A byte
  * stream (a child's pipe) is read into one reused buffer, only the bytes read being copied: the
  * default reader would allocate 64 KiB per read, most of a small git call's reading cost.
  *

@@ -1,6 +1,6 @@
 /**
  * Private temp dirs: a `0700` directory for the files a provider invocation needs (the Codex
- * schema, last-message files), removed on every exit path (DESIGN.md "One structured call").
+ * schema, last-message files), removed on every exit path (docs/design.md "One structured call").
  * Live dirs are kept in a registry so `main.ts` can remove them synchronously on SIGINT/SIGTERM
  * before it exits ({@linkcode cleanupAllTempDirs}).
  *

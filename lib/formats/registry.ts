@@ -1,6 +1,6 @@
 /**
- * Output formats, one line each: a format's name → its renderer (DESIGN.md "Next capabilities" →
- * Outputs). Every renderer is a pure function of the finished review: the run record, the answer
+ * Output formats, one line each: a format's name → its renderer (docs/design.md "Output formats").
+ * Every renderer is a pure function of the finished review: the run record, the answer
  * when there is one, the exit code and the policy. Adding a format is one new file in this folder
  * plus one line in `REVIEW_FORMATS` and its name in lib/formats/names.ts (what the command line
  * offers without loading a renderer; the compiler checks that the two agree).

@@ -339,7 +339,7 @@ async function planIdOf(plan: ReviewPlan): Promise<string> {
 /**
  * True when none of a change's diff reaches the model although the change is not empty: every
  * changed file is binary, undecodable, a submodule, or left out by the budget. Such a change is
- * never "approved" (DESIGN.md "Coverage policy").
+ * never "approved" (docs/design.md "Coverage").
  */
 export function shownNothing(change: Pick<Change, "files" | "coverage">): boolean {
   return change.files.length > 0 && change.files.every((f) => f.omitted !== undefined);

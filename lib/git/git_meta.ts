@@ -1,6 +1,6 @@
 /**
  * Fingerprint the parts of the git dir a provider could write to change what git does later
- * (for the read-only proof, DESIGN.md "One structured call"): the config files and the files they
+ * (for the read-only proof, docs/design.md "Read-only proof"): the config files and the files they
  * include, the hooks, `info/` (attributes, exclude, sparse-checkout), `shallow` (where history is cut
  * off), `objects/info/alternates` and `http-alternates` (other object stores git reads from) and
  * every ref. Keys name what changed the way a user reads it: "git config", "git config (worktree)",

@@ -1,5 +1,6 @@
 /**
- * The read-only proof (DESIGN.md "One structured call"): fingerprint HEAD, the index, the worktree,
+ * The read-only proof (docs/design.md "Read-only proof"): fingerprint HEAD, the index, the
+ * worktree,
  * the git dir's config, hooks, `info/` and refs, and changed submodules before a provider runs,
  * again after, and name what differs. Nothing is written: every git call runs with
  * `GIT_OPTIONAL_LOCKS=0` so `git status` does not even refresh the index.

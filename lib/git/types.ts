@@ -6,7 +6,7 @@
  */
 import type { TreeView } from "../answer/types.ts";
 
-/** What to review (DESIGN.md "Change collection"). */
+/** What to review (docs/design.md "Change collection"). */
 export type Target =
   | { kind: "worktree" } // HEAD (or the empty tree) → worktree incl. untracked
   | { kind: "staged" } // HEAD → index

@@ -1,6 +1,6 @@
 /**
- * What `install --guard` keeps the agent out of (README "Security model" → "What --guard adds per
- * agent"): the state review-gate decides from and the key that authenticates it. An agent running
+ * What `install --guard` keeps the agent out of (README "Gates" →
+ * "Guard"): the state review-gate decides from and the key that authenticates it. An agent running
  * as the user could otherwise rewrite a cached verdict, a stamp or a baseline, or read the key and
  * sign a forged one. Writes are denied to the repository's state (`<git common dir>/review-gate/`),
  * the directory git runs hooks from, the per-user state folder (anchors, stop stamps, the key),

@@ -1,6 +1,6 @@
 /**
  * The shell command that runs this very review-gate, as written into hook stubs and Claude Code
- * settings (DESIGN.md "Gates" → "Installer"). A compiled binary is named by its absolute path; a
+ * settings (docs/design.md "Installer"). A compiled binary is named by its absolute path; a
  * `deno run` of `main.ts` becomes `'<deno>' run --allow-… '<main.ts>'`. Every word is single-quoted
  * so paths with spaces, quotes or `$` survive `sh`.
  *

@@ -1,5 +1,6 @@
 /**
- * What an answer kind is (DESIGN.md "Review kinds"): everything the review pipeline, the command
+ * What an answer kind is (docs/design.md "Review kinds"): everything the review pipeline, the
+ * command
  * line and the output formats need to ask for, judge, gate on and show one kind of answer, so that
  * adding a kind is one folder under lib/kinds/ (its `definition.ts`, decoder kind, prompt, types
  * and renderers), its schema in `schemas/`, and one line in lib/kinds/registry.ts — no change to

@@ -1,5 +1,5 @@
 /**
- * Answer-kind registry (DESIGN.md "Review kinds"): one line per kind, mapping its name to the
+ * Answer-kind registry (docs/design.md "Review kinds"): one line per kind, mapping its name to the
  * kind's definition in its own folder (lib/kinds/definition.ts: schema, decoder kind, prompt,
  * policy, stored files, command-line input, renderers). Schemas are embedded through JSON imports
  * so a compiled binary carries them. This module never loads ajv (hook fast paths import it);

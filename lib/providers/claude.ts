@@ -1,5 +1,5 @@
 /**
- * The Claude Code adapter (PROVIDERS.md "Claude Code"). Builds `claude -p --output-format json
+ * The Claude Code adapter (docs/providers.md "Claude Code"). Builds `claude -p --output-format json
  * --json-schema …` with the prompt on stdin; the corrective resume passes every flag again plus
  * `--resume <session_id>`. Parses the one result object (or the last `type:"result"` event of an
  * array or JSONL stream) into an {@linkcode Envelope}.
@@ -239,7 +239,8 @@ function describeError(result: Json, code: number): string {
 }
 
 /**
- * Classify what `claude -p --output-format json` produced (PROVIDERS.md "Claude Code", table).
+ * Classify what `claude -p --output-format json` produced (docs/providers.md "Claude Code result
+ * envelope").
  * Answer only when exit 0, `type:"result"`, `subtype:"success"`, `is_error:false`, the turn ended
  * as `terminal_reason:"completed"` (or says nothing: older builds never set it) and the key
  * `structured_output` is present; success without it is `refused` (prose); anything else an error

@@ -1,5 +1,6 @@
 /**
- * The Codex adapter (PROVIDERS.md "Codex"). Builds `codex exec … --json --output-schema <file> -o
+ * The Codex adapter (docs/providers.md "Codex"). Builds `codex exec … --json --output-schema <file>
+ * -o
  * <file> -` with the prompt on stdin and the Codex strict dialect of the schema written to a private
  * temp file; the corrective resume puts every `exec` option before `resume` (`-C` and `--sandbox`
  * are rejected after it) and repeats the sandbox, which a resumed thread does not keep. Parses the
@@ -295,8 +296,8 @@ function usageOf(u: Json): EnvelopeMeta["usage"] {
 }
 
 /**
- * Classify what `codex exec --json` produced (PROVIDERS.md "Codex", JSONL events). Non-JSON lines
- * are ignored. Never throws.
+ * Classify what `codex exec --json` produced (docs/providers.md "Codex JSONL events"). Non-JSON
+ * lines are ignored. Never throws.
  *
  * Only a completed turn answers: the answer is the last `agent_message` before a `turn.completed`
  * (fallback: the `-o` file), and a stream that does not end in `turn.completed` — an

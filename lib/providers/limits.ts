@@ -10,7 +10,7 @@ import type { ProviderName } from "./provider.ts";
 
 /**
  * Largest prompt each provider takes, bytes; `null` when it has no limit of its own. vibe takes the
- * prompt as one argv element (PROVIDERS.md "vibe"), which Linux caps at 128 KiB.
+ * prompt as one argv element (docs/providers.md "Mistral Vibe"), which Linux caps at 128 KiB.
  */
 export const PROMPT_LIMITS = {
   claude: null,

@@ -126,7 +126,7 @@ export interface EnvelopeMeta {
 }
 
 /**
- * The adapter's classification of one attempt (PROVIDERS.md "What every adapter must do").
+ * The adapter's classification of one attempt (docs/providers.md "What every adapter must do").
  * - `answer`: the provider finished and gave a candidate answer — the decoder judges it. `value` is
  *   an already-parsed object (Claude's `structured_output`); `text` is raw text (Codex, Vibe).
  * - `refused`: the provider finished but gave no usable answer in a way that a corrective resume can

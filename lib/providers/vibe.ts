@@ -1,5 +1,6 @@
 /**
- * The Mistral Vibe adapter (PROVIDERS.md "Mistral Vibe"). Vibe has no schema flag, so the canonical
+ * The Mistral Vibe adapter (docs/providers.md "Mistral Vibe"). Vibe has no schema flag, so the
+ * canonical
  * schema text goes into the `-p` prompt with "Reply with the JSON object only"; tools are limited to
  * `read` and `grep` (no bash: its allowlist is not read-only), stdin is null (Vibe reads stdin even
  * with `-p`), the model comes from `VIBE_ACTIVE_MODEL`. The session id is printed nowhere:
@@ -174,8 +175,8 @@ function isMessage(
 /**
  * Find the session Vibe just wrote: the newest `$VIBE_HOME/logs/session/*\/meta.json` (VIBE_HOME
  * default `~/.vibe`) whose `environment.working_directory` realpath is `root` and whose mtime is ≥
- * the spawn time (PROVIDERS.md "Mistral Vibe"). The id is meta's `session_id`, else the directory
- * name.
+ * the spawn time (docs/providers.md "Mistral Vibe"). The id is meta's `session_id`, else the
+ * directory name.
  *
  * @param context repo root, spawn time (epoch ms), the child's environment
  * @returns the session id, or undefined when none matches or the directory is unreadable

@@ -1,5 +1,5 @@
 /**
- * Acknowledgements in a review (DESIGN.md "Next capabilities" → Acknowledgements): which ones hold,
+ * Acknowledgements in a review (docs/design.md "Acknowledgements"): which ones hold,
  * which are told to the model for this change (and so belong to the verdict's cache key), and the
  * notes that mark each finding of an answer with its fingerprint and acknowledgement.
  *

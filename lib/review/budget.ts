@@ -1,5 +1,5 @@
 /**
- * The gates' daily spending limit (`budget.usd_per_day`, DESIGN.md "Next capabilities" → Ledger):
+ * The gates' daily spending limit (`budget.usd_per_day`, docs/design.md "Ledger and budget"):
  * what this repository's runs spent today (UTC), from the cost providers reported in
  * `records.jsonl`, and whether a gate may still call the model. `review` run by hand is never
  * limited; a provider that reports no cost (Codex, Vibe) adds nothing.

@@ -1,5 +1,6 @@
 /**
- * The status → exit code map of a review (DESIGN.md "Statuses and exit codes", contract). Pure.
+ * The status → exit code map of a review (docs/design.md "Statuses and exit codes", contract).
+ * Pure.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Open a review run (DESIGN.md "Store (contract)"): create its folder under `runs/` and write the
+ * Open a review run (docs/design.md "Store"): create its folder under `runs/` and write the
  * "running" `run.json` placeholder, which {@linkcode import("./store_run.ts").storeRun} replaces
  * with the final record. A `run.json` still "running" afterwards means the run never finished
  * (kill -9).

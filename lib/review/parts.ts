@@ -1,5 +1,5 @@
 /**
- * A review in several model calls (DESIGN.md "Review plan and multi-call reviews"): each chunk of
+ * A review in several model calls (docs/design.md "Review plan"): each chunk of
  * the review plan is one provider session with its own corrective resume (lib/session/call.ts),
  * at most `jobs` at a time, all within one shared deadline, and one read-only proof around the
  * whole review rather than around each call. Each part's answer is decoded against that part's

@@ -1,5 +1,5 @@
 /**
- * Store a finished review run (DESIGN.md "Store (contract)"): build its {@linkcode RunRecord} from the
+ * Store a finished review run (docs/design.md "Store"): build its {@linkcode RunRecord} from the
  * run's start, the provider call's outcome or the cache hit, and the answer; write the transcript,
  * the answer kind's two success files on success (`answer.json` + `review.md`, or
  * `compliance.json` + `compliance.md`; the markdown drawn by the format registry), the verdict

@@ -1,5 +1,5 @@
 /**
- * The team's rules in one review (DESIGN.md "Next capabilities"): the path filter collection
+ * The team's rules in one review (docs/design.md "Team rules"): the path filter collection
  * applies before budgeting, and the guidelines chosen for the collected change, read from where
  * lib/rules/options.ts says. The
  * review pipeline (lib/review/run_review.ts) calls these; the config itself was already loaded from

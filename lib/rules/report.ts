@@ -3,7 +3,7 @@
  * whether the repository was trusted, the guidelines sent (by source, with their size and any cut)
  * and those left out, the files excluded by rule, the rule files the change edits, and notes on
  * what was ignored. Stored in `run.json` (`rules`) and shown by `--json`. Also the part of the
- * verdict cache key the rules make ({@linkcode rulesIdentity}: DESIGN.md "Cache identity").
+ * verdict cache key the rules make ({@linkcode rulesIdentity}: docs/design.md "Cache identity").
  *
  * @module
  */

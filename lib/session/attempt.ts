@@ -1,6 +1,7 @@
 /**
  * One attempt of a structured call (lib/session/call.ts): build the provider invocation, spawn it
- * through the injected runner within the time left, parse its envelope (PROVIDERS.md) and judge
+ * through the injected runner within the time left, parse its envelope (docs/providers.md) and
+ * judge
  * it with the decoder. The attempt's argv, stdin size, raw stdout/stderr, exit code and duration
  * are kept in its record; session id, model, cost and usage are gathered into the call's outcome.
  *
@@ -15,7 +16,8 @@ import type { AttemptRun, CallOptions, CallOutcome, CallSetup, Step } from "./ty
 /**
  * Run one attempt of `callStructured` (lib/session/call.ts): build the invocation (a resume of
  * `out.sessionId` when `at.prompt` is given), write its files into `at.tmpDir`, spawn it with the
- * time left until `at.deadline`, parse the envelope (PROVIDERS.md, the adapter's section) and hand
+ * time left until `at.deadline`, parse the envelope (docs/providers.md, the adapter's section) and
+ * hand
  * an answer to the decoder. The attempt's record is pushed onto `out.attempts` before the spawn;
  * the session id, model, cost (USD) and usage (tokens) are gathered into `out`.
  *

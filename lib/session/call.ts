@@ -1,5 +1,5 @@
 /**
- * One structured call (DESIGN.md "One structured call (contract)"): attempt 1 → envelope →
+ * One structured call (docs/design.md "One structured call"): attempt 1 → envelope →
  * decoder; a refusal gets **one** corrective resume of the same session; provider errors,
  * timeouts and aborts are never resumed. The read-only proof is taken before and after; any
  * difference is a `provider-error` naming the changed paths (nothing is reverted). Every attempt

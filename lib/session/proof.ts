@@ -1,5 +1,5 @@
 /**
- * The read-only proof of a review (DESIGN.md "One structured call"), in one place: the
+ * The read-only proof of a review (docs/design.md "Read-only proof"), in one place: the
  * repository's snapshot (HEAD, index, worktree, git dir: lib/git/snapshot.ts), the private copy
  * the provider ran in (lib/session/workspace.ts; any change there means a tool wrote although the
  * sandbox should have refused), and the files outside the repository a reviewer could use to

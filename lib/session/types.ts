@@ -1,5 +1,5 @@
 /**
- * The shapes of one structured call (DESIGN.md "One structured call (contract)"), shared by the call
+ * The shapes of one structured call (docs/design.md "One structured call"), shared by the call
  * (lib/session/call.ts) and its attempts (lib/session/attempt.ts): the options a caller gives, the
  * outcome it gets back, each attempt's record, and where an attempt left the call. Kept apart so
  * the two modules import it and not each other.

@@ -2,7 +2,7 @@
  * The verdict cache: `cache/<sha256>.json`, keyed by a hash of (change fingerprint, schema, prompt
  * template, provider, model, focus, review kind, review plan, acknowledgements told to the model,
  * the team's rules that applied) —
- * DESIGN.md "Store (contract)", "Cache identity". A hit costs no
+ * docs/design.md "Store", "Cache identity". A hit costs no
  * model call. Only successful verdicts (`approved`, `needs-attention`) are cached; a corrupt or
  * foreign cache file is a miss, never a crash. Each entry is sealed with the user's key
  * (lib/store/sealed.ts) for its own cache key: an entry anyone else wrote, edited or moved from

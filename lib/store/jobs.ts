@@ -1,5 +1,5 @@
 /**
- * Background jobs' records (DESIGN.md "Next capabilities" → Jobs): `jobs/<id>.json` in the state
+ * Background jobs' records (docs/design.md "Background jobs"): `jobs/<id>.json` in the state
  * dir, one per `review --background`, plus `jobs/<id>.log` (the job process's stdout and stderr).
  * Every change is a read-modify-write under one exclusive lock, `jobs/.lock` (lib/store/lock.ts,
  * a bounded wait), written atomically (temp file + rename): a reader never sees half a file, and

@@ -1,6 +1,7 @@
 /**
  * `records.jsonl`: one JSON line per finished review, appended under an exclusive lock
- * (DESIGN.md "Store (contract)"), a `flock` on the file itself (lib/store/lock.ts). Each line is written with one write call. The
+ * (docs/design.md "Store"), a `flock` on the file itself (lib/store/lock.ts). Each line is written
+ * with one write call. The
  * wait for the lock is bounded (a holder that never lets go costs a skipped line and a warning,
  * never a hang). Each line ends with an `hmac` field: the HMAC-SHA256 under the user's key
  * (lib/store/sealed.ts) of the line's JSON text without it, so the gates' daily budget

@@ -2,8 +2,8 @@
  * One run's folder: `runs/<run-id>/` with `run.json` (always: status "running" from the start,
  * replaced atomically by the final record at the end, so a run killed with `kill -9` still
  * explains itself), `transcript/` (always, also on failure) and `answer.json` + `review.md` (only on
- * success, written together) — DESIGN.md "Store (contract)". `answer.json` is the commit marker: it is renamed into place last, so a reader that
- * finds it also finds `review.md`.
+ * success, written together) — docs/design.md "Store". `answer.json` is the commit marker: it is
+ * renamed into place last, so a reader that finds it also finds `review.md`.
  *
  * @module
  */

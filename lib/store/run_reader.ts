@@ -1,5 +1,5 @@
 /**
- * Reading finished runs back from `runs/<run-id>/` (DESIGN.md "Store (contract)"): the run ids,
+ * Reading finished runs back from `runs/<run-id>/` (docs/design.md "Store"): the run ids,
  * newest first, and one run's `run.json` with its `answer.json`. A folder that is not a run, a
  * `run.json` that does not parse or a run still "running" reads as absent, never as a crash.
  *

@@ -1,5 +1,6 @@
 /**
- * Review statuses and the run record stored as `runs/<id>/run.json` (DESIGN.md "Statuses and exit
+ * Review statuses and the run record stored as `runs/<id>/run.json` (docs/design.md "Statuses and
+ * exit
  * codes", "Store"). They live with the store, which writes them, so the store takes no type from the
  * review pipeline above it.
  *

@@ -1,6 +1,6 @@
 /**
- * The per-session lock of the Stop gate (DESIGN.md "Gates"): stops of one Claude session are
- * serialised by an exclusive lock on `sessions/<id>.lock` in the state dir (lib/store/lock.ts),
+ * The per-session lock of the Stop gate (docs/design.md "Turn gate"): stops of one Claude session
+ * are serialised by an exclusive lock on `sessions/<id>.lock` in the state dir (lib/store/lock.ts),
  * taken with a bounded wait so a stop never outlives its hook deadline waiting for another.
  *
  * @module

@@ -2,7 +2,8 @@
  * Per-session state for the turn gates: `sessions/<session-id>.json` holding the turn's
  * baseline (tree, refs, guarded files, config) and prompts, where the next turn starts when a Stop
  * answered for the work, the baseline and worktree tree of the last completed review with its verdict, and
- * the count of consecutive blocks (DESIGN.md "Gates"). Written atomically, new files `0600`; the
+ * the count of consecutive blocks (docs/design.md "Turn gate"). Written atomically, new files
+ * `0600`; the
  * session's lock file (`sessions/<session-id>.lock`) is lib/store/session_lock.ts. Session ids
  * come from hook stdin and are untrusted: an id that is not a plain token (letters, digits, `-`,
  * `_`, at most 128) is stored under its sha256 instead, so no id can name a path outside

@@ -1,5 +1,5 @@
 /**
- * The state dir: `<git-common-dir>/review-gate/` (DESIGN.md "Store (contract)"), shared by all
+ * The state dir: `<git-common-dir>/review-gate/` (docs/design.md "Store"), shared by all
  * worktrees of a repository and never committed. Holds `runs/`, `records.jsonl`, `cache/` and
  * `sessions/`.
  *

@@ -17,7 +17,7 @@ const APP_TEXT = "export const a = 1;\nexport const b = 2;\nexport const c = 3;\
 export interface CiSandbox extends Sandbox {
   /** The request's base when the branch was cut (= the merge base). */
   cut: string;
-  /** The base branch tip now (it moved on: `docs.md`). */
+  /** The base branch tip now (it moved on: a docs file). */
   baseTip: string;
   /** The request's head (changes line 2 of APP). */
   head: string;

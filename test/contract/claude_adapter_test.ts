@@ -308,7 +308,11 @@ Deno.test({
         timeoutMs: 60_000,
       });
       assert.equal(result.code, 0, new TextDecoder().decode(result.stderr));
-      assert.equal(await exists(marker), true, "project hooks no longer run: update PROVIDERS.md");
+      assert.equal(
+        await exists(marker),
+        true,
+        "project hooks no longer run: update docs/providers.md",
+      );
       assert.equal(await exists(join(repo, "w.txt")), true, "trusted allow rules no longer apply");
     }),
 });

@@ -5,7 +5,7 @@
  * mock. The model writes a buggy file and ends its turn; our Stop hook reviews the turn with the
  * fake provider as reviewer (fixtures/fake/README.md) and blocks; Claude Code sends our reason back
  * to the model ("Stop hook feedback"), the model fixes the file, the second review approves and the
- * session ends `success`. Facts: PROVIDERS.md "Claude Code hooks, as the real CLI runs them".
+ * session ends `success`. Facts: docs/providers.md "Claude Code hooks".
  *
  * @module
  */

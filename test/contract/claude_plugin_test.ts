@@ -9,7 +9,7 @@
  * still reviewed and blocked once (the losing hook's claim is on disk); a
  * `/review-gate:review` slash command runs a real review whose reviewer is the real claude against
  * the same mock (the mock gets the structured review request, then the outer model gets the
- * rendered review). Facts: PROVIDERS.md "Claude Code hooks", the researcher's plugin notes.
+ * rendered review). Facts: docs/providers.md "Claude Code hooks", the researcher's plugin notes.
  *
  * @module
  */

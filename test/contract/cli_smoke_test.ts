@@ -1,7 +1,7 @@
 /**
  * Smoke tests of the raw pinned CLIs against the loopback mocks, with argv copied from
- * PROVIDERS.md (not from our adapters): proves the mocks and the environment before the adapter
- * cases rely on them, and guards the envelope shapes.
+ * docs/providers.md (not from our adapters): proves the mocks and the environment before the
+ * adapter cases rely on them, and guards the envelope shapes.
  *
  * @module
  */

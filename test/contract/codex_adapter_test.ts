@@ -302,7 +302,7 @@ Deno.test({
         assert.equal(
           await exists(join(repo, "y")),
           true,
-          "codex now keeps the sandbox on resume: update PROVIDERS.md",
+          "codex now keeps the sandbox on resume: update docs/providers.md",
         );
       },
       `sandbox_mode = "danger-full-access"`,

@@ -7,7 +7,7 @@
  * cached outside the repo) when they are missing, so `deno task test:contract` runs them from a clean
  * clone; `REVIEW_GATE_CONTRACT_INSTALL=0` turns that off (the CLI cases are then skipped with a
  * message).
- * Facts: PROVIDERS.md, "Pointing the real CLIs at a loopback mock model".
+ * Facts: docs/providers.md "Loopback mock models".
  *
  * @module
  */
@@ -105,7 +105,8 @@ export interface Sandbox {
 
 /**
  * Make a throwaway HOME and CODEX_HOME. Placed under `$HOME/.cache/review-gate-contract` rather
- * than /tmp, because codex refuses to create helper binaries under /tmp (PROVIDERS.md).
+ * than /tmp, because codex refuses to create helper binaries under /tmp (docs/providers.md
+ * "Loopback mock models").
  */
 export async function makeSandbox(): Promise<Sandbox> {
   const base = join(cliCacheRoot(), "..", "review-gate-contract");

@@ -1,7 +1,7 @@
 /**
  * A loopback mock of the Anthropic Messages API for the contract tests: what the real `claude`
- * binary calls when `ANTHROPIC_BASE_URL` points at it (PROVIDERS.md, "Pointing the real CLIs at a
- * loopback mock model"). Each test scripts the model's turns; every request is recorded so tests can
+ * binary calls when `ANTHROPIC_BASE_URL` points at it (docs/providers.md "Loopback mock models").
+ * Each test scripts the model's turns; every request is recorded so tests can
  * assert what Claude Code sent (the `StructuredOutput` tool's `input_schema`, the prompt, the
  * corrective prompt).
  *

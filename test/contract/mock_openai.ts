@@ -1,7 +1,7 @@
 /**
  * A loopback mock of the OpenAI Responses API for the contract tests: what the real `codex` binary
- * calls through a `model_provider` pointing at it (PROVIDERS.md, "Pointing the real CLIs at a
- * loopback mock model"). Each test scripts the model's turns; every request body is recorded so
+ * calls through a `model_provider` pointing at it (docs/providers.md "Loopback mock models"). Each
+ * test scripts the model's turns; every request body is recorded so
  * tests can assert what codex sent (`text.format`, the prompt, the corrective prompt, `tools`).
  *
  * Reply shape: SSE `response.created`, one `response.output_item.done` per output item, then

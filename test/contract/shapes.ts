@@ -1,8 +1,8 @@
 /**
  * Envelope shape guards: the keys and types our adapters rely on, checked against what the pinned
- * real CLIs print. A failure here means the CLI changed its envelope — update PROVIDERS.md, the
- * adapter and test/contract/versions.ts together.
- * Sources: PROVIDERS.md "Claude Code" (result table) and "Codex" (JSONL events).
+ * real CLIs print. A failure here means the CLI changed its envelope — update docs/providers.md,
+ * the adapter and test/contract/versions.ts together.
+ * Sources: docs/providers.md "Claude Code result envelope", "Codex JSONL events".
  *
  * @module
  */
@@ -69,7 +69,7 @@ export function assertClaudeResultShape(stdout: string): Json {
   return result;
 }
 
-/** Result subtypes the adapter knows (PROVIDERS.md "Claude Code", result table). */
+/** Result subtypes the adapter knows (docs/providers.md "Claude Code result envelope"). */
 const CLAUDE_SUBTYPES = new Set([
   "success",
   "error_max_turns",
@@ -91,7 +91,7 @@ function fieldProblem(key: string, value: unknown, expected: string): string {
   return `field "${key}" is ${actual}, expected ${expected}`;
 }
 
-/** Event types the Codex adapter understands (PROVIDERS.md "Codex", JSONL events). */
+/** Event types the Codex adapter understands (docs/providers.md "Codex JSONL events"). */
 const CODEX_EVENTS = new Set([
   "thread.started",
   "turn.started",

@@ -1,6 +1,6 @@
 /**
  * Version guard: the installed provider CLIs must be exactly the versions pinned in versions.ts
- * (the envelopes in PROVIDERS.md were verified against those). Envelope shapes are guarded by
+ * (the envelopes in docs/providers.md were verified against those). Envelope shapes are guarded by
  * shapes.ts in every case; the tests at the end prove those guards name the changed field.
  *
  * @module
@@ -31,8 +31,8 @@ for (const name of ["claude", "codex"] as const) {
           version,
           PINNED[name].version,
           `${name} is ${version ?? `"${out}"`} but the contract suite is pinned to ` +
-            `${PINNED[name].version}: re-verify PROVIDERS.md against the new CLI, then update ` +
-            `test/contract/versions.ts and scripts/install_provider_clis.sh together`,
+            `${PINNED[name].version}: re-verify docs/providers.md against the new CLI, then ` +
+            `update test/contract/versions.ts and scripts/install_provider_clis.sh together`,
         );
       } finally {
         await sb.cleanup();
@@ -55,7 +55,10 @@ Deno.test("the install script pins the same versions as versions.ts", async () =
   );
 });
 
-/** A Claude result as 2.1.332 prints it (PROVIDERS.md; provider-samples/claude-structured-ok.json). */
+/**
+ * A Claude result as 2.1.332 prints it (docs/providers.md "Claude Code result envelope";
+ * fixtures/provider-samples/claude-structured-ok.json).
+ */
 const CLAUDE_OK = {
   type: "result",
   subtype: "success",

@@ -2,7 +2,8 @@
  * The Mistral Vibe contract row. `vibe` (PyPI `mistral-vibe`) is not installable here, so instead of
  * the real binary these cases drive our real adapter (lib/providers/vibe.ts) through the real session
  * runner (`callStructured`, lib/session/call.ts) with a runner that plays `--output streaming` fixtures
- * written from the documented format (vibe_samples/*.jsonl; PROVIDERS.md "Mistral Vibe": one message
+ * written from the documented format (vibe_samples/*.jsonl; docs/providers.md "Mistral Vibe": one
+ * message
  * object per line, answer = last `role:"assistant"` with non-empty content, old history re-emitted
  * first on resume, exit 0/1/2, session id only in `$VIBE_HOME/logs/session/*\/meta.json`). The
  * user-facing side is checked by spawning `main.ts doctor` and `main.ts review --provider vibe` as a
@@ -32,7 +33,7 @@ const DENO_DIR = Deno.env.get("DENO_DIR") ??
   join(Deno.env.get("HOME") ?? "/root", ".cache", "deno");
 const SCHEMA = canonicalSchema("review") as Record<string, unknown>;
 const PROMPT = "Review the change. VIBE-PROMPT-MARKER";
-/** Flags that would widen Vibe's permissions (PROVIDERS.md: never). */
+/** Flags that would widen Vibe's permissions (docs/providers.md: never). */
 const FORBIDDEN = ["--trust", "--yolo", "--auto-approve"];
 
 /** One scripted Vibe process: which fixture it prints, its exit code and stderr. */

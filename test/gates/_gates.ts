@@ -2,7 +2,8 @@
  * Helpers for the gate end-to-end tests: a sandbox (test/e2e/_cli.ts) plus a bare repository as
  * `origin`, real `git` runs (push included) with the sandbox environment so the installed hook runs
  * our `main.ts` with the fake provider, scenario files whose findings point at files of the test
- * repository, and Claude Code hook payloads shaped as PROVIDERS.md "Claude Code hooks" describes.
+ * repository, and Claude Code hook payloads shaped as docs/providers.md "Claude Code hooks"
+ * describes.
  *
  * @module
  */
@@ -189,7 +190,7 @@ export async function writeUserConfig(sandbox: Sandbox, config: unknown): Promis
   await Deno.writeTextFile(join(dir, "config.json"), JSON.stringify(config));
 }
 
-/** Claude Code hook payload fields (PROVIDERS.md "Claude Code hooks, as the real CLI runs them"). */
+/** Claude Code hook payload fields (docs/providers.md "Claude Code hooks"). */
 export interface PayloadOptions {
   sessionId: string;
   cwd: string;

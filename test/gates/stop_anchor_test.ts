@@ -6,7 +6,7 @@
  * the prompt's cwd is elsewhere. When the anchor is gone, or the turn's start was never seen (from
  * the root or from a directory that does not exist), the stop says the turn was NOT reviewed and
  * why; when the cwd is in another repository, the answer says its changes are not reviewed here.
- * Payloads are piped as Claude Code sends them (PROVIDERS.md "Claude Code hooks").
+ * Payloads are piped as Claude Code sends them (docs/providers.md "Claude Code hooks").
  *
  * @module
  */

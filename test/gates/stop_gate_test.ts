@@ -1,5 +1,6 @@
 /**
- * End to end: the Claude Code gates driven as Claude Code drives them — hook payloads (PROVIDERS.md
+ * End to end: the Claude Code gates driven as Claude Code drives them — hook payloads
+ * (docs/providers.md
  * "Claude Code hooks") piped into `main.ts hook claude-prompt` / `hook claude-stop` across a
  * sequence of turns, with the fake provider. Asserts stdout (the decision), exit codes, every
  * provider call the fake logged, and that the user's index is never touched.

@@ -1,5 +1,6 @@
 /**
- * Claude Code's front door to the turn gate (DESIGN.md "Gates", PROVIDERS.md "Claude Code hooks"):
+ * Claude Code's front door to the turn gate (docs/design.md "Turn gate", docs/providers.md "Claude
+ * Code hooks"):
  * `hook claude-prompt` on `UserPromptSubmit` records the turn's baseline, `hook claude-stop` on the
  * main agent's `Stop` reviews the turn. The payload parser is lib/gates/claude/payload.ts; the
  * gate logic is lib/gates/turn/, shared with any other agent's door, and loaded per hook (the prompt

@@ -1,6 +1,6 @@
 /**
- * Parse the JSON Claude Code writes to a command hook's stdin (pure). Fields per PROVIDERS.md
- * "Claude Code hooks, as the real CLI runs them": `Stop` carries `session_id`, `transcript_path`,
+ * Parse the JSON Claude Code writes to a command hook's stdin (pure). Fields per docs/providers.md
+ * "Claude Code hooks": `Stop` carries `session_id`, `transcript_path`,
  * `cwd`, `hook_event_name`, `stop_hook_active`, and `last_assistant_message` (absent when the turn
  * ended in a tool call); `UserPromptSubmit` carries `prompt`. Anything malformed yields
  * `{ok:false, reason}`: a hook never crashes and never blocks on bad input.

@@ -1,5 +1,6 @@
 /**
- * The pre-push fast path of a re-push (DESIGN.md "Gates" → pre-push): a range reviewed before (same
+ * The pre-push fast path of a re-push (docs/design.md "Pre-push gate"): a range reviewed before
+ * (same
  * commits, provider, model, prompt, schema and budgets) finds its verdict through the verdict memo
  * and the cache without collecting the change.
  *

@@ -1,5 +1,6 @@
 /**
- * The git pre-push gate (`review-gate hook pre-push <remote> <url>`, DESIGN.md "Gates"): reads the
+ * The git pre-push gate (`review-gate hook pre-push <remote> <url>`, docs/design.md "Pre-push
+ * gate"): reads the
  * ref updates from stdin once, derives each update's range from the line and the remote in `$1`,
  * reviews the pushed commits' tree (never the worktree) by the rules the remote already has
  * (lib/gates/pre_push/rules.ts: its `.review-gate.json`, `.gitattributes`, `REVIEW.md` and

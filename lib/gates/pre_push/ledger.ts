@@ -1,6 +1,7 @@
 /**
- * The ledger line of a ref update the pre-push gate answered from the verdict memo (DESIGN.md
- * "Ledger": every run records the cache hit and the asking gate in `records.jsonl`). Such an answer
+ * The ledger line of a ref update the pre-push gate answered from the verdict memo (docs/design.md
+ * "Ledger and budget": every run records the cache hit and the asking gate in `records.jsonl`).
+ * Such an answer
  * makes no model call and writes no run folder, so this line is all it stores: one append under the
  * records lock, best effort (a failure is a warning, never a blocked push). The installed hook's
  * shell replay of a push stamp starts no review-gate and writes no line: it is not a run.

@@ -1,5 +1,5 @@
 /**
- * Leave already-pushed merged changes out of a pre-push review (DESIGN.md "Gates" → pre-push).
+ * Leave already-pushed merged changes out of a pre-push review (docs/design.md "Pre-push gate").
  *
  * When a branch merged `main` (already on the remote), the diff base → pushed commit carries all of
  * main's changes. The review base becomes instead the tree that merges the base with those

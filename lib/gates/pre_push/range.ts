@@ -1,5 +1,5 @@
 /**
- * Decide which commits one pre-push ref update asks us to review (DESIGN.md "Gates" → pre-push).
+ * Decide which commits one pre-push ref update asks us to review (docs/design.md "Pre-push gate").
  *
  * - Deletions are skipped; tags are skipped unless `reviewTags` (annotated tags are peeled).
  * - The remote's old id is known locally and is an ancestor of the pushed commit → the range is

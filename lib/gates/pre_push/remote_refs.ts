@@ -1,5 +1,5 @@
 /**
- * What the remote a push goes to really has (DESIGN.md "Gates" → pre-push; README "Gates" →
+ * What the remote a push goes to really has (docs/design.md "Pre-push gate"; README "Gates" →
  * pre-push): the branches it advertises, asked once per push with `git ls-remote --heads <url>` —
  * the URL git is pushing to (the hook's `$2`). Remote-tracking refs are the user's local notes of what a remote
  * had at the last fetch: anything can write them (`git update-ref refs/remotes/origin/x HEAD`), and

@@ -1,6 +1,6 @@
 /**
  * What a Stop gate answers (pure), in the shape Claude Code reads from a `Stop` hook's stdout
- * (PROVIDERS.md "Claude Code hooks, as the real CLI runs them"): block =
+ * (docs/providers.md "Claude Code hooks"): block =
  * `{"decision":"block","reason":…}` with exit 0; a `systemMessage` shows the user a note without
  * blocking; printing nothing allows. Reasons stay short and point at the stored `review.md`; at most
  * three findings are listed, one line each. Every text passes through

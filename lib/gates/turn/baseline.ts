@@ -1,5 +1,6 @@
 /**
- * The turn gate's start (DESIGN.md "Gates"), agent-neutral: on the user's prompt (Claude Code's
+ * The turn gate's start (docs/design.md "Turn gate"), agent-neutral: on the user's prompt (Claude
+ * Code's
  * `UserPromptSubmit`, through its door lib/gates/claude/door.ts) record the turn's baseline — the
  * worktree as a tree id, untracked files through a temporary index (the user's index is never
  * touched), the ignored untracked entries (lib/gates/turn/ignored.ts), the local refs

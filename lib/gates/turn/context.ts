@@ -1,5 +1,6 @@
 /**
- * Opening a turn gate (DESIGN.md "Gates"): the fast paths every turn hook takes before any heavy
+ * Opening a turn gate (docs/design.md "Turn gate"): the fast paths every turn hook takes before any
+ * heavy
  * module loads — skip switches (`REVIEW_GATE=0`, `REVIEW_GATE_CHILD=1`), malformed stdin (allowed:
  * the prompt hook says why on stderr, the stop says "NOT reviewed" and why) or another event, no repository, gate disabled — then the parsed
  * payload, the anchored repository (lib/gates/turn/locate.ts: not the agent's moving cwd) and the

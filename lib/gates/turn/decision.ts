@@ -1,9 +1,10 @@
 /**
- * What a stop decides from a verdict and the block streak (DESIGN.md "Gates"): allow, block, allow
+ * What a stop decides from a verdict and the block streak (docs/design.md "Turn gate"): allow,
+ * block, allow
  * with a note that the review could not run or saw only part of the change (`on_error`,
  * `on_partial`), or allow because `max_blocks` blocks in a row were reached. The block counter is saved through the caller's `save`, so loops are impossible: a stop
- * that follows our own block counts towards the cap. Output shapes per PROVIDERS.md "Claude Code
- * hooks" (built by lib/gates/turn/answer.ts).
+ * that follows our own block counts towards the cap. Output shapes per docs/providers.md "Claude
+ * Code hooks" (built by lib/gates/turn/answer.ts).
  *
  * @module
  */

@@ -1,8 +1,9 @@
 /**
- * When the Stop gate itself fails (DESIGN.md "Gates"): before the config is read an error allows
+ * When the Stop gate itself fails (docs/design.md "Turn gate"): before the config is read an error
+ * allows
  * with a message; after it, the failure follows `on_error` like a review that could not run —
  * allow with a loud `systemMessage` by default, block (counted and capped by `max_blocks`) with
- * `on_error: block`. Output shapes per PROVIDERS.md "Claude Code hooks".
+ * `on_error: block`. Output shapes per docs/providers.md "Claude Code hooks".
  *
  * @module
  */

@@ -1,7 +1,8 @@
 /**
- * Which repository a turn hook gates (DESIGN.md "Gates"). An agent's hook payload carries its
- * *current* cwd, which moves when the agent `cd`s (PROVIDERS.md "Claude Code: more verified
- * facts"), so the cwd alone would review the wrong repository — or none — and let the turn's edits
+ * Which repository a turn hook gates (docs/design.md "Turn gate"). An agent's hook payload carries
+ * its
+ * *current* cwd, which moves when the agent `cd`s (docs/providers.md "Claude Code hooks"), so the
+ * cwd alone would review the wrong repository — or none — and let the turn's edits
  * through unseen. The turn's start anchors the session: the project directory the agent names
  * (Claude Code's `CLAUDE_PROJECT_DIR`) when it is in a repository, else the cwd's repository; the
  * baseline goes there and lib/store/anchors.ts remembers it. The stop goes back to that anchor

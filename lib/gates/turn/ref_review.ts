@@ -1,6 +1,7 @@
 /**
  * The review of what a turn's moved refs hold that its worktree does not (lib/gates/turn/refs.ts),
- * and the one verdict the stop decides from (DESIGN.md "Gates"): each part is baseline tree → the
+ * and the one verdict the stop decides from (docs/design.md "Turn gate"): each part is baseline
+ * tree → the
  * baseline tree with only the files whose versions at the ref's tip no known tree has as the tip has
  * them (lib/gates/turn/ref_versions.ts: the user's uncommitted edits the worktree still has are
  * never read as deleted), through the same review pipeline and per-part cache as the worktree;

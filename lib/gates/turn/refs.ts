@@ -1,5 +1,6 @@
 /**
- * The turn's refs (DESIGN.md "Gates"): a turn can commit a change and then leave the worktree as
+ * The turn's refs (docs/design.md "Turn gate"): a turn can commit a change and then leave the
+ * worktree as
  * it was — commit then `git branch side` + `git reset --hard`, `git commit --amend` then restore
  * the file, commit then `git checkout HEAD~ -- file` — so the worktree alone would pass it in
  * silence while a branch holds it, ready to push. The baseline records the local refs

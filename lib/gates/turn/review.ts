@@ -1,6 +1,6 @@
 /**
- * The turn gate's review of one agent turn (DESIGN.md "Gates"): baseline tree → current tree, with
- * the team's guidelines and path filters read from the baseline tree (lib/rules/),
+ * The turn gate's review of one agent turn (docs/design.md "Turn gate"): baseline tree → current
+ * tree, with the team's guidelines and path filters read from the baseline tree (lib/rules/),
  * bounded by the gate's internal deadline and the hook's abort signal, reduced to the
  * {@linkcode StoredVerdict} the session file keeps. The review pipeline is loaded only here, so the
  * gate's fast paths never pay for it.

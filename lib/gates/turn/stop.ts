@@ -1,5 +1,6 @@
 /**
- * The turn gate's stop (DESIGN.md "Gates"), agent-neutral: an agent's front door (Claude Code's is
+ * The turn gate's stop (docs/design.md "Turn gate"), agent-neutral: an agent's front door (Claude
+ * Code's is
  * lib/gates/claude/door.ts) hands it the hook input; it reviews baseline → current worktree and
  * blocks on blocking findings. The baseline is recorded at the turn's start by
  * lib/gates/turn/baseline.ts (the worktree as a tree id; untracked files through a temporary index,

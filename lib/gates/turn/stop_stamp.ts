@@ -1,5 +1,5 @@
 /**
- * The stop stamp's text (DESIGN.md "Gates" → turn gate; stored by lib/store/stop_stamps.ts): what
+ * The stop stamp's text (docs/design.md "Turn gate"; stored by lib/store/stop_stamps.ts): what
  * the installed Stop hook script `hooks/turn-stop.sh` needs to prove, without starting review-gate,
  * that a turn changed nothing — the anchored repository's root and git dir, the session's state
  * file (a stop without one is not a clean turn), the blob id of the index bytes the baseline was

@@ -1,7 +1,8 @@
 /**
- * What a turn's worktree snapshot cannot show the model (DESIGN.md "Gates"; README "Not part of
- * this change"): independent repositories nested in the checkout (left out of the snapshot by
- * lib/git/live_tree.ts — the agent may have made one with `git init` during the turn) and
+ * What a turn's worktree snapshot cannot show the model (docs/design.md "Turn gate"; README
+ * "review-gate review": "Not part of this change"): independent repositories nested in the checkout
+ * (left out of the snapshot by lib/git/live_tree.ts — the agent may have made one with `git init`
+ * during the turn) and
  * submodules with uncommitted changes (the snapshot records a submodule's commit only). The Stop
  * gate names them in its answer as not reviewed, and `on_partial` applies, so such code never
  * passes in silence. Linked worktrees of this repository (e.g. `claude -w` checkouts) are other

@@ -1,6 +1,6 @@
 /**
- * Install and uninstall review-gate's Claude Code hooks in a settings file (DESIGN.md "Gates" →
- * "Installer"; PROVIDERS.md "Claude Code hooks, as the real CLI runs them": hooks fire from user
+ * Install and uninstall review-gate's Claude Code hooks in a settings file (docs/design.md
+ * "Installer"; docs/providers.md "Claude Code hooks": hooks fire from user
  * settings and from `<cwd>/.claude/settings.json` / `settings.local.json`, looked up in Claude's
  * cwd, not the git root).
  *

@@ -1,5 +1,5 @@
 /**
- * Where git runs hooks from, and what that directory means for the installer (DESIGN.md "Gates" →
+ * Where git runs hooks from, and what that directory means for the installer (docs/design.md
  * "Installer"): `git rev-parse --path-format=absolute --git-path hooks` honours `core.hooksPath`
  * (linked worktrees share the main repository's hooks, submodules have their own); a husky layout
  * (`.husky/_` or `.husky`) is recognised; a hooks path that is not a directory

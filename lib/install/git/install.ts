@@ -1,5 +1,5 @@
 /**
- * Install and uninstall the git `pre-push` hook (DESIGN.md "Gates" → "Installer").
+ * Install and uninstall the git `pre-push` hook (docs/design.md "Installer").
  *
  * The hook goes where git runs hooks from (lib/install/git/hooks_dir.ts: honours `core.hooksPath`,
  * linked worktrees share the main repository's hooks, submodules have their own). Four layouts:

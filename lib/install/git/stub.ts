@@ -3,7 +3,7 @@
  * the plain stub, the stub that chains a foreign hook kept beside it, and the one line added to a
  * hook file we do not own (husky's `.husky/pre-push`, or a foreign hook that cannot be renamed;
  * where it goes is lib/install/git/placement.ts). Every shape carries the `managed-by: review-gate`
- * marker, which is how install and uninstall recognise our files and lines (DESIGN.md "Gates" →
+ * marker, which is how install and uninstall recognise our files and lines (docs/design.md
  * "Installer").
  *
  * @module

@@ -1,5 +1,6 @@
 /**
- * Step 3 of the decoder for the compliance kind (DESIGN.md "Review kinds"): checks a schema-valid
+ * Step 3 of the decoder for the compliance kind (docs/design.md "Review kinds"): checks a
+ * schema-valid
  * compliance answer against the plan and the change. Every plan item id is answered exactly once
  * and no other id appears; `done`, `partial` and `contradicted` items point at least at one place
  * in the change; every place (evidence and unplanned changes) names a file the change touches

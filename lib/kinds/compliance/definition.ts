@@ -1,5 +1,6 @@
 /**
- * The compliance kind (DESIGN.md "Review kinds"; lib/kinds/definition.ts): a change judged against
+ * The compliance kind (docs/design.md "Review kinds"; lib/kinds/definition.ts): a change judged
+ * against
  * a plan. Chosen with `review --plan PLAN.md`; `--fail-on-missing` makes missing or contradicted
  * items block. The answer is `compliance.json` + `compliance.md`; the run records the plan's
  * path, hash and items. A fully compliant answer is `approved`, anything else `needs-attention`.

@@ -1,5 +1,5 @@
 /**
- * The compliance kind as the decoder sees it (DESIGN.md "Decoder: the only judge", "Review
+ * The compliance kind as the decoder sees it (docs/design.md "Decoder", "Review
  * kinds"): its canonical schema, `schemas/compliance.schema.json` (validated by its ajv standalone
  * validator, generated at build time), and a coherence step bound to
  * one plan and one change (lib/kinds/compliance/coherence.ts, loaded when an answer is judged).

@@ -1,5 +1,5 @@
 /**
- * Step 3 of the decoder for the review kind (DESIGN.md "Decoder: the only judge"): checks a
+ * Step 3 of the decoder for the review kind (docs/design.md "Decoder"): checks a
  * schema-valid review answer against the reviewed tree. File paths are normalised to repo-relative
  * (notes record each change); a file must be in the reviewed tree or deleted by the change;
  * `line_start ≤ line_end ≤` the file's line count (not checked for deleted files); a finding of

@@ -1,5 +1,5 @@
 /**
- * Finding fingerprints (DESIGN.md "Next capabilities" → Acknowledgements): a stable id for "this
+ * Finding fingerprints (docs/design.md "Acknowledgements"): a stable id for "this
  * problem at this code", the identity acknowledgements and code-scanning alerts use. It is the
  * sha256 of the file path, the normalised title and a hash of the lines the finding points at, as
  * they read in the reviewed tree — so it survives the code moving to other line numbers (lines

@@ -1,5 +1,5 @@
 /**
- * The review kind as the decoder sees it (DESIGN.md "Decoder: the only judge", "Review kinds"): its
+ * The review kind as the decoder sees it (docs/design.md "Decoder", "Review kinds"): its
  * canonical schema, `schemas/review.schema.json` (validated by its ajv standalone validator,
  * generated at build time), and its coherence step — at most
  * {@linkcode MAX_FINDINGS} findings (checked before the per-finding tree lookups), then

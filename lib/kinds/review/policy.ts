@@ -1,5 +1,6 @@
 /**
- * The review kind's blocking policy (DESIGN.md "Statuses and exit codes"; noise control of issue
+ * The review kind's blocking policy (docs/design.md "Statuses and exit codes"; noise control of
+ * issue
  * "review rules"): which findings block, the status a verdict gives, the order findings are shown
  * in, and how many are shown. Pure.
  *
