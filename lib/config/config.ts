@@ -263,6 +263,22 @@ export function userConfigPath(env: Record<string, string | undefined>): string 
   return base ? join(base, "review-gate", "config.json") : undefined;
 }
 
+/**
+ * The user config file's path and text as they are now, for a turn's start to record
+ * (lib/gates/turn/baseline.ts) and a push to compare (lib/gates/pre_push/user_config.ts).
+ *
+ * @returns `path` (`null` when neither XDG_CONFIG_HOME nor HOME is set) and `text` (`null` when
+ *   the file is absent; an unreadable file or one that is not a regular file reads as `null` too,
+ *   and {@linkcode loadConfig} then fails on it)
+ */
+export async function readUserConfigText(
+  env: Record<string, string | undefined>,
+): Promise<{ path: string | null; text: string | null }> {
+  const path = userConfigPath(env) ?? null;
+  if (!path) return { path, text: null };
+  return { path, text: await readRegularText(path).catch(() => null) };
+}
+
 async function readLayer(path: string): Promise<ConfigLayer | undefined> {
   let text: string;
   try {
@@ -285,6 +301,11 @@ export interface LoadConfigOptions {
    * lib/rules/config_at.ts), used instead of the file under `root`; `null` = there is none.
    */
   repoText?: { text: string; source: string } | null;
+  /**
+   * The user config's text as recorded elsewhere (a turn's start: lib/gates/pre_push/user_config.ts),
+   * used instead of the file at {@linkcode userConfigPath}; `null` = there was none.
+   */
+  userText?: { text: string; source: string } | null;
   env: Record<string, string | undefined>;
   /** Flag values (already typed), highest precedence. */
   flags?: ConfigLayer;
@@ -301,10 +322,14 @@ export async function loadConfig(
 ): Promise<{ config: Config; sources: string[] }> {
   const sources: string[] = [];
   const layers: ConfigLayer[] = [];
-  const userPath = userConfigPath(options.env);
+  const userPath = options.userText === undefined ? userConfigPath(options.env) : undefined;
   const repoPath = options.root && options.repoText === undefined
     ? join(options.root, REPO_CONFIG_FILE)
     : undefined;
+  if (options.userText) {
+    sources.push(options.userText.source);
+    layers.push(await parseConfigText(options.userText.text, options.userText.source));
+  }
   for (const path of [userPath, repoPath]) {
     if (!path) continue;
     const layer = await readLayer(path);

@@ -9,7 +9,13 @@
  *
  * @module
  */
-import { type Config, type ConfigLayer, loadConfig, REPO_CONFIG_FILE } from "../config/config.ts";
+import {
+  type Config,
+  type ConfigLayer,
+  loadConfig,
+  type LoadConfigOptions,
+  REPO_CONFIG_FILE,
+} from "../config/config.ts";
 import { ConfigError } from "../base/errors.ts";
 import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
@@ -26,6 +32,8 @@ export interface RulesConfigOptions {
   from: RulesFrom;
   /** Untrusted repository: its config may only make the review stricter (when read from the worktree). */
   untrusted: boolean;
+  /** The user config's text to use instead of the file (lib/config/config.ts `LoadConfigOptions`). */
+  userText?: LoadConfigOptions["userText"];
 }
 
 /** The config in force and how it was read. */
@@ -45,7 +53,7 @@ export interface RulesConfig {
  * @throws {import("../base/errors.ts").GitError} when the tree cannot be read
  */
 export async function loadRulesConfig(options: RulesConfigOptions): Promise<RulesConfig> {
-  const { runner, repo, env, flags, from } = options;
+  const { runner, repo, env, flags, from, userText } = options;
   if (from.kind === "tree") {
     const files = await readRuleFiles(runner, repo, from, [REPO_CONFIG_FILE]);
     const file = files.get(REPO_CONFIG_FILE);
@@ -54,17 +62,18 @@ export async function loadRulesConfig(options: RulesConfigOptions): Promise<Rule
       root: repo.root,
       env,
       flags,
+      userText,
       repoText: file ? { text: file.text, source } : null,
     });
     return { ...loaded, notes: [] };
   }
   if (!options.untrusted) {
-    return { ...await loadConfig({ root: repo.root, env, flags }), notes: [] };
+    return { ...await loadConfig({ root: repo.root, env, flags, userText }), notes: [] };
   }
-  const trusted = await loadConfig({ env, flags });
+  const trusted = await loadConfig({ env, flags, userText });
   let withRepo;
   try {
-    withRepo = await loadConfig({ root: repo.root, env, flags });
+    withRepo = await loadConfig({ root: repo.root, env, flags, userText });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return {

@@ -92,6 +92,13 @@ export interface SessionState {
    */
   configAtStart?: import("../config/config.ts").Config;
   /**
+   * The user's review-gate config file when the turn started (its path and text, `null` text when
+   * there was none): while the turn is open, a push uses it instead of the file's later values,
+   * which may only make the push stricter (lib/gates/pre_push/user_config.ts). Absent in sessions an
+   * older version started.
+   */
+  userConfigAtStart?: { path: string | null; text: string | null };
+  /**
    * The ignored untracked entries when the turn started (lib/gates/turn/ignored.ts), absent when
    * they were not recorded: an entry ignored at the stop and not here may be one the turn hid.
    */
@@ -112,6 +119,7 @@ export type TurnStart = Pick<
   | "otherWorktrees"
   | "guard"
   | "configAtStart"
+  | "userConfigAtStart"
   | "ignoredAtStart"
   | "turnStartedAt"
   | "lostBefore"
@@ -146,26 +154,68 @@ export async function readSessionState(
   sessionId: string,
 ): Promise<SessionState | null> {
   const name = await sessionFileName(sessionId);
-  const path = join(state, "sessions", name);
+  const read = await openSessionFile(join(state, "sessions", name));
+  if (read.kind === "unverified") {
+    noteUnverified(
+      `this session's turn record (sessions/${name})`,
+      read.why,
+      "it was ignored, as if the turn's start had not been seen",
+    );
+  }
+  return read.kind === "ok" ? read.state : null;
+}
+
+/** What one session file holds: its state, nothing (absent or not a session), or a seal that fails. */
+export type SessionRead =
+  | { kind: "ok"; state: SessionState }
+  | { kind: "none" }
+  | { kind: "unverified"; why: string };
+
+async function openSessionFile(
+  path: string,
+  env?: Record<string, string | undefined>,
+): Promise<SessionRead> {
   let text: string;
   try {
     text = await Deno.readTextFile(path);
   } catch {
-    return null;
+    return { kind: "none" };
   }
-  const opened = await openSealed(text, `session ${path}`);
-  if (!opened.ok) {
-    noteUnverified(
-      `this session's turn record (sessions/${name})`,
-      opened.why,
-      "it was ignored, as if the turn's start had not been seen",
-    );
-    return null;
-  }
+  const opened = await openSealed(text, `session ${path}`, env);
+  if (!opened.ok) return { kind: "unverified", why: opened.why };
   const data = opened.value;
-  if (typeof data !== "object" || data === null || Array.isArray(data)) return null;
-  if (typeof (data as SessionState).consecutiveBlocks !== "number") return null;
-  return data as SessionState;
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return { kind: "none" };
+  if (typeof (data as SessionState).consecutiveBlocks !== "number") return { kind: "none" };
+  return { kind: "ok", state: data as SessionState };
+}
+
+/**
+ * Every session file of a state dir, read and verified (nothing noted: the caller names what
+ * matters).
+ *
+ * @param state the state dir
+ * @param env where the user's key is (default the process's environment)
+ * @returns file name (`<id>.json`) → what it holds, in name order; empty when `sessions/` is absent
+ * @throws Deno.errors from listing `sessions/` other than NotFound
+ */
+export async function readAllSessions(
+  state: string,
+  env?: Record<string, string | undefined>,
+): Promise<{ name: string; read: SessionRead }[]> {
+  const dir = join(state, "sessions");
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.isFile && entry.name.endsWith(".json")) names.push(entry.name);
+    }
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  names.sort();
+  return await Promise.all(
+    names.map(async (name) => ({ name, read: await openSessionFile(join(dir, name), env) })),
+  );
 }
 
 /**

@@ -21,6 +21,12 @@ import { type Config, loadConfig, REPO_CONFIG_FILE } from "../../config/config.t
 import { ConfigError } from "../../base/errors.ts";
 import { stricterConfig } from "../../rules/untrusted.ts";
 import { type PushRules, pushRulesAt } from "./rules.ts";
+import {
+  heldUserConfigNote,
+  loadWithUserConfig,
+  type PushUserConfig,
+  pushUserConfig,
+} from "./user_config.ts";
 import { type Repo, resolveRepo } from "../../git/repo.ts";
 import {
   blockingFindings,
@@ -51,6 +57,8 @@ interface Push {
   input: HookInput;
   args: PrePushArgs;
   repo: Repo;
+  /** How the user config is read (held back while an agent turn that changed it is open). */
+  user: PushUserConfig;
   /**
    * The push-wide config: the user's and the environment's, with the worktree's stricter values
    * (range bounds, tags, what a NOT reviewed ref does).
@@ -87,7 +95,10 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
   const stderr: string[] = notes.map((n) => `review-gate: ${n}\n`);
   if (updates.length === 0) return { stdout: "", stderr: stderr.join(""), exitCode: 0 };
   const repo = await resolveRepo(input.runner, input.cwd);
-  const config = await pushWideConfig(repo, input.env);
+  // an open agent turn holds back what it may have written to the user config (user_config.ts)
+  const user = await pushUserConfig(input.runner, { repo, env: input.env, now: input.now() });
+  const { config, ignored } = await pushWideConfig(repo, input.env, user);
+  if (user.kind === "held") stderr.push(sanitizeForTerminal(heldUserConfigNote(user, ignored)));
   if (!config.gates.pre_push.enabled) {
     for (const update of updates) {
       if (update.deletion) continue;
@@ -102,13 +113,15 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
     input,
     args,
     repo,
+    user,
     config,
     rulesByBase: new Map(),
     cacheContexts: new Map(),
     saidNotApplied: new Set(),
     stderr,
     exitCode: 0,
-    fromMemoOnly: true,
+    // a held user config rests on the turn records, which the push stamp's key does not hold
+    fromMemoOnly: user.kind === "file",
     advertised: rememberedRemote(input.runner, repo.root, args.url || args.remote),
   };
   let reviewed = 0;
@@ -263,19 +276,30 @@ async function cacheContextFor(push: Push, base: string, side: PushRules): Promi
 }
 
 /**
- * The push-wide config, before any range is known: the user's config and the environment, with
- * the worktree's `.review-gate.json` only where it is stricter (an invalid one is ignored here; the
+ * The push-wide config, before any range is known: the user's config (held back while an open
+ * agent turn changed it: lib/gates/pre_push/user_config.ts) and the environment, with the
+ * worktree's `.review-gate.json` only where it is stricter (an invalid one is ignored here; the
  * rules of each update say so).
+ *
+ * @returns the config, and what of the user config now was not applied (for the note)
  */
 async function pushWideConfig(
   repo: Repo,
   env: Record<string, string | undefined>,
-): Promise<Config> {
-  const trusted = (await loadConfig({ env })).config;
+  user: PushUserConfig,
+): Promise<{ config: Config; ignored: string[] }> {
+  const { config: trusted, ignored } = await loadWithUserConfig(
+    user,
+    async (userText) => (await loadConfig({ env, userText })).config,
+  );
   try {
-    return stricterConfig(trusted, (await loadConfig({ root: repo.root, env })).config);
+    const worktree = (await loadWithUserConfig(
+      user,
+      async (userText) => (await loadConfig({ root: repo.root, env, userText })).config,
+    )).config;
+    return { config: stricterConfig(trusted, worktree), ignored };
   } catch (error) {
-    if (error instanceof ConfigError) return trusted;
+    if (error instanceof ConfigError) return { config: trusted, ignored };
     throw error;
   }
 }
@@ -288,6 +312,7 @@ function rulesOf(push: Push, range: PushRange): Promise<PushRules> {
     side = pushRulesAt(push.input.runner, {
       repo: push.repo,
       env: push.input.env,
+      user: push.user,
       base: range.base,
       to: range.to,
       label: `the remote's commit ${short}`,

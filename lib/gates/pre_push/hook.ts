@@ -62,8 +62,9 @@ export function prePushFailed(error: unknown, options: { block?: boolean } = {})
 }
 
 /**
- * True when the user asked for `gates.pre_push.on_error: "block"`: in the user's config or the
- * environment, or in the worktree's `.review-gate.json`, which may make a push stricter but never
+ * True when the user asked for `gates.pre_push.on_error: "block"`: in the user's config as an open
+ * agent turn's start recorded it (lib/gates/pre_push/user_config.ts: an "allow" written during the
+ * turn does not undo it), in the user's config or the environment, or in the worktree's `.review-gate.json`, which may make a push stricter but never
  * looser (an "allow" there does not undo the user's "block"). Read even when the config is invalid
  * elsewhere (a typo in another key, a bad `REVIEW_GATE_*` variable): the config files are then read
  * leniently, and any of them saying "block" blocks, so a broken config can never turn an explicit
@@ -76,6 +77,7 @@ async function blocksOnError(input: HookInput): Promise<boolean> {
       "../../config/config.ts"
     );
     const repo = await resolveRepo(input.runner, input.cwd);
+    if (await turnStartBlocks(input, repo)) return true;
     try {
       const layers = [{ env: input.env }, { root: repo.root, env: input.env }];
       for (const options of layers) {
@@ -96,6 +98,28 @@ async function blocksOnError(input: HookInput): Promise<boolean> {
       }
       return false;
     }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True when the user config a push holds back for an open agent turn (its start's text) says
+ * `gates.pre_push.on_error: "block"`, read leniently; false when there is none or it cannot be
+ * read.
+ */
+async function turnStartBlocks(
+  input: HookInput,
+  repo: import("../../git/repo.ts").Repo,
+): Promise<boolean> {
+  try {
+    const { pushUserConfig } = await import("./user_config.ts");
+    const user = await pushUserConfig(input.runner, { repo, env: input.env, now: input.now() });
+    const text = user.kind === "held" ? user.base?.text : undefined;
+    if (text === undefined) return false;
+    const { parse } = await import("jsonc-parser");
+    const value = parse(text, [], { allowTrailingComma: true });
+    return value?.gates?.pre_push?.on_error === "block";
   } catch {
     return false;
   }

@@ -6,7 +6,9 @@
  * acknowledgements (`.review-gate/acks.json`) are read from the range's base (lib/gates/pre_push/
  * range.ts: the remote's old tip for an update, else the commit on the remote the pushed commits
  * start from; the empty tree, so no repository rules at all, for a first push). The user's own
- * config outside the repository and the environment stay trusted, as everywhere. The worktree's
+ * config outside the repository and the environment stay trusted, as everywhere — except what an
+ * agent turn open in the repository may have written to the user config since its start
+ * (lib/gates/pre_push/user_config.ts: then only its stricter values apply). The worktree's
  * `.review-gate.json` (uncommitted, or committed but not yet on the remote) may only make the push
  * stricter (lib/rules/untrusted.ts); an invalid one is ignored. What was not applied — the
  * worktree's config keys, rule files that differ from the base in the worktree or in the pushed
@@ -25,6 +27,7 @@ import { loadRulesConfig } from "../../rules/config_at.ts";
 import type { RulesOptions } from "../../rules/options.ts";
 import { resolveRulesFrom } from "../../rules/source.ts";
 import { ignoredRepoKeys, stricterConfig } from "../../rules/untrusted.ts";
+import { heldUserConfigNote, loadWithUserConfig, type PushUserConfig } from "./user_config.ts";
 
 /** The rules of one ref update, read from the remote's side. */
 export interface PushRules {
@@ -62,6 +65,8 @@ export async function pushRulesAt(
   at: {
     repo: Repo;
     env: Record<string, string | undefined>;
+    /** How the user config is read (lib/gates/pre_push/user_config.ts). */
+    user: PushUserConfig;
     base: string;
     to: string;
     label: string;
@@ -72,12 +77,23 @@ export async function pushRulesAt(
   // the repository's own info/attributes and .git/config are writable by the change's author
   const from = resolved.kind === "tree" ? { ...resolved, attributesFromTreeOnly: true } : resolved;
   const rules: RulesOptions = { from, untrusted: false };
-  const onRemote = await loadRulesConfig({ runner, repo, env, ...rules });
+  const { user } = at;
+  const onRemote = await loadWithUserConfig(
+    user,
+    async (userText) => (await loadRulesConfig({ runner, repo, env, ...rules, userText })).config,
+  );
   const notes: string[] = [];
   const notApplied: string[] = [];
+  if (user.kind === "held") {
+    notes.push(heldUserConfigNote(user, onRemote.ignored).replace(/^review-gate: |\n$/g, ""));
+  }
   let config = onRemote.config;
   try {
-    const worktree = await loadConfig({ root: repo.root, env });
+    // the same user config as above: what differs is the worktree's file alone
+    const worktree = await loadWithUserConfig(
+      user,
+      async (userText) => (await loadConfig({ root: repo.root, env, userText })).config,
+    );
     config = stricterConfig(onRemote.config, worktree.config);
     const ignored = ignoredRepoKeys(onRemote.config, worktree.config, config);
     if (ignored.length > 0) {

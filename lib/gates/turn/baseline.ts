@@ -47,6 +47,7 @@ import type { TurnDoor } from "./door.ts";
 import { hasSubmodules } from "./unseen.ts";
 import { ignoredListing, listingEntries, MAX_IGNORED_ENTRIES } from "./ignored.ts";
 import { blobId } from "../../git/blob_id.ts";
+import { readUserConfigText } from "../../config/config.ts";
 
 /**
  * The turn's start: record the baseline tree and prompt of this turn, reset the block counter,
@@ -76,7 +77,7 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
     // system clock, not the injected one: it is compared with file modification times.
     const startedAt = new Date();
     const state = await ensureStateDir(gate.repo.commonDir);
-    const [snapshot, { guard, blobs }, ignored, refs] = await Promise.all([
+    const [snapshot, { guard, blobs, userConfig }, ignored, refs] = await Promise.all([
       snapshotWorktree(input.runner, gate.repo, { withIndexId: true }).then(
         (taken) => ({ tree: taken.tree, taken, error: null }),
         (error: unknown) => ({ tree: undefined, taken: undefined, error }),
@@ -99,7 +100,7 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
         ? ignoredAtStart
         : undefined,
       ...{ turnStartedAt: startedAt.toISOString(), configAtStart: gate.config },
-      lostBefore: lost || undefined,
+      ...{ userConfigAtStart: userConfig, lostBefore: lost || undefined },
     };
     const { start, prompt } = turnStart(previous, fresh, gate.payload.prompt ?? "");
     // A new turn starts even when its snapshot failed: the prompt is this turn's; without an
@@ -148,6 +149,7 @@ function startOf(from: TurnStart): TurnStart {
     ignoredAtStart: from.ignoredAtStart,
     turnStartedAt: from.turnStartedAt,
     configAtStart: from.configAtStart,
+    userConfigAtStart: from.userConfigAtStart,
     lostBefore: from.lostBefore,
   };
 }
@@ -192,23 +194,29 @@ function sameStart(start: TurnStart, fresh: TurnStart): boolean {
 /**
  * Fingerprints of the files outside the tree that control the gate (lib/gates/turn/guard.ts), and
  * their blob ids for the stop stamp, taken just before the fingerprints (`null` when the files
- * changed while they were taken: then no stamp is written).
+ * changed while they were taken: then no stamp is written); and the user config's text, which a
+ * push during the turn trusts instead of the file's later values (lib/gates/pre_push/user_config.ts).
  */
 async function recordGuard(
   input: HookInput,
   repo: Repo,
-): Promise<{ guard: GuardRecord; blobs: GuardedBlob[] | null }> {
+): Promise<{
+  guard: GuardRecord;
+  blobs: GuardedBlob[] | null;
+  userConfig: NonNullable<TurnStart["userConfigAtStart"]>;
+}> {
   const [hooksDir, control] = await Promise.all([
     hooksDirOf(input.runner, repo),
     gitControl(input.runner, repo),
   ]);
   const guarded = guardedFiles(repo, input.env, hooksDir, control);
   const paths = guarded.map((f) => f.path);
+  const userConfig = await readUserConfigText(input.env);
   const before = await guardedBlobs(paths, repo.objectFormat);
   const guard = await fingerprinted(guarded, { hooksDir, control });
   const after = await guardedBlobs(paths, repo.objectFormat);
   const same = after.every((b, i) => b.id === before[i].id);
-  return { guard, blobs: same ? after : null };
+  return { guard, blobs: same ? after : null, userConfig };
 }
 
 /**

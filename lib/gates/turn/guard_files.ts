@@ -131,10 +131,7 @@ export function guardedFiles(
   control?: { attributesFile?: string | null; includes?: readonly string[] } | null,
 ): GuardedFile[] {
   const files: (GuardedFile | null)[] = [
-    file(userConfigPath(env), "whole", USER_CONFIG, [
-      ...CONFIG_NAMES,
-      "review-gate/config.json",
-    ]),
+    userConfigFile(env),
     file(join(repo.root, ".review-gate.json"), "whole", REPO_CONFIG, [
       ...CONFIG_NAMES,
       ".review-gate.json",
@@ -161,6 +158,17 @@ export function guardedFiles(
     seen.add(f.path);
     return true;
   });
+}
+
+/**
+ * The user's review-gate config as a guarded file (`null` when neither XDG_CONFIG_HOME nor HOME is
+ * set): a push during an open turn compares it too (lib/gates/pre_push/user_config.ts).
+ */
+export function userConfigFile(env: Record<string, string | undefined>): GuardedFile | null {
+  return file(userConfigPath(env), "whole", USER_CONFIG, [
+    ...CONFIG_NAMES,
+    "review-gate/config.json",
+  ]);
 }
 
 /** git's config files, the attribute and exclude files and the pre-push hook. */

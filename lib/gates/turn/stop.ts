@@ -68,6 +68,7 @@ import {
 } from "./refs.ts";
 import type { Repo } from "../../git/repo.ts";
 import { forgetSession, guardRecord } from "./baseline.ts";
+import { readUserConfigText } from "../../config/config.ts";
 
 /** Seconds kept between our internal deadline and the hook timeout Claude Code enforces. */
 export const DEADLINE_MARGIN_SECONDS = 15;
@@ -326,13 +327,15 @@ async function lookNow(input: HookInput, gate: GateContext, session: SessionStat
   const { repo } = gate;
   // The system clock, not the injected one: the next turn compares it with file modification times.
   const lookedAt = new Date();
-  const [{ tree: current, unseen: outside }, ignoredNow, refsNow, guardNow] = await Promise.all([
-    snapshotTurn(input.runner, repo),
-    ignoredListing(input.runner, repo),
-    // unread refs or guarded files leave the next turn's start without them (reviewed as before)
-    readTurnRefs(input.runner, repo).catch(() => null),
-    guardRecord(input, repo).catch(() => undefined),
-  ]);
+  const [{ tree: current, unseen: outside }, ignoredNow, refsNow, guardNow, userConfig] =
+    await Promise.all([
+      snapshotTurn(input.runner, repo),
+      ignoredListing(input.runner, repo),
+      // unread refs or guarded files leave the next turn's start without them (reviewed as before)
+      readTurnRefs(input.runner, repo).catch(() => null),
+      guardRecord(input, repo).catch(() => undefined),
+      readUserConfigText(input.env),
+    ]);
   const entriesNow = listingEntries(ignoredNow);
   const seen: TurnStart = {
     baselineTree: current,
@@ -344,6 +347,7 @@ async function lookNow(input: HookInput, gate: GateContext, session: SessionStat
     ignoredAtStart: entriesNow.length <= MAX_IGNORED_ENTRIES ? entriesNow : undefined,
     turnStartedAt: lookedAt.toISOString(),
     configAtStart: gate.config,
+    userConfigAtStart: userConfig,
   };
   return { current, outside, entriesNow, refsNow, seen };
 }
