@@ -308,8 +308,12 @@ function filteredFile(e: RawEntry): FilteredFile {
   const old = e.status === "deleted";
   const id = old ? e.oldId : e.newId;
   const mode = old ? e.oldMode : e.newMode;
-  return id && /^1[02]/.test(mode) ? { path: e.path, blob: id } : { path: e.path };
+  if (!id || !/^1[02]/.test(mode)) return { path: e.path };
+  return mode === SYMLINK ? { path: e.path, blob: id, symlink: true } : { path: e.path, blob: id };
 }
+
+/** git's mode of a symlink, whose blob is the path it points to. */
+const SYMLINK = "120000";
 
 /** A listed file as the change reports it. */
 function changedFile(e: RawEntry, streamed: StreamedFile): ChangedFile {
@@ -321,6 +325,7 @@ function changedFile(e: RawEntry, streamed: StreamedFile): ChangedFile {
     ...streamed.counted,
   };
   if (streamed.encoding) file.encoding = streamed.encoding;
+  if (e.status !== "deleted" && e.newMode === SYMLINK) file.symlink = true;
   return file;
 }
 

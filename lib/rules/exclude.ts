@@ -65,6 +65,13 @@ export function excludeByRule(
 }
 
 /**
+ * Why a symlink never earns a default: git's blob of it is the path it points to, which is no
+ * lockfile, minified code or snapshot (and the content there is not read: a check never follows a
+ * link).
+ */
+const SYMLINK = "it is a symlink: its content is the path it points to, which is reviewed";
+
+/**
  * Check the content of the files the defaults name: those that pass go into `decided` with their
  * rule; the others are returned, with why.
  */
@@ -78,11 +85,15 @@ async function earnDefaults(
   const blobs = await readBlobsForChecks(
     runner,
     repo,
-    checked.flatMap((c) => c.file.blob ? [c.file.blob] : []),
+    checked.flatMap((c) => c.file.blob && !c.file.symlink ? [c.file.blob] : []),
   );
   const out: NotExcludedFile[] = [];
   for (const { file, rule, check } of checked) {
-    const read = file.blob ? blobs.get(file.blob) : "it is not a file (a submodule)";
+    const read = !file.blob
+      ? "it is not a file (a submodule)"
+      : file.symlink
+      ? SYMLINK
+      : blobs.get(file.blob);
     const why = read === undefined
       ? "its content could not be read"
       : typeof read === "string"

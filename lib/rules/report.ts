@@ -40,7 +40,14 @@ export interface RulesReport {
  * (lib/rules/content_checks.ts), a verdict cached or memoised when they matched by name alone is
  * never reused — it may have left out readable code called `util.min.js`.
  */
-const DEFAULTS_CHECKED = "default excludes earned by content, v1";
+const DEFAULTS_CHECKED = "default excludes earned by content, v2";
+
+/**
+ * The note on a symlink in the change: the model saw the path it points to (git's blob of a
+ * symlink), never the content there, which this review did not read wherever it is.
+ */
+const SYMLINK_NOTE =
+  "a symlink: the path it points to was reviewed, not the content there (reviewed only if that file is itself part of the change and not excluded)";
 
 /** Most files excluded by rule a gate's one-line answer names. */
 const NAMED_EXCLUDED = 5;
@@ -91,6 +98,9 @@ export function buildRulesReport(
   const notes = [...at.notes ?? []];
   for (const n of change?.notExcludedByDefault ?? []) {
     notes.push(`${n.path}: reviewed, not excluded by "${n.rule}": ${n.why}`);
+  }
+  for (const f of change?.files ?? []) {
+    if (f.symlink) notes.push(`${f.path}: ${SYMLINK_NOTE}`);
   }
   if (rules.untrusted && rules.from.kind === "worktree") {
     notes.push(

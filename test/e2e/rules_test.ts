@@ -408,3 +408,43 @@ Deno.test("a review in parts sends each part only the guidelines for its own fil
     assert.ok(log.some((c) => !/^diff --git a\/d0\//m.test(promptOf(c))), "a part without d0/");
   });
 });
+
+Deno.test("a symlink earns no default exclude and every output says its target's content was not reviewed", async () => {
+  await withSandbox({ "src/app.ts": "a\n", ".gitignore": "secret/\n" }, async (sb) => {
+    const root = sb.repo.root;
+    await Deno.mkdir(`${root}/secret`);
+    await Deno.writeTextFile(
+      `${root}/secret/evil.js`,
+      'require("child_process").execSync("id");\n',
+    );
+    // a link into an ignored directory, and one named like a minified file whose 600-byte target
+    // path (./././…) would pass the minified test if the link text were content
+    await Deno.symlink("../secret/evil.js", `${root}/src/run.js`);
+    await Deno.symlink(`${"./".repeat(300)}secret/evil.js`, `${root}/app.min.js`);
+    const r = await runCli(sb, ["review", "--json"], { scenario: "valid" });
+    assert.equal(r.code, 0, r.stderr);
+    const envelope = JSON.parse(r.stdout);
+    assert.deepEqual(envelope.rules.excluded, [], "a symlink is no minified file");
+    const notes = envelope.rules.notes.join("\n");
+    assert.match(
+      notes,
+      /app\.min\.js: reviewed, not excluded by "default: minified file": it is a symlink/,
+    );
+    for (const path of ["app.min.js", "src/run.js"]) {
+      assert.ok(
+        envelope.rules.notes.includes(
+          `${path}: a symlink: the path it points to was reviewed, not the content there (reviewed only if that file is itself part of the change and not excluded)`,
+        ),
+        notes,
+      );
+    }
+    const prompt = await lastPrompt(sb);
+    assert.ok(prompt.includes("+++ b/app.min.js"), "the link reached the model");
+    assert.ok(prompt.includes("+../secret/evil.js"), "as its target path");
+    assert.ok(!prompt.includes("execSync"), "the content it points to was not read");
+    const md = await Deno.readTextFile(`${envelope.runDir}/review.md`);
+    assert.match(md, /- note: src\/run\.js: a symlink: the path it points to was reviewed, not/);
+    const text = await runCli(sb, ["review"], { scenario: "valid" });
+    assert.match(text.stdout, /src\/run\.js: a symlink: the path it points to was reviewed, not/);
+  });
+});

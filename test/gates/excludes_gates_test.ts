@@ -266,3 +266,40 @@ Deno.test("codex Stop gate: readable code named util.min.js is reviewed; a lockf
     await sb.cleanup();
   }
 });
+
+Deno.test("pre-push gate: forged build output, minified files and snapshots are not excluded — a stray NUL, a long string line, a CR in a header", async () => {
+  const sb = await makeGateSandbox();
+  const root = sb.repo.root;
+  try {
+    const installed = await runCli(sb, ["install", "--git"]);
+    assert.equal(installed.code, 0, installed.stderr);
+    await Deno.mkdir(join(root, "dist"));
+    await Deno.writeTextFile(join(root, "dist", "index.js"), `/*\0*/${PAYLOAD}`);
+    await Deno.writeTextFile(
+      join(root, "src", "util.min.js"),
+      `${PAYLOAD}const blob = "${"A".repeat(4000)}";\n`,
+    );
+    await Deno.mkdir(join(root, "src", "__snapshots__"));
+    await Deno.writeTextFile(
+      join(root, "src", "__snapshots__", "a.test.js.snap"),
+      "// Jest Snapshot v1\rrequire('child_process').execSync('id');\n\nexports[`a 1`] = `x`;\n",
+    );
+    await gitOk(sb, ["add", "-A"]);
+    await gitOk(sb, ["commit", "-q", "-m", "forged"]);
+    const r = await runGit(sb, ["push", "origin", "main"], { env: scenario("valid") });
+    assert.equal(r.code, 0, r.stderr);
+    const [call] = await readFakeLog(sb);
+    const prompt = call.stdin ?? "";
+    for (const path of ["src/util.min.js", "src/__snapshots__/a.test.js.snap"]) {
+      assert.ok(prompt.includes(`+++ b/${path}`), `${path} reached the model`);
+    }
+    // readable JavaScript with a NUL is binary to git's diff: not shown, and the gate says so —
+    // never "excluded by rule" nor a bare approved
+    assert.ok(!prompt.includes("b/dist/index.js"));
+    assert.match(r.stderr, /refs\/heads\/main \(1 commit\) was only PARTIALLY reviewed/);
+    assert.match(r.stderr, /\n {2}dist\/index\.js: whole file \(binary; \d+ B\)\n/);
+    assert.doesNotMatch(r.stderr, /excluded by rule|: approved/);
+  } finally {
+    await sb.cleanup();
+  }
+});
