@@ -8,7 +8,7 @@
  */
 import { isAbsolute, relative, resolve } from "node:path";
 import { guardedFiles, hooksDirOf } from "../gates/turn/guard_files.ts";
-import { guardedTreePath, promptAsked } from "../gates/turn/guard.ts";
+import { guardedTreePath, namesIt } from "../gates/turn/guard.ts";
 import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
 
@@ -26,7 +26,9 @@ export function gateChangeNote(words: readonly string[]): string | null {
     : `${unique.slice(0, -1).join(", ")} and ${unique.at(-1)}`;
   const what = unique.length === 1 ? "this" : "these";
   const change = unique.length === 1 ? "a change" : "changes";
-  return `note: an agent session's next Stop treats ${what} as ${change} to its gate; name ${named} in your next prompt to it so the ${
+  return `note: an agent session's next Stop treats ${what} as ${change} to its gate; ask for ${
+    unique.length === 1 ? "it" : "them"
+  } by name (${named}, with a verb such as "change" or "ack") in your next prompt to it so the ${
     unique.length === 1 ? "change applies" : "changes apply"
   }`;
 }
@@ -56,8 +58,8 @@ export async function guardedWords(
     const guarded = outside.find((f) => resolve(f.path) === path) ??
       (within ? guardedTreePath(shown, inside) : null);
     // a word already given that names this file too (pre-push for its chained hook) is enough
-    if (!guarded || words.some((w) => promptAsked(w, guarded.names))) continue;
-    words.push(promptAsked(shown, guarded.names) ? shown : guarded.names[0]);
+    if (!guarded || words.some((w) => namesIt(w, guarded.names))) continue;
+    words.push(namesIt(shown, guarded.names) ? shown : guarded.names[0]);
   }
   return words;
 }

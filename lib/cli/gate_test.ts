@@ -64,7 +64,7 @@ Deno.test("gate enable creates a new .review-gate.json readable by others (0644)
     // the write is a gate-control change to an agent's next Stop: the user is told what to name
     assert.match(
       out,
-      /^note: an agent session's next Stop treats this as a change to its gate; name "\.review-gate\.json" in your next prompt to it so the change applies$/m,
+      /^note: an agent session's next Stop treats this as a change to its gate; ask for it by name \("\.review-gate\.json", with a verb such as "change" or "ack"\) in your next prompt to it so the change applies$/m,
     );
     // nothing written, nothing to name
     assert.doesNotMatch(await gate(repo.root, ["enable", "all"]), /note:/);
@@ -103,7 +103,7 @@ Deno.test("gate disable --user names the user config file, by its path, for the 
     assert.match(out, /codex-stop: disabled/);
     assert.ok(
       out.includes(
-        `note: an agent session's next Stop treats this as a change to its gate; name "${path}" in your next prompt to it so the change applies\n`,
+        `note: an agent session's next Stop treats this as a change to its gate; ask for it by name \("${path}", with a verb such as "change" or "ack"\) in your next prompt to it so the change applies\n`,
       ),
       out,
     );

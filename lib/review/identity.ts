@@ -16,6 +16,7 @@ import type { MemoParts } from "../store/verdict_memo.ts";
 import { promptTemplate, type ReviewKind } from "../kinds/review/prompt.ts";
 import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
 import { ruleSettingsIdentity } from "../rules/report.ts";
+import { programIdentity } from "../providers/program.ts";
 
 /** Room kept for the prompt template, key list and schema text around the diff, bytes. */
 const PROMPT_OVERHEAD_BYTES = 24 * 1024;
@@ -66,8 +67,10 @@ export async function verdictIdentity(
     getProvider(provider); // throws, listing the valid choices
   }
   const override = options.env?.[`REVIEW_GATE_${provider.toUpperCase()}_BIN`]?.trim();
+  const name = override ? `${provider} bin=${override}` : provider;
+  const program = options.env ? await programIdentity(override || provider, options.env) : null;
   return {
-    provider: override ? `${provider} bin=${override}` : provider,
+    provider: program ? `${name} prog=${program}` : name,
     model: config.model,
     reviewKind: options.kind,
     focus: options.focus,
@@ -95,4 +98,22 @@ export async function verdictIdentity(
  */
 export function providerKey(adapter: { name: string; defaultBin: string }, bin: string): string {
   return bin === adapter.defaultBin ? adapter.name : `${adapter.name} bin=${bin}`;
+}
+
+/**
+ * {@linkcode providerKey} plus the identity of the program file the binary is now (real path and
+ * content digest, lib/providers/program.ts): a verdict from another program's content — a `claude`
+ * an agent rewrote — is never a hit.
+ *
+ * @param env the environment (`PATH`)
+ * @param cwd directory a relative binary path is taken from
+ * @returns e.g. `"claude prog=/usr/lib/claude/cli.js#3f2a9c1b0d4e5f60"`
+ */
+export async function programKey(
+  adapter: { name: string; defaultBin: string },
+  bin: string,
+  env: Record<string, string | undefined>,
+  cwd?: string,
+): Promise<string> {
+  return `${providerKey(adapter, bin)} prog=${await programIdentity(bin, env, cwd)}`;
 }

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { providerKey } from "./identity.ts";
+import { programKey } from "./identity.ts";
 import type { TreeView } from "../answer/types.ts";
 import { formatRefusal } from "../answer/refusal.ts";
 import { sha256Hex } from "../base/sha256.ts";
@@ -170,7 +170,7 @@ async function reviewPart(
     fingerprint: await sha256Hex([`part\0`, chunk.digest ?? await sha256Hex(chunk.diff)]),
     schemaId: request.schemaHash,
     promptTemplateHash: request.templateHash,
-    provider: providerKey(provider.adapter, provider.bin),
+    provider: await programKey(provider.adapter, provider.bin, request.env),
     model: request.model,
     focus: request.focus,
     reviewKind: request.kind,

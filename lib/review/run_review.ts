@@ -34,7 +34,7 @@ import { type CacheEntry, cacheKey, readCache } from "../store/cache.ts";
 import { ensureStateDir } from "../store/state.ts";
 import { findingBlocks, type Policy, policyOf } from "../kinds/review/policy.ts";
 import { exitCodeFor } from "./exit_code.ts";
-import { providerKey, verdictIdentity } from "./identity.ts";
+import { programKey, verdictIdentity } from "./identity.ts";
 import type { ReviewKind } from "../kinds/review/prompt.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import { openRun, type RunBase } from "./open_run.ts";
@@ -358,8 +358,16 @@ async function preparePrompt(
     fingerprint: change.fingerprint,
     schemaId: run.identity.schemaHash,
     promptTemplateHash: run.identity.templateHash,
-    provider: (run.council.length > 0 ? run.council : [run.adapter])
-      .map((a) => providerKey(a, resolveBinary(a, run.deps.env, run.options.cwd))).join("+"),
+    provider: (await Promise.all(
+      (run.council.length > 0 ? run.council : [run.adapter]).map((a) =>
+        programKey(
+          a,
+          resolveBinary(a, run.deps.env, run.options.cwd),
+          run.deps.env,
+          run.options.cwd,
+        )
+      ),
+    )).join("+"),
     model: run.options.config.model,
     focus: run.options.focus,
     reviewKind: run.options.kind,

@@ -147,7 +147,7 @@ Deno.test("acknowledged finding: the next Stop allows; a turn changing the line 
         assert.equal(ack.code, 0, ack.stderr);
         assert.match(
           ack.stdout,
-          /^note: an agent session's next Stop treats this as a change to its gate; name "\.review-gate\/acks\.json" in your next prompt to it so the change applies$/m,
+          /^note: an agent session's next Stop treats this as a change to its gate; ask for it by name \("\.review-gate\/acks\.json", with a verb such as "change" or "ack"\) in your next prompt to it so the change applies$/m,
         );
         const s = await stop(true);
         const decision = stopDecision(s.stdout);
@@ -157,7 +157,7 @@ Deno.test("acknowledged finding: the next Stop allows; a turn changing the line 
         // the user may have run it: the agent is told not to undo it, and the words that allow it
         assert.match(
           String(decision?.reason),
-          /If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to name it \("\.review-gate\/acks\.json"\)/,
+          /If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to ask for it by name \("\.review-gate\/acks\.json", in a sentence with a verb/,
         );
       },
     );

@@ -83,7 +83,7 @@ Deno.test("install then uninstall leaves a foreign pre-push hook and Claude sett
       // the files written control the turn gates: an agent's next Stop blocks until a prompt names them
       assert.match(
         r.stdout,
-        /^note: an agent session's next Stop treats these as changes to its gate; name "\.git\/hooks\/pre-push", "\.claude\/settings\.local\.json" and "\.git\/info\/exclude" in your next prompt to it so the changes apply$/m,
+        /^note: an agent session's next Stop treats these as changes to its gate; ask for them by name \("\.git\/hooks\/pre-push", "\.claude\/settings\.local\.json" and "\.git\/info\/exclude", with a verb such as "change" or "ack"\) in your next prompt to it so the changes apply$/m,
       );
       // what was written where, one line per file and how to see it, not the files' content
       assert.match(
@@ -113,7 +113,7 @@ Deno.test("install then uninstall leaves a foreign pre-push hook and Claude sett
       assert.equal(r.code, 0, r.stderr);
       assert.match(
         r.stdout,
-        /^note: an agent session's next Stop treats these as changes to its gate; name "\.git\/hooks\/pre-push", "\.claude\/settings\.local\.json" and "\.git\/info\/exclude" in your next prompt/m,
+        /^note: an agent session's next Stop treats these as changes to its gate; ask for them by name \("\.git\/hooks\/pre-push", "\.claude\/settings\.local\.json" and "\.git\/info\/exclude", with a verb such as "change" or "ack"\) in your next prompt/m,
       );
       assert.deepEqual({ hooks: await treeState(hooks), claude: await treeState(claude) }, before);
     });
@@ -138,7 +138,7 @@ Deno.test("gate disable claude-stop between turns makes the Stop allow without a
     assert.equal(midTurn.code, 0, midTurn.stderr);
     assert.match(
       midTurn.stdout,
-      /^note: an agent session's next Stop treats this as a change to its gate; name "\.review-gate\.json" in your next prompt to it so the change applies$/m,
+      /^note: an agent session's next Stop treats this as a change to its gate; ask for it by name \("\.review-gate\.json", with a verb such as "change" or "ack"\) in your next prompt to it so the change applies$/m,
     );
     const blockedMid = await stop();
     assert.equal(stopDecision(blockedMid.stdout)?.decision, "block", blockedMid.stderr);

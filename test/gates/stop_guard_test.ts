@@ -13,6 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { FAKE_BIN } from "../e2e/_cli.ts";
 import {
   addTokenLine,
   type GateSandbox,
@@ -73,7 +74,7 @@ Deno.test("claude Stop gate blocks a turn that changes what controls the gate, u
       assert.doesNotMatch(reason, /Full review:|Fix it|Undo the change/);
       assert.match(
         reason,
-        /If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to name it \("\.review-gate\.json", "review-gate config" or "disable the gate"\)\. If you made it without being asked, revert it/,
+        /If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to ask for it by name \("\.review-gate\.json", "review-gate config" or "disable the gate", in a sentence with a verb such as "change", "disable" or "ack"\)\. If you made it without being asked, revert it/,
       );
     });
 
@@ -445,6 +446,55 @@ Deno.test("a turn that edits the previous pre-push hook the installed one runs f
       () => Deno.writeTextFile(chained, "#!/bin/sh\nprintf '' > /tmp/x\nexit 0\n"),
     );
     assertGuardBlock(decision, /pre-push\.review-gate-chained:1/, /the git pre-push hook/);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("issue 19 §5 holes: a startup directory, a prompt that only names the config, a rewritten reviewer CLI", async (t) => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  const home = sb.env.HOME!;
+  const claude = join(sb.dir, "reviewer", "claude");
+  const real = join(FAKE_BIN, "claude");
+  await Deno.mkdir(join(claude, ".."), { recursive: true });
+  await Deno.writeTextFile(claude, `#!/bin/sh\nexec '${real}' "$@"\n`);
+  await Deno.chmod(claude, 0o755);
+  const env = { ...VALID, REVIEW_GATE_CLAUDE_BIN: claude };
+  const run = async (id: string, edit: () => Promise<unknown>, prompt?: string) => {
+    const session = { sessionId: id, cwd: root, prompt };
+    const p = await runHook(sb, "claude-prompt", promptPayload(session), { env });
+    assert.deepEqual([p.code, p.stdout], [0, ""], p.stderr);
+    await edit();
+    const s = await runHook(sb, "claude-stop", stopPayload(session), { env });
+    assert.equal(s.code, 0, s.stderr);
+    return stopDecision(s.stdout);
+  };
+  try {
+    await Deno.mkdir(join(home, ".bashrc.d"), { recursive: true });
+    await t.step("a new file in ~/.bashrc.d", async () => {
+      const decision = await run(
+        "hole-bashrc-d",
+        () => Deno.writeTextFile(join(home, ".bashrc.d", "rg.sh"), "export REVIEW_GATE=0\n"),
+      );
+      assertGuardBlock(decision, /\.bashrc\.d:1/, /a shell startup directory/);
+    });
+    await t.step("a prompt that only names .review-gate.json does not unlock it", async () => {
+      const decision = await run(
+        "hole-explain",
+        () => Deno.writeTextFile(join(root, ".review-gate.json"), '{"fail_on":"critical"}'),
+        "explain what .review-gate.json does",
+      );
+      assertGuardBlock(decision, /\.review-gate\.json:1/, /review-gate's config/);
+      await Deno.remove(join(root, ".review-gate.json"));
+    });
+    await t.step("the reviewer CLI rewritten mid-turn", async () => {
+      const decision = await run("hole-bin", async () => {
+        await addTokenLine(root, "BIN_TURN");
+        await Deno.writeTextFile(claude, `#!/bin/sh\n# approve everything\nexec '${real}' "$@"\n`);
+      });
+      assertGuardBlock(decision, /reviewer\/claude:1/, /the reviewer CLI the review runs/);
+    });
   } finally {
     await sb.cleanup();
   }

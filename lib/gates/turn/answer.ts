@@ -98,9 +98,13 @@ function gateControlLines(findings: readonly GateFinding[]): string[] {
     } not a bug to fix: review-gate cannot tell the user's own change (their "review-gate gate disable", "ack" or "install") from an agent's.`,
     `If the user made ${one ? "this change" : "these changes"}, do not undo ${
       one ? "it" : "them"
-    }: tell the user that review-gate needs their next prompt to name ${one ? "it" : "each"} (${
+    }: tell the user that review-gate needs their next prompt to ask for ${
+      one ? "it" : "each"
+    } by name (${
       words.join("; ")
-    }). If you made ${one ? "it" : "one"} without being asked, revert it, then finish your turn.`,
+    }, in a sentence with a verb such as "change", "disable" or "ack"). If you made ${
+      one ? "it" : "one"
+    } without being asked, revert it, then finish your turn.`,
   ];
 }
 

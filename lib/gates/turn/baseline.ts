@@ -42,6 +42,7 @@ import {
   guardedFiles,
   type GuardRecord,
   hooksDirOf,
+  providerPrograms,
 } from "./guard_files.ts";
 import type { TurnDoor } from "./door.ts";
 import { hasSubmodules } from "./unseen.ts";
@@ -213,7 +214,7 @@ async function recordGuard(
   const paths = guarded.map((f) => f.path);
   const userConfig = await readUserConfigText(input.env);
   const before = await guardedBlobs(paths, repo.objectFormat);
-  const guard = await fingerprinted(guarded, { hooksDir, control });
+  const guard = await fingerprinted(guarded, { hooksDir, control, env: input.env });
   const after = await guardedBlobs(paths, repo.objectFormat);
   const same = after.every((b, i) => b.id === before[i].id);
   return { guard, blobs: same ? after : null, userConfig };
@@ -237,20 +238,26 @@ export async function guardRecord(
   return await fingerprinted(guardedFiles(repo, input.env, hooksDir, control), {
     hooksDir,
     control,
+    env: input.env,
   });
 }
 
 async function fingerprinted(
   guarded: readonly GuardedFile[],
-  at: { hooksDir: string | null; control: GitControl | null },
+  at: {
+    hooksDir: string | null;
+    control: GitControl | null;
+    env: Record<string, string | undefined>;
+  },
 ): Promise<GuardRecord> {
-  const { control } = at;
+  const { control, env } = at;
   return {
     files: await fingerprintFiles(guarded),
     hooksDir: at.hooksDir,
     ...(control ? { gitConfig: control.digest } : {}),
     ...(control?.attributesFile ? { attributesFile: control.attributesFile } : {}),
     ...(control?.includes.length ? { includes: control.includes } : {}),
+    programs: providerPrograms(env),
   };
 }
 

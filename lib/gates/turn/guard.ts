@@ -10,7 +10,8 @@
  * the files outside the tree) — gets a blocking finding of its own, unless the user's prompt for
  * that turn asked for it.
  *
- * "Asked for it" is decided conservatively: the prompt (recorded by the turn's start) must name the
+ * "Asked for it" is decided conservatively: one sentence of the prompt (recorded by the turn's
+ * start) must hold a change verb ({@linkcode promptAsked}: "change", "disable", "ack"…) and name the
  * thing — the file's name (`.review-gate.json`, `REVIEW.md`, `settings.local.json`, `hooks.json`,
  * `pre-push`…) or, for review-gate's own config, the config or a setting by name ("review-gate
  * config", "disable the gate", `fail_on`: guard_files.ts `CONFIG_NAMES`). A prompt that only says
@@ -34,7 +35,13 @@ import type { GateFinding } from "../messages.ts";
 import type { Runner } from "../../exec/exec.ts";
 import { git } from "../../git/git.ts";
 import type { Repo } from "../../git/repo.ts";
-import { changedFiles, CONFIG_KINDS, guardedFiles, type GuardRecord } from "./guard_files.ts";
+import {
+  changedFiles,
+  CONFIG_KINDS,
+  guardedFiles,
+  type GuardRecord,
+  providerPrograms,
+} from "./guard_files.ts";
 import type { SessionState } from "../../store/sessions.ts";
 import type { Config } from "../../config/config.ts";
 
@@ -66,7 +73,7 @@ export function guardedTreePath(path: string, hooksDir: string | null): Guarded 
     return {
       file: path,
       what: "review-gate's repository files",
-      names: [".review-gate/", "acks.json"],
+      names: [".review-gate/", "acks.json", "ack…finding"],
     };
   }
   if (path.startsWith(".husky/")) {
@@ -79,15 +86,113 @@ export function guardedTreePath(path: string, hooksDir: string | null): Guarded 
 }
 
 /**
- * True when the user's prompt names the guarded thing (conservative: a mention by name).
+ * Verbs that make a sentence ask for a change (word-bounded, lowercase). A sentence that only
+ * names the thing ("explain what .review-gate.json does") asks for nothing.
+ */
+export const CHANGE_VERBS: readonly string[] = [
+  "change",
+  "edit",
+  "update",
+  "modify",
+  "set",
+  "unset",
+  "disable",
+  "enable",
+  "turn off",
+  "turn on",
+  "switch off",
+  "switch on",
+  "switch",
+  "remove",
+  "delete",
+  "add",
+  "append",
+  "ack",
+  "acknowledge",
+  "install",
+  "uninstall",
+  "reinstall",
+  "raise",
+  "lower",
+  "increase",
+  "decrease",
+  "write",
+  "create",
+  "rename",
+  "replace",
+  "revert",
+  "restore",
+  "configure",
+  "bypass",
+  "skip",
+  "silence",
+  "pause",
+  "allow",
+  "put",
+  "move",
+  "rewrite",
+  "drop",
+  "relax",
+  "tighten",
+  "upgrade",
+  "patch",
+  "accept",
+  "mark",
+  "unmark",
+  "turn",
+  "make",
+  "tweak",
+  "adjust",
+];
+
+const VERB = new RegExp(
+  `(?:^|[^a-z0-9_./-])(${
+    CHANGE_VERBS.map((v) => v.replace(" ", "\\s+")).join("|")
+  })(?:s|d|ed)?(?![a-z0-9_-]|\\.[a-z])`,
+  "g",
+);
+const NEGATION = /(?:\b(?:don'?t|do not|never|not|no|without|avoid)\s+(?:\w+\s+){0,1})$/;
+
+/**
+ * True when the text names the guarded thing: a name is a substring, or `a…b` — the word `a`,
+ * later the word `b` ("turn off…gate" in "turn off the pre-push gate"). For telling which words
+ * name a file; whether a prompt asked for a change is {@linkcode promptAsked}.
+ */
+export function namesIt(text: string, names: readonly string[]): boolean {
+  const lower = text.toLowerCase();
+  return names.some((name) => {
+    if (!name.includes("…")) return lower.includes(name);
+    const [a, b] = name.split("…").map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    return new RegExp(`\\b${a}\\b.*\\b${b}\\b`).test(lower);
+  });
+}
+
+/**
+ * True when the user's prompt asks for a change to the guarded thing. The rule, strict and the
+ * same everywhere: one sentence of the prompt (split at `.`, `!`, `?`, `;` followed by a space, or
+ * a line break) must name the thing — one of `names`, as a substring — and hold a change verb
+ * ({@linkcode CHANGE_VERBS}, a whole word, or with `s`, `d` or `ed`: the user's "I acked it"
+ * counts) not negated by a "don't", "never", "not" or "without"
+ * just before it. "Set fail_on to critical in .review-gate.json" and "please turn off the
+ * pre-push gate" ask; "explain what .review-gate.json does" and "don't edit .review-gate.json"
+ * do not.
  *
  * @param prompt the turn's prompt text, as recorded (`undefined` when unknown: never asked)
- * @param names lowercase words, any of which counts
+ * @param names lowercase words, any of which names the thing
  */
 export function promptAsked(prompt: string | undefined, names: readonly string[]): boolean {
   if (!prompt) return false;
-  const text = prompt.toLowerCase();
-  return names.some((name) => text.includes(name));
+  return prompt.toLowerCase().split(/[.!?;](?:\s|$)|\n/).some((sentence) =>
+    namesIt(sentence, names) && hasChangeVerb(sentence)
+  );
+}
+
+function hasChangeVerb(sentence: string): boolean {
+  for (const match of sentence.matchAll(VERB)) {
+    const start = match.index + match[0].length - match[1].length;
+    if (!NEGATION.test(sentence.slice(0, start))) return true;
+  }
+  return false;
 }
 
 /**
@@ -97,7 +202,7 @@ export function promptAsked(prompt: string | undefined, names: readonly string[]
  * @returns e.g. `".review-gate.json", "review-gate config" or "disable the gate"`
  */
 export function namingWords(guarded: Guarded): string {
-  const words = promptAsked(guarded.file, guarded.names) ? [guarded.file] : [];
+  const words = namesIt(guarded.file, guarded.names) ? [guarded.file] : [];
   if (guarded.names.includes("disable the gate")) {
     words.push("review-gate config", "disable the gate");
   }
@@ -117,7 +222,7 @@ function controlVerb(what: string): string {
 
 /** What a gate-control finding tells the agent: the user's change stays, the agent's is reverted. */
 export function gateControlAdvice(words: string): string {
-  return `If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to name it (${words} counts). If you made it without being asked, revert it.`;
+  return `If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to ask for it by name (${words}, in a sentence with a verb such as "change", "disable" or "ack"). If you made it without being asked, revert it.`;
 }
 
 /**
@@ -190,6 +295,21 @@ export async function guardFindings(runner: Runner, turn: GuardTurn): Promise<Ga
     const rel = relative(repo.root, f.path);
     return { file: rel.startsWith("..") ? f.path : rel, what: f.what, names: f.names };
   });
+  if (record.programs) {
+    // a provider that now resolves to another file (a new `claude` earlier on PATH)
+    const now = providerPrograms(turn.env);
+    for (const [name, path] of Object.entries(now)) {
+      const before = record.programs[name];
+      if (before === undefined || before === path) continue;
+      const file = path ?? before ?? name;
+      if (changed.some((c) => c.file === file)) continue;
+      changed.push({
+        file,
+        what: "the reviewer CLI the review runs",
+        names: [name, file.toLowerCase(), "reviewer cli", "provider binary"],
+      });
+    }
+  }
   if (turn.current !== turn.baseline) {
     const hooksRel = record.hooksDir ? relative(repo.root, record.hooksDir) : null;
     const inside = hooksRel && !hooksRel.startsWith("..") ? hooksRel : null;

@@ -22,7 +22,8 @@
  * @module
  */
 import { basename, dirname, join, resolve } from "node:path";
-import { programFiles, shellStartupFiles } from "./guard_places.ts";
+import { programFiles, shellStartupDirs, shellStartupFiles } from "./guard_places.ts";
+import { programDigest, providerProgram } from "../../providers/program.ts";
 import { sha256Hex } from "../../base/sha256.ts";
 import { DEFAULT_CONFIG, userConfigPath } from "../../config/config.ts";
 import type { Runner } from "../../exec/exec.ts";
@@ -31,7 +32,13 @@ import type { Repo } from "../../git/repo.ts";
 import { readRegularText } from "../../base/regular_file.ts";
 
 /** How a guarded file is compared. */
-export type GuardKind = "whole" | "claude-settings" | "codex-config" | "git-config";
+export type GuardKind =
+  | "whole"
+  | "claude-settings"
+  | "codex-config"
+  | "git-config"
+  | "program"
+  | "listing";
 
 /** One file the turn gate guards. */
 export interface GuardedFile {
@@ -57,6 +64,26 @@ export interface GuardRecord {
   attributesFile?: string | null;
   /** The included git config files ({@linkcode GitControl}), when there were any. */
   includes?: string[];
+  /**
+   * Per provider name, the program file its review would start ({@linkcode providerPrograms}):
+   * a provider that resolves to another file at the stop is a gate-control change.
+   */
+  programs?: Record<string, string | null>;
+}
+
+/** The providers whose programs are guarded (lib/providers/names.ts; gates load no adapters). */
+const PROVIDER_PROGRAMS = ["claude", "codex", "vibe"] as const;
+
+/**
+ * The program file each provider's review would start now (lib/providers/program.ts: the
+ * `REVIEW_GATE_<NAME>_BIN` override or the name on `PATH`, symlinks resolved).
+ *
+ * @returns provider name → absolute real path, or `null` when none is found
+ */
+export function providerPrograms(
+  env: Record<string, string | undefined>,
+): Record<string, string | null> {
+  return Object.fromEntries(PROVIDER_PROGRAMS.map((name) => [name, providerProgram(name, env)]));
 }
 
 /**
@@ -81,6 +108,13 @@ export const CONFIG_NAMES: readonly string[] = [
   "enable review-gate",
   "turn off the gate",
   "turn off review-gate",
+  // "please turn off the pre-push gate": a switch verb, later the word gate (guard.ts `namesIt`)
+  "turn off…gate",
+  "switch off…gate",
+  "disable…gate",
+  "turn on…gate",
+  "switch on…gate",
+  "enable…gate",
   "gate disable",
   "gate enable",
   ...settingNames(DEFAULT_CONFIG),
@@ -109,6 +143,9 @@ const PRE_PUSH = "the git pre-push hook";
 const PROGRAM = "the review-gate program the hooks run";
 const PROGRAM_NAMES = ["review-gate's program", "review-gate program"];
 const SHELL_STARTUP = "a shell startup file";
+const SHELL_STARTUP_DIR = "a shell startup directory";
+const REVIEWER = "the reviewer CLI the review runs";
+const REVIEWER_NAMES = ["reviewer cli", "reviewer program", "provider binary", "provider program"];
 const ATTRIBUTES_NAMES = ["attributesfile", "git/attributes", "global attributes"];
 const REPO_CONFIG = "review-gate's config";
 
@@ -149,7 +186,14 @@ export function guardedFiles(
       file(path, "whole", PROGRAM, [path.toLowerCase(), ...PROGRAM_NAMES])
     ),
     ...shellStartupFiles(env).map((path) =>
-      file(path, "whole", SHELL_STARTUP, [basename(path).toLowerCase(), "shell startup"])
+      file(path, "program", SHELL_STARTUP, [basename(path).toLowerCase(), "shell startup"])
+    ),
+    // a file added to one of these directories: its listing changes
+    ...shellStartupDirs(env).map((path) =>
+      file(path, "listing", SHELL_STARTUP_DIR, [basename(path).toLowerCase(), "shell startup"])
+    ),
+    ...Object.entries(providerPrograms(env)).map(([name, path]) =>
+      file(path, "program", REVIEWER, [name, path?.toLowerCase() ?? name, ...REVIEWER_NAMES])
     ),
   );
   const seen = new Set<string>();
@@ -262,6 +306,11 @@ async function statPrint(path: string): Promise<string> {
 
 /** The part of a file that matters for its kind, digested (`-` when missing or unreadable). */
 async function contentDigest(guarded: GuardedFile): Promise<string> {
+  if (guarded.kind === "program") return await programDigest(guarded.path);
+  if (guarded.kind === "listing") {
+    const names = await listing(guarded.path);
+    return names === null ? "-" : await sha256Hex(names.join("\0"));
+  }
   const text = await readRegularText(guarded.path).catch(() => null);
   if (text === null) return "-";
   switch (guarded.kind) {
@@ -273,8 +322,19 @@ async function contentDigest(guarded: GuardedFile): Promise<string> {
       );
     case "git-config":
       return ""; // compared through the resolved hooks path
-    case "whole":
+    default:
       return await sha256Hex(text);
+  }
+}
+
+/** A directory's entry names, sorted (`null` when it is missing or not a directory). */
+async function listing(path: string): Promise<string[] | null> {
+  try {
+    const names: string[] = [];
+    for await (const entry of Deno.readDir(path)) names.push(entry.name);
+    return names.sort();
+  } catch {
+    return null;
   }
 }
 

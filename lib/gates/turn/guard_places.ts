@@ -25,9 +25,14 @@
  * in `$ZDOTDIR` and in `$HOME`) and fish's `config.fish` are compared whole: a filter on lines that
  * mention `REVIEW_GATE`, `HUSKY` or `GIT_` would miss `source ~/.x`, `eval`, a `PATH` to a `git`
  * wrapper and any line built to hide its words, and an agent rarely has a reason to edit these
- * files unasked (a prompt naming the file allows it). Not covered: `/etc` files, fish's
- * `conf.d/`, files named by `BASH_ENV` or `ENV`, and the other files a startup file sources (an
- * `oh-my-zsh` custom directory, say).
+ * files unasked (a prompt asking to change the file allows it). Also `~/.pam_environment`, zsh's
+ * `.zlogout`, and the directories of {@linkcode shellStartupDirs} (`~/.bashrc.d`, `~/.profile.d`,
+ * systemd's `environment.d`, fish's `conf.d`, macOS `~/Library/LaunchAgents`): the listing of each
+ * is guarded (a file added or removed), and its first {@linkcode MAX_DIR_ENTRIES} entries by name
+ * one by one (content digested whole up to 4 MiB, larger by size, inode, change time and first and
+ * last MiB: lib/providers/program.ts). Not covered: `/etc` files, an entry past the first
+ * {@linkcode MAX_DIR_ENTRIES} of a directory being edited in place, files named by `BASH_ENV` or
+ * `ENV`, and the other files a startup file sources (an `oh-my-zsh` custom directory, say).
  *
  * @module
  */
@@ -58,11 +63,45 @@ export function shellStartupFiles(env: Record<string, string | undefined>): stri
       )
       : []),
     ...[zdot, home].flatMap((dir) =>
-      dir ? [".zshenv", ".zprofile", ".zshrc", ".zlogin"].map((f) => join(dir, f)) : []
+      dir ? [".zshenv", ".zprofile", ".zshrc", ".zlogin", ".zlogout"].map((f) => join(dir, f)) : []
     ),
     ...(xdg ? [join(xdg, "fish", "config.fish")] : []),
+    ...(home ? [join(home, ".pam_environment")] : []),
+    ...shellStartupDirs(env).flatMap(dirEntries),
   ];
   return [...new Set(paths)];
+}
+
+/** Most entries of one startup directory guarded one by one (its listing is guarded whole). */
+export const MAX_DIR_ENTRIES = 32;
+
+/**
+ * The directories a shell or login session reads startup files or environment from: bash's
+ * `~/.bashrc.d` and `~/.profile.d` (Fedora's and many distributions' `.bashrc` and `.profile`
+ * source them), systemd's user `environment.d`, fish's `conf.d`, and macOS's
+ * `~/Library/LaunchAgents` (a plist can run `launchctl setenv` at login). Some may not exist.
+ *
+ * @param env the hook's environment: HOME, XDG_CONFIG_HOME
+ */
+export function shellStartupDirs(env: Record<string, string | undefined>): string[] {
+  const home = env.HOME;
+  const xdg = env.XDG_CONFIG_HOME || (home ? join(home, ".config") : undefined);
+  return [
+    ...(home
+      ? [".bashrc.d", ".profile.d", join("Library", "LaunchAgents")].map((d) => join(home, d))
+      : []),
+    ...(xdg ? [join(xdg, "environment.d"), join(xdg, "fish", "conf.d")] : []),
+  ];
+}
+
+/** The first {@linkcode MAX_DIR_ENTRIES} names of a directory, sorted, as paths (none: []). */
+function dirEntries(dir: string): string[] {
+  try {
+    const names = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+    return names.slice(0, MAX_DIR_ENTRIES).map((name) => join(dir, name));
+  } catch {
+    return [];
+  }
 }
 
 /**

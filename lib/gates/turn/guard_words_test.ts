@@ -22,7 +22,7 @@ Deno.test("a gate-control finding says: keep the user's change and have them nam
   );
   assert.equal(
     finding.recommendation,
-    'If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to name it (".review-gate/acks.json" counts). If you made it without being asked, revert it.',
+    'If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to ask for it by name (".review-gate/acks.json", in a sentence with a verb such as "change", "disable" or "ack"). If you made it without being asked, revert it.',
   );
   assert.doesNotMatch(`${finding.body} ${finding.recommendation}`, /Undo the change|Fix it/);
   assert.match(finding.body, /cannot tell the user's own change/);
@@ -52,7 +52,7 @@ Deno.test("the words a finding gives are words a prompt can use", () => {
   );
   for (const guarded of [ACKS, CONFIG, guardedTreePath(".githooks/post-merge", ".githooks")!]) {
     for (const word of namingWords(guarded).match(/"[^"]+"/g)!) {
-      assert.ok(promptAsked(`Please ${word.slice(1, -1)}.`, guarded.names), word);
+      assert.ok(promptAsked(`Please change ${word.slice(1, -1)}.`, guarded.names), word);
     }
   }
 });
@@ -90,7 +90,7 @@ Deno.test("a block on a gate-control finding alone explains the approving review
   assert.doesNotMatch(reason, /Full review:|Fix it|Fix them/);
   assert.match(
     reason,
-    /If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to name it \("\.review-gate\/acks\.json"\)\. If you made it without being asked, revert it, then finish your turn\./,
+    /If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to ask for it by name \("\.review-gate\/acks\.json", in a sentence with a verb such as "change", "disable" or "ack"\)\. If you made it without being asked, revert it, then finish your turn\./,
   );
   assert.match(reason, /not a bug to fix: review-gate cannot tell the user's own change/);
 });
@@ -104,7 +104,7 @@ Deno.test("a block on a gate-control finding without a review does not point at 
   assert.doesNotMatch(reason, /review\.md/i);
   assert.match(
     reason,
-    /name it \("\.review-gate\.json", "review-gate config" or "disable the gate"\)/,
+    /ask for it by name \("\.review-gate\.json", "review-gate config" or "disable the gate", in a sentence/,
   );
 });
 
@@ -120,6 +120,34 @@ Deno.test("a block on both kinds asks to fix the review's findings, not the gate
   assert.match(reason, /The gate-control findings are not a bug to fix/);
   assert.match(
     reason,
-    /If the user made these changes, do not undo them: tell the user that review-gate needs their next prompt to name each \("\.review-gate\/acks\.json"; "\.review-gate\.json", "review-gate config" or "disable the gate"\)\. If you made one without being asked, revert it/,
+    /If the user made these changes, do not undo them: tell the user that review-gate needs their next prompt to ask for each by name \("\.review-gate\/acks\.json"; "\.review-gate\.json", "review-gate config" or "disable the gate", in a sentence with a verb such as "change", "disable" or "ack"\)\. If you made one without being asked, revert it/,
   );
+});
+
+Deno.test("a prompt must ask for the change, not merely name the thing", () => {
+  for (
+    const prompt of [
+      "explain what .review-gate.json does",
+      "What is in .review-gate/acks.json?",
+      "Don't edit .review-gate.json, just fix the test.",
+      "Read the pre-push hook and tell me why it failed.",
+    ]
+  ) {
+    assert.equal(
+      promptAsked(prompt, CONFIG.names) || promptAsked(prompt, ACKS.names),
+      false,
+      prompt,
+    );
+  }
+  for (
+    const prompt of [
+      "Set fail_on to critical in .review-gate.json",
+      "please turn off the pre-push gate",
+      "Can you disable the stop gate for now?",
+      "Edit .review-gate.json so the gate is off.",
+    ]
+  ) {
+    assert.equal(promptAsked(prompt, CONFIG.names), true, prompt);
+  }
+  assert.equal(promptAsked("ack that finding, it is fine", ACKS.names), true);
 });
