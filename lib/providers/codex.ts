@@ -36,10 +36,20 @@
  *   request_user_input view_image`;
  * - with an allowlisted environment (lib/providers/child_env.ts) plus the variables the user's
  *   provider names. The shell sources `~/.bashrc` whatever the environment is (secrets exported
- *   there reached the model), hence the private empty HOME.
- * A CODEX_HOME under the temp dir makes codex print "Refusing to create helper binaries under
- * temporary dir …" on stderr; with a system `bwrap` on PATH, codex then cannot start its sandbox
- * helper (`bwrap: execvp codex-linux-sandbox`), so its shell fails (README "Tested with").
+ *   there reached the model), hence the private empty HOME;
+ * - with its own temp dir, `TMPDIR=<private dir>/tmp`, a **sibling** of the private CODEX_HOME
+ *   (`<private dir>/codex-home`), never its parent. At start codex links its helpers
+ *   (`codex-linux-sandbox`, `apply_patch`: symlinks to its own binary) into a folder under
+ *   `$CODEX_HOME/tmp/` and puts it on the shell's PATH, but refuses to when CODEX_HOME lies under
+ *   the temp dir — a path prefix test against `TMPDIR` only (Rust's `std::env::temp_dir()`; a
+ *   CODEX_HOME under `/tmp` with `TMPDIR` elsewhere passes, seen with `codex --version`), so the
+ *   private dir's own place in the system temp folder does not matter. Refused, it prints
+ *   "Refusing to create helper binaries under temporary dir …" on stderr; its bundled bubblewrap
+ *   still runs commands then, but with a system `bwrap` on PATH codex starts that one, which looks
+ *   `codex-linux-sandbox` up on PATH and fails every command (`bwrap: execvp codex-linux-sandbox`).
+ *   With the sibling layout the shell works beside a system bubblewrap and without one, under the
+ *   same permission profile (test/contract/codex_adapter_test.ts, hostile_test.ts); the helpers
+ *   live and go with the private dir.
  *
  * Two statements of the provider facts this adapter was first built on do not hold for
  * 0.171.0: `-c project_doc_max_bytes=0` **does** remove AGENTS.md/AGENTS.override.md from the
@@ -187,6 +197,9 @@ export async function prepareCodexChild(context: ChildContext): Promise<ChildSet
   const user = await readCodexUser(context.env);
   const home = join(context.dir, "home");
   await Deno.mkdir(home, { mode: 0o700 });
+  // the child's temp dir is a sibling of the private CODEX_HOME, never its parent (module doc)
+  const tmp = join(context.dir, "tmp");
+  await Deno.mkdir(tmp, { mode: 0o700 });
   const codexHome = user.mode === "private" ? await buildCodexHome(context.dir, user) : user.home;
   const denied = await deniedPaths(context, user.home);
   const filesystem = `{":root"="read"${
@@ -202,7 +215,7 @@ export async function prepareCodexChild(context: ChildContext): Promise<ChildSet
     ...allowlistEnv(context.env, codexEnvRule(user.carried)),
     HOME: home,
     CODEX_HOME: codexHome,
-    TMPDIR: context.dir,
+    TMPDIR: tmp,
   };
   return { env, args };
 }

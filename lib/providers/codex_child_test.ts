@@ -100,7 +100,10 @@ Deno.test("prepareCodexChild() builds a private CODEX_HOME and HOME, auth.json l
     const privateHome = join(dir, "codex-home");
     assert.equal(setup.env.CODEX_HOME, privateHome);
     assert.equal(setup.env.HOME, join(dir, "home"));
-    assert.equal(setup.env.TMPDIR, dir);
+    // codex refuses its sandbox helpers when CODEX_HOME lies under the temp dir (TMPDIR)
+    assert.equal(setup.env.TMPDIR, join(dir, "tmp"));
+    assert.equal((await Deno.stat(setup.env.TMPDIR)).mode! & 0o777, 0o700);
+    assert.ok(!`${setup.env.CODEX_HOME}/`.startsWith(`${setup.env.TMPDIR}/`));
     assert.equal(await Deno.readLink(join(privateHome, "auth.json")), join(codex, "auth.json"));
     const written = parseToml(await Deno.readTextFile(join(privateHome, "config.toml")));
     assert.deepEqual(Object.keys(written).sort(), ["model", "model_provider", "model_providers"]);

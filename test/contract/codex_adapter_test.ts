@@ -23,6 +23,9 @@ import { type CodexTurn, type MockOpenAI, startMockOpenAI } from "./mock_openai.
 import { assertCodexEventShape } from "./shapes.ts";
 
 const ignore = !haveCli("codex");
+/** A system bubblewrap on PATH: codex 0.171.0 then starts it instead of its bundled one (Linux). */
+const systemBwrap = Deno.build.os === "linux" &&
+  (await new Deno.Command("sh", { args: ["-c", "command -v bwrap"] }).output()).success;
 
 function withCodex(
   turns: CodexTurn[],
@@ -44,6 +47,21 @@ function functionOutputs(body: Record<string, unknown> | null): string[] {
   return ((body?.input ?? []) as { type: string; output?: string }[])
     .filter((i) => i.type === "function_call_output")
     .map((i) => String(i.output));
+}
+
+/**
+ * Review once; the model's `cat src/app.ts` must have run in the copy and printed the file.
+ *
+ * @returns the review's spawns
+ */
+async function assertShellWorks({ mock, review }: CaseContext<MockOpenAI>) {
+  const { outcome, spawns } = await review();
+  assert.equal(outcome.status, "ok", outcome.message);
+  const output = functionOutputs(mock.turns()[1].body).join("\n");
+  assert.match(output, /Process exited with code 0/, output);
+  assert.match(output, /export const a = 1;/, output);
+  assert.doesNotMatch(attemptText(outcome, 1).stderr, /Refusing to create helper binaries/);
+  return spawns;
 }
 
 function threadId(stdout: string): string {
@@ -243,6 +261,43 @@ Deno.test({
         assert.match(outcome.message ?? "", /minLength/);
         assert.equal(mock.turns().length, 1);
       },
+    ),
+});
+
+Deno.test({
+  name:
+    "codex: the reviewer's shell works: `cat src/app.ts` in the read-only copy prints the file (also beside a system bwrap)",
+  ignore,
+  fn: () =>
+    withCodex([shell("cat src/app.ts"), message(APPROVE)], async (ctx) => {
+      await assertShellWorks(ctx);
+    }),
+});
+
+Deno.test({
+  name:
+    "codex: a keyring user's fallback (their own CODEX_HOME, denied to the shell) has a working shell, except beside a system bwrap (known limit)",
+  ignore,
+  fn: () =>
+    withCodex(
+      [shell("cat src/app.ts"), message(APPROVE)],
+      async (ctx) => {
+        if (!systemBwrap) {
+          const spawns = await assertShellWorks(ctx);
+          assert.equal(spawns[0].env.CODEX_HOME, ctx.sb.codexHome, "the user's own home");
+          return;
+        }
+        // codex links its sandbox helper into $CODEX_HOME/tmp/, which the profile denies here
+        const { outcome } = await ctx.review();
+        assert.equal(outcome.status, "ok", outcome.message);
+        const output = functionOutputs(ctx.mock.turns()[1].body).join("\n");
+        assert.match(
+          output,
+          /bwrap: execvp \S*\/tmp\/arg0\S*\/codex-linux-sandbox: Permission denied/,
+          `codex now runs this shell beside a system bwrap: update the README and this test\n${output}`,
+        );
+      },
+      `cli_auth_credentials_store = "keyring"`,
     ),
 });
 
