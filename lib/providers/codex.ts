@@ -49,7 +49,11 @@
  *   `codex-linux-sandbox` up on PATH and fails every command (`bwrap: execvp codex-linux-sandbox`).
  *   With the sibling layout the shell works beside a system bubblewrap and without one, under the
  *   same permission profile (test/contract/codex_adapter_test.ts, hostile_test.ts); the helpers
- *   live and go with the private dir.
+ *   live and go with the private dir. Two limits remain (README "Tested with"): inside the sandbox
+ *   codex runs its own binary (the bundled bubblewrap) or the helper link to it (a system one), so
+ *   a codex installed under a denied path — HOME, for an nvm or `~/.local` install — fails every
+ *   command either way; and the keyring fallback's helpers lie in the user's CODEX_HOME, which the
+ *   profile denies, so beside a system `bwrap` its commands fail too.
  *
  * Two statements of the provider facts this adapter was first built on do not hold for
  * 0.171.0: `-c project_doc_max_bytes=0` **does** remove AGENTS.md/AGENTS.override.md from the
@@ -188,8 +192,9 @@ async function deniedPaths(context: ChildContext, codexHome: string): Promise<st
 }
 
 /**
- * The call's private setup: private HOME and CODEX_HOME (or the keyring fallback), the permission
- * profile's deny list, the allowlisted environment plus the provider's `.env` variables.
+ * The call's private setup: private HOME, TMPDIR (`<dir>/tmp`, beside CODEX_HOME) and CODEX_HOME
+ * (or the keyring fallback), the permission profile's deny list, the allowlisted environment plus
+ * the provider's `.env` variables.
  *
  * @param context parent environment, private dir, repository root, workdir
  */
