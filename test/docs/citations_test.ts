@@ -131,7 +131,7 @@ Deno.test("a citation of a missing file, a missing section or a path outside the
     "lib/x.ts:3 cites ../shared/DESIGN.md, which the repository lacks",
   );
   assert.match(
-    problemOf("/r", { ...at, name: "/work/shared/DESIGN.md", sections: [] }, read) ?? "",
+    problemOf("/r", { ...at, name: "/opt/notes/DESIGN.md", sections: [] }, read) ?? "",
     /a path outside the repository/,
   );
 });
