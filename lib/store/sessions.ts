@@ -15,6 +15,7 @@
  */
 import { join } from "node:path";
 import { writeStoreFile } from "./_write.ts";
+import { pruneOldFiles } from "./_prune.ts";
 import { noteUnverified, openSealed, sealJson } from "./sealed.ts";
 import { sha256Hex } from "../base/sha256.ts";
 
@@ -150,6 +151,14 @@ export type TurnStart = Pick<
   | "lostOthers"
 >;
 
+/**
+ * A session record no hook wrote for this long (ms, 30 days) is removed: its turn stopped counting
+ * as open long before (lib/gates/pre_push/open_turns.ts), and its anchor is pruned at the same age.
+ */
+export const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
+
+const PRUNE_EVERY_MS = 24 * 3600 * 1000;
+
 /** Most characters of a turn's prompt kept in the session file. */
 export const MAX_PROMPT_CHARS = 16_384;
 
@@ -248,14 +257,15 @@ export async function readAllSessions(
  *
  * @param state the state dir
  * @param session the untrusted session id and its state; `fileName` (a name
- *   {@linkcode sessionFileName} gave, as read from `sessions/`) instead of the id
+ *   {@linkcode sessionFileName} gave, as read from `sessions/`) instead of the id; `now` the clock
+ *   for pruning (records older than {@linkcode PRUNE_AFTER_MS} go, at most once a day)
  * @throws {Deno.errors.PermissionDenied} and other file-system errors when `sessions/` or the file
  *   cannot be written (no temp file is left behind); an `Error` when there is no key to seal it
  *   with
  */
 export async function writeSessionState(
   state: string,
-  session: { sessionId: string; value: SessionState; fileName?: string },
+  session: { sessionId: string; value: SessionState; fileName?: string; now?: Date },
 ): Promise<void> {
   const dir = join(state, "sessions");
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
@@ -263,6 +273,11 @@ export async function writeSessionState(
   if (!/^[A-Za-z0-9_-]{1,128}\.json$/.test(name)) throw new Error(`not a session file: ${name}`);
   const path = join(dir, name);
   await writeStoreFile(path, await sealJson(session.value, `session ${path}`));
+  // records no hook wrote for PRUNE_AFTER_MS: every push and new session reads them all
+  await pruneOldFiles(dir, {
+    ...{ now: session.now ?? new Date(), afterMs: PRUNE_AFTER_MS, everyMs: PRUNE_EVERY_MS },
+    suffixes: [".json"],
+  }).catch(() => {}); // best effort
 }
 
 /**
