@@ -62,7 +62,7 @@ interface Guarded {
  */
 export function guardedTreePath(path: string, hooksDir: string | null): Guarded | null {
   // compared as a case-insensitive file system would (macOS): git opens `src/.GITATTRIBUTES` there
-  // as `src/.gitattributes`, and review-gate reads `Review.md` as `REVIEW.md`
+  // as `src/.gitattributes`, and the guidelines file is found under any case of its name
   const folded = path.toLowerCase();
   const base = folded.split("/").at(-1);
   if (base === "review.md") {
