@@ -88,6 +88,11 @@ export interface SessionState {
    */
   lastBaseline?: string;
   /**
+   * Who answered that review (lib/gates/turn/reviewer_identity.ts): the verdict is reused only for
+   * the same reviewer programs and answer-changing environment.
+   */
+  lastReviewer?: string;
+  /**
    * What that review decided, as the Stop gate needs it (lib/gates/turn/decision.ts
    * StoredVerdict).
    */

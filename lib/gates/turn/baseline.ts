@@ -340,20 +340,25 @@ async function stampStop(
   }
 }
 
-/** Add this prompt to the prompts of a session the gate's config on disk has switched off. */
+/**
+ * Add this prompt to the prompts of a session the gate's config on disk has switched off, and end
+ * its block streak (the user spoke).
+ */
 async function keepPrompt(repo: Repo, input: HookInput, door: TurnDoor): Promise<void> {
   const parsed = door.parse(input.stdinText);
   if (!parsed.ok) return;
   const state = stateDir(repo.commonDir);
   const sessionId = parsed.payload.session_id;
   const session = await readSessionState(state, sessionId).catch(() => null);
-  if (!session?.baselineTree) return;
+  if (!session) return;
   const prompt = parsed.payload.prompt ?? "";
   const prompts = session.prompt ? `${session.prompt}\n\n${prompt}` : prompt;
-  await writeSessionState(state, {
-    sessionId,
-    value: { ...session, prompt: prompts.slice(-MAX_PROMPT_CHARS) },
-  }).catch(() => {});
+  // the user's prompt ends a block streak whatever the config on disk says: a cap the agent sat
+  // out once must not keep every later turn allowed
+  const value = session.baselineTree
+    ? { ...session, prompt: prompts.slice(-MAX_PROMPT_CHARS), consecutiveBlocks: 0 }
+    : { ...session, consecutiveBlocks: 0 };
+  await writeSessionState(state, { sessionId, value }).catch(() => {});
 }
 
 /**
