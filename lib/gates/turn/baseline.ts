@@ -49,6 +49,7 @@ import { hasSubmodules } from "./unseen.ts";
 import { ignoredListing, listingEntries, MAX_IGNORED_ENTRIES } from "./ignored.ts";
 import { blobId } from "../../git/blob_id.ts";
 import { readUserConfigText } from "../../config/config.ts";
+import { reviewerRecord } from "./reviewer_identity.ts";
 
 /**
  * The turn's start: record the baseline tree and prompt of this turn, reset the block counter,
@@ -119,6 +120,7 @@ async function startTurn(input: HookInput, gate: GateContext): Promise<HookOutpu
       : undefined,
     ...{ turnStartedAt: startedAt.toISOString(), configAtStart: gate.config },
     ...{ userConfigAtStart: userConfig, lostBefore: lost || undefined },
+    reviewerAtStart: await reviewerRecord(input.env),
   };
   // a session's first turn starts where the worktree's other sessions left unanswered work
   const taken = previous ? null : await takeOver(input, {
@@ -168,6 +170,7 @@ function startOf(from: TurnStart): TurnStart {
     turnStartedAt: from.turnStartedAt,
     configAtStart: from.configAtStart,
     userConfigAtStart: from.userConfigAtStart,
+    reviewerAtStart: from.reviewerAtStart,
     lostBefore: from.lostBefore,
     inherited: from.inherited,
     lostOthers: from.lostOthers,

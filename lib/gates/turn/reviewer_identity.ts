@@ -1,29 +1,36 @@
 /**
  * Who would answer a turn's review: the reviewer programs the providers would start (their real
- * paths) and the environment that changes which model answers or where its requests go — `PATH`,
- * `HOME`, the providers' own variables (`ANTHROPIC_*`, `CLAUDE_*`, `OPENAI_*`, `CODEX_*`,
- * `MISTRAL_*`, `VIBE_*`), the cloud credentials' (`AWS_*`, `GOOGLE_*`, `CLOUD_ML_*`, `VERTEX_*`),
- * `REVIEW_GATE_*` and the proxies. A Stop reuses the verdict it remembered only for the same
- * identity (docs/design.md "Turn gate"): a Stop the agent runs itself with a reviewer of its own
- * choosing must not leave an approval the real Stop takes.
+ * paths: lib/gates/turn/guard_files.ts `providerPrograms`) and the digests of the environment that
+ * changes which model answers (lib/providers/reviewer_env.ts). The turn's start records it; a Stop
+ * reuses the verdict it remembered only for the same identity, and a push during an open turn takes
+ * the start's reviewer (lib/gates/pre_push/reviewer_env.ts): the agent under review cannot choose
+ * who approves its work (docs/design.md "Turn gate").
  *
  * @module
  */
 import { sha256Hex } from "../../base/sha256.ts";
+import { reviewerVarDigests } from "../../providers/reviewer_env.ts";
+import type { ReviewerRecord } from "../../store/sessions.ts";
 import { providerPrograms } from "./guard_files.ts";
 
-const ANSWER_CHANGING =
-  /^(PATH|HOME|(ANTHROPIC|CLAUDE|OPENAI|CODEX|MISTRAL|VIBE|AWS|GOOGLE|CLOUD_ML|VERTEX|REVIEW_GATE)_.*|(HTTPS?|ALL|NO)_PROXY)$/i;
+/**
+ * The reviewer as `env` would start it.
+ *
+ * @param env the hook's environment
+ * @returns the programs (provider → real path or `null`) and the variables' digests
+ */
+export async function reviewerRecord(
+  env: Record<string, string | undefined>,
+): Promise<ReviewerRecord> {
+  return { programs: providerPrograms(env), vars: await reviewerVarDigests(env) };
+}
 
 /**
- * A digest of the reviewer programs and the answer-changing environment.
+ * A digest of {@linkcode reviewerRecord}.
  *
  * @param env the hook's environment
  * @returns sha256 hex
  */
 export async function reviewerIdentity(env: Record<string, string | undefined>): Promise<string> {
-  const vars = Object.entries(env)
-    .filter(([name, value]) => value !== undefined && ANSWER_CHANGING.test(name))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return await sha256Hex(JSON.stringify({ programs: providerPrograms(env), vars }));
+  return await sha256Hex(JSON.stringify(await reviewerRecord(env)));
 }

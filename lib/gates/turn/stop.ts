@@ -64,6 +64,7 @@ import { movedRefParts, readTurnRefs, type RefPart, type TurnRefs } from "./refs
 import type { Repo } from "../../git/repo.ts";
 import { forgetSession, guardRecord } from "./baseline.ts";
 import { readUserConfigText } from "../../config/config.ts";
+import { reviewerRecord } from "./reviewer_identity.ts";
 
 /** Seconds kept between our internal deadline and the hook timeout Claude Code enforces. */
 export const DEADLINE_MARGIN_SECONDS = 15;
@@ -381,6 +382,7 @@ async function lookNow(input: HookInput, gate: GateContext, session: SessionStat
     turnStartedAt: lookedAt.toISOString(),
     configAtStart: gate.config,
     userConfigAtStart: userConfig,
+    reviewerAtStart: await reviewerRecord(input.env),
   };
   return { current, outside, entriesNow, refsNow, seen };
 }
