@@ -16,7 +16,7 @@
  * @module
  */
 import { openTurns } from "./open_turns.ts";
-import { pushReviewerEnv, type PushReviewerEnv } from "./reviewer_env.ts";
+import { type PushReviewerEnv, pushReviewerEnv } from "./reviewer_env.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import type { ReviewAnswer } from "../../kinds/review/types.ts";
 import { type Config, loadConfig, REPO_CONFIG_FILE } from "../../config/config.ts";

@@ -64,7 +64,11 @@ export async function pushReviewerEnv(
     if (programs[provider] === path) continue;
     // the start's program, or none: a name that cannot be a file keeps the provider missing
     out[`REVIEW_GATE_${provider.toUpperCase()}_BIN`] = path ?? "/nonexistent/review-gate-reviewer";
-    heldBack.push(`the ${provider} program (${programs[provider] ?? "none"} now, ${path ?? "none"} at the turn's start)`);
+    heldBack.push(
+      `the ${provider} program (${programs[provider] ?? "none"} now, ${
+        path ?? "none"
+      } at the turn's start)`,
+    );
   }
   for (const name of Object.keys(out)) {
     if (isReviewerVar(name) && out[name] === undefined) delete out[name];
