@@ -6,8 +6,10 @@
  * `check-attr --cached`): two git calls, the user's index never touched. With
  * `attributesFromTreeOnly` (the pre-push gate) `check-attr` runs with a private, empty git dir
  * (`GIT_DIR`) over the repository's objects (`GIT_OBJECT_DIRECTORY`): git then reads neither the
- * repository's `info/attributes` nor its `.git/config`, only the tree's files and the user's global
- * config.
+ * repository's `info/attributes` nor its `.git/config`, and `core.attributesFile` is `/dev/null`:
+ * and `GIT_ATTR_NOSYSTEM=1`: only the tree's files count (the user's global and the system
+ * attributes files are not what the remote has, and an agent running as the user can write the
+ * first mid-turn).
  *
  * @module
  */
@@ -45,7 +47,10 @@ export async function readPathAttributes(
       const env = { GIT_INDEX_FILE: `${dir}/index` };
       await git(runner, repo.root, ["read-tree", from.tree], { env });
       const own = from.attributesFromTreeOnly ? await privateGitDir(dir, repo) : {};
-      return await git(runner, repo.root, ["check-attr", "--cached", ...args.slice(1)], {
+      // tree only: nor the user's global attributes file, which an agent running as the user can
+      // write in the middle of its turn
+      const only = from.attributesFromTreeOnly ? ["-c", "core.attributesFile=/dev/null"] : [];
+      return await git(runner, repo.root, [...only, "check-attr", "--cached", ...args.slice(1)], {
         env: { ...env, ...own },
         stdin,
       });
@@ -63,7 +68,11 @@ async function privateGitDir(dir: string, repo: Repo): Promise<Record<string, st
   await Deno.mkdir(`${gitDir}/refs`, { recursive: true });
   await Deno.mkdir(`${gitDir}/objects`, { recursive: true });
   await Deno.writeTextFile(`${gitDir}/HEAD`, "ref: refs/heads/review-gate\n");
-  return { GIT_DIR: gitDir, GIT_OBJECT_DIRECTORY: `${repo.commonDir}/objects` };
+  return {
+    GIT_DIR: gitDir,
+    GIT_OBJECT_DIRECTORY: `${repo.commonDir}/objects`,
+    GIT_ATTR_NOSYSTEM: "1",
+  };
 }
 
 /**

@@ -27,6 +27,16 @@ export interface InheritedTurn {
   updatedAt: string | null;
 }
 
+/**
+ * Who would answer a review (lib/gates/turn/reviewer_identity.ts): provider → the reviewer
+ * program's real path (`null`: none found), and the answer-changing environment variables'
+ * digests (lib/providers/reviewer_env.ts; values are never stored).
+ */
+export interface ReviewerRecord {
+  programs: Record<string, string | null>;
+  vars: Record<string, string>;
+}
+
 /** What the Stop gate remembers about one Claude session. */
 export interface SessionState {
   /**
@@ -88,6 +98,11 @@ export interface SessionState {
    */
   lastBaseline?: string;
   /**
+   * Who answered that review (lib/gates/turn/reviewer_identity.ts): the verdict is reused only for
+   * the same reviewer programs and answer-changing environment.
+   */
+  lastReviewer?: string;
+  /**
    * What that review decided, as the Stop gate needs it (lib/gates/turn/decision.ts
    * StoredVerdict).
    */
@@ -123,6 +138,12 @@ export interface SessionState {
    */
   userConfigAtStart?: { path: string | null; text: string | null };
   /**
+   * The reviewer when the turn started: while the turn is open, a push reviews with it — the
+   * program the start found, without the answer-changing variables that changed since
+   * (lib/gates/pre_push/reviewer_env.ts). Absent in sessions an older version started.
+   */
+  reviewerAtStart?: ReviewerRecord;
+  /**
    * The ignored untracked entries when the turn started (lib/gates/turn/ignored.ts), absent when
    * they were not recorded: an entry ignored at the stop and not here may be one the turn hid.
    */
@@ -144,6 +165,7 @@ export type TurnStart = Pick<
   | "guard"
   | "configAtStart"
   | "userConfigAtStart"
+  | "reviewerAtStart"
   | "ignoredAtStart"
   | "turnStartedAt"
   | "lostBefore"

@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import {
   type CliResult,
+  FAKE_BIN,
   type FakeInvocation,
   makeSandbox,
   readFakeLog,
@@ -17,7 +18,7 @@ import {
   type Sandbox,
 } from "../e2e/_cli.ts";
 
-export { type CliResult, type FakeInvocation, readFakeLog, runCli, type Sandbox };
+export { type CliResult, FAKE_BIN, type FakeInvocation, readFakeLog, runCli, type Sandbox };
 
 /** The file every test repository starts with; findings point at it (5 lines). */
 export const APP = "src/app.ts";

@@ -235,9 +235,13 @@ Deno.test("Stop gate is never charged for another worktree's commits", async () 
     const session = { sessionId: "sess-main", cwd: root };
     await gitOk(sb, ["worktree", "add", "-q", ".claude/worktrees/agent-2", "-b", "agent-2"]);
     const other = join(root, ".claude", "worktrees", "agent-2");
+    // another session, whose turn started there first, commits in its own worktree while this one
+    // edits nothing (a worktree no session runs in — a subagent's — is this turn's: stop_boundary_test)
+    const there = { sessionId: "sess-agent-2", cwd: other };
+    const o = await runHook(sb, "claude-prompt", promptPayload(there), { cwd: other });
+    assert.equal(o.code, 0, o.stderr);
     const p = await runHook(sb, "claude-prompt", promptPayload(session));
     assert.equal(p.code, 0, p.stderr);
-    // another session commits in its own worktree while this one edits nothing
     await Deno.writeTextFile(join(other, "other.ts"), "export const other = 1;\n");
     await gitOk(sb, ["add", "other.ts"], other);
     await gitOk(sb, ["commit", "-qm", "other session"], other);

@@ -217,3 +217,23 @@ Deno.test("pre-push: the repository's own .git/info/attributes and git config do
     await sb.cleanup();
   }
 });
+
+Deno.test("pre-push: your global git attributes file (an agent can write it mid-turn) does not hide a pushed bug", async () => {
+  const sb = await installed();
+  try {
+    const dir = join(sb.env.XDG_CONFIG_HOME, "git");
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(join(dir, "attributes"), "src/** -diff linguist-generated\n");
+    await gitOk(sb, ["switch", "-q", "-c", "g"]);
+    await addTokenLine(sb.repo.root, "GLOBAL_ATTR_BUG");
+    await gitOk(sb, ["commit", "-q", "-am", "bug"]);
+    const r = await runGit(sb, ["push", "origin", "g"], {
+      env: scenario(await blockingScenario(sb)),
+    });
+    assert.notEqual(r.code, 0, r.stderr);
+    assert.match(r.stderr, /push blocked: 1 blocking finding in refs\/heads\/g/);
+    assert.doesNotMatch(r.stderr, /excluded by rule/);
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -299,9 +299,12 @@ Deno.test("commits the turn made that the worktree no longer shows are reviewed"
       try {
         const other = join(sb.dir, "other-wt");
         await gitOk(sb, ["worktree", "add", "-q", "-b", "other", other]);
+        // another session, whose turn in its own worktree started first, commits there: its Stop
+        // reviews that, not this turn's
+        const otherSession = { sessionId: "sess-other-wt", cwd: other };
+        await runHook(sb, "claude-prompt", promptPayload(otherSession), { cwd: other });
         const session = { sessionId: "sess-worktrees", cwd: root };
         await runHook(sb, "claude-prompt", promptPayload(session));
-        // another session commits in its own worktree: not this turn's change
         await commitToken(sb, "OTHER_SESSION", other);
         const stop = () =>
           runHook(sb, "claude-stop", stopPayload(session), {
@@ -328,6 +331,28 @@ Deno.test("commits the turn made that the worktree no longer shows are reviewed"
         const later = await stop();
         assert.equal(stopDecision(later.stdout)?.decision, "block", later.stdout + later.stderr);
         assert.match(await lastReviewed(sb), /LATER_TURN/);
+      } finally {
+        await sb.cleanup();
+      }
+    },
+  );
+  await t.step(
+    "a commit put onto a branch another worktree has checked out, where no session runs, is reviewed",
+    async () => {
+      const sb = await makeGateSandbox({ remote: false });
+      const root = sb.repo.root;
+      try {
+        const other = join(sb.dir, "idle-wt");
+        await gitOk(sb, ["worktree", "add", "-q", "-b", "feat", other]);
+        const session = { sessionId: "sess-idle-wt", cwd: root };
+        await runHook(sb, "claude-prompt", promptPayload(session));
+        await commitToken(sb, "ONTO_IDLE_WORKTREE", other);
+        const s = await runHook(sb, "claude-stop", stopPayload(session), {
+          env: scenario(await blockingScenario(sb)),
+        });
+        assert.equal(stopDecision(s.stdout)?.decision, "block", s.stdout + s.stderr);
+        assert.match(String(stopDecision(s.stdout)?.reason), /refs\/heads\/feat/);
+        assert.match(await lastReviewed(sb), /ONTO_IDLE_WORKTREE/);
       } finally {
         await sb.cleanup();
       }

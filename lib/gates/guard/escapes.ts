@@ -72,7 +72,19 @@ const HOOKS_DIR = /\.git\/hooks\/?(['"\s]|$)/i;
 const BARE_HOOK = /(^|\s)['"]?(hooks|pre-push)\b/i;
 const CD_GIT_DIR = /^cd\s+['"]?\S*\.git(\/hooks)?\/?['"]?$/i;
 const GIT_ENV_CONFIG =
-  /\bGIT_CONFIG_PARAMETERS=|\bGIT_CONFIG_KEY_\d+=\S*(hookspath|receivepack|pushurl|pushinsteadof)/i;
+  /\bGIT_CONFIG_PARAMETERS=|\bGIT_CONFIG_KEY_\d+=\S*(hookspath|receivepack|pushurl|pushinsteadof|include\.path|includeif\.)/i;
+/**
+ * An included config file brought in by hand (`git -c include.path=FILE`, `--config-env`,
+ * `includeIf.<cond>.path`, or `git config include.path …`): the file can set `core.hooksPath` or a
+ * push URL the rules above would refuse on the command line.
+ */
+const INCLUDE_CONFIG = /\binclude(if\.[^\s=]*)?\.path\b|--config-env\b/i;
+/**
+ * review-gate's own hook commands run by hand (`review-gate hook claude-prompt`, `… hook claude-stop`,
+ * the codex ones, `main.ts hook …`): a prompt the agent sends as the user's would unlock its own
+ * gate-control edits, and a Stop it runs itself would close its turn before its later edits.
+ */
+const OUR_HOOK = /(review-gate\b|main\.ts\b|turn-stop\.sh\b).*\shook\s+\S/;
 /**
  * Push paths that run no pre-push hook: `git send-pack` (the plumbing under `git push`, which never
  * runs hooks) and `git http-push` (the dumb-HTTP pusher).
@@ -148,6 +160,15 @@ const RULES: readonly EscapeRule[] = [
       !READS_ONLY.test(part) && !(/^cp\b/.test(part) && !CONFIG_FILE_LAST.test(part)),
     what:
       "writing git's config files (.git/config, ~/.gitconfig: they can switch the review hooks off)",
+  },
+  {
+    test: (part) => INCLUDE_CONFIG.test(part) && !READS_CONFIG.test(part),
+    what: "including another git config file (include.path, includeIf, --config-env)",
+  },
+  {
+    test: (part) => OUR_HOOK.test(part),
+    what:
+      "running review-gate's hook commands by hand (only the agent's host sends the user's prompts and the turn's Stop)",
   },
   {
     test: (part) => HOOKLESS_PUSH.test(part),

@@ -30,6 +30,17 @@ Deno.test("gateEscape() refuses the ways an agent would skip or switch off the g
     "review-gate ack 1a2b3c4d5e6f --reason fine": /accepting a finding/,
     "env -u CLAUDECODE review-gate ack 1a2b3c4d5e6f --reason x": /accepting a finding/,
     "rm .git/hooks/pre-push": /pre-push hook files/,
+    "git -c include.path=/tmp/evil.cfg push origin b1": /including another git config/,
+    "git --config-env=include.path=EVIL push": /including another git config/,
+    "git config include.path /tmp/evil.cfg": /including another git config/,
+    "git config includeIf.gitdir:/.path /tmp/evil.cfg": /including another git config/,
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0=/tmp/e git push":
+      /git config variables|including another/,
+    "printf '{}' | review-gate hook claude-prompt": /hook commands by hand/,
+    "echo x | deno run -A /opt/rg/main.ts hook claude-stop": /hook commands by hand/,
+    "review-gate hook codex-stop < payload.json": /hook commands by hand/,
+    "sh ~/.local/share/review-gate/hooks/turn-stop.sh review-gate hook claude-stop":
+      /hook commands by hand/,
     // a case-insensitive file system (macOS) opens these as the real names
     "rm .git/HOOKS/PRE-PUSH": /pre-push hook files/,
     "rm -rf .GIT/Hooks": /pre-push hook files/,
@@ -167,6 +178,8 @@ Deno.test("gateEscape() refuses the ways an agent would skip or switch off the g
     "git update-ref refs/heads/wip HEAD",
     "git for-each-ref refs/remotes",
     "git show-ref refs/remotes/origin/main",
+    "cat hooks/turn-stop.sh",
+    "git config --get include.path",
   ];
   for (const command of allowed) {
     await t.step(`allowed: ${command}`, () => assert.equal(gateEscape(command), null));

@@ -15,6 +15,8 @@
  *
  * @module
  */
+import { openTurns } from "./open_turns.ts";
+import { type PushReviewerEnv, pushReviewerEnv } from "./reviewer_env.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import type { ReviewAnswer } from "../../kinds/review/types.ts";
 import { type Config, loadConfig, REPO_CONFIG_FILE } from "../../config/config.ts";
@@ -95,8 +97,17 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
   const stderr: string[] = notes.map((n) => `review-gate: ${n}\n`);
   if (updates.length === 0) return { stdout: "", stderr: stderr.join(""), exitCode: 0 };
   const repo = await resolveRepo(input.runner, input.cwd);
-  // an open agent turn holds back what it may have written to the user config (user_config.ts)
-  const user = await pushUserConfig(input.runner, { repo, env: input.env, now: input.now() });
+  // an open agent turn holds back the reviewer it may have chosen (reviewer_env.ts) and what it
+  // may have written to the user config (user_config.ts)
+  const turns = await openTurns(repo, input.env, input.now());
+  const reviewer = await pushReviewerEnv(turns, input.env);
+  if (reviewer.heldBack.length > 0) {
+    input = { ...input, env: reviewer.env };
+    stderr.push(sanitizeForTerminal(heldReviewerNote(reviewer)));
+  }
+  const user = await pushUserConfig(input.runner, {
+    ...{ repo, env: input.env, now: input.now(), turns },
+  });
   const { config, ignored } = await pushWideConfig(repo, input.env, user);
   if (user.kind === "held") stderr.push(sanitizeForTerminal(heldUserConfigNote(user, ignored)));
   if (!config.gates.pre_push.enabled) {
@@ -121,7 +132,7 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
     stderr,
     exitCode: 0,
     // a held user config rests on the turn records, which the push stamp's key does not hold
-    fromMemoOnly: user.kind === "file",
+    fromMemoOnly: user.kind === "file" && reviewer.heldBack.length === 0,
     advertised: rememberedRemote(input.runner, repo.root, args.url || args.remote),
   };
   let reviewed = 0;
@@ -458,4 +469,11 @@ function reportOverBound(push: Push, overBound: string[]): void {
     }),
     blocked,
   });
+}
+
+/** The note a push prints when an open agent turn held its reviewer back. */
+function heldReviewerNote(reviewer: PushReviewerEnv): string {
+  return `review-gate: an agent turn is open in this repository (session ${reviewer.session}): the push reviews with the reviewer that turn started with, without ${
+    reviewer.heldBack.join(", ")
+  }. A change you made applies once that turn's Stop answers for the work.\n`;
 }

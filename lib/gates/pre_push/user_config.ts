@@ -47,15 +47,21 @@ export type PushUserConfig =
 /**
  * Decide how this push reads the user config.
  *
- * @param at the subprocess seam, the repository, the push's environment and clock
+ * @param at the repository, the push's environment and clock, and the open turns when read
  * @returns `file`, or `held` with the turn's start
  * @throws Deno.errors from listing the repository's `sessions/` folder
  */
 export async function pushUserConfig(
   runner: Runner,
-  at: { repo: Repo; env: Record<string, string | undefined>; now: Date },
+  at: {
+    repo: Repo;
+    env: Record<string, string | undefined>;
+    now: Date;
+    /** The open turns, when the caller has read them already. */
+    turns?: readonly OpenTurn[];
+  },
 ): Promise<PushUserConfig> {
-  const turns = await openTurns(at.repo, at.env, at.now);
+  const turns = at.turns ?? await openTurns(at.repo, at.env, at.now);
   if (turns.length === 0) return { kind: "file" };
   const now = await readUserConfigText(at.env);
   const guarded = userConfigFile(at.env);

@@ -49,6 +49,7 @@ import { hasSubmodules } from "./unseen.ts";
 import { ignoredListing, listingEntries, MAX_IGNORED_ENTRIES } from "./ignored.ts";
 import { blobId } from "../../git/blob_id.ts";
 import { readUserConfigText } from "../../config/config.ts";
+import { reviewerRecord } from "./reviewer_identity.ts";
 
 /**
  * The turn's start: record the baseline tree and prompt of this turn, reset the block counter,
@@ -119,6 +120,7 @@ async function startTurn(input: HookInput, gate: GateContext): Promise<HookOutpu
       : undefined,
     ...{ turnStartedAt: startedAt.toISOString(), configAtStart: gate.config },
     ...{ userConfigAtStart: userConfig, lostBefore: lost || undefined },
+    reviewerAtStart: await reviewerRecord(input.env),
   };
   // a session's first turn starts where the worktree's other sessions left unanswered work
   const taken = previous ? null : await takeOver(input, {
@@ -168,6 +170,7 @@ function startOf(from: TurnStart): TurnStart {
     turnStartedAt: from.turnStartedAt,
     configAtStart: from.configAtStart,
     userConfigAtStart: from.userConfigAtStart,
+    reviewerAtStart: from.reviewerAtStart,
     lostBefore: from.lostBefore,
     inherited: from.inherited,
     lostOthers: from.lostOthers,
@@ -340,20 +343,25 @@ async function stampStop(
   }
 }
 
-/** Add this prompt to the prompts of a session the gate's config on disk has switched off. */
+/**
+ * Add this prompt to the prompts of a session the gate's config on disk has switched off, and end
+ * its block streak (the user spoke).
+ */
 async function keepPrompt(repo: Repo, input: HookInput, door: TurnDoor): Promise<void> {
   const parsed = door.parse(input.stdinText);
   if (!parsed.ok) return;
   const state = stateDir(repo.commonDir);
   const sessionId = parsed.payload.session_id;
   const session = await readSessionState(state, sessionId).catch(() => null);
-  if (!session?.baselineTree) return;
+  if (!session) return;
   const prompt = parsed.payload.prompt ?? "";
   const prompts = session.prompt ? `${session.prompt}\n\n${prompt}` : prompt;
-  await writeSessionState(state, {
-    sessionId,
-    value: { ...session, prompt: prompts.slice(-MAX_PROMPT_CHARS) },
-  }).catch(() => {});
+  // the user's prompt ends a block streak whatever the config on disk says: a cap the agent sat
+  // out once must not keep every later turn allowed
+  const value = session.baselineTree
+    ? { ...session, prompt: prompts.slice(-MAX_PROMPT_CHARS), consecutiveBlocks: 0 }
+    : { ...session, consecutiveBlocks: 0 };
+  await writeSessionState(state, { sessionId, value }).catch(() => {});
 }
 
 /**

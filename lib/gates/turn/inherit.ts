@@ -154,6 +154,7 @@ function startFields(from: TurnStart): TurnStart {
     turnStartedAt: from.turnStartedAt,
     configAtStart: from.configAtStart,
     userConfigAtStart: from.userConfigAtStart,
+    reviewerAtStart: from.reviewerAtStart,
     lostBefore: from.lostBefore,
   };
 }

@@ -5,8 +5,10 @@
  * the file, commit then `git checkout HEAD~ -- file` — so the worktree alone would pass it in
  * silence while a ref holds it, ready to push or to bring back. The baseline records every ref
  * (`git show-ref --head`: `HEAD`, branches, tags, `refs/stash`, notes, any `refs/<name>/…` such as
- * `refs/wip/x`) and the branches the repository's other worktrees have checked out at the session's
- * first start (another session's work, not this turn's: a worktree the session adds is its own);
+ * `refs/wip/x`) and the `HEAD` files of the repository's other worktrees at the session's first
+ * start: a branch one of them has checked out is left to a session there whose turn started
+ * before the move (lib/gates/turn/busy.ts), else it is this turn's; a worktree the session adds is
+ * its own;
  * the stop lists every ref that moved and added commits no baseline ref reached (a rewind, a
  * deleted ref or a new name for an old commit add nothing) — except remote-tracking refs
  * (`refs/remotes/*`, and `refs/prefetch/*` that `git maintenance` fetches into): a fetch moves them
@@ -93,22 +95,6 @@ async function otherWorktreeHeads(repo: Repo): Promise<string[]> {
 }
 
 /**
- * The branches checked out now in the worktrees whose `HEAD` files are `heads` (a `HEAD` holding
- * `ref: refs/heads/<name>`); a worktree that is gone has none.
- *
- * @param heads from {@linkcode TurnRefs} `otherHeads`, as the session's first start saw them
- */
-export async function branchesCheckedOut(heads: readonly string[]): Promise<string[]> {
-  const busy: string[] = [];
-  for (const head of heads) {
-    const text = await Deno.readTextFile(head).catch(() => "");
-    const ref = /^ref: (refs\/heads\/\S+)\s*$/.exec(text);
-    if (ref) busy.push(ref[1]);
-  }
-  return busy;
-}
-
-/**
  * What a moved ref holds that no known tree has: reviewed as baseline tree → `tree`, the baseline
  * tree with `paths` as the ref's tip has them (lib/gates/turn/ref_versions.ts).
  */
@@ -127,9 +113,8 @@ export interface RefPart {
  * tree has at that path.
  *
  * @param runner the subprocess seam
- * @param at the repository; the refs at the baseline and now; the branches checked out in the
- *   worktrees that were there before the session (another session's work); the baseline and
- *   current worktree trees
+ * @param at the repository; the refs at the baseline and now; the branches another worktree's
+ *   session will review (lib/gates/turn/busy.ts); the baseline and current worktree trees
  * @returns the parts to review (at most {@linkcode MAX_REF_PARTS}) and phrases for what could not
  *   be reviewed (a ref past the limit, an object that is not a commit)
  */

@@ -59,16 +59,12 @@ import type { StoredVerdict } from "./decision.ts";
 import { guardFindings } from "./guard.ts";
 import { snapshotTurn, withUnseen } from "./unseen.ts";
 import { ignoredByTurn, ignoredListing, listingEntries, MAX_IGNORED_ENTRIES } from "./ignored.ts";
-import {
-  branchesCheckedOut,
-  movedRefParts,
-  readTurnRefs,
-  type RefPart,
-  type TurnRefs,
-} from "./refs.ts";
+import { checkedOutElsewhere, othersWillReview } from "./busy.ts";
+import { movedRefParts, readTurnRefs, type RefPart, type TurnRefs } from "./refs.ts";
 import type { Repo } from "../../git/repo.ts";
 import { forgetSession, guardRecord } from "./baseline.ts";
 import { readUserConfigText } from "../../config/config.ts";
+import { reviewerRecord } from "./reviewer_identity.ts";
 
 /** Seconds kept between our internal deadline and the hook timeout Claude Code enforces. */
 export const DEADLINE_MARGIN_SECONDS = 15;
@@ -261,7 +257,7 @@ async function reviewSinceStart(
     return await startNotSeen(gate, { session, seen, save });
   }
   const { moved, unseen } = await sinceBaseline(input, {
-    ...{ repo, session, baseline, current, entriesNow, refsNow, outside },
+    ...{ repo, session, baseline, current, entriesNow, refsNow, outside, state: gate.state },
   });
   const guard = await guardFindings(input.runner, {
     repo,
@@ -283,7 +279,7 @@ async function reviewSinceStart(
   const turn = { ...gate, session, save, baseline, current };
   let verdict: StoredVerdict = current === baseline
     ? { status: "nothing-to-review", runDir: "", blocking: [] }
-    : await turnVerdict(input, turn);
+    : await turnVerdict(input, { ...turn, keep: guard.length === 0 });
   if (moved.parts.length > 0) {
     const { reviewRefParts } = await import("./ref_review.ts");
     verdict = await reviewRefParts(input, { ...turn, worktree: verdict, parts: moved.parts });
@@ -324,6 +320,7 @@ async function sinceBaseline(
     entriesNow: string[];
     refsNow: TurnRefs | null;
     outside: string[];
+    state: string;
   },
 ): Promise<{ moved: { parts: RefPart[] }; unseen: string[] }> {
   const { repo, session, baseline, current, refsNow } = at;
@@ -337,7 +334,10 @@ async function sinceBaseline(
   const moved = session.baselineRefs && refsNow
     ? await movedRefParts(input.runner, {
       ...{ repo, baseline, current, before: session.baselineRefs, now: refsNow.refs },
-      busy: await branchesCheckedOut(session.otherWorktrees ?? []),
+      busy: await othersWillReview({
+        ...{ state: at.state, env: input.env, now: input.now(), before: session.baselineRefs! },
+        checkedOut: await checkedOutElsewhere(repo, session.otherWorktrees ?? []),
+      }),
     })
     : { parts: [], unseen: [] };
   const lost = [
@@ -382,6 +382,7 @@ async function lookNow(input: HookInput, gate: GateContext, session: SessionStat
     turnStartedAt: lookedAt.toISOString(),
     configAtStart: gate.config,
     userConfigAtStart: userConfig,
+    reviewerAtStart: await reviewerRecord(input.env),
   };
   return { current, outside, entriesNow, refsNow, seen };
 }
@@ -436,10 +437,17 @@ async function turnVerdict(
     save: (patch: Partial<SessionState>) => Promise<void>;
     baseline: string;
     current: string;
+    /** Whether the verdict may be remembered for the next stop (no gate-control finding). */
+    keep: boolean;
   },
 ): Promise<StoredVerdict> {
   const { session, baseline, current } = turn;
-  if (current === session.lastTree && baseline === session.lastBaseline && session.lastVerdict) {
+  const { reviewerIdentity } = await import("./reviewer_identity.ts");
+  const reviewer = await reviewerIdentity(input.env);
+  if (
+    current === session.lastTree && baseline === session.lastBaseline && session.lastVerdict &&
+    session.lastReviewer === reviewer
+  ) {
     return session.lastVerdict;
   }
   const { reviewTurn } = await import("./review.ts");
@@ -455,8 +463,13 @@ async function turnVerdict(
     seconds: hookSeconds(turn),
     agentMessage: turn.payload.last_assistant_message,
   });
-  if (!couldNotRun) {
-    await turn.save({ lastTree: current, lastBaseline: baseline, lastVerdict: verdict });
+  // a verdict given while the gate's own controls changed (another reviewer, a rewritten hook…)
+  // is told once, never remembered
+  if (!couldNotRun && turn.keep) {
+    await turn.save({
+      ...{ lastTree: current, lastBaseline: baseline, lastVerdict: verdict },
+      lastReviewer: reviewer,
+    });
   }
   return verdict;
 }

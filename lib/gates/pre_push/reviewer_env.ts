@@ -1,0 +1,77 @@
+/**
+ * The reviewer a push may use while an agent turn is open (README "Security model", pre-push row).
+ * The agent under review runs `git push` from its own shell, and the pre-push hook takes the
+ * push's environment: `PATH=…/my-claude:$PATH git push`, `ANTHROPIC_BASE_URL=<a server that
+ * approves> git push` or `REVIEW_GATE_FAIL_ON=critical git push` would let the agent choose who
+ * approves its work and what blocks. So while a turn is open in this repository
+ * (lib/gates/pre_push/open_turns.ts), the push reviews with the reviewer the earliest open turn's
+ * start recorded (lib/gates/turn/reviewer_identity.ts): each provider's program as the start
+ * found it (its path, through `REVIEW_GATE_<NAME>_BIN`; a program the start did not find stays
+ * missing), and without every answer-changing variable (lib/providers/reviewer_env.ts) whose value
+ * differs from the start's or that the start did not have — values are stored only as digests, so
+ * a variable is dropped, never restored. The push names what it held back. A turn recorded by an
+ * older version, with no reviewer record, holds nothing back.
+ *
+ * @module
+ */
+import { isReviewerVar, reviewerVarDigests } from "../../providers/reviewer_env.ts";
+import { providerPrograms } from "../turn/guard_files.ts";
+import type { OpenTurn } from "./open_turns.ts";
+
+/** The push's environment with the open turn's reviewer, and what was held back. */
+export interface PushReviewerEnv {
+  env: Record<string, string | undefined>;
+  /** e.g. `ANTHROPIC_BASE_URL (changed)`, `claude program (…)`; empty when nothing differed. */
+  heldBack: string[];
+  /** The session whose start was used, when one was. */
+  session?: string;
+}
+
+/**
+ * The environment a push reviews with, given the open turns.
+ *
+ * @param turns the open turns of the repository
+ * @param env the push's environment
+ */
+export async function pushReviewerEnv(
+  turns: readonly OpenTurn[],
+  env: Record<string, string | undefined>,
+): Promise<PushReviewerEnv> {
+  const open = turns.flatMap((t) =>
+    t.kind === "open" && t.session.reviewerAtStart ? [{ name: t.name, session: t.session }] : []
+  ).sort((a, b) =>
+    (a.session.turnStartedAt ?? "") < (b.session.turnStartedAt ?? "")
+      ? -1
+      : (a.session.turnStartedAt ?? "") > (b.session.turnStartedAt ?? "")
+      ? 1
+      : 0
+  );
+  if (open.length === 0) return { env, heldBack: [] };
+  const start = open[0].session.reviewerAtStart!;
+  const out = { ...env };
+  const heldBack: string[] = [];
+  const now = await reviewerVarDigests(env);
+  for (const [name, digest] of Object.entries(now)) {
+    if (start.vars[name] === digest) continue;
+    delete out[name];
+    heldBack.push(`${name} (${start.vars[name] ? "changed" : "set"} since the turn started)`);
+  }
+  for (const name of Object.keys(start.vars)) {
+    if (!(name in now)) heldBack.push(`${name} (unset since the turn started: left unset)`);
+  }
+  const programs = providerPrograms(out);
+  for (const [provider, path] of Object.entries(start.programs)) {
+    if (programs[provider] === path) continue;
+    // the start's program, or none: a name that cannot be a file keeps the provider missing
+    out[`REVIEW_GATE_${provider.toUpperCase()}_BIN`] = path ?? "/nonexistent/review-gate-reviewer";
+    heldBack.push(
+      `the ${provider} program (${programs[provider] ?? "none"} now, ${
+        path ?? "none"
+      } at the turn's start)`,
+    );
+  }
+  for (const name of Object.keys(out)) {
+    if (isReviewerVar(name) && out[name] === undefined) delete out[name];
+  }
+  return { env: out, heldBack, session: open[0].name.replace(/\.json$/, "") };
+}

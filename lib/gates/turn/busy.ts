@@ -1,0 +1,90 @@
+/**
+ * Which branches checked out in the repository's other worktrees are their sessions' to review,
+ * not this turn's (docs/design.md "Turn gate"). A branch another worktree has checked out moves
+ * with that worktree's work — but only a session of that worktree whose turn started before the
+ * move will ever review it: its baseline (or the point its last Stop answered for, which the next
+ * session there starts from: lib/gates/turn/inherit.ts) still has the branch where this turn found
+ * it. A branch with no such session — a worktree nobody runs an agent in, a session that answered
+ * after the move — is this turn's to review: a commit put onto it is never silent.
+ *
+ * @module
+ */
+import { dirname, join, resolve } from "node:path";
+import { readAllSessions, type SessionState } from "../../store/sessions.ts";
+import { OPEN_TURN_HOURS } from "../pre_push/open_turns.ts";
+import type { Repo } from "../../git/repo.ts";
+
+/** A branch checked out in another worktree, and that worktree's root (when known). */
+export interface CheckedOut {
+  ref: string;
+  root: string | null;
+}
+
+/**
+ * The branches checked out now in the worktrees whose `HEAD` files are `heads`
+ * (`ref: refs/heads/<name>`), each with its worktree's root: for the main worktree the folder
+ * holding the common dir, for a linked one the folder its `gitdir` file names (gitrepository-layout(5)).
+ *
+ * @param repo the repository (its common dir)
+ * @param heads from the session's `otherWorktrees`
+ */
+export async function checkedOutElsewhere(
+  repo: Repo,
+  heads: readonly string[],
+): Promise<CheckedOut[]> {
+  const out: CheckedOut[] = [];
+  for (const head of heads) {
+    const text = await Deno.readTextFile(head).catch(() => "");
+    const ref = /^ref: (refs\/heads\/\S+)\s*$/.exec(text);
+    if (!ref) continue;
+    let root: string | null = null;
+    if (resolve(dirname(head)) === resolve(repo.commonDir)) {
+      root = repo.commonDir.endsWith(".git") ? dirname(resolve(repo.commonDir)) : null;
+    } else {
+      const gitdir = await Deno.readTextFile(join(dirname(head), "gitdir")).catch(() => "");
+      root = gitdir.trim() ? dirname(resolve(gitdir.trim())) : null;
+    }
+    out.push({ ref: ref[1], root });
+  }
+  return out;
+}
+
+/**
+ * The branches among `checkedOut` that a session of their worktree will review: one whose record
+ * (written in the last {@linkcode OPEN_TURN_HOURS} hours) starts where the branch was at this
+ * turn's baseline.
+ *
+ * @param at the state dir, the user's key's env, the clock, the branches and this turn's baseline refs
+ * @returns refnames to leave to those sessions
+ */
+export async function othersWillReview(
+  at: {
+    state: string;
+    env: Record<string, string | undefined>;
+    now: Date;
+    checkedOut: readonly CheckedOut[];
+    before: Record<string, string>;
+  },
+): Promise<string[]> {
+  if (at.checkedOut.length === 0) return [];
+  const since = at.now.getTime() - OPEN_TURN_HOURS * 3600 * 1000;
+  const records = (await readAllSessions(at.state, at.env).catch(() => []))
+    .flatMap(({ read }) => read.kind === "ok" ? [read.state] : [])
+    .filter((s) => s.root !== undefined && written(s) >= since);
+  return at.checkedOut.filter(({ ref, root }) =>
+    root !== null &&
+    records.some((s) =>
+      resolve(s.root!) === resolve(root) && startRefs(s)?.[ref] === at.before[ref]
+    )
+  ).map((c) => c.ref);
+}
+
+function written(session: SessionState): number {
+  const at = session.updatedAt ? Date.parse(session.updatedAt) : NaN;
+  return Number.isNaN(at) ? 0 : at;
+}
+
+/** The refs where a session's next review starts: its answered point, else its open turn's start. */
+function startRefs(session: SessionState): Record<string, string> | undefined {
+  return session.answered?.baselineRefs ?? session.baselineRefs;
+}

@@ -1,0 +1,36 @@
+/**
+ * Who would answer a turn's review: the reviewer programs the providers would start (their real
+ * paths: lib/gates/turn/guard_files.ts `providerPrograms`) and the digests of the environment that
+ * changes which model answers (lib/providers/reviewer_env.ts). The turn's start records it; a Stop
+ * reuses the verdict it remembered only for the same identity, and a push during an open turn takes
+ * the start's reviewer (lib/gates/pre_push/reviewer_env.ts): the agent under review cannot choose
+ * who approves its work (docs/design.md "Turn gate").
+ *
+ * @module
+ */
+import { sha256Hex } from "../../base/sha256.ts";
+import { reviewerVarDigests } from "../../providers/reviewer_env.ts";
+import type { ReviewerRecord } from "../../store/sessions.ts";
+import { providerPrograms } from "./guard_files.ts";
+
+/**
+ * The reviewer as `env` would start it.
+ *
+ * @param env the hook's environment
+ * @returns the programs (provider → real path or `null`) and the variables' digests
+ */
+export async function reviewerRecord(
+  env: Record<string, string | undefined>,
+): Promise<ReviewerRecord> {
+  return { programs: providerPrograms(env), vars: await reviewerVarDigests(env) };
+}
+
+/**
+ * A digest of {@linkcode reviewerRecord}.
+ *
+ * @param env the hook's environment
+ * @returns sha256 hex
+ */
+export async function reviewerIdentity(env: Record<string, string | undefined>): Promise<string> {
+  return await sha256Hex(JSON.stringify(await reviewerRecord(env)));
+}

@@ -1,0 +1,44 @@
+/**
+ * The environment that decides which model answers a review and where its requests go, across
+ * providers (docs/design.md "Trusted inputs"): the providers' own variables (`ANTHROPIC_*`,
+ * `OPENAI_*`, `CODEX_*`, `MISTRAL_*`, `VIBE_*`), the cloud credentials a provider may use (`AWS_*`,
+ * `GOOGLE_*`, `CLOUD_ML_*`, `VERTEX_*`, `AZURE_*`), Claude Code's config folder and cloud switches
+ * (`CLAUDE_CONFIG_DIR`, `CLAUDE_CODE_USE_*`), the proxies and CA bundles, and review-gate's own
+ * settings and program overrides (`REVIEW_GATE_*` — not the bundled fake's test knobs
+ * `REVIEW_GATE_FAKE_*`, nor the per-call `REVIEW_GATE_PUSH_STAMP`, `REVIEW_GATE_DEBUG`). A gate that
+ * must not take a reviewer the agent under review chose compares these, by digest: values are
+ * never stored (some are keys).
+ *
+ * Pure but for hashing.
+ *
+ * @module
+ */
+import { sha256Hex } from "../base/sha256.ts";
+
+const REVIEWER_VAR =
+  /^((ANTHROPIC|OPENAI|CODEX|MISTRAL|VIBE|AWS|GOOGLE|CLOUD_ML|VERTEX|AZURE)_\w+|CLAUDE_CONFIG_DIR|CLAUDE_CODE_USE_\w+|(HTTPS?|ALL|NO)_PROXY|SSL_CERT_(FILE|DIR)|NODE_EXTRA_CA_CERTS|REVIEW_GATE_\w+)$/i;
+const NOT_REVIEWER = /^REVIEW_GATE_(FAKE_\w+|PUSH_STAMP|DEBUG|CONTRACT_\w+|TEST_\w+)$/;
+
+/**
+ * Whether an environment variable is one that changes the reviewer's answer.
+ *
+ * @param name the variable's name
+ */
+export function isReviewerVar(name: string): boolean {
+  return REVIEWER_VAR.test(name) && !NOT_REVIEWER.test(name);
+}
+
+/**
+ * The digests of the reviewer variables set in `env`.
+ *
+ * @param env an environment
+ * @returns name → sha256 hex of its value, names sorted
+ */
+export async function reviewerVarDigests(
+  env: Record<string, string | undefined>,
+): Promise<Record<string, string>> {
+  const names = Object.keys(env).filter((n) => env[n] !== undefined && isReviewerVar(n)).sort();
+  const out: Record<string, string> = {};
+  for (const name of names) out[name] = await sha256Hex(env[name]!);
+  return out;
+}
