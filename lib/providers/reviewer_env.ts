@@ -42,3 +42,22 @@ export async function reviewerVarDigests(
   for (const name of names) out[name] = await sha256Hex(env[name]!);
   return out;
 }
+
+/** Names a verdict's cache key leaves out: review-gate's own settings, and secrets. */
+const NOT_ANSWER_KEY = /^REVIEW_GATE_|(KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)$/i;
+
+/**
+ * A digest of the reviewer variables that pick the model and where requests go (endpoints,
+ * regions, projects, proxies, cloud switches), for a verdict's cache key: review-gate's own
+ * `REVIEW_GATE_*` settings (policy, or program overrides already in the key) and secrets (a
+ * rotated key changes no answer) are left out.
+ *
+ * @param env an environment
+ * @returns sha256 hex (16 digits) of the names and values' digests, or `""` when none is set
+ */
+export async function answerEnvKey(env: Record<string, string | undefined>): Promise<string> {
+  const digests = Object.entries(await reviewerVarDigests(env))
+    .filter(([name]) => !NOT_ANSWER_KEY.test(name));
+  if (digests.length === 0) return "";
+  return (await sha256Hex(JSON.stringify(digests))).slice(0, 16);
+}

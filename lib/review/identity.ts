@@ -17,6 +17,7 @@ import { promptTemplate, type ReviewKind } from "../kinds/review/prompt.ts";
 import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
 import { ruleSettingsIdentity } from "../rules/report.ts";
 import { programIdentity } from "../providers/program.ts";
+import { answerEnvKey } from "../providers/reviewer_env.ts";
 
 /** Room kept for the prompt template, key list and schema text around the diff, bytes. */
 const PROMPT_OVERHEAD_BYTES = 24 * 1024;
@@ -69,8 +70,9 @@ export async function verdictIdentity(
   const override = options.env?.[`REVIEW_GATE_${provider.toUpperCase()}_BIN`]?.trim();
   const name = override ? `${provider} bin=${override}` : provider;
   const program = options.env ? await programIdentity(override || provider, options.env) : null;
+  const answerEnv = options.env ? await answerEnvKey(options.env) : "";
   return {
-    provider: program ? `${name} prog=${program}` : name,
+    provider: (program ? `${name} prog=${program}` : name) + (answerEnv ? ` env=${answerEnv}` : ""),
     model: config.model,
     reviewKind: options.kind,
     focus: options.focus,
@@ -102,12 +104,15 @@ export function providerKey(adapter: { name: string; defaultBin: string }, bin: 
 
 /**
  * {@linkcode providerKey} plus the identity of the program file the binary is now (real path and
- * content digest, lib/providers/program.ts): a verdict from another program's content — a `claude`
- * an agent rewrote — is never a hit.
+ * content digest, lib/providers/program.ts) and of the environment that picks the model and where
+ * its requests go (lib/providers/reviewer_env.ts `answerEnvKey`): a verdict from another program's
+ * content — a `claude` an agent rewrote — or from another endpoint (`ANTHROPIC_BASE_URL` of a
+ * server that approves) is never a hit.
  *
  * @param env the environment (`PATH`)
  * @param cwd directory a relative binary path is taken from
- * @returns e.g. `"claude prog=/usr/lib/claude/cli.js#3f2a9c1b0d4e5f60"`
+ * @returns e.g. `"claude prog=/usr/lib/claude/cli.js#3f2a9c1b0d4e5f60"`, with ` env=<16 hex>` when
+ *   such a variable is set
  */
 export async function programKey(
   adapter: { name: string; defaultBin: string },
@@ -115,5 +120,7 @@ export async function programKey(
   env: Record<string, string | undefined>,
   cwd?: string,
 ): Promise<string> {
-  return `${providerKey(adapter, bin)} prog=${await programIdentity(bin, env, cwd)}`;
+  const answerEnv = await answerEnvKey(env);
+  return `${providerKey(adapter, bin)} prog=${await programIdentity(bin, env, cwd)}` +
+    (answerEnv ? ` env=${answerEnv}` : "");
 }
