@@ -14,9 +14,8 @@
  * @module
  */
 import { type AnswerKind, getKind } from "../kinds/registry.ts";
-import type { KindDefinition } from "../kinds/definition.ts";
+import type { KindDefinition, KindParts, Policy, PromptVariant } from "../kinds/definition.ts";
 import { formatRefusal } from "../answer/refusal.ts";
-import type { Finding, ReviewAnswer } from "../kinds/review/types.ts";
 import type { Config } from "../config/config.ts";
 import type { ExecRequest, Runner } from "../exec/exec.ts";
 import type { DecoderKind } from "../answer/types.ts";
@@ -32,17 +31,15 @@ import type { CallOutcome } from "../session/call.ts";
 import { excludedLine, OMIT_REASON_TEXT } from "../git/coverage_text.ts";
 import { type CacheEntry, cacheKey, readCache } from "../store/cache.ts";
 import { ensureStateDir } from "../store/state.ts";
-import { findingBlocks, type Policy, policyOf } from "../kinds/review/policy.ts";
 import { exitCodeFor } from "./exit_code.ts";
 import { programKey, verdictIdentity } from "./identity.ts";
-import type { ReviewKind } from "../kinds/review/prompt.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import { openRun, type RunBase } from "./open_run.ts";
-import { agreements, blockingVersion } from "../kinds/review/council.ts";
 import { type FinishedRun, type RunStart, storeRun } from "./store_run.ts";
 import type { ReviewResult, ReviewStatus } from "../store/run_record.ts";
 import type { Ack } from "../acks/types.ts";
-import { noteAnswer, type ReviewAcks, reviewAcks } from "./acks.ts";
+import { noteFindings } from "../acks/match.ts";
+import { type ReviewAcks, reviewAcks } from "./acks.ts";
 import { budgetStop } from "./budget.ts";
 import { type CallSetting, prepareCallSetting } from "./call_setting.ts";
 
@@ -70,7 +67,7 @@ export interface ReviewOptions {
   /** What to review; `undefined` = the working tree when dirty, else nothing. */
   target?: Target;
   /** Prompt variant of the review kind (`--adversarial`). */
-  kind: ReviewKind;
+  kind: PromptVariant;
   /** The answer kind to ask for (lib/kinds/registry.ts); default "review". */
   answerKind?: AnswerKind;
   /** The answer kind's input (compliance: the plan from `--plan`), from its `cli.loadInput`. */
@@ -132,11 +129,14 @@ export interface ReviewOptions {
   notAsked?: string;
 }
 
+/** The answer type a run record has by default (lib/store/run_record.ts): a review answer. */
+type RecordAnswer = NonNullable<ReviewResult["answer"]>;
+
 /**
  * A finished review and its exit code. `A` is the answer type of the kind asked for: a review
  * answer unless `answerKind` says otherwise.
  */
-export interface ReviewOutcome<A = ReviewAnswer> extends ReviewResult<A> {
+export interface ReviewOutcome<A = RecordAnswer> extends ReviewResult<A> {
   exitCode: number;
   /** The last attempt's raw output (for `--json` on failure). */
   rawOutput?: { stdout: string; stderr: string };
@@ -209,7 +209,7 @@ function nothingMessage(change: Change, gate: string | undefined): { message?: s
  * Whatever is thrown once the run folder exists is rethrown only after the run was stored as
  * `provider-error` with the error's message (transcript of any attempts, `run.json`, records line).
  */
-export async function runReview<A = ReviewAnswer>(
+export async function runReview<A = RecordAnswer>(
   options: ReviewOptions,
   deps: ReviewDeps,
 ): Promise<ReviewOutcome<A>> {
@@ -299,8 +299,9 @@ async function reviewRun(run: ReviewRun): Promise<ReviewOutcome<unknown>> {
     await deps.onRunOpened?.({ id: start.id, runDir: start.runDir, label: change.label });
     const ended = await endWithoutCall(run, finished, nothingShown);
     if (ended) return ended;
-    if ((change.chunks.length > 1 || run.council.length > 0) && run.kind.reviewsInParts) {
-      return await finishInParts(run, { ...finished, hit: null, repo });
+    const { parts } = run.kind;
+    if ((change.chunks.length > 1 || run.council.length > 0) && parts) {
+      return await finishInParts(run, { ...finished, hit: null, repo, parts });
     }
     outcome = await askProvider(run, { repo, change, prompt: prompt() });
   } catch (error) {
@@ -331,13 +332,13 @@ async function preparePrompt(
 ) {
   const { repo, change, rules } = at;
   // The team's guidelines are review policy: kinds without findings neither hear nor key them.
-  const chooser: GuidelineChooser = run.kind.hasFindings
+  const chooser: GuidelineChooser = run.kind.findings
     ? await guidelineChooser(run.deps.runner, repo, { config: run.options.config, rules, change })
     : () => ({ applied: [], leftOut: [] });
   const guidelines = chooser(change.files.map((f) => f.path));
   run.base.rules = buildRulesReport(rules, { change, guidelines, notes: run.options.rulesNotes });
   // Acknowledgements are about review findings: kinds without findings neither hear nor key them.
-  const acks = run.kind.hasFindings
+  const acks = run.kind.findings
     ? await reviewAcks(run.options.acks, {
       runner: run.deps.runner,
       root: repo.root,
@@ -451,9 +452,7 @@ async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<Re
   const started = deps.now();
   const kind = getKind(options.answerKind ?? "review");
   // a council reviews in parts (one call per provider and part); other kinds ask one provider
-  const council = kind.reviewsInParts && config.council.length > 1
-    ? config.council.map(getProvider)
-    : [];
+  const council = kind.parts && config.council.length > 1 ? config.council.map(getProvider) : [];
   const adapter = council[0] ?? getProvider(config.provider);
   const inputIdentity = kind.inputIdentity(options.kindInput);
   const base: RunBase = {
@@ -471,7 +470,7 @@ async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<Re
     attempts: [],
     cached: false,
   };
-  const policy = policyOf(config);
+  const policy = kind.policy(config);
   return {
     options,
     deps,
@@ -484,7 +483,7 @@ async function startReview(options: ReviewOptions, deps: ReviewDeps): Promise<Re
     identity: await verdictIdentity(config, {
       kind: options.kind,
       focus: options.focus,
-      answerKind: kind.name as AnswerKind,
+      definition: kind,
     }),
     base,
     aborted: () => deps.signal?.aborted === true,
@@ -718,7 +717,7 @@ interface Finishing {
  */
 async function finishInParts(
   run: ReviewRun,
-  at: Finishing & { hit: null; repo: Repo },
+  at: Finishing & { hit: null; repo: Repo; parts: KindParts },
 ): Promise<ReviewOutcome<unknown>> {
   const { options, deps } = run;
   const { config } = options;
@@ -731,6 +730,7 @@ async function finishInParts(
   const callTimeoutMs = config.timeout_seconds * 1000;
   const deadline = Math.min(options.deadline ?? Infinity, Date.now() + callTimeoutMs * waves);
   const setting = prepareSetting(run, at.repo, at.change.toTree ?? at.change.to);
+  const decoder = run.kind.decoder(options.kindInput, at.change);
   const { reviewInParts } = await import("./parts.ts");
   const result = await setting.use((workspace, proof) =>
     reviewInParts({
@@ -740,7 +740,10 @@ async function finishInParts(
       // a model name is one provider's: a council asks each provider's default model
       model: run.council.length > 0 ? undefined : config.model,
       maxTurns: config.max_turns,
-      kind: options.kind,
+      kind: { ...run.kind, parts: at.parts },
+      kindInput: options.kindInput,
+      decoder,
+      variant: options.kind,
       focus: options.focus,
       agentMessage: options.agentMessage,
       acks: at.acks,
@@ -750,7 +753,7 @@ async function finishInParts(
       templateHash: run.identity.templateHash,
       state: at.state,
       useCache: options.useCache && config.cache,
-      runner: loadingJudge(deps.runner, run.kind.decoder(options.kindInput, at.change)),
+      runner: loadingJudge(deps.runner, decoder),
       env: deps.env,
       signal: deps.signal,
       deadline,
@@ -790,30 +793,26 @@ async function finish(
     council?: { providers: string[]; answeredBy: Map<number, string[]> };
   },
 ): Promise<ReviewOutcome<unknown>> {
-  const { answer, outcome } = result;
+  const { outcome } = result;
   const { kind, policy } = run;
   const switches = run.options.switches ?? new Set<string>();
-  const status: ReviewStatus = answer !== undefined
-    ? kind.status(answer)
+  const status: ReviewStatus = result.answer !== undefined
+    ? kind.status(result.answer)
     : outcome!.status as ReviewStatus;
   const sources = result.extras?.findingSources;
-  const blocks = (f: Finding) => findingBlocks(f, policy);
-  // merged answers (parts, council) are judged per report: the finding shown is one that blocks,
-  // whole, when any report of it does (a council then counts who blocks, below)
-  if (answer !== undefined && kind.hasFindings && sources) {
-    const findings = (answer as ReviewAnswer).findings;
-    sources.forEach((source, i) => {
-      const version = blockingVersion(source, blocks);
-      if (version && findings[i]) findings[i] = { ...version };
-    });
-  }
-  const findingNotes = answer !== undefined && kind.hasFindings
-    ? await noteAnswer(answer as ReviewAnswer, at.change, at.acks.active)
+  // merged answers (parts, council) are judged per report, by the kind (a council's agreements)
+  const council = result.council
+    ? { ...result.council, policy: run.options.config.council_policy }
     : undefined;
-  if (findingNotes && result.council && sources) {
-    const policyName = run.options.config.council_policy;
-    const agreed = agreements(sources, result.council, policyName, blocks);
-    findingNotes.forEach((note, i) => (note.agreement = agreed[i]));
+  const settled = result.answer !== undefined && kind.parts && sources
+    ? await kind.parts.settle(result.answer, { sources, policy, council })
+    : { answer: result.answer };
+  const { answer, agreements } = settled;
+  const findingNotes = answer !== undefined && kind.findings
+    ? noteFindings(await kind.findings.fingerprints(answer, at.change.tree), at.acks.active)
+    : undefined;
+  if (findingNotes && agreements) {
+    findingNotes.forEach((note, i) => (note.agreement = agreements[i]));
   }
   // A gate with on_partial "block" stops a partially reviewed change: the record says so, so the
   // ledger and `stats` count the block the user saw.
