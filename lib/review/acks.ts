@@ -2,7 +2,7 @@
  * Acknowledgements in a review (docs/design.md "Acknowledgements"): which ones hold, and which are
  * told to the model for this change (and so belong to the verdict's cache key). The notes that mark
  * each finding of an answer with its fingerprint and acknowledgement are made where the answer is
- * judged (lib/review/run_review.ts).
+ * judged (lib/review/finish.ts).
  *
  * @module
  */

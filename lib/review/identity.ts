@@ -34,6 +34,9 @@ export function budgetsFor(config: Config, maxPromptBytes?: number): Budgets {
   };
 }
 
+/** A verdict's identity under a config, minus the target (lib/store/verdict_memo.ts `MemoParts`). */
+export type VerdictIdentity = Omit<MemoParts, "from" | "to">;
+
 /** What of an answer kind's definition a verdict's identity holds. */
 export type KindIdentity = Pick<KindDefinition, "schema" | "templateText" | "parts">;
 
@@ -57,7 +60,7 @@ export async function verdictIdentity(
     /** The environment: a provider binary override (`REVIEW_GATE_<NAME>_BIN`) is part of it. */
     env?: Record<string, string | undefined>;
   },
-): Promise<Omit<MemoParts, "from" | "to">> {
+): Promise<VerdictIdentity> {
   const kind = options.definition ?? (await import("../kinds/registry.ts")).getKind("review");
   const provider = config.provider;
   if (!hasPromptLimitEntry(provider)) {

@@ -59,8 +59,10 @@ export interface PartsRequest {
   providers: PartsProvider[];
   model?: string;
   maxTurns: number;
-  /** The answer kind asked for, one that is reviewed in parts. */
-  kind: KindDefinition & { parts: KindParts };
+  /** The answer kind asked for. */
+  kind: KindDefinition;
+  /** How it merges the answers of the parts (its definition's `parts`). */
+  parts: KindParts;
   /** The kind's input (`undefined` for review). */
   kindInput?: unknown;
   /** Its decoder kind for this change (each part's answer is decoded against the part's files). */
@@ -294,7 +296,7 @@ async function combine(request: PartsRequest, results: PartResult[]): Promise<Pa
   if (usage) outcome.usage = usage;
   let coverage = change.coverage;
   const by = council ? (count > 1 ? "both" : "provider") : "part";
-  const merged = await request.kind.parts.merge(answered, { count, by });
+  const merged = await request.parts.merge(answered, { count, by });
   const first = failed[0];
   if (first && !(request.onPartial === "allow" && answered.length > 0)) {
     const who = council ? `${first.provider.adapter.name}, ` : "";
