@@ -17,17 +17,6 @@ import type { Answered } from "./finish.ts";
 import type { Setup } from "./setup.ts";
 import type { ReviewDeps, ReviewOptions } from "./types.ts";
 
-/**
- * How the answer kind merges a review in parts, when this one goes in parts: a change planned in
- * more than one chunk, or a council; `undefined` to ask once.
- */
-export function partsOf(
-  setup: Pick<Setup, "kind" | "council">,
-  change: Change,
-): KindParts | undefined {
-  return change.chunks.length > 1 || setup.council.length > 0 ? setup.kind.parts : undefined;
-}
-
 /** What of the options a review in parts reads. */
 export type PartsOptions = Pick<
   ReviewOptions,
@@ -46,7 +35,8 @@ export type PartsOptions = Pick<
  * Review the plan's chunks in several calls and merge their answers.
  *
  * @param at the repository, the change, the state dir (the per-part cache), the acknowledgements
- *   and guidelines (told per part), the call's setting, and the kind's {@linkcode partsOf}
+ *   and guidelines (told per part), the call's setting, and the kind's parts
+ *   (lib/review/setup.ts `partsOf`)
  * @returns the merged answer, the outcome, what the parts add to the record, and a council's
  *   answers
  * @throws whatever the setting (the copy, the proof's snapshots) throws

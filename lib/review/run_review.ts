@@ -21,15 +21,13 @@ import type { WorktreeSnapshot } from "../git/live_tree.ts";
 import { LOCAL_RULES } from "../rules/options.ts";
 import type { RulesReport } from "../rules/report.ts";
 import { type SettingAhead, settingAhead, snapshotAhead } from "./ahead.ts";
-import { askOnce } from "./ask.ts";
-import { askInParts, partsOf } from "./ask_parts.ts";
 import { collect } from "./collect.ts";
 import { type EarlyEnd, endEarly } from "./early.ts";
 import { type Answered, finish, judgingOf, runStore, storeFailure } from "./finish.ts";
 import { lookUp } from "./lookup.ts";
 import { openRun } from "./open_run.ts";
 import { preparePrompt } from "./prompt.ts";
-import { setUp } from "./setup.ts";
+import { partsOf, setUp } from "./setup.ts";
 import type { RecordAnswer, ReviewDeps, ReviewOptions, ReviewOutcome } from "./types.ts";
 import { endWithoutCall } from "./without_call.ts";
 
@@ -117,8 +115,10 @@ async function review(
     const parts = partsOf(setup, change);
     if (parts) {
       const inParts = { ...asked, guidelines: prompted.chooser, parts };
+      const { askInParts } = await import("./ask_parts.ts");
       return await finish(store, judging, await askInParts(setup, options, deps, inParts));
     }
+    const { askOnce } = await import("./ask.ts");
     answered = await askOnce(setup, options, deps, { ...asked, prompt: prompted.prompt() });
   } catch (error) {
     // the run folder exists: never leave its run.json "running" for a run that has ended

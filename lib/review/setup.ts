@@ -7,7 +7,8 @@
  * @module
  */
 import { getKind } from "../kinds/registry.ts";
-import type { KindDefinition, Policy } from "../kinds/definition.ts";
+import type { KindDefinition, KindParts, Policy } from "../kinds/definition.ts";
+import type { Change } from "../git/types.ts";
 import { getProvider } from "../providers/registry.ts";
 import type { ProviderAdapter } from "../providers/provider.ts";
 import { sha256Hex } from "../base/sha256.ts";
@@ -91,4 +92,15 @@ export async function setUp(options: SetupOptions, deps: Pick<ReviewDeps, "now">
     base,
     asksAhead: !cached && !budgeted && options.notAsked === undefined,
   };
+}
+
+/**
+ * How the answer kind merges a review in parts, when this one goes in parts: a change planned in
+ * more than one chunk, or a council; `undefined` to ask once.
+ */
+export function partsOf(
+  setup: Pick<Setup, "kind" | "council">,
+  change: Change,
+): KindParts | undefined {
+  return change.chunks.length > 1 || setup.council.length > 0 ? setup.kind.parts : undefined;
 }
