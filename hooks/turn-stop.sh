@@ -5,7 +5,7 @@
 # stamp the turn's start left beside the session's anchor (tagged with the user's key, which this
 # script reads: a stamp whose tag it cannot recompute is not trusted) names the repository, the
 # bytes of its index, the worktree as a tree, the ignored untracked entries (a turn can hide files
-# behind a .gitignore it writes), the local refs (a turn can commit and then restore the worktree)
+# behind a .gitignore it writes), every ref (a turn can commit and then restore the worktree)
 # and the contents of the files that control the gate; the worktree is recorded again exactly as
 # review-gate records it (git add -A into a copy of the index), the ignored entries and the refs
 # listed again as it lists them, and every one of them must match. Anything else
@@ -129,7 +129,7 @@ g() {
 gitfast() {
   g ls-files -z --others --ignored --exclude-standard --directory >"$copy.ignored" 2>/dev/null ||
     return 1
-  g show-ref --head --heads --tags >"$copy.refs" 2>/dev/null
+  g show-ref --head >"$copy.refs" 2>/dev/null
   [ $? -le 1 ] || return 1
   ids=$(printf '%s\n' "$1" "$copy.ignored" "$copy.refs" "$tagged" |
     g hash-object --no-filters --stdin-paths 2>/dev/null) || return 1

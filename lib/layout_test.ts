@@ -2,8 +2,9 @@
  * The house rules of the source tree, checked on every test run: no import circle anywhere
  * (lib/, main.ts, fixtures/, bench/, scripts/, test/), and in lib/ imports run one way, down the
  * rooms in {@linkcode ROOMS} — a room imports only rooms listed before it (test files may reach
- * anything). The README's Development section shows the same map. The review pipeline knows no
- * answer kind: lib/review/ reaches lib/kinds/ only through {@linkcode KIND_CONTRACT}.
+ * anything); lib/config/ imports no answer kind (lib/kinds/): the words the two share live in
+ * lib/vocabulary/; and the review pipeline knows no answer kind: lib/review/ reaches lib/kinds/
+ * only through {@linkcode KIND_CONTRACT}. The README's Development section shows the same map.
  *
  * @module
  */
@@ -17,6 +18,7 @@ const ROOMS: readonly (readonly string[])[] = [
   ["answer"],
   ["providers"],
   ["git"],
+  ["vocabulary"],
   ["kinds"],
   ["config"],
   ["acks", "rules"],
@@ -141,6 +143,17 @@ Deno.test("lib/ imports run one way, down the rooms", () => {
       }
     }
   }
+  assert.deepEqual(problems, []);
+});
+
+Deno.test("lib/config/ imports nothing from lib/kinds/: the words they share are in lib/vocabulary/", () => {
+  const files = sources(["lib/config"]).filter((f) => !/(_test|\/_testing)\.ts$/.test(f));
+  assert.ok(files.includes("lib/config/config.ts"));
+  const problems = [...importGraph(files)].flatMap(([file, targets]) =>
+    targets.filter((target) => roomOf(target) === "kinds").map((target) =>
+      `${file} imports ${target}`
+    )
+  );
   assert.deepEqual(problems, []);
 });
 

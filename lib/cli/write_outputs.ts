@@ -10,7 +10,6 @@
 import { dirname, resolve } from "node:path";
 import { writeFileAtomic } from "../base/atomic_write.ts";
 import { UsageError } from "../base/errors.ts";
-import { renderMarkdownResult } from "../formats/markdown.ts";
 import { getRenderer, type RenderInput } from "../formats/registry.ts";
 import { choosePaint } from "../formats/style.ts";
 import type { Policy } from "../kinds/review/policy.ts";
@@ -43,16 +42,15 @@ export async function writeOutputs(
     const toStdout = request.output === undefined;
     const text = getRenderer(request.format)(input, {
       policy: at.policy,
-      paint: toStdout && request.format === "terminal"
-        ? choosePaint(deps.stdout.isTerminal, deps.env)
-        : undefined,
+      // only the terminal format paints: the others ignore it
+      paint: toStdout ? choosePaint(deps.stdout.isTerminal, deps.env) : undefined,
       pathPrefix: at.pathPrefix,
     });
     const failure = await writeOutputText(request, text, deps);
     if (failure) failures.push(failure);
     if (request.format === "github" && deps.env.GITHUB_STEP_SUMMARY) {
       // the github format renders reviews only (another kind was refused above)
-      const summary = renderMarkdownResult(input as RenderInput, at.policy);
+      const summary = getRenderer("markdown")(input, { policy: at.policy });
       await appendStepSummary(deps.env.GITHUB_STEP_SUMMARY, summary)
         .catch((error) =>
           failures.push(`Cannot write the job summary: ${(error as Error).message}`)

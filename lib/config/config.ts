@@ -14,7 +14,7 @@ import {
   type Category,
   type CouncilPolicy,
   type Severity,
-} from "../kinds/review/types.ts";
+} from "../vocabulary/review.ts";
 import { ConfigError } from "../base/errors.ts";
 import type { ProviderName } from "../providers/provider.ts";
 import { configProblems, configProblemsWithHints } from "./validate.ts";

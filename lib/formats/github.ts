@@ -11,9 +11,7 @@
  * @module
  */
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
-import type { Policy } from "../kinds/review/policy.ts";
-import type { ReviewAnswer } from "../kinds/review/types.ts";
-import type { RunRecord } from "../store/run_record.ts";
+import type { RenderInput, RenderOptions } from "./renderer.ts";
 import { GITHUB_COMMAND, nonBlockingLevel } from "./levels.ts";
 import { buildView, cachedVerdictNote, type FindingView } from "./view.ts";
 
@@ -89,26 +87,17 @@ function findingCommand(view: FindingView, pathPrefix: string): string {
   );
 }
 
-/** Options of {@linkcode renderGithub}. */
-export interface GithubOptions {
-  /** Decides which findings block. */
-  policy: Policy;
-  /**
-   * Prefix of repository-relative paths to make them relative to `GITHUB_WORKSPACE` (e.g. `app/`
-   * when the repository is checked out in a sub-folder); default none.
-   */
-  pathPrefix?: string;
-}
-
 /**
- * Render a finished review as workflow commands, then one plain summary line of our own.
+ * Render a finished review as workflow commands, then one plain summary line of our own: the
+ * github format's `Renderer` (lib/formats/renderer.ts).
  *
+ * @param input the run record and the answer when there is one
+ * @param options `policy` decides which findings block; `pathPrefix` is put before each
+ *   repository-relative path to make it relative to `GITHUB_WORKSPACE` (e.g. `app/` when the
+ *   repository is checked out in a sub-folder; default none)
  * @returns lines ending in a newline
  */
-export function renderGithub(
-  input: { record: RunRecord; answer?: ReviewAnswer },
-  options: GithubOptions,
-): string {
+export function renderGithub(input: RenderInput, options: RenderOptions): string {
   const view = buildView(input, options.policy);
   const prefix = options.pathPrefix ?? "";
   const out: string[] = [];

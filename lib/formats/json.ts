@@ -8,9 +8,11 @@
  *
  * @module
  */
+import type { KindRenderers } from "../kinds/definition.ts";
 import type { Policy } from "../kinds/review/policy.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
 import { COULD_NOT_RUN, type ReviewResult } from "../store/run_record.ts";
+import type { RenderInput, RenderOptions } from "./renderer.ts";
 import { buildView } from "./view.ts";
 
 /** Bytes of raw provider output kept per stream in the envelope on failure (the rest is in the transcript). */
@@ -74,4 +76,47 @@ export function buildJsonEnvelope(
     runId: record.id,
     runDir: record.runDir,
   };
+}
+
+/**
+ * Render a review as its JSON envelope: the json format's `Renderer` (lib/formats/renderer.ts).
+ *
+ * @param input the finished review, its exit code and, on failure, the raw output
+ * @param options `policy` marks blocking findings
+ * @returns pretty JSON ending in a newline
+ */
+export function renderJson(input: RenderInput, options: RenderOptions): string {
+  return envelopeText(input, options);
+}
+
+/**
+ * Render a run of another answer kind as the same envelope plus the fields its kind adds: the json
+ * format's `KindFrame` (lib/formats/renderer.ts).
+ *
+ * @param input the finished run, its exit code and, on failure, the raw output
+ * @param options `policy` (the envelope's review fields are empty for another kind's answer)
+ * @param render the kind's renderers: its json one gives the added fields
+ * @returns pretty JSON ending in a newline
+ */
+export function renderKindJson(
+  input: RenderInput<unknown>,
+  options: RenderOptions,
+  render: KindRenderers,
+): string {
+  const kindFields = input.answer === undefined ? {} : render.json(input.record, input.answer);
+  return envelopeText(input, options, kindFields);
+}
+
+function envelopeText(
+  input: RenderInput<unknown>,
+  options: RenderOptions,
+  kindFields?: Record<string, unknown>,
+): string {
+  const envelope = buildJsonEnvelope(input, {
+    exitCode: input.exitCode,
+    policy: options.policy,
+    rawOutput: input.rawOutput,
+    kindFields,
+  });
+  return JSON.stringify(envelope, null, 2) + "\n";
 }

@@ -8,12 +8,14 @@
  * @module
  */
 import { escapeMarkdownInline as escapeInline } from "../base/text.ts";
-import type { KindMarkdownParts } from "../kinds/definition.ts";
+import { UsageError } from "../base/errors.ts";
+import type { KindRenderers } from "../kinds/definition.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
 import { excludedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
 import type { Policy } from "../kinds/review/policy.ts";
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
-import type { ReviewResult, RunRecord } from "../store/run_record.ts";
+import type { RunRecord } from "../store/run_record.ts";
+import type { RenderInput, RenderOptions } from "./renderer.ts";
 import {
   buildView,
   cachedVerdictNote,
@@ -32,15 +34,16 @@ function findingState(view: FindingView): string {
 
 /**
  * Render any finished review: {@linkcode renderMarkdown} when it has an answer, else a short page
- * saying it was NOT reviewed and why (or that there was nothing to review).
+ * saying it was NOT reviewed and why (or that there was nothing to review). The markdown format's
+ * `Renderer` (lib/formats/renderer.ts).
  *
  * @param result the run record and, on success, the answer
- * @param policy marks blocking findings
+ * @param options `policy` marks blocking findings
  * @returns Markdown text ending in a newline
  */
-export function renderMarkdownResult(result: ReviewResult, policy: Policy): string {
+export function renderMarkdownResult(result: RenderInput, options: RenderOptions): string {
   const { record, answer } = result;
-  if (answer) return renderMarkdown(record, answer, policy);
+  if (answer) return renderMarkdown(record, answer, options.policy);
   if (record.status === "nothing-to-review") {
     return `# Review: nothing to review\n\n- Change: ${escapeInline(record.target.label)}\n`;
   }
@@ -123,13 +126,26 @@ function rulesFacts(r: RunRecord["rules"]): string[] {
 
 /**
  * Render the markdown file of another answer kind: its title, the run's facts and its own, then
- * its body.
+ * its body. The markdown format's `KindFrame` (lib/formats/renderer.ts).
  *
- * @param record the run record
- * @param parts what the kind's markdown renderer gave
+ * @param input the run record and the answer
+ * @param _options unused: a kind's markdown marks what blocks itself
+ * @param render the kind's renderers: its markdown one gives the title, facts and body
  * @returns Markdown text ending in a newline
+ * @throws {UsageError} for a run with no answer (one that could not run): there is nothing to frame
  */
-export function renderKindMarkdown(record: RunRecord, parts: KindMarkdownParts): string {
+export function renderKindMarkdown(
+  input: RenderInput<unknown>,
+  _options: RenderOptions,
+  render: KindRenderers,
+): string {
+  const { record, answer } = input;
+  if (answer === undefined) {
+    throw new UsageError(
+      `The markdown format needs a review that produced an answer (this one is ${record.status})`,
+    );
+  }
+  const parts = render.markdown(record, answer);
   const body = parts.body.endsWith("\n") ? parts.body : parts.body + "\n";
   return [`# ${parts.title}`, "", ...runFacts(record), ...parts.facts, "", body].join("\n");
 }

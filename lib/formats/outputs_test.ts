@@ -118,16 +118,16 @@ const CASES = {
 };
 
 Deno.test("SARIF validates against the official SARIF 2.1.0 schema for every outcome", () => {
-  const broken = JSON.parse(renderSarif(CASES.findings, policy));
+  const broken = JSON.parse(renderSarif(CASES.findings, { policy }));
   broken.runs[0].results[0].level = "fatal";
   assert.equal(sarifValidator()(broken), false, "the validator does refuse a bad level");
   for (const [name, input] of Object.entries(CASES)) {
-    assertValid(sarifValidator(), JSON.parse(renderSarif(input, policy)), `SARIF (${name})`);
+    assertValid(sarifValidator(), JSON.parse(renderSarif(input, { policy })), `SARIF (${name})`);
   }
 });
 
 Deno.test("SARIF: levels, %SRCROOT% URIs, regions, fingerprints, suppressions on all or none", () => {
-  const log = JSON.parse(renderSarif(CASES.findings, policy));
+  const log = JSON.parse(renderSarif(CASES.findings, { policy }));
   const run = log.runs[0];
   assert.equal(log.version, "2.1.0");
   assert.deepEqual(run.tool.driver.rules.map((r: { id: string }) => r.id), [
@@ -161,10 +161,10 @@ Deno.test("SARIF: levels, %SRCROOT% URIs, regions, fingerprints, suppressions on
   assert.deepEqual(run.invocations[0].toolExecutionNotifications, []);
   assert.equal(run.invocations[0].executionSuccessful, true);
   assert.equal(run.invocations[0].exitCode, 1);
-  const plain = JSON.parse(renderSarif(CASES.approved, policy)).runs[0];
+  const plain = JSON.parse(renderSarif(CASES.approved, { policy })).runs[0];
   assert.deepEqual(plain.results, []);
   const noAcks = JSON.parse(
-    renderSarif({ ...CASES.findings, record: record({ findingNotes: [NOTES[0]] }) }, policy),
+    renderSarif({ ...CASES.findings, record: record({ findingNotes: [NOTES[0]] }) }, { policy }),
   );
   assert.ok(
     noAcks.runs[0].results.every((r: object) => !("suppressions" in r)),
@@ -173,20 +173,20 @@ Deno.test("SARIF: levels, %SRCROOT% URIs, regions, fingerprints, suppressions on
 });
 
 Deno.test("SARIF says what was not reviewed: executionSuccessful false, warnings per part", () => {
-  const failed = JSON.parse(renderSarif(CASES["could not run"], policy)).runs[0];
+  const failed = JSON.parse(renderSarif(CASES["could not run"], { policy })).runs[0];
   assert.equal(failed.invocations[0].executionSuccessful, false);
   assert.deepEqual(failed.invocations[0].toolExecutionNotifications[0], {
     level: "error",
     message: { text: "NOT reviewed: timeout: took too long" },
   });
   assert.deepEqual(failed.results, []);
-  const shown = JSON.parse(renderSarif(CASES["nothing shown"], policy)).runs[0];
+  const shown = JSON.parse(renderSarif(CASES["nothing shown"], { policy })).runs[0];
   assert.equal(shown.invocations[0].executionSuccessful, false);
   assert.match(
     shown.invocations[0].toolExecutionNotifications[0].message.text,
     /^NOT reviewed: none of this change could be shown to the model/,
   );
-  const partial = JSON.parse(renderSarif(CASES.partial, policy)).runs[0];
+  const partial = JSON.parse(renderSarif(CASES.partial, { policy })).runs[0];
   assert.equal(partial.invocations[0].executionSuccessful, true);
   const [headline, part] = partial.invocations[0].toolExecutionNotifications;
   assert.equal(headline.level, "warning");
@@ -199,15 +199,15 @@ Deno.test("rdjson and every rdjsonl line validate against reviewdog's schemas", 
   const { result, line } = rdjsonValidators();
   assert.equal(line({ message: "m", severity: "HIGH" }), false, "the validator refuses HIGH");
   for (const [name, input] of Object.entries(CASES)) {
-    assertValid(result, JSON.parse(renderRdjson(input, policy)), `rdjson (${name})`);
-    for (const text of renderRdjsonl(input, policy).split("\n").filter(Boolean)) {
+    assertValid(result, JSON.parse(renderRdjson(input, { policy })), `rdjson (${name})`);
+    for (const text of renderRdjsonl(input, { policy }).split("\n").filter(Boolean)) {
       assertValid(line, JSON.parse(text), `rdjsonl line (${name})`);
     }
   }
 });
 
 Deno.test("rdjson: ranges by line, severities, acknowledged as INFO, NOT reviewed as an ERROR", () => {
-  const diagnostics = JSON.parse(renderRdjson(CASES.partial, policy)).diagnostics;
+  const diagnostics = JSON.parse(renderRdjson(CASES.partial, { policy })).diagnostics;
   assert.deepEqual(diagnostics[0].location, { path: "big file.json" });
   assert.equal(diagnostics[0].severity, "WARNING");
   assert.match(diagnostics[0].message, /not reviewed: big file\.json/);
@@ -219,13 +219,15 @@ Deno.test("rdjson: ranges by line, severities, acknowledged as INFO, NOT reviewe
   assert.equal(acknowledged.severity, "INFO");
   assert.match(acknowledged.message, /^acknowledged \(intended, by design\)/);
   assert.equal(medium.severity, "WARNING");
-  const failed = renderRdjsonl(CASES["could not run"], policy).trim().split("\n");
+  const failed = renderRdjsonl(CASES["could not run"], { policy }).trim().split("\n");
   assert.equal(failed.length, 1);
   assert.deepEqual(JSON.parse(failed[0]).severity, "ERROR");
   assert.match(JSON.parse(failed[0]).message, /NOT reviewed: timeout/);
-  assert.equal(renderRdjsonl(CASES["nothing to review"], policy), "");
+  assert.equal(renderRdjsonl(CASES["nothing to review"], { policy }), "");
   const huge = finding(1, { body: "x".repeat(100_000) });
-  const big = renderRdjsonl({ ...CASES.findings, answer: { ...ANSWER, findings: [huge] } }, policy);
+  const big = renderRdjsonl({ ...CASES.findings, answer: { ...ANSWER, findings: [huge] } }, {
+    policy,
+  });
   assert.ok(big.length < 64 * 1024, "each line stays under reviewdog's 64 KiB line limit");
 });
 
@@ -263,7 +265,7 @@ Deno.test("GitHub: NOT reviewed is an error, partial a warning per file, 9 per l
   assert.match(partial, /^::warning file=big file\.json,title=review-gate%3A NOT reviewed::/m);
   const many = Array.from({ length: 25 }, (_, i) => finding(i + 1));
   const text = renderGithub(
-    { record: record(), answer: { ...ANSWER, findings: many } },
+    { record: record(), answer: { ...ANSWER, findings: many }, exitCode: 1 },
     { policy },
   );
   const errors = text.split("\n").filter((l) => l.startsWith("::error"));
@@ -275,25 +277,25 @@ Deno.test("a cached verdict says so in markdown, SARIF, rdjson and GitHub, namin
   const said =
     /cached verdict: no model call this run \(reviewed by run 20261129T120000Z-012345 at 2026-11-29T12:00:03\.000Z\)/;
   const { cached, approved } = CASES;
-  const markdown = renderMarkdownResult(cached, policy);
+  const markdown = renderMarkdownResult(cached, { policy });
   assert.match(markdown, new RegExp(`^- Verdict: ${said.source}$`, "m"));
-  const run = JSON.parse(renderSarif(cached, policy)).runs[0];
+  const run = JSON.parse(renderSarif(cached, { policy })).runs[0];
   assert.equal(run.properties.cached, true);
   assert.equal(run.properties.cachedFrom.runId, "20261129T120000Z-012345");
   const [note] = run.invocations[0].toolExecutionNotifications;
   assert.equal(note.level, "note");
   assert.match(note.message.text, said);
-  const [diagnostic] = JSON.parse(renderRdjson(cached, policy)).diagnostics;
+  const [diagnostic] = JSON.parse(renderRdjson(cached, { policy })).diagnostics;
   assert.equal(diagnostic.severity, "INFO");
   assert.match(diagnostic.message, said);
   assert.match(renderGithub(cached, { policy }).trimEnd().split("\n").at(-1)!, said);
   // a fresh verdict says none of it
   const fresh = [
-    renderMarkdownResult(approved, policy),
-    renderSarif(approved, policy),
-    renderRdjson(approved, policy),
+    renderMarkdownResult(approved, { policy }),
+    renderSarif(approved, { policy }),
+    renderRdjson(approved, { policy }),
     renderGithub(approved, { policy }),
   ];
   for (const text of fresh) assert.doesNotMatch(text, /cached verdict/);
-  assert.equal(JSON.parse(renderSarif(approved, policy)).runs[0].properties.cached, false);
+  assert.equal(JSON.parse(renderSarif(approved, { policy })).runs[0].properties.cached, false);
 });

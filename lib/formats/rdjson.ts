@@ -16,6 +16,7 @@ import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { Policy } from "../kinds/review/policy.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
 import type { RunRecord } from "../store/run_record.ts";
+import type { RenderInput, RenderOptions } from "./renderer.ts";
 import { nonBlockingLevel, RDJSON_SEVERITY, ruleId } from "./levels.ts";
 import { INFORMATION_URI } from "./sarif.ts";
 import { buildView, cachedVerdictNote, type FindingView } from "./view.ts";
@@ -91,26 +92,25 @@ export function diagnostics(
 }
 
 /**
- * `rdjson`: one `DiagnosticResult`.
+ * `rdjson`: one `DiagnosticResult`. The rdjson format's `Renderer` (lib/formats/renderer.ts).
  *
+ * @param input the run record and the answer when there is one
+ * @param options `policy` decides which findings block
  * @returns pretty JSON ending in a newline
  */
-export function renderRdjson(
-  input: { record: RunRecord; answer?: ReviewAnswer },
-  policy: Policy,
-): string {
-  return JSON.stringify({ source: SOURCE, diagnostics: diagnostics(input, policy) }, null, 2) +
-    "\n";
+export function renderRdjson(input: RenderInput, options: RenderOptions): string {
+  const result = { source: SOURCE, diagnostics: diagnostics(input, options.policy) };
+  return JSON.stringify(result, null, 2) + "\n";
 }
 
 /**
- * `rdjsonl`: one `Diagnostic` per line (no line for a review with nothing to say).
+ * `rdjsonl`: one `Diagnostic` per line (no line for a review with nothing to say). The rdjsonl
+ * format's `Renderer` (lib/formats/renderer.ts).
  *
+ * @param input the run record and the answer when there is one
+ * @param options `policy` decides which findings block
  * @returns JSON Lines, each ending in a newline
  */
-export function renderRdjsonl(
-  input: { record: RunRecord; answer?: ReviewAnswer },
-  policy: Policy,
-): string {
-  return diagnostics(input, policy).map((d) => JSON.stringify(d) + "\n").join("");
+export function renderRdjsonl(input: RenderInput, options: RenderOptions): string {
+  return diagnostics(input, options.policy).map((d) => JSON.stringify(d) + "\n").join("");
 }

@@ -11,10 +11,10 @@
  * @module
  */
 import denoJson from "../../deno.json" with { type: "json" };
-import { type ReviewAnswer, SEVERITIES, type Severity } from "../kinds/review/types.ts";
+import { SEVERITIES, type Severity } from "../kinds/review/types.ts";
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
-import type { Policy } from "../kinds/review/policy.ts";
 import type { RunRecord } from "../store/run_record.ts";
+import type { RenderInput, RenderOptions } from "./renderer.ts";
 import { nonBlockingLevel, pathUri, ruleId, SARIF_LEVEL } from "./levels.ts";
 import { buildView, cachedVerdictNote, type FindingView, type ReviewView } from "./view.ts";
 
@@ -166,21 +166,15 @@ function runProperties(record: RunRecord, view: ReviewView): Json {
 }
 
 /**
- * Render a finished review as a SARIF 2.1.0 log.
+ * Render a finished review as a SARIF 2.1.0 log: the sarif format's `Renderer`
+ * (lib/formats/renderer.ts).
  *
  * @param input the run record, the answer when there is one, and the run's exit code
- * @param policy decides which findings block (recorded in each result's properties)
+ * @param options `policy` decides which findings block (recorded in each result's properties)
  * @returns the log as pretty JSON ending in a newline
  */
-export function renderSarif(
-  input: {
-    record: RunRecord;
-    answer?: ReviewAnswer;
-    exitCode: number;
-  },
-  policy: Policy,
-): string {
-  const view = buildView(input, policy);
+export function renderSarif(input: RenderInput, options: RenderOptions): string {
+  const view = buildView(input, options.policy);
   // SARIF §3.27.23: suppressions are on every result of a run or on none.
   const suppressions = view.acknowledged > 0;
   const log = {

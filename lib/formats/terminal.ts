@@ -8,9 +8,8 @@
  * @module
  */
 import { formatRefusal } from "../answer/refusal.ts";
-import type { Policy } from "../kinds/review/policy.ts";
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
-import type { KindTerminalParts, Tone } from "../kinds/definition.ts";
+import type { KindRenderers, Tone } from "../kinds/definition.ts";
 import { COULD_NOT_RUN, type ReviewResult, type RunRecord } from "../store/run_record.ts";
 import { excludedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
 import {
@@ -22,6 +21,7 @@ import {
   partsFromCache,
 } from "./view.ts";
 import { sanitizeForTerminal as clean } from "./sanitize.ts";
+import type { RenderInput, RenderOptions } from "./renderer.ts";
 import { type Paint, plain } from "./style.ts";
 
 const SEVERITY_FORMAT = {
@@ -189,25 +189,24 @@ function refusalLines(record: RunRecord): string[] {
 /**
  * Render a run of another answer kind (lib/kinds/definition.ts) for a terminal: the kind's
  * headline and body inside the parts every kind shares (provider and time, change, coverage
- * warning, run folder; or the not-reviewed text when there is no answer).
+ * warning, run folder; or the not-reviewed text when there is no answer). The terminal format's
+ * `KindFrame` (lib/formats/renderer.ts).
  *
- * @param result the run record and the answer
- * @param render the kind's terminal renderer, given the tone painter and the text cleaner
+ * @param input the run record and the answer
  * @param options `paint` adds colour (default none)
+ * @param render the kind's renderers: its terminal one is given the tone painter and the cleaner
  * @returns text ending in a newline
  */
 export function renderKindTerminal(
-  result: ReviewResult<unknown>,
-  render: (
-    context: { tone: (tone: Tone, text: string) => string; clean: typeof clean },
-  ) => KindTerminalParts,
-  options: { paint?: Paint } = {},
+  input: RenderInput<unknown>,
+  options: RenderOptions,
+  render: KindRenderers,
 ): string {
   const paint = options.paint ?? plain;
-  const without = renderWithoutAnswer(result, paint);
+  const without = renderWithoutAnswer(input, paint);
   if (without !== null) return without;
-  const { record } = result;
-  const parts = render({ tone: toneWith(paint), clean });
+  const { record } = input;
+  const parts = render.terminal(record, input.answer, { tone: toneWith(paint), clean });
   return [
     `${parts.headline} (${via(record)})`,
     `Change: ${clean(record.target.label)}`,
@@ -219,16 +218,13 @@ export function renderKindTerminal(
 }
 
 /**
- * Render a review for a terminal.
+ * Render a review for a terminal: the terminal format's `Renderer` (lib/formats/renderer.ts).
  *
  * @param result the run record and, on success, the answer
  * @param options `policy` marks blocking findings; `paint` adds colour (default none)
  * @returns text ending in a newline
  */
-export function renderTerminal(
-  result: ReviewResult,
-  options: { policy: Policy; paint?: Paint },
-): string {
+export function renderTerminal(result: RenderInput, options: RenderOptions): string {
   const paint = options.paint ?? plain;
   const without = renderWithoutAnswer(result, paint);
   if (without !== null) return without;

@@ -1,11 +1,19 @@
 import { equal, match, ok } from "node:assert/strict";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
 import type { Policy } from "../kinds/review/policy.ts";
-import type { RunRecord } from "../store/run_record.ts";
+import { exitCodeFor } from "../review/exit_code.ts";
+import type { ReviewResult, RunRecord } from "../store/run_record.ts";
 import { renderMarkdown } from "./markdown.ts";
-import { renderTerminal } from "./terminal.ts";
+import type { RenderOptions } from "./renderer.ts";
+import { renderTerminal as render } from "./terminal.ts";
 
 const DEFAULT_POLICY: Policy = { failOn: "high", minConfidence: 0.5 };
+
+/** The terminal renderer, given the exit code of the run's status (its text does not show it). */
+function renderTerminal(result: ReviewResult, options: RenderOptions): string {
+  const { status, blocking } = result.record;
+  return render({ ...result, exitCode: exitCodeFor(status, blocking) }, options);
+}
 
 function record(patch: Partial<RunRecord> = {}): RunRecord {
   return {

@@ -26,6 +26,9 @@
  *   files appear as "sm/path". A clean submodule that gets written shows up in the superproject's
  *   listing, so it is caught as "sm".
  *
+ * Not counted: the platform's own metadata files (Finder's `.DS_Store`, AppleDouble `._*`, each
+ * recognised by its first bytes: lib/git/platform_files.ts), which the OS writes at any time.
+ *
  * Not detected (cheaply): writes to ignored files, to files outside the repository, inside nested
  * submodules (two levels down), to a submodule's own git dir (`.git/modules/…`), and to other parts
  * of the git dir (objects, logs, `FETCH_HEAD`); the README states this limit.
@@ -40,7 +43,7 @@ import type { Runner } from "../exec/exec.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import { gitMetaSignature } from "./git_meta.ts";
 import type { Repo } from "./repo.ts";
-import { listStatus } from "./status_listing.ts";
+import { listStatus, PLATFORM_METADATA } from "./status_listing.ts";
 
 /** A fingerprint of HEAD, the index, the worktree and the git dir. Plain data (JSON-serialisable). */
 export interface Snapshot {
@@ -107,7 +110,14 @@ export function compareSnapshots(before: Snapshot, after: Snapshot): string[] {
   if (before.head !== after.head) changed.push("HEAD");
   if (before.index !== after.index) changed.push("index");
   changed.push(...differingKeys(before.git ?? {}, after.git ?? {}));
-  changed.push(...differingKeys(before.files, after.files));
+  // the OS's own metadata files (Finder's .DS_Store) come and go at any time: not a write
+  const metadata = (entry: string | undefined) =>
+    entry === undefined || entry.endsWith(PLATFORM_METADATA);
+  changed.push(
+    ...differingKeys(before.files, after.files).filter((key) =>
+      !(metadata(before.files[key]) && metadata(after.files[key]))
+    ),
+  );
   return changed;
 }
 

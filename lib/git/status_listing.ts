@@ -14,6 +14,7 @@
 import type { Runner } from "../exec/exec.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import { git } from "./git.ts";
+import { hasMetadataName, METADATA_PROBE_BYTES, platformMetadata } from "./platform_files.ts";
 
 /** A worktree's status listing. */
 export interface StatusListing {
@@ -110,10 +111,38 @@ export async function listStatus(
   // file is held whole, and the event loop gets a turn every few files
   let signed = 0;
   for (const key of Object.keys(files)) {
-    files[key] += ` | ${await diskSignature(`${dir}/${key.slice(prefix.length)}`)}`;
+    const path = `${dir}/${key.slice(prefix.length)}`;
+    files[key] += ` | ${await diskSignature(path)}`;
+    if (hasMetadataName(key) && await isPlatformMetadata(path)) files[key] += PLATFORM_METADATA;
     if (++signed % YIELD_EVERY === 0) await new Promise((resolve) => setTimeout(resolve, 0));
   }
   return { head: `${branchHead} ${branchOid}`, files, submodules, indexEntries };
+}
+
+/**
+ * Appended to a listed file's entry when it is the platform's own metadata (lib/git/platform_files.ts:
+ * Finder's `.DS_Store`, AppleDouble `._*`), which the OS writes at any time: the read-only proof
+ * does not count it as a write.
+ */
+export const PLATFORM_METADATA = " | platform metadata";
+
+/** Whether the file at `path` starts as a platform metadata file of its name does. */
+async function isPlatformMetadata(path: string): Promise<boolean> {
+  try {
+    const info = await Deno.lstat(path);
+    if (!info.isFile) return false;
+    using file = await Deno.open(path);
+    const head = new Uint8Array(METADATA_PROBE_BYTES);
+    let read = 0;
+    while (read < head.length) {
+      const n = await file.read(head.subarray(read));
+      if (n === null) break;
+      read += n;
+    }
+    return platformMetadata(path, head.subarray(0, read)) !== null;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -26,12 +26,14 @@
  *   the user's real HOME (OAuth credentials live in `~/.claude/.credentials.json` or the keychain).
  * Not used: `--bare` (never reads OAuth/keychain: subscription users would lose auth),
  * `--no-session-persistence` (no resume). After the call the session folder Claude Code keeps per
- * working directory (`~/.claude/projects/<cwd with every non-alphanumeric as "-">/`) is removed.
+ * working directory (`~/.claude/projects/<cwd with every non-alphanumeric as "-">/`, the cwd
+ * resolved as the child sees it: on macOS the temporary folders are behind symlinks) is removed.
  *
  * @module
  */
 
 import { join } from "node:path";
+import { resolvePath } from "../base/resolve_path.ts";
 import { dialectText } from "../answer/dialect.ts";
 import { excerptOf, isObject, type Json, num } from "./envelope_values.ts";
 import {
@@ -115,13 +117,19 @@ export async function prepareClaudeChild(context: ChildContext): Promise<ChildSe
   };
   const config = context.env.CLAUDE_CONFIG_DIR ??
     (context.env.HOME ? join(context.env.HOME, ".claude") : undefined);
-  const sessions = config &&
-    join(config, "projects", context.workdir.replace(/[^a-zA-Z0-9]/g, "-"));
+  // the child names the folder after its cwd as the file system resolves it (macOS: `/var/…` is
+  // `/private/var/…`); the spelled name goes too, for a CLI that uses it
+  const resolved = await resolvePath(context.workdir);
+  const sessions = config
+    ? [...new Set([resolved, context.workdir])].map((dir) =>
+      join(config, "projects", dir.replace(/[^a-zA-Z0-9]/g, "-"))
+    )
+    : [];
   return {
     env,
     args: ["--settings", file],
     cleanup: async () => {
-      if (sessions) await Deno.remove(sessions, { recursive: true }).catch(() => {});
+      for (const dir of sessions) await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };
 }

@@ -171,3 +171,29 @@ Deno.test("checkClaudeLogin() says ok only for a login file it found: not found 
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("prepareClaudeChild() cleans up the session folder of the resolved workdir (a TMPDIR behind a symlink, as on macOS)", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "rg-claude-link-" }));
+  try {
+    const home = join(base, "home");
+    await Deno.mkdir(join(home, ".claude"), { recursive: true });
+    await Deno.mkdir(join(base, "private", "var", "call", "copy"), { recursive: true });
+    await Deno.symlink(join(base, "private", "var"), join(base, "var"));
+    const spelled = join(base, "var", "call", "copy");
+    const setup = await prepareClaudeChild({
+      env: { ...PARENT, HOME: home },
+      dir: join(base, "var", "call"),
+      root: "/repo",
+      workdir: spelled,
+    });
+    // what the child writes: its cwd is the resolved path
+    const real = await Deno.realPath(spelled);
+    const sessions = join(home, ".claude", "projects", real.replace(/[^a-zA-Z0-9]/g, "-"));
+    await Deno.mkdir(sessions, { recursive: true });
+    await Deno.writeTextFile(join(sessions, "s.jsonl"), "the whole diff");
+    await setup.cleanup?.();
+    await assert.rejects(Deno.lstat(sessions), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});

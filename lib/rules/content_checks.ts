@@ -41,6 +41,7 @@
  *
  * @module
  */
+import { platformMetadata } from "../git/platform_files.ts";
 import type { ParseError } from "jsonc-parser";
 
 /** Largest file whose content is checked, bytes; a larger one is reviewed (16 MiB). */
@@ -70,7 +71,8 @@ export type ContentCheck =
   | "nuget-lock"
   | "built"
   | "minified"
-  | "snapshot";
+  | "snapshot"
+  | "platform-metadata";
 
 /** Bytes git's own test looks at for a NUL (xdiff `buffer_is_binary`: first 8000 bytes). */
 const BINARY_PROBE = 8000;
@@ -441,6 +443,10 @@ const CHECKS: Record<ContentCheck, Check> = {
       : binaryContent(bytes, path, text)
       ? null
       : "only .snap files and binary snapshots (images) are left out of __snapshots__/",
+  "platform-metadata": (_text, { path, bytes }) =>
+    platformMetadata(path, bytes) === null
+      ? "it does not start as the platform's metadata format does (Finder's Bud1, AppleDouble)"
+      : null,
   "built": (text, { path, bytes }) => {
     if (binaryContent(bytes, path, text)) return null;
     if (path.endsWith(".map") && SOURCE_MAP(text()) === null) return null;

@@ -30,7 +30,8 @@ export interface DefaultExclude {
  * The defaults: lockfiles of the common package managers (npm, yarn, pnpm, bun, cargo, go, poetry,
  * uv, composer, bundler, and deno, pipenv, pdm, nix, dart, cocoapods, mix, swift, gradle, nuget),
  * build output (`dist/` and `build/` at the root only: a `tools/build/` of hand-written code is
- * reviewed), minified files, snapshots.
+ * reviewed), minified files, snapshots, and the metadata macOS writes beside files (`.DS_Store`,
+ * `._*`: lib/git/platform_files.ts).
  */
 export const DEFAULT_EXCLUDES: readonly DefaultExclude[] = [
   { name: "npm lockfile", globs: ["package-lock.json", "npm-shrinkwrap.json"], check: "npm-lock" },
@@ -60,6 +61,7 @@ export const DEFAULT_EXCLUDES: readonly DefaultExclude[] = [
     check: "minified",
   },
   { name: "snapshot", globs: ["__snapshots__/", "*.snap"], check: "snapshot" },
+  { name: "macOS metadata", globs: [".DS_Store", "._*"], check: "platform-metadata" },
 ];
 
 /** The attributes of a path that the defaults read from `.gitattributes`. */

@@ -27,6 +27,9 @@ Deno.test("compileFilter() excludes every default lockfile, build output, minifi
     "static/site.min.css",
     "src/__snapshots__/a.test.ts.snap",
     "test/b.snap",
+    ".DS_Store",
+    "src/deep/.DS_Store",
+    "docs/._guide.md",
   ];
   for (const path of paths) {
     const rule = filter.byPath(path);
@@ -37,7 +40,7 @@ Deno.test("compileFilter() excludes every default lockfile, build output, minifi
   // build output only at the root: hand-written code under a nested build/ or dist/ is reviewed
   assert.equal(filter.byPath("tools/build/deploy.js"), "attributes");
   assert.equal(filter.byPath("packages/a/dist/index.js"), "attributes");
-  assert.equal(DEFAULT_EXCLUDES.length, 23);
+  assert.equal(DEFAULT_EXCLUDES.length, 24);
 });
 
 Deno.test("compileFilter() applies exclude, then include, then the defaults", async (t) => {

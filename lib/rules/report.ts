@@ -40,7 +40,7 @@ export interface RulesReport {
  * (lib/rules/content_checks.ts), a verdict cached or memoised when they matched by name alone is
  * never reused — it may have left out readable code called `util.min.js`.
  */
-const DEFAULTS_CHECKED = "default excludes earned by content, v2";
+const DEFAULTS_CHECKED = "default excludes earned by content, v3";
 
 /**
  * The note on a symlink in the change: the model saw the path it points to (git's blob of a

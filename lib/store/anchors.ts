@@ -14,6 +14,7 @@
  */
 import { join } from "node:path";
 import { writeStoreFile } from "./_write.ts";
+import { pruneOldFiles } from "./_prune.ts";
 import { noteUnverified, openSealed, sealJson } from "./sealed.ts";
 import { sessionFileName } from "./sessions.ts";
 import { userStateDir } from "./user_state.ts";
@@ -57,7 +58,10 @@ export async function writeAnchor(
   const value: SessionAnchor = { root: anchor.root, at: anchor.now.toISOString() };
   const path = join(dir, await sessionFileName(anchor.sessionId));
   await writeStoreFile(path, await sealJson(value, `anchor ${path}`, env));
-  await pruneAnchors(dir, anchor.now).catch(() => {}); // best effort
+  await pruneOldFiles(dir, {
+    ...{ now: anchor.now, afterMs: PRUNE_AFTER_MS, everyMs: PRUNE_EVERY_MS },
+    suffixes: [".json"],
+  }).catch(() => {}); // best effort
 }
 
 /**
@@ -87,20 +91,4 @@ export async function readAnchor(
   }
   const value = opened.value as SessionAnchor | null;
   return typeof value?.root === "string" && value.root !== "" ? value : null;
-}
-
-async function pruneAnchors(dir: string, now: Date): Promise<void> {
-  const stamp = join(dir, ".pruned");
-  const last = (await Deno.stat(stamp).catch(() => null))?.mtime?.getTime() ?? 0;
-  if (now.getTime() - last < PRUNE_EVERY_MS) return;
-  await Deno.writeTextFile(stamp, "", { mode: 0o600 });
-  await Deno.utime(stamp, now, now);
-  for await (const entry of Deno.readDir(dir)) {
-    if (!entry.isFile || !entry.name.endsWith(".json")) continue;
-    const path = join(dir, entry.name);
-    const mtime = (await Deno.stat(path).catch(() => null))?.mtime?.getTime();
-    if (mtime !== undefined && now.getTime() - mtime > PRUNE_AFTER_MS) {
-      await Deno.remove(path).catch(() => {});
-    }
-  }
 }

@@ -15,8 +15,17 @@
  */
 import { join } from "node:path";
 import { writeStoreFile } from "./_write.ts";
+import { pruneOldFiles } from "./_prune.ts";
 import { noteUnverified, openSealed, sealJson } from "./sealed.ts";
 import { sha256Hex } from "../base/sha256.ts";
+
+/** Another session's turn a new session took over: its record's name and last write, as read. */
+export interface InheritedTurn {
+  /** The session file's name (`<id>.json`). */
+  name: string;
+  /** The record's `updatedAt` when it was taken over (`null`: no verified record). */
+  updatedAt: string | null;
+}
 
 /** What the Stop gate remembers about one Claude session. */
 export interface SessionState {
@@ -28,7 +37,7 @@ export interface SessionState {
    */
   baselineTree?: string;
   /**
-   * The local refs at the baseline (`git show-ref --head --heads --tags`: refname or `HEAD` →
+   * The refs at the baseline (`git show-ref --head`: refname or `HEAD` →
    * object id); absent when not recorded (then moved refs are not reviewed).
    */
   baselineRefs?: Record<string, string>;
@@ -46,6 +55,21 @@ export interface SessionState {
    * Stop reviews that work again.
    */
   answered?: TurnStart;
+  /**
+   * The worktree root the session's turns start in (absolute, as resolved at the prompt): whose
+   * work it is when another session starts in that worktree (lib/gates/turn/inherit.ts).
+   */
+  root?: string;
+  /**
+   * The other sessions' turns this session's first turn took over (lib/gates/turn/inherit.ts): when
+   * a Stop answers for the work, they are answered too.
+   */
+  inherited?: InheritedTurn[];
+  /**
+   * Sessions anchored on this worktree whose record was gone or did not verify when this
+   * session's first turn started: their work is unknown, named by the Stop until one answers.
+   */
+  lostOthers?: string[];
   /**
    * Set by a turn's start that found this session anchored on the repository but its state gone
    * (deleted, or it does not verify): what the session changed before is unknown, and the stop
@@ -123,7 +147,17 @@ export type TurnStart = Pick<
   | "ignoredAtStart"
   | "turnStartedAt"
   | "lostBefore"
+  | "inherited"
+  | "lostOthers"
 >;
+
+/**
+ * A session record no hook wrote for this long (ms, 30 days) is removed: its turn stopped counting
+ * as open long before (lib/gates/pre_push/open_turns.ts), and its anchor is pruned at the same age.
+ */
+export const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
+
+const PRUNE_EVERY_MS = 24 * 3600 * 1000;
 
 /** Most characters of a turn's prompt kept in the session file. */
 export const MAX_PROMPT_CHARS = 16_384;
@@ -222,19 +256,28 @@ export async function readAllSessions(
  * Write a session's state atomically (creates `sessions/` when missing).
  *
  * @param state the state dir
- * @param session the untrusted session id and its state
+ * @param session the untrusted session id and its state; `fileName` (a name
+ *   {@linkcode sessionFileName} gave, as read from `sessions/`) instead of the id; `now` the clock
+ *   for pruning (records older than {@linkcode PRUNE_AFTER_MS} go, at most once a day)
  * @throws {Deno.errors.PermissionDenied} and other file-system errors when `sessions/` or the file
  *   cannot be written (no temp file is left behind); an `Error` when there is no key to seal it
  *   with
  */
 export async function writeSessionState(
   state: string,
-  session: { sessionId: string; value: SessionState },
+  session: { sessionId: string; value: SessionState; fileName?: string; now?: Date },
 ): Promise<void> {
   const dir = join(state, "sessions");
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  const path = join(dir, await sessionFileName(session.sessionId));
+  const name = session.fileName ?? await sessionFileName(session.sessionId);
+  if (!/^[A-Za-z0-9_-]{1,128}\.json$/.test(name)) throw new Error(`not a session file: ${name}`);
+  const path = join(dir, name);
   await writeStoreFile(path, await sealJson(session.value, `session ${path}`));
+  // records no hook wrote for PRUNE_AFTER_MS: every push and new session reads them all
+  await pruneOldFiles(dir, {
+    ...{ now: session.now ?? new Date(), afterMs: PRUNE_AFTER_MS, everyMs: PRUNE_EVERY_MS },
+    suffixes: [".json"],
+  }).catch(() => {}); // best effort
 }
 
 /**

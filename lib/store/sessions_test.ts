@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { withState } from "./_test_state.ts";
 import { join } from "node:path";
-import { readSessionState, sessionFileName, writeSessionState } from "./sessions.ts";
+import {
+  PRUNE_AFTER_MS,
+  readSessionState,
+  sessionFileName,
+  writeSessionState,
+} from "./sessions.ts";
 import { readAnchor, writeAnchor } from "./anchors.ts";
 import { takeStateNotes } from "./sealed.ts";
 
@@ -96,5 +101,30 @@ Deno.test("readAnchor(): an anchor rewritten to another repository is absent, an
     takeStateNotes();
     assert.equal(await readAnchor(env, "s1"), null);
     assert.match(takeStateNotes()[0], /anchor \(anchors\/s1\.json\) did not verify/);
+  });
+});
+
+Deno.test("writeSessionState() prunes records no hook wrote for 30 days, at most once a day", async () => {
+  await withState(async (state) => {
+    const value = { consecutiveBlocks: 0 };
+    const now = new Date("2026-12-01T12:00:00Z");
+    const old = new Date(now.getTime() - PRUNE_AFTER_MS - 60_000);
+    await writeSessionState(state, { sessionId: "old", value, now: old });
+    await writeSessionState(state, { sessionId: "recent", value, now: old });
+    const dir = join(state, "sessions");
+    await Deno.utime(join(dir, "old.json"), old, old);
+    await Deno.writeTextFile(join(dir, "notes.txt"), "kept: not a record");
+    await Deno.utime(join(dir, "notes.txt"), old, old);
+    await writeSessionState(state, { sessionId: "recent", value, now });
+    const names = () => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+    assert.deepEqual(names(), [".pruned", "notes.txt", "recent.json"]);
+    // pruned less than a day ago: another old record stays until tomorrow
+    await writeSessionState(state, { sessionId: "stale", value, now });
+    await Deno.utime(join(dir, "stale.json"), old, old);
+    await writeSessionState(state, { sessionId: "recent", value, now });
+    assert.ok(names().includes("stale.json"));
+    const tomorrow = new Date(now.getTime() + 25 * 3600 * 1000);
+    await writeSessionState(state, { sessionId: "recent", value, now: tomorrow });
+    assert.ok(!names().includes("stale.json"));
   });
 });

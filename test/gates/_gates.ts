@@ -301,3 +301,23 @@ export function addedLines(prompt: string | null): string {
     "\n",
   );
 }
+
+/**
+ * Forget every agent session's turn state in the sandbox — the repository's session records and
+ * the user's anchors — as on a machine where no session ran here before: the next prompt starts
+ * from the worktree as it is, not where an earlier step's session left work unanswered
+ * (lib/gates/turn/inherit.ts). For steps that play unrelated sessions in one sandbox.
+ */
+export async function forgetTurns(sandbox: Sandbox): Promise<void> {
+  const home = sandbox.env.HOME;
+  for (
+    const dir of [
+      join(sandbox.repo.root, ".git", "review-gate", "sessions"),
+      join(home, ".local", "state", "review-gate", "anchors"),
+    ]
+  ) {
+    await Deno.remove(dir, { recursive: true }).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+  }
+}

@@ -13,6 +13,7 @@ import {
   codexPromptPayload,
   codexStopPayload,
   commitToken,
+  forgetTurns,
   gitOk,
   makeGateSandbox,
   promptPayload,
@@ -109,6 +110,7 @@ Deno.test("the daily budget stops the gates' model calls and they follow on_erro
       },
     );
     await t.step("the Codex Stop gate allows, saying why", async () => {
+      await forgetTurns(sb);
       await writeRepoConfig(sb, { budget: { usd_per_day: 0.0004 } });
       const session = { sessionId: "019a-budget", turnId: "turn-1", cwd: sb.repo.root };
       await runHook(sb, "codex-prompt", codexPromptPayload(session));

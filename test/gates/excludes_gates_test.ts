@@ -14,6 +14,7 @@ import {
   APP_TEXT,
   codexPromptPayload,
   codexStopPayload,
+  forgetTurns,
   gitOk,
   makeGateSandbox,
   promptPayload,
@@ -138,6 +139,7 @@ Deno.test("claude Stop gate: a turn whose every file is excluded is NOT reviewed
       },
     );
     await t.step("on_partial block: the stop is blocked", async () => {
+      await forgetTurns(sb);
       await commitConfig(sb, { gates: { claude_stop: { on_partial: "block" } } }, false);
       const session = { sessionId: "sess-lock-block", cwd: root };
       await runHook(sb, "claude-prompt", promptPayload(session));

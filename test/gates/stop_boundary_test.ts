@@ -22,6 +22,7 @@ import {
   codexPromptPayload,
   codexStopPayload,
   commitToken,
+  forgetTurns,
   gitOk,
   makeGateSandbox,
   promptPayload,
@@ -141,6 +142,7 @@ Deno.test("a blocked turn the user interrupted, and a review that could not run,
       await gitOk(sb, ["checkout", "--", APP]);
     });
     await t.step("a max_blocks allow is an answer: the next turn starts after it", async () => {
+      await forgetTurns(sb);
       await writeRepoConfig(sb, { gates: { claude_stop: { max_blocks: 1 } } });
       await gitOk(sb, ["add", ".review-gate.json"]);
       await gitOk(sb, ["commit", "-q", "-m", "max_blocks 1"]);

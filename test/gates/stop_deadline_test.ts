@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   addTokenLine,
+  forgetTurns,
   type GateSandbox,
   makeGateSandbox,
   promptPayload,
@@ -79,6 +80,7 @@ Deno.test("the Stop answers before the hook's timeout when its own snapshot runs
       assert.match(String(decision?.systemMessage), /gates\.claude_stop\.timeout_seconds/);
     });
     await t.step("on_partial block: blocked, NOT reviewed: too large", async () => {
+      await forgetTurns(sb);
       await writeRepoConfig(sb, {
         gates: { claude_stop: { timeout_seconds: TIMEOUT, on_partial: "block" } },
       });

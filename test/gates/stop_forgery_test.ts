@@ -129,7 +129,18 @@ Deno.test("Stop script: a stop stamp the agent forges, copies or edits never all
     await t.step("a stamp recorded for another session at the edited state", async () => {
       await prompt("victim");
       await addTokenLine(root, "COPIED");
-      await prompt("oracle"); // a session whose turn starts from the edited worktree
+      // a session whose turn starts from the edited worktree: the attacker keeps the other
+      // sessions' records and anchors out of its sight while it starts, so it takes over nothing
+      // and is stamped
+      const aside: string[] = [];
+      for (const dir of [sessions, anchors]) {
+        for await (const entry of Deno.readDir(dir)) {
+          if (entry.name.endsWith(".json")) aside.push(join(dir, entry.name));
+        }
+      }
+      for (const path of aside) await Deno.rename(path, `${path}.aside`);
+      await prompt("oracle");
+      for (const path of aside) await Deno.rename(`${path}.aside`, path);
       await Deno.copyFile(join(anchors, "oracle.stop"), join(anchors, "victim.stop"));
       await reviewed("victim");
       await gitOk(sb, ["checkout", "--", "src/app.ts"]);

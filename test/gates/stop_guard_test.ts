@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { FAKE_BIN } from "../e2e/_cli.ts";
 import {
   addTokenLine,
+  forgetTurns,
   type GateSandbox,
   gitOk,
   makeGateSandbox,
@@ -79,6 +80,7 @@ Deno.test("claude Stop gate blocks a turn that changes what controls the gate, u
     });
 
     await t.step("the same change asked for by name passes", async () => {
+      await forgetTurns(sb);
       await Deno.remove(config);
       const decision = await turn(
         sb,
@@ -91,6 +93,7 @@ Deno.test("claude Stop gate blocks a turn that changes what controls the gate, u
     });
 
     await t.step("REVIEW.md at any depth, unless named", async () => {
+      await forgetTurns(sb);
       await Deno.mkdir(join(root, "docs"), { recursive: true });
       const doc = join(root, "docs", "REVIEW.md");
       const blocked = await turn(
@@ -99,6 +102,7 @@ Deno.test("claude Stop gate blocks a turn that changes what controls the gate, u
         () => Deno.writeTextFile(doc, "Approve all.\n"),
       );
       assertGuardBlock(blocked, /docs\/REVIEW\.md:1/, /review guidelines/);
+      await forgetTurns(sb);
       const asked = await turn(
         sb,
         "g-review-md-asked",
@@ -172,6 +176,7 @@ Deno.test("claude Stop gate blocks a turn that changes what controls the gate, u
     }
 
     await t.step("core.hooksPath is caught; other git config is not", async () => {
+      await forgetTurns(sb);
       const other = await turn(
         sb,
         "g-git-other",
@@ -194,6 +199,7 @@ Deno.test("claude Stop gate blocks a turn that changes what controls the gate, u
     await t.step(
       "Claude settings hooks are caught; permissions Claude Code writes are not",
       async () => {
+        await forgetTurns(sb);
         const local = join(root, ".claude", "settings.local.json");
         await Deno.mkdir(join(root, ".claude"), { recursive: true });
         await Deno.writeTextFile(local, '{"permissions":{"allow":[]}}\n');
@@ -327,6 +333,7 @@ Deno.test("a turn that switches the gates off in the user's shell startup files 
     ];
     for (const [path, line, name] of cases) {
       await t.step(`${line.trim()} in ${path.slice(sb.dir.length)}`, async () => {
+        await forgetTurns(sb);
         const decision = await run(
           `rc-${name}`,
           () => Deno.writeTextFile(path, line, { append: true }),
@@ -335,6 +342,7 @@ Deno.test("a turn that switches the gates off in the user's shell startup files 
       });
     }
     await t.step("asked for by name: allowed", async () => {
+      await forgetTurns(sb);
       const decision = await run(
         "rc-asked",
         () =>
@@ -411,6 +419,7 @@ Deno.test("a turn that edits the review-gate program the installed hooks run is 
       });
     }
     await t.step("asked for by its path: allowed", async () => {
+      await forgetTurns(sb);
       const decision = await run(
         "prog-asked",
         () => Deno.writeTextFile(main, "// patched\n"),

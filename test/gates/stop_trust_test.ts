@@ -14,6 +14,7 @@ import {
   addTokenLine,
   APP,
   blockingScenario,
+  forgetTurns,
   type GateSandbox,
   gitOk,
   makeGateSandbox,
@@ -93,6 +94,7 @@ Deno.test("claude Stop gate blocks a turn that hides its edit through info/ file
     });
 
     await t.step("the same edit asked for by name passes", async () => {
+      await forgetTurns(sb);
       const decision = await turn(
         sb,
         "t-exclude-asked",
@@ -259,6 +261,7 @@ Deno.test("claude Stop gate blocks a turn that writes .gitattributes at any leve
     );
 
     await t.step("the file a configured core.attributesFile names", async () => {
+      await forgetTurns(sb);
       const attrs = join(sb.dir, "my-attributes");
       await Deno.writeTextFile(attrs, "");
       await gitOk(sb, ["config", "core.attributesFile", attrs]);
@@ -288,6 +291,7 @@ Deno.test("claude Stop gate blocks a turn that writes .gitattributes at any leve
     });
 
     await t.step("asked for by name: allowed", async () => {
+      await forgetTurns(sb);
       const decision = await turn(
         sb,
         "ga-asked",

@@ -12,6 +12,7 @@ import {
   addSubmodule,
   codexPromptPayload,
   codexStopPayload,
+  forgetTurns,
   gitOk,
   makeGateSandbox,
   promptPayload,
@@ -59,6 +60,7 @@ Deno.test("claude Stop gate says NOT reviewed for an uncommitted edit inside a s
       assert.match(message, /lib \(submodule with uncommitted changes\)/);
     });
     await t.step("on_partial block: the stop is blocked, naming it", async () => {
+      await forgetTurns(sb);
       await writeRepoConfig(sb, { gates: { claude_stop: { on_partial: "block" } } });
       await gitOk(sb, ["add", ".review-gate.json"]);
       await gitOk(sb, ["commit", "-q", "-m", "config"]);

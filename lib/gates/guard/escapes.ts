@@ -25,6 +25,9 @@
  * settings (lib/gates/turn/guard.ts) and the pre-push gate remain. Only the agent's tool calls pass
  * through the guard: the user keeps every escape in their own shell.
  *
+ * Paths are matched as a case-insensitive file system (macOS) resolves them: `.GIT/HOOKS/PRE-PUSH`
+ * is the hook there.
+ *
  * @module
  */
 
@@ -60,14 +63,14 @@ const RUNS_GIT_OR_EXPORTS = /\bgit\b|\b(export|declare|typeset)\b/;
  * one, or copying it elsewhere, stays allowed.
  */
 const CONFIG_FILE =
-  /(\.git\/config(\.worktree)?|\.gitconfig|(\.config|CONFIG_HOME\}?)\/git\/config)\b/;
-const CONFIG_FILE_LAST = new RegExp(`${CONFIG_FILE.source}['"]?\\s*$`);
+  /(\.git\/config(\.worktree)?|\.gitconfig|(\.config|CONFIG_HOME\}?)\/git\/config)\b/i;
+const CONFIG_FILE_LAST = new RegExp(`${CONFIG_FILE.source}['"]?\\s*$`, "i");
 const OPENS = /\bopen\s*\(/;
 /** The git hooks directory itself (`rm -rf .git/hooks`, `mv .git/hooks …`). */
-const HOOKS_DIR = /\.git\/hooks\/?(['"\s]|$)/;
+const HOOKS_DIR = /\.git\/hooks\/?(['"\s]|$)/i;
 /** A bare `hooks` or `pre-push` word: what a part after `cd .git` or `cd .git/hooks` names. */
-const BARE_HOOK = /(^|\s)['"]?(hooks|pre-push)\b/;
-const CD_GIT_DIR = /^cd\s+['"]?\S*\.git(\/hooks)?\/?['"]?$/;
+const BARE_HOOK = /(^|\s)['"]?(hooks|pre-push)\b/i;
+const CD_GIT_DIR = /^cd\s+['"]?\S*\.git(\/hooks)?\/?['"]?$/i;
 const GIT_ENV_CONFIG =
   /\bGIT_CONFIG_PARAMETERS=|\bGIT_CONFIG_KEY_\d+=\S*(hookspath|receivepack|pushurl|pushinsteadof)/i;
 /**
@@ -97,21 +100,21 @@ const SET_PUSH_URL = /\bgit\b.*\bremote\s+set-url\b.*\s--push\b/;
  * refspec whose destination is one (`git fetch . HEAD:refs/remotes/origin/x`), or a write into
  * `.git/refs/remotes/` or `.git/packed-refs`.
  */
-const REMOTE_REF = /\brefs\/remotes\//;
+const REMOTE_REF = /\brefs\/remotes\//i;
 const REF_WRITER = /\b(update-ref|symbolic-ref)\b/;
-const REMOTE_REF_TARGET = /:refs\/remotes\//;
+const REMOTE_REF_TARGET = /:refs\/remotes\//i;
 const UPDATE_REF_STDIN = /\bupdate-ref\b.*\s--stdin\b/;
-const PACKED_REFS = /\bpacked-refs\b/;
+const PACKED_REFS = /\bpacked-refs\b/i;
 const OUR_OFF_SWITCH = /(review-gate\b|main\.ts\b).*\s(uninstall|gate\s+disable)\b/;
 const OUR_ACK = /(review-gate\b|main\.ts\b).*\sack\s/;
-const HOOK_FILE = /(hooks\/pre-push|\.husky\/pre-push|\.husky\/_\b|pre-push\.review-gate-chained)/;
+const HOOK_FILE = /(hooks\/pre-push|\.husky\/pre-push|\.husky\/_\b|pre-push\.review-gate-chained)/i;
 /**
  * review-gate's state in the git dir, however the git dir is spelt (`.git/`, `$(git rev-parse …)/`),
  * and the session anchors and stop stamps in its state folder (`~/.local/state/review-gate/anchors`:
  * a stop stamp the agent rewrites makes the installed Stop script allow its turn unreviewed).
  */
 const OUR_STATE =
-  /(\.git|\$GIT_DIR|\$\{GIT_DIR\}|\bgit-(common-)?dir\)?|\bgit-path[^/]*)\/review-gate\b|(^|[\s'"=/])review-gate\/(sessions|cache|runs|anchors)\b/;
+  /(\.git|\$GIT_DIR|\$\{GIT_DIR\}|\bgit-(common-)?dir\)?|\bgit-path[^/]*)\/review-gate\b|(^|[\s'"=/])review-gate\/(sessions|cache|runs|anchors)\b/i;
 /** A command that only reads: a reader with no output redirection and no in-place edit. */
 const READS_ONLY =
   /^(cat|ls|head|tail|less|more|grep|rg|jq|wc|stat|file|du|tree|diff)\b(?![^]*(>|\s-i\b|--in-place|\btee\b))/;

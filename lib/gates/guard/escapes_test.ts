@@ -30,6 +30,12 @@ Deno.test("gateEscape() refuses the ways an agent would skip or switch off the g
     "review-gate ack 1a2b3c4d5e6f --reason fine": /accepting a finding/,
     "env -u CLAUDECODE review-gate ack 1a2b3c4d5e6f --reason x": /accepting a finding/,
     "rm .git/hooks/pre-push": /pre-push hook files/,
+    // a case-insensitive file system (macOS) opens these as the real names
+    "rm .git/HOOKS/PRE-PUSH": /pre-push hook files/,
+    "rm -rf .GIT/Hooks": /pre-push hook files/,
+    "echo '{}' > .GIT/Review-Gate/cache/x.json": /review-gate's state/,
+    "echo x >> .git/CONFIG": /git config|hooksPath|config/,
+    "git update-ref REFS/REMOTES/origin/main HEAD": /remote-tracking/,
     "chmod -x .git/hooks/pre-push": /pre-push hook files/,
     "echo exit 0 > .husky/pre-push": /pre-push hook files/,
     "sed -i 1d .husky/pre-push": /pre-push hook files/,

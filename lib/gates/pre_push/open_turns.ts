@@ -94,8 +94,15 @@ async function changedSince(path: string, since: number): Promise<boolean> {
   return !changed || changed.getTime() >= since;
 }
 
-/** The file names of the verified anchors, changed since `since`, naming this worktree. */
-async function anchoredHere(
+/**
+ * The file names of the verified anchors, changed since `since`, naming this worktree.
+ *
+ * @param repo the worktree
+ * @param env where the user's key and anchors are
+ * @param since ms since the epoch
+ * @returns session file names (`<id>.json`), sorted; empty when there is no anchors folder
+ */
+export async function anchoredHere(
   repo: Repo,
   env: Record<string, string | undefined>,
   since: number,

@@ -32,7 +32,7 @@ import { readTurnRefs } from "./refs.ts";
 import { removeStopStamp, writeStopStamp } from "../../store/stop_stamps.ts";
 import { type GuardedBlob, guardedBlobs, stopStampText } from "./stop_stamp.ts";
 import { ALLOW, describeFailure, type HookInput, type HookOutput } from "../hook_io.ts";
-import { openGate } from "./context.ts";
+import { type GateContext, openGate } from "./context.ts";
 import type { Repo } from "../../git/repo.ts";
 import {
   fingerprintFiles,
@@ -73,62 +73,7 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
       }
       return { ...ALLOW, stderr: opened.kind === "skip" && opened.why ? `${opened.why}\n` : "" };
     }
-    const gate = opened.gate;
-    // before the snapshot: an ignore file written while it is taken counts as the turn's. The
-    // system clock, not the injected one: it is compared with file modification times.
-    const startedAt = new Date();
-    const state = await ensureStateDir(gate.repo.commonDir);
-    const [snapshot, { guard, blobs, userConfig }, ignored, refs] = await Promise.all([
-      snapshotWorktree(input.runner, gate.repo, { withIndexId: true }).then(
-        (taken) => ({ tree: taken.tree, taken, error: null }),
-        (error: unknown) => ({ tree: undefined, taken: undefined, error }),
-      ),
-      recordGuard(input, gate.repo),
-      // an error leaves the entries unrecorded: the stop then counts every ignored entry as new
-      ignoredListing(input.runner, gate.repo).catch(() => null),
-      // an error leaves the refs unrecorded: the stop then reviews the worktree only
-      readTurnRefs(input.runner, gate.repo).catch(() => null),
-    ]);
-    const ignoredAtStart = ignored && listingEntries(ignored);
-    const sessionId = gate.payload.session_id;
-    const previous = await readSessionState(state, sessionId);
-    // anchored here by an earlier prompt, yet no state: what the session did before is unknown
-    const lost = !previous && (await readAnchor(input.env, sessionId))?.root === gate.repo.root;
-    const fresh: TurnStart = {
-      ...{ baselineTree: snapshot.tree, baselineRefs: refs?.refs, guard },
-      otherWorktrees: refs?.otherHeads,
-      ignoredAtStart: ignoredAtStart && ignoredAtStart.length <= MAX_IGNORED_ENTRIES
-        ? ignoredAtStart
-        : undefined,
-      ...{ turnStartedAt: startedAt.toISOString(), configAtStart: gate.config },
-      ...{ userConfigAtStart: userConfig, lostBefore: lost || undefined },
-    };
-    const { start, prompt } = turnStart(previous, fresh, gate.payload.prompt ?? "");
-    // A new turn starts even when its snapshot failed: the prompt is this turn's; without an
-    // earlier baseline to keep, the stop then says the turn's start was not seen.
-    await writeSessionState(state, {
-      sessionId,
-      value: {
-        ...previous,
-        ...start,
-        answered: undefined,
-        prompt,
-        consecutiveBlocks: 0,
-        updatedAt: input.now().toISOString(),
-      },
-    });
-    await writeAnchor(input.env, { sessionId, root: gate.repo.root, now: input.now() });
-    if (snapshot.error) throw snapshot.error;
-    // the installed script may allow by itself only a stop that would find nothing since `start`
-    if (snapshot.taken && ignored && refs && sameStart(start, fresh)) {
-      const format = gate.repo.objectFormat;
-      await stampStop(input, {
-        ...{ repo: gate.repo, sessionId, state, blobs, ...snapshot.taken },
-        ignoredId: await blobId(ignored, format),
-        refsId: await blobId(new TextEncoder().encode(refs.listing), format),
-      });
-    }
-    return ALLOW;
+    return await startTurn(input, opened.gate);
   } catch (error) {
     return {
       stdout: "",
@@ -138,6 +83,78 @@ export async function recordBaseline(input: HookInput, door: TurnDoor): Promise<
       exitCode: 0,
     };
   }
+}
+
+/**
+ * Record the turn's start for an open gate (see {@linkcode recordBaseline}).
+ *
+ * @throws whatever the snapshot, the state dir or the session record's write throws
+ */
+async function startTurn(input: HookInput, gate: GateContext): Promise<HookOutput> {
+  // before the snapshot: an ignore file written while it is taken counts as the turn's. The
+  // system clock, not the injected one: it is compared with file modification times.
+  const startedAt = new Date();
+  const state = await ensureStateDir(gate.repo.commonDir);
+  const [snapshot, { guard, blobs, userConfig }, ignored, refs] = await Promise.all([
+    snapshotWorktree(input.runner, gate.repo, { withIndexId: true }).then(
+      (taken) => ({ tree: taken.tree, taken, error: null }),
+      (error: unknown) => ({ tree: undefined, taken: undefined, error }),
+    ),
+    recordGuard(input, gate.repo),
+    // an error leaves the entries unrecorded: the stop then counts every ignored entry as new
+    ignoredListing(input.runner, gate.repo).catch(() => null),
+    // an error leaves the refs unrecorded: the stop then reviews the worktree only
+    readTurnRefs(input.runner, gate.repo).catch(() => null),
+  ]);
+  const ignoredAtStart = ignored && listingEntries(ignored);
+  const sessionId = gate.payload.session_id;
+  const previous = await readSessionState(state, sessionId);
+  // anchored here by an earlier prompt, yet no state: what the session did before is unknown
+  const lost = !previous && (await readAnchor(input.env, sessionId))?.root === gate.repo.root;
+  const fresh: TurnStart = {
+    ...{ baselineTree: snapshot.tree, baselineRefs: refs?.refs, guard },
+    otherWorktrees: refs?.otherHeads,
+    ignoredAtStart: ignoredAtStart && ignoredAtStart.length <= MAX_IGNORED_ENTRIES
+      ? ignoredAtStart
+      : undefined,
+    ...{ turnStartedAt: startedAt.toISOString(), configAtStart: gate.config },
+    ...{ userConfigAtStart: userConfig, lostBefore: lost || undefined },
+  };
+  // a session's first turn starts where the worktree's other sessions left unanswered work
+  const taken = previous ? null : await takeOver(input, {
+    ...{ repo: gate.repo, state, sessionId },
+  });
+  const { start, prompt } = turnStart(
+    previous,
+    taken ? { ...fresh, ...taken } : fresh,
+    gate.payload.prompt ?? "",
+  );
+  // A new turn starts even when its snapshot failed: the prompt is this turn's; without an
+  // earlier baseline to keep, the stop then says the turn's start was not seen.
+  await writeSessionState(state, {
+    sessionId,
+    value: {
+      ...previous,
+      ...start,
+      root: gate.repo.root,
+      answered: undefined,
+      prompt,
+      consecutiveBlocks: 0,
+      updatedAt: input.now().toISOString(),
+    },
+  });
+  await writeAnchor(input.env, { sessionId, root: gate.repo.root, now: input.now() });
+  if (snapshot.error) throw snapshot.error;
+  // the installed script may allow by itself only a stop that would find nothing since `start`
+  // ... and never over work it must name (its own or another session's, unknown)
+  const unknown = start.lostBefore || (start.lostOthers?.length ?? 0) > 0;
+  if (snapshot.taken && ignored && refs && !unknown && sameStart(start, fresh)) {
+    await stampStop(input, {
+      ...{ repo: gate.repo, sessionId, state, blobs, ...snapshot.taken },
+      ...{ ignored, refsListing: refs.listing },
+    });
+  }
+  return ALLOW;
 }
 
 /** The fields of a {@linkcode TurnStart}, each named so a spread replaces all of them. */
@@ -152,6 +169,34 @@ function startOf(from: TurnStart): TurnStart {
     configAtStart: from.configAtStart,
     userConfigAtStart: from.userConfigAtStart,
     lostBefore: from.lostBefore,
+    inherited: from.inherited,
+    lostOthers: from.lostOthers,
+  };
+}
+
+/**
+ * What a session's first turn takes over from the worktree's other sessions
+ * (lib/gates/turn/inherit.ts): their start, the turns it answers for, the sessions whose work is
+ * unknown. Records that cannot be listed make that work unknown too.
+ */
+async function takeOver(
+  input: HookInput,
+  at: { repo: Repo; state: string; sessionId: string },
+): Promise<Partial<TurnStart>> {
+  const { worktreeStart } = await import("./inherit.ts");
+  const own = await sessionFileName(at.sessionId);
+  const taken = await worktreeStart(at.repo, {
+    ...{ own, state: at.state, env: input.env, now: input.now() },
+  }).catch(() => ({ inherited: [], lost: ["the session records (they could not be listed)"] }));
+  const inherited = "start" in taken && taken.start ? taken.start : {};
+  // what the taken-over start did not record, this prompt's own record gives
+  const start = Object.fromEntries(
+    Object.entries(inherited).filter(([, value]) => value !== undefined),
+  ) as Partial<TurnStart>;
+  return {
+    ...start,
+    ...(taken.inherited.length ? { inherited: taken.inherited } : {}),
+    ...(taken.lost.length ? { lostOthers: taken.lost } : {}),
   };
 }
 
@@ -273,11 +318,12 @@ async function stampStop(
     sessionId: string;
     state: string;
     blobs: GuardedBlob[] | null;
-    ignoredId: string;
-    refsId: string;
+    ignored: Uint8Array;
+    refsListing: string;
   },
 ): Promise<void> {
   if (!at.blobs || !at.indexId || at.excluded.length > 0) return;
+  const format = at.repo.objectFormat;
   // an edit inside a submodule leaves the tree as it was: only review-gate's own stop sees it
   if (await hasSubmodules(input.runner, at.repo)) return;
   const text = stopStampText({
@@ -285,8 +331,8 @@ async function stampStop(
     sessionFile: join(at.state, "sessions", await sessionFileName(at.sessionId)),
     indexId: at.indexId,
     tree: at.tree,
-    ignoredId: at.ignoredId,
-    refsId: at.refsId,
+    ignoredId: await blobId(at.ignored, format),
+    refsId: await blobId(new TextEncoder().encode(at.refsListing), format),
     guard: at.blobs,
   });
   if (text) {

@@ -61,25 +61,28 @@ interface Guarded {
  * @param hooksDir the hooks directory relative to the repository root, when inside it
  */
 export function guardedTreePath(path: string, hooksDir: string | null): Guarded | null {
-  const base = path.split("/").at(-1);
-  if (base === "REVIEW.md") {
+  // compared as a case-insensitive file system would (macOS): git opens `src/.GITATTRIBUTES` there
+  // as `src/.gitattributes`, and the guidelines file is found under any case of its name
+  const folded = path.toLowerCase();
+  const base = folded.split("/").at(-1);
+  if (base === "review.md") {
     return { file: path, what: "review guidelines (REVIEW.md)", names: ["review.md"] };
   }
   if (base === ".gitattributes") {
     // marks files generated, -diff or binary (out of the review) and steers what git add records
     return { file: path, what: "git attributes (.gitattributes)", names: ["gitattributes"] };
   }
-  if (path.startsWith(".review-gate/")) {
+  if (folded.startsWith(".review-gate/")) {
     return {
       file: path,
       what: "review-gate's repository files",
       names: [".review-gate/", "acks.json", "ack…finding"],
     };
   }
-  if (path.startsWith(".husky/")) {
+  if (folded.startsWith(".husky/")) {
     return { file: path, what: "the husky git hooks", names: ["husky", "pre-push"] };
   }
-  if (hooksDir && path.startsWith(`${hooksDir}/`)) {
+  if (hooksDir && folded.startsWith(`${hooksDir.toLowerCase()}/`)) {
     return { file: path, what: "the git hooks", names: ["pre-push", "git hook"] };
   }
   return null;

@@ -88,3 +88,18 @@ Deno.test("guardedTreePath() takes .gitattributes at any depth as gate-control",
   assert.equal(guardedTreePath("src/gitattributes.ts", null), null);
   assert.equal(guardedTreePath("docs/.gitattributes.md", null), null);
 });
+
+Deno.test("guardedTreePath() compares names as a case-insensitive file system does (macOS)", () => {
+  const cases: [string, RegExp][] = [
+    ["src/Review.md", /review guidelines/],
+    ["docs/review.MD", /review guidelines/],
+    ["src/.GITATTRIBUTES", /git attributes/],
+    [".Review-Gate/acks.json", /review-gate's repository files/],
+    [".HUSKY/pre-push", /husky/],
+    ["Hooks/Pre-Push", /the git hooks/],
+  ];
+  for (const [path, what] of cases) {
+    assert.match(guardedTreePath(path, "hooks")?.what ?? "none", what, path);
+  }
+  assert.equal(guardedTreePath("src/review.ts", "hooks"), null);
+});

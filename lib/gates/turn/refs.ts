@@ -3,11 +3,17 @@
  * worktree as
  * it was — commit then `git branch side` + `git reset --hard`, `git commit --amend` then restore
  * the file, commit then `git checkout HEAD~ -- file` — so the worktree alone would pass it in
- * silence while a branch holds it, ready to push. The baseline records the local refs
- * (`git show-ref --head --heads --tags`: `HEAD`, `refs/heads/*`, `refs/tags/*`) and the branches
- * the repository's other worktrees at the session's first start (another session's work, not this
- * turn's: a worktree the session adds is its own); the stop lists every ref that moved and added commits no baseline ref reached (a rewind, a deleted
- * ref or a new name for an old commit add nothing), and reviews the file versions that ref's tip
+ * silence while a ref holds it, ready to push or to bring back. The baseline records every ref
+ * (`git show-ref --head`: `HEAD`, branches, tags, `refs/stash`, notes, any `refs/<name>/…` such as
+ * `refs/wip/x`) and the branches the repository's other worktrees have checked out at the session's
+ * first start (another session's work, not this turn's: a worktree the session adds is its own);
+ * the stop lists every ref that moved and added commits no baseline ref reached (a rewind, a
+ * deleted ref or a new name for an old commit add nothing) — except remote-tracking refs
+ * (`refs/remotes/*`, and `refs/prefetch/*` that `git maintenance` fetches into): a fetch moves them
+ * with other people's commits, and what a push sends is the pre-push gate's to review. A moved
+ * `refs/stash` counts with every stash entry the turn added (its reflog down to the baseline's
+ * entry) and, for each, the index and untracked-files commits `git stash -u` records beside it:
+ * `git stash pop` brings all of them back. It reviews the file versions that ref's tip
  * holds and neither the baseline tree, the worktree's tree nor any baseline ref's tree has — only
  * those files, from the baseline tree (lib/gates/turn/ref_versions.ts): committing part of the
  * turn's work, or committing it beside the user's uncommitted edits (the old `HEAD` holds the files
@@ -23,7 +29,7 @@ import type { Repo } from "../../git/repo.ts";
 
 /** The refs as the turn's start (or a stop) saw them. */
 export interface TurnRefs {
-  /** `git show-ref --head --heads --tags`'s stdout as text (what the stop stamp hashes). */
+  /** `git show-ref --head`'s stdout as text (what the stop stamp hashes). */
   listing: string;
   /** refname (or `HEAD`) → object id. */
   refs: Record<string, string>;
@@ -35,7 +41,16 @@ export interface TurnRefs {
 export const MAX_REF_PARTS = 4;
 
 /** The `show-ref` arguments whose output the stamp and `hooks/turn-stop.sh` compare. */
-export const SHOW_REF_ARGS: readonly string[] = ["show-ref", "--head", "--heads", "--tags"];
+export const SHOW_REF_ARGS: readonly string[] = ["show-ref", "--head"];
+
+/** Refs whose moves are not the turn's to review: remote-tracking refs, and maintenance prefetch. */
+const NOT_THE_TURNS = /^refs\/(?:remotes|prefetch)\//;
+
+/** The ref `git stash` moves; its entries are its reflog. */
+const STASH_REF = "refs/stash";
+
+/** At most this many stash entries a turn added are looked at (the rest are named). */
+const MAX_STASH_ENTRIES = 16;
 
 /**
  * Read the refs: one `show-ref` (exit 1 when there is no ref at all), and where the other
@@ -131,12 +146,19 @@ export async function movedRefParts(
 ): Promise<{ parts: RefPart[]; unseen: string[] }> {
   const known = [...new Set(Object.values(at.before))];
   const byId = new Map<string, string[]>();
+  const unseen: string[] = [];
+  const add = (id: string, ref: string) => byId.set(id, [...(byId.get(id) ?? []), ref]);
   for (const [ref, id] of Object.entries(at.now)) {
-    if (at.before[ref] === id || at.busy.includes(ref)) continue;
-    byId.set(id, [...(byId.get(id) ?? []), ref]);
+    if (at.before[ref] === id || at.busy.includes(ref) || NOT_THE_TURNS.test(ref)) continue;
+    if (ref !== STASH_REF) {
+      add(id, ref);
+      continue;
+    }
+    const stash = await stashTips(runner, at.repo, { tip: id, before: at.before[STASH_REF] });
+    for (const tip of stash.tips) add(tip.id, tip.name);
+    unseen.push(...stash.unseen);
   }
   const byTip = new Map<string, string[]>();
-  const unseen: string[] = [];
   for (const [id, refs] of byId) {
     const tree = await addedTree(runner, at.repo, id, known);
     if (tree === null) continue;
@@ -209,4 +231,51 @@ async function addedTree(
   ], { stdin: new TextEncoder().encode(known.map((k) => `^${k}\n`).join("")) });
   if (new TextDecoder().decode(added).trim() === "") return null;
   return await gitText(runner, repo.root, ["rev-parse", `${commit}^{tree}`]);
+}
+
+/**
+ * The commits a moved `refs/stash` brings back: each stash entry the turn added — the reflog of
+ * `refs/stash`, newest first, down to (not including) the baseline's entry, at most
+ * {@linkcode MAX_STASH_ENTRIES} — and, per entry, its index commit (second parent) and the
+ * untracked files `git stash -u` keeps in a third parent (git-stash(1) "Discussion").
+ *
+ * @param runner the subprocess seam
+ * @param at the repository, the stash's tip now and at the baseline
+ * @returns tips named like `stash@{0}` (`stash@{0} (index)`, `stash@{0} (untracked files)`), and
+ *   phrases for entries past the limit
+ * @throws {import("../../base/errors.ts").GitError} when git cannot list the reflog
+ */
+export async function stashTips(
+  runner: Runner,
+  repo: Repo,
+  at: { tip: string; before?: string },
+): Promise<{ tips: { id: string; name: string }[]; unseen: string[] }> {
+  // `%H %P` per reflog entry; a stash whose reflog is gone still has its tip
+  const listed = await runGit(runner, repo.root, [
+    "log",
+    "-g",
+    "--no-decorate",
+    "--format=%H %P",
+    "-n",
+    String(MAX_STASH_ENTRIES + 1),
+    STASH_REF,
+    "--",
+  ]);
+  const lines = listed.code === 0
+    ? new TextDecoder().decode(listed.stdout).split("\n").filter((l) => l.trim() !== "")
+    : [];
+  const entries = lines.length > 0 ? lines.map((l) => l.trim().split(" ")) : [[at.tip]];
+  const tips: { id: string; name: string }[] = [];
+  const unseen: string[] = [];
+  for (const [n, [id, , index, untracked]] of entries.entries()) {
+    if (id === at.before) break;
+    if (n === MAX_STASH_ENTRIES) {
+      unseen.push(`stash entries past stash@{${MAX_STASH_ENTRIES - 1}} (not looked at)`);
+      break;
+    }
+    tips.push({ id, name: `stash@{${n}}` });
+    if (index) tips.push({ id: index, name: `stash@{${n}} (index)` });
+    if (untracked) tips.push({ id: untracked, name: `stash@{${n}} (untracked files)` });
+  }
+  return { tips, unseen };
 }

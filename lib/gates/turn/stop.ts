@@ -216,17 +216,44 @@ async function stopWithGate(
   input: HookInput,
   gate: GateContext & { state: string; deadline: number },
 ): Promise<HookOutput> {
-  const { payload, repo, state } = gate;
+  const { payload, state } = gate;
   const session: SessionState = (await readSessionState(state, payload.session_id)) ??
     { consecutiveBlocks: 0 };
   // Patches accumulate: a later save (the block counter) must not drop an earlier one (the verdict).
-  const save = (patch: Partial<SessionState>) => {
+  const save = async (patch: Partial<SessionState>) => {
     Object.assign(session, patch);
-    return writeSessionState(state, {
+    await writeSessionState(state, {
       sessionId: payload.session_id,
       value: { ...session, updatedAt: input.now().toISOString() },
     });
+    // answering for the work answers for the other sessions' turns this one took over
+    if (patch.answered && session.inherited?.length) {
+      const { answerInherited } = await import("./inherit.ts");
+      await answerInherited(state, {
+        ...{ inherited: session.inherited, answered: patch.answered, now: input.now() },
+      });
+    }
   };
+  const output = await reviewSinceStart(input, { ...gate, session, save });
+  const took = (session.inherited ?? []).filter((t) => t.updatedAt !== null).map((t) => t.name);
+  if (took.length === 0) return output;
+  return (await import("./answer.ts")).withNotes(output, [
+    `This review started where ${
+      took.length === 1 ? "another session" : `${took.length} other sessions`
+    } of this worktree left work no Stop answered for (sessions/${took.join(", sessions/")}).`,
+  ]);
+}
+
+async function reviewSinceStart(
+  input: HookInput,
+  gate: GateContext & {
+    state: string;
+    deadline: number;
+    session: SessionState;
+    save: (patch: Partial<SessionState>) => Promise<void>;
+  },
+): Promise<HookOutput> {
+  const { payload, repo, session, save } = gate;
   const { current, outside, entriesNow, refsNow, seen } = await lookNow(input, gate, session);
   const baseline = session.baselineTree;
   if (!baseline) {
@@ -313,7 +340,14 @@ async function sinceBaseline(
       busy: await branchesCheckedOut(session.otherWorktrees ?? []),
     })
     : { parts: [], unseen: [] };
-  const lost = session.lostBefore ? [LOST_BEFORE] : [];
+  const lost = [
+    ...(session.lostBefore ? [LOST_BEFORE] : []),
+    ...(session.lostOthers ?? []).map((name) =>
+      name.endsWith(".json")
+        ? `what another session changed in this worktree (sessions/${name}: its record was deleted or does not verify)`
+        : `what other sessions changed in this worktree (${name})`
+    ),
+  ];
   return { moved, unseen: [...lost, ...at.outside, ...hidden, ...moved.unseen] };
 }
 

@@ -1,36 +1,23 @@
 /**
  * The review answer (schemas/review.schema.json): verdict, summary, findings with severity,
  * category, scope and location, next steps. The shapes every room that shows or judges findings uses.
+ * The words of severity, category, scope and council policy are the config's too: they live in
+ * lib/vocabulary/review.ts, below the config, and are re-exported here.
  *
  * @module
  */
+import type { Category, Scope, Severity } from "../../vocabulary/review.ts";
 
-/** Finding severities, most severe first (schemas/review.schema.json). */
-export const SEVERITIES = ["critical", "high", "medium", "low"] as const;
-/** One finding severity. */
-export type Severity = typeof SEVERITIES[number];
-
-/** Finding categories (schemas/review.schema.json); policy `categories` picks which may block. */
-export const CATEGORIES = [
-  "bug",
-  "security",
-  "performance",
-  "reliability",
-  "maintainability",
-  "style",
-] as const;
-/** One finding category. */
-export type Category = typeof CATEGORIES[number];
-
-/**
- * Where a finding comes from (schemas/review.schema.json): `introduced` by the change (it points at
- * changed lines: the decoder checks it), `pre-existing-touched` (there before, in code the change
- * touches) or `outside` (there before, in code the change does not touch). Only `introduced`
- * findings block unless policy `block_on_preexisting` is set.
- */
-export const SCOPES = ["introduced", "pre-existing-touched", "outside"] as const;
-/** One finding scope. */
-export type Scope = typeof SCOPES[number];
+export {
+  CATEGORIES,
+  type Category,
+  COUNCIL_POLICIES,
+  type CouncilPolicy,
+  type Scope,
+  SCOPES,
+  SEVERITIES,
+  type Severity,
+} from "../../vocabulary/review.ts";
 
 /** One finding of a review answer (schemas/review.schema.json). */
 export interface Finding {
@@ -78,11 +65,6 @@ export interface FindingNote {
   /** In a council review: which providers reported it (lib/kinds/review/council.ts). */
   agreement?: Agreement;
 }
-
-/** Council policies (config `council_policy`): which of a council's findings block. */
-export const COUNCIL_POLICIES = ["any", "majority", "all"] as const;
-/** One council policy. */
-export type CouncilPolicy = typeof COUNCIL_POLICIES[number];
 
 /** Who agreed on a finding of a council review. */
 export interface Agreement {
