@@ -2,8 +2,9 @@
  * The house rules of the source tree, checked on every test run: no import circle anywhere
  * (lib/, main.ts, fixtures/, bench/, scripts/, test/), and in lib/ imports run one way, down the
  * rooms in {@linkcode ROOMS} — a room imports only rooms listed before it (test files may reach
- * anything); and lib/config/ imports no answer kind (lib/kinds/): the words the two share live in
- * lib/vocabulary/. The README's Development section shows the same map.
+ * anything); lib/config/ imports no answer kind (lib/kinds/): the words the two share live in
+ * lib/vocabulary/; and the review pipeline knows no answer kind: lib/review/ reaches lib/kinds/
+ * only through {@linkcode KIND_CONTRACT}. The README's Development section shows the same map.
  *
  * @module
  */
@@ -27,6 +28,18 @@ const ROOMS: readonly (readonly string[])[] = [
   ["review"],
   ["gates", "install", "jobs", "ci"],
   ["cli"],
+];
+
+/**
+ * What of lib/kinds/ the review pipeline (lib/review/) may import: the registry (a kind by name),
+ * the definition (what every kind offers the pipeline, and the vocabulary its methods are typed
+ * with), and the kinds' names (a list, no kind's code). Anything a kind decides — its policy,
+ * findings, merges, prompts — the pipeline asks its definition for.
+ */
+const KIND_CONTRACT: readonly string[] = [
+  "lib/kinds/registry.ts",
+  "lib/kinds/definition.ts",
+  "lib/kinds/names.ts",
 ];
 
 const ROOT = normalize(join(dirname(new URL(import.meta.url).pathname), ".."));
@@ -141,5 +154,19 @@ Deno.test("lib/config/ imports nothing from lib/kinds/: the words they share are
       `${file} imports ${target}`
     )
   );
+  assert.deepEqual(problems, []);
+});
+
+Deno.test("lib/review/ imports of lib/kinds/ are the kind registry, definition and names only", () => {
+  const files = sources(["lib/review"]).filter((f) => !/(_test|\/_testing)\.ts$/.test(f));
+  assert.ok(files.includes("lib/review/run_review.ts"));
+  const problems: string[] = [];
+  for (const [file, targets] of importGraph(files)) {
+    for (const target of targets) {
+      if (roomOf(target) === "kinds" && !KIND_CONTRACT.includes(target)) {
+        problems.push(`${file} imports ${target}: ask the kind's definition instead`);
+      }
+    }
+  }
   assert.deepEqual(problems, []);
 });

@@ -13,7 +13,7 @@ import { resolveRepo } from "../git/repo.ts";
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { location } from "../formats/terminal.ts";
-import { findFinding } from "../review/find_finding.ts";
+import { findFinding } from "../store/find_finding.ts";
 import { stateDir } from "../store/state.ts";
 import { agentMarker } from "../base/agent_env.ts";
 import type { Runner } from "../exec/exec.ts";

@@ -15,17 +15,26 @@
  *
  * @module
  */
-import type { DecoderKind, JsonSchema } from "../answer/types.ts";
+import type { DecoderKind, JsonSchema, TreeView } from "../answer/types.ts";
 import type { Change, Coverage } from "../git/types.ts";
-import type { Policy } from "./review/policy.ts";
+import type { Policy, PolicyConfig } from "./review/policy.ts";
 import type { AcknowledgedFinding, ReviewKind } from "./review/prompt.ts";
 import type { ReviewGuidelines } from "./review/rules_text.ts";
-import type { FindingNote } from "./review/types.ts";
+import type { Agreement, CouncilPolicy, FindingNote } from "./review/types.ts";
+
+/**
+ * The blocking policy a config sets (`fail_on`, `min_confidence`, `categories`…), as every kind's
+ * {@linkcode KindDefinition.blocking} and the formats take it.
+ */
+export type { Policy, PolicyConfig };
+
+/** A prompt variant: `review`, or `adversarial-review` (`--adversarial`). */
+export type PromptVariant = ReviewKind;
 
 /** What shapes a prompt besides the change and the kind's input. */
 export interface KindPromptOptions {
   /** The prompt variant of `review` (`--adversarial`); kinds without variants ignore it. */
-  variant: ReviewKind;
+  variant: PromptVariant;
   /** `--focus` text. */
   focus?: string;
   /** What the coding agent said about its change (Stop gate), carried in as data. */
@@ -34,6 +43,8 @@ export interface KindPromptOptions {
   acks?: readonly AcknowledgedFinding[];
   /** The team's guidelines for the change's files (lib/rules/), sent as review policy. */
   guidelines?: ReviewGuidelines;
+  /** In a review in parts ({@linkcode KindParts}): the chunk (0-based) this prompt holds. */
+  part?: { index: number };
 }
 
 /** What decides whether an answer blocks. */
@@ -112,6 +123,79 @@ export interface RecordCounts {
   itemCounts?: Record<string, number>;
 }
 
+/**
+ * What a kind whose answers carry review findings (`findings[]` of `schemas/review.schema.json`)
+ * adds: the findings get fingerprints, acknowledgements match them (lib/acks), and the model is
+ * told the acknowledged ones and the team's guidelines.
+ */
+export interface KindFindings {
+  /**
+   * One fingerprint per finding of a decoded answer, in answer order, from the reviewed tree
+   * (lib/kinds/review/fingerprint.ts).
+   *
+   * @throws what reading the tree throws (a git failure)
+   */
+  fingerprints(answer: unknown, tree: Pick<TreeView, "text">): Promise<string[]>;
+}
+
+/** One answer of a review in parts: a part's (1-based chunk number), from one provider. */
+export interface PartAnswer {
+  answer: unknown;
+  part: number;
+  provider: string;
+}
+
+/**
+ * Who reported one finding of a merged answer: its parts (ascending) and providers. The kind's own
+ * sources carry more (each provider's version of the finding), which it reads back when it settles
+ * the merged answer.
+ */
+export interface MergedSource {
+  parts: number[];
+  providers: string[];
+}
+
+/** A council's providers and, per part (1-based), the providers that answered it. */
+export interface CouncilAnswers {
+  providers: readonly string[];
+  answeredBy: ReadonlyMap<number, readonly string[]>;
+}
+
+/**
+ * How a kind is reviewed in several calls whose answers are merged (lib/review/parts.ts): a change
+ * larger than one prompt in parts, and a council (several providers, each asked every part).
+ */
+export interface KindParts {
+  /**
+   * Merge the answers of the parts (and providers) into one answer of the kind.
+   *
+   * @param answers in part order, then provider order
+   * @param labels how many parts there are and how a merged summary names its sources
+   * @returns the merged answer and, per merged finding (answer order), who reported it
+   */
+  merge(
+    answers: readonly PartAnswer[],
+    labels: { count: number; by: "part" | "provider" | "both" },
+  ): Promise<{ answer: unknown; sources: MergedSource[] }>;
+  /**
+   * Judge a merged answer per report: each finding is shown as a report of it that blocks under
+   * the policy, when any does; in a council, which providers agreed on each finding and whether
+   * enough did (`council_policy`) — lib/kinds/review/council.ts.
+   *
+   * @param answer the merged answer ({@linkcode merge}'s, or the cached one)
+   * @param at the sources {@linkcode merge} gave, the policy, and a council's answers and policy
+   * @returns the answer to judge and store, and a council's agreements (one per finding)
+   */
+  settle(
+    answer: unknown,
+    at: {
+      sources: readonly MergedSource[];
+      policy: Policy;
+      council?: CouncilAnswers & { policy: CouncilPolicy };
+    },
+  ): Promise<{ answer: unknown; agreements?: Agreement[] }>;
+}
+
 /** A command-line switch of a kind that changes its blocking policy, e.g. `--fail-on-missing`. */
 export interface KindSwitch {
   /** The flag, e.g. `"--fail-on-missing"`. */
@@ -156,16 +240,17 @@ export interface KindDefinition {
   /** Own renderers; absent for the review kind, whose renderers are the formats themselves. */
   readonly render?: KindRenderers;
   /**
-   * True when its answers carry review findings (`findings[]` of `schemas/review.schema.json`):
-   * they get fingerprints and acknowledgements (lib/acks) and are told the acknowledged ones.
+   * Present when its answers carry review findings ({@linkcode KindFindings}): fingerprints,
+   * acknowledgements, the team's guidelines.
    */
-  readonly hasFindings?: boolean;
+  readonly findings?: KindFindings;
   /**
-   * True when a change larger than one prompt may be reviewed in several calls whose answers are
-   * merged (lib/review/parts.ts). Without it the kind is asked once, with the review plan cut to
-   * one prompt (`max_calls` 1): what does not fit is named as not reviewed.
+   * Present when a change larger than one prompt may be reviewed in several calls whose answers are
+   * merged ({@linkcode KindParts}), and by a council. Without it the kind is asked once, by one
+   * provider, with the review plan cut to one prompt (`max_calls` 1): what does not fit is named
+   * as not reviewed.
    */
-  readonly reviewsInParts?: boolean;
+  readonly parts?: KindParts;
   /**
    * The decoder kind (schema + coherence) for one review.
    *
@@ -179,11 +264,13 @@ export interface KindDefinition {
   /** The corrective resume's prompt, from the formatted refusal lines. */
   corrective(refusalText: string): string;
   /** The prompt template text (its hash is part of the verdict's identity). */
-  templateText(variant: ReviewKind): string;
+  templateText(variant: PromptVariant): string;
   /** Text identifying the input for the verdict cache (hashed), or `undefined` without input. */
   inputIdentity(input: unknown): string | undefined;
   /** What of the input the run record keeps (renderers read it back as `kindInput`). */
   recordInput(input: unknown): unknown;
+  /** The blocking policy a config sets, passed back to {@linkcode blocking} and the formats. */
+  policy(config: PolicyConfig): Policy;
   /** The status a decoded answer gives the run. */
   status(answer: unknown): AnswerStatus;
   /** Whether the answer blocks (exit 1, a gate stops). */

@@ -1,17 +1,16 @@
 /**
- * Acknowledgements in a review (docs/design.md "Acknowledgements"): which ones hold,
- * which are told to the model for this change (and so belong to the verdict's cache key), and the
- * notes that mark each finding of an answer with its fingerprint and acknowledgement.
+ * Acknowledgements in a review (docs/design.md "Acknowledgements"): which ones hold, and which are
+ * told to the model for this change (and so belong to the verdict's cache key). The notes that mark
+ * each finding of an answer with its fingerprint and acknowledgement are made where the answer is
+ * judged (lib/review/finish.ts).
  *
  * @module
  */
-import { acksDigest, acksForChange, activeAcks, noteFindings } from "../acks/match.ts";
+import { acksDigest, acksForChange, activeAcks } from "../acks/match.ts";
 import { readAcks } from "../acks/file.ts";
 import type { Ack } from "../acks/types.ts";
 import type { Runner } from "../exec/exec.ts";
 import type { Change } from "../git/types.ts";
-import { fingerprintFindings } from "../kinds/review/fingerprint.ts";
-import type { FindingNote, ReviewAnswer } from "../kinds/review/types.ts";
 
 /** The acknowledgements of one review. */
 export interface ReviewAcks {
@@ -38,17 +37,4 @@ export async function reviewAcks(
   const active = activeAcks(all, at.now);
   const told = acksForChange(active, new Set(at.change.files.map((f) => f.path)));
   return { active, told, digest: await acksDigest(told) };
-}
-
-/**
- * The notes of an answer's findings: fingerprints from the reviewed tree, acknowledgements matched.
- *
- * @throws what reading the reviewed tree throws (a git failure)
- */
-export async function noteAnswer(
-  answer: ReviewAnswer,
-  change: Change,
-  acks: readonly Ack[],
-): Promise<FindingNote[]> {
-  return noteFindings(await fingerprintFindings(answer.findings, change.tree), acks);
 }

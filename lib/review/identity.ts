@@ -6,14 +6,12 @@
  *
  * @module
  */
-import type { AnswerKind } from "../kinds/registry.ts";
-import { reviewKind } from "../kinds/review/kind.ts";
+import type { KindDefinition, PromptVariant } from "../kinds/definition.ts";
 import type { Config } from "../config/config.ts";
 import type { Budgets } from "../git/types.ts";
 import { hasPromptLimitEntry, PROMPT_LIMITS } from "../providers/limits.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import type { MemoParts } from "../store/verdict_memo.ts";
-import { promptTemplate, type ReviewKind } from "../kinds/review/prompt.ts";
 import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
 import { ruleSettingsIdentity } from "../rules/report.ts";
 import { programIdentity } from "../providers/program.ts";
@@ -37,30 +35,34 @@ export function budgetsFor(config: Config, maxPromptBytes?: number): Budgets {
   };
 }
 
+/** A verdict's identity under a config, minus the target (lib/store/verdict_memo.ts `MemoParts`). */
+export type VerdictIdentity = Omit<MemoParts, "from" | "to">;
+
+/** What of an answer kind's definition a verdict's identity holds. */
+export type KindIdentity = Pick<KindDefinition, "schema" | "templateText" | "parts">;
+
 /**
  * The verdict identity of a review under a config, minus the target: its schema and prompt
- * template are those of the answer kind (default "review").
+ * template are those of the answer kind (default: the registry's "review").
  *
  * @param options review kind (prompt variant), focus, the digest of the acknowledgements that
- *   hold (default `"none"`), and the answer kind (default "review")
+ *   hold (default `"none"`), and the answer kind's definition (default: the registry's "review";
+ *   a gate's fast path passes it, so as not to load the registry)
  * @throws {import("../base/errors.ts").UsageError} for an unknown provider
  */
 export async function verdictIdentity(
   config: Config,
   options: {
-    kind: ReviewKind;
+    kind: PromptVariant;
     focus?: string;
     acks?: string;
-    answerKind?: AnswerKind;
+    definition?: KindIdentity;
     rules?: RulesOptions;
     /** The environment: a provider binary override (`REVIEW_GATE_<NAME>_BIN`) is part of it. */
     env?: Record<string, string | undefined>;
   },
-): Promise<Omit<MemoParts, "from" | "to">> {
-  // The gates' fast paths ask for reviews: only another kind loads the kind registry.
-  const kind = options.answerKind === undefined || options.answerKind === "review"
-    ? { schema: reviewKind.schema, templateText: promptTemplate, reviewsInParts: true }
-    : (await import("../kinds/registry.ts")).getKind(options.answerKind);
+): Promise<VerdictIdentity> {
+  const kind = options.definition ?? (await import("../kinds/registry.ts")).getKind("review");
   const provider = config.provider;
   if (!hasPromptLimitEntry(provider)) {
     // Unknown name: let the registry throw its UsageError (the only path that loads the adapters).
@@ -81,7 +83,7 @@ export async function verdictIdentity(
     budgets: {
       ...budgetsFor(config, PROMPT_LIMITS[provider] ?? undefined),
       // a kind asked in one call gets a one-prompt plan: what does not fit is named, never sent
-      ...(kind.reviewsInParts ? {} : { maxCalls: 1 }),
+      ...(kind.parts ? {} : { maxCalls: 1 }),
     },
     acks: options.acks ?? "none",
     rules: await ruleSettingsIdentity(config, options.rules ?? LOCAL_RULES),

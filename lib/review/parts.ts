@@ -3,7 +3,8 @@
  * the review plan is one provider session with its own corrective resume (lib/session/call.ts),
  * at most `jobs` at a time, all within one shared deadline, and one read-only proof around the
  * whole review rather than around each call. Each part's answer is decoded against that part's
- * files only, then the answers are merged and deduplicated (lib/kinds/review/merge.ts). A part
+ * files only, then the answers are merged and deduplicated by the answer kind
+ * (lib/kinds/definition.ts `KindParts`; the review kind's: lib/kinds/review/merge.ts). A part
  * whose chunk is unchanged since an earlier review reuses that part's cached verdict, so when only
  * some chunks change only those are asked again.
  *
@@ -19,16 +20,19 @@
  * @module
  */
 import { programKey } from "./identity.ts";
-import type { TreeView } from "../answer/types.ts";
+import type { DecoderKind, TreeView } from "../answer/types.ts";
 import { formatRefusal } from "../answer/refusal.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
 import type { Change, Coverage, OmittedPart } from "../git/types.ts";
-import { reviewKind } from "../kinds/review/kind.ts";
-import { type FindingSource, mergeAnswers, type SourcedAnswer } from "../kinds/review/merge.ts";
-import { buildCorrectivePrompt, buildReviewPrompt } from "../kinds/review/prompt.ts";
-import type { ReviewAnswer } from "../kinds/review/types.ts";
+import type {
+  KindDefinition,
+  KindParts,
+  MergedSource,
+  PartAnswer,
+  PromptVariant,
+} from "../kinds/definition.ts";
 import type { ProviderAdapter } from "../providers/provider.ts";
 import type { AttemptRun, CallOutcome, CallStatus, ReadOnlyProof } from "../session/call.ts";
 import { callStructured } from "../session/call.ts";
@@ -55,7 +59,15 @@ export interface PartsRequest {
   providers: PartsProvider[];
   model?: string;
   maxTurns: number;
-  kind: "review" | "adversarial-review";
+  /** The answer kind asked for. */
+  kind: KindDefinition;
+  /** How it merges the answers of the parts (its definition's `parts`). */
+  parts: KindParts;
+  /** The kind's input (`undefined` for review). */
+  kindInput?: unknown;
+  /** Its decoder kind for this change (each part's answer is decoded against the part's files). */
+  decoder: DecoderKind<unknown>;
+  variant: PromptVariant;
   focus?: string;
   agentMessage?: string;
   /** The config in force (its filter settings key each part's cached verdict). */
@@ -92,10 +104,10 @@ export interface PartsRequest {
 
 /** The outcome of a review in parts: one call outcome, the parts, and the merged provenance. */
 export interface PartsOutcome {
-  outcome: CallOutcome<ReviewAnswer>;
+  outcome: CallOutcome<unknown>;
   parts: PartRecord[];
   /** Per merged finding, which parts (and providers) reported it. */
-  sources: FindingSource[];
+  sources: MergedSource[];
   /** Coverage with failed parts named, when some failed and the review stands. */
   coverage: Coverage;
   /** Per part (1-based), the providers that answered it (fresh or cached), in council order. */
@@ -105,9 +117,9 @@ export interface PartsOutcome {
 interface PartResult {
   index: number;
   provider: PartsProvider;
-  outcome?: CallOutcome<ReviewAnswer>;
+  outcome?: CallOutcome<unknown>;
   /** The part's verdict from the cache. */
-  cached?: ReviewAnswer;
+  cached?: unknown;
   key: string;
 }
 
@@ -132,7 +144,7 @@ export async function reviewInParts(request: PartsRequest): Promise<PartsOutcome
   await Promise.all(Array.from({ length: Math.min(request.jobs, tasks.length) }, worker));
   const order = (r: PartResult) => r.index * 8 + request.providers.indexOf(r.provider);
   results.sort((a, b) => order(a) - order(b));
-  const outcome = combine(request, results);
+  const outcome = await combine(request, results);
   let changed: string[] = [];
   try {
     changed = request.proof.compare(before, await request.proof.take());
@@ -173,12 +185,12 @@ async function reviewPart(
     provider: await programKey(provider.adapter, provider.bin, request.env),
     model: request.model,
     focus: request.focus,
-    reviewKind: request.kind,
+    reviewKind: request.variant,
     planId: "part",
     acks: request.acks.digest,
   });
   if (request.state !== null && request.useCache) {
-    const hit = await readCache<ReviewAnswer>(request.state, key);
+    const hit = await readCache<unknown>(request.state, key);
     if (hit) return { index, provider, cached: hit.answer, key };
   }
   const remaining = request.deadline - Date.now();
@@ -189,18 +201,17 @@ async function reviewPart(
       : "interrupted before this part started";
     return { index, provider, outcome: { status, message, attempts: [] }, key };
   }
-  const kind = reviewKind;
-  const prompt = buildReviewPrompt(request.change, {
-    kind: request.kind,
-    schema: kind.schema,
+  const { kind, decoder } = request;
+  const prompt = kind.prompt(request.change, {
+    variant: request.variant,
     focus: request.focus,
     agentMessage: request.agentMessage,
     acks: request.acks.told,
     part: { index },
     guidelines,
-  });
+  }, request.kindInput);
   const tree = partView(request.change, index);
-  const outcome = await callStructured<ReviewAnswer>({
+  const outcome = await callStructured<unknown>({
     adapter: provider.adapter,
     bin: provider.bin,
     request: {
@@ -210,11 +221,8 @@ async function reviewPart(
       model: request.model,
       maxTurns: request.maxTurns,
     },
-    correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), kind.schema),
-    decode: async (input) =>
-      (await import("../answer/decoder.ts")).decode(kind, input, tree) as Promise<
-        import("../answer/types.ts").Decision<ReviewAnswer>
-      >,
+    correctivePrompt: (refusal) => kind.corrective(formatRefusal(refusal)),
+    decode: async (input) => (await import("../answer/decoder.ts")).decode(decoder, input, tree),
     runner: request.runner,
     timeoutMs: Math.min(request.callTimeoutMs, remaining),
     signal: request.signal,
@@ -224,7 +232,7 @@ async function reviewPart(
   });
   if (outcome.status === "ok" && request.state !== null) {
     const record = { id: `part-${index + 1}`, status: "approved" as const };
-    await writeCache(request.state, key, { answer: outcome.answer!, record }).catch(() => {});
+    await writeCache(request.state, key, { answer: outcome.answer, record }).catch(() => {});
   }
   return { index, provider, outcome, key };
 }
@@ -246,7 +254,7 @@ function partView(change: Change, index: number): TreeView {
 }
 
 /** One outcome for the whole review, from its parts. */
-function combine(request: PartsRequest, results: PartResult[]): PartsOutcome {
+async function combine(request: PartsRequest, results: PartResult[]): Promise<PartsOutcome> {
   const { change } = request;
   const count = change.chunks.length;
   const council = request.providers.length > 1;
@@ -270,7 +278,7 @@ function combine(request: PartsRequest, results: PartResult[]): PartsOutcome {
     };
   });
   const answeredBy = new Map<number, string[]>();
-  const answered: SourcedAnswer[] = results.flatMap((r) => {
+  const answered: PartAnswer[] = results.flatMap((r) => {
     const answer = r.cached ?? r.outcome?.answer;
     if (!answer) return [];
     const provider = r.provider.adapter.name;
@@ -278,7 +286,7 @@ function combine(request: PartsRequest, results: PartResult[]): PartsOutcome {
     return [{ answer, part: r.index + 1, provider }];
   });
   const failed = results.filter((r) => !r.cached && r.outcome!.status !== "ok");
-  const outcome: CallOutcome<ReviewAnswer> = { status: "ok", attempts };
+  const outcome: CallOutcome<unknown> = { status: "ok", attempts };
   const fresh = results.flatMap((r) => (r.outcome ? [r.outcome] : []));
   outcome.sessionId = fresh.find((o) => o.sessionId)?.sessionId;
   outcome.model = fresh.find((o) => o.model)?.model;
@@ -288,7 +296,7 @@ function combine(request: PartsRequest, results: PartResult[]): PartsOutcome {
   if (usage) outcome.usage = usage;
   let coverage = change.coverage;
   const by = council ? (count > 1 ? "both" : "provider") : "part";
-  const merged = mergeAnswers(answered, { count, by });
+  const merged = await request.parts.merge(answered, { count, by });
   const first = failed[0];
   if (first && !(request.onPartial === "allow" && answered.length > 0)) {
     const who = council ? `${first.provider.adapter.name}, ` : "";
@@ -350,7 +358,7 @@ function withFailed(
   };
 }
 
-function sumUsage(outcomes: CallOutcome<ReviewAnswer>[]): CallOutcome["usage"] {
+function sumUsage(outcomes: CallOutcome<unknown>[]): CallOutcome["usage"] {
   const used = outcomes.flatMap((o) => (o.usage ? [o.usage] : []));
   if (used.length === 0) return undefined;
   const total: Record<string, number> = {};

@@ -8,8 +8,7 @@
  *
  * @module
  */
-import type { FindingNote } from "../kinds/review/types.ts";
-import type { KindDefinition } from "../kinds/definition.ts";
+import type { KindDefinition, Policy } from "../kinds/definition.ts";
 import type { Config } from "../config/config.ts";
 import { StoreError } from "../base/errors.ts";
 import { getRenderer } from "../formats/registry.ts";
@@ -18,7 +17,6 @@ import { type CacheEntry, writeCache } from "../store/cache.ts";
 import { appendRecord, type RecordLine } from "../store/records.ts";
 import { writeRunRecord, writeSuccess, writeTranscript } from "../store/run_dir.ts";
 import { writeMemo } from "../store/verdict_memo.ts";
-import type { Policy } from "../kinds/review/policy.ts";
 import type { Coverage } from "../git/types.ts";
 import type { PartRecord, ReviewStatus, RunningRecord, RunRecord } from "../store/run_record.ts";
 import { exitCodeFor } from "./exit_code.ts";
@@ -36,7 +34,7 @@ export interface FinishedRun {
   /** The accepted answer (fresh or cached) of the run's answer kind, absent on failure. */
   answer?: unknown;
   /** A review answer's finding notes (fingerprints, acknowledgements), index for index. */
-  findingNotes?: FindingNote[];
+  findingNotes?: RunRecord["findingNotes"];
   /**
    * False when the verdict must not be reused for the whole change: a part of it, or a council
    * member, could not run, so a later identical change would read as fully reviewed. Default true.
@@ -49,6 +47,7 @@ export interface FinishedRun {
   config: Config;
   /** The answer kind asked for (its success files, counts and markdown). */
   kind: KindDefinition;
+  /** The kind's policy under the config (the markdown file marks what blocks). */
   policy: Policy;
   /** Verdict memo key of an immutable target, pointed at this verdict on success. */
   memoKey?: string;

@@ -9,6 +9,7 @@
 import type { Config } from "../../config/config.ts";
 import type { Coverage, ExcludedFile } from "../../git/types.ts";
 import type { FindingNote, ReviewAnswer } from "../../kinds/review/types.ts";
+import { reviewDefinition } from "../../kinds/review/definition.ts";
 import { acksDigest, activeAcks, noteFindings } from "../../acks/match.ts";
 import { readAcks } from "../../acks/file.ts";
 import type { Repo } from "../../git/repo.ts";
@@ -89,6 +90,8 @@ export async function cacheContextOf(
   const rules = at.rules ?? pushRules("");
   const identity = await verdictIdentity(config, {
     kind: "review",
+    // a push asks for a review: its definition, without loading every kind's
+    definition: reviewDefinition,
     acks: await acksDigest(acks),
     rules,
     ...(at.env ? { env: at.env } : {}),

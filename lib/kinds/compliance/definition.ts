@@ -18,6 +18,7 @@ import {
   complianceTerminal,
 } from "./render.ts";
 import type { ComplianceAnswer, CompliancePlan, RecordedPlan } from "./types.ts";
+import { policyOf } from "../review/policy.ts";
 
 export { FAIL_ON_MISSING };
 
@@ -39,6 +40,8 @@ export const complianceDefinition: KindDefinition = {
     const { path, sha256, items } = plan(input);
     return { path, sha256, items };
   },
+  // its blocking ignores the config's review policy; the formats are given it all the same
+  policy: policyOf,
   status: (answer) =>
     (answer as ComplianceAnswer).verdict === "compliant" ? "approved" : "needs-attention",
   blocking: (answer, { switches }) =>

@@ -7,7 +7,7 @@
  */
 import { UsageError } from "../base/errors.ts";
 import type { Finding } from "../kinds/review/types.ts";
-import { listRunIds, readRun } from "../store/run_reader.ts";
+import { listRunIds, readRun } from "./run_reader.ts";
 
 /** How many of the newest runs a fingerprint is looked for in. */
 export const SEARCHED_RUNS = 500;

@@ -1,0 +1,82 @@
+/**
+ * The review's model call, when it is asked once: one structured call to the provider
+ * (lib/session/call.ts), decoded as the run's answer kind, inside the read-only proof, in a
+ * private read-only copy of the reviewed tree (lib/session/workspace.ts) — the call's setting,
+ * prepared ahead or now: only when a model is about to be asked (the call's code, too, is loaded
+ * only then: a cache hit never needs it). A review in parts asks in lib/review/ask_parts.ts.
+ *
+ * @module
+ */
+import { formatRefusal } from "../answer/refusal.ts";
+import type { DecoderKind } from "../answer/types.ts";
+import type { Runner } from "../exec/exec.ts";
+import type { Repo } from "../git/repo.ts";
+import type { Change } from "../git/types.ts";
+import { missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
+import type { SettingAhead } from "./ahead.ts";
+import type { Answered } from "./finish.ts";
+import type { Setup } from "./setup.ts";
+import type { ReviewDeps, ReviewOptions } from "./types.ts";
+
+/**
+ * Ask the provider about the whole change.
+ *
+ * @param at the repository, the change, the prompt and the call's setting
+ * @returns the call's outcome, and its answer when it gave one
+ * @throws whatever the setting (the copy, the proof's snapshots) or the call's set-up throws
+ */
+export async function askOnce(
+  setup: Pick<Setup, "kind" | "adapter">,
+  options: Pick<ReviewOptions, "config" | "kindInput" | "cwd">,
+  deps: Pick<ReviewDeps, "runner" | "env" | "signal" | "onProviderStart">,
+  at: { repo: Repo; change: Change; prompt: string; setting: SettingAhead },
+): Promise<Answered> {
+  const { kind, adapter } = setup;
+  const { config } = options;
+  const decoderKind = kind.decoder(options.kindInput, at.change);
+  deps.onProviderStart?.(adapter.name);
+  const bin = resolveBinary(adapter, deps.env, options.cwd);
+  const setting = at.setting.prepare(at.repo, at.change.toTree ?? at.change.to);
+  const { callStructured } = await import("../session/call.ts");
+  const outcome = await setting.use((workspace, proof) =>
+    callStructured({
+      adapter,
+      bin,
+      request: {
+        prompt: at.prompt,
+        schema: kind.schema,
+        root: at.repo.root,
+        model: config.model,
+        maxTurns: config.max_turns,
+      },
+      correctivePrompt: (refusal) => kind.corrective(formatRefusal(refusal)),
+      decode: async (input) =>
+        (await import("../answer/decoder.ts")).decode(decoderKind, input, at.change.tree),
+      runner: loadingJudge(deps.runner, decoderKind),
+      timeoutMs: config.timeout_seconds * 1000,
+      signal: deps.signal,
+      env: deps.env,
+      workspace,
+      proof,
+      missingBinaryMessage: missingBinaryMessage(adapter, bin),
+    })
+  );
+  return { answer: outcome.answer, outcome };
+}
+
+/**
+ * `runner` (of the provider calls), which starts loading the answer kind's validator once it has
+ * started the first provider: the code the answer is judged with then loads while the provider
+ * works, not after it answered. A failure to load is left to the decoder, which loads it again.
+ */
+export function loadingJudge(runner: Runner, decoderKind: DecoderKind<unknown>): Runner {
+  let loading = false;
+  return (request) => {
+    const child = runner(request);
+    if (!loading) {
+      loading = true;
+      decoderKind.loadValidator?.().catch(() => {});
+    }
+    return child;
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The review's first stage: what it is asked as, fixed before the change is collected — the answer
+ * kind's definition (lib/kinds/registry.ts) and its policy under the config, the provider or a
+ * council (only a kind reviewed in parts has one), the verdict identity minus the change, and the
+ * record fields known now.
+ *
+ * @module
+ */
+import { getKind } from "../kinds/registry.ts";
+import type { KindDefinition, KindParts, Policy } from "../kinds/definition.ts";
+import type { Change } from "../git/types.ts";
+import { getProvider } from "../providers/registry.ts";
+import type { ProviderAdapter } from "../providers/provider.ts";
+import { sha256Hex } from "../base/sha256.ts";
+import { type VerdictIdentity, verdictIdentity } from "./identity.ts";
+import type { RunBase } from "./open_run.ts";
+import type { ReviewDeps, ReviewOptions } from "./types.ts";
+
+/** What a review is asked as. */
+export interface Setup {
+  started: Date;
+  /** The answer kind asked for. */
+  kind: KindDefinition;
+  /** The provider asked: the only one, or a council's first. */
+  adapter: ProviderAdapter;
+  /** A council's providers (empty: `adapter` alone). */
+  council: ProviderAdapter[];
+  /** The kind's policy under the config. */
+  policy: Policy;
+  identity: VerdictIdentity;
+  /** sha256 of the kind's input identity (compliance: the plan), when it has an input. */
+  kindInputHash?: string;
+  /** The record fields known before the change is collected. */
+  base: RunBase;
+  /**
+   * True when the review asks a model for any change that has something to show — no whole-change
+   * verdict to look up first (`--no-cache`, a council, whose parts are looked up inside the
+   * workspace), no caller's `notAsked`, no daily budget that could stop a gate — so the call's
+   * setting can be prepared as soon as the listing names a file the rules keep.
+   */
+  asksAhead: boolean;
+}
+
+/** What of the options the set-up reads. */
+export type SetupOptions = Pick<
+  ReviewOptions,
+  "answerKind" | "kindInput" | "kind" | "focus" | "config" | "gate" | "useCache" | "notAsked"
+>;
+
+/**
+ * Set a review up.
+ *
+ * @throws {import("../base/errors.ts").UsageError} unknown provider
+ */
+export async function setUp(options: SetupOptions, deps: Pick<ReviewDeps, "now">): Promise<Setup> {
+  const { config } = options;
+  const started = deps.now();
+  const kind = getKind(options.answerKind ?? "review");
+  // a council reviews in parts (one call per provider and part); other kinds ask one provider
+  const council = kind.parts && config.council.length > 1 ? config.council.map(getProvider) : [];
+  const adapter = council[0] ?? getProvider(config.provider);
+  const inputIdentity = kind.inputIdentity(options.kindInput);
+  const base: RunBase = {
+    reviewKind: options.kind,
+    answerKind: kind.name,
+    ...(inputIdentity === undefined ? {} : { kindInput: kind.recordInput(options.kindInput) }),
+    ...(options.gate ? { gate: options.gate } : {}),
+    focus: options.focus,
+    provider: adapter.name,
+    ...(council.length > 0
+      ? { council: { providers: council.map((a) => a.name), policy: config.council_policy } }
+      : {}),
+    model: config.model,
+    startedAt: started.toISOString(),
+    attempts: [],
+    cached: false,
+  };
+  const cached = options.useCache && config.cache && council.length === 0;
+  const budgeted = options.gate !== undefined && config.budget?.usd_per_day !== undefined;
+  return {
+    started,
+    kind,
+    adapter,
+    council,
+    kindInputHash: inputIdentity === undefined ? undefined : await sha256Hex(inputIdentity),
+    policy: kind.policy(config),
+    identity: await verdictIdentity(config, {
+      kind: options.kind,
+      focus: options.focus,
+      definition: kind,
+    }),
+    base,
+    asksAhead: !cached && !budgeted && options.notAsked === undefined,
+  };
+}
+
+/**
+ * How the answer kind merges a review in parts, when this one goes in parts: a change planned in
+ * more than one chunk, or a council; `undefined` to ask once.
+ */
+export function partsOf(
+  setup: Pick<Setup, "kind" | "council">,
+  change: Change,
+): KindParts | undefined {
+  return change.chunks.length > 1 || setup.council.length > 0 ? setup.kind.parts : undefined;
+}
