@@ -23,7 +23,7 @@ import type { RulesReport } from "../rules/report.ts";
 import { type SettingAhead, settingAhead, snapshotAhead } from "./ahead.ts";
 import { collect } from "./collect.ts";
 import { type EarlyEnd, endEarly } from "./early.ts";
-import { type Answered, finish, judgingOf, runStore, storeFailure } from "./finish.ts";
+import { finish, judgingOf, runStore, storeFailure } from "./finish.ts";
 import { lookUp } from "./lookup.ts";
 import { openRun } from "./open_run.ts";
 import { preparePrompt } from "./prompt.ts";
@@ -49,8 +49,7 @@ export type { ReviewDeps, ReviewOptions, ReviewOutcome } from "./types.ts";
  *
  * Whatever is thrown once the run folder exists is rethrown only after the run was stored as
  * `provider-error` with the error's message (transcript of any attempts, `run.json`, records line)
- * — except what judging a single call's answer throws (fingerprinting its findings reads the
- * tree), which leaves `run.json` "running".
+ * — also what judging an answer throws (fingerprinting its findings reads the tree).
  */
 export async function runReview<A = RecordAnswer>(
   options: ReviewOptions,
@@ -106,7 +105,6 @@ async function review(
   });
   const store = runStore(start, state, { setup, options, deps });
   const judging = judgingOf(options, { hit, change, acks: prompted.acks.active });
-  let answered: Answered;
   try {
     await deps.onRunOpened?.({ id: start.id, runDir: start.runDir, label: change.label });
     const ended = await endWithoutCall(store, judging, options, { nothingShown, state });
@@ -119,13 +117,12 @@ async function review(
       return await finish(store, judging, await askInParts(setup, options, deps, inParts));
     }
     const { askOnce } = await import("./ask.ts");
-    answered = await askOnce(setup, options, deps, { ...asked, prompt: prompted.prompt() });
+    const answered = await askOnce(setup, options, deps, { ...asked, prompt: prompted.prompt() });
+    return await finish(store, judging, answered);
   } catch (error) {
-    // the run folder exists: never leave its run.json "running" for a run that has ended
+    // the run folder exists: never leave its run.json "running" for a run that has ended (also
+    // when judging the answer throws: fingerprinting its findings reads the tree)
     await storeFailure(store, hit, error);
     throw error;
   }
-  // one call's answer is judged outside the guard: what fingerprinting its findings throws
-  // (a git failure) is rethrown with run.json still "running"
-  return await finish(store, judging, answered);
 }
