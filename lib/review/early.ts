@@ -8,6 +8,7 @@
 import type { Change, ExcludedFile } from "../git/types.ts";
 import { excludedLine } from "../git/coverage_text.ts";
 import { excludedList } from "../rules/report.ts";
+import { PLATFORM_METADATA } from "../rules/filters.ts";
 import { exitCodeFor } from "./exit_code.ts";
 import type { RunBase } from "./open_run.ts";
 import type { ReviewOutcome } from "./types.ts";
@@ -32,12 +33,15 @@ export const CLEAN_WORKTREE =
 
 /**
  * A collected change's early end: `interrupted`, or — when no file is left to review —
- * `not-reviewed` when rules excluded them, else `nothing-to-review`.
+ * `not-reviewed` when rules excluded them, else `nothing-to-review` (also when the only files
+ * excluded are the OS's own metadata: lib/rules/filters.ts `PLATFORM_METADATA`).
  */
 export function changeEnd(change: Change, interrupted: boolean): EarlyEnd {
+  // the OS's own metadata (Finder's .DS_Store) is no code: a change of only that is nothing
+  const code = change.excludedByRule.filter((e) => e.rule !== `default: ${PLATFORM_METADATA}`);
   const status = interrupted
     ? "interrupted"
-    : change.excludedByRule.length > 0
+    : code.length > 0
     ? "not-reviewed"
     : "nothing-to-review";
   return { status, label: change.label, kind: change.target.kind, change };

@@ -17,6 +17,12 @@
 import type { ContentCheck } from "./content_checks.ts";
 import { type CompiledGlob, compileEach, compileGlobs, firstMatch } from "./globs.ts";
 
+/**
+ * The name of the default exclude for the OS's own metadata files (lib/git/platform_files.ts): a
+ * change of nothing else is nothing to review, not "NOT reviewed" — no code changed.
+ */
+export const PLATFORM_METADATA = "macOS metadata";
+
 /** A group of default excludes every user expects, named for the report. */
 export interface DefaultExclude {
   /** What the files are, e.g. "npm lockfile". */
@@ -61,7 +67,7 @@ export const DEFAULT_EXCLUDES: readonly DefaultExclude[] = [
     check: "minified",
   },
   { name: "snapshot", globs: ["__snapshots__/", "*.snap"], check: "snapshot" },
-  { name: "macOS metadata", globs: [".DS_Store", "._*"], check: "platform-metadata" },
+  { name: PLATFORM_METADATA, globs: [".DS_Store", "._*"], check: "platform-metadata" },
 ];
 
 /** The attributes of a path that the defaults read from `.gitattributes`. */

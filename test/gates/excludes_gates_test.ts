@@ -305,3 +305,37 @@ Deno.test("pre-push gate: forged build output, minified files and snapshots are 
     await sb.cleanup();
   }
 });
+
+Deno.test("claude Stop gate: a turn in which only Finder wrote .DS_Store files is nothing to review, even under on_partial block", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const root = sb.repo.root;
+  try {
+    await commitConfig(sb, { gates: { claude_stop: { on_partial: "block" } } }, false);
+    const finder = new Uint8Array([0, 0, 0, 1, 0x42, 0x75, 0x64, 0x31, 0, 0, 0x10, 0, 0, 0, 0]);
+    const stop = async (sessionId: string, write: () => Promise<void>) => {
+      const session = { sessionId, cwd: root };
+      await runHook(sb, "claude-prompt", promptPayload(session));
+      await write();
+      const s = await runHook(sb, "claude-stop", stopPayload(session), { env: scenario("valid") });
+      assert.equal(s.code, 0, s.stderr);
+      return stopDecision(s.stdout);
+    };
+    const decision = await stop("sess-finder", async () => {
+      await Deno.writeFile(join(root, ".DS_Store"), finder);
+      await Deno.writeFile(join(root, "src", ".DS_Store"), finder);
+    });
+    assert.notEqual(decision?.decision, "block", JSON.stringify(decision));
+    assert.doesNotMatch(JSON.stringify(decision ?? {}), /NOT reviewed/);
+    assert.equal(await providerCalls(sb), 0);
+    // code routed into a file of that name is reviewed like any other
+    await forgetTurns(sb);
+    await stop(
+      "sess-fake-finder",
+      () => Deno.writeTextFile(join(root, "src", "._x.ts"), "export const leak = process.env;\n"),
+    );
+    assert.equal(await providerCalls(sb), 1);
+    assert.match((await readFakeLog(sb))[0].stdin ?? "", /export const leak/);
+  } finally {
+    await sb.cleanup();
+  }
+});
