@@ -81,17 +81,33 @@ export async function programDigest(path: string): Promise<string> {
     file = await Deno.open(path, { read: true });
     const info = await file.stat();
     if (!info.isFile) return "-";
-    if (info.size <= WHOLE_PROGRAM_BYTES) return await sha256Hex(await readAll(file, info.size));
-    const head = await readAll(file, EDGE_BYTES);
-    await file.seek(info.size - EDGE_BYTES, Deno.SeekMode.Start);
-    const tail = await readAll(file, EDGE_BYTES);
-    const stat = `${info.size}:${info.ino ?? 0}:${info.ctime?.getTime() ?? 0}`;
-    return await sha256Hex(`large ${stat} ${await sha256Hex(head)} ${await sha256Hex(tail)}`);
+    // a part of a multi-part review asks again: the same file, unchanged since, is not read twice
+    // (any write changes its change time; size, inode and both times are compared)
+    const seen = `${path}\0${info.size}:${info.ino ?? 0}:${info.mtime?.getTime() ?? 0}:${
+      info.ctime?.getTime() ?? 0
+    }`;
+    const known = DIGESTS.get(seen);
+    if (known) return known;
+    const digest = await contentDigest(file, info);
+    DIGESTS.set(seen, digest);
+    return digest;
   } catch {
     return "-";
   } finally {
     file?.close();
   }
+}
+
+/** Digests computed by this process, by path and stat (see {@linkcode programDigest}). */
+const DIGESTS = new Map<string, string>();
+
+async function contentDigest(file: Deno.FsFile, info: Deno.FileInfo): Promise<string> {
+  if (info.size <= WHOLE_PROGRAM_BYTES) return await sha256Hex(await readAll(file, info.size));
+  const head = await readAll(file, EDGE_BYTES);
+  await file.seek(info.size - EDGE_BYTES, Deno.SeekMode.Start);
+  const tail = await readAll(file, EDGE_BYTES);
+  const stat = `${info.size}:${info.ino ?? 0}:${info.ctime?.getTime() ?? 0}`;
+  return await sha256Hex(`large ${stat} ${await sha256Hex(head)} ${await sha256Hex(tail)}`);
 }
 
 async function readAll(file: Deno.FsFile, size: number): Promise<Uint8Array> {
