@@ -45,7 +45,7 @@ export const QUIET_MS = 1_000;
 /** How often the worker looks at its poke, ms. */
 export const POLL_MS = 150;
 /** A worker with no tool call for this long ends, ms. */
-export const IDLE_MS = 15 * 60_000;
+export const IDLE_MS = 10 * 60_000;
 
 /** What the worker is started with (its hook arguments). */
 export interface WorkerArgs {
