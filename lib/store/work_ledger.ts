@@ -96,3 +96,57 @@ export function tallyOf(
     parts: stop.length,
   };
 }
+
+/** The background-review tallies summed for `stats` (per turn: average and most). */
+export interface WorkTotals {
+  /** Stops whose turn had background work. */
+  turns: number;
+  backgroundCalls: number;
+  reused: number;
+  wasted: number;
+  stopCalls: number;
+  /** Parts of those Stops' plans (one call each, had every part been asked at the Stop). */
+  parts: number;
+  /** Most background calls, and most wasted calls, in one turn. */
+  maxBackgroundCalls: number;
+  maxWasted: number;
+  /** Stops whose background work had not settled by their wait limit. */
+  unsettled: number;
+  /** Time the Stops waited for background work, ms. */
+  waitedMs: number;
+}
+
+/**
+ * Sum tallies (pure).
+ *
+ * @param tallies from {@linkcode readWorkTallies}
+ * @param since only tallies at or after it
+ */
+export function sumTallies(tallies: readonly WorkTally[], since?: Date): WorkTotals {
+  const total: WorkTotals = {
+    turns: 0,
+    backgroundCalls: 0,
+    reused: 0,
+    wasted: 0,
+    stopCalls: 0,
+    parts: 0,
+    maxBackgroundCalls: 0,
+    maxWasted: 0,
+    unsettled: 0,
+    waitedMs: 0,
+  };
+  for (const t of tallies) {
+    if (since && Date.parse(t.at) < since.getTime()) continue;
+    total.turns++;
+    total.backgroundCalls += t.backgroundCalls;
+    total.reused += t.reused;
+    total.wasted += t.wasted;
+    total.stopCalls += t.stopCalls;
+    total.parts += t.parts;
+    total.maxBackgroundCalls = Math.max(total.maxBackgroundCalls, t.backgroundCalls);
+    total.maxWasted = Math.max(total.maxWasted, t.wasted);
+    if (t.unsettled) total.unsettled++;
+    total.waitedMs += t.waitedMs;
+  }
+  return total;
+}

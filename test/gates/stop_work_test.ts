@@ -105,6 +105,13 @@ Deno.test("parts reviewed in the background are reused at the Stop: no call, a f
     );
     const ended = await waitForWork(sb, "reuse", (s) => s.ended !== undefined, 5_000);
     assert.equal(ended?.ended, "the Stop answered");
+    const stats = await runCli(sb, ["stats", "--by", "gate"]);
+    assert.match(stats.stdout, /^claude-work +1 +1 /m, "the background run is ledgered as such");
+    assert.match(stats.stdout, /reviewed while working: 1 turn\(s\)/);
+    assert.match(stats.stdout, /reused verdicts +3 of 3 part\(s\)/);
+    assert.match(stats.stdout, /wasted calls +0 /);
+    const json = JSON.parse((await runCli(sb, ["stats", "--json"])).stdout);
+    assert.deepEqual([json.work.backgroundCalls, json.work.reused], [3, 3]);
   } finally {
     await sb.cleanup();
   }
