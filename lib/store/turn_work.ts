@@ -53,9 +53,13 @@ export interface WorkStatus {
   calls: number;
   /** Calls killed because the bytes they reviewed changed, or the turn ended. */
   killed: number;
-  /** Per part digest (lib/git/types.ts `ChangeChunk.digest`), the calls spent on it. */
+  /**
+   * Per part, the calls spent on it, by the part's verdict key: `whole:<digest>` for a change
+   * planned as one part (cached as a whole), `part:<digest>` for a part of several (lib/git/types.ts
+   * `ChangeChunk.digest`).
+   */
   spent: Record<string, number>;
-  /** Digests of parts a background call answered (their verdict is in the cache). */
+  /** The verdict keys of parts a background call answered (their verdicts are in the cache). */
   answered: string[];
   /** True once `max_background_calls` stopped it from starting more. */
   capped?: boolean;

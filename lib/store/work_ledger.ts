@@ -77,7 +77,8 @@ export async function readWorkTallies(state: string): Promise<WorkTally[]> {
 /**
  * A tally from what the worker spent and what the Stop's review reused (pure).
  *
- * @param background the worker's calls, per part digest, and the parts it answered
+ * @param background the worker's calls, per part's verdict key (`whole:` or `part:` and its
+ *   digest, lib/store/turn_work.ts `WorkStatus.spent`), and the parts it answered
  * @param stop per part of the Stop's plan: digest, cached, calls
  * @returns the counts of a {@linkcode WorkTally}
  */
@@ -86,8 +87,10 @@ export function tallyOf(
   stop: readonly { digest: string; cached: boolean; calls: number }[],
 ): Pick<WorkTally, "backgroundCalls" | "reused" | "wasted" | "stopCalls" | "parts"> {
   const answered = new Set(background.answered);
-  const reused = stop.filter((p) => p.cached && answered.has(p.digest));
-  const useful = reused.reduce((n, p) => n + (background.spent[p.digest] ?? 0), 0);
+  // the verdict keys of the Stop's plan: a plan of one part took the whole change's verdict
+  const key = (digest: string) => `${stop.length === 1 ? "whole" : "part"}:${digest}`;
+  const reused = stop.filter((p) => p.cached && answered.has(key(p.digest)));
+  const useful = reused.reduce((n, p) => n + (background.spent[key(p.digest)] ?? 0), 0);
   return {
     backgroundCalls: background.calls,
     reused: reused.length,

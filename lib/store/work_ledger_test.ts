@@ -3,9 +3,9 @@ import { sumTallies, tallyOf, type WorkTally } from "./work_ledger.ts";
 
 Deno.test("tallyOf() charges the Stop's reused parts to their background calls, the rest as wasted", () => {
   const background = {
-    calls: 5,
-    spent: { a: 1, b: 2, c: 1, "(resume)": 1 },
-    answered: ["a", "b", "c"],
+    calls: 6,
+    spent: { "part:a": 1, "part:b": 2, "part:c": 1, "(resume)": 1, "whole:a": 1 },
+    answered: ["part:a", "part:b", "part:c", "whole:a"],
   };
   const stop = [
     { digest: "a", cached: true, calls: 0 }, // reused
@@ -13,14 +13,19 @@ Deno.test("tallyOf() charges the Stop's reused parts to their background calls, 
     { digest: "d", cached: false, calls: 1 }, // changed since: asked at the Stop
   ];
   assert.deepEqual(tallyOf(background, stop), {
-    backgroundCalls: 5,
+    backgroundCalls: 6,
     reused: 2,
-    wasted: 2, // c (its bytes are gone) and the resume no part is charged with
+    // c (its bytes are gone), the resume no part is charged with, and a's verdict as a whole change
+    // (when it was the turn's only part), which a plan of several parts cannot take
+    wasted: 3,
     stopCalls: 1,
     parts: 3,
   });
   // a part cached before the turn is not the background's to claim
   assert.equal(tallyOf({ calls: 0, spent: {}, answered: [] }, stop).reused, 0);
+  // a Stop whose plan is one part takes the whole change's verdict
+  const one = tallyOf(background, [{ digest: "a", cached: true, calls: 0 }]);
+  assert.deepEqual([one.reused, one.wasted], [1, 5]);
 });
 
 Deno.test("sumTallies() sums turns since a time, with the most of one turn", () => {

@@ -23,12 +23,12 @@ export function workConfig(claudeStop: Record<string, unknown> = {}): Record<str
 }
 
 /**
- * The text of part file `n`: 40 lines (≈ 2.5 kB of diff), the first line carrying `marker` — so
+ * The text of part file `n`: 50 lines (≈ 2.5 kB of diff), the first line carrying `marker` — so
  * two such files never fit one part of {@linkcode PART_BUDGET}.
  */
 export function partText(n: number, marker = "ok"): string {
   const lines = [`export const first${n} = "${marker}";`];
-  for (let i = 0; i < 39; i++) {
+  for (let i = 0; i < 49; i++) {
     lines.push(`export const value${n}_${i} = ${i}; // line ${i} of part ${n}`);
   }
   return lines.join("\n") + "\n";

@@ -130,7 +130,8 @@ Deno.test("an edit while its part is reviewed kills that call (supersede); the S
     assert.equal(killed?.killed, 1, JSON.stringify(killed));
     const { decision, ms } = await stop(sb, session, env);
     assert.equal(decision, null);
-    assert.ok(ms < 4_500, `the Stop waited ${ms} ms: only for the call already under way`);
+    // one call takes 4 s: the Stop waits for the call under way, never for a second one
+    assert.ok(ms < 7_000, `the Stop waited ${ms} ms: only for the call already under way`);
     assert.equal(await callsWith(sb, '"second"'), 1, "the new bytes were asked once");
     const [tally] = await workTallies(sb);
     assert.deepEqual([tally.backgroundCalls, tally.reused, tally.wasted], [2, 1, 1]);

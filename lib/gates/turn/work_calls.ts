@@ -17,10 +17,25 @@
  */
 import type { ExecRequest, ExecResult, Runner } from "../../exec/exec.ts";
 
-/** One planned part: its digest and diff (lib/git/types.ts `ChangeChunk`). */
+/** One planned part: its verdict's key here, its digest and diff (lib/git/types.ts `ChangeChunk`). */
 export interface PlannedPart {
+  /** {@linkcode verdictKey} of the part in its plan. */
+  key: string;
   digest: string;
   diff: string;
+}
+
+/**
+ * Which cached verdict a part's answer becomes: a change planned as one part is cached as a whole
+ * (its whole-change key), a part of several under its part key (lib/review/parts.ts) — so the same
+ * bytes answered in a plan of one part do not serve a plan of several, nor the other way round.
+ *
+ * @param digest the part's digest
+ * @param parts how many parts its plan has
+ * @returns `whole:<digest>` or `part:<digest>`
+ */
+export function verdictKey(digest: string, parts: number): string {
+  return `${parts === 1 ? "whole" : "part"}:${digest}`;
 }
 
 /** The counts of a turn's background calls. */
@@ -29,7 +44,7 @@ export interface CallCounts {
   calls: number;
   /** Started calls killed (superseded, or the turn ended). */
   killed: number;
-  /** Per part digest, the calls started for it. */
+  /** Per part's {@linkcode verdictKey}, the calls started for it. */
   spent: Record<string, number>;
   /** True once the cap declined a call. */
   capped: boolean;
@@ -50,7 +65,7 @@ function declined(reason: string): ExecResult {
   };
 }
 
-/** The part a provider request reviews: the longest planned diff its prompt or argv carries. */
+/** The part a provider request reviews (its key): the longest planned diff its prompt carries. */
 export function partOf(request: ExecRequest, parts: readonly PlannedPart[]): string | null {
   const text = [typeof request.stdin === "string" ? request.stdin : "", ...request.args].join("\n");
   let best: PlannedPart | null = null;
@@ -60,7 +75,7 @@ export function partOf(request: ExecRequest, parts: readonly PlannedPart[]): str
       best = part;
     }
   }
-  return best?.digest ?? null;
+  return best?.key ?? null;
 }
 
 /** The background calls of one turn: counts, the calls in flight by part, and the cap. */
@@ -80,12 +95,12 @@ export class WorkCalls {
     this.#bins = new Set(bins);
   }
 
-  /** True when a call for the part with this digest is running. */
-  inFlight(digest: string): boolean {
-    return this.#inFlight.has(digest);
+  /** True when a call for the part with this key is running. */
+  inFlight(key: string): boolean {
+    return this.#inFlight.has(key);
   }
 
-  /** The digests of the calls running now. */
+  /** The keys of the parts whose calls run now. */
   running(): string[] {
     return [...this.#inFlight.keys()];
   }
@@ -97,8 +112,8 @@ export class WorkCalls {
   runner(runner: Runner, parts: readonly PlannedPart[]): Runner {
     return async (request) => {
       if (!this.#bins.has(request.cmd)) return await runner(request);
-      const digest = partOf(request, parts);
-      if (digest !== null && this.#inFlight.has(digest)) {
+      const part = partOf(request, parts);
+      if (part !== null && this.#inFlight.has(part)) {
         return declined("another background call reviews the same bytes");
       }
       if (this.counts.calls >= this.#cap) {
@@ -107,9 +122,9 @@ export class WorkCalls {
       }
       const controller = new AbortController();
       this.counts.calls++;
-      const key = digest ?? "(resume)";
+      const key = part ?? "(resume)";
       this.counts.spent[key] = (this.counts.spent[key] ?? 0) + 1;
-      if (digest !== null) this.#inFlight.set(digest, controller);
+      if (part !== null) this.#inFlight.set(part, controller);
       this.#all.add(controller);
       const signal = request.signal
         ? AbortSignal.any([request.signal, controller.signal])
@@ -117,25 +132,23 @@ export class WorkCalls {
       try {
         return await runner({ ...request, signal });
       } finally {
-        if (digest !== null && this.#inFlight.get(digest) === controller) {
-          this.#inFlight.delete(digest);
-        }
+        if (part !== null && this.#inFlight.get(part) === controller) this.#inFlight.delete(part);
         this.#all.delete(controller);
       }
     };
   }
 
   /**
-   * Kill the running calls whose part is not in `keep` (its bytes changed: superseded).
+   * Kill the running calls whose part's key is not in `keep` (its bytes changed: superseded).
    *
    * @returns how many were killed
    */
   supersede(keep: ReadonlySet<string>): number {
     let killed = 0;
-    for (const [digest, controller] of this.#inFlight) {
-      if (keep.has(digest)) continue;
+    for (const [key, controller] of this.#inFlight) {
+      if (keep.has(key)) continue;
       controller.abort(new Error("superseded: the part's bytes changed"));
-      this.#inFlight.delete(digest);
+      this.#inFlight.delete(key);
       killed++;
     }
     this.counts.killed += killed;

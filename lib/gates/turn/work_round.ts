@@ -12,7 +12,7 @@
 import type { Config } from "../../config/config.ts";
 import type { Runner } from "../../exec/exec.ts";
 import type { Repo } from "../../git/repo.ts";
-import type { PlannedPart, WorkCalls } from "./work_calls.ts";
+import { type PlannedPart, verdictKey, type WorkCalls } from "./work_calls.ts";
 import { partsUsage, type PartUsage, turnReviewOptions } from "./review.ts";
 
 /** What a background review works on. */
@@ -57,7 +57,9 @@ export async function planParts(request: Omit<RoundRequest, "signal" | "now">): 
     config: request.config,
     rules: options.rules,
   }, request.runner);
-  return (planned?.change.chunks ?? []).map((chunk) => ({
+  const chunks = planned?.change.chunks ?? [];
+  return chunks.map((chunk) => ({
+    key: verdictKey(chunk.digest ?? "", chunks.length),
     digest: chunk.digest ?? "",
     diff: chunk.diff,
   }));
@@ -70,7 +72,8 @@ export async function planParts(request: Omit<RoundRequest, "signal" | "now">): 
  * @param calls the turn's calls (every provider call of the round goes through them)
  * @param parts the round's plan, from {@linkcode planParts}
  * @returns per part, whether the cache already had it and the calls it took; the parts a
- *   background call of this round answered (`answered`, their verdicts now cached)
+ *   background call of this round answered (`answered`, by {@linkcode verdictKey}: their verdicts
+ *   are now cached)
  * @throws never: a review that threw answers nothing
  */
 export async function reviewRound(
@@ -96,7 +99,7 @@ export async function reviewRound(
     const answered = usage.filter((u, i) =>
       !u.cached && u.calls > 0 &&
       (records ? records.find((p) => p.part === i + 1)?.status === "ok" : ok)
-    ).map((u) => u.digest);
+    ).map((u) => verdictKey(u.digest, usage.length));
     return { usage, answered };
   } catch {
     return { usage: [], answered: [] };

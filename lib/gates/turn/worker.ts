@@ -143,7 +143,13 @@ class Worker {
   readonly #answered = new Set<string>();
   #status!: WorkStatus;
   /** The latest plan: its tree, parts, the poke it answered, and whether a round for it ended. */
-  #latest: { tree: string; parts: PlannedPart[]; asked: Set<string>; done: boolean } | null = null;
+  #latest: {
+    tree: string;
+    parts: PlannedPart[];
+    asked: Set<string>;
+    done: boolean;
+    retried?: boolean;
+  } | null = null;
   #seen = { changedAt: -1, stopAt: -1 };
   #lastTool = Date.now();
 
@@ -238,7 +244,7 @@ class Worker {
     const { tree } = await snapshotWorktree(this.#input.runner, repo);
     if (this.#latest?.tree === tree) return; // the same bytes: the round under way covers them
     const parts = tree === session.baselineTree ? [] : await planParts(this.#request(tree));
-    this.#calls.supersede(new Set(parts.map((p) => p.digest)));
+    this.#calls.supersede(new Set(parts.map((p) => p.key)));
     this.#latest = { tree, parts, asked: new Set(), done: parts.length === 0 };
     this.#status.tree = tree;
     if (parts.length > 0) this.#launch(tree, parts);
@@ -247,10 +253,10 @@ class Worker {
   /** Start a round for the latest plan (not awaited: a later plan may supersede it). */
   #launch(tree: string, parts: PlannedPart[]): void {
     const latest = this.#latest!;
-    for (const part of parts) if (!this.#calls.inFlight(part.digest)) latest.asked.add(part.digest);
+    for (const part of parts) if (!this.#calls.inFlight(part.key)) latest.asked.add(part.key);
     const round: Promise<void> = reviewRound(this.#request(tree), this.#calls, parts)
       .then(({ answered }) => {
-        for (const digest of answered) this.#answered.add(digest);
+        for (const key of answered) this.#answered.add(key);
         if (this.#latest?.tree === tree) this.#latest.done = true;
       })
       .finally(() => this.#rounds.delete(round));
@@ -265,10 +271,10 @@ class Worker {
     const latest = this.#latest;
     if (!latest?.done || this.#calls.counts.capped || this.#rounds.size > 0) return;
     const missing = latest.parts.filter((p) =>
-      !this.#answered.has(p.digest) && !latest.asked.has(p.digest) &&
-      !this.#calls.inFlight(p.digest)
+      !this.#answered.has(p.key) && !latest.asked.has(p.key) && !this.#calls.inFlight(p.key)
     );
-    if (missing.length === 0) return;
+    if (missing.length === 0 || latest.retried) return;
+    latest.retried = true; // once: what fails again is the Stop's to ask
     latest.done = false;
     this.#launch(latest.tree, latest.parts);
   }
@@ -295,7 +301,7 @@ class Worker {
     const latest = this.#latest;
     const running = new Set(this.#calls.running());
     const settled = latest && latest.done && this.#rounds.size === 0 &&
-      !latest.parts.some((p) => running.has(p.digest));
+      !latest.parts.some((p) => running.has(p.key));
     Object.assign(this.#status, {
       updatedAt: Date.now(),
       calls: this.#calls.counts.calls,
