@@ -34,13 +34,18 @@ export function partText(n: number, marker = "ok"): string {
   return lines.join("\n") + "\n";
 }
 
-/** A `PostToolUse` payload as Claude Code writes it (an Edit or Write of `file`, or a Bash call). */
+/**
+ * A `PostToolUse` payload as Claude Code 2.1.332 writes it (test/contract/claude_work_test.ts):
+ * a Write of `file`, or a Bash call.
+ */
 export function toolPayload(o: PayloadOptions, tool = "Write", file = "src/p1.ts"): string {
   return JSON.stringify({
     session_id: o.sessionId,
     transcript_path: `/tmp/claude/${o.sessionId}.jsonl`,
     cwd: o.cwd,
+    prompt_id: crypto.randomUUID(),
     permission_mode: "default",
+    effort: { level: "medium" },
     hook_event_name: "PostToolUse",
     tool_name: tool,
     tool_input: tool === "Bash"
@@ -48,6 +53,7 @@ export function toolPayload(o: PayloadOptions, tool = "Write", file = "src/p1.ts
       : { file_path: join(o.cwd, file), content: "" },
     tool_response: tool === "Bash" ? { stdout: "", stderr: "" } : { type: "create" },
     tool_use_id: `toolu_${crypto.randomUUID().replaceAll("-", "")}`,
+    duration_ms: 12,
   });
 }
 
