@@ -15,6 +15,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  codexPromptPayload,
+  codexStopPayload,
   forgetTurns,
   type GateSandbox,
   makeGateSandbox,
@@ -253,6 +255,49 @@ Deno.test("with review_while_working off the tool hook does nothing", async () =
     await editPart(sb, session, 1);
     assert.equal(await workStatus(sb, "off"), null);
     assert.equal((await readFakeLog(sb)).length, 0);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("Codex's PostToolUse (codex-work) reviews in the background; codex-stop reuses it", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    await writeRepoConfig(sb, {
+      budgets: { total_bytes: 4096 },
+      gates: { codex_stop: { review_while_working: true } },
+    });
+    const env = { REVIEW_GATE_FAKE_DELAY_MS: "500" };
+    const o = { sessionId: "codex-work", turnId: "turn-1", cwd: sb.repo.root };
+    const p = await runCli(sb, ["hook", "codex-prompt"], { stdin: codexPromptPayload(o), env });
+    assert.equal(p.code, 0, p.stderr);
+    await Deno.mkdir(join(sb.repo.root, "src"), { recursive: true });
+    await Deno.writeTextFile(join(sb.repo.root, "src/p1.ts"), partText(1));
+    // the fields codex-cli 0.171.0's post-tool-use.command.input schema requires (docs/providers.md)
+    const tool = JSON.stringify({
+      session_id: o.sessionId,
+      turn_id: o.turnId,
+      transcript_path: null,
+      cwd: o.cwd,
+      hook_event_name: "PostToolUse",
+      model: "gpt-mock",
+      permission_mode: "bypassPermissions",
+      tool_name: "apply_patch",
+      tool_input: { input: "*** Begin Patch" },
+      tool_response: "Success.",
+      tool_use_id: "call_1",
+    });
+    const w = await runCli(sb, ["hook", "codex-work"], { stdin: tool, env });
+    assert.equal(w.code, 0, w.stderr);
+    assert.equal(w.stdout, "", "Codex would take stdout as the hook's answer");
+    await waitForWork(sb, "codex-work", (s) => s.settled !== undefined);
+    const before = (await readFakeLog(sb)).length;
+    const s = await runCli(sb, ["hook", "codex-stop"], { stdin: codexStopPayload(o), env });
+    assert.equal(s.code, 0, s.stderr);
+    assert.equal(stopDecision(s.stdout), null);
+    assert.equal((await readFakeLog(sb)).length, before, "codex-stop asked no model");
+    const [tally] = await workTallies(sb);
+    assert.deepEqual([tally.gate, tally.reused, tally.stopCalls], ["codex-stop", 1, 0]);
   } finally {
     await sb.cleanup();
   }

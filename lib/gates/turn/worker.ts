@@ -41,7 +41,7 @@ import { type PlannedPart, WorkCalls } from "./work_calls.ts";
 import { planParts, reviewRound, type RoundRequest } from "./work_round.ts";
 
 /** Quiet time after the last tool call before the worktree is planned again, ms. */
-export const QUIET_MS = 1_000;
+export const QUIET_MS = 500;
 /** How often the worker looks at its poke, ms. */
 export const POLL_MS = 150;
 /** A worker with no tool call for this long ends, ms. */
