@@ -31,7 +31,7 @@ export async function runWorkHook(input: HookInput, door: TurnDoor): Promise<Hoo
   if (!door.isToolUse || !door.workerHookName) return ALLOW;
   const opened = await openGate(input, { ...door, isStop: door.isToolUse }, "stop");
   if (opened.kind !== "open") return ALLOW;
-  const { gate, repo, payload } = opened.gate;
+  const { gate, repo, payload, config } = opened.gate;
   if (!gate.review_while_working) return ALLOW;
   const state = await ensureStateDir(repo.commonDir);
   const session = await readSessionState(state, payload.session_id);
@@ -45,14 +45,17 @@ export async function runWorkHook(input: HookInput, door: TurnDoor): Promise<Hoo
     const alive = await isRunning(input.runner, status.process).catch(() => false);
     if (alive) return ALLOW;
   }
-  await startWorker(input, { door, state, sessionId: payload.session_id, root: repo.root });
+  await startWorker(input, {
+    ...{ door, state, sessionId: payload.session_id, root: repo.root },
+    provider: config.provider,
+  });
   return ALLOW;
 }
 
 /** Start the session's worker: its job record, then the detached process. */
 async function startWorker(
   input: HookInput,
-  at: { door: TurnDoor; state: string; sessionId: string; root: string },
+  at: { door: TurnDoor; state: string; sessionId: string; root: string; provider: string },
 ): Promise<void> {
   if (!input.self) return; // cannot start itself again (a test harness without main.ts)
   const { createJob, jobLogPath, newJobId } = await import("../../store/jobs.ts");
@@ -71,7 +74,7 @@ async function startWorker(
     args,
     cwd: at.root,
     target: `${at.door.turnLabel}, reviewed while the agent works`,
-    provider: "",
+    provider: at.provider,
     answerKind: "review",
     // the worker ends itself (turn over, Stop answered, idle): this ceiling is for `status`
     ceilingSeconds: 24 * 3600,
