@@ -14,6 +14,7 @@ import { type BenchCase, type CaseFactory, DENO_RUN } from "./case_types.ts";
 import { hookCases } from "./hook_cases.ts";
 import { scaleCases } from "./scale_cases.ts";
 import { realCases } from "./real_cases.ts";
+import { workCases } from "./work_cases.ts";
 import { oneShotFloorCase } from "./floor_case.ts";
 import type { Measurement } from "./measure.ts";
 
@@ -204,8 +205,17 @@ export const treeCopyCases: CaseFactory = (ctx) => {
   }];
 };
 
-/** The other groups, one file each ((c) hooks, (d) here, (e) scale, (f) real histories). */
-export const EXTENSION_CASES: CaseFactory[] = [hookCases, treeCopyCases, scaleCases, realCases];
+/**
+ * The other groups, one file each ((c) hooks, (d) here, (e) scale, (f) real histories, (g) review
+ * while working).
+ */
+export const EXTENSION_CASES: CaseFactory[] = [
+  hookCases,
+  treeCopyCases,
+  scaleCases,
+  realCases,
+  workCases,
+];
 
 /** Every case factory, in table order. */
 export const ALL_CASES: CaseFactory[] = [reviewCases, pipelineCases, ...EXTENSION_CASES];

@@ -15,7 +15,11 @@ import { type Config, loadConfig } from "../config/config.ts";
 import { ReviewGateError } from "../base/errors.ts";
 import { SpawnError } from "../exec/exec.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
-import { claudeHookStatuses, stopTimeoutProblem } from "../install/claude/status.ts";
+import {
+  claudeHookStatuses,
+  stopTimeoutProblem,
+  workHookProblem,
+} from "../install/claude/status.ts";
 import { claudeGuardStatus } from "../install/claude/guard_status.ts";
 import { CODEX_PROFILE, codexGuardStatus } from "../install/codex/guard.ts";
 import { userStateDir } from "../store/user_state.ts";
@@ -125,12 +129,15 @@ async function checkClaude(
       };
     }
     const timeout = config && stopTimeoutProblem(status, config.gates.claude_stop.timeout_seconds);
-    return timeout ? { area, ok: false, detail: timeout } : {
+    const gate = config?.gates.claude_stop;
+    const work = gate && workHookProblem(status, gate.enabled && gate.review_while_working);
+    if (timeout || work) return { area, ok: false, detail: (timeout || work)! };
+    return {
       area,
       ok: true,
       detail: `installed (${status.path})${
         status.guard ? "; the guard refuses the agent's gate escapes" : ""
-      }`,
+      }${status.work ? "; reviews while the agent works (PostToolUse)" : ""}`,
     };
   });
   const plugin = await findEnabledPlugin({ projectDir: repo.root, env: deps.env });

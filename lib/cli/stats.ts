@@ -13,7 +13,10 @@ import { type CliContext, type CommandRoutes, defineCommand, flag, text } from "
 /** `stats`. */
 export const statsRoutes: CommandRoutes = {
   stats: defineCommand({
-    docs: { brief: "What the reviews of this repository cost and did (from records.jsonl)" },
+    docs: {
+      brief:
+        "What the reviews of this repository cost and did (from records.jsonl), and what reviewing while the agent works cost and saved",
+    },
     parameters: {
       flags: {
         since: text("when", "only runs since then: 7d, 24h, 2w or a day (2026-11-01)"),

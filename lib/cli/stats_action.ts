@@ -10,6 +10,7 @@ import { resolveRepo } from "../git/repo.ts";
 import { readRecords } from "../store/records.ts";
 import { stateDir } from "../store/state.ts";
 import { aggregate, type GroupBy, type Totals } from "../store/stats.ts";
+import { readWorkTallies, sumTallies, type WorkTotals } from "../store/work_ledger.ts";
 import type { CliDeps } from "./deps.ts";
 
 /**
@@ -66,8 +67,10 @@ export async function statsAction(
   const now = deps.now();
   const since = flags.since === undefined ? undefined : parseSince(flags.since, now);
   const repo = await resolveRepo(deps.runner, deps.cwd);
-  const lines = await readRecords(stateDir(repo.commonDir), since);
+  const state = stateDir(repo.commonDir);
+  const lines = await readRecords(state, since);
   const { total, groups } = aggregate(lines, flags.by);
+  const work = sumTallies(await readWorkTallies(state), since);
   if (flags.json) {
     deps.stdout.write(
       JSON.stringify(
@@ -76,6 +79,7 @@ export async function statsAction(
           by: flags.by ?? null,
           total,
           groups,
+          work,
         },
         null,
         2,
@@ -88,4 +92,31 @@ export async function statsAction(
     : "all time";
   deps.stdout.write(`review-gate stats, ${span}: ${total.runs} run(s)\n`);
   deps.stdout.write(table([...groups, { key: "total", totals: total }]));
+  if (work.turns > 0) deps.stdout.write(workText(work));
+}
+
+/**
+ * The background reviews' lines (`review_while_working`): per turn, what they cost and what the
+ * Stop reused; the runs themselves are in the table above under the gate `<agent>-work`.
+ */
+export function workText(w: WorkTotals): string {
+  const per = (n: number) => (n / w.turns).toFixed(1);
+  const asked = w.backgroundCalls + w.stopCalls;
+  return [
+    `reviewed while working: ${w.turns} turn(s)`,
+    `  background calls  ${w.backgroundCalls} (${
+      per(w.backgroundCalls)
+    } a turn, most ${w.maxBackgroundCalls})`,
+    `  reused verdicts   ${w.reused} of ${w.parts} part(s) at the Stops`,
+    `  wasted calls      ${w.wasted} (${
+      per(w.wasted)
+    } a turn, most ${w.maxWasted}): superseded, killed, failed or reverted`,
+    `  calls at Stop     ${w.stopCalls}`,
+    `  model calls       ${asked} for ${w.parts} part(s) (${
+      w.parts > 0 ? (asked / w.parts).toFixed(2) : "-"
+    }× one call a part at the Stop)`,
+    `  waited at Stop    ${(w.waitedMs / 1000).toFixed(1)} s in all${
+      w.unsettled > 0 ? `; ${w.unsettled} Stop(s) stopped waiting before the work settled` : ""
+    }`,
+  ].join("\n") + "\n";
 }

@@ -90,6 +90,13 @@ export interface TurnGateSettings {
   on_partial: OnError;
   max_blocks: number;
   timeout_seconds: number;
+  /**
+   * Review the turn's change in the background while the agent works (a hook after each tool
+   * call, lib/gates/turn/work_hook.ts), so the Stop reuses the verdicts of parts already reviewed.
+   */
+  review_while_working: boolean;
+  /** Most model calls the background reviews of one turn may start. */
+  max_background_calls: number;
 }
 
 /** Defaults (also published in the schema). */
@@ -125,6 +132,8 @@ export const DEFAULT_CONFIG: Config = {
       on_partial: "allow",
       max_blocks: 3,
       timeout_seconds: 300,
+      review_while_working: false,
+      max_background_calls: 16,
     },
     codex_stop: {
       enabled: true,
@@ -132,6 +141,8 @@ export const DEFAULT_CONFIG: Config = {
       on_partial: "allow",
       max_blocks: 3,
       timeout_seconds: 300,
+      review_while_working: false,
+      max_background_calls: 16,
     },
   },
 };

@@ -21,6 +21,8 @@ export interface HookInput {
   now: () => Date;
   /** Aborted on SIGINT/SIGTERM. */
   signal?: AbortSignal;
+  /** This review-gate (`Deno.execPath()` and main.ts), for a hook that starts it again. */
+  self?: { execPath: string; mainPath?: string };
 }
 
 /** What a hook runtime decided. */

@@ -13,8 +13,12 @@ const HOOKS = {
   "claude-prompt": async () => (await import("./claude/door.ts")).claudePromptHook,
   "claude-stop": async () => (await import("./claude/door.ts")).claudeStopHook,
   "claude-guard": async () => (await import("./claude/guard.ts")).claudeGuardHook,
+  "claude-work": async () => (await import("./claude/door.ts")).claudeWorkHook,
+  "claude-worker": async () => (await import("./claude/door.ts")).claudeWorkerHook,
   "codex-prompt": async () => (await import("./codex/door.ts")).codexPromptHook,
   "codex-stop": async () => (await import("./codex/door.ts")).codexStopHook,
+  "codex-work": async () => (await import("./codex/door.ts")).codexWorkHook,
+  "codex-worker": async () => (await import("./codex/door.ts")).codexWorkerHook,
 } as const satisfies Record<string, () => Promise<HookEntry>>;
 
 /** A hook name. */

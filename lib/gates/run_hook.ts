@@ -47,6 +47,7 @@ export async function runHook(
     runner: deps.runner,
     now: deps.now,
     signal: deps.signal,
+    self: deps.self,
   };
   let hook: HookEntry;
   try {

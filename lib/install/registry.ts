@@ -95,6 +95,7 @@ const claudeTarget: InstallTarget = {
       command: context.command,
       stopPrefix: context.stopPrefix,
       stopTimeoutSeconds: config.gates.claude_stop.timeout_seconds,
+      work: config.gates.claude_stop.enabled && config.gates.claude_stop.review_while_working,
       guard: context.guard,
       dryRun: true,
       diff: context.diff,
@@ -259,6 +260,7 @@ const codexTarget: InstallTarget = {
       command: context.command,
       stopPrefix: context.stopPrefix,
       stopTimeoutSeconds: config.gates.codex_stop.timeout_seconds,
+      work: config.gates.codex_stop.enabled && config.gates.codex_stop.review_while_working,
       dryRun: true,
       diff: context.diff,
     };

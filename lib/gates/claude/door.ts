@@ -27,7 +27,29 @@ export const CLAUDE_DOOR: TurnDoor = {
   parse: parseHookPayload,
   isPrompt: isPromptSubmit,
   isStop: isMainAgentStop,
+  isToolUse: (payload) => payload.hook_event_name === "PostToolUse",
+  workerHookName: "claude-worker",
   projectDir: (env) => env.CLAUDE_PROJECT_DIR || undefined,
+};
+
+/**
+ * `hook claude-work` on `PostToolUse` (Edit, Write, MultiEdit, NotebookEdit, Bash): note that files
+ * changed and keep the session's background review going (lib/gates/turn/work_hook.ts); exit 0
+ * with no stdout, always.
+ */
+export const claudeWorkHook: HookEntry = {
+  run: async (input) => (await import("../turn/work_hook.ts")).runWorkHook(input, CLAUDE_DOOR),
+  failed: async (error) => (await import("../turn/failure.ts")).turnHookFailed("work", error),
+};
+
+/** `hook claude-worker <session> <root> <job>`: the detached background worker of one session. */
+export const claudeWorkerHook: HookEntry = {
+  run: async (input, args) => {
+    const { parseWorkerArgs, runWorker } = await import("../turn/worker.ts");
+    const parsed = parseWorkerArgs(args);
+    return parsed ? await runWorker(input, CLAUDE_DOOR, parsed) : ALLOW;
+  },
+  failed: async (error) => (await import("../turn/failure.ts")).turnHookFailed("work", error),
 };
 
 /** `hook claude-prompt`: record the turn's baseline; exit 0 with no stdout, always. */

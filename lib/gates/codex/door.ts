@@ -60,7 +60,7 @@
  *
  * @module
  */
-import type { HookEntry } from "../hook_io.ts";
+import { ALLOW, type HookEntry } from "../hook_io.ts";
 import type { TurnDoor } from "../turn/door.ts";
 import { isMainPromptSubmit, isStop, parseCodexPayload } from "./payload.ts";
 
@@ -73,7 +73,28 @@ export const CODEX_DOOR: TurnDoor = {
   parse: parseCodexPayload,
   isPrompt: isMainPromptSubmit,
   isStop,
+  isToolUse: (payload) => payload.hook_event_name === "PostToolUse",
+  workerHookName: "codex-worker",
   projectDir: () => undefined, // Codex names none; its cwd does not move
+};
+
+/**
+ * `hook codex-work` on Codex's `PostToolUse`: note that files changed and keep the session's
+ * background review going (lib/gates/turn/work_hook.ts); exit 0 with no stdout, always.
+ */
+export const codexWorkHook: HookEntry = {
+  run: async (input) => (await import("../turn/work_hook.ts")).runWorkHook(input, CODEX_DOOR),
+  failed: async (error) => (await import("../turn/failure.ts")).turnHookFailed("work", error),
+};
+
+/** `hook codex-worker <session> <root> <job>`: the detached background worker of one session. */
+export const codexWorkerHook: HookEntry = {
+  run: async (input, args) => {
+    const { parseWorkerArgs, runWorker } = await import("../turn/worker.ts");
+    const parsed = parseWorkerArgs(args);
+    return parsed ? await runWorker(input, CODEX_DOOR, parsed) : ALLOW;
+  },
+  failed: async (error) => (await import("../turn/failure.ts")).turnHookFailed("work", error),
 };
 
 /** `hook codex-prompt`: record the turn's baseline; exit 0 with no stdout, always. */

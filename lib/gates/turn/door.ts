@@ -53,6 +53,14 @@ export interface TurnDoor {
   /** True for the main agent's stop (not a subagent's). */
   isStop(payload: TurnPayload): boolean;
   /**
+   * True for the event after a tool call that may have changed files (Claude Code's and Codex's
+   * `PostToolUse`): the background review's cue (lib/gates/turn/work_hook.ts). Absent: the agent
+   * has none.
+   */
+  isToolUse?(payload: TurnPayload): boolean;
+  /** The hook that runs the background worker, e.g. `claude-worker` (lib/gates/turn/worker.ts). */
+  readonly workerHookName?: string;
+  /**
    * The project directory the agent names for its hooks (Claude Code: `CLAUDE_PROJECT_DIR`), where
    * the turn gate anchors before the moving cwd (lib/gates/turn/locate.ts); `undefined` when none.
    */

@@ -146,10 +146,13 @@ async function decideCounted(
  * @param event which hook failed
  * @param error what was thrown
  */
-export function turnHookFailed(event: "stop" | "prompt", error: unknown): HookOutput {
-  const text = `review-gate: WARNING: ${
-    event === "stop" ? "this turn was NOT reviewed" : "the turn's baseline was not recorded"
-  }: ${hookFailureText(error)}`;
+export function turnHookFailed(event: "stop" | "prompt" | "work", error: unknown): HookOutput {
+  const what = {
+    stop: "this turn was NOT reviewed",
+    prompt: "the turn's baseline was not recorded",
+    work: "the background review did not run (the Stop reviews the turn itself)",
+  }[event];
+  const text = `review-gate: WARNING: ${what}: ${hookFailureText(error)}`;
   return {
     stdout: event === "stop" ? JSON.stringify({ systemMessage: text }) + "\n" : "",
     stderr: text + "\n",

@@ -12,6 +12,8 @@ import type { Repo } from "../../git/repo.ts";
 import type { HookInput } from "../hook_io.ts";
 import type { StoredVerdict } from "./decision.ts";
 import type { RunRecord } from "../../store/run_record.ts";
+import type { ReviewOptions } from "../../review/run_review.ts";
+import type { Change } from "../../git/types.ts";
 
 /** The turn to review. */
 export interface TurnReview {
@@ -39,7 +41,8 @@ export interface TurnReview {
  * Review `baseline → current` with the verdict cache on; the review is aborted at the deadline or
  * when `input.signal` aborts. Acknowledgements come from the worktree, like the config.
  *
- * @returns the verdict (with what was not reviewed when coverage was partial), and `couldNotRun`
+ * @returns the verdict (with what was not reviewed when coverage was partial), what each part of
+ *   the plan cost ({@linkcode PartUsage}, when the change was collected), and `couldNotRun`
  *   when the review gave no answer (and was neither nothing-to-review nor not-reviewed, which the
  *   same trees give again), so the verdict must not be reused
  *   (a review the deadline cut before the provider started, or whose step it killed, is
@@ -50,8 +53,8 @@ export interface TurnReview {
 export async function reviewTurn(
   input: HookInput,
   turn: TurnReview,
-): Promise<{ verdict: StoredVerdict; couldNotRun: boolean }> {
-  const { repo, config, baseline, current } = turn;
+): Promise<{ verdict: StoredVerdict; couldNotRun: boolean; parts?: PartUsage[] }> {
+  const { config } = turn;
   const remaining = (turn.deadline - input.now().getTime()) / 1000;
   const controller = new AbortController();
   let outOfTime = false;
@@ -69,22 +72,12 @@ export async function reviewTurn(
     const { withFingerprints } = await import("../messages.ts");
     const outcome = await runReview(
       {
-        cwd: repo.root,
-        repo,
-        target: { kind: "tree", from: baseline, to: current, label: turn.label },
-        // REVIEW.md and .gitattributes as they were when the turn started: the turn's own edits
-        // to them are reviewed like code and apply from the next turn on
-        rules: { from: { kind: "tree", tree: baseline, label: "turn baseline" }, untrusted: false },
-        kind: "review",
-        agentMessage: turn.agentMessage,
+        ...turnReviewOptions(turn),
         config: {
           ...config,
           timeout_seconds: Math.max(1, Math.min(config.timeout_seconds, remaining - 2)),
         },
-        useCache: true,
         deadline: turn.deadline - 2000,
-        onPartial: turn.onPartial,
-        gate: turn.gate,
       },
       { runner: input.runner, env: input.env, now: input.now, signal: controller.signal },
     ).catch((error: unknown) => {
@@ -114,11 +107,68 @@ export async function reviewTurn(
     if (outcome.answer) await nameLeftOut(verdict, record);
     const settled = outcome.answer || record.status === "nothing-to-review" ||
       record.status === "not-reviewed";
-    return { verdict, couldNotRun: !settled };
+    return { verdict, couldNotRun: !settled, parts: partsUsage(outcome) };
   } finally {
     clearTimeout(timer);
     input.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/**
+ * The review options of a turn's change, the same for the Stop's review and the background reviews
+ * made while the agent works (lib/gates/turn/work_round.ts): the same target, rules, kind, config
+ * and cache, so both plan the same parts and key the same verdicts.
+ *
+ * @param turn the turn (its `deadline` is not used: each caller bounds its own review)
+ */
+export function turnReviewOptions(
+  turn: Omit<TurnReview, "deadline">,
+): ReviewOptions {
+  const { repo, baseline, current } = turn;
+  return {
+    cwd: repo.root,
+    repo,
+    target: { kind: "tree", from: baseline, to: current, label: turn.label },
+    // REVIEW.md and .gitattributes as they were when the turn started: the turn's own edits
+    // to them are reviewed like code and apply from the next turn on
+    rules: { from: { kind: "tree", tree: baseline, label: "turn baseline" }, untrusted: false },
+    kind: "review",
+    agentMessage: turn.agentMessage,
+    config: turn.config,
+    useCache: true,
+    onPartial: turn.onPartial,
+    gate: turn.gate,
+  };
+}
+
+/** One part of a review's plan: its digest, whether its verdict came from the cache, its calls. */
+export interface PartUsage {
+  /** sha256 of the part's diff (lib/git/types.ts `ChangeChunk.digest`). */
+  digest: string;
+  cached: boolean;
+  /** Model calls the review made for it (a corrective resume is one more). */
+  calls: number;
+}
+
+/** What each part of a finished review cost: cached or asked, and how many calls. */
+export function partsUsage(
+  outcome: { record: Pick<RunRecord, "parts" | "attempts" | "cached">; change?: Change },
+): PartUsage[] | undefined {
+  const chunks = outcome.change?.chunks;
+  if (!chunks || chunks.length === 0) return undefined;
+  const { record } = outcome;
+  if (!record.parts) {
+    // the whole change's verdict from the cache (every part of it), or one call for one part
+    if (record.cached) {
+      return chunks.map((c) => ({ digest: c.digest ?? "", cached: true, calls: 0 }));
+    }
+    return [{ digest: chunks[0].digest ?? "", cached: false, calls: record.attempts.length }];
+  }
+  return chunks.map((chunk, i) => ({
+    digest: chunk.digest ?? "",
+    cached: record.parts!.find((p) => p.part === i + 1)?.cached === true,
+    calls: record.attempts.filter((a) => a.part === i + 1).length,
+  }));
 }
 
 /** Name on an answered verdict the files left out by rule, and what partial coverage left out. */

@@ -230,7 +230,16 @@ async function stopWithGate(
       });
     }
   };
-  const output = await reviewSinceStart(input, { ...gate, session, save });
+  const work: TurnWork = {};
+  const output = await reviewSinceStart(input, { ...gate, session, save, work });
+  if (gate.gate.review_while_working && session.turnStartedAt) {
+    // the turn's background work is over once the Stop answered: the worker stops, the tally stays
+    const { endWork } = await import("./await_work.ts");
+    await endWork({
+      ...{ state, sessionId: payload.session_id, turn: session.turnStartedAt },
+      ...{ gate: gate.door.gateName, wait: work.wait ?? null, parts: work.parts },
+    });
+  }
   const took = (session.inherited ?? []).filter((t) => t.updatedAt !== null).map((t) => t.name);
   if (took.length === 0) return output;
   return (await import("./answer.ts")).withNotes(output, [
@@ -240,6 +249,12 @@ async function stopWithGate(
   ]);
 }
 
+/** What the turn's background work gave the Stop (lib/gates/turn/await_work.ts). */
+interface TurnWork {
+  wait?: import("./await_work.ts").WorkWait;
+  parts?: import("./review.ts").PartUsage[];
+}
+
 async function reviewSinceStart(
   input: HookInput,
   gate: GateContext & {
@@ -247,6 +262,7 @@ async function reviewSinceStart(
     deadline: number;
     session: SessionState;
     save: (patch: Partial<SessionState>) => Promise<void>;
+    work: TurnWork;
   },
 ): Promise<HookOutput> {
   const { payload, repo, session, save } = gate;
@@ -432,6 +448,7 @@ async function startNotSeen(
 async function turnVerdict(
   input: HookInput,
   turn: GateContext & {
+    state: string;
     deadline: number;
     session: SessionState;
     save: (patch: Partial<SessionState>) => Promise<void>;
@@ -439,6 +456,7 @@ async function turnVerdict(
     current: string;
     /** Whether the verdict may be remembered for the next stop (no gate-control finding). */
     keep: boolean;
+    work: TurnWork;
   },
 ): Promise<StoredVerdict> {
   const { session, baseline, current } = turn;
@@ -450,8 +468,16 @@ async function turnVerdict(
   ) {
     return session.lastVerdict;
   }
+  if (turn.gate.review_while_working && session.turnStartedAt) {
+    // parts still being reviewed in the background are awaited, within the deadline
+    const { awaitWork, waitLimit } = await import("./await_work.ts");
+    turn.work.wait = await awaitWork(input.runner, {
+      ...{ state: turn.state, sessionId: turn.payload.session_id, turn: session.turnStartedAt },
+      ...{ tree: current, until: waitLimit(input.now().getTime(), turn.deadline) },
+    });
+  }
   const { reviewTurn } = await import("./review.ts");
-  const { verdict, couldNotRun } = await reviewTurn(input, {
+  const { verdict, couldNotRun, parts } = await reviewTurn(input, {
     repo: turn.repo,
     config: turn.config,
     baseline,
@@ -463,6 +489,7 @@ async function turnVerdict(
     seconds: hookSeconds(turn),
     agentMessage: turn.payload.last_assistant_message,
   });
+  turn.work.parts = parts;
   // a verdict given while the gate's own controls changed (another reviewer, a rewritten hook…)
   // is told once, never remembered
   if (!couldNotRun && turn.keep) {

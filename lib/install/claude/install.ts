@@ -70,6 +70,11 @@ export interface ClaudeHookOptions {
    */
   guard?: boolean;
   /**
+   * Install the `PostToolUse` hook of the background review (config
+   * `gates.claude_stop.review_while_working`); absent or false: none (a stale one is removed).
+   */
+  work?: boolean;
+  /**
    * The paths the guard's sandbox and permission rules protect (lib/install/guard_paths.ts); without
    * them only the `PreToolUse` hook is installed or removed.
    */
@@ -166,6 +171,7 @@ export async function installClaudeHooks(options: ClaudeHookOptions): Promise<Cl
     stopTimeoutSeconds: options.stopTimeoutSeconds,
     stopPrefix: options.stopPrefix,
     guard,
+    work: options.work,
   });
   const items = options.guardTargets ? claudeGuardItems(options.guardTargets) : [];
   const shape = guard ? checkGuardShape(current.settings, items) : null;
@@ -205,9 +211,10 @@ export async function installClaudeHooks(options: ClaudeHookOptions): Promise<Cl
     text,
     mode: current.mode,
     before: current.text,
-    why: guard && items.length > 0
+    why: (guard && items.length > 0
       ? "add review-gate's UserPromptSubmit, Stop and guard hooks, and the sandbox and permission rules that keep the agent out of review-gate's state"
-      : "add review-gate's UserPromptSubmit and Stop hooks",
+      : "add review-gate's UserPromptSubmit and Stop hooks") +
+      (options.work ? ", and the PostToolUse hook that reviews while the agent works" : ""),
   });
   return await finish(path, actions, options);
 }

@@ -23,17 +23,31 @@ export const CLAUDE_HOOK_EVENTS = {
 export const CLAUDE_GUARD = { event: "PreToolUse", matcher: "Bash", hook: "claude-guard" } as const;
 
 /**
+ * The tool hook of `gates.claude_stop.review_while_working` (docs/design.md "Review while
+ * working"): after every tool call that may write files, `hook claude-work`, which returns fast.
+ */
+export const CLAUDE_WORK = {
+  event: "PostToolUse",
+  matcher: "Edit|Write|MultiEdit|NotebookEdit|Bash",
+  hook: "claude-work",
+  timeoutSeconds: 10,
+} as const;
+
+/**
  * Our matcher groups, one per event.
  *
  * @param command command prefix from `selfCommand()`
  * @param options `stopTimeoutSeconds`: the Stop entry's `timeout` in seconds (config
  *   `gates.claude_stop.timeout_seconds`, default 300); `guard`: add the `PreToolUse` group on Bash;
- *   `stopPrefix`: words before the Stop entry's command (the Stop hook script)
- * @returns `{UserPromptSubmit: group, Stop: group[, PreToolUse: group]}`
+ *   `work`: add the `PostToolUse` group of {@linkcode CLAUDE_WORK} (config
+ *   `gates.claude_stop.review_while_working`); `stopPrefix`: words before the Stop entry's command
+ *   (the Stop hook script)
+ * @returns `{UserPromptSubmit: group, Stop: group[, PreToolUse: group][, PostToolUse: group]}`
  */
 export function buildClaudeEntries(
   command: string,
-  options: { stopTimeoutSeconds?: number; guard?: boolean; stopPrefix?: string } = {},
+  options: { stopTimeoutSeconds?: number; guard?: boolean; work?: boolean; stopPrefix?: string } =
+    {},
 ): Record<string, Settings> {
   const entry = (sub: string, timeout?: number) => ({
     hooks: [{
@@ -50,7 +64,27 @@ export function buildClaudeEntries(
     ...(options.guard
       ? { [CLAUDE_GUARD.event]: { matcher: CLAUDE_GUARD.matcher, ...entry(CLAUDE_GUARD.hook) } }
       : {}),
+    ...(options.work
+      ? {
+        [CLAUDE_WORK.event]: {
+          matcher: CLAUDE_WORK.matcher,
+          ...entry(CLAUDE_WORK.hook, CLAUDE_WORK.timeoutSeconds),
+        },
+      }
+      : {}),
   };
+}
+
+/** True when the settings hold our tool hook (`PostToolUse` running `hook claude-work`). */
+export function hasOurWorkHook(settings: Settings): boolean {
+  const groups = isRecord(settings.hooks) ? settings.hooks[CLAUDE_WORK.event] : undefined;
+  return Array.isArray(groups) &&
+    groups.some((group) =>
+      isRecord(group) && Array.isArray(group.hooks) &&
+      group.hooks.some((h) =>
+        isOurHook(h) && String(h.command).includes(`hook ${CLAUDE_WORK.hook}`)
+      )
+    );
 }
 
 /** True when the settings hold our guard entry (`PreToolUse` running `hook claude-guard`). */

@@ -9,7 +9,13 @@
  */
 import { readTextOrNull } from "../file_actions.ts";
 import { type ClaudeScope, claudeSettingsPath } from "./install.ts";
-import { CLAUDE_HOOK_EVENTS, hasOurGuard, isOurHook, type Settings } from "./settings.ts";
+import {
+  CLAUDE_HOOK_EVENTS,
+  hasOurGuard,
+  hasOurWorkHook,
+  isOurHook,
+  type Settings,
+} from "./settings.ts";
 import { parseSettingsText } from "../settings_text.ts";
 import { missingProgramPath } from "../missing_program.ts";
 
@@ -25,6 +31,8 @@ export interface ClaudeHookStatus {
   problem?: string;
   /** The `PreToolUse` guard on Bash is installed there too. */
   guard?: boolean;
+  /** The `PostToolUse` hook of the background review is installed there too. */
+  work?: boolean;
   /** An absolute path one of our hook commands names that does not exist (a moved checkout). */
   missing?: string;
 }
@@ -78,6 +86,7 @@ export async function claudeHookStatuses(
       state: complete ? "installed" : "incomplete",
       stopTimeout: typeof timeout === "number" ? timeout : undefined,
       guard: hasOurGuard(settings as Settings),
+      work: hasOurWorkHook(settings as Settings),
       ...(missing ? { missing } : {}),
     });
   }
@@ -103,4 +112,21 @@ async function firstMissing(entries: readonly Record<string, unknown>[]): Promis
 export function stopTimeoutProblem(status: ClaudeHookStatus, configured: number): string | null {
   if (status.stopTimeout === undefined || status.stopTimeout >= configured) return null;
   return `the installed Stop hook's timeout is ${status.stopTimeout} s but gates.claude_stop.timeout_seconds is ${configured} s: Claude Code kills a longer review and lets the stop through unreviewed; run "review-gate install --claude --scope ${status.scope}" again`;
+}
+
+/**
+ * The problem with the background review's hook in a scope, if any: the setting is on but the
+ * `PostToolUse` hook is missing (nothing is reviewed while the agent works), or the other way
+ * round (the hook runs after every tool call for nothing).
+ *
+ * @param status from {@linkcode claudeHookStatuses}
+ * @param wanted `gates.claude_stop.review_while_working` (and the gate enabled)
+ * @returns one sentence, or `null` when they agree
+ */
+export function workHookProblem(status: ClaudeHookStatus, wanted: boolean): string | null {
+  if (Boolean(status.work) === wanted) return null;
+  const again = `run "review-gate install --claude --scope ${status.scope}" again`;
+  return wanted
+    ? `gates.claude_stop.review_while_working is on but its PostToolUse hook is not installed in "${status.path}": nothing is reviewed while the agent works; ${again}`
+    : `the PostToolUse hook of review_while_working is installed in "${status.path}" but the setting is off: it runs after every tool call for nothing; ${again}`;
 }

@@ -17,6 +17,15 @@ export const CODEX_HOOK_EVENTS = {
   Stop: "codex-stop",
 } as const;
 
+/**
+ * The tool hook of `gates.codex_stop.review_while_working` (docs/design.md "Review while working"):
+ * Codex's `PostToolUse` (codex-cli 0.171.0 has the event; its payload carries `tool_name`,
+ * `tool_input`, `tool_response`, `turn_id`), with no matcher — every tool, since its tools that
+ * write files (the shell, patches) go by names this project has not pinned — running
+ * `hook codex-work`, which returns fast.
+ */
+export const CODEX_WORK = { event: "PostToolUse", hook: "codex-work", timeoutSeconds: 10 } as const;
+
 /** Shown by Codex while our Stop hook runs. */
 export const CODEX_STOP_STATUS = "review-gate: reviewing this turn";
 
@@ -29,13 +38,13 @@ export type CodexScope = "user" | "project";
  * @param command command prefix from `selfCommand()`
  * @param options `stopTimeoutSeconds`: the Stop entry's `timeout` (config
  *   `gates.codex_stop.timeout_seconds`, default 300); `stopPrefix`: words before the Stop entry's
- *   command (the Stop hook script)
- * @returns `{UserPromptSubmit: group, Stop: group}`
+ *   command (the Stop hook script); `work`: add the {@linkcode CODEX_WORK} group
+ * @returns `{UserPromptSubmit: group, Stop: group[, PostToolUse: group]}`
  */
 export function buildCodexEntries(
   command: string,
-  options: { stopTimeoutSeconds?: number; stopPrefix?: string } = {},
-): Record<keyof typeof CODEX_HOOK_EVENTS, Settings> {
+  options: { stopTimeoutSeconds?: number; stopPrefix?: string; work?: boolean } = {},
+): Record<keyof typeof CODEX_HOOK_EVENTS, Settings> & { PostToolUse?: Settings } {
   const hook = (sub: string) => `${command} hook ${sub} # ${MANAGED_MARKER}`;
   return {
     UserPromptSubmit: {
@@ -51,5 +60,16 @@ export function buildCodexEntries(
         statusMessage: CODEX_STOP_STATUS,
       }],
     },
+    ...(options.work
+      ? {
+        PostToolUse: {
+          hooks: [{
+            type: "command",
+            command: hook(CODEX_WORK.hook),
+            timeout: CODEX_WORK.timeoutSeconds,
+          }],
+        },
+      }
+      : {}),
   };
 }

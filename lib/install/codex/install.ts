@@ -50,6 +50,8 @@ export interface CodexHookOptions {
   stopPrefix?: string;
   /** Stop entry `timeout` in seconds (`gates.codex_stop.timeout_seconds`). */
   stopTimeoutSeconds?: number;
+  /** Add the `PostToolUse` hook of `gates.codex_stop.review_while_working`. */
+  work?: boolean;
   dryRun?: boolean;
   /** Describe each file change as a diff (default), or as one line per file. */
   diff?: boolean;
@@ -159,6 +161,7 @@ export async function installCodexHooks(options: CodexHookOptions): Promise<Code
   const entries = buildCodexEntries(options.command, {
     stopTimeoutSeconds: options.stopTimeoutSeconds,
     stopPrefix: options.stopPrefix,
+    work: options.work,
   });
   const text = current.text === null
     ? JSON.stringify(

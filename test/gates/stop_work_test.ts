@@ -1,0 +1,304 @@
+/**
+ * End to end: reviewing while the agent works (docs/design.md "Review while working"). Throwaway
+ * repositories, the real CLI, the fake provider with a fixed answer delay, and Claude Code's
+ * `PostToolUse` payloads: the tool hook starts one detached worker per session that reviews the
+ * parts of the turn's change in the background; the Stop reuses the verdicts of parts whose exact
+ * bytes were reviewed, waits for parts still under review, and asks the rest itself. Covered: the
+ * reuse itself, supersede (an edit while its part's call runs kills that call), cancel (`cancel`
+ * of the worker's job; a session whose record is gone ending its worker), crash (a killed worker is a part not
+ * reviewed, asked by the Stop), deadline (a background call that hangs never holds the Stop past
+ * its deadline), a revert before the Stop (its finding is not charged), and a bug introduced in the
+ * final edit (reviewed and blocks).
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  codexPromptPayload,
+  codexStopPayload,
+  forgetTurns,
+  type GateSandbox,
+  makeGateSandbox,
+  promptPayload,
+  readFakeLog,
+  runCli,
+  runHook,
+  stopDecision,
+  stopPayload,
+  writeRepoConfig,
+} from "./_gates.ts";
+import { editPart, partText, waitForWork, workConfig, workStatus, workTallies } from "./_work.ts";
+
+/** A finding at line 1 of part file `n` for a prompt that holds `BUG_<n>`. */
+function bugScenario(sb: GateSandbox, parts: number[], delayMs: number): Promise<string> {
+  const finding = (n: number) => ({
+    severity: "high",
+    category: "bug",
+    scope: "introduced",
+    title: `BUG_${n} breaks callers`,
+    body: "The marked value is wrong.",
+    file: `src/p${n}.ts`,
+    line_start: 1,
+    line_end: 1,
+    confidence: 0.9,
+    recommendation: "Use the old value.",
+  });
+  const path = join(sb.dir, "bugs.json");
+  const scenario = {
+    steps: [{ kind: "valid", delayMs }],
+    match: parts.map((n) => ({
+      contains: `"BUG_${n}"`,
+      steps: [{
+        kind: "valid",
+        delayMs,
+        answer: {
+          verdict: "needs-attention",
+          summary: "A marked bug.",
+          findings: [finding(n)],
+          next_steps: ["Fix it."],
+        },
+      }],
+    })),
+  };
+  return Deno.writeTextFile(path, JSON.stringify(scenario)).then(() => path);
+}
+
+async function openTurn(sb: GateSandbox, sessionId: string, env: Record<string, string>) {
+  const session = { sessionId, cwd: sb.repo.root };
+  const p = await runHook(sb, "claude-prompt", promptPayload(session), { env });
+  assert.equal(p.code, 0, p.stderr);
+  return session;
+}
+
+async function stop(sb: GateSandbox, session: { sessionId: string; cwd: string }, env = {}) {
+  const started = Date.now();
+  const s = await runHook(sb, "claude-stop", stopPayload(session), { env });
+  assert.equal(s.code, 0, s.stderr);
+  return { decision: stopDecision(s.stdout), ms: Date.now() - started, stderr: s.stderr };
+}
+
+/** Provider calls the fake saw whose prompt holds `text`. */
+async function callsWith(sb: GateSandbox, text: string): Promise<number> {
+  return (await readFakeLog(sb)).filter((c) => (c.stdin ?? "").includes(text)).length;
+}
+
+Deno.test("parts reviewed in the background are reused at the Stop: no call, a fast answer", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    await writeRepoConfig(sb, workConfig());
+    const env = { REVIEW_GATE_FAKE_DELAY_MS: "1500" };
+    const session = await openTurn(sb, "reuse", env);
+    for (let n = 1; n <= 3; n++) {
+      const ms = await editPart(sb, session, n, "ok", env);
+      assert.ok(ms < 5_000, `the tool hook took ${ms} ms`);
+    }
+    const status = await waitForWork(sb, "reuse", (s) => s.settled !== undefined);
+    assert.equal(status?.answered.length, 3, JSON.stringify(status));
+    const before = (await readFakeLog(sb)).length;
+    const { decision, ms } = await stop(sb, session, env);
+    assert.equal(decision, null, "allowed silently");
+    assert.equal((await readFakeLog(sb)).length, before, "the Stop asked no model");
+    assert.ok(ms < 1_500, `the Stop took ${ms} ms; one call takes 1500 ms`);
+    const [tally] = await workTallies(sb);
+    assert.deepEqual(
+      [tally.backgroundCalls, tally.reused, tally.wasted, tally.stopCalls, tally.parts],
+      [3, 3, 0, 0, 3],
+    );
+    const ended = await waitForWork(sb, "reuse", (s) => s.ended !== undefined, 5_000);
+    assert.equal(ended?.ended, "the Stop answered");
+    const stats = await runCli(sb, ["stats", "--by", "gate"]);
+    assert.match(stats.stdout, /^claude-work +1 +1 /m, "the background run is ledgered as such");
+    assert.match(stats.stdout, /reviewed while working: 1 turn\(s\)/);
+    assert.match(stats.stdout, /reused verdicts +3 of 3 part\(s\)/);
+    assert.match(stats.stdout, /wasted calls +0 /);
+    const json = JSON.parse((await runCli(sb, ["stats", "--json"])).stdout);
+    assert.deepEqual([json.work.backgroundCalls, json.work.reused], [3, 3]);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("an edit while its part is reviewed kills that call (supersede); the Stop waits for the new one", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    await writeRepoConfig(sb, workConfig());
+    const env = { REVIEW_GATE_FAKE_DELAY_MS: "4000" };
+    const session = await openTurn(sb, "supersede", env);
+    await editPart(sb, session, 1, "first", env);
+    await waitForWork(sb, "supersede", (s) => s.calls === 1);
+    await editPart(sb, session, 1, "second", env);
+    const killed = await waitForWork(sb, "supersede", (s) => s.killed === 1, 10_000);
+    assert.equal(killed?.killed, 1, JSON.stringify(killed));
+    const { decision, ms } = await stop(sb, session, env);
+    assert.equal(decision, null);
+    // one call takes 4 s: the Stop waits for the call under way, never for a second one
+    assert.ok(ms < 7_000, `the Stop waited ${ms} ms: only for the call already under way`);
+    assert.equal(await callsWith(sb, '"second"'), 1, "the new bytes were asked once");
+    const [tally] = await workTallies(sb);
+    assert.deepEqual([tally.backgroundCalls, tally.reused, tally.wasted], [2, 1, 1]);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("a bug introduced in the final edit, after its part's review started, is reviewed and blocks", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    await writeRepoConfig(sb, workConfig());
+    const env = { REVIEW_GATE_FAKE_SCENARIO: await bugScenario(sb, [2], 1500) };
+    const session = await openTurn(sb, "final-bug", env);
+    await editPart(sb, session, 1, "ok", env);
+    await editPart(sb, session, 2, "ok", env);
+    await waitForWork(sb, "final-bug", (s) => s.calls === 2);
+    await editPart(sb, session, 2, "BUG_2", env); // at once, then the Stop
+    const { decision } = await stop(sb, session, env);
+    assert.equal(decision?.decision, "block", JSON.stringify(decision));
+    assert.match(String(decision?.reason), /BUG_2 breaks callers/);
+    assert.equal(await callsWith(sb, '"BUG_2"'), 1, "the final bytes were asked once");
+    assert.equal(await callsWith(sb, "first1"), 1, "the unchanged part was asked once");
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("a buggy edit reverted before the Stop is not charged to the turn", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    await writeRepoConfig(sb, workConfig());
+    const env = { REVIEW_GATE_FAKE_SCENARIO: await bugScenario(sb, [1], 300) };
+    const session = await openTurn(sb, "revert", env);
+    await editPart(sb, session, 1, "BUG_1", env);
+    await editPart(sb, session, 2, "ok", env);
+    await editPart(sb, session, 3, "ok", env);
+    const found = await waitForWork(sb, "revert", (s) => s.settled !== undefined);
+    assert.equal(found?.answered.length, 3, "the buggy bytes were reviewed in the background");
+    await Deno.remove(join(sb.repo.root, "src/p1.ts")); // reverted: the file is gone again
+    const { decision } = await stop(sb, session, env);
+    assert.equal(decision, null, `allowed: ${JSON.stringify(decision)}`);
+    const [tally] = await workTallies(sb);
+    assert.deepEqual([tally.reused, tally.wasted, tally.parts], [2, 1, 2]);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("a worker killed mid-call leaves its part not reviewed: the Stop asks it itself", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    await writeRepoConfig(sb, workConfig());
+    const env = { REVIEW_GATE_FAKE_DELAY_MS: "3000" };
+    const session = await openTurn(sb, "crash", env);
+    await editPart(sb, session, 1, "ok", env);
+    const running = await waitForWork(sb, "crash", (s) => s.calls === 1);
+    Deno.kill(running!.process.pid, "SIGKILL");
+    const { decision } = await stop(sb, session, env);
+    assert.equal(decision, null);
+    assert.equal(await callsWith(sb, "first1"), 2, "the Stop asked the part again");
+    const [tally] = await workTallies(sb);
+    assert.deepEqual([tally.reused, tally.wasted, tally.stopCalls], [0, 1, 1]);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("a background call that hangs never holds the Stop past its deadline", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    const TIMEOUT = 20; // internal deadline 5 s
+    await writeRepoConfig(sb, workConfig({ timeout_seconds: TIMEOUT }));
+    const env = { REVIEW_GATE_FAKE_SCENARIO: "hang" };
+    const session = await openTurn(sb, "deadline", env);
+    await editPart(sb, session, 1, "ok", env);
+    await waitForWork(sb, "deadline", (s) => s.calls === 1);
+    const { decision, ms } = await stop(sb, session, env);
+    assert.ok(ms < (TIMEOUT - 5) * 1000, `answered after ${ms} ms`);
+    assert.equal(decision?.decision, undefined, "on_error allow: not a block");
+    assert.match(String(decision?.systemMessage), /NOT reviewed|ran out of time/);
+    const ended = await waitForWork(sb, "deadline", (s) => s.ended !== undefined, 5_000);
+    assert.equal(ended?.ended, "the Stop answered", "the hung background call was stopped");
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("cancel stops the worker and its call; a session whose record is gone ends its worker", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    await writeRepoConfig(sb, workConfig());
+    const env = { REVIEW_GATE_FAKE_DELAY_MS: "10000" };
+    const session = await openTurn(sb, "cancel", env);
+    await editPart(sb, session, 1, "ok", env);
+    const running = await waitForWork(sb, "cancel", (s) => s.calls === 1);
+    const c = await runCli(sb, ["cancel", running!.jobId], { env });
+    assert.equal(c.code, 0, c.stderr);
+    const ended = await waitForWork(sb, "cancel", (s) => s.ended !== undefined, 10_000);
+    assert.equal(ended?.ended, "stopped by a signal");
+    const [call] = await readFakeLog(sb);
+    assert.throws(() => Deno.kill(call.pid, "SIGCONT"), "the provider call is gone");
+
+    await editPart(sb, session, 2, "ok", env); // a new worker for the same turn
+    await waitForWork(sb, "cancel", (s) => s.calls > 0 && s.ended === undefined);
+    await forgetTurns(sb); // the session's record is gone (an ended session, a disabled gate)
+    const over = await waitForWork(sb, "cancel", (s) => s.ended !== undefined, 5_000);
+    assert.equal(over?.ended, "the session's turn is over");
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("with review_while_working off the tool hook does nothing", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    const session = await openTurn(sb, "off", {});
+    await Deno.writeTextFile(join(sb.repo.root, "x.ts"), partText(1));
+    await editPart(sb, session, 1);
+    assert.equal(await workStatus(sb, "off"), null);
+    assert.equal((await readFakeLog(sb)).length, 0);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("Codex's PostToolUse (codex-work) reviews in the background; codex-stop reuses it", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    await writeRepoConfig(sb, {
+      budgets: { total_bytes: 4096 },
+      gates: { codex_stop: { review_while_working: true } },
+    });
+    const env = { REVIEW_GATE_FAKE_DELAY_MS: "500" };
+    const o = { sessionId: "codex-work", turnId: "turn-1", cwd: sb.repo.root };
+    const p = await runCli(sb, ["hook", "codex-prompt"], { stdin: codexPromptPayload(o), env });
+    assert.equal(p.code, 0, p.stderr);
+    await Deno.mkdir(join(sb.repo.root, "src"), { recursive: true });
+    await Deno.writeTextFile(join(sb.repo.root, "src/p1.ts"), partText(1));
+    // the fields codex-cli 0.171.0's post-tool-use.command.input schema requires (docs/providers.md)
+    const tool = JSON.stringify({
+      session_id: o.sessionId,
+      turn_id: o.turnId,
+      transcript_path: null,
+      cwd: o.cwd,
+      hook_event_name: "PostToolUse",
+      model: "gpt-mock",
+      permission_mode: "bypassPermissions",
+      tool_name: "apply_patch",
+      tool_input: { input: "*** Begin Patch" },
+      tool_response: "Success.",
+      tool_use_id: "call_1",
+    });
+    const w = await runCli(sb, ["hook", "codex-work"], { stdin: tool, env });
+    assert.equal(w.code, 0, w.stderr);
+    assert.equal(w.stdout, "", "Codex would take stdout as the hook's answer");
+    await waitForWork(sb, "codex-work", (s) => s.settled !== undefined);
+    const before = (await readFakeLog(sb)).length;
+    const s = await runCli(sb, ["hook", "codex-stop"], { stdin: codexStopPayload(o), env });
+    assert.equal(s.code, 0, s.stderr);
+    assert.equal(stopDecision(s.stdout), null);
+    assert.equal((await readFakeLog(sb)).length, before, "codex-stop asked no model");
+    const [tally] = await workTallies(sb);
+    assert.deepEqual([tally.gate, tally.reused, tally.stopCalls], ["codex-stop", 1, 0]);
+  } finally {
+    await sb.cleanup();
+  }
+});
