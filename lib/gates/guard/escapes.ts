@@ -48,13 +48,14 @@ const READS_CONFIG = /\s(--get|--get-all|--get-regexp|--list|-l)\b/;
 const SKIP_VARIABLE =
   /(^|[\s;&|('"`])(REVIEW_GATE\w*|HUSKY|HUSKY_SKIP_HOOKS)=|(^|\s)(unset|-u|-v|read\b.*)\s+['"]?REVIEW_GATE/;
 /**
- * Which config files git reads, moved away from the ones the turn's start recorded: a `HOME` or
- * `XDG_CONFIG_HOME` of the agent's own on a git command (or exported), `GIT_CONFIG_GLOBAL`,
+ * Which config files git reads, moved away from the ones the turn's start recorded: a `HOME`,
+ * `XDG_CONFIG_HOME` or `XDG_STATE_HOME` (where review-gate's key and turn records are) of the
+ * agent's own on a git command (or exported), `GIT_CONFIG_GLOBAL`,
  * `GIT_CONFIG_SYSTEM`, `GIT_CONFIG_NOSYSTEM` anywhere (a `~/.gitconfig` of the agent's choosing
  * can set `core.hooksPath`).
  */
 const CONFIG_PLACE = /(^|[\s;&|('"`])GIT_CONFIG_(GLOBAL|SYSTEM|NOSYSTEM)=/;
-const HOME_VARIABLE = /(^|[\s;&|('"`])(HOME|XDG_CONFIG_HOME)=/;
+const HOME_VARIABLE = /(^|[\s;&|('"`])(HOME|XDG_CONFIG_HOME|XDG_STATE_HOME)=/;
 const RUNS_GIT_OR_EXPORTS = /\bgit\b|\b(export|declare|typeset)\b/;
 /**
  * git's config files: the repository's `.git/config` and `.git/config.worktree`, the user's
@@ -152,7 +153,7 @@ const RULES: readonly EscapeRule[] = [
     test: (part) =>
       CONFIG_PLACE.test(part) || (HOME_VARIABLE.test(part) && RUNS_GIT_OR_EXPORTS.test(part)),
     what:
-      "pointing git at other config files (HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM: they can switch the review hooks off)",
+      "pointing git or review-gate at other config or state (HOME, XDG_CONFIG_HOME, XDG_STATE_HOME, GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM: they can switch the review hooks off or hide the open turn)",
   },
   {
     test: (part) =>

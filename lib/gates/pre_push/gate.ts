@@ -473,7 +473,10 @@ function reportOverBound(push: Push, overBound: string[]): void {
 
 /** The note a push prints when an open agent turn held its reviewer back. */
 function heldReviewerNote(reviewer: PushReviewerEnv): string {
-  return `review-gate: an agent turn is open in this repository (session ${reviewer.session}): the push reviews with the reviewer that turn started with, without ${
+  const which = reviewer.session === "unknown"
+    ? "an agent turn may be open in this repository: the push reviews without"
+    : `an agent turn is open in this repository (session ${reviewer.session}): the push reviews with the reviewer that turn started with, without`;
+  return `review-gate: ${which} ${
     reviewer.heldBack.join(", ")
   }. A change you made applies once that turn's Stop answers for the work.\n`;
 }

@@ -9,8 +9,9 @@
  * found it (its path, through `REVIEW_GATE_<NAME>_BIN`; a program the start did not find stays
  * missing), and without every answer-changing variable (lib/providers/reviewer_env.ts) whose value
  * differs from the start's or that the start did not have — values are stored only as digests, so
- * a variable is dropped, never restored. The push names what it held back. A turn recorded by an
- * older version, with no reviewer record, holds nothing back.
+ * a variable is dropped, never restored. A turn that may be open but whose start cannot be read
+ * (lib/gates/pre_push/open_turns.ts "unknown") drops every such variable. The push names what it
+ * held back. A turn recorded by an older version, with no reviewer record, holds nothing back.
  *
  * @module
  */
@@ -46,7 +47,12 @@ export async function pushReviewerEnv(
       ? 1
       : 0
   );
-  if (open.length === 0) return { env, heldBack: [] };
+  if (open.length === 0) {
+    // a turn may be open whose start cannot be read (its record does not verify — the key moved
+    // with XDG_STATE_HOME — or is gone): nothing of the push's reviewer environment is trusted
+    const unknown = turns.find((t) => t.kind === "unknown");
+    return unknown ? withoutReviewerVars(env, unknown.what) : { env, heldBack: [] };
+  }
   const start = open[0].session.reviewerAtStart!;
   const out = { ...env };
   const heldBack: string[] = [];
@@ -74,4 +80,24 @@ export async function pushReviewerEnv(
     if (isReviewerVar(name) && out[name] === undefined) delete out[name];
   }
   return { env: out, heldBack, session: open[0].name.replace(/\.json$/, "") };
+}
+
+/** `env` without any answer-changing variable: for a turn whose start is unknown. */
+function withoutReviewerVars(
+  env: Record<string, string | undefined>,
+  what: string,
+): PushReviewerEnv {
+  const out = { ...env };
+  const heldBack: string[] = [];
+  for (const name of Object.keys(env).sort()) {
+    if (env[name] === undefined || !isReviewerVar(name)) continue;
+    delete out[name];
+    heldBack.push(name);
+  }
+  if (heldBack.length === 0) return { env, heldBack: [] };
+  return {
+    env: out,
+    heldBack: [`${heldBack.join(", ")} (the turn's start is unknown: ${what})`],
+    session: "unknown",
+  };
 }
