@@ -35,6 +35,12 @@ export interface InheritedTurn {
 export interface ReviewerRecord {
   programs: Record<string, string | null>;
   vars: Record<string, string>;
+  /**
+   * Provider → digest of what the review child carries from the user's own provider config (Claude
+   * Code's settings `env` and credential helpers, Codex's carried `config.toml` keys and `.env`):
+   * it changes which model answers and where its requests go. Absent in older records.
+   */
+  carried?: Record<string, string>;
 }
 
 /** What the Stop gate remembers about one Claude session. */

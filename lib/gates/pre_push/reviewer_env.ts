@@ -10,14 +10,22 @@
  * missing), and without every answer-changing variable (lib/providers/reviewer_env.ts) whose value
  * differs from the start's or that the start did not have — values are stored only as digests, so
  * a variable is dropped, never restored. A turn that may be open but whose start cannot be read
- * (lib/gates/pre_push/open_turns.ts "unknown") drops every such variable. The push names what it
- * held back. A turn recorded by an older version, with no reviewer record, holds nothing back.
+ * (lib/gates/pre_push/open_turns.ts "unknown") drops every such variable. What the review child
+ * carries from the user's provider config (Claude Code's settings `env` and credential helpers,
+ * Codex's carried `config.toml` keys) cannot be held back — its old content is not kept — so a
+ * change to it since the turn's start blocks the push, named. The push names what it held back. A turn recorded by an older version, with no reviewer record, holds nothing back.
  *
  * @module
  */
 import { isReviewerVar, reviewerVarDigests } from "../../providers/reviewer_env.ts";
 import { providerPrograms } from "../turn/guard_files.ts";
 import type { OpenTurn } from "./open_turns.ts";
+
+/** Where each provider's carried config lives, for people. */
+const CARRIED_FROM: Record<string, string> = {
+  claude: "the env and credential helpers of ~/.claude/settings.json",
+  codex: "the carried keys of $CODEX_HOME/config.toml and .env",
+};
 
 /** The push's environment with the open turn's reviewer, and what was held back. */
 export interface PushReviewerEnv {
@@ -26,6 +34,11 @@ export interface PushReviewerEnv {
   heldBack: string[];
   /** The session whose start was used, when one was. */
   session?: string;
+  /**
+   * What changed since the turn's start that cannot be held back (the provider config the review
+   * child carries: its old content is not stored): the push is then blocked, naming it.
+   */
+  untrusted: string[];
 }
 
 /**
@@ -51,7 +64,9 @@ export async function pushReviewerEnv(
     // a turn may be open whose start cannot be read (its record does not verify — the key moved
     // with XDG_STATE_HOME — or is gone): nothing of the push's reviewer environment is trusted
     const unknown = turns.find((t) => t.kind === "unknown");
-    return unknown ? withoutReviewerVars(env, unknown.what) : { env, heldBack: [] };
+    return unknown
+      ? withoutReviewerVars(env, unknown.what)
+      : { env, heldBack: [], untrusted: [] };
   }
   const start = open[0].session.reviewerAtStart!;
   const out = { ...env };
@@ -79,7 +94,19 @@ export async function pushReviewerEnv(
   for (const name of Object.keys(out)) {
     if (isReviewerVar(name) && out[name] === undefined) delete out[name];
   }
-  return { env: out, heldBack, session: open[0].name.replace(/\.json$/, "") };
+  const untrusted: string[] = [];
+  if (start.carried) {
+    const { carriedDigests } = await import("../turn/reviewer_identity.ts");
+    const now = await carriedDigests(out);
+    for (const [provider, digest] of Object.entries(start.carried)) {
+      if (now[provider] !== digest) {
+        untrusted.push(
+          `the ${provider} config the reviewer carries (${CARRIED_FROM[provider] ?? "its config"}) changed since the turn started`,
+        );
+      }
+    }
+  }
+  return { env: out, heldBack, session: open[0].name.replace(/\.json$/, ""), untrusted };
 }
 
 /** `env` without any answer-changing variable: for a turn whose start is unknown. */
@@ -94,10 +121,11 @@ function withoutReviewerVars(
     delete out[name];
     heldBack.push(name);
   }
-  if (heldBack.length === 0) return { env, heldBack: [] };
+  if (heldBack.length === 0) return { env, heldBack: [], untrusted: [] };
   return {
     env: out,
     heldBack: [`${heldBack.join(", ")} (the turn's start is unknown: ${what})`],
     session: "unknown",
+    untrusted: [],
   };
 }
