@@ -150,6 +150,11 @@ export interface SessionState {
    */
   reviewerAtStart?: ReviewerRecord;
   /**
+   * The other worktrees' uncommitted files when the turn started (lib/gates/turn/other_worktrees.ts:
+   * root → digest); absent when not recorded.
+   */
+  otherWorktreeStates?: Record<string, string>;
+  /**
    * The ignored untracked entries when the turn started (lib/gates/turn/ignored.ts), absent when
    * they were not recorded: an entry ignored at the stop and not here may be one the turn hid.
    */
@@ -172,6 +177,7 @@ export type TurnStart = Pick<
   | "configAtStart"
   | "userConfigAtStart"
   | "reviewerAtStart"
+  | "otherWorktreeStates"
   | "ignoredAtStart"
   | "turnStartedAt"
   | "lostBefore"

@@ -107,15 +107,16 @@ const RECEIVE_PACK = /\bgit\b.*\bpush\b.*\s--(rece[a-z-]*|e|ex|exe|exec)(=|\s|$)
 const PUSH_TARGET = /\bremote\.\S+\.(receivepack|pushurl)\b|\.(push)?insteadof\b/i;
 const SET_PUSH_URL = /\bgit\b.*\bremote\s+set-url\b.*\s--push\b/;
 /**
- * Remote-tracking refs written by hand: the pre-push gate takes them for what the remote already
- * has, so a forged `refs/remotes/origin/x` would make new commits look pushed — `git update-ref`
+ * Remote-tracking refs (and `refs/prefetch/`, where `git maintenance` fetches) written by hand:
+ * the pre-push gate takes them for what the remote already has, and the Stop does not review their
+ * moves, so a forged `refs/remotes/origin/x` would make new commits look pushed — `git update-ref`
  * on them or with `--stdin` (its input is not on the command line), `git symbolic-ref` on them, a
  * refspec whose destination is one (`git fetch . HEAD:refs/remotes/origin/x`), or a write into
  * `.git/refs/remotes/` or `.git/packed-refs`.
  */
-const REMOTE_REF = /\brefs\/remotes\//i;
+const REMOTE_REF = /\brefs\/(remotes|prefetch)\//i;
 const REF_WRITER = /\b(update-ref|symbolic-ref)\b/;
-const REMOTE_REF_TARGET = /:refs\/remotes\//i;
+const REMOTE_REF_TARGET = /:refs\/(remotes|prefetch)\//i;
 const UPDATE_REF_STDIN = /\bupdate-ref\b.*\s--stdin\b/;
 const PACKED_REFS = /\bpacked-refs\b/i;
 const OUR_OFF_SWITCH = /(review-gate\b|main\.ts\b).*\s(uninstall|gate\s+disable)\b/;
@@ -191,7 +192,7 @@ const RULES: readonly EscapeRule[] = [
       ((REMOTE_REF.test(part) || PACKED_REFS.test(part)) && DESTROYS.test(part) &&
         !READS_ONLY.test(part)),
     what:
-      "writing remote-tracking refs (the pre-push gate takes them for what the remote already has)",
+      "writing remote-tracking or prefetch refs (the gates take them for what the remote already has)",
   },
   {
     test: (part) => OUR_OFF_SWITCH.test(part),

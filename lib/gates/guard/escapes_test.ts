@@ -30,6 +30,7 @@ Deno.test("gateEscape() refuses the ways an agent would skip or switch off the g
     "review-gate ack 1a2b3c4d5e6f --reason fine": /accepting a finding/,
     "env -u CLAUDECODE review-gate ack 1a2b3c4d5e6f --reason x": /accepting a finding/,
     "rm .git/hooks/pre-push": /pre-push hook files/,
+    "git update-ref refs/prefetch/remotes/origin/main HEAD": /prefetch refs/,
     "XDG_STATE_HOME=/tmp/st git push origin b1": /XDG_STATE_HOME/,
     "export XDG_STATE_HOME=/tmp/st": /XDG_STATE_HOME/,
     "git -c include.path=/tmp/evil.cfg push origin b1": /including another git config/,

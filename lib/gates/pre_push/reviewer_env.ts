@@ -64,9 +64,7 @@ export async function pushReviewerEnv(
     // a turn may be open whose start cannot be read (its record does not verify — the key moved
     // with XDG_STATE_HOME — or is gone): nothing of the push's reviewer environment is trusted
     const unknown = turns.find((t) => t.kind === "unknown");
-    return unknown
-      ? withoutReviewerVars(env, unknown.what)
-      : { env, heldBack: [], untrusted: [] };
+    return unknown ? withoutReviewerVars(env, unknown.what) : { env, heldBack: [], untrusted: [] };
   }
   const start = open[0].session.reviewerAtStart!;
   const out = { ...env };
@@ -101,7 +99,9 @@ export async function pushReviewerEnv(
     for (const [provider, digest] of Object.entries(start.carried)) {
       if (now[provider] !== digest) {
         untrusted.push(
-          `the ${provider} config the reviewer carries (${CARRIED_FROM[provider] ?? "its config"}) changed since the turn started`,
+          `the ${provider} config the reviewer carries (${
+            CARRIED_FROM[provider] ?? "its config"
+          }) changed since the turn started`,
         );
       }
     }
