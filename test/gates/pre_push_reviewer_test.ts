@@ -128,23 +128,6 @@ Deno.test("pre-push after the turn's Stop answered: your environment applies who
   }
 });
 
-Deno.test("pre-push with review-gate's state moved away (XDG_STATE_HOME): the push's reviewer variables are not trusted", async () => {
-  const { sb, agent } = await setUp();
-  try {
-    const r = await runGit(sb, ["push", "origin", "main"], {
-      env: { REVIEW_GATE_CLAUDE_BIN: agent, XDG_STATE_HOME: join(sb.dir, "elsewhere") },
-    });
-    assert.match(
-      r.stderr,
-      /an agent turn may be open in this repository: the push reviews without/,
-    );
-    assert.match(r.stderr, /REVIEW_GATE_CLAUDE_BIN[^\n]*the turn's start is unknown/);
-    assert.doesNotMatch(r.stderr, /approved/);
-  } finally {
-    await sb.cleanup();
-  }
-});
-
 Deno.test("pre-push during an open agent turn: a reviewer endpoint written into ~/.claude/settings.json blocks the push", async () => {
   const { sb, env } = await setUp();
   try {

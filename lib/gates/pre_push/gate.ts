@@ -483,10 +483,7 @@ function reportOverBound(push: Push, overBound: string[]): void {
 
 /** The note a push prints when an open agent turn held its reviewer back. */
 function heldReviewerNote(reviewer: PushReviewerEnv): string {
-  const which = reviewer.session === "unknown"
-    ? "an agent turn may be open in this repository: the push reviews without"
-    : `an agent turn is open in this repository (session ${reviewer.session}): the push reviews with the reviewer that turn started with, without`;
-  return `review-gate: ${which} ${
+  return `review-gate: an agent turn is open in this repository (session ${reviewer.session}): the push reviews with the reviewer that turn started with, without ${
     reviewer.heldBack.join(", ")
   }. A change you made applies once that turn's Stop answers for the work.\n`;
 }

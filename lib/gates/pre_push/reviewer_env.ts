@@ -10,7 +10,8 @@
  * missing), and without every answer-changing variable (lib/providers/reviewer_env.ts) whose value
  * differs from the start's or that the start did not have — values are stored only as digests, so
  * a variable is dropped, never restored. A turn that may be open but whose start cannot be read
- * (lib/gates/pre_push/open_turns.ts "unknown") drops every such variable. What the review child
+ * (lib/gates/pre_push/open_turns.ts "unknown") gives no reviewer to hold to: the push's own is
+ * used (README "Not protected"; `--guard` refuses moving `XDG_STATE_HOME`, the key's folder). What the review child
  * carries from the user's provider config (Claude Code's settings `env` and credential helpers,
  * Codex's carried `config.toml` keys) cannot be held back — its old content is not kept — so a
  * change to it since the turn's start blocks the push, named. The push names what it held back. A turn recorded by an older version, with no reviewer record, holds nothing back.
@@ -60,12 +61,9 @@ export async function pushReviewerEnv(
       ? 1
       : 0
   );
-  if (open.length === 0) {
-    // a turn may be open whose start cannot be read (its record does not verify — the key moved
-    // with XDG_STATE_HOME — or is gone): nothing of the push's reviewer environment is trusted
-    const unknown = turns.find((t) => t.kind === "unknown");
-    return unknown ? withoutReviewerVars(env, unknown.what) : { env, heldBack: [], untrusted: [] };
-  }
+  // a turn whose start cannot be read gives no reviewer to hold to; dropping variables could only
+  // make the review fail to run, which lets the push through NOT reviewed (README Not protected)
+  if (open.length === 0) return { env, heldBack: [], untrusted: [] };
   const start = open[0].session.reviewerAtStart!;
   const out = { ...env };
   const heldBack: string[] = [];
@@ -107,25 +105,4 @@ export async function pushReviewerEnv(
     }
   }
   return { env: out, heldBack, session: open[0].name.replace(/\.json$/, ""), untrusted };
-}
-
-/** `env` without any answer-changing variable: for a turn whose start is unknown. */
-function withoutReviewerVars(
-  env: Record<string, string | undefined>,
-  what: string,
-): PushReviewerEnv {
-  const out = { ...env };
-  const heldBack: string[] = [];
-  for (const name of Object.keys(env).sort()) {
-    if (env[name] === undefined || !isReviewerVar(name)) continue;
-    delete out[name];
-    heldBack.push(name);
-  }
-  if (heldBack.length === 0) return { env, heldBack: [], untrusted: [] };
-  return {
-    env: out,
-    heldBack: [`${heldBack.join(", ")} (the turn's start is unknown: ${what})`],
-    session: "unknown",
-    untrusted: [],
-  };
 }
