@@ -69,11 +69,12 @@ review_gate_scan() {
 
 # git as review-gate runs it (lib/git/git.ts): no pager, hardened config, hooks off.
 review_gate_git() {
-  LC_ALL=C GIT_OPTIONAL_LOCKS=0 GIT_TERMINAL_PROMPT=0 GIT_PAGER=cat git --no-pager \
+  LC_ALL=C GIT_OPTIONAL_LOCKS=0 GIT_TERMINAL_PROMPT=0 GIT_PAGER=cat GIT_CONFIG_PARAMETERS='' \
+    GIT_CONFIG_COUNT=0 git --no-pager \
     -c core.quotepath=off -c color.ui=false -c core.fsmonitor=false -c diff.external= \
     -c log.showSignature=false -c core.askPass= -c gc.auto=0 -c maintenance.auto=false \
     -c submodule.recurse=false -c protocol.ext.allow=never -c core.checkStat=default \
-    -c core.trustctime=true -c core.hooksPath=/dev/null "$@"
+    -c core.trustctime=true -c core.bigFileThreshold=512m -c core.hooksPath=/dev/null "$@"
 }
 
 # Sets secret (the user's key, 64 hex digits), or fails: a stamp is then neither read nor written.

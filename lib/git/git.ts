@@ -94,6 +94,10 @@ export const GIT_ENV: Readonly<Record<string, string>> = {
   LC_ALL: "C",
   GIT_TERMINAL_PROMPT: "0",
   GIT_PAGER: "cat",
+  // config the caller put on its own command line (`git -c core.bigFileThreshold=1 push`) or in
+  // the environment reaches a hook's children through these: none of it is review-gate's
+  GIT_CONFIG_PARAMETERS: "",
+  GIT_CONFIG_COUNT: "0",
 };
 
 /**
@@ -127,6 +131,8 @@ export const HARDENING_ARGS: readonly string[] = [
   "protocol.ext.allow=never",
   "core.checkStat=default",
   "core.trustctime=true",
+  // git's default: a lower threshold shows every file as binary, with no line of its diff
+  "core.bigFileThreshold=512m",
 ].flatMap((pair) => ["-c", pair]);
 
 /** No hook runs from any directory. */

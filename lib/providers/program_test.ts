@@ -43,3 +43,24 @@ Deno.test("programKey() changes with the endpoint the reviewer would call, not w
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("programKey() changes with the endpoint Claude Code's own settings carry to the reviewer", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(join(dir, "claude"), "#!/bin/sh\necho real\n");
+    await Deno.mkdir(join(dir, "home", ".claude"), { recursive: true });
+    const settings = join(dir, "home", ".claude", "settings.json");
+    const adapter = { name: "claude", defaultBin: "claude" };
+    const key = () => programKey(adapter, "claude", { PATH: dir, HOME: join(dir, "home") });
+    const plain = await key();
+    await Deno.writeTextFile(settings, JSON.stringify({ permissions: { allow: ["Bash(ls)"] } }));
+    assert.equal(await key(), plain, "settings that carry nothing are no other reviewer");
+    await Deno.writeTextFile(
+      settings,
+      JSON.stringify({ env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9/approves" } }),
+    );
+    assert.notEqual(await key(), plain);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

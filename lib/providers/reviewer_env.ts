@@ -9,7 +9,7 @@
  * must not take a reviewer the agent under review chose compares these, by digest: values are
  * never stored (some are keys).
  *
- * Pure but for hashing.
+ * Pure but for hashing, and reading the provider's own config for a cache key.
  *
  * @module
  */
@@ -48,16 +48,48 @@ const NOT_ANSWER_KEY = /^REVIEW_GATE_|(KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)$/
 
 /**
  * A digest of the reviewer variables that pick the model and where requests go (endpoints,
- * regions, projects, proxies, cloud switches), for a verdict's cache key: review-gate's own
+ * regions, projects, proxies, cloud switches) — and, given the provider, of what its child carries
+ * from the user's provider config (Claude Code's settings `env` and helpers, Codex's carried
+ * `config.toml` keys) — for a verdict's cache key: review-gate's own
  * `REVIEW_GATE_*` settings (policy, or program overrides already in the key) and secrets (a
  * rotated key changes no answer) are left out.
  *
  * @param env an environment
+ * @param provider the provider whose carried config counts (none: only the variables)
  * @returns sha256 hex (16 digits) of the names and values' digests, or `""` when none is set
  */
-export async function answerEnvKey(env: Record<string, string | undefined>): Promise<string> {
+export async function answerEnvKey(
+  env: Record<string, string | undefined>,
+  provider?: string,
+): Promise<string> {
   const digests = Object.entries(await reviewerVarDigests(env))
     .filter(([name]) => !NOT_ANSWER_KEY.test(name));
-  if (digests.length === 0) return "";
-  return (await sha256Hex(JSON.stringify(digests))).slice(0, 16);
+  const carried = provider ? await carriedKey(env, provider) : null;
+  if (digests.length === 0 && carried === null) return "";
+  return (await sha256Hex(JSON.stringify(carried === null ? digests : [digests, carried])))
+    .slice(0, 16);
+}
+
+/**
+ * What the provider's review child carries from the user's own config that picks the model or
+ * where requests go — Claude Code's settings `env` (secrets left out) and its credential helpers'
+ * commands, Codex's carried `config.toml` keys — as JSON; `null` when nothing is carried.
+ */
+async function carriedKey(
+  env: Record<string, string | undefined>,
+  provider: string,
+): Promise<string | null> {
+  if (provider === "claude") {
+    const { readCarriedSettings } = await import("./claude_child.ts");
+    const { settings } = await readCarriedSettings(env);
+    const { env: vars, ...helpers } = settings as { env?: Record<string, string> };
+    const kept = Object.entries(vars ?? {}).filter(([name]) => !NOT_ANSWER_KEY.test(name)).sort();
+    return kept.length || Object.keys(helpers).length ? JSON.stringify([kept, helpers]) : null;
+  }
+  if (provider === "codex") {
+    const { readCodexUser } = await import("./codex_child.ts");
+    const { carried } = await readCodexUser(env);
+    return Object.keys(carried).length ? JSON.stringify(carried) : null;
+  }
+  return null;
 }

@@ -72,7 +72,7 @@ export async function verdictIdentity(
   const override = options.env?.[`REVIEW_GATE_${provider.toUpperCase()}_BIN`]?.trim();
   const name = override ? `${provider} bin=${override}` : provider;
   const program = options.env ? await programIdentity(override || provider, options.env) : null;
-  const answerEnv = options.env ? await answerEnvKey(options.env) : "";
+  const answerEnv = options.env ? await answerEnvKey(options.env, provider) : "";
   return {
     provider: (program ? `${name} prog=${program}` : name) + (answerEnv ? ` env=${answerEnv}` : ""),
     model: config.model,
@@ -122,7 +122,7 @@ export async function programKey(
   env: Record<string, string | undefined>,
   cwd?: string,
 ): Promise<string> {
-  const answerEnv = await answerEnvKey(env);
+  const answerEnv = await answerEnvKey(env, adapter.name);
   return `${providerKey(adapter, bin)} prog=${await programIdentity(bin, env, cwd)}` +
     (answerEnv ? ` env=${answerEnv}` : "");
 }

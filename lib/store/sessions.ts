@@ -35,6 +35,12 @@ export interface InheritedTurn {
 export interface ReviewerRecord {
   programs: Record<string, string | null>;
   vars: Record<string, string>;
+  /**
+   * Provider → digest of what the review child carries from the user's own provider config (Claude
+   * Code's settings `env` and credential helpers, Codex's carried `config.toml` keys and `.env`):
+   * it changes which model answers and where its requests go. Absent in older records.
+   */
+  carried?: Record<string, string>;
 }
 
 /** What the Stop gate remembers about one Claude session. */
@@ -144,6 +150,11 @@ export interface SessionState {
    */
   reviewerAtStart?: ReviewerRecord;
   /**
+   * The other worktrees' uncommitted files when the turn started (lib/gates/turn/other_worktrees.ts:
+   * root → digest); absent when not recorded.
+   */
+  otherWorktreeStates?: Record<string, string>;
+  /**
    * The ignored untracked entries when the turn started (lib/gates/turn/ignored.ts), absent when
    * they were not recorded: an entry ignored at the stop and not here may be one the turn hid.
    */
@@ -166,6 +177,7 @@ export type TurnStart = Pick<
   | "configAtStart"
   | "userConfigAtStart"
   | "reviewerAtStart"
+  | "otherWorktreeStates"
   | "ignoredAtStart"
   | "turnStartedAt"
   | "lostBefore"

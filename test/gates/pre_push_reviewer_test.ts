@@ -127,3 +127,28 @@ Deno.test("pre-push after the turn's Stop answered: your environment applies who
     await sb.cleanup();
   }
 });
+
+Deno.test("pre-push during an open agent turn: a reviewer endpoint written into ~/.claude/settings.json blocks the push", async () => {
+  const { sb, env } = await setUp();
+  try {
+    const settings = join(sb.env.HOME, ".claude", "settings.json");
+    await Deno.mkdir(join(sb.env.HOME, ".claude"), { recursive: true });
+    await Deno.writeTextFile(
+      settings,
+      JSON.stringify({ env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9/agent-server" } }),
+    );
+    const r = await runGit(sb, ["push", "origin", "main"], { env });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      /push blocked: an agent turn is open[^\n]*the claude config the reviewer carries/,
+    );
+    // a settings edit that carries nothing (permissions Claude Code writes) changes nothing
+    await Deno.writeTextFile(settings, JSON.stringify({ permissions: { allow: ["Bash(ls)"] } }));
+    const again = await runGit(sb, ["push", "origin", "main"], { env });
+    assert.doesNotMatch(again.stderr, /config the reviewer carries/);
+    assert.match(again.stderr, /push blocked: 1 blocking finding/);
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -237,3 +237,40 @@ Deno.test("pre-push: your global git attributes file (an agent can write it mid-
     await sb.cleanup();
   }
 });
+
+Deno.test("pre-push: config on the push's own command line or environment does not hide the diff", async (t) => {
+  const sb = await installed();
+  try {
+    const ways: [string, string[], Record<string, string>][] = [
+      ["git -c core.bigFileThreshold=1 push", ["-c", "core.bigFileThreshold=1"], {}],
+      ["GIT_CONFIG_COUNT=1 … core.bigFileThreshold", [], {
+        GIT_CONFIG_COUNT: "1",
+        GIT_CONFIG_KEY_0: "core.bigFileThreshold",
+        GIT_CONFIG_VALUE_0: "1",
+      }],
+    ];
+    for (const [name, config, env] of ways) {
+      await t.step(name, async () => {
+        const branch = `big-${config.length}`;
+        await gitOk(sb, ["switch", "-q", "-c", branch, "main"]);
+        await addTokenLine(sb.repo.root, `BIG_${config.length}`);
+        await gitOk(sb, ["commit", "-q", "-am", "bug"]);
+        const r = await runGit(sb, [...config, "push", "origin", branch], {
+          env: { ...scenario(await blockingScenario(sb)), ...env },
+        });
+        assert.notEqual(r.code, 0, r.stderr);
+        assert.match(
+          r.stderr,
+          new RegExp(`push blocked: 1 blocking finding in refs/heads/${branch}`),
+        );
+        const log = await readFakeLog(sb);
+        assert.match(
+          log.at(-1)?.stdin ?? "",
+          new RegExp(`\\+export const t = "BIG_${config.length}"`),
+        );
+      });
+    }
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -48,13 +48,14 @@ const READS_CONFIG = /\s(--get|--get-all|--get-regexp|--list|-l)\b/;
 const SKIP_VARIABLE =
   /(^|[\s;&|('"`])(REVIEW_GATE\w*|HUSKY|HUSKY_SKIP_HOOKS)=|(^|\s)(unset|-u|-v|read\b.*)\s+['"]?REVIEW_GATE/;
 /**
- * Which config files git reads, moved away from the ones the turn's start recorded: a `HOME` or
- * `XDG_CONFIG_HOME` of the agent's own on a git command (or exported), `GIT_CONFIG_GLOBAL`,
+ * Which config files git reads, moved away from the ones the turn's start recorded: a `HOME`,
+ * `XDG_CONFIG_HOME` or `XDG_STATE_HOME` (where review-gate's key and turn records are) of the
+ * agent's own on a git command (or exported), `GIT_CONFIG_GLOBAL`,
  * `GIT_CONFIG_SYSTEM`, `GIT_CONFIG_NOSYSTEM` anywhere (a `~/.gitconfig` of the agent's choosing
  * can set `core.hooksPath`).
  */
 const CONFIG_PLACE = /(^|[\s;&|('"`])GIT_CONFIG_(GLOBAL|SYSTEM|NOSYSTEM)=/;
-const HOME_VARIABLE = /(^|[\s;&|('"`])(HOME|XDG_CONFIG_HOME)=/;
+const HOME_VARIABLE = /(^|[\s;&|('"`])(HOME|XDG_CONFIG_HOME|XDG_STATE_HOME)=/;
 const RUNS_GIT_OR_EXPORTS = /\bgit\b|\b(export|declare|typeset)\b/;
 /**
  * git's config files: the repository's `.git/config` and `.git/config.worktree`, the user's
@@ -106,15 +107,16 @@ const RECEIVE_PACK = /\bgit\b.*\bpush\b.*\s--(rece[a-z-]*|e|ex|exe|exec)(=|\s|$)
 const PUSH_TARGET = /\bremote\.\S+\.(receivepack|pushurl)\b|\.(push)?insteadof\b/i;
 const SET_PUSH_URL = /\bgit\b.*\bremote\s+set-url\b.*\s--push\b/;
 /**
- * Remote-tracking refs written by hand: the pre-push gate takes them for what the remote already
- * has, so a forged `refs/remotes/origin/x` would make new commits look pushed — `git update-ref`
+ * Remote-tracking refs (and `refs/prefetch/`, where `git maintenance` fetches) written by hand:
+ * the pre-push gate takes them for what the remote already has, and the Stop does not review their
+ * moves, so a forged `refs/remotes/origin/x` would make new commits look pushed — `git update-ref`
  * on them or with `--stdin` (its input is not on the command line), `git symbolic-ref` on them, a
  * refspec whose destination is one (`git fetch . HEAD:refs/remotes/origin/x`), or a write into
  * `.git/refs/remotes/` or `.git/packed-refs`.
  */
-const REMOTE_REF = /\brefs\/remotes\//i;
+const REMOTE_REF = /\brefs\/(remotes|prefetch)\//i;
 const REF_WRITER = /\b(update-ref|symbolic-ref)\b/;
-const REMOTE_REF_TARGET = /:refs\/remotes\//i;
+const REMOTE_REF_TARGET = /:refs\/(remotes|prefetch)\//i;
 const UPDATE_REF_STDIN = /\bupdate-ref\b.*\s--stdin\b/;
 const PACKED_REFS = /\bpacked-refs\b/i;
 const OUR_OFF_SWITCH = /(review-gate\b|main\.ts\b).*\s(uninstall|gate\s+disable)\b/;
@@ -152,7 +154,7 @@ const RULES: readonly EscapeRule[] = [
     test: (part) =>
       CONFIG_PLACE.test(part) || (HOME_VARIABLE.test(part) && RUNS_GIT_OR_EXPORTS.test(part)),
     what:
-      "pointing git at other config files (HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM: they can switch the review hooks off)",
+      "pointing git or review-gate at other config or state (HOME, XDG_CONFIG_HOME, XDG_STATE_HOME, GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM: they can switch the review hooks off or hide the open turn)",
   },
   {
     test: (part) =>
@@ -190,7 +192,7 @@ const RULES: readonly EscapeRule[] = [
       ((REMOTE_REF.test(part) || PACKED_REFS.test(part)) && DESTROYS.test(part) &&
         !READS_ONLY.test(part)),
     what:
-      "writing remote-tracking refs (the pre-push gate takes them for what the remote already has)",
+      "writing remote-tracking or prefetch refs (the gates take them for what the remote already has)",
   },
   {
     test: (part) => OUR_OFF_SWITCH.test(part),

@@ -105,6 +105,16 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
     input = { ...input, env: reviewer.env };
     stderr.push(sanitizeForTerminal(heldReviewerNote(reviewer)));
   }
+  if (reviewer.untrusted.length > 0) {
+    // what the reviewer would carry changed mid-turn and its old content is not kept: no review
+    // this push could run is one the turn started with
+    stderr.push(sanitizeForTerminal(
+      `review-gate: push blocked: an agent turn is open in this repository (session ${reviewer.session}) and ${
+        reviewer.untrusted.join("; ")
+      }: review-gate cannot tell your edit from the agent's, so no reviewer it would run now is trusted. Push again once that turn's Stop answers for the work, or push with --no-verify yourself.\n`,
+    ));
+    return { stdout: "", stderr: stderr.join(""), exitCode: 1 };
+  }
   const user = await pushUserConfig(input.runner, {
     ...{ repo, env: input.env, now: input.now(), turns },
   });

@@ -9,14 +9,24 @@
  * found it (its path, through `REVIEW_GATE_<NAME>_BIN`; a program the start did not find stays
  * missing), and without every answer-changing variable (lib/providers/reviewer_env.ts) whose value
  * differs from the start's or that the start did not have — values are stored only as digests, so
- * a variable is dropped, never restored. The push names what it held back. A turn recorded by an
- * older version, with no reviewer record, holds nothing back.
+ * a variable is dropped, never restored. A turn that may be open but whose start cannot be read
+ * (lib/gates/pre_push/open_turns.ts "unknown") gives no reviewer to hold to: the push's own is
+ * used (README "Not protected"; `--guard` refuses moving `XDG_STATE_HOME`, the key's folder). What the review child
+ * carries from the user's provider config (Claude Code's settings `env` and credential helpers,
+ * Codex's carried `config.toml` keys) cannot be held back — its old content is not kept — so a
+ * change to it since the turn's start blocks the push, named. The push names what it held back. A turn recorded by an older version, with no reviewer record, holds nothing back.
  *
  * @module
  */
 import { isReviewerVar, reviewerVarDigests } from "../../providers/reviewer_env.ts";
 import { providerPrograms } from "../turn/guard_files.ts";
 import type { OpenTurn } from "./open_turns.ts";
+
+/** Where each provider's carried config lives, for people. */
+const CARRIED_FROM: Record<string, string> = {
+  claude: "the env and credential helpers of ~/.claude/settings.json",
+  codex: "the carried keys of $CODEX_HOME/config.toml and .env",
+};
 
 /** The push's environment with the open turn's reviewer, and what was held back. */
 export interface PushReviewerEnv {
@@ -25,6 +35,11 @@ export interface PushReviewerEnv {
   heldBack: string[];
   /** The session whose start was used, when one was. */
   session?: string;
+  /**
+   * What changed since the turn's start that cannot be held back (the provider config the review
+   * child carries: its old content is not stored): the push is then blocked, naming it.
+   */
+  untrusted: string[];
 }
 
 /**
@@ -46,7 +61,9 @@ export async function pushReviewerEnv(
       ? 1
       : 0
   );
-  if (open.length === 0) return { env, heldBack: [] };
+  // a turn whose start cannot be read gives no reviewer to hold to; dropping variables could only
+  // make the review fail to run, which lets the push through NOT reviewed (README Not protected)
+  if (open.length === 0) return { env, heldBack: [], untrusted: [] };
   const start = open[0].session.reviewerAtStart!;
   const out = { ...env };
   const heldBack: string[] = [];
@@ -73,5 +90,19 @@ export async function pushReviewerEnv(
   for (const name of Object.keys(out)) {
     if (isReviewerVar(name) && out[name] === undefined) delete out[name];
   }
-  return { env: out, heldBack, session: open[0].name.replace(/\.json$/, "") };
+  const untrusted: string[] = [];
+  if (start.carried) {
+    const { carriedDigests } = await import("../turn/reviewer_identity.ts");
+    const now = await carriedDigests(out);
+    for (const [provider, digest] of Object.entries(start.carried)) {
+      if (now[provider] !== digest) {
+        untrusted.push(
+          `the ${provider} config the reviewer carries (${
+            CARRIED_FROM[provider] ?? "its config"
+          }) changed since the turn started`,
+        );
+      }
+    }
+  }
+  return { env: out, heldBack, session: open[0].name.replace(/\.json$/, ""), untrusted };
 }

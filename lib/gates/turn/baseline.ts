@@ -50,6 +50,7 @@ import { ignoredListing, listingEntries, MAX_IGNORED_ENTRIES } from "./ignored.t
 import { blobId } from "../../git/blob_id.ts";
 import { readUserConfigText } from "../../config/config.ts";
 import { reviewerRecord } from "./reviewer_identity.ts";
+import { otherWorktreeStates } from "./other_worktrees.ts";
 
 /**
  * The turn's start: record the baseline tree and prompt of this turn, reset the block counter,
@@ -121,6 +122,9 @@ async function startTurn(input: HookInput, gate: GateContext): Promise<HookOutpu
     ...{ turnStartedAt: startedAt.toISOString(), configAtStart: gate.config },
     ...{ userConfigAtStart: userConfig, lostBefore: lost || undefined },
     reviewerAtStart: await reviewerRecord(input.env),
+    otherWorktreeStates: refs && refs.otherHeads.length
+      ? await otherWorktreeStates(input.runner, gate.repo, refs.otherHeads)
+      : undefined,
   };
   // a session's first turn starts where the worktree's other sessions left unanswered work
   const taken = previous ? null : await takeOver(input, {
@@ -150,7 +154,9 @@ async function startTurn(input: HookInput, gate: GateContext): Promise<HookOutpu
   // the installed script may allow by itself only a stop that would find nothing since `start`
   // ... and never over work it must name (its own or another session's, unknown)
   const unknown = start.lostBefore || (start.lostOthers?.length ?? 0) > 0;
-  if (snapshot.taken && ignored && refs && !unknown && sameStart(start, fresh)) {
+  // ... nor while other worktrees exist: the script looks at this one only
+  const alone = refs !== null && refs.otherHeads.length === 0;
+  if (snapshot.taken && ignored && refs && alone && !unknown && sameStart(start, fresh)) {
     await stampStop(input, {
       ...{ repo: gate.repo, sessionId, state, blobs, ...snapshot.taken },
       ...{ ignored, refsListing: refs.listing },
@@ -171,6 +177,7 @@ function startOf(from: TurnStart): TurnStart {
     configAtStart: from.configAtStart,
     userConfigAtStart: from.userConfigAtStart,
     reviewerAtStart: from.reviewerAtStart,
+    otherWorktreeStates: from.otherWorktreeStates,
     lostBefore: from.lostBefore,
     inherited: from.inherited,
     lostOthers: from.lostOthers,

@@ -14,10 +14,13 @@ import { readAllSessions, type SessionState } from "../../store/sessions.ts";
 import { OPEN_TURN_HOURS } from "../pre_push/open_turns.ts";
 import type { Repo } from "../../git/repo.ts";
 
-/** A branch checked out in another worktree, and that worktree's root (when known). */
+/** A branch checked out in another worktree (or its detached `HEAD`), and that worktree's root. */
 export interface CheckedOut {
+  /** The ref as this turn names it. */
   ref: string;
   root: string | null;
+  /** The ref as a session of that worktree names it (`HEAD` for a detached one). */
+  theirs: string;
 }
 
 /**
@@ -36,17 +39,55 @@ export async function checkedOutElsewhere(
   for (const head of heads) {
     const text = await Deno.readTextFile(head).catch(() => "");
     const ref = /^ref: (refs\/heads\/\S+)\s*$/.exec(text);
-    if (!ref) continue;
-    let root: string | null = null;
-    if (resolve(dirname(head)) === resolve(repo.commonDir)) {
-      root = repo.commonDir.endsWith(".git") ? dirname(resolve(repo.commonDir)) : null;
-    } else {
-      const gitdir = await Deno.readTextFile(join(dirname(head), "gitdir")).catch(() => "");
-      root = gitdir.trim() ? dirname(resolve(gitdir.trim())) : null;
+    const root = await worktreeRoot(repo, head);
+    if (ref) out.push({ ref: ref[1], root, theirs: ref[1] });
+    else if (root !== null && DETACHED.test(text)) {
+      out.push({ ref: worktreeHeadRef(root), root, theirs: "HEAD" });
     }
-    out.push({ ref: ref[1], root });
   }
   return out;
+}
+
+const DETACHED = /^[0-9a-f]{40}(?:[0-9a-f]{24})?\s*$/;
+
+/** The name a turn's refs give another worktree's detached `HEAD` (no refname looks like it). */
+export function worktreeHeadRef(root: string): string {
+  return `HEAD of worktree ${root}`;
+}
+
+/**
+ * The detached `HEAD`s of the repository's other worktrees, as refs of this turn
+ * ({@linkcode worktreeHeadRef} → commit id): a commit made there moves no branch, and would pass
+ * unseen.
+ *
+ * @param repo the repository
+ * @param heads the other worktrees' `HEAD` files
+ */
+export async function detachedHeads(
+  repo: Repo,
+  heads: readonly string[],
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const head of heads) {
+    const text = await Deno.readTextFile(head).catch(() => "");
+    if (!DETACHED.test(text)) continue;
+    const root = await worktreeRoot(repo, head);
+    if (root !== null) out[worktreeHeadRef(root)] = text.trim();
+  }
+  return out;
+}
+
+/**
+ * The root of the worktree whose `HEAD` file is `head`: for the main worktree the folder holding
+ * the common dir, for a linked one the folder its `gitdir` file names (gitrepository-layout(5));
+ * `null` when it cannot be told (a bare main repository, a `gitdir` file gone).
+ */
+export async function worktreeRoot(repo: Repo, head: string): Promise<string | null> {
+  if (resolve(dirname(head)) === resolve(repo.commonDir)) {
+    return repo.commonDir.endsWith(".git") ? dirname(resolve(repo.commonDir)) : null;
+  }
+  const gitdir = await Deno.readTextFile(join(dirname(head), "gitdir")).catch(() => "");
+  return gitdir.trim() ? dirname(resolve(gitdir.trim())) : null;
 }
 
 /**
@@ -71,10 +112,10 @@ export async function othersWillReview(
   const records = (await readAllSessions(at.state, at.env).catch(() => []))
     .flatMap(({ read }) => read.kind === "ok" ? [read.state] : [])
     .filter((s) => s.root !== undefined && written(s) >= since);
-  return at.checkedOut.filter(({ ref, root }) =>
+  return at.checkedOut.filter(({ ref, root, theirs }) =>
     root !== null &&
     records.some((s) =>
-      resolve(s.root!) === resolve(root) && startRefs(s)?.[ref] === at.before[ref]
+      resolve(s.root!) === resolve(root) && startRefs(s)?.[theirs] === at.before[ref]
     )
   ).map((c) => c.ref);
 }

@@ -155,6 +155,7 @@ function startFields(from: TurnStart): TurnStart {
     configAtStart: from.configAtStart,
     userConfigAtStart: from.userConfigAtStart,
     reviewerAtStart: from.reviewerAtStart,
+    otherWorktreeStates: from.otherWorktreeStates,
     lostBefore: from.lostBefore,
   };
 }

@@ -28,12 +28,13 @@ import { join, resolve } from "node:path";
 import type { Runner } from "../../exec/exec.ts";
 import { git, gitText, runGit } from "../../git/git.ts";
 import type { Repo } from "../../git/repo.ts";
+import { detachedHeads } from "./busy.ts";
 
 /** The refs as the turn's start (or a stop) saw them. */
 export interface TurnRefs {
   /** `git show-ref --head`'s stdout as text (what the stop stamp hashes). */
   listing: string;
-  /** refname (or `HEAD`) → object id. */
+  /** refname (or `HEAD`, or another worktree's detached `HEAD`: busy.ts `worktreeHeadRef`) → id. */
   refs: Record<string, string>;
   /** The `HEAD` files of the repository's other worktrees (absolute paths). */
   otherHeads: string[];
@@ -73,6 +74,8 @@ export async function readTurnRefs(runner: Runner, repo: Repo): Promise<TurnRefs
     const at = line.indexOf(" ");
     if (at > 0) refs[line.slice(at + 1)] = line.slice(0, at);
   }
+  // another worktree's detached HEAD moves with commits made there (lib/gates/turn/busy.ts)
+  Object.assign(refs, await detachedHeads(repo, otherHeads));
   return { listing, refs, otherHeads };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Who would answer a turn's review: the reviewer programs the providers would start (their real
- * paths: lib/gates/turn/guard_files.ts `providerPrograms`) and the digests of the environment that
- * changes which model answers (lib/providers/reviewer_env.ts). The turn's start records it; a Stop
+ * paths: lib/gates/turn/guard_files.ts `providerPrograms`), the digests of the environment that
+ * changes which model answers (lib/providers/reviewer_env.ts), and of what the review child
+ * carries from the user's provider config (Claude Code's settings `env`, Codex's `config.toml`). The turn's start records it; a Stop
  * reuses the verdict it remembered only for the same identity, and a push during an open turn takes
  * the start's reviewer (lib/gates/pre_push/reviewer_env.ts): the agent under review cannot choose
  * who approves its work (docs/design.md "Turn gate").
@@ -22,7 +23,32 @@ import { providerPrograms } from "./guard_files.ts";
 export async function reviewerRecord(
   env: Record<string, string | undefined>,
 ): Promise<ReviewerRecord> {
-  return { programs: providerPrograms(env), vars: await reviewerVarDigests(env) };
+  return {
+    programs: providerPrograms(env),
+    vars: await reviewerVarDigests(env),
+    carried: await carriedDigests(env),
+  };
+}
+
+/**
+ * What each provider's review child carries from the user's own provider config, as digests
+ * (lib/providers/claude_child.ts `readCarriedSettings`, lib/providers/codex_child.ts
+ * `readCodexUser`): a settings file that cannot be read counts as its problem's text.
+ */
+export async function carriedDigests(
+  env: Record<string, string | undefined>,
+): Promise<Record<string, string>> {
+  const [{ readCarriedSettings }, { readCodexUser }] = await Promise.all([
+    import("../../providers/claude_child.ts"),
+    import("../../providers/codex_child.ts"),
+  ]);
+  const [claude, codex] = await Promise.all([readCarriedSettings(env), readCodexUser(env)]);
+  return {
+    claude: await sha256Hex(JSON.stringify([claude.settings, claude.problem ?? null])),
+    codex: await sha256Hex(
+      JSON.stringify([codex.carried, codex.dotenv, codex.mode, codex.problem ?? null]),
+    ),
+  };
 }
 
 /**

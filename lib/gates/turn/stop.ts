@@ -65,6 +65,7 @@ import type { Repo } from "../../git/repo.ts";
 import { forgetSession, guardRecord } from "./baseline.ts";
 import { readUserConfigText } from "../../config/config.ts";
 import { reviewerRecord } from "./reviewer_identity.ts";
+import { otherWorktreeStates, unseenInOtherWorktrees } from "./other_worktrees.ts";
 
 /** Seconds kept between our internal deadline and the hook timeout Claude Code enforces. */
 export const DEADLINE_MARGIN_SECONDS = 15;
@@ -266,7 +267,11 @@ async function reviewSinceStart(
   },
 ): Promise<HookOutput> {
   const { payload, repo, session, save } = gate;
-  const { current, outside, entriesNow, refsNow, seen } = await lookNow(input, gate, session);
+  const { current, outside, entriesNow, refsNow, seen, others } = await lookNow(
+    input,
+    gate,
+    session,
+  );
   const baseline = session.baselineTree;
   if (!baseline) {
     await removeStopStamp(input.env, payload.session_id);
@@ -274,6 +279,7 @@ async function reviewSinceStart(
   }
   const { moved, unseen } = await sinceBaseline(input, {
     ...{ repo, session, baseline, current, entriesNow, refsNow, outside, state: gate.state },
+    others,
   });
   const guard = await guardFindings(input.runner, {
     repo,
@@ -337,6 +343,8 @@ async function sinceBaseline(
     refsNow: TurnRefs | null;
     outside: string[];
     state: string;
+    /** The other worktrees' states now (lib/gates/turn/other_worktrees.ts). */
+    others?: Record<string, string>;
   },
 ): Promise<{ moved: { parts: RefPart[] }; unseen: string[] }> {
   const { repo, session, baseline, current, refsNow } = at;
@@ -356,7 +364,15 @@ async function sinceBaseline(
       }),
     })
     : { parts: [], unseen: [] };
+  const elsewhere = session.otherWorktreeStates
+    ? await unseenInOtherWorktrees({
+      ...{ state: at.state, env: input.env, now: input.now() },
+      before: session.otherWorktreeStates,
+      after: at.others ?? {},
+    })
+    : [];
   const lost = [
+    ...elsewhere,
     ...(session.lostBefore ? [LOST_BEFORE] : []),
     ...(session.lostOthers ?? []).map((name) =>
       name.endsWith(".json")
@@ -387,6 +403,9 @@ async function lookNow(input: HookInput, gate: GateContext, session: SessionStat
       readUserConfigText(input.env),
     ]);
   const entriesNow = listingEntries(ignoredNow);
+  const others = refsNow?.otherHeads.length
+    ? await otherWorktreeStates(input.runner, repo, refsNow.otherHeads)
+    : undefined;
   const seen: TurnStart = {
     baselineTree: current,
     baselineRefs: refsNow?.refs,
@@ -399,8 +418,9 @@ async function lookNow(input: HookInput, gate: GateContext, session: SessionStat
     configAtStart: gate.config,
     userConfigAtStart: userConfig,
     reviewerAtStart: await reviewerRecord(input.env),
+    otherWorktreeStates: others,
   };
-  return { current, outside, entriesNow, refsNow, seen };
+  return { current, outside, entriesNow, refsNow, seen, others };
 }
 
 /**
