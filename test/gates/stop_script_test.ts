@@ -416,3 +416,23 @@ Deno.test({
     }
   },
 });
+
+Deno.test("Stop script: an agent's cwd outside the anchored checkout hands an unchanged turn over", async () => {
+  const { sb, root, prompt, stop } = await setup("fast-cwd");
+  try {
+    await prompt();
+    assert.deepEqual((await stop(MARKER)).stdout, "", "in the checkout: allowed");
+    const sibling = `${root}-sibling`; // starts with the checkout's path, but is not below it
+    await Deno.mkdir(sibling);
+    try {
+      for (const cwd of [sb.dir, sibling, join(root, "..")]) {
+        assert.equal((await stop(MARKER, cwd)).stdout.trim(), FELL_BACK, `cwd ${cwd} was allowed`);
+      }
+    } finally {
+      await Deno.remove(sibling);
+    }
+    assert.deepEqual((await stop(MARKER, join(root, "src"))).stdout, "", "below it: allowed");
+  } finally {
+    await sb.cleanup();
+  }
+});
