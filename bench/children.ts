@@ -7,6 +7,7 @@
  * @module
  */
 import { join } from "node:path";
+import { compareCodeUnits } from "../lib/base/compare.ts";
 
 /** Programs started by one run: the total and per program name (`git` also per subcommand). */
 export interface ChildCount {
@@ -110,7 +111,7 @@ export function parseExecs(text: string): ChildCount | null {
 /** One line for the bench notes: `3 children (2 git: rev-parse ×1, write-tree ×1; sh ×1)`. */
 export function describeChildren(count: ChildCount | null): string {
   if (!count) return "children not counted (strace not found)";
-  const parts = Object.entries(count.byName).sort(([a], [b]) => a.localeCompare(b))
+  const parts = Object.entries(count.byName).sort(([a], [b]) => compareCodeUnits(a, b))
     .map(([name, n]) => `${name} ×${n}`);
   return `${count.total} child processes, ${count.git} git calls (${parts.join(", ")})`;
 }

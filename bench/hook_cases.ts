@@ -8,10 +8,13 @@
  *   anything, and proves the script answered alone: the session's state file (which review-gate
  *   rewrites on every stop it answers) is untouched. The `hook claude-stop` row is review-gate's
  *   own answer to the same stop.
- * - **push + delete**: `git push` of a new branch whose commits were reviewed before, then
- *   `git push --delete` of it, through the installed pre-push hook, against the same two pushes
- *   through a hook that does nothing. The row proves the verdict came from the cache (the hook
- *   says so, and no review ran: the fake provider's log and the runs folder did not grow).
+ * - **push + delete**: `git push` of a branch whose commits were reviewed before (the remote's
+ *   branch at main's tip, so the hook replays the push stamp of the same push last time: a new
+ *   branch is never replayed), then `git push --delete` of it, through the installed pre-push hook,
+ *   against the same two pushes through a hook that does nothing; a third push, `--no-verify` in
+ *   both rows, puts the remote's branch back at main's tip. The row proves the verdict came from
+ *   the cache (the hook says so, and no review ran: the fake provider's log and the runs folder did
+ *   not grow).
  *
  * @module
  */
@@ -81,7 +84,8 @@ export const hookCases: CaseFactory = (ctx) => {
         ? { stop_hook_active: false, last_assistant_message: "Done." }
         : { prompt: "bench" }),
     });
-  const pushes = "git push -q origin feature 2>&1 && git push -q origin --delete feature 2>&1";
+  const pushes = "git push -q origin feature 2>&1 && git push -q origin --delete feature 2>&1 && " +
+    "git push -q --no-verify origin main:refs/heads/feature 2>&1";
   const setup = async () => {
     if (installed.stop) return;
     await Deno.mkdir(join(ctx.tmp, "home"), { recursive: true });
@@ -114,7 +118,10 @@ export const hookCases: CaseFactory = (ctx) => {
       stdin: payload("UserPromptSubmit"),
       env,
     });
-    // The first push reviews the branch (zero-latency fake) and fills the verdict cache.
+    // The first push reviews the branch (zero-latency fake) and fills the verdict cache; the
+    // second, an update from main's tip, leaves the push stamp the measured runs replay.
+    await git(repo, ["push", "-q", "--no-verify", "origin", "main:refs/heads/feature"]);
+    await run(["sh", "-c", pushes], { cwd: repo, env });
     await run(["sh", "-c", pushes], { cwd: repo, env });
   };
   const silent = async (outputs: string[], what: string) => {

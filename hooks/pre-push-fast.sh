@@ -2,11 +2,14 @@
 # - a push that only deletes refs goes ahead (review-gate reviews no deletion);
 # - a push whose every input is byte for byte what it was when review-gate last let it through on
 #   cached verdicts alone replays that answer: the ref lines, the remote, the remote-tracking and
-#   replace refs, the git config, attributes, grafts and shallow files, review-gate's config and
+#   replace refs, every git config entry git reads (each file of every scope, system ones such as
+#   Apple's or Homebrew's included, and the files they include, as `git config --list
+#   --show-origin` names them), the attributes, grafts and shallow files, review-gate's config and
 #   acks files, the REVIEW_GATE_* and GIT_* variables (hashed by git, with the user's key, into the
 #   stamp's name; the files' blob ids are its second line), until the earliest acknowledgement
 #   expires, and the stamp's tag (its first line: git's hash of the key, its name and the rest)
-#   checks out. No key file, a key that is not 64 hex digits, or anything else runs review-gate.
+#   checks out. No key file, a key that is not 64 hex digits, a tool that is missing or fails
+#   (awk, git, date), or anything else runs review-gate: a failure never replays.
 # Reads git's ref lines on stdin into $lines, as lines=$(cat) would (trailing newlines dropped),
 # with shell builtins only.
 review_gate_read_lines() {
@@ -59,11 +62,13 @@ review_gate_deletion() {
   case ${#4}:$4 in 40:*[!0-9a-f]* | 64:*[!0-9a-f]*) return 1 ;; 40:?* | 64:?*) ;; *) return 1 ;; esac
 }
 
-# Prints the REVIEW_GATE_*, GIT_*, HOME and XDG_CONFIG_HOME variables.
+# Prints the REVIEW_GATE_*, GIT_*, HOME and XDG_CONFIG_HOME variables, then a last line "end";
+# fails when awk is missing, fails or stops short (the environment is then unknown).
 review_gate_scan() {
   awk 'BEGIN {
     for (k in ENVIRON) if (k ~ /^(REVIEW_GATE|GIT_)/ || k == "HOME" || k == "XDG_CONFIG_HOME")
       print length(k) ":" k "=" length(ENVIRON[k]) ":" ENVIRON[k]
+    print "end"
   }' </dev/null
 }
 
@@ -99,21 +104,23 @@ review_gate_key() {
   root=$(pwd -P) && common=$root/.git && [ -d "$common/review-gate/cache" ] || return 1
   refs=$(review_gate_git for-each-ref --format='%(objectname) %(refname)' refs/remotes \
     refs/replace) || return 1
+  # every entry of every config file git reads, named by its file (includes followed)
+  config=$(review_gate_git config --list --show-origin) || return 1
   cfg=${XDG_CONFIG_HOME:-}
   [ -n "$cfg" ] || cfg=${HOME:-/nonexistent}/.config
   text="$secret
-review-gate push key 2
+review-gate push key 3
 $1
 $2
 $lines
 $refs
-$3"
+$3
+$config"
   remote=$1 url=$2
   set --
-  for file in "$common/config" "$common/config.worktree" "$common/info/grafts" \
-    "$common/info/attributes" "$common/shallow" "$root/.review-gate.json" \
-    "$root/.review-gate/acks.json" "$cfg/review-gate/config.json" "$cfg/git/config" \
-    "$cfg/git/attributes" "${HOME:-/nonexistent}/.gitconfig"; do
+  for file in "$common/info/grafts" "$common/info/attributes" "$common/shallow" \
+    "$root/.review-gate.json" "$root/.review-gate/acks.json" "$cfg/review-gate/config.json" \
+    "$cfg/git/attributes"; do
     if [ -f "$file" ]; then
       set -- "$@" "$file"
       text="$text
@@ -186,8 +193,11 @@ $rest") || return 1
 
 review_gate_push() {
   review_gate_deletes_only && exit 0
+  nl='
+'
   scan=$(review_gate_scan) || scan=
-  if ! review_gate_key "$1" "$2" "$scan"; then
+  case $nl$scan in *"${nl}end") ;; *) scan= ;; esac
+  if [ -z "$scan" ] || ! review_gate_key "$1" "$2" "$scan"; then
     review_gate "" "$1" "$2"
     exit $?
   fi

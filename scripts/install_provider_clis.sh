@@ -29,8 +29,9 @@ install_one() {
     rm -rf "$dir"
     mkdir -p "$dir"
     local start=$SECONDS
-    # Optional dependencies carry the native binaries (codex: @openai/codex-linux-x64 alias;
-    # claude: @anthropic-ai/claude-code-linux-x64 + postinstall). Never --omit=optional.
+    # Optional dependencies carry the native binaries, npm picks the one for this os and cpu
+    # (codex: the @openai/codex-linux-x64 or -darwin-arm64 alias; claude: the matching
+    # @anthropic-ai/claude-code-<os>-<cpu> + postinstall). Never --omit=optional.
     npm install --prefix "$dir" --no-audit --no-fund --no-save --loglevel=error \
       --include=optional "$pkg@$ver" >&2
     log "installed $pkg@$ver in $((SECONDS - start)) s"
@@ -39,10 +40,16 @@ install_one() {
   echo "$path"
 }
 
+# with_timeout <seconds> <command…>: runs the command, killed by SIGALRM after that many seconds
+# (perl's alarm survives exec; GNU timeout is not on macOS).
+with_timeout() {
+  perl -e 'alarm shift; exec @ARGV or die "exec $ARGV[0]: $!\n"' "$@"
+}
+
 # verify <bin path> <expected version substring>: runs `--version` offline-safe.
 verify() {
   local path="$1" ver="$2" out
-  if ! out="$(DISABLE_AUTOUPDATER=1 HOME="$(mktemp -d)" timeout 30 "$path" --version 2>&1)"; then
+  if ! out="$(DISABLE_AUTOUPDATER=1 HOME="$(mktemp -d)" with_timeout 30 "$path" --version 2>&1)"; then
     log "'$path --version' failed: $out"
     return 1
   fi

@@ -96,3 +96,22 @@ Deno.test("readAcks() reads the worktree file or the one committed in a tree", a
     await repo.cleanup();
   }
 });
+
+Deno.test("writeAcks() orders by file then fingerprint in code units, whatever the machine's locale", async () => {
+  const repo = await makeTestRepo({ "a.txt": "x\n" });
+  try {
+    const files = ["é.ts", "f.ts", "B.ts", "a.ts", "a.ts"];
+    const acks = files.map((file, i) => ({ ...ACK, file, fingerprint: String(9 - i).repeat(64) }));
+    await writeAcks(repo.root, acks);
+    const read = await readAcks(runProcess, { kind: "worktree", root: repo.root });
+    assert.deepEqual(read.map((a) => `${a.file}:${a.fingerprint[0]}`), [
+      "B.ts:7",
+      "a.ts:5",
+      "a.ts:6",
+      "f.ts:8",
+      "é.ts:9",
+    ]);
+  } finally {
+    await repo.cleanup();
+  }
+});

@@ -15,6 +15,7 @@ import { type AjvError, describeError } from "../config/validate.ts";
 import validateAcks from "../generated/acks_validator.js";
 import { type Ack, ACKS_FILE, type AcksSource } from "./types.ts";
 import { readRegularText } from "../base/regular_file.ts";
+import { compareCodeUnits } from "../base/compare.ts";
 
 /**
  * Parse and validate the text of an acks file.
@@ -81,7 +82,7 @@ export async function readAcks(runner: Runner, source: AcksSource): Promise<Ack[
  */
 export async function writeAcks(root: string, acks: readonly Ack[]): Promise<string> {
   const sorted = [...acks].sort((a, b) =>
-    a.file.localeCompare(b.file) || a.fingerprint.localeCompare(b.fingerprint)
+    compareCodeUnits(a.file, b.file) || compareCodeUnits(a.fingerprint, b.fingerprint)
   );
   const text = JSON.stringify({ version: 1, acks: sorted }, null, 2) + "\n";
   parseAcksText(text, "acknowledgement");

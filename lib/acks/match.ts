@@ -10,6 +10,7 @@ import { sha256Hex } from "../base/sha256.ts";
 import { UsageError } from "../base/errors.ts";
 import type { FindingNote } from "../kinds/review/types.ts";
 import type { Ack } from "./types.ts";
+import { compareCodeUnits } from "../base/compare.ts";
 
 /** Today's date in UTC, `YYYY-MM-DD` (the unit of `expires`). */
 export function utcDay(now: Date): string {
@@ -65,7 +66,7 @@ export function acksForChange(
 ): Ack[] {
   return acks.filter((ack) => paths.has(ack.file))
     .sort((a, b) =>
-      b.created.localeCompare(a.created) || a.fingerprint.localeCompare(b.fingerprint)
+      compareCodeUnits(b.created, a.created) || compareCodeUnits(a.fingerprint, b.fingerprint)
     )
     .slice(0, limit);
 }

@@ -97,6 +97,9 @@ Deno.test("ciExitCode() follows on_error and on_partial", () => {
   assert.equal(ciExitCode(at("provider-error"), allow), 0);
   assert.equal(ciExitCode(at("not-reviewed"), { ...allow, onError: "block" }, true), 3);
   assert.equal(ciExitCode(at("not-reviewed"), { ...block, onPartial: "allow" }), 0);
+  // on_partial block: a change none of which was reviewed (a binary-only request) fails with 3
+  assert.equal(ciExitCode(at("not-reviewed"), block), 3);
+  assert.equal(ciExitCode(at("not-reviewed"), { ...allow, onPartial: "block" }), 3);
   const partial = { coverage: { status: "partial" } } as Partial<RunRecord>;
   assert.equal(ciExitCode(at("approved", partial), block), 1);
   assert.equal(ciExitCode(at("approved", partial), allow), 0);

@@ -23,6 +23,7 @@ import {
   renderActions,
 } from "../install/file_actions.ts";
 import { selfCommand, stopScriptPrefix } from "../install/self_command.ts";
+import { visibleExecPath } from "../install/visible_exec_path.ts";
 import type { CliDeps } from "./deps.ts";
 import { gateChangeNote, guardedWords } from "./gate_change_note.ts";
 
@@ -46,13 +47,18 @@ export async function act(install: boolean, flags: InstallFlags, deps: CliDeps):
   const chosen = INSTALL_TARGETS.filter((t) => flags[t.flag] === true);
   const targets = chosen.length > 0 ? chosen : INSTALL_TARGETS.filter((t) => !install || !t.optIn);
   const repo = await resolveRepo(deps.runner, deps.cwd);
+  // a Homebrew keg's path goes away with `brew upgrade`: the hooks name the link on PATH
+  const self = {
+    ...deps.self,
+    execPath: visibleExecPath(deps.self.execPath, { path: deps.env.PATH }),
+  };
   const context = {
     runner: deps.runner,
     cwd: deps.cwd,
     env: deps.env,
     repo,
-    command: install ? selfCommand(deps.self) : undefined,
-    stopPrefix: install ? stopScriptPrefix(deps.self) : undefined,
+    command: install ? selfCommand(self) : undefined,
+    stopPrefix: install ? stopScriptPrefix(self) : undefined,
     scope: flags.scope,
     projectDir: flags.projectDir,
     force: flags.force,

@@ -4,6 +4,9 @@ import { CHILD_MARKER, type ExecRequest, OUTPUT_GRACE_MS, runProcess } from "./e
 
 const dec = new TextDecoder();
 
+/** `setsid <command…>` as a shell words prefix: perl's, since macOS has no `setsid` command. */
+const SETSID = `perl -MPOSIX -e 'POSIX::setsid() or die "setsid: $!"; exec @ARGV or die'`;
+
 /**
  * `ps`'s process group and state of `pid`, or null when there is no such process. Through `ps`, not
  * /proc: reading /proc/<pid>/ takes --allow-all, which `deno task test` does not give.
@@ -61,7 +64,7 @@ async function readPid(pidFile: string): Promise<number> {
 Deno.test("runProcess() returns after exit while a setsid daemon still holds stdout", async () => {
   await withPidFile(async (pidFile) => {
     const script =
-      `echo answer; setsid sh -c 'echo $$ > "$1"; exec sleep 10' _ "${pidFile}" & exit 0`;
+      `echo answer; ${SETSID} sh -c 'echo $$ > "$1"; exec sleep 10' _ "${pidFile}" & exit 0`;
     const t0 = performance.now();
     const result = await runProcess({ cmd: "sh", args: ["-c", script], timeoutMs: 20_000 });
     const elapsed = performance.now() - t0;
@@ -91,7 +94,7 @@ Deno.test("runProcess() keeps a finished answer when a same-group child outlives
 Deno.test("runProcess() honours an abort while a setsid daemon holds stdout", async () => {
   await withPidFile(async (pidFile) => {
     const script =
-      `echo partial; setsid sh -c 'echo $$ > "$1"; exec sleep 10' _ "${pidFile}" & exec sleep 10`;
+      `echo partial; ${SETSID} sh -c 'echo $$ > "$1"; exec sleep 10' _ "${pidFile}" & exec sleep 10`;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), 300);
     const t0 = performance.now();

@@ -153,6 +153,7 @@ Deno.test("SARIF: levels, %SRCROOT% URIs, regions, fingerprints, suppressions on
     properties: { by: "Ada <a@x>" },
   }]);
   assert.equal(acknowledged.properties.blocking, false);
+  assert.equal(acknowledged.level, "warning", "a high finding that does not block is no error");
   assert.equal(medium.level, "warning");
   assert.deepEqual(medium.locations[0].physicalLocation.artifactLocation, {
     uri: "docs/a%20b/%C3%BC%3Ax%2Cy.md",
@@ -298,4 +299,36 @@ Deno.test("a cached verdict says so in markdown, SARIF, rdjson and GitHub, namin
   ];
   for (const text of fresh) assert.doesNotMatch(text, /cached verdict/);
   assert.equal(JSON.parse(renderSarif(approved, { policy })).runs[0].properties.cached, false);
+});
+
+Deno.test("SARIF: a finding that does not block is never at error level, whatever its severity", () => {
+  const answer: ReviewAnswer = {
+    verdict: "needs-attention",
+    summary: "s",
+    findings: [
+      finding(1, { severity: "critical", confidence: 0.2 }),
+      finding(3, { severity: "high", confidence: 0.2 }),
+      finding(5, { severity: "medium", confidence: 0.2 }),
+      finding(7, { severity: "low", confidence: 0.2 }),
+    ],
+    next_steps: [],
+  };
+  const log = JSON.parse(
+    renderSarif({ ...CASES.findings, answer, record: record({ blocking: false }) }, { policy }),
+  );
+  const results = log.runs[0].results as { level: string; properties: { blocking: boolean } }[];
+  assert.deepEqual(results.map((r) => [r.level, r.properties.blocking]), [
+    ["warning", false],
+    ["warning", false],
+    ["warning", false],
+    ["note", false],
+  ]);
+  const blocking = JSON.parse(
+    renderSarif({
+      ...CASES.findings,
+      answer: { ...answer, findings: answer.findings.map((f) => ({ ...f, confidence: 0.9 })) },
+      record: record(),
+    }, { policy }),
+  ).runs[0].results as { level: string }[];
+  assert.deepEqual(blocking.map((r) => r.level), ["error", "error", "warning", "note"]);
 });

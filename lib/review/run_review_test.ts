@@ -422,3 +422,36 @@ Deno.test("runReview() stores the run as provider-error before rethrowing an err
     assert.match(records, /"status":"provider-error"/);
   });
 });
+
+Deno.test("runReview() with onPartial block records an approved but partial review as blocking", async () => {
+  const repo = await makeTestRepo({
+    "a.ts": "export const a = 1;\n",
+    "logo.bin": new Uint8Array([0x89, 0x50, 0, 1, 2]),
+  });
+  try {
+    await repo.write("a.ts", "export const a = 2;\n");
+    await Deno.writeFile(join(repo.root, "logo.bin"), new Uint8Array([0x89, 0x50, 0, 7, 8, 9]));
+    const approve = { verdict: "approve", summary: "Fine", findings: [], next_steps: [] };
+    const runner = async (request: ExecRequest): Promise<ExecResult> =>
+      request.cmd === FAKE_BIN ? claudeAnswer(approve) : await runProcess(request);
+    const blocking: Record<string, boolean> = {};
+    for (const onPartial of ["allow", "block"] as const) {
+      const outcome = await runReview(
+        {
+          cwd: repo.root,
+          kind: "review",
+          config: { ...DEFAULT_CONFIG, cache: false },
+          useCache: false,
+          onPartial,
+        },
+        { runner, env: { REVIEW_GATE_CLAUDE_BIN: FAKE_BIN }, now: () => new Date() },
+      );
+      assert.equal(outcome.record.status, "approved");
+      assert.equal(outcome.record.coverage?.status, "partial", "the binary file was not shown");
+      blocking[onPartial] = outcome.record.blocking;
+    }
+    assert.deepEqual(blocking, { allow: false, block: true }, "the record counts the block");
+  } finally {
+    await repo.cleanup();
+  }
+});

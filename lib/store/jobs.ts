@@ -16,6 +16,7 @@ import { lockFile } from "./lock.ts";
 import { newRunId } from "./run_dir.ts";
 import type { ReviewStatus } from "./run_record.ts";
 import { pathExists } from "../base/path_exists.ts";
+import { compareCodeUnits } from "../base/compare.ts";
 
 /** Every state a job can be in, in lifecycle order. */
 export const JOB_STATES = ["queued", "running", "finished", "failed", "cancelled"] as const;
@@ -166,7 +167,9 @@ export async function listJobs(state: string): Promise<JobRecord[]> {
   }
   const jobs = (await Promise.all(ids.map((id) => readJob(state, id))))
     .filter((job): job is JobRecord => job !== null);
-  return jobs.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  return jobs.sort((a, b) =>
+    compareCodeUnits(a.createdAt, b.createdAt) || compareCodeUnits(a.id, b.id)
+  );
 }
 
 /**

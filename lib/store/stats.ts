@@ -5,6 +5,7 @@
  * @module
  */
 import type { RecordLine } from "./records.ts";
+import { compareCodeUnits } from "../base/compare.ts";
 
 /** What `stats` counts over a set of runs. */
 export interface Totals {
@@ -106,7 +107,7 @@ export function aggregate(
   for (const t of groups.values()) t.costUsd = round(t.costUsd);
   return {
     total,
-    groups: [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([key, totals]) => ({
+    groups: [...groups].sort(([a], [b]) => compareCodeUnits(a, b)).map(([key, totals]) => ({
       key,
       totals,
     })),

@@ -3,6 +3,10 @@
  * `review-gate/max-function-lines` — no function in lib/, fixtures/, scripts/ or main.ts spans more
  * than {@linkcode MAX_FUNCTION_LINES} lines, counted from its first to its last line (a long
  * function is several ideas: name them). Test files are exempt (one test may walk a whole scenario).
+ * `review-gate/no-default-locale-compare` — no `localeCompare` without a locale, and no
+ * `Intl.Collator` without one, in lib/, fixtures/, scripts/, bench/ or main.ts: the default locale
+ * is the machine's, so an order that is written or shown would change from one machine to the next
+ * (lib/base/compare.ts orders by code units).
  *
  * @module
  */
@@ -11,6 +15,7 @@
 export const MAX_FUNCTION_LINES = 80;
 
 const CHECKED = /\/(lib|fixtures|scripts)\/|\/main\.ts$/;
+const ORDERED = /\/(lib|fixtures|scripts|bench)\/|\/main\.ts$/;
 const EXEMPT = /_test\.ts$|\/lib\/generated\//;
 
 const plugin: Deno.lint.Plugin = {
@@ -44,6 +49,34 @@ const plugin: Deno.lint.Plugin = {
           FunctionDeclaration: check,
           FunctionExpression: check,
           ArrowFunctionExpression: check,
+        };
+      },
+    },
+    "no-default-locale-compare": {
+      create(context) {
+        if (!ORDERED.test(context.filename) || /\/lib\/generated\//.test(context.filename)) {
+          return {};
+        }
+        const hint = "Order by code units (lib/base/compare.ts) or pass a locale.";
+        return {
+          CallExpression(node) {
+            const callee = node.callee;
+            if (
+              callee.type === "MemberExpression" && callee.property.type === "Identifier" &&
+              callee.property.name === "localeCompare" && node.arguments.length < 2
+            ) {
+              context.report({ node, message: "localeCompare with the machine's locale", hint });
+            }
+          },
+          NewExpression(node) {
+            const callee = node.callee;
+            if (
+              callee.type === "MemberExpression" && callee.property.type === "Identifier" &&
+              callee.property.name === "Collator" && node.arguments.length === 0
+            ) {
+              context.report({ node, message: "Intl.Collator with the machine's locale", hint });
+            }
+          },
         };
       },
     },

@@ -18,6 +18,7 @@ import {
   exists,
   NEEDS_ATTENTION,
   withCase,
+  WRITE_REFUSED,
 } from "./harness.ts";
 import { type CodexTurn, type MockOpenAI, startMockOpenAI } from "./mock_openai.ts";
 import { assertCodexEventShape } from "./shapes.ts";
@@ -310,7 +311,7 @@ Deno.test({
       const { outcome } = await review();
       assert.equal(outcome.status, "ok", outcome.message);
       assert.equal(await exists(join(repo, "x")), false);
-      assert.match(functionOutputs(mock.turns()[1].body).join("\n"), /Read-only file system/);
+      assert.match(functionOutputs(mock.turns()[1].body).join("\n"), WRITE_REFUSED);
       assert.equal(await git(repo, "status", "--porcelain", "--untracked-files=all"), "");
     }),
 });
@@ -326,7 +327,7 @@ Deno.test({
         const { outcome } = await review();
         assert.equal(outcome.attempts.length, 2);
         assert.equal(await exists(join(repo, "y")), false, "the resume ran with full access");
-        assert.match(functionOutputs(mock.turns()[2].body).join("\n"), /Read-only file system/);
+        assert.match(functionOutputs(mock.turns()[2].body).join("\n"), WRITE_REFUSED);
         assert.equal(outcome.status, "ok", outcome.message);
       },
       `sandbox_mode = "danger-full-access"`,

@@ -60,6 +60,14 @@ export const DENO_DIR = Deno.env.get("DENO_DIR") ??
   join(Deno.env.get("HOME") ?? "/root", ".cache", "deno");
 
 /** The prompt used when a case does not give one; carries a marker the mocks can find. */
+/**
+ * What a shell write the agent's sandbox refuses prints: bubblewrap's read-only bind on Linux
+ * (`Read-only file system`), Seatbelt's deny on macOS (`Operation not permitted`).
+ */
+export const WRITE_REFUSED: RegExp = Deno.build.os === "darwin"
+  ? /Operation not permitted|Read-only file system/
+  : /Read-only file system/;
+
 export const DEFAULT_PROMPT = "Review the change. CONTRACT-PROMPT-MARKER-7f3a";
 
 /**

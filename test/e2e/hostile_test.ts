@@ -36,13 +36,20 @@ Deno.test("review does not hang while another process holds the records lock", a
   const sandbox = await makeSandbox({ "a.ts": "export const a = 1;\n" });
   const state = join(sandbox.repo.root, ".git", "review-gate");
   await Deno.mkdir(state, { recursive: true });
-  const holder = new Deno.Command("flock", {
-    args: [join(state, "records.jsonl"), "sleep", "60"],
-    stdout: "null",
+  // another process takes the lock as review-gate does (Deno's FsFile.lock; flock(1) is Linux's)
+  const holder = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      "const f = await Deno.open(Deno.args[0], { read: true, write: true, create: true });" +
+      ' await f.lock(true); console.log("locked"); await new Promise((r) => setTimeout(r, 60000));',
+      join(state, "records.jsonl"),
+    ],
+    stdout: "piped",
     stderr: "null",
   }).spawn();
+  const reader = holder.stdout.pipeThrough(new TextDecoderStream()).getReader();
   try {
-    await new Promise((resolve) => setTimeout(resolve, 300)); // flock takes the lock
+    assert.equal((await reader.read()).value?.trim(), "locked");
     await sandbox.repo.write("a.ts", "export const a = 2;\n");
     const t0 = performance.now();
     const result = await runCli(sandbox, ["review", "--json", "--no-cache"]);
@@ -56,6 +63,7 @@ Deno.test("review does not hang while another process holds the records lock", a
   } finally {
     holder.kill("SIGKILL");
     await holder.status;
+    await reader.cancel();
     await sandbox.cleanup();
   }
 });

@@ -11,70 +11,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { renderPrePushStub } from "../../lib/install/git/stub.ts";
-import { MAIN } from "../e2e/_cli.ts";
-import {
-  APP,
-  commitToken,
-  gitOk,
-  makeGateSandbox,
-  providerCalls,
-  remoteRef,
-  runGit,
-  scenario,
-  writeRepoConfig,
-} from "./_gates.ts";
-
-const CACHED = /\(cached verdict, no model call\)/;
-
-/** A finding on the pushed line that blocks only under `fail_on: "low"`. */
-const LOW_ANSWER = {
-  verdict: "needs-attention",
-  summary: "A naming nit.",
-  findings: [{
-    severity: "low",
-    category: "maintainability",
-    scope: "introduced",
-    title: "Constant name is vague",
-    body: "t says nothing.",
-    file: APP,
-    line_start: 1,
-    line_end: 1,
-    confidence: 0.9,
-    recommendation: "Rename it.",
-  }],
-  next_steps: ["Rename it."],
-};
-
-async function setup() {
-  const sb = await makeGateSandbox();
-  const root = sb.repo.root;
-  const starts = join(sb.dir, "starts.log");
-  const wrapper = join(sb.dir, "review-gate.sh");
-  await Deno.writeTextFile(
-    wrapper,
-    `#!/bin/sh\necho started >>'${starts}'\nexec '${Deno.execPath()}' run --allow-read ` +
-      `--allow-write --allow-env --allow-run '${MAIN}' "$@"\n`,
-    { mode: 0o755 },
-  );
-  await Deno.writeTextFile(join(root, ".git", "hooks", "pre-push"), renderPrePushStub(wrapper), {
-    mode: 0o755,
-  });
-  const low = join(sb.dir, "low.json");
-  await Deno.writeTextFile(low, JSON.stringify({ steps: [{ kind: "valid", answer: LOW_ANSWER }] }));
-  const started = async () =>
-    (await Deno.readTextFile(starts).catch(() => "")).split("\n").filter(Boolean).length;
-  const push = (args: string[], env: Record<string, string> = {}) =>
-    runGit(sb, ["push", "-q", "origin", ...args], { env: { ...scenario(low), ...env } });
-  return { sb, root, started, push };
-}
-
-/**
- * Put the remote's `feature` back at main's tip, running no hook: the next `push feature` sends the
- * same ref line (an update from a known old tip, whose range rests on no remote-tracking ref).
- */
-async function resetFeature(sb: Awaited<ReturnType<typeof setup>>["sb"]): Promise<void> {
-  await gitOk(sb, ["push", "-q", "--no-verify", "--force", "origin", "main:refs/heads/feature"]);
-}
+import { commitToken, gitOk, providerCalls, remoteRef, writeRepoConfig } from "./_gates.ts";
+import { CACHED, pushSandbox as setup, resetFeature } from "./_push.ts";
 
 Deno.test("pre-push hook: a deletion and a re-push of cached verdicts never start review-gate", async () => {
   const { sb, started, push } = await setup();

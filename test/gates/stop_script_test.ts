@@ -344,3 +344,110 @@ Deno.test("Stop script: an edit that restores size and mtime under core.checkSta
     await sb.cleanup();
   }
 });
+
+Deno.test("Stop script: git's location variables or REVIEW_GATE_CHILD=1 hand an unchanged turn to review-gate", async (t) => {
+  const { sb, root, prompt } = await setup("fast-git-env");
+  try {
+    await prompt();
+    const payload = stopPayload({ sessionId: "fast-git-env", cwd: root });
+    const allowed = await stopScript(sb, payload, MARKER);
+    assert.deepEqual([allowed.code, allowed.stdout], [0, ""], "unchanged: the script answers");
+    // each names this very repository, so only the variable being set can make the difference
+    const git = join(root, ".git");
+    const cases: Record<string, string> = {
+      GIT_DIR: git,
+      GIT_WORK_TREE: root,
+      GIT_INDEX_FILE: join(git, "index"),
+      GIT_COMMON_DIR: git,
+      GIT_OBJECT_DIRECTORY: join(git, "objects"),
+      GIT_ALTERNATE_OBJECT_DIRECTORIES: join(git, "objects"),
+      REVIEW_GATE_CHILD: "1",
+    };
+    for (const [name, value] of Object.entries(cases)) {
+      await t.step(name, async () => {
+        const r = await stopScript(sb, payload, MARKER, { [name]: value });
+        assert.equal(r.stdout.trim(), FELL_BACK, `${name} set: the script answered by itself`);
+      });
+    }
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("Stop script: anything git add prints (a line-ending warning) hands an unchanged turn to review-gate", async () => {
+  const { sb, root, prompt, stop } = await setup("fast-add-says");
+  try {
+    // set before the turn, so .git/config is as the stamp says: git add warns of every new file
+    // (the same turn without the setting is allowed: "an unchanged turn is allowed …" above)
+    await gitOk(sb, ["config", "core.autocrlf", "true"]);
+    await Deno.writeTextFile(join(root, "notes.txt"), "one\ntwo\n");
+    await prompt();
+    const add = await new Deno.Command("git", {
+      args: ["add", "-A"],
+      cwd: root,
+      env: { ...sb.env, GIT_INDEX_FILE: join(sb.tmp, "scratch-index") },
+      clearEnv: true,
+      stderr: "piped",
+      stdout: "null",
+    }).output();
+    assert.match(new TextDecoder().decode(add.stderr), /LF will be replaced by CRLF/);
+    assert.equal((await stop(MARKER)).stdout.trim(), FELL_BACK, "git add spoke: not allowed");
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+/** True when a directory without permissions locks this process out (not so for root). */
+async function lockedOut(): Promise<boolean> {
+  const dir = await Deno.makeTempDir();
+  await Deno.chmod(dir, 0o000);
+  try {
+    for await (const _ of Deno.readDir(dir)) break;
+    return false;
+  } catch {
+    return true;
+  } finally {
+    await Deno.chmod(dir, 0o700);
+    await Deno.remove(dir);
+  }
+}
+
+Deno.test({
+  name: "Stop script: a directory git add cannot read hands an unchanged turn to review-gate",
+  // root reads every directory: the case needs an ordinary user (CI on GitHub's runners is one)
+  ignore: !(await lockedOut()),
+  async fn() {
+    const { sb, root, prompt, stop } = await setup("fast-unreadable");
+    const locked = join(root, "locked");
+    try {
+      await Deno.mkdir(locked);
+      await Deno.writeTextFile(join(locked, "x.ts"), "export const x = 1;\n");
+      await Deno.chmod(locked, 0o000);
+      await prompt();
+      assert.equal((await stop(MARKER)).stdout.trim(), FELL_BACK, "git add warned: not allowed");
+    } finally {
+      await Deno.chmod(locked, 0o755).catch(() => {});
+      await sb.cleanup();
+    }
+  },
+});
+
+Deno.test("Stop script: an agent's cwd outside the anchored checkout hands an unchanged turn over", async () => {
+  const { sb, root, prompt, stop } = await setup("fast-cwd");
+  try {
+    await prompt();
+    assert.deepEqual((await stop(MARKER)).stdout, "", "in the checkout: allowed");
+    const sibling = `${root}-sibling`; // starts with the checkout's path, but is not below it
+    await Deno.mkdir(sibling);
+    try {
+      for (const cwd of [sb.dir, sibling, join(root, "..")]) {
+        assert.equal((await stop(MARKER, cwd)).stdout.trim(), FELL_BACK, `cwd ${cwd} was allowed`);
+      }
+    } finally {
+      await Deno.remove(sibling);
+    }
+    assert.deepEqual((await stop(MARKER, join(root, "src"))).stdout, "", "below it: allowed");
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -16,6 +16,7 @@ const CASES: {
   verdict: StoredVerdict;
   streak: number;
   onError?: "allow" | "block";
+  onPartial?: "allow" | "block";
   kind: "allow" | "message" | "block";
   counter: number;
   text?: RegExp;
@@ -58,6 +59,38 @@ const CASES: {
     streak: 3,
     kind: "allow",
     counter: 0,
+  },
+  {
+    name: "still blocks the last time before max_blocks (counter reaches the cap)",
+    verdict: { status: "changes-requested", runDir: "/runs/1", blocking: [FINDING] },
+    streak: 2,
+    kind: "block",
+    counter: 3,
+  },
+  {
+    name: "allows a partial review loudly with on_partial allow",
+    verdict: { status: "approved", runDir: "/r", blocking: [], partial: "reviewed 1 of 2 lines" },
+    streak: 0,
+    kind: "message",
+    counter: 0,
+    text: /only PARTIALLY reviewed/,
+  },
+  {
+    name: "blocks a partial review with on_partial block",
+    verdict: { status: "approved", runDir: "/r", blocking: [], partial: "reviewed 1 of 2 lines" },
+    streak: 0,
+    onPartial: "block",
+    kind: "block",
+    counter: 1,
+  },
+  {
+    name: "blocks a turn NOT reviewed with on_partial block, whatever on_error says",
+    verdict: { status: "not-reviewed", runDir: "/r", message: "too large", blocking: [] },
+    streak: 0,
+    onPartial: "block",
+    kind: "block",
+    counter: 1,
+    text: /too large/,
   },
   {
     name: "allows a review that could not run loudly with on_error allow",
@@ -140,6 +173,7 @@ Deno.test("decideStop() decides from the verdict and the streak", async (t) => {
         streak: c.streak,
         maxBlocks: 3,
         onError: c.onError ?? "allow",
+        ...(c.onPartial ? { onPartial: c.onPartial } : {}),
         gateName: "claude-stop",
         save: (patch) => Promise.resolve(void saved.push(patch)),
       });

@@ -18,6 +18,7 @@ import {
   SEVERITIES,
   type Severity,
 } from "./types.ts";
+import { compareCodeUnits } from "../../base/compare.ts";
 
 /** Policy settings (config keys `fail_on`, `min_confidence`, `categories`, …). */
 export interface Policy {
@@ -167,7 +168,7 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
   return [...findings].sort((a, b) =>
     severityRank(a.severity) - severityRank(b.severity) ||
     b.confidence - a.confidence ||
-    a.file.localeCompare(b.file) ||
+    compareCodeUnits(a.file, b.file) ||
     a.line_start - b.line_start
   );
 }

@@ -149,3 +149,8 @@ Deno.test("shownFindings() keeps blocking findings first, then the most severe, 
   const all = shownFindings(answer("needs-attention", findings), DEFAULT_POLICY);
   deepEqual([all.shown.length, all.hidden], [4, 0]);
 });
+
+Deno.test("sortFindings() orders files by code units, the same on every machine", () => {
+  const files = ["é.ts", "f.ts", "B.ts", "a.ts"].map((file) => ({ ...finding("high", 0.9), file }));
+  deepEqual(sortFindings(files).map((f) => f.file), ["B.ts", "a.ts", "f.ts", "é.ts"]);
+});

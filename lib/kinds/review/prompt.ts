@@ -161,6 +161,8 @@ export interface BuildPromptOptions {
   guidelines?: ReviewGuidelines;
   /** Nonce override for tests. */
   nonce?: string;
+  /** Source of the nonce's random bytes (default `crypto.getRandomValues`), injectable for tests. */
+  random?: (bytes: Uint8Array) => Uint8Array;
   /** For a chunked review: which chunk (0-based) this prompt holds; its diff replaces the whole. */
   part?: { index: number };
 }
@@ -249,7 +251,7 @@ export function buildReviewPrompt(change: Change, options: BuildPromptOptions): 
       options.agentMessage ?? "",
       notes,
       guidelinesText(options.guidelines),
-    ]);
+    ], options.random);
   const focus = options.focus?.trim()
     ? `\nThe user asks you to focus on: ${JSON.stringify(options.focus.trim())}\n`
     : "";

@@ -1,0 +1,33 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runProcess } from "../exec/exec.ts";
+import { makeTestRepo } from "../git/test_repo.ts";
+import { fakeBrew } from "../install/test_brew.ts";
+import type { CliDeps } from "./deps.ts";
+import { act } from "./install_action.ts";
+
+Deno.test("install --git run from a Homebrew keg writes a hook naming the link on PATH", async () => {
+  const brew = await fakeBrew("review-gate", ["0.1.0"], "0.1.0");
+  const repo = await makeTestRepo({ "a.txt": "x\n" });
+  try {
+    const out: string[] = [];
+    const deps: CliDeps = {
+      cwd: repo.root,
+      env: { HOME: join(brew.prefix, "home"), PATH: `/usr/bin:${join(brew.prefix, "bin")}` },
+      stdout: { isTerminal: false, write: (t) => void out.push(t) },
+      stderr: { isTerminal: false, write: (t) => void out.push(t) },
+      readStdin: () => Promise.resolve(new Uint8Array()),
+      runner: runProcess,
+      now: () => new Date(),
+      signal: new AbortController().signal,
+      self: { execPath: brew.keg("0.1.0") },
+    };
+    await act(true, { git: true }, deps);
+    const hook = await Deno.readTextFile(join(repo.root, ".git", "hooks", "pre-push"));
+    assert.ok(hook.includes(`'${join(brew.prefix, "bin", "review-gate")}' hook pre-push`), hook);
+    assert.ok(!hook.includes("/Cellar/"), "no keg path survives in the hook");
+  } finally {
+    await repo.cleanup();
+    await brew.cleanup();
+  }
+});
