@@ -317,14 +317,31 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
  * the user's config the way a review does; no secret is printed).
  */
 async function checkReviewerAuth(deps: CliDeps, provider: string): Promise<DoctorCheck> {
+  const area = `reviewer auth (${provider})`;
+  if (await isBundledFake(provider, deps)) {
+    return { area, ok: true, detail: "the bundled fake provider: it needs no credentials" };
+  }
   try {
     const lines = await getProvider(provider).describeAuth(deps.env);
     return { area: `reviewer auth (${provider})`, ok: true, detail: lines.join("; ") };
   } catch (error) {
-    const area = `reviewer auth (${provider})`;
     const warning = error instanceof NoCredentialsError;
     return { area, ok: false, ...(warning ? { warning } : {}), detail: (error as Error).message };
   }
+}
+
+/** The bundled fake provider's folder, resolved (fixtures/fake/bin beside this checkout's lib/). */
+const FAKE_BIN = new URL("../../fixtures/fake/bin/", import.meta.url);
+
+/** Whether the provider's binary is the bundled fake (its real path is in {@linkcode FAKE_BIN}). */
+async function isBundledFake(provider: string, deps: CliDeps): Promise<boolean> {
+  if (FAKE_BIN.protocol !== "file:") return false;
+  const { getProvider, resolveBinary } = await import("../providers/registry.ts");
+  const { programPath } = await import("../providers/program.ts");
+  const bin = resolveBinary(getProvider(provider), deps.env, deps.cwd);
+  const path = programPath(bin, deps.env, deps.cwd);
+  const dir = await Deno.realPath(FAKE_BIN).catch(() => null);
+  return path !== null && dir !== null && path.startsWith(`${dir}/`);
 }
 
 /** `doctor`: print every check; sets the exit code (1 when one needs attention). */

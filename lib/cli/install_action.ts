@@ -91,4 +91,19 @@ export async function act(install: boolean, flags: InstallFlags, deps: CliDeps):
   );
   const note = gateChangeNote(await guardedWords(deps.runner, { repo, env: deps.env }, touched));
   if (note) deps.stdout.write(`${note}\n`);
+  if (install && transientExec(self.execPath)) {
+    deps.stderr.write(
+      `review-gate: warning: the hooks name ${self.execPath}, inside npx's cache, which npm may clean at any time (every push and stop would then fail until you install again): install Deno globally (npm i -g deno@2.9.6) and run "install" again from it\n`,
+    );
+  }
+}
+
+/**
+ * Whether the program the hooks would start lives in a cache npm cleans (`npx`'s `_npx/` folder)
+ * rather than in an install (docs/design.md "Installer").
+ *
+ * @param execPath the path hooks will name
+ */
+export function transientExec(execPath: string): boolean {
+  return /[\\/]_npx[\\/]/.test(execPath);
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { transientExec } from "./install_action.ts";
 import { join } from "node:path";
 import { runProcess } from "../exec/exec.ts";
 import { makeTestRepo } from "../git/test_repo.ts";
@@ -30,4 +31,15 @@ Deno.test("install --git run from a Homebrew keg writes a hook naming the link o
     await repo.cleanup();
     await brew.cleanup();
   }
+});
+
+Deno.test("transientExec() names a Deno inside npx's cache, not an installed one", () => {
+  assert.equal(
+    transientExec("/home/u/.npm/_npx/7a40be787520bede/node_modules/deno/deno"),
+    true,
+  );
+  assert.equal(transientExec("C:\\Users\\u\\AppData\\npm-cache\\_npx\\1f\\deno.exe"), true);
+  assert.equal(transientExec("/usr/local/lib/node_modules/deno/deno"), false);
+  assert.equal(transientExec("/opt/homebrew/bin/deno"), false);
+  assert.equal(transientExec("/home/u/src/my_npx_tools/deno"), false);
 });

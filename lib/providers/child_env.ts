@@ -9,7 +9,7 @@
  * socket and token), another provider's keys, or `BASH_ENV`/`ENV`/`ZDOTDIR` (a shell would source
  * them). HOME and TMPDIR are set by the adapter (the private ones).
  *
- * Pure: no I/O.
+ * Pure but for naming the running Deno (`Deno.execPath()`) to the bundled fake provider.
  *
  * @module
  */
@@ -73,7 +73,8 @@ export function allowedName(name: string, rule: EnvRule): boolean {
  *
  * @param parent the parent environment (undefined values are skipped)
  * @param rule the provider's own names and prefixes
- * @returns a new object with only allowed, defined variables
+ * @returns a new object with only allowed, defined variables, and `REVIEW_GATE_FAKE_DENO` (the
+ *   running Deno, unless the parent names one) for the bundled fake provider
  */
 export function allowlistEnv(
   parent: Record<string, string | undefined>,
@@ -83,6 +84,9 @@ export function allowlistEnv(
   for (const [name, value] of Object.entries(parent)) {
     if (value !== undefined && allowedName(name, rule)) out[name] = value;
   }
+  // the bundled fake provider is a shell launcher that starts Deno: the one running review-gate,
+  // when nothing else is named, so it runs from a hook whose PATH has no `deno` (an npx install)
+  if (!out.REVIEW_GATE_FAKE_DENO) out.REVIEW_GATE_FAKE_DENO = Deno.execPath();
   return out;
 }
 

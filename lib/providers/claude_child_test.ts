@@ -38,7 +38,9 @@ Deno.test("claudeChildEnv() is an allowlist: no session markers, no other secret
     "LANG",
     "LC_ALL",
     "PATH",
+    "REVIEW_GATE_FAKE_DENO",
   ]);
+  assert.equal(env.REVIEW_GATE_FAKE_DENO, Deno.execPath(), "the bundled fake starts this Deno");
 });
 
 Deno.test("claudeChildEnv() lets AWS credentials through only when Bedrock is switched on", () => {

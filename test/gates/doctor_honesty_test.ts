@@ -51,17 +51,24 @@ Deno.test("doctor warns that the Claude reviewer has no credentials when ~/.clau
   try {
     const home = sb.env.HOME!;
     await Deno.remove(join(home, ".claude"), { recursive: true }).catch(() => {});
-    const none = await runCli(sb, ["doctor"]);
+    const fake = await runCli(sb, ["doctor"]);
+    assert.match(fake.stdout, /ok {3}reviewer auth \(claude\): the bundled fake provider/);
+    // a reviewer that is not the bundled fake: its credentials are looked for
+    const claude = join(sb.dir, "claude");
+    await Deno.writeTextFile(claude, "#!/bin/sh\necho 2.1.332\n", { mode: 0o755 });
+    const doctor = (env: Record<string, string> = {}) =>
+      runCli(sb, ["doctor"], { env: { REVIEW_GATE_CLAUDE_BIN: claude, ...env } });
+    const none = await doctor();
     assert.match(none.stdout, /WARN reviewer auth \(claude\): no credentials found/);
     assert.doesNotMatch(none.stdout, /ok {3}reviewer auth/);
-    const key = await runCli(sb, ["doctor"], { env: { ANTHROPIC_API_KEY: "sk-test" } });
+    const key = await doctor({ ANTHROPIC_API_KEY: "sk-test" });
     assert.match(
       key.stdout,
       /ok {3}reviewer auth \(claude\): ANTHROPIC_API_KEY from the environment/,
     );
     await Deno.mkdir(join(home, ".claude"), { recursive: true });
     // Claude Code creates ~/.claude at its first start: the folder alone is no login
-    const folder = await runCli(sb, ["doctor"]);
+    const folder = await doctor();
     assert.doesNotMatch(folder.stdout, /ok {3}reviewer auth/);
     assert.match(
       folder.stdout,
@@ -70,7 +77,7 @@ Deno.test("doctor warns that the Claude reviewer has no credentials when ~/.clau
         : /WARN reviewer auth \(claude\): no credentials found: .*\.credentials\.json" does not exist/,
     );
     await Deno.writeTextFile(join(home, ".claude", ".credentials.json"), "{}");
-    const login = await runCli(sb, ["doctor"]);
+    const login = await doctor();
     assert.match(
       login.stdout,
       /ok {3}reviewer auth \(claude\): Claude Code's own login \(.*\.credentials\.json\)/,
