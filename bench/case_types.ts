@@ -7,6 +7,8 @@
  */
 import type { GeneratedRepo } from "./gen_repo.ts";
 import type { Measurement, MeasureRequest } from "./measure.ts";
+import type { ChildCount } from "./children.ts";
+import type { SpeedTarget } from "./targets.ts";
 
 /** What a case factory gets. */
 export interface BenchContext {
@@ -55,6 +57,16 @@ export interface BenchCase extends Omit<MeasureRequest, "timeFile"> {
   countChildren?: boolean;
   /** Extra text for the notes under the table. */
   describe?: (m: Measurement) => string;
+  /** The speed target the row is held to, against a floor row of its group (bench/targets.ts). */
+  speedTarget?: SpeedTarget;
+  /** Most peak RSS the row may have, MiB. */
+  rssLimitMb?: number;
+  /**
+   * Compares the child processes of one run of the row (counted as for `countChildren`, which it
+   * implies) with what its floor row runs: a text saying how they differ, or undefined when they
+   * match. A floor that differs does not judge the row's target.
+   */
+  floorCheck?: (children: ChildCount | null) => string | undefined;
 }
 
 /** Builds cases once the repositories exist. */

@@ -15,7 +15,7 @@ import { hookCases } from "./hook_cases.ts";
 import { scaleCases } from "./scale_cases.ts";
 import { realCases } from "./real_cases.ts";
 import { workCases } from "./work_cases.ts";
-import { oneShotFloorCase } from "./floor_case.ts";
+import { gitCallsDiffer, oneShotFloorCase } from "./floor_case.ts";
 import type { Measurement } from "./measure.ts";
 
 export { DENO_RUN } from "./case_types.ts";
@@ -58,12 +58,21 @@ export const reviewCases: CaseFactory = (ctx) => {
   const fakeLog = join(ctx.tmp, "review-fake.jsonl");
   const fakeBin = join(ctx.projectRoot, "fixtures", "fake", "bin", "claude");
   const fake = { argv: [] as string[], stdin: "", medianMs: 0 };
-  let floorMs = 0;
+  const fresh = oneShotFloorCase(group, ctx, ctx.small, {
+    path: "fresh",
+    name: "one-shot floor: empty deno run + review's 9 git calls + the fake alone (sh)",
+    provider: () => ({ argv: [fakeBin, ...fake.argv], stdin: fake.stdin }),
+  });
+  const hit = oneShotFloorCase(group, ctx, ctx.small, {
+    path: "hit",
+    name: "cache-hit floor: empty deno run + the 5 git calls that prove the change (sh)",
+  });
+  const floors = { fresh: 0, hit: 0 };
   return [
     gitDiffCase(group, ctx.small, 21),
     {
       group,
-      name: "the fake claude alone, review's argv and prompt (floor)",
+      name: "the fake claude alone, review's argv and prompt",
       get cmd() {
         return [fakeBin, ...fake.argv];
       },
@@ -96,7 +105,13 @@ export const reviewCases: CaseFactory = (ctx) => {
         return Promise.resolve();
       },
     },
-    oneShotFloorCase(group, ctx, ctx.small, (ms) => floorMs = ms),
+    {
+      ...fresh,
+      verify: async (m) => {
+        await fresh.verify?.(m);
+        floors.fresh = m.medianMs;
+      },
+    },
     {
       group,
       name: "review --no-cache (fake claude, 0 ms)",
@@ -104,14 +119,22 @@ export const reviewCases: CaseFactory = (ctx) => {
       cwd: ctx.small.root,
       env: ctx.env,
       runs: 11,
-      countChildren: true,
+      speedTarget: { id: "T1", floor: fresh.name, max: 1.5 },
+      floorCheck: (children) => gitCallsDiffer(fresh.gitCalls, children),
       verify: (m) => expectCached(ctx.small, m.samplesMs.length, false),
       describe: (m) =>
         `our own time (this row − the fake alone): ${
           (m.medianMs - fake.medianMs).toFixed(0)
         } ms, of which ${
-          (m.medianMs - fake.medianMs - floorMs).toFixed(0)
-        } ms beyond the one-shot floor (this row − the fake alone − the floor row)`,
+          (m.medianMs - floors.fresh).toFixed(0)
+        } ms beyond the one-shot floor (this row − the floor row)`,
+    },
+    {
+      ...hit,
+      verify: async (m) => {
+        await hit.verify?.(m);
+        floors.hit = m.medianMs;
+      },
     },
     {
       group,
@@ -121,8 +144,12 @@ export const reviewCases: CaseFactory = (ctx) => {
       env: ctx.env,
       runs: 11,
       warmup: 1, // the warm-up run asks the fake and fills the cache
-      countChildren: true,
+      speedTarget: { id: "T2", floor: hit.name, max: 2 },
+      floorCheck: (children) => gitCallsDiffer(hit.gitCalls, children),
       verify: (m) => expectCached(ctx.small, m.samplesMs.length, true),
+      describe: (m) =>
+        `${(m.medianMs - floors.hit).toFixed(0)} ms beyond the cache-hit floor (this row − the ` +
+        `floor row)`,
     },
   ];
 };

@@ -32,7 +32,8 @@ export async function countChildren(
   let child;
   try {
     child = new Deno.Command("strace", {
-      args: ["-f", "-qq", "-e", "trace=execve", "-o", trace, ...cmd],
+      // -s: whole argv (strace abbreviates arrays past 32 entries; git's -c pairs are more)
+      args: ["-f", "-qq", "-s", "512", "-e", "trace=execve", "-o", trace, ...cmd],
       cwd: options.cwd,
       env: options.env,
       stdin: "piped",

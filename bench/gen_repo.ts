@@ -23,8 +23,13 @@ export const BENCH_GIT_ENV: Readonly<Record<string, string>> = {
 
 /** Shape of the generated change. */
 export interface GenOptions {
-  /** Wanted lines of `git diff` output (reached approximately). */
+  /**
+   * Wanted lines of `git diff` output (reached approximately); with `count: "changed"`, wanted
+   * changed lines (added plus deleted) instead.
+   */
   targetLines: number;
+  /** What `targetLines` counts: diff lines (default) or changed lines. */
+  count?: "diff" | "changed";
   minFileLines: number;
   maxFileLines: number;
   seed: number;
@@ -40,6 +45,8 @@ export interface GeneratedRepo {
   modified: number;
   added: number;
   deleted: number;
+  /** Changed lines of the diff (added plus deleted, headers not counted). */
+  changedLines?: number;
 }
 
 /** mulberry32: a small deterministic PRNG returning floats in [0, 1). */
@@ -82,9 +89,35 @@ function sourceLines(random: () => number, count: number, tag: number): string[]
   );
 }
 
-/** Lines of `git diff` an edit of a file of `lines` lines produces (headers included). */
-function estimate(kind: "modified" | "added" | "deleted", lines: number): number {
+/**
+ * Lines of `git diff` an edit of a file of `lines` lines produces (headers included), or with
+ * `count` "changed" its added plus deleted lines (a modified file rewrites one line in ten).
+ */
+function estimate(
+  kind: "modified" | "added" | "deleted",
+  lines: number,
+  count: "diff" | "changed" = "diff",
+): number {
+  if (count === "changed") return kind === "modified" ? 2 * Math.ceil((lines - 5) / 10) : lines;
   return kind === "modified" ? 4 + 9 * Math.floor(lines / 10) : 6 + lines;
+}
+
+/** Added plus deleted lines of a `git diff` text (its `---`/`+++` file headers not counted). */
+export function changedLinesOf(diff: Uint8Array): number {
+  let changed = 0;
+  let start = 0;
+  while (start < diff.length) {
+    let end = diff.indexOf(10, start);
+    if (end < 0) end = diff.length;
+    const first = diff[start];
+    if (first === 0x2b || first === 0x2d) {
+      const header = end - start >= 4 && diff[start + 1] === first && diff[start + 2] === first &&
+        diff[start + 3] === 0x20;
+      if (!header) changed++;
+    }
+    start = end + 1;
+  }
+  return changed;
 }
 
 /**
@@ -128,7 +161,7 @@ export async function generateRepo(
     const roll = random();
     const kind = roll < 0.7 ? "modified" : roll < 0.9 ? "added" : "deleted";
     plan.push({ path: `src/mod${i % 23}/file_${i}.ts`, kind, lines });
-    total += estimate(kind, lines);
+    total += estimate(kind, lines, options.count);
   }
   const write = async (path: string, lines: string[]) => {
     await Deno.mkdir(dirname(join(root, path)), { recursive: true });
@@ -165,5 +198,6 @@ export async function generateRepo(
     modified: plan.filter((f) => f.kind === "modified").length,
     added: added.length,
     deleted: plan.filter((f) => f.kind === "deleted").length,
+    changedLines: changedLinesOf(diff),
   };
 }

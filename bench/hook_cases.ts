@@ -154,6 +154,8 @@ export const hookCases: CaseFactory = (ctx) => {
       stdin: payload("Stop"),
       runs: 21,
       countChildren: true,
+      // the Stop command on an unchanged turn costs about an empty deno run (a target kept)
+      speedTarget: { id: "Stop", floor: "empty deno run (floor)", max: 1.5 },
       setup: async () => {
         await setup();
         sessionMtime = (await Deno.stat(session)).mtime?.getTime() ?? 0;
@@ -200,6 +202,8 @@ export const hookCases: CaseFactory = (ctx) => {
       env,
       runs: 11,
       countChildren: true,
+      // a cached push costs little more than the same pushes through a no-op hook
+      speedTarget: { id: "push", floor: "the two pushes through a no-op hook (floor)", max: 1.5 },
       setup: async () => {
         await setup();
         counts.fake = await lineCount(fakeLog);

@@ -10,9 +10,9 @@
 import { countChildren, describeChildren } from "./children.ts";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { ALL_CASES, type BenchContext, DENO_RUN } from "./cases.ts";
+import { ALL_CASES, type BenchCase, type BenchContext, DENO_RUN } from "./cases.ts";
 import { BENCH_GIT_ENV, generateRepo } from "./gen_repo.ts";
-import { GNU_TIME, measure } from "./measure.ts";
+import { GNU_TIME, measureInterleaved, type Measurement } from "./measure.ts";
 import { renderTable, type ResultRow } from "./table.ts";
 
 const projectRoot = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
@@ -26,45 +26,66 @@ async function versionOf(cmd: string, args: string[]): Promise<string> {
   return new TextDecoder().decode(out.stdout).split("\n")[0].trim();
 }
 
-/** Measure every case of {@linkcode ALL_CASES}, printing progress, and check each row's output. */
+/**
+ * Measure every case of {@linkcode ALL_CASES}, printing progress, and check each row's output. A
+ * row whose speed target's floor is the row just before it is measured in turns with that floor
+ * (bench/measure.ts `measureInterleaved`), so the ratio a target judges sees one load.
+ */
 async function runCases(ctx: BenchContext): Promise<ResultRow[]> {
   const rows: ResultRow[] = [];
   // `deno task bench --only "(e)"` measures only the groups whose name holds that text
   const at = Deno.args.indexOf("--only");
   const only = at >= 0 ? Deno.args[at + 1] ?? "" : "";
   for (const factory of ALL_CASES) {
-    for (const c of factory(ctx).filter((c) => c.group.includes(only))) {
-      progress(`${c.group} | ${c.name}: `);
-      await c.setup?.();
-      const m = await measure({
+    const cases = factory(ctx).filter((c) => c.group.includes(only));
+    for (let i = 0; i < cases.length; i++) {
+      const next = cases[i + 1];
+      const paired = next?.speedTarget?.floor === cases[i].name ? [cases[i], next] : [cases[i]];
+      i += paired.length - 1;
+      for (const c of paired) await c.setup?.();
+      progress(`${paired.map((c) => `${c.group} | ${c.name}`).join(" ⇄ ")}: `);
+      const measured = await measureInterleaved(paired.map((c) => ({
         ...c,
         env: { ...BENCH_GIT_ENV, ...c.env },
         timeFile: join(ctx.tmp, "time.txt"),
-      });
-      await c.verify?.(m);
-      const children = c.countChildren
-        ? describeChildren(
-          await countChildren(c.cmd, {
-            cwd: c.cwd,
-            env: { ...BENCH_GIT_ENV, ...c.env },
-            stdin: c.stdin,
-            tmp: ctx.tmp,
-          }),
-        )
-        : undefined;
-      progress(`${m.medianMs.toFixed(1)} ms, ${m.maxRssMb.toFixed(1)} MB\n`);
-      rows.push({
-        group: c.group,
-        name: c.name,
-        baseline: c.baseline ?? false,
-        runs: c.runs,
-        medianMs: m.medianMs,
-        maxRssMb: m.maxRssMb,
-        note: [c.describe?.(m), children].filter(Boolean).join("; ") || undefined,
-      });
+      })));
+      for (const [n, c] of paired.entries()) rows.push(await finishRow(ctx, c, measured[n]));
+      progress(
+        `${
+          measured.map((m) => `${m.medianMs.toFixed(1)} ms, ${m.maxRssMb.toFixed(1)} MB`).join(
+            " ⇄ ",
+          )
+        }\n`,
+      );
     }
   }
   return rows;
+}
+
+/** Verify one measured case, count its children when asked, and make its table row. */
+async function finishRow(ctx: BenchContext, c: BenchCase, m: Measurement): Promise<ResultRow> {
+  await c.verify?.(m);
+  const counted = c.countChildren || c.floorCheck
+    ? await countChildren(c.cmd, {
+      cwd: c.cwd,
+      env: { ...BENCH_GIT_ENV, ...c.env },
+      stdin: c.stdin,
+      tmp: ctx.tmp,
+    })
+    : undefined;
+  const children = counted === undefined ? undefined : describeChildren(counted);
+  return {
+    group: c.group,
+    name: c.name,
+    baseline: c.baseline ?? false,
+    runs: c.runs,
+    medianMs: m.medianMs,
+    maxRssMb: m.maxRssMb,
+    note: [c.describe?.(m), children].filter(Boolean).join("; ") || undefined,
+    speedTarget: c.speedTarget,
+    rssLimitMb: c.rssLimitMb,
+    floorProblem: c.floorCheck?.(counted ?? null),
+  };
 }
 
 async function main(): Promise<number> {

@@ -72,18 +72,45 @@ export function median(values: readonly number[]): number {
  * @throws {Error} when a run exits with a code outside `okCodes`, with the stderr tail
  */
 export async function measure(request: MeasureRequest): Promise<Measurement> {
-  const samplesMs: number[] = [];
-  const outputs: string[] = [];
-  let maxRssKb = 0;
-  const warmup = request.warmup ?? 1;
-  for (let i = 0; i < warmup + request.runs; i++) {
-    const { ms, rssKb, stdout } = await runOnce(request);
-    if (i < warmup) continue;
-    samplesMs.push(ms);
-    outputs.push(stdout);
-    maxRssKb = Math.max(maxRssKb, rssKb);
+  return (await measureInterleaved([request]))[0];
+}
+
+/**
+ * Measure several commands in turns — every command's warm-up runs first, then one measured run
+ * of each in order, round after round — so a change of the machine's load while they run weighs on
+ * all of them alike (a row and its floor: their ratio is what a target judges). A command with
+ * fewer `runs` drops out of the later rounds.
+ *
+ * @returns one measurement per request, in order
+ * @throws {Error} when a run exits with a code outside `okCodes`, with the stderr tail
+ */
+export async function measureInterleaved(
+  requests: readonly MeasureRequest[],
+): Promise<Measurement[]> {
+  const results = requests.map(() => ({
+    samplesMs: [] as number[],
+    outputs: [] as string[],
+    rss: 0,
+  }));
+  for (const request of requests) {
+    for (let i = 0; i < (request.warmup ?? 1); i++) await runOnce(request);
   }
-  return { medianMs: median(samplesMs), samplesMs, maxRssMb: maxRssKb / 1024, outputs };
+  const rounds = Math.max(...requests.map((r) => r.runs));
+  for (let round = 0; round < rounds; round++) {
+    for (const [n, request] of requests.entries()) {
+      if (round >= request.runs) continue;
+      const { ms, rssKb, stdout } = await runOnce(request);
+      results[n].samplesMs.push(ms);
+      results[n].outputs.push(stdout);
+      results[n].rss = Math.max(results[n].rss, rssKb);
+    }
+  }
+  return results.map((r) => ({
+    medianMs: median(r.samplesMs),
+    samplesMs: r.samplesMs,
+    maxRssMb: r.rss / 1024,
+    outputs: r.outputs,
+  }));
 }
 
 async function runOnce(

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { measure, median, parseTimeOutput } from "./measure.ts";
+import { measure, measureInterleaved, median, parseTimeOutput } from "./measure.ts";
 
 Deno.test("parseTimeOutput() reads seconds and KiB from the last line", () => {
   assert.deepEqual(parseTimeOutput("0.02 4812\n"), { seconds: 0.02, maxRssKb: 4812 });
@@ -61,6 +61,24 @@ Deno.test("measure() runs warm-up plus runs, reports RSS and fails on an unexpec
       timeFile,
     });
     assert.equal(ok3.samplesMs.length, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("measureInterleaved() runs every warm-up first, then one run of each per round", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "review-gate-bench-test-" });
+  try {
+    const log = `${dir}/log`;
+    const step = (name: string) => ["sh", "-c", `echo ${name} >> "${log}"; echo ${name}`];
+    const [a, b] = await measureInterleaved([
+      { cmd: step("a"), cwd: dir, runs: 3, warmup: 1, timeFile: `${dir}/t` },
+      { cmd: step("b"), cwd: dir, runs: 2, warmup: 1, timeFile: `${dir}/t` },
+    ]);
+    const order = (await Deno.readTextFile(log)).trim().split("\n").join("");
+    assert.equal(order, "ab" + "ab" + "ab" + "a"); // warm-ups, then rounds
+    assert.deepEqual([a.samplesMs.length, b.samplesMs.length], [3, 2]);
+    assert.deepEqual(b.outputs, ["b\n", "b\n"]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

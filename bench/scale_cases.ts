@@ -1,11 +1,14 @@
 /**
- * (e) Reviews at scale: generated uncommitted changes of about 1k, 10k, 100k and 1M changed lines
- * (many files), and one 100k-line file, each reviewed in parts with the instant fake provider. Per
- * size: `git diff` (the baseline), `review --plan-only` (collection and planning alone) and a whole
- * `review --no-cache` at the default `max_calls` (8). The 100k change is also reviewed with
- * `--max-calls 16`, enough to cover it completely. The notes give each review's coverage and
- * number of calls, from its `--json` envelope. Repositories are generated in each group's first
- * row's setup, under the bench's temp dir.
+ * (e) Reviews at scale: generated uncommitted changes of about 1k, 10k, 100k and 1M `git diff`
+ * lines (many files), one 100k-line file, and the target's shape — about 1M changed lines
+ * (added plus deleted) over 300 files, or with `BENCH_SCALE=100k` 100k changed lines over 30
+ * files — each reviewed in parts with the instant fake provider. Per size: `git diff` (the
+ * baseline), `review --plan-only` (collection and planning alone) and a whole `review --no-cache`
+ * at the default `max_calls` (8). The 100k change is also reviewed with `--max-calls 16`, enough to
+ * cover it completely. Every review-gate row is held to peak RSS ≤ 150 MB, and the target shape's
+ * `--plan-only` to ≤ 1.5× its `git diff` (T3; bench/targets.ts). The notes give each review's
+ * coverage and number of calls, from its `--json` envelope. Repositories are generated in each
+ * group's first row's setup, under the bench's temp dir.
  *
  * @module
  */
@@ -13,6 +16,18 @@ import { join } from "node:path";
 import type { BenchCase, BenchContext, CaseFactory } from "./case_types.ts";
 import { type GeneratedRepo, generateRepo, git } from "./gen_repo.ts";
 import type { Measurement } from "./measure.ts";
+
+/** Most peak RSS of any review-gate row at any size, MiB (issue 26's target 3). */
+export const SCALE_RSS_LIMIT_MB = 150;
+
+/** The target shape's size: `BENCH_SCALE=100k` for a tenth of it (a quicker run). */
+export function targetShape(value: string | undefined): { changed: number; files: number } {
+  if (value === undefined || value === "" || value === "1M") {
+    return { changed: 1_000_000, files: 300 };
+  }
+  if (value === "100k") return { changed: 100_000, files: 30 };
+  throw new Error(`BENCH_SCALE must be 1M or 100k, not "${value}"`);
+}
 
 /** The sizes measured: wanted `git diff` lines and the file sizes that make them. */
 const SIZES = [
@@ -39,6 +54,7 @@ function sizeCases(
   make: (name: string) => Promise<GeneratedRepo>,
   runs: number,
   extraCalls?: number,
+  planTarget?: boolean,
 ): BenchCase[] {
   const group = `(e) ${label}`;
   const holder: { repo?: GeneratedRepo } = {};
@@ -51,6 +67,7 @@ function sizeCases(
     cwd: root,
     env: ctx.env,
     runs,
+    rssLimitMb: SCALE_RSS_LIMIT_MB,
     describe: describeReview,
   });
   const rows: BenchCase[] = [
@@ -64,10 +81,13 @@ function sizeCases(
       setup: async () => {
         holder.repo = await make(name);
       },
-      describe: () =>
-        `${holder.repo!.diffLines} diff lines, ${
-          (holder.repo!.diffBytes / 1048576).toFixed(1)
-        } MiB`,
+      describe: () => {
+        const r = holder.repo!;
+        const files = r.modified + r.added + r.deleted;
+        return `${r.diffLines} diff lines, ${(r.diffBytes / 1048576).toFixed(1)} MiB` +
+          (r.changedLines === undefined ? "" : `, ${r.changedLines} changed lines`) +
+          (files > 0 ? ` over ${files} files` : "");
+      },
     },
     {
       group,
@@ -76,6 +96,8 @@ function sizeCases(
       cwd: root,
       env: ctx.env,
       runs,
+      rssLimitMb: SCALE_RSS_LIMIT_MB,
+      ...(planTarget ? { speedTarget: { id: "T3", floor: "git diff (baseline)", max: 1.5 } } : {}),
       describe: (m) => {
         const plan = JSON.parse(m.outputs[0]);
         return `${plan.calls} parts planned, coverage ${plan.coverage.status}`;
@@ -103,10 +125,18 @@ async function oneHugeFile(parent: string, name: string, lines: number): Promise
   const diff = await git(root, ["--no-pager", "diff", "--no-color"]);
   let diffLines = 0;
   for (const byte of diff) if (byte === 10) diffLines++;
-  return { root, diffLines, diffBytes: diff.length, modified: 0, added: 1, deleted: 0 };
+  return {
+    root,
+    diffLines,
+    diffBytes: diff.length,
+    modified: 0,
+    added: 1,
+    deleted: 0,
+    changedLines: lines,
+  };
 }
 
-/** (e): every size, many files, then one huge file. */
+/** (e): every size, many files, then one huge file, then the target's shape. */
 export const scaleCases: CaseFactory = (ctx) => [
   ...SIZES.flatMap((size) =>
     sizeCases(
@@ -129,4 +159,29 @@ export const scaleCases: CaseFactory = (ctx) => [
     (name) => oneHugeFile(ctx.tmp, name, 100_000),
     3,
   ),
+  ...targetCases(ctx),
 ];
+
+/** The target's shape: ~1M changed lines over 300 files (`BENCH_SCALE=100k`: 100k over 30). */
+function targetCases(ctx: BenchContext): BenchCase[] {
+  const shape = targetShape(Deno.env.get("BENCH_SCALE"));
+  // 70 % modified (a fifth of their lines changed), 30 % added or deleted (all): per file about
+  // 0.44 of its lines changed, so each file has about changed / files / 0.44 lines
+  const mean = shape.changed / shape.files / 0.44;
+  const label = `~${shape.changed >= 1e6 ? "1M" : "100k"} changed lines over ${shape.files} files`;
+  return sizeCases(
+    ctx,
+    label,
+    (name) =>
+      generateRepo(ctx.tmp, name, {
+        targetLines: shape.changed,
+        count: "changed",
+        minFileLines: Math.round(mean * 0.66),
+        maxFileLines: Math.round(mean * 1.45),
+        seed: 11,
+      }),
+    shape.changed >= 1e6 ? 1 : 3,
+    undefined,
+    true,
+  );
+}
