@@ -193,6 +193,32 @@ export const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
 
 const PRUNE_EVERY_MS = 24 * 3600 * 1000;
 
+/**
+ * The fields of a {@linkcode TurnStart} taken from a record, each named so a spread replaces all of
+ * them.
+ *
+ * @param from a session record, or a start
+ * @param takenOver whether to keep what only that session's turn carries — the turns it took over
+ *   and the sessions it found lost (`inherited`, `lostOthers`); another session taking this start
+ *   over does not (lib/gates/turn/inherit.ts)
+ */
+export function turnStartOf(from: TurnStart, takenOver = true): TurnStart {
+  return {
+    baselineTree: from.baselineTree,
+    baselineRefs: from.baselineRefs,
+    otherWorktrees: from.otherWorktrees,
+    guard: from.guard,
+    ignoredAtStart: from.ignoredAtStart,
+    turnStartedAt: from.turnStartedAt,
+    configAtStart: from.configAtStart,
+    userConfigAtStart: from.userConfigAtStart,
+    reviewerAtStart: from.reviewerAtStart,
+    otherWorktreeStates: from.otherWorktreeStates,
+    lostBefore: from.lostBefore,
+    ...(takenOver ? { inherited: from.inherited, lostOthers: from.lostOthers } : {}),
+  };
+}
+
 /** Most characters of a turn's prompt kept in the session file. */
 export const MAX_PROMPT_CHARS = 16_384;
 

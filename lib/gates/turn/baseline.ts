@@ -26,6 +26,7 @@ import {
   sessionFileName,
   type SessionState,
   type TurnStart,
+  turnStartOf,
   writeSessionState,
 } from "../../store/sessions.ts";
 import { readTurnRefs } from "./refs.ts";
@@ -165,25 +166,6 @@ async function startTurn(input: HookInput, gate: GateContext): Promise<HookOutpu
   return ALLOW;
 }
 
-/** The fields of a {@linkcode TurnStart}, each named so a spread replaces all of them. */
-function startOf(from: TurnStart): TurnStart {
-  return {
-    baselineTree: from.baselineTree,
-    baselineRefs: from.baselineRefs,
-    otherWorktrees: from.otherWorktrees,
-    guard: from.guard,
-    ignoredAtStart: from.ignoredAtStart,
-    turnStartedAt: from.turnStartedAt,
-    configAtStart: from.configAtStart,
-    userConfigAtStart: from.userConfigAtStart,
-    reviewerAtStart: from.reviewerAtStart,
-    otherWorktreeStates: from.otherWorktreeStates,
-    lostBefore: from.lostBefore,
-    inherited: from.inherited,
-    lostOthers: from.lostOthers,
-  };
-}
-
 /**
  * What a session's first turn takes over from the worktree's other sessions
  * (lib/gates/turn/inherit.ts): their start, the turns it answers for, the sessions whose work is
@@ -229,13 +211,13 @@ export function turnStart(
   prompt: string,
 ): { start: TurnStart; prompt: string } {
   if (previous?.answered?.baselineTree) {
-    return { start: startOf(previous.answered), prompt: prompt.slice(0, MAX_PROMPT_CHARS) };
+    return { start: turnStartOf(previous.answered), prompt: prompt.slice(0, MAX_PROMPT_CHARS) };
   }
   if (previous?.baselineTree) {
     const prompts = previous.prompt ? `${previous.prompt}\n\n${prompt}` : prompt;
-    return { start: startOf(previous), prompt: prompts.slice(-MAX_PROMPT_CHARS) };
+    return { start: turnStartOf(previous), prompt: prompts.slice(-MAX_PROMPT_CHARS) };
   }
-  return { start: startOf(fresh), prompt: prompt.slice(0, MAX_PROMPT_CHARS) };
+  return { start: turnStartOf(fresh), prompt: prompt.slice(0, MAX_PROMPT_CHARS) };
 }
 
 /** Whether a kept start is what the prompt saw now (the stop stamp may then be written). */

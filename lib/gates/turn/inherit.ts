@@ -26,6 +26,7 @@ import {
   type SessionRead,
   type SessionState,
   type TurnStart,
+  turnStartOf,
   writeSessionState,
 } from "../../store/sessions.ts";
 import type { Repo } from "../../git/repo.ts";
@@ -81,13 +82,16 @@ export async function worktreeStart(
   for (const name of anchored) {
     if (name !== at.own && !seen.has(name)) lost.push(name);
   }
-  const starts = [...open.map((o) => startFields(o.session)), ...(answered ? [answered] : [])];
+  const starts = [
+    ...open.map((o) => turnStartOf(o.session, false)),
+    ...(answered ? [answered] : []),
+  ];
   const start = starts.sort((a, b) => timeOf(a) - timeOf(b))[0];
   const inherited: InheritedTurn[] = [
     ...open.map((o) => ({ name: o.name, updatedAt: o.session.updatedAt ?? null })),
     ...lost.map((name) => ({ name, updatedAt: null })),
   ];
-  return { ...(start ? { start: startFields(start) } : {}), inherited, lost: lost.sort() };
+  return { ...(start ? { start: turnStartOf(start, false) } : {}), inherited, lost: lost.sort() };
 }
 
 /**
@@ -141,21 +145,4 @@ function writtenSince(session: SessionState, since: number): boolean {
 function timeOf(start: TurnStart): number {
   const at = start.turnStartedAt ? Date.parse(start.turnStartedAt) : NaN;
   return Number.isNaN(at) ? 0 : at;
-}
-
-/** The baseline fields of a record, without what only that session's turn may carry. */
-function startFields(from: TurnStart): TurnStart {
-  return {
-    baselineTree: from.baselineTree,
-    baselineRefs: from.baselineRefs,
-    otherWorktrees: from.otherWorktrees,
-    guard: from.guard,
-    ignoredAtStart: from.ignoredAtStart,
-    turnStartedAt: from.turnStartedAt,
-    configAtStart: from.configAtStart,
-    userConfigAtStart: from.userConfigAtStart,
-    reviewerAtStart: from.reviewerAtStart,
-    otherWorktreeStates: from.otherWorktreeStates,
-    lostBefore: from.lostBefore,
-  };
 }
