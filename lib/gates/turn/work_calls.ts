@@ -8,7 +8,11 @@
  * - kill a call whose part's bytes changed since (superseded: its verdict would be for bytes the
  *   turn no longer has), or every call when the turn ends;
  * - decline, without starting anything, a call for a part another background call already
- *   reviews, and any call past the turn's cap (`max_background_calls`).
+ *   reviews (or the one-part change whose verdict serves it, lib/store/turn_work.ts
+ *   `servingKeys`), a call for a part whose quiet time has not passed yet (lib/gates/turn/
+ *   work_quiet.ts: its last call was superseded; such parts are noted as `deferred`), and any call
+ *   past the turn's cap (`max_background_calls`);
+ * - tell the back-off which calls started, finished (and how long they took) or were superseded.
  *
  * A declined or killed call ends as an interrupted attempt: the review pipeline then has no answer
  * for that part, never a verdict, and caches nothing for it. Nothing here reads or makes an answer.
@@ -16,13 +20,17 @@
  * @module
  */
 import type { ExecRequest, ExecResult, Runner } from "../../exec/exec.ts";
+import { servingKeys } from "../../store/turn_work.ts";
+import type { QuietTimes } from "./work_quiet.ts";
 
-/** One planned part: its verdict's key here, its digest and diff (lib/git/types.ts `ChangeChunk`). */
+/** One planned part: its verdict's key here, its digest, diff and files (lib/git/types.ts `ChangeChunk`). */
 export interface PlannedPart {
   /** {@linkcode verdictKey} of the part in its plan. */
   key: string;
   digest: string;
   diff: string;
+  /** The files the part shows. */
+  paths: readonly string[];
 }
 
 /**
@@ -67,6 +75,11 @@ function declined(reason: string): ExecResult {
 
 /** The part a provider request reviews (its key): the longest planned diff its prompt carries. */
 export function partOf(request: ExecRequest, parts: readonly PlannedPart[]): string | null {
+  return partFor(request, parts)?.key ?? null;
+}
+
+/** The planned part a provider request reviews, or `null` (a corrective resume carries no diff). */
+function partFor(request: ExecRequest, parts: readonly PlannedPart[]): PlannedPart | null {
   const text = [typeof request.stdin === "string" ? request.stdin : "", ...request.args].join("\n");
   let best: PlannedPart | null = null;
   for (const part of parts) {
@@ -75,80 +88,113 @@ export function partOf(request: ExecRequest, parts: readonly PlannedPart[]): str
       best = part;
     }
   }
-  return best?.key ?? null;
+  return best;
 }
 
-/** The background calls of one turn: counts, the calls in flight by part, and the cap. */
+/** The background calls of one turn: counts, the calls in flight by part, the cap and the back-off. */
 export class WorkCalls {
   readonly counts: CallCounts = { calls: 0, killed: 0, spent: {}, capped: false };
-  readonly #inFlight = new Map<string, AbortController>();
+  /** Keys of parts declined because their quiet time had not passed: to be asked once it has. */
+  readonly deferred = new Set<string>();
+  readonly #inFlight = new Map<string, { controller: AbortController; part: PlannedPart }>();
   readonly #all = new Set<AbortController>();
   readonly #cap: number;
   readonly #bins: ReadonlySet<string>;
+  readonly #quiet: QuietTimes | null;
 
   /**
    * @param cap most calls the turn may start
    * @param bins the provider programs (what `ExecRequest.cmd` is for a model call)
+   * @param quiet the turn's back-off (none: every part is asked at once)
    */
-  constructor(cap: number, bins: readonly string[]) {
+  constructor(cap: number, bins: readonly string[], quiet?: QuietTimes) {
     this.#cap = cap;
     this.#bins = new Set(bins);
+    this.#quiet = quiet ?? null;
   }
 
-  /** True when a call for the part with this key is running. */
+  /** True when a call runs whose verdict serves the part with this key (lib/store/turn_work.ts `servingKeys`). */
   inFlight(key: string): boolean {
-    return this.#inFlight.has(key);
-  }
-
-  /** The keys of the parts whose calls run now. */
-  running(): string[] {
-    return [...this.#inFlight.keys()];
+    return servingKeys(key).some((k) => this.#inFlight.has(k));
   }
 
   /**
    * `runner` for one background review whose plan has `parts`: provider calls are counted, bounded
-   * by the cap, declined when their part is already being reviewed, and killable by part.
+   * by the cap, declined when their part is already being reviewed or must wait for its quiet time,
+   * and killable by part.
    */
   runner(runner: Runner, parts: readonly PlannedPart[]): Runner {
     return async (request) => {
       if (!this.#bins.has(request.cmd)) return await runner(request);
-      const part = partOf(request, parts);
-      if (part !== null && this.#inFlight.has(part)) {
+      const part = partFor(request, parts);
+      if (part !== null && this.inFlight(part.key)) {
         return declined("another background call reviews the same bytes");
+      }
+      const wait = part && this.#quiet ? this.#quiet.notBefore(part) - Date.now() : 0;
+      if (part !== null && wait > 0) {
+        this.deferred.add(part.key);
+        return declined(
+          `its last call was superseded: it waits until its edits have been quiet for ${
+            Math.round(this.#quiet!.latencyMs() / 1000)
+          } s`,
+        );
       }
       if (this.counts.calls >= this.#cap) {
         this.counts.capped = true;
         return declined(`the turn's ${this.#cap} background calls are spent`);
       }
-      const controller = new AbortController();
-      this.counts.calls++;
-      const key = part ?? "(resume)";
-      this.counts.spent[key] = (this.counts.spent[key] ?? 0) + 1;
-      if (part !== null) this.#inFlight.set(part, controller);
-      this.#all.add(controller);
-      const signal = request.signal
-        ? AbortSignal.any([request.signal, controller.signal])
-        : controller.signal;
-      try {
-        return await runner({ ...request, signal });
-      } finally {
-        if (part !== null && this.#inFlight.get(part) === controller) this.#inFlight.delete(part);
-        this.#all.delete(controller);
-      }
+      return await this.#start(runner, request, part);
     };
   }
 
+  async #start(
+    runner: Runner,
+    request: ExecRequest,
+    part: PlannedPart | null,
+  ): Promise<ExecResult> {
+    const controller = new AbortController();
+    this.counts.calls++;
+    const key = part?.key ?? "(resume)";
+    this.counts.spent[key] = (this.counts.spent[key] ?? 0) + 1;
+    if (part !== null) {
+      this.#inFlight.set(part.key, { controller, part });
+      this.deferred.delete(part.key);
+      this.#quiet?.started(part);
+    }
+    this.#all.add(controller);
+    const signal = request.signal
+      ? AbortSignal.any([request.signal, controller.signal])
+      : controller.signal;
+    const started = Date.now();
+    try {
+      const result = await runner({ ...request, signal });
+      // a call that ran to its end tells how long one takes (a corrective resume is not one)
+      const whole = !result.aborted && !result.timedOut && !signal.aborted;
+      if (part !== null && whole) this.#quiet?.finished(Date.now() - started);
+      return result;
+    } finally {
+      if (part !== null && this.#inFlight.get(part.key)?.controller === controller) {
+        this.#inFlight.delete(part.key);
+      }
+      this.#all.delete(controller);
+    }
+  }
+
   /**
-   * Kill the running calls whose part's key is not in `keep` (its bytes changed: superseded).
+   * Kill the running calls whose part's key is not in `keep` (its bytes changed: superseded), and
+   * hold those parts back (lib/gates/turn/work_quiet.ts). A call whose verdict serves a kept key
+   * (lib/store/turn_work.ts `servingKeys`) goes on.
    *
    * @returns how many were killed
    */
   supersede(keep: ReadonlySet<string>): number {
+    const serving = new Set([...keep].flatMap(servingKeys));
     let killed = 0;
-    for (const [key, controller] of this.#inFlight) {
-      if (keep.has(key)) continue;
+    for (const [key, { controller, part }] of this.#inFlight) {
+      if (serving.has(key)) continue;
       controller.abort(new Error("superseded: the part's bytes changed"));
       this.#inFlight.delete(key);
+      this.#quiet?.superseded(part);
       killed++;
     }
     this.counts.killed += killed;
