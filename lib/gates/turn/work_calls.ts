@@ -7,11 +7,11 @@
  *
  * - kill a call whose part's bytes changed since (superseded: its verdict would be for bytes the
  *   turn no longer has), or every call when the turn ends;
- * - decline, without starting anything, a call for a part another background call already
- *   reviews (or the one-part change whose verdict serves it, lib/store/turn_work.ts
- *   `servingKeys`), a call for a part whose quiet time has not passed yet (lib/gates/turn/
- *   work_quiet.ts: its last call was superseded; such parts are noted as `deferred`), and any call
- *   past the turn's cap (`max_background_calls`);
+ * - decline, without starting anything, a call for a part no longer in the latest plan (a round
+ *   of an older tree that got to its call late), a call for a part another background call already
+ *   reviews, a call for a part whose quiet time has not passed yet (lib/gates/turn/work_quiet.ts:
+ *   its last call was superseded; such parts are noted as `deferred`), and any call past the
+ *   turn's cap (`max_background_calls`);
  * - tell the back-off which calls started, finished (and how long they took) or were superseded.
  *
  * A declined or killed call ends as an interrupted attempt: the review pipeline then has no answer
@@ -20,7 +20,6 @@
  * @module
  */
 import type { ExecRequest, ExecResult, Runner } from "../../exec/exec.ts";
-import { servingKeys } from "../../store/turn_work.ts";
 import type { QuietTimes } from "./work_quiet.ts";
 
 /** One planned part: its verdict's key here, its digest, diff and files (lib/git/types.ts `ChangeChunk`). */
@@ -35,8 +34,11 @@ export interface PlannedPart {
 
 /**
  * Which cached verdict a part's answer becomes: a change planned as one part is cached as a whole
- * (its whole-change key), a part of several under its part key (lib/review/parts.ts) — so the same
- * bytes answered in a plan of one part do not serve a plan of several, nor the other way round.
+ * (its whole-change key) and, when it is what the part would have been asked, as that part too
+ * (lib/review/part_verdict.ts); a part of several under its part key only (lib/review/parts.ts),
+ * which never serves a plan of one part (lib/store/turn_work.ts `servingKeys`). Calls are told
+ * apart by this key: once a one-part change grew to several parts its call is superseded (the
+ * agent's write that grew it happened while the call ran, so that review's read-only proof fails).
  *
  * @param digest the part's digest
  * @param parts how many parts its plan has
@@ -101,6 +103,8 @@ export class WorkCalls {
   readonly #cap: number;
   readonly #bins: ReadonlySet<string>;
   readonly #quiet: QuietTimes | null;
+  /** The keys of the latest plan's parts (`null` until {@linkcode supersede} first says them). */
+  #current: ReadonlySet<string> | null = null;
 
   /**
    * @param cap most calls the turn may start
@@ -113,9 +117,9 @@ export class WorkCalls {
     this.#quiet = quiet ?? null;
   }
 
-  /** True when a call runs whose verdict serves the part with this key (lib/store/turn_work.ts `servingKeys`). */
+  /** True when a call for the part with this key runs. */
   inFlight(key: string): boolean {
-    return servingKeys(key).some((k) => this.#inFlight.has(k));
+    return this.#inFlight.has(key);
   }
 
   /**
@@ -127,6 +131,9 @@ export class WorkCalls {
     return async (request) => {
       if (!this.#bins.has(request.cmd)) return await runner(request);
       const part = partFor(request, parts);
+      if (part !== null && this.#current !== null && !this.#current.has(part.key)) {
+        return declined("its bytes changed before it started");
+      }
       if (part !== null && this.inFlight(part.key)) {
         return declined("another background call reviews the same bytes");
       }
@@ -181,17 +188,17 @@ export class WorkCalls {
   }
 
   /**
-   * Kill the running calls whose part's key is not in `keep` (its bytes changed: superseded), and
-   * hold those parts back (lib/gates/turn/work_quiet.ts). A call whose verdict serves a kept key
-   * (lib/store/turn_work.ts `servingKeys`) goes on.
+   * The latest plan's parts are those keyed in `keep`: kill the running calls of any other part
+   * (its bytes changed: superseded) and hold those parts back (lib/gates/turn/work_quiet.ts); a
+   * call not started yet for another part is declined.
    *
    * @returns how many were killed
    */
   supersede(keep: ReadonlySet<string>): number {
-    const serving = new Set([...keep].flatMap(servingKeys));
+    this.#current = new Set(keep);
     let killed = 0;
     for (const [key, { controller, part }] of this.#inFlight) {
-      if (serving.has(key)) continue;
+      if (keep.has(key)) continue;
       controller.abort(new Error("superseded: the part's bytes changed"));
       this.#inFlight.delete(key);
       this.#quiet?.superseded(part);

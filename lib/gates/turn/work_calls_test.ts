@@ -70,6 +70,7 @@ Deno.test("WorkCalls declines a second call for a part in flight, kills supersed
     spent: { "part:a": 1, "part:b": 1 },
     capped: false,
   });
+  calls.supersede(new Set(parts.map((p) => p.key))); // a later plan holds both again
   await run(request("diff --git a/x b/x\n+one"));
   const capped = await run(request("diff --git a/y b/y\n+two"));
   assert.equal(capped.aborted, true);
@@ -107,22 +108,19 @@ Deno.test("WorkCalls holds back a superseded part until it was quiet, and times 
   assert.equal(quiet.latencyMs() < 60_000, true, "the finished call's time is the latency now");
 });
 
-Deno.test("WorkCalls: a one-part change's call serves the same bytes as a part of a grown plan", async () => {
+Deno.test("WorkCalls declines a late call of an older plan's part: its bytes changed before it started", async () => {
   const held = heldRunner();
   const calls = new WorkCalls(10, ["/bin/claude"]);
   const whole = [{ ...parts[0], key: verdictKey("a", 1) }];
-  const first = calls.runner(held.runner, whole)(request("diff --git a/x b/x\n+one"));
-  await Promise.resolve();
-  // the change grows to two parts: a's call goes on, and is not asked twice
+  // the change grew to two parts before the one-part round got to its call
   assert.equal(calls.supersede(new Set(parts.map((p) => p.key))), 0);
-  assert.equal(calls.inFlight("part:a"), true);
-  const twice = await calls.runner(held.runner, parts)(request("diff --git a/x b/x\n+one"));
-  assert.equal(twice.aborted, true);
-  // a part's call never serves a one-part plan
-  const second = calls.runner(held.runner, parts)(request("diff --git a/y b/y\n+two"));
-  await Promise.resolve();
-  assert.equal(calls.inFlight("whole:b"), false);
+  const late = await calls.runner(held.runner, whole)(request("diff --git a/x b/x\n+one"));
+  assert.equal(late.aborted, true);
+  assert.match(new TextDecoder().decode(late.stderr), /changed before it started/);
   held.release();
-  assert.deepEqual([(await first).code, (await second).code], [0, 0]);
-  assert.equal(calls.counts.calls, 2);
+  assert.equal(
+    (await calls.runner(held.runner, parts)(request("diff --git a/x b/x\n+one"))).code,
+    0,
+  );
+  assert.deepEqual(calls.counts.spent, { "part:a": 1 });
 });
