@@ -97,6 +97,11 @@ export interface TurnGateSettings {
   review_while_working: boolean;
   /** Most model calls the background reviews of one turn may start. */
   max_background_calls: number;
+  /**
+   * A background call's latency assumed until one of the turn's finished, seconds: a part whose
+   * call was superseded waits until its edits have been quiet that long (lib/gates/turn/work_quiet.ts).
+   */
+  background_call_seconds: number;
 }
 
 /** Defaults (also published in the schema). */
@@ -134,6 +139,7 @@ export const DEFAULT_CONFIG: Config = {
       timeout_seconds: 300,
       review_while_working: false,
       max_background_calls: 16,
+      background_call_seconds: 30,
     },
     codex_stop: {
       enabled: true,
@@ -143,6 +149,7 @@ export const DEFAULT_CONFIG: Config = {
       timeout_seconds: 300,
       review_while_working: false,
       max_background_calls: 16,
+      background_call_seconds: 30,
     },
   },
 };

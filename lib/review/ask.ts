@@ -3,7 +3,8 @@
  * (lib/session/call.ts), decoded as the run's answer kind, inside the read-only proof, in a
  * private read-only copy of the reviewed tree (lib/session/workspace.ts) — the call's setting,
  * prepared ahead or now: only when a model is about to be asked (the call's code, too, is loaded
- * only then: a cache hit never needs it). A review in parts asks in lib/review/ask_parts.ts.
+ * only then: a cache hit never needs it). The answer of a change planned as one part is kept as
+ * that part's verdict too ({@linkcode keepAsPart}). A review in parts asks in lib/review/ask_parts.ts.
  *
  * @module
  */
@@ -13,8 +14,10 @@ import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
 import type { Change } from "../git/types.ts";
 import { missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
+import type { GuidelineChooser } from "../rules/apply.ts";
 import type { SettingAhead } from "./ahead.ts";
 import type { Answered } from "./finish.ts";
+import { programKey } from "./identity.ts";
 import type { Setup } from "./setup.ts";
 import type { ReviewDeps, ReviewOptions } from "./types.ts";
 
@@ -62,6 +65,61 @@ export async function askOnce(
     })
   );
   return { answer: outcome.answer, outcome };
+}
+
+/**
+ * Keep the answer of a change planned as one part also as that part's verdict
+ * (lib/review/part_verdict.ts `cacheWholeAsPart`): when the change grows to several parts, its
+ * unchanged part is not asked again. Only for a kind reviewed in parts, one provider, no kind
+ * input (a part's key holds none), an accepted answer. Never throws.
+ *
+ * @param at the state dir, the change, the guidelines told (whole, and the chooser for the part's
+ *   paths), the acknowledgements' digest and what the call answered
+ */
+export async function keepAsPart(
+  setup: Pick<Setup, "kind" | "adapter" | "council" | "identity" | "kindInputHash">,
+  options: Pick<ReviewOptions, "config" | "kindInput" | "cwd" | "focus" | "kind">,
+  deps: Pick<ReviewDeps, "env">,
+  at: {
+    state: string;
+    change: Change;
+    guidelines: ReturnType<GuidelineChooser>;
+    chooser: GuidelineChooser;
+    acks: string;
+    answered: Answered;
+  },
+): Promise<void> {
+  const { kind, adapter } = setup;
+  const { change, answered } = at;
+  if (!kind.parts || setup.council.length > 0 || setup.kindInputHash !== undefined) return;
+  if (change.chunks.length !== 1 || answered.answer === undefined) return;
+  if (answered.outcome?.status !== "ok") return;
+  try {
+    const { cacheWholeAsPart } = await import("./part_verdict.ts");
+    const bin = resolveBinary(adapter, deps.env, options.cwd);
+    await cacheWholeAsPart({
+      state: at.state,
+      change,
+      decoder: kind.decoder(options.kindInput, change),
+      answer: answered.answer,
+      wholeGuidelines: at.guidelines,
+      identity: {
+        config: options.config,
+        guidelines: at.chooser(change.chunks[0].paths),
+        excluded: change.excludedByRule,
+        schemaHash: setup.identity.schemaHash,
+        templateHash: setup.identity.templateHash,
+        // as a review in parts keys it (lib/review/parts.ts)
+        provider: await programKey(adapter, bin, deps.env),
+        model: options.config.model,
+        focus: options.focus,
+        variant: options.kind,
+        acks: at.acks,
+      },
+    });
+  } catch {
+    // the whole-change verdict is stored by the run either way
+  }
 }
 
 /**

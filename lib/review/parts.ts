@@ -20,9 +20,8 @@
  * @module
  */
 import { programKey } from "./identity.ts";
-import type { DecoderKind, TreeView } from "../answer/types.ts";
+import type { DecoderKind } from "../answer/types.ts";
 import { formatRefusal } from "../answer/refusal.ts";
-import { sha256Hex } from "../base/sha256.ts";
 import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
 import type { Change, Coverage, OmittedPart } from "../git/types.ts";
@@ -36,13 +35,13 @@ import type {
 import type { ProviderAdapter } from "../providers/provider.ts";
 import type { AttemptRun, CallOutcome, CallStatus, ReadOnlyProof } from "../session/call.ts";
 import { callStructured } from "../session/call.ts";
-import { cacheKey, readCache, writeCache } from "../store/cache.ts";
+import { readCache, writeCache } from "../store/cache.ts";
 import type { PartRecord } from "../store/run_record.ts";
 import type { ReviewWorkspace } from "../session/workspace.ts";
 import type { ReviewAcks } from "./acks.ts";
 import type { Config } from "../config/config.ts";
 import type { GuidelineChooser } from "../rules/apply.ts";
-import { rulesIdentity } from "../rules/report.ts";
+import { chunkDigest, partCacheKey, partView } from "./part_verdict.ts";
 
 /** One provider a review in parts asks. */
 export interface PartsProvider {
@@ -170,23 +169,16 @@ async function reviewPart(
 ): Promise<PartResult> {
   const chunk = request.change.chunks[index];
   const guidelines = request.guidelines?.(chunk.paths);
-  const key = await cacheKey({
-    ...(guidelines
-      ? {
-        rules: await rulesIdentity(request.config, {
-          guidelines,
-          excluded: request.change.excludedByRule,
-        }),
-      }
-      : {}),
-    fingerprint: await sha256Hex([`part\0`, chunk.digest ?? await sha256Hex(chunk.diff)]),
-    schemaId: request.schemaHash,
-    promptTemplateHash: request.templateHash,
+  const key = await partCacheKey(await chunkDigest(request.change, index), {
+    config: request.config,
+    guidelines,
+    excluded: request.change.excludedByRule,
+    schemaHash: request.schemaHash,
+    templateHash: request.templateHash,
     provider: await programKey(provider.adapter, provider.bin, request.env),
     model: request.model,
     focus: request.focus,
-    reviewKind: request.variant,
-    planId: "part",
+    variant: request.variant,
     acks: request.acks.digest,
   });
   if (request.state !== null && request.useCache) {
@@ -235,22 +227,6 @@ async function reviewPart(
     await writeCache(request.state, key, { answer: outcome.answer, record }).catch(() => {});
   }
   return { index, provider, outcome, key };
-}
-
-/** The reviewed tree as one part sees it: only its files (and their old paths) exist. */
-function partView(change: Change, index: number): TreeView {
-  const paths = new Set(change.chunks[index].paths);
-  for (const file of change.files) {
-    if (paths.has(file.path) && file.oldPath) paths.add(file.oldPath);
-  }
-  const tree = change.tree;
-  return {
-    root: tree.root,
-    lineCount: (path) => (paths.has(path) ? tree.lineCount(path) : Promise.resolve(null)),
-    text: (path) => (paths.has(path) ? tree.text(path) : Promise.resolve(null)),
-    isDeleted: (path) => paths.has(path) && tree.isDeleted(path),
-    changedLines: (path) => tree.changedLines(path),
-  };
 }
 
 /** One outcome for the whole review, from its parts. */

@@ -116,8 +116,13 @@ async function review(
       const { askInParts } = await import("./ask_parts.ts");
       return await finish(store, judging, await askInParts(setup, options, deps, inParts));
     }
-    const { askOnce } = await import("./ask.ts");
+    const { askOnce, keepAsPart } = await import("./ask.ts");
     const answered = await askOnce(setup, options, deps, { ...asked, prompt: prompted.prompt() });
+    await keepAsPart(setup, options, deps, {
+      ...{ state, change, guidelines: prompted.guidelines, chooser: prompted.chooser },
+      acks: prompted.acks.digest,
+      answered,
+    });
     return await finish(store, judging, answered);
   } catch (error) {
     // the run folder exists: never leave its run.json "running" for a run that has ended (also

@@ -67,6 +67,18 @@ export interface WorkStatus {
   ended?: string;
 }
 
+/**
+ * The verdict keys (`WorkStatus.spent`'s) whose verdict serves a part keyed `key`: itself and, for a
+ * part of several (`part:<digest>`), the answer of a change planned as that one part
+ * (`whole:<digest>`), which the review pipeline keeps under the part's key as well
+ * (lib/review/part_verdict.ts). A part's verdict never serves a whole change.
+ *
+ * @returns `key` first
+ */
+export function servingKeys(key: string): string[] {
+  return key.startsWith("part:") ? [key, `whole:${key.slice("part:".length)}`] : [key];
+}
+
 /** `<state>/work`. */
 export function workDir(state: string): string {
   return join(state, "work");

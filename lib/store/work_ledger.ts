@@ -7,7 +7,7 @@
  * @module
  */
 import { join } from "node:path";
-import { workDir } from "./turn_work.ts";
+import { servingKeys, workDir } from "./turn_work.ts";
 
 /** One Stop's background-review tally. */
 export interface WorkTally {
@@ -87,10 +87,12 @@ export function tallyOf(
   stop: readonly { digest: string; cached: boolean; calls: number }[],
 ): Pick<WorkTally, "backgroundCalls" | "reused" | "wasted" | "stopCalls" | "parts"> {
   const answered = new Set(background.answered);
-  // the verdict keys of the Stop's plan: a plan of one part took the whole change's verdict
+  // the verdict keys of the Stop's plan: a plan of one part took the whole change's verdict; a
+  // part of several its own, or the one a change of that part alone was answered with
   const key = (digest: string) => `${stop.length === 1 ? "whole" : "part"}:${digest}`;
-  const reused = stop.filter((p) => p.cached && answered.has(key(p.digest)));
-  const useful = reused.reduce((n, p) => n + (background.spent[key(p.digest)] ?? 0), 0);
+  const source = (digest: string) => servingKeys(key(digest)).find((k) => answered.has(k));
+  const reused = stop.filter((p) => p.cached && source(p.digest) !== undefined);
+  const useful = reused.reduce((n, p) => n + (background.spent[source(p.digest)!] ?? 0), 0);
   return {
     backgroundCalls: background.calls,
     reused: reused.length,

@@ -28,6 +28,28 @@ Deno.test("tallyOf() charges the Stop's reused parts to their background calls, 
   assert.deepEqual([one.reused, one.wasted], [1, 5]);
 });
 
+Deno.test("tallyOf() counts a part's verdict kept from the one-part change it first was as reused", () => {
+  // the turn's first edit was a one-part change (whole:a), then the change grew to two parts
+  const background = {
+    calls: 2,
+    spent: { "whole:a": 1, "part:b": 1 },
+    answered: ["whole:a", "part:b"],
+  };
+  const stop = [{ digest: "a", cached: true, calls: 0 }, { digest: "b", cached: true, calls: 0 }];
+  assert.deepEqual(tallyOf(background, stop), {
+    backgroundCalls: 2,
+    reused: 2,
+    wasted: 0,
+    stopCalls: 0,
+    parts: 2,
+  });
+  // a part's verdict of a plan of several never serves a one-part plan
+  const shrunk = tallyOf({ calls: 1, spent: { "part:b": 1 }, answered: ["part:b"] }, [
+    { digest: "b", cached: false, calls: 1 },
+  ]);
+  assert.deepEqual([shrunk.reused, shrunk.wasted], [0, 1]);
+});
+
 Deno.test("sumTallies() sums turns since a time, with the most of one turn", () => {
   const t = (at: string, calls: number, wasted: number): WorkTally => ({
     at,

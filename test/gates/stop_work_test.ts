@@ -4,7 +4,8 @@
  * `PostToolUse` payloads: the tool hook starts one detached worker per session that reviews the
  * parts of the turn's change in the background; the Stop reuses the verdicts of parts whose exact
  * bytes were reviewed, waits for parts still under review, and asks the rest itself. Covered: the
- * reuse itself, supersede (an edit while its part's call runs kills that call), cancel (`cancel`
+ * reuse itself, supersede (an edit while its part's call runs kills that call, and the part waits
+ * for its edits to be quiet before it is asked again — never at the Stop), cancel (`cancel`
  * of the worker's job; a session whose record is gone ending its worker), crash (a killed worker is a part not
  * reviewed, asked by the Stop), deadline (a background call that hangs never holds the Stop past
  * its deadline), a revert before the Stop (its finding is not charged), and a bug introduced in the
@@ -132,11 +133,101 @@ Deno.test("an edit while its part is reviewed kills that call (supersede); the S
     assert.equal(killed?.killed, 1, JSON.stringify(killed));
     const { decision, ms } = await stop(sb, session, env);
     assert.equal(decision, null);
-    // one call takes 4 s: the Stop waits for the call under way, never for a second one
-    assert.ok(ms < 7_000, `the Stop waited ${ms} ms: only for the call already under way`);
+    // one call takes 4 s: the superseded part's new bytes are asked once (when the Stop asks: its
+    // quiet time had not passed), never twice
+    assert.ok(ms < 7_000, `the Stop waited ${ms} ms: more than one call`);
     assert.equal(await callsWith(sb, '"second"'), 1, "the new bytes were asked once");
     const [tally] = await workTallies(sb);
     assert.deepEqual([tally.backgroundCalls, tally.reused, tally.wasted], [2, 1, 1]);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+Deno.test("a part whose call was superseded is not asked again until its edits were quiet for one call's time", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    // no call finishes before the back-off: the configured 4 s stand for one call's time
+    await writeRepoConfig(sb, workConfig({ background_call_seconds: 4 }));
+    const env = { REVIEW_GATE_FAKE_DELAY_MS: "2000" };
+    const session = await openTurn(sb, "backoff", env);
+    await editPart(sb, session, 1, "first", env);
+    await waitForWork(sb, "backoff", (s) => s.calls === 1);
+    await editPart(sb, session, 1, "second", env);
+    const killed = await waitForWork(sb, "backoff", (s) => s.killed === 1, 10_000);
+    assert.equal(killed?.killed, 1, JSON.stringify(killed));
+    await sleep(1_500);
+    await editPart(sb, session, 1, "third", env);
+    const edited = Date.now();
+    await sleep(2_000);
+    assert.equal((await workStatus(sb, "backoff"))?.calls, 1, "not asked while its edits go on");
+    const asked = await waitForWork(sb, "backoff", (s) => s.calls === 2, 20_000);
+    assert.equal(asked?.calls, 2, JSON.stringify(asked));
+    const quiet = Date.now() - edited;
+    assert.ok(quiet >= 3_500, `asked ${quiet} ms after the last edit: before 4 s of quiet`);
+    await waitForWork(sb, "backoff", (s) => s.settled !== undefined && s.calls === 2);
+    const before = (await readFakeLog(sb)).length;
+    const { decision } = await stop(sb, session, env);
+    assert.equal(decision, null);
+    assert.equal(
+      (await readFakeLog(sb)).length,
+      before,
+      "the Stop reused the quiet bytes' verdict",
+    );
+    assert.equal(await callsWith(sb, '"second"'), 0, "bytes changed again before their time");
+    assert.equal(await callsWith(sb, '"third"'), 1);
+    const [tally] = await workTallies(sb);
+    assert.deepEqual([tally.backgroundCalls, tally.reused, tally.wasted], [2, 1, 1]);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("a part re-edited after its call finished is asked at once: only a superseded call holds it back", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    // the finished call's 6 s become the turn's latency: a held part would wait that long
+    await writeRepoConfig(sb, workConfig({ background_call_seconds: 60 }));
+    const env = { REVIEW_GATE_FAKE_DELAY_MS: "6000" };
+    const session = await openTurn(sb, "re-edit", env);
+    await editPart(sb, session, 1, "first", env);
+    const answered = await waitForWork(sb, "re-edit", (s) => s.answered.length === 1);
+    assert.equal(answered?.answered.length, 1, JSON.stringify(answered));
+    await editPart(sb, session, 1, "second", env);
+    const edited = Date.now();
+    const asked = await waitForWork(sb, "re-edit", (s) => s.calls === 2, 10_000);
+    assert.equal(asked?.calls, 2);
+    const ms = Date.now() - edited;
+    assert.ok(ms < 4_500, `asked ${ms} ms after the edit: held back`);
+    const { decision } = await stop(sb, session, env);
+    assert.equal(decision, null);
+    const [tally] = await workTallies(sb);
+    assert.deepEqual([tally.backgroundCalls, tally.reused, tally.wasted], [2, 1, 1]);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("a bug in the final edit of a held-back part is asked when the Stop asks, and blocks", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    // its quiet time would be a minute: the Stop never waits for a call that did not start
+    await writeRepoConfig(sb, workConfig({ background_call_seconds: 60 }));
+    const env = { REVIEW_GATE_FAKE_SCENARIO: await bugScenario(sb, [1], 1500) };
+    const session = await openTurn(sb, "held-bug", env);
+    await editPart(sb, session, 1, "ok", env);
+    await waitForWork(sb, "held-bug", (s) => s.calls === 1);
+    await editPart(sb, session, 1, "BUG_1", env);
+    await waitForWork(sb, "held-bug", (s) => s.killed === 1, 10_000);
+    const { decision, ms } = await stop(sb, session, env);
+    assert.equal(decision?.decision, "block", JSON.stringify(decision));
+    assert.match(String(decision?.reason), /BUG_1 breaks callers/);
+    assert.ok(ms < 20_000, `the Stop took ${ms} ms`);
+    assert.equal(await callsWith(sb, '"BUG_1"'), 1, "the final bytes were asked once");
+    const [tally] = await workTallies(sb);
+    assert.deepEqual([tally.backgroundCalls, tally.reused, tally.stopCalls], [2, 1, 0]);
   } finally {
     await sb.cleanup();
   }
@@ -191,6 +282,8 @@ Deno.test("a worker killed mid-call leaves its part not reviewed: the Stop asks 
     const session = await openTurn(sb, "crash", env);
     await editPart(sb, session, 1, "ok", env);
     const running = await waitForWork(sb, "crash", (s) => s.calls === 1);
+    // the call counted is under way once the fake logged it (its start takes a moment)
+    for (let i = 0; i < 100 && await callsWith(sb, "first1") === 0; i++) await sleep(50);
     Deno.kill(running!.process.pid, "SIGKILL");
     const { decision } = await stop(sb, session, env);
     assert.equal(decision, null);

@@ -7,8 +7,12 @@
  *
  * - kill a call whose part's bytes changed since (superseded: its verdict would be for bytes the
  *   turn no longer has), or every call when the turn ends;
- * - decline, without starting anything, a call for a part another background call already
- *   reviews, and any call past the turn's cap (`max_background_calls`).
+ * - decline, without starting anything, a call for a part no longer in the latest plan (a round
+ *   of an older tree that got to its call late), a call for a part another background call already
+ *   reviews, a call for a part whose quiet time has not passed yet (lib/gates/turn/work_quiet.ts:
+ *   its last call was superseded; such parts are noted as `deferred`), and any call past the
+ *   turn's cap (`max_background_calls`);
+ * - tell the back-off which calls started, finished (and how long they took) or were superseded.
  *
  * A declined or killed call ends as an interrupted attempt: the review pipeline then has no answer
  * for that part, never a verdict, and caches nothing for it. Nothing here reads or makes an answer.
@@ -16,19 +20,25 @@
  * @module
  */
 import type { ExecRequest, ExecResult, Runner } from "../../exec/exec.ts";
+import type { QuietTimes } from "./work_quiet.ts";
 
-/** One planned part: its verdict's key here, its digest and diff (lib/git/types.ts `ChangeChunk`). */
+/** One planned part: its verdict's key here, its digest, diff and files (lib/git/types.ts `ChangeChunk`). */
 export interface PlannedPart {
   /** {@linkcode verdictKey} of the part in its plan. */
   key: string;
   digest: string;
   diff: string;
+  /** The files the part shows. */
+  paths: readonly string[];
 }
 
 /**
  * Which cached verdict a part's answer becomes: a change planned as one part is cached as a whole
- * (its whole-change key), a part of several under its part key (lib/review/parts.ts) — so the same
- * bytes answered in a plan of one part do not serve a plan of several, nor the other way round.
+ * (its whole-change key) and, when it is what the part would have been asked, as that part too
+ * (lib/review/part_verdict.ts); a part of several under its part key only (lib/review/parts.ts),
+ * which never serves a plan of one part (lib/store/turn_work.ts `servingKeys`). Calls are told
+ * apart by this key: once a one-part change grew to several parts its call is superseded (the
+ * agent's write that grew it happened while the call ran, so that review's read-only proof fails).
  *
  * @param digest the part's digest
  * @param parts how many parts its plan has
@@ -67,6 +77,11 @@ function declined(reason: string): ExecResult {
 
 /** The part a provider request reviews (its key): the longest planned diff its prompt carries. */
 export function partOf(request: ExecRequest, parts: readonly PlannedPart[]): string | null {
+  return partFor(request, parts)?.key ?? null;
+}
+
+/** The planned part a provider request reviews, or `null` (a corrective resume carries no diff). */
+function partFor(request: ExecRequest, parts: readonly PlannedPart[]): PlannedPart | null {
   const text = [typeof request.stdin === "string" ? request.stdin : "", ...request.args].join("\n");
   let best: PlannedPart | null = null;
   for (const part of parts) {
@@ -75,80 +90,118 @@ export function partOf(request: ExecRequest, parts: readonly PlannedPart[]): str
       best = part;
     }
   }
-  return best?.key ?? null;
+  return best;
 }
 
-/** The background calls of one turn: counts, the calls in flight by part, and the cap. */
+/** The background calls of one turn: counts, the calls in flight by part, the cap and the back-off. */
 export class WorkCalls {
   readonly counts: CallCounts = { calls: 0, killed: 0, spent: {}, capped: false };
-  readonly #inFlight = new Map<string, AbortController>();
+  /** Keys of parts declined because their quiet time had not passed: to be asked once it has. */
+  readonly deferred = new Set<string>();
+  readonly #inFlight = new Map<string, { controller: AbortController; part: PlannedPart }>();
   readonly #all = new Set<AbortController>();
   readonly #cap: number;
   readonly #bins: ReadonlySet<string>;
+  readonly #quiet: QuietTimes | null;
+  /** The keys of the latest plan's parts (`null` until {@linkcode supersede} first says them). */
+  #current: ReadonlySet<string> | null = null;
 
   /**
    * @param cap most calls the turn may start
    * @param bins the provider programs (what `ExecRequest.cmd` is for a model call)
+   * @param quiet the turn's back-off (none: every part is asked at once)
    */
-  constructor(cap: number, bins: readonly string[]) {
+  constructor(cap: number, bins: readonly string[], quiet?: QuietTimes) {
     this.#cap = cap;
     this.#bins = new Set(bins);
+    this.#quiet = quiet ?? null;
   }
 
-  /** True when a call for the part with this key is running. */
+  /** True when a call for the part with this key runs. */
   inFlight(key: string): boolean {
     return this.#inFlight.has(key);
   }
 
-  /** The keys of the parts whose calls run now. */
-  running(): string[] {
-    return [...this.#inFlight.keys()];
-  }
-
   /**
    * `runner` for one background review whose plan has `parts`: provider calls are counted, bounded
-   * by the cap, declined when their part is already being reviewed, and killable by part.
+   * by the cap, declined when their part is already being reviewed or must wait for its quiet time,
+   * and killable by part.
    */
   runner(runner: Runner, parts: readonly PlannedPart[]): Runner {
     return async (request) => {
       if (!this.#bins.has(request.cmd)) return await runner(request);
-      const part = partOf(request, parts);
-      if (part !== null && this.#inFlight.has(part)) {
+      const part = partFor(request, parts);
+      if (part !== null && this.#current !== null && !this.#current.has(part.key)) {
+        return declined("its bytes changed before it started");
+      }
+      if (part !== null && this.inFlight(part.key)) {
         return declined("another background call reviews the same bytes");
+      }
+      const wait = part && this.#quiet ? this.#quiet.notBefore(part) - Date.now() : 0;
+      if (part !== null && wait > 0) {
+        this.deferred.add(part.key);
+        return declined(
+          `its last call was superseded: it waits until its edits have been quiet for ${
+            Math.round(this.#quiet!.latencyMs() / 1000)
+          } s`,
+        );
       }
       if (this.counts.calls >= this.#cap) {
         this.counts.capped = true;
         return declined(`the turn's ${this.#cap} background calls are spent`);
       }
-      const controller = new AbortController();
-      this.counts.calls++;
-      const key = part ?? "(resume)";
-      this.counts.spent[key] = (this.counts.spent[key] ?? 0) + 1;
-      if (part !== null) this.#inFlight.set(part, controller);
-      this.#all.add(controller);
-      const signal = request.signal
-        ? AbortSignal.any([request.signal, controller.signal])
-        : controller.signal;
-      try {
-        return await runner({ ...request, signal });
-      } finally {
-        if (part !== null && this.#inFlight.get(part) === controller) this.#inFlight.delete(part);
-        this.#all.delete(controller);
-      }
+      return await this.#start(runner, request, part);
     };
   }
 
+  async #start(
+    runner: Runner,
+    request: ExecRequest,
+    part: PlannedPart | null,
+  ): Promise<ExecResult> {
+    const controller = new AbortController();
+    this.counts.calls++;
+    const key = part?.key ?? "(resume)";
+    this.counts.spent[key] = (this.counts.spent[key] ?? 0) + 1;
+    if (part !== null) {
+      this.#inFlight.set(part.key, { controller, part });
+      this.deferred.delete(part.key);
+      this.#quiet?.started(part);
+    }
+    this.#all.add(controller);
+    const signal = request.signal
+      ? AbortSignal.any([request.signal, controller.signal])
+      : controller.signal;
+    const started = Date.now();
+    try {
+      const result = await runner({ ...request, signal });
+      // a call that ran to its end tells how long one takes (a corrective resume is not one)
+      const whole = !result.aborted && !result.timedOut && !signal.aborted;
+      if (part !== null && whole) this.#quiet?.finished(Date.now() - started);
+      return result;
+    } finally {
+      if (part !== null && this.#inFlight.get(part.key)?.controller === controller) {
+        this.#inFlight.delete(part.key);
+      }
+      this.#all.delete(controller);
+    }
+  }
+
   /**
-   * Kill the running calls whose part's key is not in `keep` (its bytes changed: superseded).
+   * The latest plan's parts are those keyed in `keep`: kill the running calls of any other part
+   * (its bytes changed: superseded) and hold those parts back (lib/gates/turn/work_quiet.ts); a
+   * call not started yet for another part is declined.
    *
    * @returns how many were killed
    */
   supersede(keep: ReadonlySet<string>): number {
+    this.#current = new Set(keep);
     let killed = 0;
-    for (const [key, controller] of this.#inFlight) {
+    for (const [key, { controller, part }] of this.#inFlight) {
       if (keep.has(key)) continue;
       controller.abort(new Error("superseded: the part's bytes changed"));
       this.#inFlight.delete(key);
+      this.#quiet?.superseded(part);
       killed++;
     }
     this.counts.killed += killed;

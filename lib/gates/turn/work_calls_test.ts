@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import type { ExecRequest, ExecResult, Runner } from "../../exec/exec.ts";
 import { partOf, verdictKey, WorkCalls } from "./work_calls.ts";
+import { QuietTimes } from "./work_quiet.ts";
 
 const parts = [
-  { key: verdictKey("a", 2), digest: "a", diff: "diff --git a/x b/x\n+one\n" },
-  { key: verdictKey("b", 2), digest: "b", diff: "diff --git a/y b/y\n+two\n" },
+  { key: verdictKey("a", 2), digest: "a", diff: "diff --git a/x b/x\n+one\n", paths: ["x"] },
+  { key: verdictKey("b", 2), digest: "b", diff: "diff --git a/y b/y\n+two\n", paths: ["y"] },
 ];
 const request = (stdin: string, cmd = "/bin/claude"): ExecRequest => ({ cmd, args: ["-p"], stdin });
 const ok: ExecResult = {
@@ -69,9 +70,57 @@ Deno.test("WorkCalls declines a second call for a part in flight, kills supersed
     spent: { "part:a": 1, "part:b": 1 },
     capped: false,
   });
+  calls.supersede(new Set(parts.map((p) => p.key))); // a later plan holds both again
   await run(request("diff --git a/x b/x\n+one"));
   const capped = await run(request("diff --git a/y b/y\n+two"));
   assert.equal(capped.aborted, true);
   assert.equal(calls.counts.capped, true, "the fourth call was past the cap of 3");
   assert.equal(calls.killAll(), 0);
+});
+
+Deno.test("WorkCalls holds back a superseded part until it was quiet, and times the calls that finish", async () => {
+  const quiet = new QuietTimes(60_000);
+  const calls = new WorkCalls(10, ["/bin/claude"], quiet);
+  const held = heldRunner();
+  const one = [{ key: verdictKey("a", 1), digest: "a", diff: parts[0].diff, paths: ["x"] }];
+  quiet.planned(one, Date.now());
+  const first = calls.runner(held.runner, one)(request("diff --git a/x b/x\n+one"));
+  await Promise.resolve();
+  // x's bytes change while its call runs
+  const next = [{
+    key: verdictKey("a2", 1),
+    digest: "a2",
+    diff: "diff --git a/x b/x\n+1\n",
+    paths: ["x"],
+  }];
+  quiet.planned(next, Date.now());
+  assert.equal(calls.supersede(new Set([next[0].key])), 1);
+  assert.equal((await first).aborted, true);
+  const waited = await calls.runner(held.runner, next)(request("diff --git a/x b/x\n+1"));
+  assert.equal(waited.aborted, true, "declined: its quiet time has not passed");
+  assert.match(new TextDecoder().decode(waited.stderr), /quiet for 60 s/);
+  assert.deepEqual([...calls.deferred], ["whole:a2"]);
+  assert.equal(calls.counts.calls, 1, "a declined call is not a call");
+  quiet.urgent = true; // the Stop asks
+  held.release();
+  assert.equal((await calls.runner(held.runner, next)(request("diff --git a/x b/x\n+1"))).code, 0);
+  assert.deepEqual([...calls.deferred], [], "asked: no longer deferred");
+  assert.equal(quiet.latencyMs() < 60_000, true, "the finished call's time is the latency now");
+});
+
+Deno.test("WorkCalls declines a late call of an older plan's part: its bytes changed before it started", async () => {
+  const held = heldRunner();
+  const calls = new WorkCalls(10, ["/bin/claude"]);
+  const whole = [{ ...parts[0], key: verdictKey("a", 1) }];
+  // the change grew to two parts before the one-part round got to its call
+  assert.equal(calls.supersede(new Set(parts.map((p) => p.key))), 0);
+  const late = await calls.runner(held.runner, whole)(request("diff --git a/x b/x\n+one"));
+  assert.equal(late.aborted, true);
+  assert.match(new TextDecoder().decode(late.stderr), /changed before it started/);
+  held.release();
+  assert.equal(
+    (await calls.runner(held.runner, parts)(request("diff --git a/x b/x\n+one"))).code,
+    0,
+  );
+  assert.deepEqual(calls.counts.spent, { "part:a": 1 });
 });

@@ -62,6 +62,7 @@ export async function planParts(request: Omit<RoundRequest, "signal" | "now">): 
     key: verdictKey(chunk.digest ?? "", chunks.length),
     digest: chunk.digest ?? "",
     diff: chunk.diff,
+    paths: chunk.paths,
   }));
 }
 

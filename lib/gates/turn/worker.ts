@@ -6,8 +6,11 @@
  * snapshots the worktree, plans the turn's change exactly as the Stop will (baseline → now) and
  * reviews the parts no verdict covers yet (lib/gates/turn/work_round.ts). When the bytes change
  * again, the calls of parts that are no longer in the plan are killed; calls of parts still in it
- * go on, and the next round declines to ask them twice. At most one worker runs per session (it
- * holds `work/<session>.lock`), and its calls are capped per turn (`max_background_calls`).
+ * go on, and the next round declines to ask them twice. A part whose call was killed so is asked
+ * again only once its edits have been quiet for about one call's latency
+ * (lib/gates/turn/work_quiet.ts): the worker starts a round for it when that time has passed, or
+ * at once when the Stop asks. At most one worker runs per session (it holds
+ * `work/<session>.lock`), and its calls are capped per turn (`max_background_calls`).
  *
  * It ends — killing whatever call still runs — when the Stop answered, when the session's next
  * turn starts (or its record is gone), when the setting is off, after {@linkcode IDLE_MS} without a
@@ -32,12 +35,14 @@ import { stateDir } from "../../store/state.ts";
 import { updateJob } from "../../store/jobs.ts";
 import {
   readPoke,
+  servingKeys,
   workPaths,
   type WorkPoke,
   type WorkStatus,
   writeWorkStatus,
 } from "../../store/turn_work.ts";
 import { type PlannedPart, WorkCalls } from "./work_calls.ts";
+import { QuietTimes } from "./work_quiet.ts";
 import { planParts, reviewRound, type RoundRequest } from "./work_round.ts";
 
 /** Quiet time after the last tool call before the worktree is planned again, ms. */
@@ -138,6 +143,7 @@ class Worker {
   readonly #input: HookInput;
   readonly #at: WorkerSetup;
   readonly #calls: WorkCalls;
+  readonly #quiet: QuietTimes;
   readonly #stop = new AbortController();
   readonly #rounds = new Set<Promise<void>>();
   readonly #answered = new Set<string>();
@@ -159,7 +165,9 @@ class Worker {
     const config = at.config;
     const names = config.council.length > 1 ? config.council : [config.provider];
     const bins = names.map((name) => resolveBinary(getProvider(name), input.env, at.repo.root));
-    this.#calls = new WorkCalls(at.door.gateConfig(config).max_background_calls, bins);
+    const gate = at.door.gateConfig(config);
+    this.#quiet = new QuietTimes(gate.background_call_seconds * 1000);
+    this.#calls = new WorkCalls(gate.max_background_calls, bins, this.#quiet);
   }
 
   async start(): Promise<void> {
@@ -192,14 +200,17 @@ class Worker {
       if (over) return over;
       const poke = await readPoke(this.#at.state, this.#at.args.sessionId);
       if (poke && this.#due(poke)) {
+        // the Stop asks: nothing waits for its quiet time any more (a later tool call resumes it)
+        this.#quiet.urgent = (poke.stopAt ?? -1) > this.#seen.stopAt;
         this.#seen = { changedAt: poke.changedAt, stopAt: poke.stopAt ?? -1 };
-        await this.#plan().catch((error) => {
+        await this.#plan(poke.changedAt).catch((error) => {
           // a plan that failed (git) leaves the Stop to review: it is not settled; said in the log
           const text = `review-gate: background plan failed: ${(error as Error).message}\n`;
           Deno.stderr.writeSync(new TextEncoder().encode(text));
         });
       }
       this.#retryDeclined();
+      this.#launchDeferred();
       await this.#save();
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
@@ -238,22 +249,46 @@ class Worker {
     return poke.changedAt > this.#seen.changedAt && Date.now() - poke.changedAt >= QUIET_MS;
   }
 
-  /** Snapshot, plan, kill what the new bytes supersede, and start a round for the rest. */
-  async #plan(): Promise<void> {
+  /**
+   * Snapshot, plan, kill what the new bytes supersede, and start a round for the rest.
+   *
+   * @param changedAt epoch ms of the tool call the plan follows (when its new bytes were written)
+   */
+  async #plan(changedAt: number): Promise<void> {
     const { repo, session } = this.#at;
     const { tree } = await snapshotWorktree(this.#input.runner, repo);
     if (this.#latest?.tree === tree) return; // the same bytes: the round under way covers them
     const parts = tree === session.baselineTree ? [] : await planParts(this.#request(tree));
+    this.#quiet.planned(parts, changedAt);
     this.#calls.supersede(new Set(parts.map((p) => p.key)));
+    const keys = new Set(parts.map((p) => p.key));
+    for (const key of this.#calls.deferred) if (!keys.has(key)) this.#calls.deferred.delete(key);
     this.#latest = { tree, parts, asked: new Set(), done: parts.length === 0 };
     this.#status.tree = tree;
     if (parts.length > 0) this.#launch(tree, parts);
   }
 
-  /** Start a round for the latest plan (not awaited: a later plan may supersede it). */
+  /** True when a background call answered a verdict that serves the part keyed `key`. */
+  #covered(key: string): boolean {
+    return servingKeys(key).some((k) => this.#answered.has(k));
+  }
+
+  /**
+   * Start a round for the latest plan (not awaited: a later plan may supersede it) — unless every
+   * part it would ask is answered, under way or waiting for its quiet time (then those are noted as
+   * deferred, and {@linkcode #launchDeferred} starts the round when their time has come).
+   */
   #launch(tree: string, parts: PlannedPart[]): void {
     const latest = this.#latest!;
     for (const part of parts) if (!this.#calls.inFlight(part.key)) latest.asked.add(part.key);
+    const now = Date.now();
+    const open = parts.filter((p) => !this.#covered(p.key) && !this.#calls.inFlight(p.key));
+    const waiting = open.filter((p) => this.#quiet.notBefore(p) > now);
+    for (const part of waiting) this.#calls.deferred.add(part.key);
+    if (open.length === waiting.length) {
+      latest.done = true; // nothing to ask now: no run, no record
+      return;
+    }
     const round: Promise<void> = reviewRound(this.#request(tree), this.#calls, parts)
       .then(({ answered }) => {
         for (const key of answered) this.#answered.add(key);
@@ -271,12 +306,38 @@ class Worker {
     const latest = this.#latest;
     if (!latest?.done || this.#calls.counts.capped || this.#rounds.size > 0) return;
     const missing = latest.parts.filter((p) =>
-      !this.#answered.has(p.key) && !latest.asked.has(p.key) && !this.#calls.inFlight(p.key)
+      !this.#covered(p.key) && !latest.asked.has(p.key) && !this.#calls.inFlight(p.key)
     );
     if (missing.length === 0 || latest.retried) return;
     latest.retried = true; // once: what fails again is the Stop's to ask
     latest.done = false;
     this.#launch(latest.tree, latest.parts);
+  }
+
+  /**
+   * Parts of the latest plan that waited for their quiet time (declined as deferred) whose time has
+   * come — or the Stop asked: start a round for them.
+   */
+  #launchDeferred(): void {
+    const latest = this.#latest;
+    if (!latest || this.#calls.deferred.size === 0 || this.#calls.counts.capped) return;
+    const now = Date.now();
+    const due = latest.parts.filter((p) =>
+      this.#calls.deferred.has(p.key) && this.#quiet.notBefore(p) <= now
+    );
+    if (due.length === 0) return;
+    for (const part of due) this.#calls.deferred.delete(part.key);
+    if (due.every((p) => this.#covered(p.key) || this.#calls.inFlight(p.key))) return;
+    latest.done = false;
+    this.#launch(latest.tree, latest.parts);
+  }
+
+  /** The deferred parts of the latest plan that no verdict serves yet (none once the cap is spent). */
+  #waiting(): number {
+    const latest = this.#latest;
+    if (!latest || this.#calls.counts.capped) return 0;
+    return latest.parts.filter((p) => this.#calls.deferred.has(p.key) && !this.#covered(p.key))
+      .length;
   }
 
   #request(tree: string): RoundRequest {
@@ -296,12 +357,15 @@ class Worker {
     };
   }
 
-  /** Write the status: counts, the latest tree, and the tree settled (nothing of it running). */
+  /**
+   * Write the status: counts, the latest tree, and the tree settled (nothing of it running or
+   * waiting).
+   */
   async #save(): Promise<void> {
     const latest = this.#latest;
-    const running = new Set(this.#calls.running());
+    // a part waiting for its quiet time is not settled: the Stop's ask starts it at once
     const settled = latest && latest.done && this.#rounds.size === 0 &&
-      !latest.parts.some((p) => running.has(p.key));
+      !latest.parts.some((p) => this.#calls.inFlight(p.key)) && this.#waiting() === 0;
     Object.assign(this.#status, {
       updatedAt: Date.now(),
       calls: this.#calls.counts.calls,
