@@ -281,7 +281,8 @@ Deno.test("the PreToolUse guard refuses push paths that run no pre-push hook or 
       "git push --exec=/tmp/rp origin main": /--receive-pack/,
       "git -c remote.origin.receivepack=/tmp/rp push origin main": /where a push goes/,
       "git remote set-url --push origin /tmp/elsewhere.git": /where a push goes/,
-      "git update-ref refs/remotes/origin/x HEAD && git push origin x": /remote-tracking or prefetch refs/,
+      "git update-ref refs/remotes/origin/x HEAD && git push origin x":
+        /remote-tracking or prefetch refs/,
     };
     for (const [command, what] of Object.entries(refused)) {
       const r = await runCli(sb, ["hook", "claude-guard"], { stdin: payload(command) });
