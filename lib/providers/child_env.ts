@@ -9,7 +9,7 @@
  * socket and token), another provider's keys, or `BASH_ENV`/`ENV`/`ZDOTDIR` (a shell would source
  * them). HOME and TMPDIR are set by the adapter (the private ones).
  *
- * Pure but for naming the running Deno (`Deno.execPath()`) to the bundled fake provider.
+ * Pure: no I/O ({@linkcode withFakeDeno} reads the running Deno's path).
  *
  * @module
  */
@@ -73,8 +73,7 @@ export function allowedName(name: string, rule: EnvRule): boolean {
  *
  * @param parent the parent environment (undefined values are skipped)
  * @param rule the provider's own names and prefixes
- * @returns a new object with only allowed, defined variables, and `REVIEW_GATE_FAKE_DENO` (the
- *   running Deno, unless the parent names one) for the bundled fake provider
+ * @returns a new object with only allowed, defined variables
  */
 export function allowlistEnv(
   parent: Record<string, string | undefined>,
@@ -84,10 +83,19 @@ export function allowlistEnv(
   for (const [name, value] of Object.entries(parent)) {
     if (value !== undefined && allowedName(name, rule)) out[name] = value;
   }
-  // the bundled fake provider is a shell launcher that starts Deno: the one running review-gate,
-  // when nothing else is named, so it runs from a hook whose PATH has no `deno` (an npx install)
-  if (!out.REVIEW_GATE_FAKE_DENO) out.REVIEW_GATE_FAKE_DENO = Deno.execPath();
   return out;
+}
+
+/**
+ * A provider child's environment with `REVIEW_GATE_FAKE_DENO` naming the Deno that runs
+ * review-gate, unless it names one already: the bundled fake provider is a shell launcher that
+ * starts Deno, and a hook's `PATH` may hold none (review-gate installed from an npx run).
+ *
+ * @param env the child's environment
+ * @returns a new object
+ */
+export function withFakeDeno(env: Record<string, string>): Record<string, string> {
+  return env.REVIEW_GATE_FAKE_DENO ? env : { ...env, REVIEW_GATE_FAKE_DENO: Deno.execPath() };
 }
 
 /** True for an environment value that switches something on ("1", "true", "yes"). */

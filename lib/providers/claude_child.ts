@@ -23,7 +23,7 @@
  */
 import { join } from "node:path";
 import { NoCredentialsError } from "./provider.ts";
-import { allowedName, allowlistEnv, type EnvRule, truthy } from "./child_env.ts";
+import { allowedName, allowlistEnv, type EnvRule, truthy, withFakeDeno } from "./child_env.ts";
 
 /** Credential helpers carried from the user's settings. */
 export const CARRIED_HELPERS: readonly string[] = [
@@ -166,7 +166,7 @@ export function claudeChildEnv(
   parent: Record<string, string | undefined>,
   carried: CarriedSettings["settings"],
 ): Record<string, string> {
-  return allowlistEnv(parent, claudeEnvRule({ ...parent, ...carried.env }));
+  return withFakeDeno(allowlistEnv(parent, claudeEnvRule({ ...parent, ...carried.env })));
 }
 
 /**

@@ -68,7 +68,7 @@
 import { join } from "node:path";
 import { dialectText } from "../answer/dialect.ts";
 import { excerptOf, isObject, type Json, num } from "./envelope_values.ts";
-import { allowlistEnv } from "./child_env.ts";
+import { allowlistEnv, withFakeDeno } from "./child_env.ts";
 import {
   buildCodexHome,
   carriedConfigArgs,
@@ -215,13 +215,13 @@ export async function prepareCodexChild(context: ChildContext): Promise<ChildSet
     "-c",
     `permissions.review.filesystem=${filesystem}`,
   ];
-  const env = {
+  const env = withFakeDeno({
     ...user.dotenv,
     ...allowlistEnv(context.env, codexEnvRule(user.carried)),
     HOME: home,
     CODEX_HOME: codexHome,
     TMPDIR: tmp,
-  };
+  });
   return { env, args };
 }
 

@@ -19,7 +19,7 @@
 import { join } from "node:path";
 import { dialectText } from "../answer/dialect.ts";
 import { excerptOf } from "./envelope_values.ts";
-import { allowlistEnv } from "./child_env.ts";
+import { allowlistEnv, withFakeDeno } from "./child_env.ts";
 import { PROMPT_LIMITS } from "./limits.ts";
 import type {
   ChildContext,
@@ -92,11 +92,11 @@ export function buildVibeInvocation(request: ProviderRequest): Invocation {
  * @param context parent environment and private dir
  */
 export function prepareVibeChild(context: ChildContext): Promise<ChildSetup> {
-  const env = {
+  const env = withFakeDeno({
     ...allowlistEnv(context.env, { names: ["MISTRAL_API_KEY"], prefixes: ["VIBE_"] }),
     ...(context.env.HOME ? { HOME: context.env.HOME } : {}),
     TMPDIR: context.dir,
-  };
+  });
   return Promise.resolve({ env, args: [] });
 }
 
