@@ -105,16 +105,8 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
     input = { ...input, env: reviewer.env };
     stderr.push(sanitizeForTerminal(heldReviewerNote(reviewer)));
   }
-  if (reviewer.untrusted.length > 0) {
-    // what the reviewer would carry changed mid-turn and its old content is not kept: no review
-    // this push could run is one the turn started with
-    stderr.push(sanitizeForTerminal(
-      `review-gate: push blocked: an agent turn is open in this repository (session ${reviewer.session}) and ${
-        reviewer.untrusted.join("; ")
-      }: review-gate cannot tell your edit from the agent's, so no reviewer it would run now is trusted. Push again once that turn's Stop answers for the work, or push with --no-verify yourself.\n`,
-    ));
-    return { stdout: "", stderr: stderr.join(""), exitCode: 1 };
-  }
+  const blocked = reviewerBlock(reviewer);
+  if (blocked) return { stdout: "", stderr: [...stderr, blocked].join(""), exitCode: 1 };
   const user = await pushUserConfig(input.runner, {
     ...{ repo, env: input.env, now: input.now(), turns },
   });
@@ -479,6 +471,20 @@ function reportOverBound(push: Push, overBound: string[]): void {
     }),
     blocked,
   });
+}
+
+/**
+ * Why a push is blocked outright by an open agent turn: what the reviewer would carry changed
+ * mid-turn and its old content is not kept, so no review this push could run is one the turn
+ * started with; `null` otherwise.
+ */
+function reviewerBlock(reviewer: PushReviewerEnv): string | null {
+  if (reviewer.untrusted.length === 0) return null;
+  return sanitizeForTerminal(
+    `review-gate: push blocked: an agent turn is open in this repository (session ${reviewer.session}) and ${
+      reviewer.untrusted.join("; ")
+    }: review-gate cannot tell your edit from the agent's, so no reviewer it would run now is trusted. Push again once that turn's Stop answers for the work, or push with --no-verify yourself.\n`,
+  );
 }
 
 /** The note a push prints when an open agent turn held its reviewer back. */
