@@ -358,6 +358,31 @@ Deno.test("commits the turn made that the worktree no longer shows are reviewed"
       }
     },
   );
+  await t.step(
+    "a worktree's gitdir file rewritten to name this worktree does not make its branch another session's",
+    async () => {
+      const sb = await makeGateSandbox({ remote: false });
+      const root = sb.repo.root;
+      try {
+        const other = join(sb.dir, "redirected-wt");
+        await gitOk(sb, ["worktree", "add", "-q", "-b", "feat", other]);
+        const session = { sessionId: "sess-gitdir", cwd: root };
+        await runHook(sb, "claude-prompt", promptPayload(session));
+        await commitToken(sb, "REDIRECTED", other);
+        await Deno.writeTextFile(
+          join(root, ".git", "worktrees", "redirected-wt", "gitdir"),
+          `${join(root, ".git")}\n`,
+        );
+        const s = await runHook(sb, "claude-stop", stopPayload(session), {
+          env: scenario(await blockingScenario(sb)),
+        });
+        assert.equal(stopDecision(s.stdout)?.decision, "block", s.stdout + s.stderr);
+        assert.match(await lastReviewed(sb), /REDIRECTED/);
+      } finally {
+        await sb.cleanup();
+      }
+    },
+  );
   await t.step("committing part of the turn's work costs no second review", async () => {
     const { sb, root, stop } = await refTurn("sess-partial-commit");
     try {

@@ -95,7 +95,9 @@ export async function worktreeRoot(repo: Repo, head: string): Promise<string | n
  * (written in the last {@linkcode OPEN_TURN_HOURS} hours) starts where the branch was at this
  * turn's baseline.
  *
- * @param at the state dir, the user's key's env, the clock, the branches and this turn's baseline refs
+ * @param at the state dir, the user's key's env, the clock, the branches, this turn's baseline refs
+ *   and its own worktree root (the roots come from the worktrees' `gitdir` files, which the agent
+ *   can write: one naming this worktree is never another session's)
  * @returns refnames to leave to those sessions
  */
 export async function othersWillReview(
@@ -105,6 +107,8 @@ export async function othersWillReview(
     now: Date;
     checkedOut: readonly CheckedOut[];
     before: Record<string, string>;
+    /** This turn's own worktree root: a `gitdir` file pointing here names no other session. */
+    own: string;
   },
 ): Promise<string[]> {
   if (at.checkedOut.length === 0) return [];
@@ -113,7 +117,7 @@ export async function othersWillReview(
     .flatMap(({ read }) => read.kind === "ok" ? [read.state] : [])
     .filter((s) => s.root !== undefined && written(s) >= since);
   return at.checkedOut.filter(({ ref, root, theirs }) =>
-    root !== null &&
+    root !== null && resolve(root) !== resolve(at.own) &&
     records.some((s) =>
       resolve(s.root!) === resolve(root) && startRefs(s)?.[theirs] === at.before[ref]
     )

@@ -360,6 +360,7 @@ async function sinceBaseline(
       ...{ repo, baseline, current, before: session.baselineRefs, now: refsNow.refs },
       busy: await othersWillReview({
         ...{ state: at.state, env: input.env, now: input.now(), before: session.baselineRefs! },
+        own: repo.root,
         checkedOut: await checkedOutElsewhere(repo, session.otherWorktrees ?? []),
       }),
     })
