@@ -1,6 +1,6 @@
 /**
- * Small text helpers every renderer shares: a `file:start-end` location, markdown-safe inline
- * text and counts with thousands separators. Pure.
+ * Small text helpers every renderer shares: a `file:start-end` location and counts with
+ * thousands separators (untrusted text in Markdown: lib/base/inert_markdown.ts). Pure.
  *
  * @module
  */
@@ -22,15 +22,6 @@ export function formatLocation(
   return place.line_end > place.line_start
     ? `${place.file}:${place.line_start}-${place.line_end}`
     : `${place.file}:${place.line_start}`;
-}
-
-/**
- * Text safe inside one markdown line: markdown's inline punctuation escaped, newlines as spaces.
- *
- * @param text untrusted text (a title, a path)
- */
-export function escapeMarkdownInline(text: string): string {
-  return text.replace(/([\\`*_[\]<>|])/g, "\\$1").replaceAll("\n", " ");
 }
 
 /**

@@ -122,14 +122,24 @@ export function fenceForActions(
   return `::stop-commands::${token}\n${text}${text.endsWith("\n") ? "" : "\n"}::${token}::\n`;
 }
 
-/** Append to the job summary, cut (with a note) to what GitHub accepts. */
-async function appendStepSummary(path: string, markdown: string): Promise<void> {
+/**
+ * The markdown review as the job summary holds it: whole, or cut with a note to what GitHub
+ * accepts ({@linkcode STEP_SUMMARY_MAX_BYTES}). The cut falls at a line break: each line of the
+ * review closes its own code spans (lib/base/inert_markdown.ts), so no model text cut off inside
+ * one is left outside it, where it could become a link.
+ *
+ * @param markdown the review in Markdown
+ * @returns the text to append, ending in a newline
+ */
+export function stepSummaryText(markdown: string): string {
   const bytes = new TextEncoder().encode(markdown);
-  let text = markdown;
-  if (bytes.byteLength > STEP_SUMMARY_MAX_BYTES - 200) {
-    const cut = new TextDecoder().decode(bytes.slice(0, STEP_SUMMARY_MAX_BYTES - 200))
-      .replace(/\uFFFD$/, "");
-    text = `${cut}\n\n… (cut: the job summary holds 1 MiB; the full review is in the run folder)\n`;
-  }
-  await Deno.writeTextFile(path, text + "\n", { append: true });
+  if (bytes.byteLength <= STEP_SUMMARY_MAX_BYTES - 200) return markdown + "\n";
+  const head = new TextDecoder().decode(bytes.slice(0, STEP_SUMMARY_MAX_BYTES - 200));
+  const cut = head.slice(0, head.lastIndexOf("\n") + 1);
+  return `${cut}\n… (cut: the job summary holds 1 MiB; the full review is in the run folder)\n\n`;
+}
+
+/** Append to the job summary ({@linkcode stepSummaryText}). */
+async function appendStepSummary(path: string, markdown: string): Promise<void> {
+  await Deno.writeTextFile(path, stepSummaryText(markdown), { append: true });
 }

@@ -3,11 +3,11 @@
  * `--format markdown` output and the GitHub job summary. A review that could not run renders as
  * "NOT reviewed" with the reason, never as findings nor a pass. Another answer kind's markdown
  * (`compliance.md`) is its title, facts and body (lib/kinds/definition.ts) under the same facts of
- * the run. Pure.
+ * the run. Every string a model or the change wrote goes through lib/base/inert_markdown.ts
+ * (README.md "Security model": the model's words stay words). Pure.
  *
  * @module
  */
-import { escapeMarkdownInline as escapeInline } from "../base/text.ts";
 import { UsageError } from "../base/errors.ts";
 import type { KindRenderers } from "../kinds/definition.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
@@ -16,6 +16,7 @@ import type { Policy } from "../kinds/review/policy.ts";
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { RunRecord } from "../store/run_record.ts";
 import type { RenderInput, RenderOptions } from "./renderer.ts";
+import { inertMarkdown } from "../base/inert_markdown.ts";
 import {
   buildView,
   cachedVerdictNote,
@@ -25,6 +26,13 @@ import {
   partsFromCache,
   unreviewedLines,
 } from "./view.ts";
+
+/** Untrusted text inside one line of ours. */
+const line = (text: string) => inertMarkdown(text, "line");
+/** Untrusted text as paragraphs of its own. */
+const block = (text: string) => inertMarkdown(text, "block");
+/** Untrusted text as a code span (paths, ids). */
+const code = (text: string) => inertMarkdown(text, "code");
 
 /** ` (blocking)`, ` (acknowledged)` or nothing, after the severity in a finding's heading. */
 function findingState(view: FindingView): string {
@@ -45,7 +53,7 @@ export function renderMarkdownResult(result: RenderInput, options: RenderOptions
   const { record, answer } = result;
   if (answer) return renderMarkdown(record, answer, options.policy);
   if (record.status === "nothing-to-review") {
-    return `# Review: nothing to review\n\n- Change: ${escapeInline(record.target.label)}\n`;
+    return `# Review: nothing to review\n\n- Change: ${line(record.target.label)}\n`;
   }
   // "NOT reviewed — not-reviewed" said it twice: the status only follows when it adds a reason
   const out = [
@@ -54,10 +62,10 @@ export function renderMarkdownResult(result: RenderInput, options: RenderOptions
       : `# Review: NOT reviewed — ${record.status}`,
     "",
   ];
-  out.push(`- Change: ${escapeInline(record.target.label)}`);
+  out.push(`- Change: ${line(record.target.label)}`);
   out.push(providerLine(record));
-  if (record.id) out.push(`- Run: \`${record.id}\``);
-  out.push("", ...unreviewedLines(record).map((line) => `> ${escapeInline(line)}`), "");
+  if (record.id) out.push(`- Run: ${code(record.id)}`);
+  out.push("", ...unreviewedLines(record).map((text) => `> ${line(text)}`), "");
   out.push("No verdict: this change was not reviewed, so nothing here approves it.", "");
   return out.join("\n");
 }
@@ -66,19 +74,19 @@ export function renderMarkdownResult(result: RenderInput, options: RenderOptions
 function providerLine(record: RunRecord): string {
   const { council } = record;
   return council
-    ? `- Council: ${council.providers.join(", ")} (council_policy ${council.policy})`
-    : `- Provider: ${record.provider}${record.model ? ` (${record.model})` : ""}`;
+    ? `- Council: ${line(council.providers.join(", "))} (council_policy ${council.policy})`
+    : `- Provider: ${line(record.provider)}${record.model ? ` (${line(record.model)})` : ""}`;
 }
 
 /** The list of the run's facts under the title: change, provider, session, run, coverage. */
 function runFacts(record: RunRecord): string[] {
   const out: string[] = [];
-  out.push(`- Change: ${escapeInline(record.target.label)}`);
+  out.push(`- Change: ${line(record.target.label)}`);
   out.push(providerLine(record));
-  if (record.sessionId) out.push(`- Session: \`${record.sessionId}\``);
-  out.push(`- Run: \`${record.id}\``);
+  if (record.sessionId) out.push(`- Session: ${code(record.sessionId)}`);
+  out.push(`- Run: ${code(record.id)}`);
   const cached = cachedVerdictNote(record);
-  if (cached) out.push(`- Verdict: ${escapeInline(cached)}`);
+  if (cached) out.push(`- Verdict: ${line(cached)}`);
   const reused = partsFromCache(record);
   if (reused) out.push(`- Parts: ${reused}`);
   if (record.coverage) {
@@ -89,9 +97,9 @@ function runFacts(record: RunRecord): string[] {
       ? `; ${ruled} ${ruled === 1 ? "file" : "files"} excluded by rule, not reviewed (listed below)`
       : "";
     out.push(`- Coverage: ${coverage.status} — ${reviewedAmount(coverage)}${left}`);
-    for (const line of omittedLines(coverage)) out.push(`  - not reviewed: ${escapeInline(line)}`);
+    for (const text of omittedLines(coverage)) out.push(`  - not reviewed: ${line(text)}`);
     const excluded = excludedLine(coverage);
-    if (excluded) out.push(`- ${escapeInline(excluded)}`);
+    if (excluded) out.push(`- ${line(excluded)}`);
   }
   out.push(...rulesFacts(record.rules));
   return out;
@@ -104,23 +112,23 @@ function runFacts(record: RunRecord): string[] {
 function rulesFacts(r: RunRecord["rules"]): string[] {
   if (!r) return [];
   const out = [
-    `- Rules from: ${escapeInline(r.from)}${r.untrusted ? " (untrusted repository)" : ""}`,
+    `- Rules from: ${line(r.from)}${r.untrusted ? " (untrusted repository)" : ""}`,
   ];
   for (const g of r.guidelines) {
     out.push(
-      `  - guideline \`${g.source}\` (${escapeInline(g.appliesTo)})${
-        g.cut ? `, cut: ${g.cut}` : ""
+      `  - guideline ${code(g.source)} (${line(g.appliesTo)})${
+        g.cut ? `, cut: ${line(g.cut)}` : ""
       }`,
     );
   }
   for (const g of r.guidelinesLeftOut) {
-    out.push(`  - guideline left out: \`${g.source}\` (${g.reason})`);
+    out.push(`  - guideline left out: ${code(g.source)} (${line(g.reason)})`);
   }
   for (const e of r.excluded) {
-    out.push(`  - excluded by rule: \`${e.path}\` (${escapeInline(e.rule)})`);
+    out.push(`  - excluded by rule: ${code(e.path)} (${line(e.rule)})`);
   }
-  for (const f of r.editedRuleFiles) out.push(`  - this change edits the rule file \`${f}\``);
-  for (const note of r.notes ?? []) out.push(`  - note: ${escapeInline(note)}`);
+  for (const f of r.editedRuleFiles) out.push(`  - this change edits the rule file ${code(f)}`);
+  for (const note of r.notes ?? []) out.push(`  - note: ${line(note)}`);
   return out;
 }
 
@@ -164,20 +172,20 @@ export function renderMarkdown(record: RunRecord, answer: ReviewAnswer, policy: 
   const partial = record.coverage?.status === "partial" ? " (partially reviewed)" : "";
   out.push(`# Review: ${record.status}${partial}`, "");
   out.push(...runFacts(record));
-  out.push("", "## Summary", "", answer.summary, "");
+  out.push("", "## Summary", "", block(answer.summary), "");
   out.push(`## Findings (${answer.findings.length})`, "");
   if (answer.findings.length === 0) out.push("None.", "");
   for (const v of view.findings) {
     const f = v.finding;
-    out.push(`### ${f.severity.toUpperCase()}${findingState(v)}: ${escapeInline(f.title)}`, "");
+    out.push(`### ${f.severity.toUpperCase()}${findingState(v)}: ${line(f.title)}`, "");
     const id = v.fingerprint
       ? ` · fingerprint \`${v.fingerprint.slice(0, SHORT_FINGERPRINT)}\``
       : "";
-    out.push(`\`${location(f)}\` · confidence ${f.confidence.toFixed(2)}${id}`, "");
-    if (v.agreement) out.push(`Council: ${escapeInline(v.agreement)}`, "");
-    out.push(f.body, "", `**Recommendation:** ${f.recommendation}`, "");
+    out.push(`${code(location(f))} · confidence ${f.confidence.toFixed(2)}${id}`, "");
+    if (v.agreement) out.push(`Council: ${line(v.agreement)}`, "");
+    out.push(block(f.body), "", `**Recommendation:** ${block(f.recommendation)}`, "");
     if (v.acknowledged) {
-      out.push(`**Acknowledged** (${escapeInline(v.acknowledged.reason)}): never blocks.`, "");
+      out.push(`**Acknowledged** (${line(v.acknowledged.reason)}): never blocks.`, "");
     } else if (v.fingerprint && v.blocking) {
       const ack = `review-gate ack ${v.fingerprint.slice(0, SHORT_FINGERPRINT)} --reason "…"`;
       out.push(`Not a problem? Accept it: \`${ack}\``, "");
@@ -185,7 +193,7 @@ export function renderMarkdown(record: RunRecord, answer: ReviewAnswer, policy: 
   }
   if (view.hidden > 0) out.push(hiddenNote(view.hidden, policy), "");
   if (answer.next_steps.length > 0) {
-    out.push("## Next steps", "", ...answer.next_steps.map((s) => `- ${s}`), "");
+    out.push("## Next steps", "", ...answer.next_steps.map((s) => `- ${line(s)}`), "");
   }
   return out.join("\n");
 }

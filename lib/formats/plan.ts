@@ -8,7 +8,7 @@
  * @module
  */
 import { UsageError } from "../base/errors.ts";
-import { escapeMarkdownInline } from "../base/text.ts";
+import { inertMarkdown } from "../base/inert_markdown.ts";
 import { estimateTokens, planText } from "../git/coverage_text.ts";
 import type { Change } from "../git/types.ts";
 import type { RulesReport } from "../rules/report.ts";
@@ -82,12 +82,13 @@ function planJson(planned: Planned): Record<string, unknown> {
 /** The plan as Markdown: a "NOT reviewed" heading, the note, then the terminal text verbatim. */
 function planMarkdown(planned: Planned): string {
   if (!planned) return "# Review plan: nothing to review\n";
-  const text = planText(planned.change) + rulesPlanText(planned.rules);
+  // a fence holds the text inert; bidi and control characters in paths are shown escaped
+  const text = sanitizeForTerminal(planText(planned.change) + rulesPlanText(planned.rules));
   const fence = "`".repeat(Math.max(3, longestBacktickRun(text) + 1));
   return [
     "# Review plan: NOT reviewed",
     "",
-    `- Change: ${escapeMarkdownInline(planned.change.label)}`,
+    `- Change: ${inertMarkdown(planned.change.label, "line")}`,
     "",
     `> ${PLAN_NOTE}`,
     "",

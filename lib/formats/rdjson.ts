@@ -8,10 +8,14 @@
  * is a WARNING on each file left out and, for a review that could not run, an ERROR diagnostic
  * with no location; a verdict taken from the cache is an INFO diagnostic with no location saying so.
  * Messages are capped so every rdjsonl line stays far below the 64 KiB reviewdog
- * reads per line. Checked in tests against reviewdog's published JSON Schemas (test/schemas/).
+ * reads per line. A message is Markdown where reviewdog posts it (a review comment), so every
+ * string the model or the change wrote goes through lib/base/inert_markdown.ts (README.md "Security
+ * model": the model's words stay words); the location's path stays data. Checked in tests against
+ * reviewdog's published JSON Schemas (test/schemas/).
  *
  * @module
  */
+import { inertMarkdown } from "../base/inert_markdown.ts";
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { Policy } from "../kinds/review/policy.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
@@ -28,15 +32,30 @@ const SOURCE = { name: "review-gate", url: INFORMATION_URI };
 
 type Diagnostic = Record<string, unknown>;
 
+/** Longest one-line string (a title, a reason) kept before it is made inert, in characters. */
+const MAX_LINE_CHARS = 1000;
+
+/**
+ * A message of at most {@linkcode MAX_MESSAGE_CHARS}, cut at a line break: each line of inert
+ * Markdown closes its own code spans, so a cut there leaves none open.
+ */
 function cap(text: string): string {
-  return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS - 1)}…` : text;
+  if (text.length <= MAX_MESSAGE_CHARS) return text;
+  const cut = text.lastIndexOf("\n", MAX_MESSAGE_CHARS - 2);
+  return `${text.slice(0, Math.max(cut, 0))}\n…`;
+}
+
+/** One line of untrusted text, at most {@linkcode MAX_LINE_CHARS} of it, made inert. */
+function line(text: string): string {
+  const kept = text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS - 1)}…` : text;
+  return inertMarkdown(kept, "line");
 }
 
 function findingDiagnostic(view: FindingView): Diagnostic {
   const f = view.finding;
   const head = view.acknowledged
-    ? `acknowledged (${view.acknowledged.reason}): [${f.severity}] ${f.title}`
-    : `[${f.severity}${view.blocking ? ", blocking" : ""}] ${f.title}`;
+    ? `acknowledged (${line(view.acknowledged.reason)}): [${f.severity}] ${line(f.title)}`
+    : `[${f.severity}${view.blocking ? ", blocking" : ""}] ${line(f.title)}`;
   const id = view.fingerprint?.slice(0, SHORT_FINGERPRINT);
   const tail = !id
     ? ""
@@ -45,9 +64,9 @@ function findingDiagnostic(view: FindingView): Diagnostic {
     : `\n\nreview-gate fingerprint ${id}; not a problem? review-gate ack ${id} --reason "…"`;
   return {
     message: cap(
-      `${head}\n\n${f.body}\n\nRecommendation: ${f.recommendation}\n(${f.category}, ${f.scope}, confidence ${
-        f.confidence.toFixed(2)
-      })${tail}`,
+      `${head}\n\n${inertMarkdown(f.body, "block")}\n\nRecommendation: ${
+        inertMarkdown(f.recommendation, "block")
+      }\n(${f.category}, ${f.scope}, confidence ${f.confidence.toFixed(2)})${tail}`,
     ),
     location: {
       path: f.file,
@@ -74,14 +93,14 @@ export function diagnostics(
   if (cached) out.push({ message: `review-gate: ${cached}`, severity: "INFO", source: SOURCE });
   if (view.reviewed === "none" && view.unreviewed[0]) {
     out.push({
-      message: cap(`review-gate: ${view.unreviewed[0]}`),
+      message: cap(`review-gate: ${line(view.unreviewed[0])}`),
       severity: "ERROR",
       source: SOURCE,
     });
   }
   for (const part of view.unreviewedParts) {
     out.push({
-      message: cap(`review-gate: ${part.text}`),
+      message: cap(`review-gate: ${line(part.text)}`),
       location: { path: part.path },
       severity: "WARNING",
       source: SOURCE,

@@ -3,10 +3,13 @@
  * headline and body, the body of `compliance.md`, and the `--json` envelope's extra fields. The
  * formats add the shared parts (change, provider, coverage warning, run folder). Item texts come
  * from the plan the run recorded (`kindInput`); an item whose text is unknown shows its id only.
+ * In `compliance.md` every string the model or the plan wrote goes through
+ * lib/base/inert_markdown.ts (README.md "Security model": the model's words stay words).
  *
  * @module
  */
-import { escapeMarkdownInline as escapeInline, formatLocation as place } from "../../base/text.ts";
+import { formatLocation as place } from "../../base/text.ts";
+import { inertMarkdown } from "../../base/inert_markdown.ts";
 import type {
   KindMarkdownParts,
   KindRunView,
@@ -102,6 +105,10 @@ export function complianceTerminal(
   };
 }
 
+const line = (text: string) => inertMarkdown(text, "line");
+const block = (text: string) => inertMarkdown(text, "block");
+const code = (text: string) => inertMarkdown(text, "code");
+
 /** The title, extra facts and body of `compliance.md`. */
 export function complianceMarkdown(view: KindRunView, value: unknown): KindMarkdownParts {
   const answer = value as ComplianceAnswer;
@@ -110,7 +117,7 @@ export function complianceMarkdown(view: KindRunView, value: unknown): KindMarkd
   const out: string[] = [
     "## Summary",
     "",
-    answer.summary,
+    block(answer.summary),
     "",
     `## Plan items (${describeCounts(answer.items)})`,
     "",
@@ -118,27 +125,27 @@ export function complianceMarkdown(view: KindRunView, value: unknown): KindMarkd
   for (const item of answer.items) {
     const text = itemText(view, item.id);
     out.push(
-      `### ${item.id} — ${item.status}${blocking.has(item.id) ? " (blocking)" : ""}${
-        text ? `: ${escapeInline(text)}` : ""
+      `### ${line(item.id)} — ${item.status}${blocking.has(item.id) ? " (blocking)" : ""}${
+        text ? `: ${line(text)}` : ""
       }`,
       "",
     );
     if (item.evidence.length > 0) {
-      out.push(item.evidence.map((p) => `\`${place(p)}\``).join(" · "), "");
+      out.push(item.evidence.map((p) => code(place(p))).join(" · "), "");
     }
-    out.push(item.note, "");
+    out.push(block(item.note), "");
   }
   out.push(`## Unplanned changes (${answer.unplanned_changes.length})`, "");
   if (answer.unplanned_changes.length === 0) out.push("None.", "");
   for (const change of answer.unplanned_changes) {
-    out.push(`- \`${place(change)}\`: ${escapeInline(change.description)}`);
+    out.push(`- ${code(place(change))}: ${line(change.description)}`);
   }
   if (answer.unplanned_changes.length > 0) out.push("");
   return {
     title: `Plan compliance: ${answer.verdict}`,
     facts: plan
       ? [
-        `- Plan: \`${escapeInline(plan.path)}\` (${plan.items.length} items, sha256 \`${
+        `- Plan: ${code(plan.path)} (${plan.items.length} items, sha256 \`${
           plan.sha256.slice(0, 12)
         }\`)`,
       ]
