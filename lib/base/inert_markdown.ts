@@ -6,7 +6,7 @@
  * `compliance.md`, reviewdog's comments — only through {@linkcode inertMarkdown}. There it cannot
  * make an image (a zero-click request carrying whatever the model read), a link, an autolink, an
  * `@mention`, an issue reference, an HTML element or comment, a heading, a list, a quote, a table, a
- * fence or math, nor end a code span of ours, while plain text still reads as itself:
+ * fence with an info string or math, nor end a code span of ours, while plain text still reads as itself:
  *
  * - `[`, `]`, `<`, `|`, `$`, a backslash, a backtick that opens no code span of the same line, and
  *   `&` before an entity name are backslash-escaped (CommonMark "Backslash escapes");
@@ -15,7 +15,8 @@
  * - a word GitHub would turn into a link or a notification — one holding `://`, `@`, `www.`,
  *   `mailto:`, `xmpp:`, `#1` or `GH-1` — becomes a code span, where no autolink nor mention applies;
  * - the model's own code spans (matched backtick runs on one line) stay as they are, so identifiers
- *   read as code;
+ *   read as code, and its fenced code blocks stay code blocks, re-fenced with no info string (in
+ *   `"block"` text only);
  * - control characters, zero-width characters and bidi controls become a visible `\u{…}`, as on a
  *   terminal (lib/formats/sanitize.ts).
  *
@@ -58,7 +59,41 @@ export function inertMarkdown(text: string, place: InertPlace): string {
   const visible = text.replace(/\r\n?/g, "\n").replace(INVISIBLE, escapeCode);
   if (place === "code") return codeSpan(visible.replace(/[\n\t]/g, " "));
   if (place === "line") return inertLine(visible.replace(/[\n\t]/g, " ").trim());
-  return visible.split("\n").map((line) => inertLine(line.trim())).join("\n");
+  return inertBlock(visible.split("\n"));
+}
+
+/** A fence line the model opened: its character run and whether an info string could follow. */
+const FENCE_OPEN = /^(`{3,}|~{3,})(.*)$/;
+
+/**
+ * Lines of paragraphs: each line made inert, except the model's fenced code blocks, which are kept
+ * as code — re-fenced by us with backticks longer than any run inside and no info string (an info
+ * string such as `mermaid` makes GitHub render active content), and always starting a line of their
+ * own (a fence can interrupt a paragraph; CommonMark "Fenced code blocks"). Inside a fence nothing
+ * is Markdown, so its text is kept as written. A fence the model never closes runs to the end, as
+ * CommonMark reads it.
+ */
+function inertBlock(lines: string[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE_OPEN.exec(lines[i].trim());
+    if (!open || (open[1][0] === "`" && open[2].includes("`"))) {
+      out.push(inertLine(lines[i].trim()));
+      continue;
+    }
+    const closer = new RegExp(`^${open[1][0]}{${open[1].length},}\\s*$`);
+    let end = i + 1;
+    while (end < lines.length && !closer.test(lines[end].trim())) end++;
+    const body = lines.slice(i + 1, end);
+    const longest = Math.max(
+      2,
+      ...body.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((r) => r.length))),
+    );
+    const fence = "`".repeat(longest + 1);
+    out.push(`${i === 0 ? "\n" : ""}${fence}`, ...body, fence);
+    i = end;
+  }
+  return out.join("\n");
 }
 
 /** `\u{200b}` for an invisible or control character. */

@@ -56,3 +56,26 @@ Deno.test("inertMarkdown() code spans hold any backticks and cannot touch a neig
   const html = renderGfm(inertMarkdown("cc @you`x`", "line"));
   assert.match(html, /<code>@you<\/code> <code>x<\/code>/);
 });
+
+Deno.test("inertMarkdown() keeps the model's fenced code as code, with no info string", () => {
+  const sample =
+    "Use a guard:\n```ts\nif (xs.length === 0) return [];\nconst first = xs[0]; // <b>\n```\nThen retry.";
+  const html = renderGfm(inertMarkdown(sample, "block"));
+  assert.match(
+    html,
+    /<pre><code>if \(xs\.length === 0\) return \[\];\nconst first = xs\[0\]; \/\/ &lt;b&gt;\n<\/code><\/pre>/,
+  );
+  assert.match(html, /<p>Then retry\.<\/p>/);
+  // a mermaid or geojson fence loses its info string: GitHub renders those as active content
+  const mermaid = renderGfm(inertMarkdown("```mermaid\ngraph TD; A-->B\n```", "block"));
+  assert.doesNotMatch(mermaid, /language-/);
+  assert.match(mermaid, /<pre><code>graph TD; A--&gt;B\n<\/code><\/pre>/);
+  // a fence right after a label of ours still starts its own line
+  const after = renderGfm(
+    `**Recommendation:** ${inertMarkdown("```\n![x](http://h/)\n```", "block")}`,
+  );
+  assert.match(after, /<pre><code>!\[x\]\(http:\/\/h\/\)\n<\/code><\/pre>/);
+  // backticks or tildes inside cannot close our fence; an unclosed fence runs to the end
+  const inner = renderGfm(inertMarkdown("~~~\n````\n<img src=x>\n", "block") + "\n\nafter");
+  assert.match(inner, /<pre><code>````\n&lt;img src=x&gt;\n\n<\/code><\/pre>\n<p>after<\/p>/);
+});

@@ -26,11 +26,11 @@ export interface InertExpectation {
    * start with the matching prefix (or match the pattern), and there must be exactly as many.
    */
   headings: readonly (string | RegExp)[];
-  /** HTML elements the output's own structure makes besides headings (default: p, ul, li, code, strong, em, s). */
+  /** HTML elements the output's own structure makes besides headings (default: p, ul, li, code, pre, strong, em, s). */
   tags?: readonly string[];
 }
 
-const DEFAULT_TAGS = ["p", "ul", "li", "code", "strong", "em", "s"];
+const DEFAULT_TAGS = ["p", "ul", "li", "code", "pre", "strong", "em", "s"];
 
 const INVISIBLE =
   // deno-lint-ignore no-control-regex
