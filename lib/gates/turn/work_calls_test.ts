@@ -124,3 +124,22 @@ Deno.test("WorkCalls declines a late call of an older plan's part: its bytes cha
   );
   assert.deepEqual(calls.counts.spent, { "part:a": 1 });
 });
+
+Deno.test("WorkCalls lets a one-part change's call go on once the change grew with its bytes unchanged: it serves the part", async () => {
+  const held = heldRunner();
+  const calls = new WorkCalls(10, ["/bin/claude"]);
+  const whole = [{ ...parts[0], key: verdictKey("a", 1) }];
+  calls.supersede(new Set(whole.map((p) => p.key)));
+  const first = calls.runner(held.runner, whole)(request("diff --git a/x b/x\n+one"));
+  await Promise.resolve();
+  // the agent wrote y while the call ran: a's bytes are a part of the new plan
+  assert.equal(calls.supersede(new Set(parts.map((p) => p.key))), 0, "not killed");
+  assert.ok(calls.inFlight("part:a"), "its call serves part a");
+  const twice = await calls.runner(held.runner, parts)(request("diff --git a/x b/x\n+one"));
+  assert.equal(twice.aborted, true, "part a is not asked a second time");
+  // then a's bytes change: the call of its old bytes is superseded
+  assert.equal(calls.supersede(new Set(["part:b", "part:a2"])), 1);
+  assert.equal((await first).aborted, true);
+  assert.equal(calls.inFlight("part:a"), false);
+  held.release();
+});
