@@ -6,8 +6,8 @@
  * prompt hook, then each edit followed by the `PostToolUse` hook `hook claude-work`, at fixed times)
  * in a repository of its own, then measures the `hook claude-stop` once. Five edits to five files,
  * each its own part (`budgets.total_bytes` 4096; `jobs` 5 so the baseline asks all five at once);
- * one row edits one file five times (one part: the second edit supersedes the first's call, and the
- * part then waits for quiet, `background_call_seconds`, which it gets only when the Stop asks).
+ * one row edits one file five times (one part: a change of one part waits for its edits to be
+ * quiet, `background_call_seconds`, which they are only when the Stop asks).
  *
  * `BENCH_WORK_TURN_S` (default 60) and `BENCH_WORK_ANSWER_MS` (default 20000) scale the turn and
  * the answer time; the gaps before the Stop (5 s, 1 s) stay as they are.

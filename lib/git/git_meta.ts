@@ -35,15 +35,18 @@ export const MAX_ENTRIES = 500;
  *
  * @param runner the subprocess seam
  * @param repo the resolved repository (git dir and common dir)
+ * @param options `refs: false` leaves the refs out (a background review's proof: the agent's
+ *   commits move them while it runs, and the Stop reviews what they moved)
  * @returns name → signature (config and hook files by content and mode, refs by object id)
  * @throws {import("../base/errors.ts").GitError} when git fails
  */
 export async function gitMetaSignature(
   runner: Runner,
   repo: Repo,
+  options: { refs?: boolean } = {},
 ): Promise<Record<string, string>> {
   const [refs, hooksDir] = await Promise.all([
-    localRefs(runner, repo),
+    options.refs === false ? new Map<string, string>() : localRefs(runner, repo),
     repo.hooksDir ??
       gitText(runner, repo.root, ["rev-parse", "--path-format=absolute", "--git-path", "hooks"], {
         keepHooksPath: true,

@@ -10,6 +10,7 @@ import type { Repo } from "../git/repo.ts";
 import { snapshotWorktree, type WorktreeSnapshot } from "../git/live_tree.ts";
 import { type CallSetting, prepareCallSetting } from "./call_setting.ts";
 import { signalled, WORKTREE } from "./collect.ts";
+import type { ProofScope } from "../session/proof.ts";
 import type { ReviewDeps, ReviewOptions } from "./types.ts";
 
 /**
@@ -42,8 +43,15 @@ export interface SettingAhead {
   end(): Promise<void>;
 }
 
-/** A review's {@linkcode SettingAhead}, none prepared yet. */
-export function settingAhead(deps: Pick<ReviewDeps, "runner" | "env" | "signal">): SettingAhead {
+/**
+ * A review's {@linkcode SettingAhead}, none prepared yet.
+ *
+ * @param scope what of the repository the setting's read-only proof watches (ReviewOptions `proof`)
+ */
+export function settingAhead(
+  deps: Pick<ReviewDeps, "runner" | "env" | "signal">,
+  scope?: ProofScope,
+): SettingAhead {
   let setting: CallSetting | undefined;
   return {
     prepare(repo, tree) {
@@ -57,6 +65,7 @@ export function settingAhead(deps: Pick<ReviewDeps, "runner" | "env" | "signal">
         tree,
         env: deps.env,
         signal: deps.signal,
+        scope,
       });
       return setting;
     },

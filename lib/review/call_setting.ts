@@ -23,11 +23,12 @@
  */
 import type { ExecRequest, ExecResult, Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
-import type { ReviewSnapshot } from "../session/proof.ts";
+import type { ProofScope, ReviewSnapshot } from "../session/proof.ts";
 import type { ReadOnlyProof } from "../session/types.ts";
 import type { ReviewWorkspace } from "../session/workspace.ts";
 import { outputWritesUnder } from "../store/output_writes.ts";
 import { stateDir } from "../store/state.ts";
+import { stateKeyPath } from "../store/user_state.ts";
 
 /** Longest one git call of the setting (the proof's `status`, the copy's `ls-tree`/`cat-file`) may run, ms. */
 export const SETTING_GIT_TIMEOUT_MS = 120_000;
@@ -72,7 +73,9 @@ function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
  * @param runner the subprocess seam (git)
  * @param at the repository, the reviewed tree's id (`Change.toTree`), the parent environment (it
  *   says where HOME and the CLIs' config dirs are, for the proof), and the review's interrupt
- *   signal ({@linkcode INTERRUPT_GRACE_MS} after it aborts, the setting's git calls are killed)
+ *   signal ({@linkcode INTERRUPT_GRACE_MS} after it aborts, the setting's git calls are killed),
+ *   and what of the repository the proof watches (lib/session/proof.ts `ProofScope`, default
+ *   `"repository"`)
  */
 export function prepareCallSetting(
   runner: Runner,
@@ -81,6 +84,7 @@ export function prepareCallSetting(
     tree: string;
     env: Record<string, string | undefined>;
     signal?: AbortSignal;
+    scope?: ProofScope;
   },
 ): CallSetting {
   const children = trackedRunner(runner, afterGrace(at.signal));
@@ -92,6 +96,8 @@ export function prepareCallSetting(
       startReviewProof(children.runner, {
         repo,
         env: at.env,
+        scope: at.scope,
+        stateKey: stateKeyPath(at.env),
         // another review-gate run's `--output` files are not the provider's writes
         ownOutputs: () => outputWritesUnder(stateDir(repo.commonDir), repo.root),
       })

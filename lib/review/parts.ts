@@ -122,6 +122,13 @@ interface PartResult {
   key: string;
 }
 
+/** A part's fresh verdict, to be cached once the review's read-only proof held. */
+interface PendingVerdict {
+  key: string;
+  answer: unknown;
+  index: number;
+}
+
 /**
  * Review every chunk of `change` in its own session and merge the answers.
  *
@@ -132,12 +139,13 @@ export async function reviewInParts(request: PartsRequest): Promise<PartsOutcome
   const { change } = request;
   const before = await request.proof.take();
   const results: PartResult[] = [];
+  const fresh: PendingVerdict[] = [];
   const tasks = change.chunks.flatMap((_, index) => request.providers.map((p) => ({ index, p })));
   let next = 0;
   const worker = async () => {
     while (next < tasks.length) {
       const { index, p } = tasks[next++];
-      results.push(await reviewPart(request, index, p));
+      results.push(await reviewPart(request, index, p, fresh));
     }
   };
   await Promise.all(Array.from({ length: Math.min(request.jobs, tasks.length) }, worker));
@@ -158,6 +166,13 @@ export async function reviewInParts(request: PartsRequest): Promise<PartsOutcome
         changed.slice(0, 10).join(", ")
       }`,
     });
+  } else if (request.state !== null) {
+    // a part's verdict stands only once the proof around its call held (docs/design.md
+    // "Read-only proof"): a reviewer that wrote leaves no verdict to reuse
+    for (const { key, answer, index } of fresh) {
+      const record = { id: `part-${index + 1}`, status: "approved" as const };
+      await writeCache(request.state, key, { answer, record }).catch(() => {});
+    }
   }
   return outcome;
 }
@@ -166,6 +181,7 @@ async function reviewPart(
   request: PartsRequest,
   index: number,
   provider: PartsProvider,
+  fresh: PendingVerdict[],
 ): Promise<PartResult> {
   const chunk = request.change.chunks[index];
   const guidelines = request.guidelines?.(chunk.paths);
@@ -222,10 +238,7 @@ async function reviewPart(
     workspace: request.workspace,
     missingBinaryMessage: provider.missingBinaryMessage,
   });
-  if (outcome.status === "ok" && request.state !== null) {
-    const record = { id: `part-${index + 1}`, status: "approved" as const };
-    await writeCache(request.state, key, { answer: outcome.answer, record }).catch(() => {});
-  }
+  if (outcome.status === "ok") fresh.push({ key, answer: outcome.answer, index });
   return { index, provider, outcome, key };
 }
 

@@ -56,7 +56,7 @@ export async function runReview<A = RecordAnswer>(
   deps: ReviewDeps,
 ): Promise<ReviewOutcome<A>> {
   const worktree = snapshotAhead(options, deps);
-  const setting = settingAhead(deps);
+  const setting = settingAhead(deps, options.proof);
   try {
     return await review(options, deps, { worktree, setting }) as ReviewOutcome<A>;
   } finally {

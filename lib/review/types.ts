@@ -13,6 +13,7 @@ import type { Change, Target } from "../git/types.ts";
 import type { RulesOptions } from "../rules/options.ts";
 import type { ReviewResult } from "../store/run_record.ts";
 import type { Ack } from "../acks/types.ts";
+import type { ProofScope } from "../session/proof.ts";
 
 /** The I/O a review needs. */
 export interface ReviewDeps {
@@ -88,6 +89,12 @@ export interface ReviewOptions {
    * as blocking.
    */
   onPartial?: "allow" | "block";
+  /**
+   * What of the repository the read-only proof watches (lib/session/proof.ts `ProofScope`):
+   * default `"repository"`; a review made while the agent works proves `"private"` (docs/design.md
+   * "Review while working").
+   */
+  proof?: ProofScope;
   /**
    * The gate asking (`pre-push`, `claude-stop`, `ci`…), recorded in the ledger; a gate's review is
    * held to `budget.usd_per_day` (none when absent: `review` by hand).

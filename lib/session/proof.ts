@@ -7,18 +7,37 @@
  * difference fails the review as `provider-error` and is named: repository paths as git names
  * them, `reviewed copy/<path>`, and `~/.gitconfig`-style labels outside. Nothing is reverted.
  *
+ * A review made while the agent works (docs/design.md "Review while working") proves the
+ * {@linkcode ProofScope} `"private"`: what the reviewer could write that no later review reads
+ * from bytes of its own — the private copy, the git dir's config, hooks, `info/` and history
+ * files, the files outside the repository, and the user's key that seals review-gate's state —
+ * but not the live worktree, the index, HEAD or the refs, which the agent goes on changing while
+ * the call runs and which the Stop reviews from its own snapshot (a verdict serves only the exact
+ * bytes the copy held).
+ *
  * @module
  */
 import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
+import { gitMetaSignature } from "../git/git_meta.ts";
 import { compareSnapshots, type Snapshot, takeSnapshot } from "../git/snapshot.ts";
-import { fingerprintDir } from "./fingerprint.ts";
+import { fingerprintDir, statSignature } from "./fingerprint.ts";
 import { fingerprintOutside } from "./outside.ts";
 import type { ReadOnlyProof } from "./types.ts";
 import type { ReviewWorkspace } from "./workspace.ts";
 
 /** Label of the private copy's entries in a violation. */
 export const COPY_LABEL = "reviewed copy";
+
+/** Label of the user's state key (lib/store/state_key.ts) in a violation of a `"private"` proof. */
+export const KEY_LABEL = "review-gate key";
+
+/**
+ * What of the repository a proof watches: `"repository"` (the default) HEAD, the index, the
+ * worktree and the git dir; `"private"` only the git dir's config, hooks, `info/` and history files,
+ * plus the user's state key (see the module doc).
+ */
+export type ProofScope = "repository" | "private";
 
 /** What the proof fingerprints. Plain data. */
 export interface ReviewSnapshot {
@@ -102,6 +121,13 @@ interface ProofTargets {
   repo: Repo;
   env: Record<string, string | undefined>;
   ownOutputs?: () => Promise<Record<string, string>>;
+  /** Default `"repository"`. */
+  scope?: ProofScope;
+  /**
+   * Path of the user's key that seals review-gate's state (lib/store/user_state.ts
+   * `stateKeyPath`), watched by a `"private"` proof; none known: the proof says so.
+   */
+  stateKey?: string;
 }
 
 /** The snapshot without the copy. */
@@ -109,6 +135,7 @@ type Around = Omit<ReviewSnapshot, "copy">;
 
 /** The repository's snapshot (other runs' outputs left out) and the files outside it. */
 async function takeAround(runner: Runner, at: ProofTargets): Promise<Around> {
+  if (at.scope === "private") return await takePrivateAround(runner, at);
   const [repo, outside, own] = await Promise.all([
     takeSnapshot(runner, at.repo),
     fingerprintOutside(at.env),
@@ -116,6 +143,23 @@ async function takeAround(runner: Runner, at: ProofTargets): Promise<Around> {
   ]);
   if (own) dropOwnOutputs(repo, own);
   return { repo, outside };
+}
+
+/**
+ * The `"private"` scope's snapshot: the git dir without its refs, the files outside the repository
+ * and the user's state key. No `git status`: the worktree is the agent's while the call runs.
+ */
+async function takePrivateAround(runner: Runner, at: ProofTargets): Promise<Around> {
+  const key = at.stateKey;
+  const [git, outside, sealedBy] = await Promise.all([
+    gitMetaSignature(runner, at.repo, { refs: false }),
+    fingerprintOutside(at.env),
+    key ? statSignature(key) : "no state folder",
+  ]);
+  return {
+    repo: { head: "", index: "", files: {}, git },
+    outside: { ...outside, [KEY_LABEL]: sealedBy },
+  };
 }
 
 function compare(before: ReviewSnapshot, after: ReviewSnapshot): string[] {

@@ -171,3 +171,59 @@ Deno.test("reviewProof() names a write to a file a git config includes, the repo
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test('reviewProof() of scope "private" (a review while the agent works) leaves the agent\'s worktree, index and commits out and names the copy, git config, hooks and the state key', async () => {
+  const repo = await makeTestRepo({ "a.txt": "one\n" });
+  const home = await Deno.makeTempDir({ prefix: "rg-proof-home-" });
+  try {
+    const keyDir = join(home, "state", "review-gate");
+    await Deno.mkdir(keyDir, { recursive: true });
+    await Deno.writeTextFile(join(keyDir, "key"), `${"a".repeat(64)}\n`);
+    const env = { HOME: home };
+    const stateKey = join(keyDir, "key");
+    const resolved = await resolveRepo(runProcess, repo.root);
+    const tree = (await repo.git("rev-parse", "HEAD^{tree}")).trim();
+    await withReviewWorkspace(runProcess, { repo: resolved, tree }, async (workspace) => {
+      const proof = reviewProof(runProcess, {
+        repo: resolved,
+        env,
+        workspace,
+        scope: "private",
+        stateKey,
+      });
+      const before = await proof.take();
+      // the agent goes on: edits, a new file, git add, a commit (HEAD, index, refs)
+      await Deno.writeTextFile(join(repo.root, "a.txt"), "two\n");
+      await Deno.writeTextFile(join(repo.root, "b.txt"), "new\n");
+      await repo.git("add", "-A");
+      await repo.git("commit", "-q", "-m", "agent");
+      assert.deepEqual(proof.compare(before, await proof.take()), []);
+      const full = reviewProof(runProcess, { repo: resolved, env, workspace });
+      const fullBefore = await full.take();
+      await Deno.writeTextFile(join(repo.root, "a.txt"), "three\n");
+      assert.deepEqual(
+        full.compare(fullBefore, await full.take()),
+        ["a.txt"],
+        "the default sees it",
+      );
+      // a reviewer that wrote its copy, the git config, a hook, or replaced the state key
+      await Deno.chmod(join(workspace.tree, "a.txt"), 0o644);
+      await Deno.writeTextFile(join(workspace.tree, "a.txt"), "changed!\n");
+      await Deno.writeTextFile(join(resolved.commonDir, "config"), "[core]\n\tfsmonitor = x\n", {
+        append: true,
+      });
+      await Deno.writeTextFile(join(resolved.commonDir, "hooks", "pre-push"), "#!/bin/sh\n");
+      await Deno.remove(join(keyDir, "key"));
+      await Deno.writeTextFile(join(keyDir, "key"), `${"b".repeat(64)}\n`);
+      assert.deepEqual(proof.compare(before, await proof.take()), [
+        ".git/hooks/pre-push",
+        "git config",
+        "reviewed copy/a.txt",
+        "review-gate key",
+      ]);
+    });
+  } finally {
+    await repo.cleanup();
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -123,7 +123,8 @@ Deno.test("parts reviewed in the background are reused at the Stop: no call, a f
 Deno.test("an edit while its part is reviewed kills that call (supersede); the Stop waits for the new one", async () => {
   const sb = await makeGateSandbox({ remote: false });
   try {
-    await writeRepoConfig(sb, workConfig());
+    // a change of one part is asked at once (no hold: it is this test's only part)
+    await writeRepoConfig(sb, workConfig({ background_call_seconds: 0 }));
     const env = { REVIEW_GATE_FAKE_DELAY_MS: "4000" };
     const session = await openTurn(sb, "supersede", env);
     await editPart(sb, session, 1, "first", env);
@@ -133,8 +134,7 @@ Deno.test("an edit while its part is reviewed kills that call (supersede); the S
     assert.equal(killed?.killed, 1, JSON.stringify(killed));
     const { decision, ms } = await stop(sb, session, env);
     assert.equal(decision, null);
-    // one call takes 4 s: the superseded part's new bytes are asked once (when the Stop asks: its
-    // quiet time had not passed), never twice
+    // one call takes 4 s: the superseded part's new bytes are asked once, never twice
     assert.ok(ms < 7_000, `the Stop waited ${ms} ms: more than one call`);
     assert.equal(await callsWith(sb, '"second"'), 1, "the new bytes were asked once");
     const [tally] = await workTallies(sb);
@@ -192,19 +192,21 @@ Deno.test("a part re-edited after its call finished is asked at once: only a sup
     await writeRepoConfig(sb, workConfig({ background_call_seconds: 60 }));
     const env = { REVIEW_GATE_FAKE_DELAY_MS: "6000" };
     const session = await openTurn(sb, "re-edit", env);
+    // two parts: a part of several is asked at once (a change of one part waits for quiet)
+    await editPart(sb, session, 2, "ok", env);
     await editPart(sb, session, 1, "first", env);
-    const answered = await waitForWork(sb, "re-edit", (s) => s.answered.length === 1);
-    assert.equal(answered?.answered.length, 1, JSON.stringify(answered));
+    const answered = await waitForWork(sb, "re-edit", (s) => s.answered.length === 2);
+    assert.equal(answered?.answered.length, 2, JSON.stringify(answered));
     await editPart(sb, session, 1, "second", env);
     const edited = Date.now();
-    const asked = await waitForWork(sb, "re-edit", (s) => s.calls === 2, 10_000);
-    assert.equal(asked?.calls, 2);
+    const asked = await waitForWork(sb, "re-edit", (s) => s.calls === 3, 10_000);
+    assert.equal(asked?.calls, 3);
     const ms = Date.now() - edited;
     assert.ok(ms < 4_500, `asked ${ms} ms after the edit: held back`);
     const { decision } = await stop(sb, session, env);
     assert.equal(decision, null);
     const [tally] = await workTallies(sb);
-    assert.deepEqual([tally.backgroundCalls, tally.reused, tally.wasted], [2, 1, 1]);
+    assert.deepEqual([tally.backgroundCalls, tally.reused, tally.wasted], [3, 2, 1]);
   } finally {
     await sb.cleanup();
   }
@@ -217,8 +219,9 @@ Deno.test("a bug in the final edit of a held-back part is asked when the Stop as
     await writeRepoConfig(sb, workConfig({ background_call_seconds: 60 }));
     const env = { REVIEW_GATE_FAKE_SCENARIO: await bugScenario(sb, [1], 1500) };
     const session = await openTurn(sb, "held-bug", env);
+    await editPart(sb, session, 2, "ok", env);
     await editPart(sb, session, 1, "ok", env);
-    await waitForWork(sb, "held-bug", (s) => s.calls === 1);
+    await waitForWork(sb, "held-bug", (s) => s.calls === 2);
     await editPart(sb, session, 1, "BUG_1", env);
     await waitForWork(sb, "held-bug", (s) => s.killed === 1, 10_000);
     const { decision, ms } = await stop(sb, session, env);
@@ -227,7 +230,7 @@ Deno.test("a bug in the final edit of a held-back part is asked when the Stop as
     assert.ok(ms < 20_000, `the Stop took ${ms} ms`);
     assert.equal(await callsWith(sb, '"BUG_1"'), 1, "the final bytes were asked once");
     const [tally] = await workTallies(sb);
-    assert.deepEqual([tally.backgroundCalls, tally.reused, tally.stopCalls], [2, 1, 0]);
+    assert.deepEqual([tally.backgroundCalls, tally.reused, tally.stopCalls], [3, 2, 0]);
   } finally {
     await sb.cleanup();
   }
@@ -277,7 +280,7 @@ Deno.test("a buggy edit reverted before the Stop is not charged to the turn", as
 Deno.test("a worker killed mid-call leaves its part not reviewed: the Stop asks it itself", async () => {
   const sb = await makeGateSandbox({ remote: false });
   try {
-    await writeRepoConfig(sb, workConfig());
+    await writeRepoConfig(sb, workConfig({ background_call_seconds: 0 })); // one part, at once
     const env = { REVIEW_GATE_FAKE_DELAY_MS: "3000" };
     const session = await openTurn(sb, "crash", env);
     await editPart(sb, session, 1, "ok", env);
@@ -299,7 +302,7 @@ Deno.test("a background call that hangs never holds the Stop past its deadline",
   const sb = await makeGateSandbox({ remote: false });
   try {
     const TIMEOUT = 20; // internal deadline 5 s
-    await writeRepoConfig(sb, workConfig({ timeout_seconds: TIMEOUT }));
+    await writeRepoConfig(sb, workConfig({ timeout_seconds: TIMEOUT, background_call_seconds: 0 }));
     const env = { REVIEW_GATE_FAKE_SCENARIO: "hang" };
     const session = await openTurn(sb, "deadline", env);
     await editPart(sb, session, 1, "ok", env);
@@ -318,7 +321,7 @@ Deno.test("a background call that hangs never holds the Stop past its deadline",
 Deno.test("cancel stops the worker and its call; a session whose record is gone ends its worker", async () => {
   const sb = await makeGateSandbox({ remote: false });
   try {
-    await writeRepoConfig(sb, workConfig());
+    await writeRepoConfig(sb, workConfig({ background_call_seconds: 0 })); // one part, at once
     const env = { REVIEW_GATE_FAKE_DELAY_MS: "10000" };
     const session = await openTurn(sb, "cancel", env);
     await editPart(sb, session, 1, "ok", env);
@@ -358,7 +361,8 @@ Deno.test("Codex's PostToolUse (codex-work) reviews in the background; codex-sto
   try {
     await writeRepoConfig(sb, {
       budgets: { total_bytes: 4096 },
-      gates: { codex_stop: { review_while_working: true } },
+      // one part, asked at once
+      gates: { codex_stop: { review_while_working: true, background_call_seconds: 0 } },
     });
     const env = { REVIEW_GATE_FAKE_DELAY_MS: "500" };
     const o = { sessionId: "codex-work", turnId: "turn-1", cwd: sb.repo.root };

@@ -20,6 +20,7 @@
  * @module
  */
 import type { ExecRequest, ExecResult, Runner } from "../../exec/exec.ts";
+import { servingKeys } from "../../store/turn_work.ts";
 import type { QuietTimes } from "./work_quiet.ts";
 
 /** One planned part: its verdict's key here, its digest, diff and files (lib/git/types.ts `ChangeChunk`). */
@@ -37,8 +38,9 @@ export interface PlannedPart {
  * (its whole-change key) and, when it is what the part would have been asked, as that part too
  * (lib/review/part_verdict.ts); a part of several under its part key only (lib/review/parts.ts),
  * which never serves a plan of one part (lib/store/turn_work.ts `servingKeys`). Calls are told
- * apart by this key: once a one-part change grew to several parts its call is superseded (the
- * agent's write that grew it happened while the call ran, so that review's read-only proof fails).
+ * apart by this key; a one-part change's call goes on once the change grew to several parts while
+ * its part's bytes are in the new plan: its answer serves that part (the agent's write that grew
+ * the change is not in the call's read-only proof, docs/design.md "Review while working").
  *
  * @param digest the part's digest
  * @param parts how many parts its plan has
@@ -117,9 +119,12 @@ export class WorkCalls {
     this.#quiet = quiet ?? null;
   }
 
-  /** True when a call for the part with this key runs. */
+  /**
+   * True when a call runs whose answer serves the part with this key: its own, or (for a part of
+   * several) the call of the one-part change it was (lib/store/turn_work.ts `servingKeys`).
+   */
   inFlight(key: string): boolean {
-    return this.#inFlight.has(key);
+    return servingKeys(key).some((k) => this.#inFlight.has(k));
   }
 
   /**
@@ -198,7 +203,8 @@ export class WorkCalls {
     this.#current = new Set(keep);
     let killed = 0;
     for (const [key, { controller, part }] of this.#inFlight) {
-      if (keep.has(key)) continue;
+      // a one-part change's call serves its part once the change grew, bytes unchanged
+      if (keep.has(key) || (key.startsWith("whole:") && keep.has(`part:${part.digest}`))) continue;
       controller.abort(new Error("superseded: the part's bytes changed"));
       this.#inFlight.delete(key);
       this.#quiet?.superseded(part);

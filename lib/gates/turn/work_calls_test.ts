@@ -82,13 +82,13 @@ Deno.test("WorkCalls holds back a superseded part until it was quiet, and times 
   const quiet = new QuietTimes(60_000);
   const calls = new WorkCalls(10, ["/bin/claude"], quiet);
   const held = heldRunner();
-  const one = [{ key: verdictKey("a", 1), digest: "a", diff: parts[0].diff, paths: ["x"] }];
+  const one = [{ key: verdictKey("a", 2), digest: "a", diff: parts[0].diff, paths: ["x"] }];
   quiet.planned(one, Date.now());
   const first = calls.runner(held.runner, one)(request("diff --git a/x b/x\n+one"));
   await Promise.resolve();
   // x's bytes change while its call runs
   const next = [{
-    key: verdictKey("a2", 1),
+    key: verdictKey("a2", 2),
     digest: "a2",
     diff: "diff --git a/x b/x\n+1\n",
     paths: ["x"],
@@ -99,7 +99,7 @@ Deno.test("WorkCalls holds back a superseded part until it was quiet, and times 
   const waited = await calls.runner(held.runner, next)(request("diff --git a/x b/x\n+1"));
   assert.equal(waited.aborted, true, "declined: its quiet time has not passed");
   assert.match(new TextDecoder().decode(waited.stderr), /quiet for 60 s/);
-  assert.deepEqual([...calls.deferred], ["whole:a2"]);
+  assert.deepEqual([...calls.deferred], ["part:a2"]);
   assert.equal(calls.counts.calls, 1, "a declined call is not a call");
   quiet.urgent = true; // the Stop asks
   held.release();
@@ -123,4 +123,23 @@ Deno.test("WorkCalls declines a late call of an older plan's part: its bytes cha
     0,
   );
   assert.deepEqual(calls.counts.spent, { "part:a": 1 });
+});
+
+Deno.test("WorkCalls lets a one-part change's call go on once the change grew with its bytes unchanged: it serves the part", async () => {
+  const held = heldRunner();
+  const calls = new WorkCalls(10, ["/bin/claude"]);
+  const whole = [{ ...parts[0], key: verdictKey("a", 1) }];
+  calls.supersede(new Set(whole.map((p) => p.key)));
+  const first = calls.runner(held.runner, whole)(request("diff --git a/x b/x\n+one"));
+  await Promise.resolve();
+  // the agent wrote y while the call ran: a's bytes are a part of the new plan
+  assert.equal(calls.supersede(new Set(parts.map((p) => p.key))), 0, "not killed");
+  assert.ok(calls.inFlight("part:a"), "its call serves part a");
+  const twice = await calls.runner(held.runner, parts)(request("diff --git a/x b/x\n+one"));
+  assert.equal(twice.aborted, true, "part a is not asked a second time");
+  // then a's bytes change: the call of its old bytes is superseded
+  assert.equal(calls.supersede(new Set(["part:b", "part:a2"])), 1);
+  assert.equal((await first).aborted, true);
+  assert.equal(calls.inFlight("part:a"), false);
+  held.release();
 });

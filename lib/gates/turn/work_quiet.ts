@@ -3,9 +3,13 @@
  * background call was superseded — its bytes changed while the call ran — is being edited faster
  * than a call answers, so its next call waits until its bytes have been quiet for about one call's
  * latency (the median duration of the turn's finished background calls; until one finished, the
- * gate's `background_call_seconds`), instead of the worker's short debounce. A part edited once, or
- * re-edited after its call finished, is asked at once; once a held part's call starts, the part is
- * asked at once again unless that call is superseded too. When the Stop asks, nothing waits.
+ * gate's `background_call_seconds`), instead of the worker's short debounce. A change planned as
+ * one part waits so too: while the whole change is one part, every edit anywhere in it changes that
+ * part's bytes, so a call started at once would be superseded by the agent's next write of any file
+ * (the turn's first edits are of this kind); once the change has several parts, an edit of one
+ * leaves the others' bytes alone. A part of several edited once, or re-edited after its call
+ * finished, is asked at once; once a held part's call starts, the part is asked at once again unless
+ * that call is superseded too. When the Stop asks, nothing waits.
  *
  * A part is known here by its files: the bytes of a part change with every edit (and so does its
  * key), its paths do not, and a part is held when any of its files belongs to a superseded part.
@@ -77,10 +81,13 @@ export class QuietTimes {
 
   /**
    * The earliest time `part`'s next background call may start, epoch ms: 0 (at once) unless the
-   * part is held, else when its bytes will have been quiet for {@linkcode latencyMs}.
+   * part is held (its last call was superseded, or it is a whole change of one part: its key is
+   * `whole:…`), else when its bytes will have been quiet for {@linkcode latencyMs}.
    */
   notBefore(part: QuietPart): number {
-    if (this.urgent || !part.paths.some((p) => this.#held.has(p))) return 0;
+    if (this.urgent) return 0;
+    const whole = part.key.startsWith("whole:");
+    if (!whole && !part.paths.some((p) => this.#held.has(p))) return 0;
     const changed = Math.max(0, ...part.paths.map((p) => this.#changedAt.get(p) ?? 0));
     return changed + this.latencyMs();
   }

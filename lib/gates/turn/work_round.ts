@@ -3,7 +3,7 @@
  * the Stop's own review options (lib/gates/turn/review.ts `turnReviewOptions`: same target, rules,
  * kind, config and cache) through the review pipeline's public entry, so it plans the same parts,
  * asks with the same prompt, isolation, read-only proof and decoder, and keys the same verdicts —
- * which the pipeline caches part by part as each one is answered. Its provider calls go through
+ * which the pipeline caches once the review's read-only proof held. Its provider calls go through
  * lib/gates/turn/work_calls.ts (counted, capped, deduplicated, killable by part). Its run is stored
  * and ledgered like any review, under the gate name `<agent>-work`.
  *
@@ -88,6 +88,9 @@ export async function reviewRound(
       ...turnReviewOptions({ ...request, current: request.tree, gate: workGateName(request.gate) }),
       // the round's verdicts stand only part by part: a failed part is not reviewed
       onPartial: "allow",
+      // the agent goes on writing the worktree while the call runs: the proof watches what the
+      // reviewer could write that the Stop does not review from its own snapshot
+      proof: "private",
     }, {
       runner: calls.runner(request.runner, parts),
       env: request.env,
@@ -97,9 +100,10 @@ export async function reviewRound(
     const usage = partsUsage(outcome) ?? [];
     const ok = outcome.record.status === "approved" || outcome.record.status === "needs-attention";
     const records = outcome.record.parts;
-    const answered = usage.filter((u, i) =>
+    // a review that failed as a whole (its read-only proof among others) kept no verdict
+    const answered = !ok ? [] : usage.filter((u, i) =>
       !u.cached && u.calls > 0 &&
-      (records ? records.find((p) => p.part === i + 1)?.status === "ok" : ok)
+      (records ? records.find((p) => p.part === i + 1)?.status === "ok" : true)
     ).map((u) => verdictKey(u.digest, usage.length));
     return { usage, answered };
   } catch {
