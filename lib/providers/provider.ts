@@ -81,6 +81,11 @@ export interface ChildContext {
   root: string;
   /** The directory the child runs in (the read-only copy). */
   workdir: string;
+  /**
+   * The program the runner starts (a name looked up on the parent's PATH, or a path): codex makes
+   * its own program's folder readable to the sandbox (lib/providers/codex_readable.ts).
+   */
+  bin?: string;
 }
 
 /** The child's environment and the options derived from the user's setup, built once per call. */
