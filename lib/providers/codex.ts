@@ -351,6 +351,27 @@ export function parseCodexEnvelope(output: ProcessOutput): Envelope {
   };
 }
 
+/** Item types of `codex exec --json` that are a tool the model called (docs/providers.md). */
+const TOOL_ITEMS = new Set(["command_execution", "mcp_tool_call", "web_search", "file_change"]);
+
+/**
+ * Whether one JSONL line starts a tool call: `item.started` of a tool item. Codex reports the shell
+ * this way; calls of its other tools (`write_stdin`, `request_user_input`, an unknown name) print
+ * no event at all (seen with 0.171.0), so the bound counts what codex shows, and the timeout stays
+ * the last line for the rest. Never throws.
+ *
+ * @param line one line of stdout
+ */
+export function codexToolCallStarts(line: string): boolean {
+  if (!line.startsWith('{"type":"item.started"')) return false;
+  try {
+    const event: unknown = JSON.parse(line);
+    return isObject(event) && isObject(event.item) && TOOL_ITEMS.has(String(event.item.type));
+  } catch {
+    return false;
+  }
+}
+
 /** The Codex adapter. */
 export const codexAdapter: ProviderAdapter = {
   name: "codex",
@@ -362,5 +383,7 @@ export const codexAdapter: ProviderAdapter = {
   prepareChild: prepareCodexChild,
   describeAuth: async (env) => describeCodexAuth(env, await readCodexUser(env)),
   buildInvocation: buildCodexInvocation,
+  // codex has no turn cap: the session counts its tool calls (lib/session/tool_bound.ts)
+  toolBound: { what: "tool calls", starts: codexToolCallStarts },
   parseEnvelope: parseCodexEnvelope,
 };
