@@ -21,14 +21,14 @@
  *   trusted repository's `.codex/rules` `allow` ran `touch` outside the sandbox); never `--trust`
  *   nor `--dangerously-bypass-hook-trust`; `--disable hooks` and `notify=[]` (the legacy `notify`
  *   program ran even with hooks disabled);
- * - under a permission profile instead of `--sandbox read-only`: `:root` readable, the user's HOME,
- *   the repository and the user's CODEX_HOME unreadable (`permissions.review.filesystem`,
- *   `default_permissions="review"`): `cat ~/.ssh/id_rsa`, `cat <repo>/.env`, `git -C <repo>` →
- *   Permission denied; writes → Read-only file system; network off. With `--sandbox` present the
- *   profile is ignored; with neither, a private home defaults to read-only (fail-safe). Deny entries
- *   must not nest (bwrap then fails every command), and an allow inside a denied directory does not
- *   re-open it: when the private dir lies under HOME, the sensitive parts of HOME are denied one by
- *   one instead;
+ * - under a permission profile instead of `--sandbox read-only`, **deny by default**
+ *   (`permissions.review.filesystem`, `default_permissions="review"`; lib/providers/codex_readable.ts):
+ *   only `:minimal` (the system paths a shell needs), the copy and codex's own program folders are
+ *   readable; HOME, TMPDIR, the repository, other folders, the private CODEX_HOME and another
+ *   provider's settings are not even mounted (`cat` → No such file or directory), wherever they
+ *   lie; writes → Read-only file system; network off. With `--sandbox` present the profile is
+ *   ignored; with neither, a private home defaults to read-only (fail-safe). `view_image`, which
+ *   reads through the same profile, is disabled all the same;
  * - with `project_doc_max_bytes=0`, `skills.include_instructions=false` (a second layer: both work,
  *   but not against `$skill` mentions), `shell_environment_policy.inherit="core"`,
  *   `web_search="disabled"` and apps, plugins, multi-agent, image generation, browser and computer
@@ -49,11 +49,10 @@
  *   `codex-linux-sandbox` up on PATH and fails every command (`bwrap: execvp codex-linux-sandbox`).
  *   With the sibling layout the shell works beside a system bubblewrap and without one, under the
  *   same permission profile (test/contract/codex_adapter_test.ts, hostile_test.ts); the helpers
- *   live and go with the private dir. Two limits remain (README "Tested with"): inside the sandbox
- *   codex runs its own binary (the bundled bubblewrap) or the helper link to it (a system one), so
- *   a codex installed under a denied path — HOME, for an nvm or `~/.local` install — fails every
- *   command either way; and the keyring fallback's helpers lie in the user's CODEX_HOME, which the
- *   profile denies, so beside a system `bwrap` its commands fail too.
+ *   live and go with the private dir. Inside the sandbox codex runs its own binary (the bundled
+ *   bubblewrap) or the helper link to it (a system one): the profile names the binary's folder, so
+ *   a codex installed under HOME (nvm, `~/.local`) runs commands too (seen with the npm install
+ *   under HOME; the keyring fallback beside a system `bwrap` was not run again).
  *
  * Two statements of the provider facts this adapter was first built on do not hold for
  * 0.171.0: `-c project_doc_max_bytes=0` **does** remove AGENTS.md/AGENTS.override.md from the
@@ -86,7 +85,9 @@ import type {
   ProviderAdapter,
   ProviderRequest,
 } from "./provider.ts";
-import { pathExists } from "../base/path_exists.ts";
+import { codexProgramRoots, readOnlyFilesystem } from "./codex_readable.ts";
+import { moveProviderSecrets } from "./codex_secrets.ts";
+import { programPath } from "./program.ts";
 
 /** Options of every confined call that do not depend on the user's setup. */
 export const CODEX_CONFINEMENT: readonly string[] = [
@@ -106,6 +107,7 @@ export const CODEX_CONFINEMENT: readonly string[] = [
     "plugins",
     "multi_agent",
     "image_generation",
+    "view_image",
     "browser_use",
     "computer_use",
     "goals",
@@ -153,71 +155,37 @@ export function buildCodexInvocation(request: ProviderRequest): Invocation {
   };
 }
 
-/** Parts of HOME denied one by one when the private dir lies under HOME. */
-const SENSITIVE = [
-  ".ssh",
-  ".aws",
-  ".config",
-  ".codex",
-  ".claude",
-  ".gnupg",
-  ".netrc",
-  ".git-credentials",
-  ".docker",
-  ".kube",
-  ".npmrc",
-  ".pypirc",
-];
-
-const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
-
-/**
- * The paths the child may not read: the user's HOME, the repository and the user's CODEX_HOME,
- * without nesting; when the private dir or the copy lies under one of them, that one is replaced by
- * its sensitive parts. Only existing paths (bwrap cannot mount over a missing one).
- */
-async function deniedPaths(context: ChildContext, codexHome: string): Promise<string[]> {
-  const home = context.env.HOME;
-  const wanted = [home, context.root, codexHome].filter((p): p is string => !!p && p !== "/");
-  const expanded = wanted.flatMap((p) =>
-    under(context.dir, p) || under(context.workdir, p)
-      ? (p === home ? SENSITIVE.map((s) => join(p, s)) : [])
-      : [p]
-  );
-  const existing: string[] = [];
-  for (const p of new Set(expanded)) {
-    if (await pathExists(p)) existing.push(p);
-  }
-  return existing.filter((p) => !existing.some((q) => q !== p && under(p, q)));
-}
-
 /**
  * The call's private setup: private HOME, TMPDIR (`<dir>/tmp`, beside CODEX_HOME) and CODEX_HOME
- * (or the keyring fallback), the permission profile's deny list, the allowlisted environment plus
- * the provider's `.env` variables.
+ * (or the keyring fallback), the permission profile (deny by default: `:minimal`, the copy and
+ * codex's own program folders readable, lib/providers/codex_readable.ts), the allowlisted
+ * environment plus the provider's `.env` variables and its literal tokens moved into variables
+ * (lib/providers/codex_secrets.ts).
  *
- * @param context parent environment, private dir, repository root, workdir
+ * @param context parent environment, private dir, repository root, workdir, the codex program
  */
 export async function prepareCodexChild(context: ChildContext): Promise<ChildSetup> {
-  const user = await readCodexUser(context.env);
+  const found = await readCodexUser(context.env);
+  // literal provider tokens ride in the environment, never in config.toml or argv (codex_secrets.ts)
+  const moved = moveProviderSecrets(found.carried);
+  const user = { ...found, carried: moved.carried };
   const home = join(context.dir, "home");
   await Deno.mkdir(home, { mode: 0o700 });
   // the child's temp dir is a sibling of the private CODEX_HOME, never its parent (module doc)
   const tmp = join(context.dir, "tmp");
   await Deno.mkdir(tmp, { mode: 0o700 });
   const codexHome = user.mode === "private" ? await buildCodexHome(context.dir, user) : user.home;
-  const denied = await deniedPaths(context, user.home);
-  const filesystem = `{":root"="read"${
-    denied.map((p) => `,${JSON.stringify(p)}="none"`).join("")
-  }}`;
+  const program = context.bin ? programPath(context.bin, context.env) : null;
+  const readable = [context.workdir, ...(program ? await codexProgramRoots(program) : [])];
   const args = [
     ...(user.mode === "user" ? ["--ignore-user-config", ...carriedConfigArgs(user.carried)] : []),
     "-c",
-    `permissions.review.filesystem=${filesystem}`,
+    `permissions.review.filesystem=${readOnlyFilesystem(readable)}`,
   ];
   const env = withFakeDeno({
     ...user.dotenv,
-    ...allowlistEnv(context.env, codexEnvRule(user.carried)),
+    ...allowlistEnv(context.env, codexEnvRule(found.carried)),
+    ...moved.env,
     HOME: home,
     CODEX_HOME: codexHome,
     TMPDIR: tmp,
@@ -383,6 +351,27 @@ export function parseCodexEnvelope(output: ProcessOutput): Envelope {
   };
 }
 
+/** Item types of `codex exec --json` that are a tool the model called (docs/providers.md). */
+const TOOL_ITEMS = new Set(["command_execution", "mcp_tool_call", "web_search", "file_change"]);
+
+/**
+ * Whether one JSONL line starts a tool call: `item.started` of a tool item. Codex reports the shell
+ * this way; calls of its other tools (`write_stdin`, `request_user_input`, an unknown name) print
+ * no event at all (seen with 0.171.0), so the bound counts what codex shows, and the timeout stays
+ * the last line for the rest. Never throws.
+ *
+ * @param line one line of stdout
+ */
+export function codexToolCallStarts(line: string): boolean {
+  if (!line.startsWith('{"type":"item.started"')) return false;
+  try {
+    const event: unknown = JSON.parse(line);
+    return isObject(event) && isObject(event.item) && TOOL_ITEMS.has(String(event.item.type));
+  } catch {
+    return false;
+  }
+}
+
 /** The Codex adapter. */
 export const codexAdapter: ProviderAdapter = {
   name: "codex",
@@ -394,5 +383,7 @@ export const codexAdapter: ProviderAdapter = {
   prepareChild: prepareCodexChild,
   describeAuth: async (env) => describeCodexAuth(env, await readCodexUser(env)),
   buildInvocation: buildCodexInvocation,
+  // codex has no turn cap: the session counts its tool calls (lib/session/tool_bound.ts)
+  toolBound: { what: "tool calls", starts: codexToolCallStarts },
   parseEnvelope: parseCodexEnvelope,
 };

@@ -112,9 +112,12 @@ Deno.test("prepareCodexChild() builds a private CODEX_HOME and HOME, auth.json l
     for (const name of ["ANTHROPIC_API_KEY", "GITHUB_TOKEN", "OTHER_SECRET"]) {
       assert.equal(setup.env[name], undefined, name);
     }
+    // deny by default: only the system paths and the copy are named (codex_readable.ts)
     assert.deepEqual(setup.args, [
       "-c",
-      `permissions.review.filesystem={":root"="read",${JSON.stringify(home)}="none"}`,
+      `permissions.review.filesystem={":minimal"="read",${
+        JSON.stringify(join(dir, "..", "copy"))
+      }="read"}`,
     ]);
   });
 });
@@ -157,16 +160,46 @@ Deno.test("prepareCodexChild() keyring users keep their CODEX_HOME with --ignore
   });
 });
 
-Deno.test("prepareCodexChild() denies HOME part by part when the private dir lies under HOME", async () => {
+Deno.test("prepareCodexChild() names nothing of HOME, TMPDIR or CODEX_HOME when the private dir lies under HOME", async () => {
   await withUser({ "config.toml": USER_CONFIG }, async (at) => {
     await Deno.mkdir(join(at.home, ".ssh"));
     const dir = join(at.home, "tmp", "call");
+    const copy = join(at.home, "tmp", "copy");
     await Deno.mkdir(dir, { recursive: true });
-    const env = { PATH: "/usr/bin", HOME: at.home };
-    const setup = await prepareCodexChild({ env, dir, root: "/nonexistent", workdir: dir });
-    const filesystem = setup.args.at(-1)!;
-    assert.ok(!filesystem.includes(`${JSON.stringify(at.home)}=`), filesystem);
-    assert.ok(filesystem.includes(`${JSON.stringify(join(at.home, ".ssh"))}="none"`), filesystem);
-    assert.ok(filesystem.includes(`${JSON.stringify(at.codex)}="none"`), filesystem);
+    const env = { PATH: "/usr/bin", HOME: at.home, TMPDIR: join(at.home, "tmp") };
+    const setup = await prepareCodexChild({ env, dir, root: "/nonexistent", workdir: copy });
+    assert.equal(
+      setup.args.at(-1),
+      `permissions.review.filesystem={":minimal"="read",${JSON.stringify(copy)}="read"}`,
+    );
   });
+});
+
+Deno.test("prepareCodexChild() writes no literal provider token into config.toml or argv", async () => {
+  const config = `model_provider = "gw"\n[model_providers.gw]\nname = "gw"\n` +
+    `base_url = "http://gw/v1"\nexperimental_bearer_token = "tok-LITERAL"\n` +
+    `http_headers = { "X-Key" = "hdr-LITERAL" }\n`;
+  for (const store of ["file", "keyring"]) {
+    await withUser(
+      { "config.toml": `cli_auth_credentials_store = "${store}"\n${config}` },
+      async (at) => {
+        const env = { PATH: "/usr/bin", HOME: at.home };
+        const setup = await prepareCodexChild({ env, dir: at.dir, root: "/x", workdir: at.dir });
+        const written = store === "file"
+          ? await Deno.readTextFile(join(setup.env.CODEX_HOME, "config.toml"))
+          : "";
+        for (const text of [written, setup.args.join(" ")]) {
+          assert.doesNotMatch(text, /LITERAL/, text);
+        }
+        const inline = setup.args.find((arg) => arg.startsWith("model_providers="));
+        const providers = store === "file"
+          ? plain(parseToml(written)).model_providers
+          : plain(parseToml(`v = ${inline!.slice("model_providers=".length)}`)).v;
+        const gw = providers.gw;
+        assert.equal(setup.env[gw.env_key], "tok-LITERAL", store);
+        assert.equal(setup.env[gw.env_http_headers["X-Key"]], "hdr-LITERAL", store);
+        assert.ok(!gw.env_key.startsWith("CODEX_"), "the model's shell sees CODEX_* variables");
+      },
+    );
+  }
 });

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
 import { dialectText } from "../answer/dialect.ts";
-import { buildCodexInvocation, CODEX_CONFINEMENT, parseCodexEnvelope } from "./codex.ts";
+import {
+  buildCodexInvocation,
+  CODEX_CONFINEMENT,
+  codexToolCallStarts,
+  parseCodexEnvelope,
+} from "./codex.ts";
 import { REQUEST, sample } from "./_test_support.ts";
 import type { ProcessOutput } from "./provider.ts";
 
@@ -269,4 +274,17 @@ Deno.test("parseCodexEnvelope() takes the message of the completed turn, not an 
   ].join("\n");
   const env = parseCodexEnvelope(output(stdout, 0, ""));
   assert.equal(env.outcome, "refused", "the completed turn has no message of its own");
+});
+
+Deno.test("codexToolCallStarts() counts the start of a tool item, nothing else", () => {
+  const started = (type: string) =>
+    JSON.stringify({ type: "item.started", item: { id: "i", type, command: "ls" } });
+  assert.equal(codexToolCallStarts(started("command_execution")), true);
+  assert.equal(codexToolCallStarts(started("mcp_tool_call")), true);
+  assert.equal(codexToolCallStarts(started("agent_message")), false);
+  assert.equal(
+    codexToolCallStarts(started("command_execution").replace("item.started", "item.completed")),
+    false,
+  );
+  assert.equal(codexToolCallStarts('{"type":"item.started", garbage'), false);
 });

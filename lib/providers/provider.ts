@@ -81,6 +81,11 @@ export interface ChildContext {
   root: string;
   /** The directory the child runs in (the read-only copy). */
   workdir: string;
+  /**
+   * The program the runner starts (a name looked up on the parent's PATH, or a path): codex makes
+   * its own program's folder readable to the sandbox (lib/providers/codex_readable.ts).
+   */
+  bin?: string;
 }
 
 /** The child's environment and the options derived from the user's setup, built once per call. */
@@ -156,6 +161,17 @@ export interface ProviderCapabilities {
   maxPromptBytes?: number;
 }
 
+/**
+ * What an adapter counts for a CLI with no turn cap of its own (codex): the session stops the child
+ * once more than the review's `max_turns` of them started (lib/session/tool_bound.ts).
+ */
+export interface ToolCallBound {
+  /** What is counted, plural, for the failure message (e.g. "shell commands"). */
+  what: string;
+  /** True when one line of the child's stdout starts one counted tool call. Never throws. */
+  starts(line: string): boolean;
+}
+
 /** One provider adapter. */
 export interface ProviderAdapter {
   readonly name: ProviderName;
@@ -184,6 +200,11 @@ export interface ProviderAdapter {
    * the user's config; writes nothing.
    */
   describeAuth(env: Record<string, string | undefined>): Promise<string[]>;
+  /**
+   * Set for a CLI that caps nothing itself (codex): its stdout is watched and the child stopped past
+   * `max_turns` tool calls. A CLI with its own cap (claude, vibe `--max-turns`) leaves it unset.
+   */
+  readonly toolBound?: ToolCallBound;
   /** Classify what the process produced. Never throws: malformed output is an `error` envelope. */
   parseEnvelope(output: ProcessOutput): Envelope;
   /**

@@ -11,6 +11,7 @@ import { utf8Length } from "../git/hunks.ts";
 import type { Decision } from "../answer/types.ts";
 import { type ExecResult, SpawnError } from "../exec/exec.ts";
 import type { Envelope, Invocation, ProviderAdapter, Usage } from "../providers/provider.ts";
+import { ToolBound } from "./tool_bound.ts";
 import type { AttemptRun, CallOptions, CallOutcome, CallSetup, Step } from "./types.ts";
 
 /**
@@ -39,19 +40,26 @@ export async function runAttempt<T>(
   const remaining = Math.floor(at.deadline - performance.now());
   if (remaining <= 0) return timeoutStep;
   const { invocation, record } = await prepareAttempt(options, out, at);
+  const bound = options.adapter.toolBound
+    ? new ToolBound(options.adapter.toolBound, options.request.maxTurns, signal)
+    : undefined;
   const spawnedAtMs = Date.now();
   let result: ExecResult;
   try {
-    result = await options.runner({
-      cmd: options.bin,
-      args: invocation.args,
-      stdin: invocation.stdin,
-      env: invocation.env,
-      ...(invocation.clearEnv ? { clearEnv: true } : {}),
-      cwd: invocation.cwd ?? at.setup.workdir,
-      timeoutMs: remaining,
-      signal,
-    });
+    result = keptOutput(
+      await options.runner({
+        cmd: options.bin,
+        args: invocation.args,
+        stdin: invocation.stdin,
+        env: invocation.env,
+        ...(invocation.clearEnv ? { clearEnv: true } : {}),
+        cwd: invocation.cwd ?? at.setup.workdir,
+        timeoutMs: remaining,
+        signal: bound?.signal ?? signal,
+        ...(bound ? { onStdout: bound.onStdout } : {}),
+      }),
+      bound,
+    );
   } catch (error) {
     const missing = error instanceof SpawnError && error.cause instanceof Deno.errors.NotFound;
     const fallback = error instanceof Error ? error.message : String(error);
@@ -67,6 +75,10 @@ export async function runAttempt<T>(
     ...(result.truncated ? { truncated: true } : {}),
     ...(result.outputCutAfterExit ? { outputCutAfterExit: true } : {}),
   });
+  if (bound?.tripped && !signal?.aborted) {
+    record.message = bound.message(options.adapter.name);
+    return { kind: "stop", status: "provider-error", message: record.message };
+  }
   if (result.aborted || signal?.aborted) {
     record.outcome = "interrupted";
     return { kind: "stop", status: "interrupted", message: "Interrupted" };
@@ -80,6 +92,12 @@ export async function runAttempt<T>(
   const env = invocation.clearEnv ? invocation.env : { ...options.env, ...invocation.env };
   await collectMeta(options, out, envelope, { spawnedAtMs, env, root: at.setup.workdir });
   return await judge(options, record, envelope);
+}
+
+/** The result with the stdout the bound kept, when the runner streamed it (its own stdout empty). */
+function keptOutput(result: ExecResult, bound: ToolBound | undefined): ExecResult {
+  if (!bound || result.stdout.length > 0) return result;
+  return { ...result, stdout: bound.stdout(), truncated: result.truncated || bound.truncated };
 }
 
 /** Which attempt to run: the call's setup, number (1 or 2), deadline, and the corrective prompt. */

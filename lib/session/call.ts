@@ -65,6 +65,7 @@ export function callStructured<T, S = unknown>(
       dir: tmpDir,
       root: options.request.root,
       workdir,
+      bin: options.bin,
     });
     const setup = { tmpDir, workdir, child };
     let step;

@@ -18,7 +18,9 @@ import { mockLog, readJsonBody, serveLoopback, sseResponse } from "./_mock_serve
 export type ClaudeTurn =
   | { kind: "text"; text: string }
   | { kind: "tool"; name: string; input: Record<string, unknown> }
-  | { kind: "error"; status: number; type?: string; message?: string };
+  | { kind: "error"; status: number; type?: string; message?: string }
+  /** Hold the reply until `until` settles, then answer with `then` (to order two CLIs' steps). */
+  | { kind: "wait"; until: Promise<unknown>; then: ClaudeTurn };
 
 /** One recorded HTTP request. */
 export interface RecordedRequest {
@@ -176,9 +178,13 @@ export function startMockAnthropic(turns: ClaudeTurn[] = []): MockAnthropic {
         status: 404,
       });
     }
-    const turn: ClaudeTurn = main
+    let turn: ClaudeTurn = main
       ? queue.shift() ?? { kind: "text", text: "(mock: no scripted turn)" }
       : { kind: "text", text: "Mock title" };
+    while (turn.kind === "wait") {
+      await turn.until;
+      turn = turn.then;
+    }
     if (turn.kind === "error") {
       return Response.json({
         type: "error",

@@ -25,6 +25,8 @@ export type CodexTurn =
    * "stream disconnected before completion" and, with `stream_max_retries` > 0, retries it.
    */
   | { kind: "drop" }
+  /** Hold the reply until `until` settles, then answer with `then` (to order two CLIs' steps). */
+  | { kind: "wait"; until: Promise<unknown>; then: CodexTurn }
   /** Several output items in one response, in order (e.g. a message, then a call). */
   | {
     kind: "multi";
@@ -117,7 +119,11 @@ export function startMockOpenAI(turns: CodexTurn[] = []): MockOpenAI {
     if (!url.pathname.endsWith("/responses") || req.method !== "POST") {
       return Response.json({ error: { message: "mock: not found" } }, { status: 404 });
     }
-    const turn = queue.shift() ?? { kind: "message", text: "(mock: no scripted turn)" };
+    let turn: CodexTurn = queue.shift() ?? { kind: "message", text: "(mock: no scripted turn)" };
+    while (turn.kind === "wait") {
+      await turn.until;
+      turn = turn.then;
+    }
     if (turn.kind === "error") {
       return Response.json({
         error: {
