@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../base/path.ts";
 import { ConfigError } from "../base/errors.ts";
 import { writeFileAtomic } from "../base/atomic_write.ts";
 import type { Runner } from "../exec/exec.ts";

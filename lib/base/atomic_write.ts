@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname } from "./path.ts";
 
 /** Options of {@linkcode writeFileAtomic} and {@linkcode stageFile}. */
 export interface AtomicWriteOptions {

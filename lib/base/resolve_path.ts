@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "./path.ts";
 
 /**
  * Resolve `path`: the real path of its longest existing prefix (symlinks followed), with the rest

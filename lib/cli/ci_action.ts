@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { relative } from "node:path";
+import { relative } from "../base/path.ts";
 import { policyOf } from "../kinds/review/policy.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { runCi } from "../ci/run_ci.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../base/path.ts";
 import { formatRefusal } from "../answer/refusal.ts";
 import { type AnswerKind, getKind } from "../kinds/registry.ts";
 import { chooseKind, type KindFlagValues } from "./kind_options.ts";

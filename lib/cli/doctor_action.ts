@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { ReviewGateError } from "../base/errors.ts";
 import { SpawnError } from "../exec/exec.ts";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { loadConfig, parseConfigText, REPO_CONFIG_FILE, userConfigPath } from "../config/config.ts";
 import { setGateEnabled } from "../config/edit.ts";
 import { ConfigError, UsageError } from "../base/errors.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "../base/path.ts";
 import { guardedFiles, hooksDirOf } from "../gates/turn/guard_files.ts";
 import { guardedTreePath, namesIt } from "../gates/turn/guard.ts";
 import type { Runner } from "../exec/exec.ts";

@@ -105,12 +105,19 @@ export const reviewRoutes: CommandRoutes = {
     docs: { brief: BRIEF, fullDescription: BRIEF + "\n" + REVIEW_HELP },
     parameters: { flags: REVIEW_FLAGS, aliases: { p: "provider", m: "model" } },
     async func(this: CliContext, flags: ReviewFlags) {
-      await (await import("./review_action.ts")).reviewAction(flags, {
-        deps: this.deps,
-        setExit: (code) => this.setExit(code),
-        outputs: (fallback) => outputRequests(flags, this.args, fallback),
-        definitions: REVIEW_FLAGS,
-      });
+      // the review's first git calls run while its code loads (lib/cli/review_ahead.ts)
+      const ahead = (await import("./review_ahead.ts")).reviewAhead(flags, this.deps);
+      try {
+        await (await import("./review_action.ts")).reviewAction(flags, {
+          deps: this.deps,
+          setExit: (code) => this.setExit(code),
+          outputs: (fallback) => outputRequests(flags, this.args, fallback),
+          definitions: REVIEW_FLAGS,
+          ahead,
+        });
+      } finally {
+        await ahead.settled(); // no git child started ahead outlives the command
+      }
     },
   }),
 };

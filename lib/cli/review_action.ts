@@ -15,12 +15,18 @@ import { PROVIDER_NAMES } from "../providers/registry.ts";
 import { checkFormatShows } from "../formats/registry.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { policyOf } from "../kinds/review/policy.ts";
-import { type ReviewDeps, type ReviewOutcome, runReview } from "../review/run_review.ts";
+import {
+  type ReviewDeps,
+  type ReviewOptions,
+  type ReviewOutcome,
+  runReview,
+} from "../review/run_review.ts";
 import { loadRulesConfig } from "../rules/config_at.ts";
 import { readAcks } from "../acks/file.ts";
 import type { Ack } from "../acks/types.ts";
 import { FROM_WORKTREE, resolveRulesFrom } from "../rules/source.ts";
 import type { CliDeps } from "./deps.ts";
+import type { ReviewAhead } from "./review_ahead.ts";
 import { startProgress } from "./progress.ts";
 import type { OutputFlags, OutputRequest } from "./outputs.ts";
 import type { FlagDefinitions } from "./command.ts";
@@ -145,18 +151,24 @@ export async function reviewAction(
     outputs: (fallback: OutputRequest) => OutputRequest[];
     /** The parser's definitions of the flags (for a background job's argv). */
     definitions: FlagDefinitions;
+    /** The git calls started before this module loaded (lib/cli/review_ahead.ts). */
+    ahead?: ReviewAhead;
   },
 ): Promise<void> {
   const { deps, setExit, outputs } = at;
   const requests = outputs({ format: flags.json ? "json" : "terminal" });
-  const request = await reviewRequest(flags, deps);
+  const request = await reviewRequest(flags, deps, at.ahead?.repo);
   for (const { format } of requests) checkFormatShows(format, request.answerKind);
   if (flags.planOnly) {
     setExit(await planOnly(request, requests, deps));
     return;
   }
   const write = async (io: CliDeps, onRunOpened?: ReviewDeps["onRunOpened"]) => {
-    const outcome = await reviewOnce(request, io, onRunOpened);
+    const outcome = await reviewOnce(
+      { ...request, worktreeAhead: at.ahead?.worktree },
+      io,
+      onRunOpened,
+    );
     await writeOutputs(requests, outcome, { policy: policyOf(request.config), deps: io });
     for (const warning of outcome.storeWarnings ?? []) {
       io.stderr.write(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
@@ -189,8 +201,12 @@ export async function reviewAction(
   }
 }
 
-/** What `review` was asked: the review's options before the pipeline resolves the change. */
-async function reviewRequest(flags: ReviewFlags, deps: CliDeps) {
+/**
+ * What `review` was asked: the review's options before the pipeline resolves the change.
+ *
+ * @param repoAhead the repository around `deps.cwd`, when its resolution started already
+ */
+async function reviewRequest(flags: ReviewFlags, deps: CliDeps, repoAhead?: Promise<Repo>) {
   const target = targetFromFlags(flags);
   const chosen = await chooseKind(flags as unknown as KindFlagValues, deps.cwd);
   if (chosen.answerKind !== "review" && flags.adversarial) {
@@ -198,7 +214,7 @@ async function reviewRequest(flags: ReviewFlags, deps: CliDeps) {
       `--adversarial is a code review prompt: drop it for a ${chosen.answerKind} review`,
     );
   }
-  const repo = await resolveRepo(deps.runner, deps.cwd);
+  const repo = await (repoAhead ?? resolveRepo(deps.runner, deps.cwd));
   const { rules, config, notes, acks } = await rulesAndConfig(flags, deps, repo);
   return {
     cwd: deps.cwd,
@@ -244,7 +260,7 @@ async function rulesAndConfig(flags: ReviewFlags, deps: CliDeps, repo: Repo) {
 
 /** Run the review with a progress line on a terminal. */
 async function reviewOnce(
-  request: Awaited<ReturnType<typeof reviewRequest>>,
+  request: Awaited<ReturnType<typeof reviewRequest>> & Pick<ReviewOptions, "worktreeAhead">,
   deps: CliDeps,
   onRunOpened?: ReviewDeps["onRunOpened"],
 ): Promise<ReviewOutcome<unknown>> {

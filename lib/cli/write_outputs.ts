@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { dirname, resolve } from "node:path";
+import { dirname, resolve } from "../base/path.ts";
 import { writeFileAtomic } from "../base/atomic_write.ts";
 import { UsageError } from "../base/errors.ts";
 import { getRenderer, type RenderInput } from "../formats/registry.ts";

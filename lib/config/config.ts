@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { ParseError } from "jsonc-parser";
 import {
   CATEGORIES,

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { basename } from "node:path";
+import { basename } from "../base/path.ts";
 import { SpawnError } from "./exec.ts";
 
 /** Permissions a `deno run` of review-gate needs (the compiled binary bakes them in). */

@@ -29,6 +29,7 @@ import {
   untrackChild,
 } from "./children.ts";
 import { feedStdin, readBounded } from "./output.ts";
+import { startTimer, type Timer } from "./timer.ts";
 import { startWatchdog, type Watchdog } from "./watchdog.ts";
 
 export type { ProcessGroup } from "./children.ts";
@@ -205,11 +206,12 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
   let aborted = false;
   let exited = false;
   let cutNow: (() => void) | undefined;
+  // web timers (lib/exec/timer.ts): the child's pending status keeps the process alive meanwhile
   const timer = request.timeoutMs !== undefined
-    ? setTimeout(() => {
+    ? startTimer(request.timeoutMs, () => {
       timedOut = true;
       kill();
-    }, request.timeoutMs)
+    })
     : undefined;
   const onAbort = () => {
     aborted = !exited;
@@ -225,19 +227,19 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
     readBounded(child.stderr, limit),
   ];
   if (hasStdin) drains.push(feedStdin(child, request.stdin as Uint8Array | string));
-  let grace: ReturnType<typeof setTimeout> | undefined;
+  let grace: Timer | undefined;
   try {
     const status = await child.status;
     exited = true;
     const durationMs = Math.round(performance.now() - started);
-    if (timer !== undefined) clearTimeout(timer);
+    timer?.clear();
     if (group === "ours" && !timedOut && !aborted && request.signal) {
       aborted = await abortedBy(status.signal, request.signal);
     }
     const drained = Promise.all(drains.map((d) => d.done)).then(() => true);
     const late = new Promise<boolean>((resolve) => {
       cutNow = () => resolve(false);
-      grace = setTimeout(cutNow, OUTPUT_GRACE_MS);
+      grace = startTimer(OUTPUT_GRACE_MS, cutNow); // the pipes being read keep the process alive
     });
     const outputCutAfterExit = !(await Promise.race([drained, late]));
     if (outputCutAfterExit) {
@@ -257,8 +259,8 @@ export async function runProcess(request: ExecRequest): Promise<ExecResult> {
       ...(outputCutAfterExit ? { outputCutAfterExit } : {}),
     };
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
-    if (grace !== undefined) clearTimeout(grace);
+    timer?.clear();
+    grace?.clear();
     request.signal?.removeEventListener("abort", onAbort);
     untrackChild(pid);
     await watchdog?.release();

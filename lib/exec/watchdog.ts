@@ -29,6 +29,7 @@
  *
  * @module
  */
+import { startTimer, type Timer } from "./timer.ts";
 
 /** Seconds between the watchdog's SIGTERM and its SIGKILL of an orphaned child's group. */
 export const WATCHDOG_GRACE_SECONDS = 2;
@@ -125,12 +126,13 @@ async function releaseWatchdog(
 ): Promise<void> {
   await send("done");
   await writer.close().catch(() => {});
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: Timer | undefined;
+  // a web timer (lib/exec/timer.ts): the watchdog's pending status keeps the process alive
   const late = new Promise<"late">((resolve) =>
-    timer = setTimeout(resolve, RELEASE_WAIT_MS, "late")
+    timer = startTimer(RELEASE_WAIT_MS, () => resolve("late"))
   );
   const outcome = await Promise.race([child.status.catch(() => null), late]);
-  clearTimeout(timer);
+  timer?.clear();
   if (outcome === "late") {
     try {
       child.kill("SIGKILL"); // our child, status not yet collected: the pid is still its own

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { runProcess } from "../exec/exec.ts";
 
 const decoder = new TextDecoder();

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "../base/path.ts";
 import { readRegularText } from "../base/regular_file.ts";
 
 /** Include levels followed (git's own limit is 10). */

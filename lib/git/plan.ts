@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { isUtf8 } from "node:buffer";
+import { isUtf8 } from "../base/utf8.ts";
 import { ByteBuffer } from "../base/byte_buffer.ts";
 import { type Section, utf8Length } from "./hunks.ts";
 import type { HunkInfo } from "./patch_reader.ts";

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { isUtf8 } from "node:buffer";
+import { isUtf8 } from "../base/utf8.ts";
 
 /** A decoded file, or why it cannot be shown as text. */
 export type DecodedText =

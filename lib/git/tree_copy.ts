@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { Runner } from "../exec/exec.ts";
 import { git, gitFailure, runGit, stoppedByGroupSignal } from "./git.ts";
 

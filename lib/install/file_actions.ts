@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../base/path.ts";
 import { writeFileAtomic } from "../base/atomic_write.ts";
 import { renderLineDiff } from "./line_diff.ts";
 import { readRegularText } from "../base/regular_file.ts";

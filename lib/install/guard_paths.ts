@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../base/path.ts";
 import { userConfigPath } from "../config/config.ts";
 import type { Repo } from "../git/repo.ts";
 import { userStateDir } from "../store/user_state.ts";

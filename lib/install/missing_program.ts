@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isAbsolute } from "node:path";
+import { isAbsolute } from "../base/path.ts";
 import { statOrNull } from "./file_actions.ts";
 
 /**

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename, dirname, isAbsolute, join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "../base/path.ts";
 import { UsageError } from "../base/errors.ts";
 import { RUN_PERMISSIONS } from "../exec/detached.ts";
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 
 /**
  * Make a fake Homebrew prefix under a temp dir: `Cellar/<name>/<version>/bin/<name>` for each version,

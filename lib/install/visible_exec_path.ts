@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { basename, isAbsolute, join } from "node:path";
+import { basename, isAbsolute, join } from "../base/path.ts";
 
 /** A Homebrew keg: `…/Cellar/<formula>/<version>/…`. */
 const CELLAR = /\/Cellar\/[^/]+\/[^/]+\//;

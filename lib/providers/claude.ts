@@ -32,7 +32,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { resolvePath } from "../base/resolve_path.ts";
 import { dialectText } from "../answer/dialect.ts";
 import { excerptOf, isObject, type Json, num } from "./envelope_values.ts";

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { NoCredentialsError } from "./provider.ts";
 import { allowedName, allowlistEnv, type EnvRule, truthy, withFakeDeno } from "./child_env.ts";
 

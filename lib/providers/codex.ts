@@ -64,7 +64,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { dialectText } from "../answer/dialect.ts";
 import { excerptOf, isObject, type Json, num } from "./envelope_values.ts";
 import { allowlistEnv, withFakeDeno } from "./child_env.ts";

@@ -24,7 +24,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { allowlistEnv, type EnvRule } from "./child_env.ts";
 import { pathExists } from "../base/path_exists.ts";
 

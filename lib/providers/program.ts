@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { delimiter, isAbsolute, join, resolve } from "../base/path.ts";
 import { sha256Hex } from "../base/sha256.ts";
 
 /** Largest program digested whole, bytes. */

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "../base/path.ts";
 import { UsageError } from "../base/errors.ts";
 import { claudeAdapter } from "./claude.ts";
 import { codexAdapter } from "./codex.ts";

@@ -16,7 +16,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { dialectText } from "../answer/dialect.ts";
 import { excerptOf } from "./envelope_values.ts";
 import { allowlistEnv, withFakeDeno } from "./child_env.ts";

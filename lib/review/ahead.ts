@@ -9,22 +9,24 @@
 import type { Repo } from "../git/repo.ts";
 import { snapshotWorktree, type WorktreeSnapshot } from "../git/live_tree.ts";
 import { type CallSetting, prepareCallSetting } from "./call_setting.ts";
-import { signalled, WORKTREE } from "./collect.ts";
+import { signalled } from "../exec/signalled.ts";
+import { WORKTREE } from "./collect.ts";
 import type { ProofScope } from "../session/proof.ts";
 import type { ReviewDeps, ReviewOptions } from "./types.ts";
 
 /**
  * The working tree's snapshot (`git add -A` and `write-tree` on a private index: lib/git/live_tree.ts)
  * started before the review is set up, when the target is the working tree of a repository already
- * resolved: every review of it needs the snapshot, a cache hit or a clean tree too. Its git calls
- * die on an abort like collection's. A failure is handled here and thrown where the change is
- * collected.
+ * resolved: every review of it needs the snapshot, a cache hit or a clean tree too — or the one the
+ * caller started before the review's code loaded (`worktreeAhead`). Its git calls die on an abort
+ * like collection's. A failure is handled here and thrown where the change is collected.
  */
 export function snapshotAhead(
-  options: Pick<ReviewOptions, "repo" | "target">,
+  options: Pick<ReviewOptions, "repo" | "target" | "worktreeAhead">,
   deps: Pick<ReviewDeps, "runner" | "signal">,
 ): Promise<WorktreeSnapshot> | undefined {
   if (!options.repo || (options.target ?? WORKTREE).kind !== "worktree") return undefined;
+  if (options.worktreeAhead) return options.worktreeAhead;
   if (deps.signal?.aborted) return undefined;
   const snapshot = snapshotWorktree(signalled(deps.runner, deps.signal), options.repo);
   snapshot.catch(() => {});

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ExecRequest, Runner } from "../exec/exec.ts";
+import { signalled } from "../exec/signalled.ts";
 import { collectChange, isCleanWorktree } from "../git/collect.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import type { WorktreeSnapshot } from "../git/live_tree.ts";
@@ -19,12 +19,6 @@ import type { ReviewDeps, ReviewOptions } from "./types.ts";
 
 /** What a review without a target looks at. */
 export const WORKTREE: Target = { kind: "worktree" };
-
-/** `runner` with `signal` added to every request that has none (so an abort kills the child). */
-export function signalled(runner: Runner, signal: AbortSignal | undefined): Runner {
-  if (!signal) return runner;
-  return (request: ExecRequest) => runner({ ...request, signal: request.signal ?? signal });
-}
 
 /** A collected change with something to review, and what the rules did to it. */
 export interface Collected {

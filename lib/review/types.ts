@@ -9,6 +9,7 @@ import type { PromptVariant } from "../kinds/definition.ts";
 import type { Config } from "../config/config.ts";
 import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
+import type { WorktreeSnapshot } from "../git/live_tree.ts";
 import type { Change, Target } from "../git/types.ts";
 import type { RulesOptions } from "../rules/options.ts";
 import type { ReviewResult } from "../store/run_record.ts";
@@ -59,6 +60,11 @@ export interface ReviewOptions {
   useCache: boolean;
   /** An already resolved repository (saves a git call). */
   repo?: Repo;
+  /**
+   * The snapshot of `repo`'s working tree, started by the caller before the review's code loaded
+   * (lib/cli/review_ahead.ts); used instead of taking one when the target is the working tree.
+   */
+  worktreeAhead?: Promise<WorktreeSnapshot>;
   /**
    * Where the team's rules (guidelines, path filters) are read from and whether the repository is
    * trusted (lib/rules/options.ts); default: the worktree, trusted. `config` must have been loaded

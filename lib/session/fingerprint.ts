@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 
 /** Signature of one path: "absent", "unreadable", or "<type> <size> <mode> <ino> <mtime ms>". */
 export async function statSignature(path: string): Promise<string> {

@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { includedFiles } from "../git/config_includes.ts";
 import { fingerprintDir, statSignature } from "./fingerprint.ts";
 

@@ -33,7 +33,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { Runner } from "../exec/exec.ts";
 import { withPrivateTempDir } from "../exec/tmpdir.ts";
 import type { Repo } from "../git/repo.ts";

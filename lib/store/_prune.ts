@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 
 /**
  * Remove the files of `dir` whose name ends with one of `suffixes` and whose modification time is

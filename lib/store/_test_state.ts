@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 
 /** Run `fn` with the path of a fresh temporary state directory, then remove that directory. */
 export async function withState(fn: (state: string) => Promise<void>): Promise<void> {

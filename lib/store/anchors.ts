@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { writeStoreFile } from "./_write.ts";
 import { pruneOldFiles } from "./_prune.ts";
 import { noteUnverified, openSealed, sealJson } from "./sealed.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { RunRecord } from "./run_record.ts";
 import { writeStoreFile } from "./_write.ts";
 import { noteUnverified, openSealed, sealJson } from "./sealed.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { StoreError } from "../base/errors.ts";
 import { guardStore } from "./_guard.ts";
 import { jsonText, writeStoreFile } from "./_write.ts";

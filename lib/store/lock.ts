@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { startTimer, type Timer } from "../exec/timer.ts";
 
 /** Options of {@linkcode lockFile}. */
 export interface LockOptions {
@@ -69,17 +70,18 @@ async function raceLock(
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
   if (signal?.aborted) return false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: Timer | undefined;
   let onAbort: (() => void) | undefined;
   const stop = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), Math.max(0, timeoutMs));
+    // a web timer (lib/exec/timer.ts): the pending lock call keeps the process alive meanwhile
+    timer = startTimer(Math.max(0, timeoutMs), () => resolve(false));
     onAbort = () => resolve(false);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
   try {
     return await Promise.race([locking, stop]);
   } finally {
-    clearTimeout(timer);
+    timer?.clear();
     if (onAbort) signal?.removeEventListener("abort", onAbort);
   }
 }

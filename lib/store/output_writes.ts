@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { isAbsolute, join, relative } from "node:path";
+import { isAbsolute, join, relative } from "../base/path.ts";
 import { contentSignature } from "../git/status_listing.ts";
 import { readPathRecord } from "./_path_record.ts";
 import { jsonText, writeStoreFile } from "./_write.ts";

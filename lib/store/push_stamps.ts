@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../base/path.ts";
 import { stateDir } from "./state.ts";
 import { writeStoreFile } from "./_write.ts";
 import { gitTag } from "./sealed.ts";

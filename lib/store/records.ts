@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { ExitCode, ReviewGateError } from "../base/errors.ts";
 import { lockFile } from "./lock.ts";
 import { macsFor, noteUnverified } from "./sealed.ts";

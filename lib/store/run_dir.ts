@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { AttemptRecord } from "../session/types.ts";
 import type { StoredRunRecord } from "./run_record.ts";
 import { jsonText, stageStoreFile, writeStoreFile } from "./_write.ts";

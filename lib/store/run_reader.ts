@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
 import { RUNNING_STATUS, type RunRecord } from "./run_record.ts";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { lockFile } from "./lock.ts";
 import { sessionFileName } from "./sessions.ts";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { guardStore } from "./_guard.ts";
 
 /** Sub-directories of the state dir. */

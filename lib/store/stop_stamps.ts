@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { anchorsDir } from "./anchors.ts";
 import { writeStoreFile } from "./_write.ts";
 import { gitTag } from "./sealed.ts";

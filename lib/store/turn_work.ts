@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { jsonText, writeStoreFile } from "./_write.ts";
 import { sessionFileName } from "./sessions.ts";
 

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { writeStoreFile } from "./_write.ts";
 import { noteUnverified, openSealed, sealJson } from "./sealed.ts";
 import { guardStore } from "./_guard.ts";

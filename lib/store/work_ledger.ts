@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { servingKeys, workDir } from "./turn_work.ts";
 
 /** One Stop's background-review tally. */

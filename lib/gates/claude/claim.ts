@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../base/path.ts";
 import { stateMac } from "../../store/sealed.ts";
 import { sessionFileName } from "../../store/sessions.ts";
 import type { ClaudeHookPayload } from "./payload.ts";

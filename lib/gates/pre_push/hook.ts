@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../base/path.ts";
 import { type HookEntry, hookFailureText, type HookInput, type HookOutput } from "../hook_io.ts";
 import { runPrePushGate } from "./gate.ts";
 import { PRE_PUSH_SKIP_HINT } from "./messages.ts";

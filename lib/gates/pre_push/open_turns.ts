@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { join, resolve } from "../../base/path.ts";
 import { anchorsDir } from "../../store/anchors.ts";
 import { openSealed } from "../../store/sealed.ts";
 import { readAllSessions, type SessionRead, type SessionState } from "../../store/sessions.ts";

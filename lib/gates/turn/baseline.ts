@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../base/path.ts";
 import { snapshotWorktree, type WorktreeSnapshot } from "../../git/live_tree.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import { ensureStateDir, stateDir } from "../../store/state.ts";

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "../../base/path.ts";
 import { readAllSessions, type SessionState } from "../../store/sessions.ts";
 import { OPEN_TURN_HOURS } from "../pre_push/open_turns.ts";
 import type { Repo } from "../../git/repo.ts";

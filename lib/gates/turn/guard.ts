@@ -30,7 +30,7 @@
  *
  * @module
  */
-import { relative } from "node:path";
+import { relative } from "../../base/path.ts";
 import type { GateFinding } from "../messages.ts";
 import type { Runner } from "../../exec/exec.ts";
 import { git } from "../../git/git.ts";

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "../../base/path.ts";
 import { programFiles, shellStartupDirs, shellStartupFiles } from "./guard_places.ts";
 import { programDigest, providerProgram } from "../../providers/program.ts";
 import { sha256Hex } from "../../base/sha256.ts";

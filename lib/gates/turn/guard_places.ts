@@ -36,7 +36,7 @@
  *
  * @module
  */
-import { basename, isAbsolute, join } from "node:path";
+import { basename, isAbsolute, join } from "../../base/path.ts";
 
 /** Largest program file guarded; a larger one (a compiled binary) is left out, as said above. */
 export const MAX_PROGRAM_BYTES = 4 * 1024 * 1024;

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../../base/path.ts";
 import { anchoredHere, OPEN_TURN_HOURS } from "../pre_push/open_turns.ts";
 import {
   type InheritedTurn,

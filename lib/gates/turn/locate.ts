@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "../../base/path.ts";
 import { type Repo, resolveRepo } from "../../git/repo.ts";
 import type { Runner } from "../../exec/exec.ts";
 import { readAnchor } from "../../store/anchors.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../../base/path.ts";
 import type { Runner } from "../../exec/exec.ts";
 import type { Repo } from "../../git/repo.ts";
 import { listStatus } from "../../git/status_listing.ts";

@@ -24,7 +24,7 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { join, resolve } from "../../base/path.ts";
 import type { Runner } from "../../exec/exec.ts";
 import { git, gitText, runGit } from "../../git/git.ts";
 import type { Repo } from "../../git/repo.ts";

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../base/path.ts";
 import { isDeepStrictEqual } from "node:util";
 import { ConfigError } from "../../base/errors.ts";
 import {

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { join, resolve } from "../../base/path.ts";
 import { UsageError } from "../../base/errors.ts";
 import { parseSettingsText } from "../settings_text.ts";
 import { readRegularText } from "../../base/regular_file.ts";

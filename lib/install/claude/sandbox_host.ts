@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../base/path.ts";
 import type { Runner } from "../../exec/exec.ts";
 
 /** The first `name` on `PATH` that is a file, or `null`. */

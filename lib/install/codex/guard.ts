@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../base/path.ts";
 import { parse as parseToml } from "smol-toml";
 import { MANAGED_MARKER } from "../git/stub.ts";
 import type { FileAction } from "../file_actions.ts";

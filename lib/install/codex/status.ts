@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../base/path.ts";
 import { readTextOrNull } from "../file_actions.ts";
 import { isOurHook, parseSettingsText, type Settings } from "../settings_text.ts";
 import { CODEX_HOOK_EVENTS, type CodexScope } from "./entries.ts";

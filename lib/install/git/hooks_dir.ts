@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname } from "../../base/path.ts";
 import type { Runner } from "../../exec/exec.ts";
 import { UsageError } from "../../base/errors.ts";
 import { gitText } from "../../git/git.ts";

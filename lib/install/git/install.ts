@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../base/path.ts";
 import type { Runner } from "../../exec/exec.ts";
 import { UsageError } from "../../base/errors.ts";
 import {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { dirname, relative } from "node:path";
+import { dirname, relative } from "../../base/path.ts";
 import type { Runner } from "../../exec/exec.ts";
 import { git, gitText } from "../../git/git.ts";
 import type { Repo } from "../../git/repo.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
+import { basename, join } from "../../base/path.ts";
 import type { Runner } from "../../exec/exec.ts";
 import { readTextOrNull, statOrNull } from "../file_actions.ts";
 import { missingProgramPath, missingProgramText } from "../missing_program.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../../base/path.ts";
 import { UsageError } from "../../base/errors.ts";
 import { sha256Hex } from "../../base/sha256.ts";
 import { MAX_PLAN_ITEMS, parsePlan } from "./plan.ts";
