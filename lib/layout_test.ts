@@ -170,3 +170,15 @@ Deno.test("lib/review/ imports of lib/kinds/ are the kind registry, definition a
   }
   assert.deepEqual(problems, []);
 });
+
+Deno.test("product code outside lib/install/ imports none of the node: modules that start Node compatibility", () => {
+  // docs/design.md "Performance notes": node:path, node:util, node:buffer and node:timers start
+  // Deno's Node compatibility layer (~10–20 ms of every run); test/e2e/node_compat_test.ts checks
+  // the review path at run time, this checks every file, including the providers a fake never uses
+  const slow = /\bfrom\s*["']node:(path|util|buffer|timers)(\/[a-z]+)?["']/;
+  const offenders = sources(["lib", "main.ts"]).filter((file) =>
+    !/_test\.ts$/.test(file) && !file.startsWith("lib/install/") &&
+    slow.test(Deno.readTextFileSync(join(ROOT, file)))
+  );
+  assert.deepEqual(offenders, []);
+});

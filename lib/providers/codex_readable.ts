@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../base/path.ts";
 
 /** A real path, or null when it does not resolve. */
 async function real(path: string): Promise<string | null> {
