@@ -47,14 +47,18 @@ async function copyPinned(): Promise<void> {
   }
 }
 
-/** `deno cache` every shipped module into `deno-cache/`, from the copies alone when `offline`. */
+/**
+ * `deno cache` every shipped module into `deno-cache/` under deno.lock, as the installed command
+ * runs (bin/review-gate-npm: `--frozen`, so every package the lock pins is needed), from the copies
+ * alone when `offline`.
+ */
 async function cacheModules(offline: boolean): Promise<boolean> {
   const modules = ["main.ts", ...(await entries(join(root, "lib"))).sort()];
   const { success } = await new Deno.Command(Deno.execPath(), {
     args: [
       "cache",
       "--quiet",
-      "--no-lock",
+      "--frozen",
       "--node-modules-dir=none",
       ...(offline ? ["--cached-only"] : []),
       ...modules,

@@ -53,7 +53,8 @@ Deno.test("npm pack + npm install -g gives a review-gate command that runs offli
   try {
     const env = { ...Deno.env.toObject(), HOME: join(tmp, "home"), TMPDIR: tmp };
     await Deno.mkdir(env.HOME);
-    const pack = await run("npm", ["pack", "--pack-destination", tmp], ROOT, env);
+    // packing copies the packages from this machine's Deno cache (scripts/npm_deno_cache.ts)
+    const pack = await run("npm", ["pack", "--pack-destination", tmp], ROOT, Deno.env.toObject());
     assert.equal(pack.code, 0, pack.out);
     const installed = await npmInstall(join(tmp, "review-gate-0.1.0.tgz"), join(tmp, "p"), env);
     if (!installed.ok) {
