@@ -19,6 +19,7 @@ import { INTERRUPT_SIGNALS, runProcess } from "./lib/exec/exec.ts";
 import { killAllChildren } from "./lib/exec/children.ts";
 import { cleanupAllTempDirs } from "./lib/exec/tmpdir.ts";
 import { ExitCode, ReviewGateError } from "./lib/base/errors.ts";
+import { npmLauncher } from "./lib/install/npm_launcher.ts";
 
 /**
  * A stream sink; once the reader has gone (`review-gate … | head`), further output is dropped. Any
@@ -111,16 +112,18 @@ async function main(): Promise<number> {
   const controller = new AbortController();
   const onSignal = interruptHandler(controller, (code) => Deno.exit(code));
   for (const signal of INTERRUPT_SIGNALS) Deno.addSignalListener(signal, onSignal);
+  const env = Deno.env.toObject();
+  const self = { execPath: Deno.execPath(), mainPath: mainPath() };
   const deps: CliDeps = {
     cwd: Deno.cwd(),
-    env: Deno.env.toObject(),
+    env,
     stdout: sink(Deno.stdout, "stdout"),
     stderr: sink(Deno.stderr, "stderr"),
     readStdin: async () => new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer()),
     runner: runProcess,
     now: () => new Date(),
     signal: controller.signal,
-    self: { execPath: Deno.execPath(), mainPath: mainPath() },
+    self: { ...self, launcher: npmLauncher(env, self.mainPath) },
   };
   try {
     // Hooks run on every push and every Claude turn: skip loading the parser and the pipeline.

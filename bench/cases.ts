@@ -15,6 +15,7 @@ import { hookCases } from "./hook_cases.ts";
 import { scaleCases } from "./scale_cases.ts";
 import { realCases } from "./real_cases.ts";
 import { workCases } from "./work_cases.ts";
+import { npmCases } from "./npm_cases.ts";
 import { gitCallsDiffer, oneShotFloorCase } from "./floor_case.ts";
 import type { Measurement } from "./measure.ts";
 
@@ -234,7 +235,7 @@ export const treeCopyCases: CaseFactory = (ctx) => {
 
 /**
  * The other groups, one file each ((c) hooks, (d) here, (e) scale, (f) real histories, (g) review
- * while working).
+ * while working, (h) the npm-installed command).
  */
 export const EXTENSION_CASES: CaseFactory[] = [
   hookCases,
@@ -242,6 +243,7 @@ export const EXTENSION_CASES: CaseFactory[] = [
   scaleCases,
   realCases,
   workCases,
+  npmCases,
 ];
 
 /** Every case factory, in table order. */

@@ -43,6 +43,7 @@ import { doctorRoutes } from "./doctor.ts";
 import { ackRoutes } from "./ack.ts";
 import { acksRoutes } from "./acks.ts";
 import { statsRoutes } from "./stats.ts";
+import { demoRoutes } from "./demo.ts";
 
 /** The version printed by `--version`. */
 export const VERSION: string = denoJson.version;
@@ -64,6 +65,7 @@ const COMMANDS: readonly CommandRoutes[] = [
   ackRoutes,
   acksRoutes,
   statsRoutes,
+  demoRoutes,
 ];
 
 /** How help is laid out: flags in kebab-case, every flag in the usage lines. */

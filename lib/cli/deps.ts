@@ -27,7 +27,8 @@ export interface CliDeps {
   signal: AbortSignal;
   /**
    * Where this review-gate runs from, for installed hooks: `execPath` is `Deno.execPath()` (deno or
-   * the compiled binary), `mainPath` the absolute `main.ts` when run by deno.
+   * the compiled binary), `mainPath` the absolute `main.ts` when run by deno, `launcher` the npm
+   * command that started it (lib/install/npm_launcher.ts), which hooks then name instead.
    */
-  self: { execPath: string; mainPath?: string };
+  self: { execPath: string; mainPath?: string; launcher?: string };
 }

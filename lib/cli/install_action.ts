@@ -91,9 +91,10 @@ export async function act(install: boolean, flags: InstallFlags, deps: CliDeps):
   );
   const note = gateChangeNote(await guardedWords(deps.runner, { repo, env: deps.env }, touched));
   if (note) deps.stdout.write(`${note}\n`);
-  if (install && transientExec(self.execPath)) {
+  const named = self.launcher ?? self.execPath;
+  if (install && transientExec(named)) {
     deps.stderr.write(
-      `review-gate: warning: the hooks name ${self.execPath}, inside npx's cache, which npm may clean at any time (every push and stop would then fail until you install again): install Deno globally (npm i -g deno@2.9.6) and run "install" again from it\n`,
+      `review-gate: warning: the hooks name ${named}, inside npx's cache, which npm may clean at any time (every push and stop would then fail until you install again): install review-gate globally (npm i -g review-gate), or Deno (npm i -g deno@2.9.6), and run "install" again from it\n`,
     );
   }
 }

@@ -22,13 +22,17 @@ export const RUN_PERMISSIONS = [
 ] as const;
 
 /**
- * The argv that starts this review-gate: the compiled binary, or
- * `deno run --allow-… <main.ts>`.
+ * The argv that starts this review-gate: the npm command that started this run
+ * (lib/install/npm_launcher.ts), the compiled binary, or `deno run --allow-… <main.ts>`.
  *
- * @param self `execPath` (`Deno.execPath()`) and `mainPath` (main.ts, when run by deno)
+ * @param self `execPath` (`Deno.execPath()`), `mainPath` (main.ts, when run by deno) and
+ *   `launcher` (the npm command, when it started this run)
  * @throws {Error} when run by deno without a `mainPath`
  */
-export function selfArgv(self: { execPath: string; mainPath?: string }): string[] {
+export function selfArgv(
+  self: { execPath: string; mainPath?: string; launcher?: string },
+): string[] {
+  if (self.launcher) return [self.launcher];
   const name = basename(self.execPath).toLowerCase();
   if (name !== "deno" && name !== "deno.exe") return [self.execPath];
   if (!self.mainPath) throw new Error("Cannot find review-gate's main.ts to start it again");

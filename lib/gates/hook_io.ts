@@ -22,7 +22,7 @@ export interface HookInput {
   /** Aborted on SIGINT/SIGTERM. */
   signal?: AbortSignal;
   /** This review-gate (`Deno.execPath()` and main.ts), for a hook that starts it again. */
-  self?: { execPath: string; mainPath?: string };
+  self?: { execPath: string; mainPath?: string; launcher?: string };
 }
 
 /** What a hook runtime decided. */

@@ -29,12 +29,15 @@ export interface SelfCommandOptions {
   execPath: string;
   /** Absolute path of `main.ts` (only used when `execPath` is deno). */
   mainPath?: string;
+  /** The npm command that started this run (lib/install/npm_launcher.ts): named instead. */
+  launcher?: string;
 }
 
 /**
  * Decide the command line that starts review-gate from a hook.
  *
- * Compiled (`execPath` is not named `deno`): `'<execPath>'`. Not compiled:
+ * Started by the npm command: `'<launcher>'`. Compiled (`execPath` is not named `deno`):
+ * `'<execPath>'`. Otherwise:
  * `'<deno>' run --allow-read --allow-write --allow-env --allow-run '<mainPath>'`.
  *
  * @param options execPath and mainPath, both absolute
@@ -47,7 +50,8 @@ export interface SelfCommandOptions {
  * ```
  */
 export function selfCommand(options: SelfCommandOptions): string {
-  const { execPath, mainPath } = options;
+  const { execPath, mainPath, launcher } = options;
+  if (launcher !== undefined && isAbsolute(launcher)) return shellQuote(launcher);
   if (!isAbsolute(execPath)) {
     throw new UsageError(
       `Cannot use the relative executable path "${execPath}" in a hook: run review-gate by an absolute path`,

@@ -33,7 +33,7 @@ export interface JobStart {
   cwd: string;
   env: Record<string, string | undefined>;
   /** This review-gate (`Deno.execPath()`, main.ts). */
-  self: { execPath: string; mainPath?: string };
+  self: { execPath: string; mainPath?: string; launcher?: string };
   /** What the flags say is reviewed, until the job knows the change's label. */
   target: string;
   provider: string;

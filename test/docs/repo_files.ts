@@ -1,6 +1,6 @@
 /**
  * The repository's own text files whose comments the docs checks read: sources, scripts, hooks,
- * workflows and Markdown (its prose, outside code), without data (recorded samples, generated validators, caches) and
+ * workflows and Markdown (its prose, outside code), without data (recorded samples, generated validators, caches, the npm pack's deno-cache/) and
  * without what is not the repository's (`.git`, `node_modules`).
  *
  * @module
@@ -18,6 +18,7 @@ const SKIPPED = new Set([
   ".git",
   "node_modules",
   "coverage",
+  "deno-cache",
   "fixtures/sample",
   "lib/generated",
   "test/contract/.cache",
