@@ -13,6 +13,9 @@ const ROOTS = ["main.ts", "lib/cli/app.ts", "lib/cli/review_ahead.ts", "lib/cli/
 const LOADED_WHEN_USED: Record<string, string> = {
   "lib/generated/config_validator.js": "a config file, a REVIEW_GATE_* setting or a policy flag",
   "lib/generated/acks_validator.js": "an acks file to read",
+  "lib/providers/claude.ts": "claude asked",
+  "lib/providers/codex.ts": "codex asked",
+  "lib/providers/vibe.ts": "vibe asked",
 };
 
 interface InfoModule {
