@@ -19,6 +19,7 @@ import { INTERRUPT_SIGNALS, runProcess } from "./lib/exec/exec.ts";
 import { killAllChildren } from "./lib/exec/children.ts";
 import { cleanupAllTempDirs } from "./lib/exec/tmpdir.ts";
 import { ExitCode, ReviewGateError } from "./lib/base/errors.ts";
+import { trace } from "./lib/base/trace.ts";
 import { npmLauncher } from "./lib/install/npm_launcher.ts";
 
 /**
@@ -109,6 +110,7 @@ export function interruptHandler(
 }
 
 async function main(): Promise<number> {
+  trace("main");
   const controller = new AbortController();
   const onSignal = interruptHandler(controller, (code) => Deno.exit(code));
   for (const signal of INTERRUPT_SIGNALS) Deno.addSignalListener(signal, onSignal);
@@ -129,7 +131,10 @@ async function main(): Promise<number> {
     // Hooks run on every push and every Claude turn: skip loading the parser and the pipeline.
     const code = isFastHookCall(Deno.args)
       ? await runHook(Deno.args[1], Deno.args.slice(2), deps)
-      : await (await import("./lib/cli/app.ts")).run(Deno.args, deps);
+      : await (await import("./lib/cli/app.ts").finally(() => trace("app.ts loaded"))).run(
+        Deno.args,
+        deps,
+      );
     return controller.signal.aborted && code !== 0 ? 130 : code;
   } finally {
     cleanupAllTempDirs();

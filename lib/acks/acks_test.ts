@@ -31,21 +31,20 @@ Deno.test("the generated acks validator is up to date with schemas/acks.schema.j
   );
 });
 
-Deno.test("parseAcksText() accepts the schema's shape and names what is wrong otherwise", () => {
-  assert.deepEqual(parseAcksText(JSON.stringify({ version: 1, acks: [ACK] }), "x"), [ACK]);
-  assert.throws(
-    () => parseAcksText("{", "f.json"),
+Deno.test("parseAcksText() accepts the schema's shape and names what is wrong otherwise", async () => {
+  assert.deepEqual(await parseAcksText(JSON.stringify({ version: 1, acks: [ACK] }), "x"), [ACK]);
+  await assert.rejects(
+    parseAcksText("{", "f.json"),
     (e) => e instanceof ConfigError && /not JSON/.test(e.message),
   );
-  assert.throws(
-    () =>
-      parseAcksText(
-        JSON.stringify({ version: 1, acks: [{ ...ACK, fingerprint: "short" }] }),
-        "f.json",
-      ),
+  await assert.rejects(
+    parseAcksText(
+      JSON.stringify({ version: 1, acks: [{ ...ACK, fingerprint: "short" }] }),
+      "f.json",
+    ),
     /Invalid f\.json: "acks\.0\.fingerprint" must match pattern/,
   );
-  assert.throws(() => parseAcksText(JSON.stringify({ version: 2, acks: [] }), "f"), /"version"/);
+  await assert.rejects(parseAcksText(JSON.stringify({ version: 2, acks: [] }), "f"), /"version"/);
 });
 
 Deno.test("expiry: an ack holds through its last day (UTC); parseExpiry reads days and spans", () => {

@@ -12,7 +12,6 @@ import { writeFileAtomic } from "../base/atomic_write.ts";
 import type { Runner } from "../exec/exec.ts";
 import { runGit } from "../git/git.ts";
 import { type AjvError, describeError } from "../config/validate.ts";
-import validateAcks from "../generated/acks_validator.js";
 import { type Ack, ACKS_FILE, type AcksSource } from "./types.ts";
 import { readRegularText } from "../base/regular_file.ts";
 import { compareCodeUnits } from "../base/compare.ts";
@@ -25,13 +24,15 @@ import { compareCodeUnits } from "../base/compare.ts";
  * @returns the acknowledgements
  * @throws {ConfigError} for text that is not JSON or does not fit the schema
  */
-export function parseAcksText(text: string, label: string): Ack[] {
+export async function parseAcksText(text: string, label: string): Promise<Ack[]> {
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
     throw new ConfigError(`Invalid ${label}: not JSON (${(error as Error).message})`);
   }
+  // the generated validator (~16 KB) loads only when there is a file to check
+  const { default: validateAcks } = await import("../generated/acks_validator.js");
   if (!validateAcks(value)) {
     const errors = (validateAcks as unknown as { errors?: AjvError[] }).errors ?? [];
     const problems = errors.slice(0, 5).map((e) => describeError(e, "the file"));
@@ -60,7 +61,7 @@ export async function readAcks(runner: Runner, source: AcksSource): Promise<Ack[
       if (error instanceof Deno.errors.NotFound) return [];
       throw error;
     }
-    return parseAcksText(text, ACKS_FILE);
+    return await parseAcksText(text, ACKS_FILE);
   }
   const spec = `${source.rev}:${ACKS_FILE}`;
   const found = await runGit(runner, source.root, ["rev-parse", "--verify", "--quiet", spec]);
@@ -68,7 +69,7 @@ export async function readAcks(runner: Runner, source: AcksSource): Promise<Ack[
   const blob = await runGit(runner, source.root, ["cat-file", "blob", spec]);
   if (blob.code !== 0) return [];
   const label = `${ACKS_FILE} at ${source.rev.slice(0, 12)}`;
-  return parseAcksText(new TextDecoder().decode(blob.stdout), label);
+  return await parseAcksText(new TextDecoder().decode(blob.stdout), label);
 }
 
 /**
@@ -85,7 +86,7 @@ export async function writeAcks(root: string, acks: readonly Ack[]): Promise<str
     compareCodeUnits(a.file, b.file) || compareCodeUnits(a.fingerprint, b.fingerprint)
   );
   const text = JSON.stringify({ version: 1, acks: sorted }, null, 2) + "\n";
-  parseAcksText(text, "acknowledgement");
+  await parseAcksText(text, "acknowledgement");
   const path = join(root, ACKS_FILE);
   await Deno.mkdir(dirname(path), { recursive: true });
   await writeFileAtomic(path, text);

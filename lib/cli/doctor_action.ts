@@ -48,7 +48,7 @@ export interface DoctorCheck {
 
 async function checkProviders(deps: CliDeps, selected: string): Promise<DoctorCheck[]> {
   return await Promise.all(PROVIDER_NAMES.map(async (name) => {
-    const adapter = getProvider(name);
+    const adapter = await getProvider(name);
     const bin = resolveBinary(adapter, deps.env);
     const optional = name !== selected;
     try {
@@ -322,7 +322,7 @@ async function checkReviewerAuth(deps: CliDeps, provider: string): Promise<Docto
     return { area, ok: true, detail: "the bundled fake provider: it needs no credentials" };
   }
   try {
-    const lines = await getProvider(provider).describeAuth(deps.env);
+    const lines = await (await getProvider(provider)).describeAuth(deps.env);
     return { area: `reviewer auth (${provider})`, ok: true, detail: lines.join("; ") };
   } catch (error) {
     const warning = error instanceof NoCredentialsError;
@@ -338,7 +338,7 @@ async function isBundledFake(provider: string, deps: CliDeps): Promise<boolean> 
   if (FAKE_BIN.protocol !== "file:") return false;
   const { getProvider, resolveBinary } = await import("../providers/registry.ts");
   const { programPath } = await import("../providers/program.ts");
-  const bin = resolveBinary(getProvider(provider), deps.env, deps.cwd);
+  const bin = resolveBinary(await getProvider(provider), deps.env, deps.cwd);
   const path = programPath(bin, deps.env, deps.cwd);
   const dir = await Deno.realPath(FAKE_BIN).catch(() => null);
   return path !== null && dir !== null && path.startsWith(`${dir}/`);

@@ -21,6 +21,7 @@ import { OUTPUT_FLAGS, outputRequests } from "./outputs.ts";
 import { POLICY_FLAGS } from "./policy_flags.ts";
 import { kindFlagDefinitions } from "./kind_options.ts";
 import type { ReviewFlags } from "./review_action.ts";
+import { trace } from "../base/trace.ts";
 
 /** What `review --help` prints after the options. */
 const REVIEW_HELP = `
@@ -105,10 +106,14 @@ export const reviewRoutes: CommandRoutes = {
     docs: { brief: BRIEF, fullDescription: BRIEF + "\n" + REVIEW_HELP },
     parameters: { flags: REVIEW_FLAGS, aliases: { p: "provider", m: "model" } },
     async func(this: CliContext, flags: ReviewFlags) {
+      trace("review: command parsed");
       // the review's first git calls run while its code loads (lib/cli/review_ahead.ts)
       const ahead = (await import("./review_ahead.ts")).reviewAhead(flags, this.deps);
+      trace("review: ahead started");
       try {
-        await (await import("./review_action.ts")).reviewAction(flags, {
+        const { reviewAction } = await import("./review_action.ts");
+        trace("review: review_action.ts loaded");
+        await reviewAction(flags, {
           deps: this.deps,
           setExit: (code) => this.setExit(code),
           outputs: (fallback) => outputRequests(flags, this.args, fallback),

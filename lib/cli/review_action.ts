@@ -35,6 +35,7 @@ import type { CouncilPolicy, Severity } from "../kinds/review/types.ts";
 import { writeOutputs, writeOutputText } from "./write_outputs.ts";
 import { policyFlagLayer } from "./policy_flags.ts";
 import { chooseKind, type KindFlagValues } from "./kind_options.ts";
+import { trace } from "../base/trace.ts";
 
 /** `review`'s parsed flags (lib/cli/review.ts `REVIEW_FLAGS`). */
 export type ReviewFlags = OutputFlags & {
@@ -169,7 +170,9 @@ export async function reviewAction(
       io,
       onRunOpened,
     );
+    trace("review: pipeline ended");
     await writeOutputs(requests, outcome, { policy: policyOf(request.config), deps: io });
+    trace("review: outputs written");
     for (const warning of outcome.storeWarnings ?? []) {
       io.stderr.write(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
     }
@@ -215,7 +218,9 @@ async function reviewRequest(flags: ReviewFlags, deps: CliDeps, repoAhead?: Prom
     );
   }
   const repo = await (repoAhead ?? resolveRepo(deps.runner, deps.cwd));
+  trace("review: repository resolved");
   const { rules, config, notes, acks } = await rulesAndConfig(flags, deps, repo);
+  trace("review: config and acks loaded");
   return {
     cwd: deps.cwd,
     repo,

@@ -225,7 +225,7 @@ async function ensureValid(value: unknown, where: string): Promise<void> {
  *
  * @throws {ConfigError} naming the variable when its value has the wrong type or is out of range
  */
-export function envLayer(env: Record<string, string | undefined>): ConfigLayer {
+export async function envLayer(env: Record<string, string | undefined>): Promise<ConfigLayer> {
   const layer: ConfigLayer = {};
   for (const [name, { key, type }] of Object.entries(ENV_KEYS)) {
     const raw = env[name];
@@ -246,7 +246,7 @@ export function envLayer(env: Record<string, string | undefined>): ConfigLayer {
       }
       value = raw === "1" || raw === "true";
     }
-    const problems = configProblems({ [key]: value });
+    const problems = await configProblems({ [key]: value });
     if (problems.length > 0) {
       throw new ConfigError(`Invalid ${name}="${raw}": ${problems.join("; ")}`);
     }
@@ -360,7 +360,7 @@ export async function loadConfig(
     sources.push(options.repoText.source);
     layers.push(await parseConfigText(options.repoText.text, options.repoText.source));
   }
-  layers.push(envLayer(options.env));
+  layers.push(await envLayer(options.env));
   if (options.flags) {
     await ensureValid(options.flags, "command-line options");
     layers.push(options.flags);

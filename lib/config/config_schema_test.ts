@@ -74,11 +74,15 @@ Deno.test("the Config type and the config schema have the same keys (checked by 
   assert.equal(typeMatchesSchema, true);
 });
 
-Deno.test("DEFAULT_CONFIG validates against schemas/config.schema.json, compiled with ajv", () => {
+Deno.test("DEFAULT_CONFIG validates against schemas/config.schema.json, compiled with ajv", async () => {
   const ajv = new Ajv2020({ strict: true, allErrors: true });
   const validate = ajv.compile(schema);
   assert.equal(validate(DEFAULT_CONFIG), true, JSON.stringify(validate.errors));
-  assert.deepEqual(configProblems(structuredClone(DEFAULT_CONFIG)), [], "the generated validator");
+  assert.deepEqual(
+    await configProblems(structuredClone(DEFAULT_CONFIG)),
+    [],
+    "the generated validator",
+  );
 });
 
 Deno.test("every key of DEFAULT_CONFIG is a property of the config schema", () => {

@@ -1,4 +1,4 @@
-import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
+import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
 import { DEFAULT_CONFIG, envLayer, loadConfig, mergeLayers, parseConfigText } from "./config.ts";
 import { ConfigError } from "../base/errors.ts";
@@ -16,9 +16,9 @@ Deno.test("the generated config validator is up to date with schemas/config.sche
 Deno.test("an empty config layer is valid, as the generated validator says", async () => {
   const { default: validateConfig } = await import("../generated/config_validator.js");
   equal(validateConfig({}), true);
-  deepEqual(configProblems({}), []);
-  equal(configProblems({ no_such_key: 1 }).length, 1);
-  equal(configProblems([]).length > 0, true);
+  deepEqual(await configProblems({}), []);
+  equal((await configProblems({ no_such_key: 1 })).length, 1);
+  equal((await configProblems([])).length > 0, true);
 });
 
 Deno.test("parseConfigText() accepts comments and trailing commas", async () => {
@@ -76,8 +76,8 @@ Deno.test("parseConfigText() drops a leading UTF-8 byte order mark", async () =>
   deepEqual(await parseConfigText("\uFEFF", "bom.json"), {});
 });
 
-Deno.test("envLayer() refuses REVIEW_GATE_MAX_TURNS past the schema maximum", () => {
-  throws(() => envLayer({ REVIEW_GATE_MAX_TURNS: "1e300" }), /REVIEW_GATE_MAX_TURNS.*<= 200/);
+Deno.test("envLayer() refuses REVIEW_GATE_MAX_TURNS past the schema maximum", async () => {
+  await rejects(envLayer({ REVIEW_GATE_MAX_TURNS: "1e300" }), /REVIEW_GATE_MAX_TURNS.*<= 200/);
 });
 
 Deno.test("parseConfigText() says what is wrong in words, with the file, line and column", async () => {
@@ -114,21 +114,25 @@ Deno.test("parseConfigText() says what is wrong in words, with the file, line an
   }
 });
 
-Deno.test("envLayer() reads typed values and names the variable on a bad one", () => {
+Deno.test("envLayer() reads typed values and names the variable on a bad one", async () => {
   deepEqual(
-    envLayer({ REVIEW_GATE_FAIL_ON: "low", REVIEW_GATE_CACHE: "0", REVIEW_GATE_MAX_TURNS: "4" }),
+    await envLayer({
+      REVIEW_GATE_FAIL_ON: "low",
+      REVIEW_GATE_CACHE: "0",
+      REVIEW_GATE_MAX_TURNS: "4",
+    }),
     {
       fail_on: "low",
       cache: false,
       max_turns: 4,
     },
   );
-  throws(
-    () => envLayer({ REVIEW_GATE_PROVIDER: "gpt" }),
+  await rejects(
+    envLayer({ REVIEW_GATE_PROVIDER: "gpt" }),
     /REVIEW_GATE_PROVIDER="gpt".*"provider" must be one of/,
   );
-  throws(
-    () => envLayer({ REVIEW_GATE_TIMEOUT_SECONDS: "soon" }),
+  await rejects(
+    envLayer({ REVIEW_GATE_TIMEOUT_SECONDS: "soon" }),
     /REVIEW_GATE_TIMEOUT_SECONDS="soon": expected a number/,
   );
 });

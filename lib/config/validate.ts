@@ -1,10 +1,12 @@
 /**
  * Config validation through the ajv standalone validator generated from
- * `schemas/config.schema.json` (`deno task gen`), so loading config never loads ajv itself.
+ * `schemas/config.schema.json` (`deno task gen`), so loading config never loads ajv itself. The
+ * validator (~66 KB of generated code) loads on the first non-empty value checked: a review with no
+ * config file, no `REVIEW_GATE_*` setting and no policy flag never loads it (docs/design.md
+ * "Performance notes": code loads where it is used).
  *
  * @module
  */
-import validateConfig from "../generated/config_validator.js";
 
 /** One error of an ajv validator (the fields the messages use). */
 export interface AjvError {
@@ -21,9 +23,10 @@ export interface AjvError {
  *
  * @param value parsed JSON of one config layer
  * @returns problems like `gates.pre_push.on_error must be one of "allow", "block"`; empty when valid
+ *   (an empty object is valid without loading the validator)
  */
-export function configProblems(value: unknown): string[] {
-  return configErrors(value).map((error) => describeError(error, "the config"));
+export async function configProblems(value: unknown): Promise<string[]> {
+  return (await configErrors(value)).map((error) => describeError(error, "the config"));
 }
 
 /**
@@ -34,7 +37,7 @@ export function configProblems(value: unknown): string[] {
  * @returns problems like `unknown key "on_eror" (did you mean "gates.pre_push.on_error"?)`
  */
 export async function configProblemsWithHints(value: unknown): Promise<string[]> {
-  const errors = configErrors(value);
+  const errors = await configErrors(value);
   if (errors.length === 0) return [];
   const [{ default: schema }, { unknownKeyHint }] = await Promise.all([
     import("../../schemas/config.schema.json", { with: { type: "json" } }),
@@ -44,9 +47,10 @@ export async function configProblemsWithHints(value: unknown): Promise<string[]>
 }
 
 /** The config validator's errors for a value (none when valid). */
-function configErrors(value: unknown): AjvError[] {
-  // An empty layer (no flag given, the usual case) is valid: skip compiling the whole validator.
+async function configErrors(value: unknown): Promise<AjvError[]> {
+  // An empty layer (no flag given, the usual case) is valid: skip loading the whole validator.
   if (isEmptyObject(value)) return [];
+  const { default: validateConfig } = await import("../generated/config_validator.js");
   if (validateConfig(value)) return [];
   return [...(validateConfig as unknown as { errors?: AjvError[] }).errors ?? []];
 }

@@ -2,23 +2,22 @@
  * The provider registry: name → adapter, and how to find each CLI's binary. Adding a provider is
  * one new adapter file plus one line in {@linkcode PROVIDERS} and its name in
  * lib/providers/names.ts (what the command line offers without loading an adapter; the compiler
- * checks that the two agree).
+ * checks that the two agree). Each adapter module loads when its provider is first asked for: a
+ * review loads the configured provider's adapter only (docs/design.md "Performance notes": code
+ * loads where it is used).
  *
  * @module
  */
 
 import { isAbsolute, resolve } from "../base/path.ts";
 import { UsageError } from "../base/errors.ts";
-import { claudeAdapter } from "./claude.ts";
-import { codexAdapter } from "./codex.ts";
 import type { ProviderAdapter } from "./provider.ts";
 import { PROVIDER_NAMES, type ProviderName } from "./names.ts";
-import { vibeAdapter } from "./vibe.ts";
 
-const PROVIDERS: Record<ProviderName, ProviderAdapter> = {
-  claude: claudeAdapter,
-  codex: codexAdapter,
-  vibe: vibeAdapter,
+const PROVIDERS: Record<ProviderName, () => Promise<ProviderAdapter>> = {
+  claude: async () => (await import("./claude.ts")).claudeAdapter,
+  codex: async () => (await import("./codex.ts")).codexAdapter,
+  vibe: async () => (await import("./vibe.ts")).vibeAdapter,
 };
 
 /** Every supported provider name, in display order (lib/providers/names.ts). */
@@ -37,15 +36,15 @@ export function isProviderName(name: string): name is ProviderName {
  * The adapter for a provider name.
  *
  * @param name "claude", "codex" or "vibe"
- * @returns the adapter
+ * @returns the adapter (its module loaded on first use)
  * @throws {UsageError} for any other name, listing the valid choices
  */
-export function getProvider(name: string): ProviderAdapter {
+export async function getProvider(name: string): Promise<ProviderAdapter> {
   if (!isProviderName(name)) {
     const choices = PROVIDER_NAMES.map((n) => `"${n}"`).join(", ");
     throw new UsageError(`Unknown provider "${name}": choose one of ${choices}`);
   }
-  return PROVIDERS[name];
+  return await PROVIDERS[name]();
 }
 
 /**

@@ -2,46 +2,49 @@ import assert from "node:assert/strict";
 import { UsageError } from "../base/errors.ts";
 import { getProvider, missingBinaryMessage, PROVIDER_NAMES, resolveBinary } from "./registry.ts";
 
-Deno.test("getProvider() returns the adapter for each name", () => {
+Deno.test("getProvider() returns the adapter for each name", async () => {
   assert.deepEqual(PROVIDER_NAMES, ["claude", "codex", "vibe"]);
-  for (const name of PROVIDER_NAMES) assert.equal(getProvider(name).name, name);
+  for (const name of PROVIDER_NAMES) assert.equal((await getProvider(name)).name, name);
 });
 
-Deno.test("getProvider() refuses an unknown name, listing the choices", () => {
-  assert.throws(() => getProvider("gemini"), (e: unknown) => {
+Deno.test("getProvider() refuses an unknown name, listing the choices", async () => {
+  await assert.rejects(getProvider("gemini"), (e: unknown) => {
     assert.ok(e instanceof UsageError);
     assert.equal(e.message, 'Unknown provider "gemini": choose one of "claude", "codex", "vibe"');
     assert.equal(e.exitCode, 2);
     return true;
   });
-  assert.throws(() => getProvider("toString"), UsageError);
+  await assert.rejects(getProvider("toString"), UsageError);
 });
 
-Deno.test("resolveBinary() prefers the non-empty env override", () => {
-  const codex = getProvider("codex");
+Deno.test("resolveBinary() prefers the non-empty env override", async () => {
+  const codex = await getProvider("codex");
   assert.equal(resolveBinary(codex, {}), "codex");
   assert.equal(resolveBinary(codex, { REVIEW_GATE_CODEX_BIN: "" }), "codex");
   assert.equal(resolveBinary(codex, { REVIEW_GATE_CODEX_BIN: "/opt/codex" }), "/opt/codex");
   assert.equal(
-    resolveBinary(getProvider("claude"), { REVIEW_GATE_CODEX_BIN: "/opt/codex" }),
+    resolveBinary(await getProvider("claude"), { REVIEW_GATE_CODEX_BIN: "/opt/codex" }),
     "claude",
   );
-  assert.equal(resolveBinary(getProvider("vibe"), { REVIEW_GATE_VIBE_BIN: "/x/vibe" }), "/x/vibe");
+  assert.equal(
+    resolveBinary(await getProvider("vibe"), { REVIEW_GATE_VIBE_BIN: "/x/vibe" }),
+    "/x/vibe",
+  );
 });
 
-Deno.test("missingBinaryMessage() says how to install or override", () => {
+Deno.test("missingBinaryMessage() says how to install or override", async () => {
   assert.equal(
-    missingBinaryMessage(getProvider("codex")),
+    missingBinaryMessage(await getProvider("codex")),
     'Cannot find "codex": install it with "npm i -g @openai/codex" or set REVIEW_GATE_CODEX_BIN',
   );
   assert.match(
-    missingBinaryMessage(getProvider("claude")),
+    missingBinaryMessage(await getProvider("claude")),
     /@anthropic-ai\/claude-code.*REVIEW_GATE_CLAUDE_BIN/,
   );
 });
 
-Deno.test("resolveBinary() resolves a relative override against the given cwd", () => {
-  const codex = getProvider("codex");
+Deno.test("resolveBinary() resolves a relative override against the given cwd", async () => {
+  const codex = await getProvider("codex");
   assert.equal(
     resolveBinary(codex, { REVIEW_GATE_CODEX_BIN: "tools/codex" }, "/home/u/repo"),
     "/home/u/repo/tools/codex",
@@ -52,9 +55,9 @@ Deno.test("resolveBinary() resolves a relative override against the given cwd", 
   );
 });
 
-Deno.test("missingBinaryMessage() names an override path that does not exist", () => {
+Deno.test("missingBinaryMessage() names an override path that does not exist", async () => {
   assert.equal(
-    missingBinaryMessage(getProvider("claude"), "/nope/claude"),
+    missingBinaryMessage(await getProvider("claude"), "/nope/claude"),
     'Cannot run "/nope/claude" (from REVIEW_GATE_CLAUDE_BIN): no such executable; fix the path, or unset ' +
       'REVIEW_GATE_CLAUDE_BIN and install "claude" with "npm i -g @anthropic-ai/claude-code"',
   );

@@ -67,7 +67,7 @@ export async function verdictIdentity(
   if (!hasPromptLimitEntry(provider)) {
     // Unknown name: let the registry throw its UsageError (the only path that loads the adapters).
     const { getProvider } = await import("../providers/registry.ts");
-    getProvider(provider); // throws, listing the valid choices
+    await getProvider(provider); // throws, listing the valid choices
   }
   const override = options.env?.[`REVIEW_GATE_${provider.toUpperCase()}_BIN`]?.trim();
   const name = override ? `${provider} bin=${override}` : provider;

@@ -30,6 +30,7 @@ import { preparePrompt } from "./prompt.ts";
 import { partsOf, setUp } from "./setup.ts";
 import type { RecordAnswer, ReviewDeps, ReviewOptions, ReviewOutcome } from "./types.ts";
 import { endWithoutCall } from "./without_call.ts";
+import { trace } from "../base/trace.ts";
 
 export type { ReviewDeps, ReviewOptions, ReviewOutcome } from "./types.ts";
 
@@ -74,6 +75,7 @@ async function review(
   ahead: { worktree?: Promise<WorktreeSnapshot>; setting: SettingAhead },
 ): Promise<ReviewOutcome<unknown>> {
   const setup = await setUp(options, deps);
+  trace("pipeline: set up");
   const { kind, started } = setup;
   const ending = { started, gate: options.gate, now: deps.now };
   // before a run folder exists: the record's base, with the rules report once there is one
@@ -86,11 +88,14 @@ async function review(
     worktree: ahead.worktree,
     onListed: setup.asksAhead ? ahead.setting.prepare : undefined,
   });
+  trace("pipeline: collected");
   if ("early" in collected) return early(collected.early, collected.rules);
   const { repo, change } = collected;
   const { runner } = deps;
   const prompted = await preparePrompt(options, { kind, runner, repo, change, rules, started });
+  trace("pipeline: prompt prepared");
   const looked = await lookUp(options, deps, { setup, repo, change, prompted });
+  trace("pipeline: looked up");
   if ("early" in looked) return early(looked.early, prompted.rules);
   const { state, hit, nothingShown } = looked;
   if (!hit && !nothingShown && setup.asksAhead) {
@@ -103,6 +108,7 @@ async function review(
     cacheKey: looked.key,
     cached: hit !== null,
   });
+  trace("pipeline: run opened");
   const store = runStore(start, state, { setup, options, deps });
   const judging = judgingOf(options, { hit, change, acks: prompted.acks.active });
   try {

@@ -57,8 +57,10 @@ export async function setUp(options: SetupOptions, deps: Pick<ReviewDeps, "now">
   const started = deps.now();
   const kind = getKind(options.answerKind ?? "review");
   // a council reviews in parts (one call per provider and part); other kinds ask one provider
-  const council = kind.parts && config.council.length > 1 ? config.council.map(getProvider) : [];
-  const adapter = council[0] ?? getProvider(config.provider);
+  const council = kind.parts && config.council.length > 1
+    ? await Promise.all(config.council.map(getProvider))
+    : [];
+  const adapter = council[0] ?? await getProvider(config.provider);
   const inputIdentity = kind.inputIdentity(options.kindInput);
   const base: RunBase = {
     reviewKind: options.kind,

@@ -77,7 +77,7 @@ export const DEFAULT_PROMPT = "Review the change. CONTRACT-PROMPT-MARKER-7f3a";
 export async function runReview(
   options: RunReviewOptions,
 ): Promise<{ outcome: CallOutcome<ReviewAnswer>; spawns: Spawn[] }> {
-  const adapter = getProvider(options.provider);
+  const adapter = await getProvider(options.provider);
   const schema = canonicalSchema("review") as Record<string, unknown>;
   const env = options.env ?? {
     ...Deno.env.toObject(),

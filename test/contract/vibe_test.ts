@@ -97,7 +97,7 @@ async function runVibe(plays: VibePlay[]): Promise<VibeRun> {
     const vibeHome = join(dir, "vibe-home");
     const requests: ExecRequest[] = [];
     const outcome = await callStructured<ReviewAnswer>({
-      adapter: getProvider("vibe"),
+      adapter: await getProvider("vibe"),
       bin: "/opt/vibe/bin/vibe",
       request: { prompt: PROMPT, schema: SCHEMA, root, maxTurns: 7 },
       correctivePrompt: (refusal) => buildCorrectivePrompt(formatRefusal(refusal), SCHEMA),

@@ -92,14 +92,12 @@ export async function runWorker(
     await endJob(state, args.jobId, lock ? "the session has no turn open" : "another worker runs");
     return ALLOW;
   }
-  const worker = new Worker(input, {
-    door,
-    repo,
-    state,
-    args,
-    session,
-    config: await workConfig(input, repo, session),
-  });
+  const config = await workConfig(input, repo, session);
+  const names = config.council.length > 1 ? config.council : [config.provider];
+  const bins = await Promise.all(
+    names.map(async (name) => resolveBinary(await getProvider(name), input.env, repo.root)),
+  );
+  const worker = new Worker(input, { door, repo, state, args, session, config, bins });
   try {
     await worker.start();
     const why = await worker.run();
@@ -136,6 +134,8 @@ interface WorkerSetup {
   args: WorkerArgs;
   session: SessionState;
   config: Config;
+  /** The binary of each provider asked (the council's, or the one provider's). */
+  bins: string[];
 }
 
 /** One worker's state: the rounds under way, the latest plan, the status it writes. */
@@ -162,12 +162,9 @@ class Worker {
   constructor(input: HookInput, at: WorkerSetup) {
     this.#input = input;
     this.#at = at;
-    const config = at.config;
-    const names = config.council.length > 1 ? config.council : [config.provider];
-    const bins = names.map((name) => resolveBinary(getProvider(name), input.env, at.repo.root));
-    const gate = at.door.gateConfig(config);
+    const gate = at.door.gateConfig(at.config);
     this.#quiet = new QuietTimes(gate.background_call_seconds * 1000);
-    this.#calls = new WorkCalls(gate.max_background_calls, bins, this.#quiet);
+    this.#calls = new WorkCalls(gate.max_background_calls, at.bins, this.#quiet);
   }
 
   async start(): Promise<void> {
