@@ -79,6 +79,17 @@ async function stop(sb: GateSandbox, session: { sessionId: string; cwd: string }
   return { decision: stopDecision(s.stdout), ms: Date.now() - started, stderr: s.stderr };
 }
 
+/** How many files the state dir's `work/` folder holds (pokes, statuses, tallies). */
+async function workFiles(sb: GateSandbox): Promise<number> {
+  let n = 0;
+  try {
+    for await (const _ of Deno.readDir(join(sb.repo.root, ".git", "review-gate", "work"))) n++;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return n;
+}
+
 /** Provider calls the fake saw whose prompt holds `text`. */
 async function callsWith(sb: GateSandbox, text: string): Promise<number> {
   return (await readFakeLog(sb)).filter((c) => (c.stdin ?? "").includes(text)).length;
@@ -346,11 +357,51 @@ Deno.test("cancel stops the worker and its call; a session whose record is gone 
 Deno.test("with review_while_working off the tool hook does nothing", async () => {
   const sb = await makeGateSandbox({ remote: false });
   try {
+    // on by default: a user who sets it false gets no background call, even with the hook installed
+    await writeRepoConfig(sb, { gates: { claude_stop: { review_while_working: false } } });
     const session = await openTurn(sb, "off", {});
     await Deno.writeTextFile(join(sb.repo.root, "x.ts"), partText(1));
     await editPart(sb, session, 1);
     assert.equal(await workStatus(sb, "off"), null);
+    assert.equal(await workFiles(sb), 0, "no poke, no status");
     assert.equal((await readFakeLog(sb)).length, 0);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("review_while_working is on by default: the tool hook starts the session's worker", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    const env = { REVIEW_GATE_FAKE_DELAY_MS: "200" };
+    const session = await openTurn(sb, "default-on", env);
+    await editPart(sb, session, 1, "ok", env);
+    const status = await waitForWork(sb, "default-on", (s) => s.turn !== undefined, 10_000);
+    assert.ok(status, "a worker runs for the turn");
+    const { decision } = await stop(sb, session, env);
+    assert.equal(decision, null);
+    const ended = await waitForWork(sb, "default-on", (s) => s.ended !== undefined, 10_000);
+    assert.equal(ended?.ended, "the Stop answered");
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("a Stop whose turn ran no tool hook, or changed nothing, writes no background-work file", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    await writeRepoConfig(sb, workConfig());
+    // a turn whose edits no tool hook saw (the hook not installed, the user's own edit): reviewed
+    // at the Stop as always, and no worker is asked for anything
+    const edited = await openTurn(sb, "no-tool-hook", {});
+    await Deno.mkdir(join(sb.repo.root, "src"), { recursive: true });
+    await Deno.writeTextFile(join(sb.repo.root, "src/p1.ts"), partText(1));
+    assert.equal((await stop(sb, edited)).decision, null);
+    assert.equal(await callsWith(sb, "first1"), 1, "the Stop reviewed the change itself");
+    // a turn that changed nothing
+    const quiet = await openTurn(sb, "nothing-changed", {});
+    assert.equal((await stop(sb, quiet)).decision, null);
+    assert.equal(await workFiles(sb), 0, "the Stops wrote no poke");
   } finally {
     await sb.cleanup();
   }
