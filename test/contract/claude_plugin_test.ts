@@ -171,6 +171,7 @@ Deno.test({
         assert.deepEqual(report.manifest.warnings, []);
         assert.deepEqual(report.provides.hooks.map((h: { event: string }) => h.event), [
           "UserPromptSubmit",
+          "PostToolUse",
           "Stop",
         ]);
         assert.deepEqual(report.provides.bin, ["review-gate"]);

@@ -329,6 +329,69 @@ Deno.test("a background call that hangs never holds the Stop past its deadline",
   }
 });
 
+/** A scenario: every call answers at once (approved), but a call whose prompt holds part 2 hangs. */
+async function hangPart2Scenario(sb: GateSandbox): Promise<string> {
+  const path = join(sb.dir, "hang-part-2.json");
+  const scenario = {
+    steps: [{ kind: "valid" }],
+    match: [{ contains: "first2", steps: [{ kind: "hang" }] }],
+  };
+  await Deno.writeTextFile(path, JSON.stringify(scenario));
+  return path;
+}
+
+Deno.test("a part answered in the background and one hanging past the deadline: partially reviewed, naming the part, by on_partial", async (t) => {
+  for (const onPartial of ["allow", "block"] as const) {
+    await t.step(`on_partial: ${onPartial}`, async () => {
+      const sb = await makeGateSandbox({ remote: false });
+      try {
+        const TIMEOUT = 20; // internal deadline 5 s
+        await writeRepoConfig(
+          sb,
+          workConfig({
+            timeout_seconds: TIMEOUT,
+            on_partial: onPartial,
+            background_call_seconds: 0,
+          }),
+        );
+        const env = { REVIEW_GATE_FAKE_SCENARIO: await hangPart2Scenario(sb) };
+        const session = await openTurn(sb, `partial-${onPartial}`, env);
+        // part 1 alone first: its round ends and its verdict is cached (a round's verdicts are
+        // cached once all its calls ended: lib/review/parts.ts), then part 2's own round hangs
+        await editPart(sb, session, 1, "ok", env);
+        const answered = await waitForWork(sb, session.sessionId, (s) => s.answered.length === 1);
+        assert.equal(answered?.answered.length, 1, JSON.stringify(answered));
+        await editPart(sb, session, 2, "ok", env);
+        const running = await waitForWork(sb, session.sessionId, (s) => s.calls === 2);
+        assert.equal(running?.calls, 2, JSON.stringify(running));
+        for (let i = 0; i < 100 && await callsWith(sb, "first2") === 0; i++) await sleep(50);
+        const { decision, ms } = await stop(sb, session, env);
+        assert.ok(ms < (TIMEOUT - 5) * 1000, `answered after ${ms} ms`);
+        const words = String(decision?.reason ?? decision?.systemMessage);
+        // allow: "approved (partially reviewed)"; block: "reviewed only part of this turn's changes"
+        assert.match(words, /partially reviewed|reviewed only part/i, words);
+        assert.match(words, /src\/p2\.ts/, "names the part not reviewed");
+        assert.doesNotMatch(
+          words,
+          /src\/p1\.ts/,
+          "the part answered in the background was reviewed",
+        );
+        assert.equal(await callsWith(sb, "first1"), 1, "part 1's background verdict was reused");
+        if (onPartial === "block") {
+          assert.equal(decision?.decision, "block", JSON.stringify(decision));
+        } else {
+          assert.equal(decision?.decision, undefined, "on_partial allow: let through");
+          assert.match(String(decision?.systemMessage), /partially reviewed/i);
+        }
+        const ended = await waitForWork(sb, session.sessionId, (s) => s.ended !== undefined, 5_000);
+        assert.equal(ended?.ended, "the Stop answered", "the hung background call was stopped");
+      } finally {
+        await sb.cleanup();
+      }
+    });
+  }
+});
+
 Deno.test("cancel stops the worker and its call; a session whose record is gone ends its worker", async () => {
   const sb = await makeGateSandbox({ remote: false });
   try {
