@@ -137,7 +137,7 @@ export const DEFAULT_CONFIG: Config = {
       on_partial: "allow",
       max_blocks: 3,
       timeout_seconds: 300,
-      review_while_working: false,
+      review_while_working: true,
       max_background_calls: 16,
       background_call_seconds: 30,
     },

@@ -98,7 +98,7 @@ export async function askInParts(
       jobs: config.jobs,
       workspace,
       proof,
-      onPartial: options.onPartial ?? "block",
+      onPartial: options.onPartial,
     })
   );
   const planned = at.change.chunks.length;

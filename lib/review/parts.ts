@@ -13,9 +13,12 @@
  * providers becomes one finding that names both (lib/kinds/review/council.ts judges agreement).
  *
  * A call that could not run makes the whole review fail with its status — unless `onPartial` is
- * "allow" and another call answered: then a part no provider answered has its files named as not
- * reviewed (reason "failed") and coverage is partial; so does a part some council member did not
- * answer (naming that member), since the council did not review it.
+ * given (a gate's `on_partial`, "allow" or "block") and another call answered: then a part no
+ * provider answered has its files named as not reviewed (reason "failed") and coverage is partial;
+ * so does a part some council member did not answer (naming that member), since the council did
+ * not review it. With "block" that partial verdict is recorded as blocking (lib/review/finish.ts),
+ * so a stricter `on_partial` never lets a part that did not answer through as "could not run"
+ * under a looser `on_error` (README "Review while working", first rule).
  *
  * @module
  */
@@ -98,7 +101,11 @@ export interface PartsRequest {
   workspace: ReviewWorkspace;
   proof: ReadOnlyProof<unknown>;
   /** "allow": failed parts are named as not reviewed if another part ran. */
-  onPartial: "allow" | "block";
+  /**
+   * A gate's `on_partial`: given, a failed part leaves the others' verdict standing as partial;
+   * absent (a review by hand), a failed part fails the whole review.
+   */
+  onPartial?: "allow" | "block";
 }
 
 /** The outcome of a review in parts: one call outcome, the parts, and the merged provenance. */
@@ -287,7 +294,7 @@ async function combine(request: PartsRequest, results: PartResult[]): Promise<Pa
   const by = council ? (count > 1 ? "both" : "provider") : "part";
   const merged = await request.parts.merge(answered, { count, by });
   const first = failed[0];
-  if (first && !(request.onPartial === "allow" && answered.length > 0)) {
+  if (first && !(request.onPartial !== undefined && answered.length > 0)) {
     const who = council ? `${first.provider.adapter.name}, ` : "";
     Object.assign(outcome, {
       status: first.outcome!.status,

@@ -89,10 +89,10 @@ export interface ReviewOptions {
    */
   deadline?: number;
   /**
-   * A review in several calls, one of which could not run: "allow" lets the others' verdict stand
-   * with the failed part named as not reviewed; "block" (default) fails the whole review. Given
-   * as "block" (a gate's `on_partial`), a verdict that saw only part of the change is also recorded
-   * as blocking.
+   * A gate's `on_partial`. A review in several calls, one of which could not run: given, the
+   * others' verdict stands with the failed part named as not reviewed (partial coverage); absent
+   * (a review by hand), the whole review fails. Given as "block", a verdict that saw only part of
+   * the change — a failed part included — is also recorded as blocking.
    */
   onPartial?: "allow" | "block";
   /**

@@ -113,6 +113,22 @@ export async function readPoke(state: string, sessionId: string): Promise<WorkPo
 }
 
 /**
+ * Whether the tool hook noted a change in this turn: the session's poke is for `turn`. Without it
+ * no worker was started for the turn (the tool hook writes the poke before it starts one), so the
+ * Stop has nothing to wait for and nothing to tell (docs/design.md "Review while working").
+ *
+ * @param turn the session's `turnStartedAt`
+ * @returns false when there is no poke, it cannot be read, or it is another turn's
+ */
+export async function pokedInTurn(
+  state: string,
+  sessionId: string,
+  turn: string,
+): Promise<boolean> {
+  return (await readPoke(state, sessionId))?.turn === turn;
+}
+
+/**
  * Write a session's poke, merging `patch` over what it says for the same turn.
  *
  * @throws Deno.errors when the file cannot be written

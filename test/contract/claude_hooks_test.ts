@@ -139,11 +139,16 @@ function messageStrings(body: Record<string, unknown> | null): string[] {
   return found;
 }
 
-async function runRecords(repo: string): Promise<{ status: string; runDir: string }[]> {
+/** The runs of one gate: `claude-stop`, or `claude-work` (reviewed while working, on by default). */
+async function runRecords(
+  repo: string,
+  gate = "claude-stop",
+): Promise<{ status: string; runDir: string }[]> {
   const runs = join(repo, ".git", "review-gate", "runs");
   const records: { status: string; runDir: string }[] = [];
   for await (const entry of Deno.readDir(runs)) {
     const record = JSON.parse(await Deno.readTextFile(join(runs, entry.name, "run.json")));
+    if (record.gate !== gate) continue;
     records.push({ status: String(record.status), runDir: join(runs, entry.name) });
   }
   return records.sort((a, b) => a.status.localeCompare(b.status));
@@ -208,9 +213,12 @@ Deno.test({
       const main = s.mock.mainRequests();
       const withFeedback = main.filter((r) => messagesText(r.body).includes("Stop hook feedback"));
       assert.ok(withFeedback.length >= 1, "no request carried Stop hook feedback");
-      // Our runs: one needs-attention (the block), one approved (after the fix).
+      // Our runs: one needs-attention (the block), one approved (after the fix) — each Stop's
+      // verdict taken from the background review of the same bytes (the tool hook's runs)
       const runs = await runRecords(s.repo);
       assert.deepEqual(runs.map((r) => r.status), ["approved", "needs-attention"]);
+      const work = await runRecords(s.repo, "claude-work");
+      assert.deepEqual(work.map((r) => r.status), ["approved", "needs-attention"]);
       const blockedRun = runs[1].runDir;
       assert.ok(await exists(join(blockedRun, "review.md")));
       // The feedback is our reason: the blocking finding and the path of that run's review.md.

@@ -3,7 +3,8 @@
  * Anthropic mock: `claude plugin validate --strict` accepts the repository (plugin and marketplace)
  * and lists its hooks, commands and launcher; `claude plugin install review-gate --marketplace
  * <this checkout>` installs it into a throwaway HOME; in a session started without any flag the
- * plugin's Stop hook reviews the turn (fake provider as reviewer), blocks, Claude continues with
+ * plugin's PostToolUse hook reviews each Write in the background and its Stop hook takes that
+ * verdict (fake provider as reviewer), blocks, Claude continues with
  * our reason and fixes the file; `review-gate install --claude` then refuses, naming the plugin;
  * with the settings hooks installed first and the plugin after, both Stop hooks run and the stop is
  * still reviewed and blocked once (the losing hook's claim is on disk); a
@@ -121,11 +122,16 @@ async function lostAClaim(repo: string): Promise<boolean> {
   return false;
 }
 
-async function runStatuses(repo: string): Promise<string[]> {
+/**
+ * The statuses of the runs of one gate (`claude-stop`; `claude-work`: reviewed while working;
+ * `null`: a review by hand).
+ */
+async function runStatuses(repo: string, gate: string | null = "claude-stop"): Promise<string[]> {
   const runs = join(repo, ".git", "review-gate", "runs");
   const statuses: string[] = [];
   for await (const entry of Deno.readDir(runs)) {
-    statuses.push(JSON.parse(await Deno.readTextFile(join(runs, entry.name, "run.json"))).status);
+    const run = JSON.parse(await Deno.readTextFile(join(runs, entry.name, "run.json")));
+    if ((run.gate ?? null) === gate) statuses.push(run.status);
   }
   return statuses.sort();
 }
@@ -171,6 +177,7 @@ Deno.test({
         assert.deepEqual(report.manifest.warnings, []);
         assert.deepEqual(report.provides.hooks.map((h: { event: string }) => h.event), [
           "UserPromptSubmit",
+          "PostToolUse",
           "Stop",
         ]);
         assert.deepEqual(report.provides.bin, ["review-gate"]);
@@ -264,6 +271,9 @@ async function stopCase(
     assert.ok(feedback.includes("[high] src/half.ts:2 half() multiplies"));
     assert.equal(await Deno.readTextFile(halfOf(repo)), FIXED);
     assert.deepEqual(await runStatuses(repo), ["approved", "needs-attention"]);
+    // the plugin's PostToolUse hook reviewed each Write in the background (review_while_working is
+    // on by default), and each Stop took that verdict: still one model call per stop
+    assert.deepEqual(await runStatuses(repo, "claude-work"), ["approved", "needs-attention"]);
     const calls = (await Deno.readTextFile(fakeLog)).trim().split("\n").map((l) => JSON.parse(l));
     for (const call of calls) assert.equal(call.env.REVIEW_GATE_CHILD, "1");
     await check({ sb, repo, env, calls: calls.length });
@@ -347,6 +357,6 @@ Deno.test({
       assert.ok(relayed.includes("<command-name>/review-gate:review</command-name>"), relayed);
       assert.ok(relayed.includes("review-gate: needs attention — 1 finding, 1 blocking"), relayed);
       assert.ok(relayed.includes("PLUGIN-CMD-MARKER"));
-      assert.deepEqual(await runStatuses(repo), ["needs-attention"]);
+      assert.deepEqual(await runStatuses(repo, null), ["needs-attention"]);
     }),
 });

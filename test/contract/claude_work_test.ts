@@ -1,7 +1,7 @@
 /**
  * Reviewing while the agent works, inside a real Claude Code session (docs/design.md "Review while
  * working", docs/providers.md "Claude Code hooks"): `main.ts install --claude` with
- * `gates.claude_stop.review_while_working` on writes the `PostToolUse` hook, and a probe hook beside
+ * `gates.claude_stop.review_while_working` on (its default) writes the `PostToolUse` hook, and a probe hook beside
  * it records the exact stdin Claude Code gives a `PostToolUse` hook. The pinned real `claude -p`
  * runs against the loopback Anthropic mock: the model writes a file (Write), runs a shell command
  * (Bash), and ends its turn. The test proves the payload shape our parser relies on, for both tools
@@ -56,10 +56,7 @@ Deno.test({
     const fakeLog = join(sb.dir, "fake.jsonl");
     const probeLog = join(sb.dir, "post-tool-use.jsonl");
     try {
-      await Deno.writeTextFile(
-        join(repo, ".review-gate.json"),
-        JSON.stringify({ gates: { claude_stop: { review_while_working: true } } }),
-      );
+      // no config: gates.claude_stop.review_while_working is on by default
       const env = {
         ...claudeEnv(sb, mock.url),
         DENO_DIR,

@@ -18,6 +18,7 @@ import marketplace from "../../.claude-plugin/marketplace.json" with { type: "js
 import hooks from "../../hooks/hooks.json" with { type: "json" };
 import { PLUGIN_STOP_TIMEOUT_SECONDS } from "../../lib/gates/claude/door.ts";
 import { PLUGIN_NAME } from "../../lib/install/claude/plugin.ts";
+import { CLAUDE_WORK } from "../../lib/install/claude/settings.ts";
 import { assertShellcheckClean } from "../../lib/git/_testing.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -45,6 +46,21 @@ Deno.test("hooks.json runs the launcher with --source plugin and the Stop timeou
     `"\${CLAUDE_PLUGIN_ROOT}/bin/review-gate" hook claude-prompt --source plugin`,
   );
   assert.equal(stop.timeout, PLUGIN_STOP_TIMEOUT_SECONDS);
+});
+
+Deno.test("hooks.json carries the PostToolUse hook of review_while_working as install --claude writes it", () => {
+  // docs/design.md "Review while working": on by default, so plugin users get the tool hook too
+  const groups = (hooks.hooks as Record<string, unknown>)[CLAUDE_WORK.event] as
+    | { matcher?: string; hooks: { type: string; command: string; timeout?: number }[] }[]
+    | undefined;
+  assert.ok(groups, `hooks.json has no ${CLAUDE_WORK.event} hook`);
+  assert.equal(groups.length, 1);
+  assert.equal(groups[0].matcher, CLAUDE_WORK.matcher);
+  assert.deepEqual(groups[0].hooks, [{
+    type: "command",
+    command: `"\${CLAUDE_PLUGIN_ROOT}/bin/review-gate" hook ${CLAUDE_WORK.hook} --source plugin`,
+    timeout: CLAUDE_WORK.timeoutSeconds,
+  }]);
 });
 
 Deno.test("every slash command runs review-gate in a step that cannot fail, and may run it", async () => {

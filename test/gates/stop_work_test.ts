@@ -79,6 +79,17 @@ async function stop(sb: GateSandbox, session: { sessionId: string; cwd: string }
   return { decision: stopDecision(s.stdout), ms: Date.now() - started, stderr: s.stderr };
 }
 
+/** How many files the state dir's `work/` folder holds (pokes, statuses, tallies). */
+async function workFiles(sb: GateSandbox): Promise<number> {
+  let n = 0;
+  try {
+    for await (const _ of Deno.readDir(join(sb.repo.root, ".git", "review-gate", "work"))) n++;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return n;
+}
+
 /** Provider calls the fake saw whose prompt holds `text`. */
 async function callsWith(sb: GateSandbox, text: string): Promise<number> {
   return (await readFakeLog(sb)).filter((c) => (c.stdin ?? "").includes(text)).length;
@@ -318,6 +329,69 @@ Deno.test("a background call that hangs never holds the Stop past its deadline",
   }
 });
 
+/** A scenario: every call answers at once (approved), but a call whose prompt holds part 2 hangs. */
+async function hangPart2Scenario(sb: GateSandbox): Promise<string> {
+  const path = join(sb.dir, "hang-part-2.json");
+  const scenario = {
+    steps: [{ kind: "valid" }],
+    match: [{ contains: "first2", steps: [{ kind: "hang" }] }],
+  };
+  await Deno.writeTextFile(path, JSON.stringify(scenario));
+  return path;
+}
+
+Deno.test("a part answered in the background and one hanging past the deadline: partially reviewed, naming the part, by on_partial", async (t) => {
+  for (const onPartial of ["allow", "block"] as const) {
+    await t.step(`on_partial: ${onPartial}`, async () => {
+      const sb = await makeGateSandbox({ remote: false });
+      try {
+        const TIMEOUT = 20; // internal deadline 5 s
+        await writeRepoConfig(
+          sb,
+          workConfig({
+            timeout_seconds: TIMEOUT,
+            on_partial: onPartial,
+            background_call_seconds: 0,
+          }),
+        );
+        const env = { REVIEW_GATE_FAKE_SCENARIO: await hangPart2Scenario(sb) };
+        const session = await openTurn(sb, `partial-${onPartial}`, env);
+        // part 1 alone first: its round ends and its verdict is cached (a round's verdicts are
+        // cached once all its calls ended: lib/review/parts.ts), then part 2's own round hangs
+        await editPart(sb, session, 1, "ok", env);
+        const answered = await waitForWork(sb, session.sessionId, (s) => s.answered.length === 1);
+        assert.equal(answered?.answered.length, 1, JSON.stringify(answered));
+        await editPart(sb, session, 2, "ok", env);
+        const running = await waitForWork(sb, session.sessionId, (s) => s.calls === 2);
+        assert.equal(running?.calls, 2, JSON.stringify(running));
+        for (let i = 0; i < 100 && await callsWith(sb, "first2") === 0; i++) await sleep(50);
+        const { decision, ms } = await stop(sb, session, env);
+        assert.ok(ms < (TIMEOUT - 5) * 1000, `answered after ${ms} ms`);
+        const words = String(decision?.reason ?? decision?.systemMessage);
+        // allow: "approved (partially reviewed)"; block: "reviewed only part of this turn's changes"
+        assert.match(words, /partially reviewed|reviewed only part/i, words);
+        assert.match(words, /src\/p2\.ts/, "names the part not reviewed");
+        assert.doesNotMatch(
+          words,
+          /src\/p1\.ts/,
+          "the part answered in the background was reviewed",
+        );
+        assert.equal(await callsWith(sb, "first1"), 1, "part 1's background verdict was reused");
+        if (onPartial === "block") {
+          assert.equal(decision?.decision, "block", JSON.stringify(decision));
+        } else {
+          assert.equal(decision?.decision, undefined, "on_partial allow: let through");
+          assert.match(String(decision?.systemMessage), /partially reviewed/i);
+        }
+        const ended = await waitForWork(sb, session.sessionId, (s) => s.ended !== undefined, 5_000);
+        assert.equal(ended?.ended, "the Stop answered", "the hung background call was stopped");
+      } finally {
+        await sb.cleanup();
+      }
+    });
+  }
+});
+
 Deno.test("cancel stops the worker and its call; a session whose record is gone ends its worker", async () => {
   const sb = await makeGateSandbox({ remote: false });
   try {
@@ -346,11 +420,51 @@ Deno.test("cancel stops the worker and its call; a session whose record is gone 
 Deno.test("with review_while_working off the tool hook does nothing", async () => {
   const sb = await makeGateSandbox({ remote: false });
   try {
+    // on by default: a user who sets it false gets no background call, even with the hook installed
+    await writeRepoConfig(sb, { gates: { claude_stop: { review_while_working: false } } });
     const session = await openTurn(sb, "off", {});
     await Deno.writeTextFile(join(sb.repo.root, "x.ts"), partText(1));
     await editPart(sb, session, 1);
     assert.equal(await workStatus(sb, "off"), null);
+    assert.equal(await workFiles(sb), 0, "no poke, no status");
     assert.equal((await readFakeLog(sb)).length, 0);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("review_while_working is on by default: the tool hook starts the session's worker", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    const env = { REVIEW_GATE_FAKE_DELAY_MS: "200" };
+    const session = await openTurn(sb, "default-on", env);
+    await editPart(sb, session, 1, "ok", env);
+    const status = await waitForWork(sb, "default-on", (s) => s.turn !== undefined, 10_000);
+    assert.ok(status, "a worker runs for the turn");
+    const { decision } = await stop(sb, session, env);
+    assert.equal(decision, null);
+    const ended = await waitForWork(sb, "default-on", (s) => s.ended !== undefined, 10_000);
+    assert.equal(ended?.ended, "the Stop answered");
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("a Stop whose turn ran no tool hook, or changed nothing, writes no background-work file", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    await writeRepoConfig(sb, workConfig());
+    // a turn whose edits no tool hook saw (the hook not installed, the user's own edit): reviewed
+    // at the Stop as always, and no worker is asked for anything
+    const edited = await openTurn(sb, "no-tool-hook", {});
+    await Deno.mkdir(join(sb.repo.root, "src"), { recursive: true });
+    await Deno.writeTextFile(join(sb.repo.root, "src/p1.ts"), partText(1));
+    assert.equal((await stop(sb, edited)).decision, null);
+    assert.equal(await callsWith(sb, "first1"), 1, "the Stop reviewed the change itself");
+    // a turn that changed nothing
+    const quiet = await openTurn(sb, "nothing-changed", {});
+    assert.equal((await stop(sb, quiet)).decision, null);
+    assert.equal(await workFiles(sb), 0, "the Stops wrote no poke");
   } finally {
     await sb.cleanup();
   }

@@ -1,8 +1,9 @@
 /**
  * End to end: `install --claude` writes the `PostToolUse` hook of
- * `gates.claude_stop.review_while_working` (docs/design.md "Review while working") only while the
- * setting is on, a later install with it off removes it, uninstall removes it with the rest, and
- * `doctor` says when the setting and the installed hook disagree; `install --codex` likewise.
+ * `gates.claude_stop.review_while_working` (docs/design.md "Review while working") while the
+ * setting is on — by default — a later install with it off removes it, uninstall removes it with
+ * the rest, and `doctor` says when the setting and the installed hook disagree; `install --codex`
+ * likewise, where the setting is off by default.
  *
  * @module
  */
@@ -10,11 +11,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makeGateSandbox, runCli, writeRepoConfig } from "./_gates.ts";
 
-Deno.test("install --claude adds the tool hook while review_while_working is on; doctor names a mismatch", async () => {
+Deno.test("install --claude adds the tool hook while review_while_working is on (the default); doctor names a mismatch", async () => {
   const sb = await makeGateSandbox({ remote: false });
   const path = join(sb.repo.root, ".claude", "settings.local.json");
   try {
-    await writeRepoConfig(sb, { gates: { claude_stop: { review_while_working: true } } });
+    // no config: review_while_working is on by default, so the hook is installed by default
     const installed = await runCli(sb, ["install", "--claude"]);
     assert.equal(installed.code, 0, installed.stderr);
     const settings = JSON.parse(await Deno.readTextFile(path));
@@ -37,7 +38,7 @@ Deno.test("install --claude adds the tool hook while review_while_working is on;
     assert.equal((await runCli(sb, ["install", "--claude"])).code, 0);
     assert.equal(JSON.parse(await Deno.readTextFile(path)).hooks.PostToolUse, undefined);
 
-    await writeRepoConfig(sb, { gates: { claude_stop: { review_while_working: true } } });
+    await writeRepoConfig(sb, null); // back to the default: on
     const missing = await runCli(sb, ["doctor"]);
     assert.match(
       missing.stdout,
@@ -55,11 +56,14 @@ Deno.test("install --claude adds the tool hook while review_while_working is on;
   }
 });
 
-Deno.test("install --codex adds Codex's PostToolUse hook while codex_stop.review_while_working is on", async () => {
+Deno.test("install --codex adds Codex's PostToolUse hook while codex_stop.review_while_working is on (off by default)", async () => {
   const sb = await makeGateSandbox({ remote: false });
   const home = join(sb.dir, "codex-home");
   const env = { CODEX_HOME: home };
   try {
+    assert.equal((await runCli(sb, ["install", "--codex"], { env })).code, 0);
+    const plain = JSON.parse(await Deno.readTextFile(join(home, "hooks.json"))).hooks;
+    assert.deepEqual(Object.keys(plain), ["UserPromptSubmit", "Stop"], "off by default");
     await writeRepoConfig(sb, { gates: { codex_stop: { review_while_working: true } } });
     const installed = await runCli(sb, ["install", "--codex"], { env });
     assert.equal(installed.code, 0, installed.stderr);

@@ -44,7 +44,7 @@ export interface TurnReview {
  * @returns the verdict (with what was not reviewed when coverage was partial), what each part of
  *   the plan cost ({@linkcode PartUsage}, when the change was collected), and `couldNotRun`
  *   when the review gave no answer (and was neither nothing-to-review nor not-reviewed, which the
- *   same trees give again), so the verdict must not be reused
+ *   same trees give again) or a part of it did not answer, so the verdict must not be reused
  *   (a review the deadline cut before the provider started, or whose step it killed, is
  *   "not-reviewed": too large to review in the hook's time, and `on_partial` decides)
  * @throws whatever lib/review/run_review.ts `runReview` throws (git, usage, store errors), except
@@ -107,7 +107,10 @@ export async function reviewTurn(
     if (outcome.answer) await nameLeftOut(verdict, record);
     const settled = outcome.answer || record.status === "nothing-to-review" ||
       record.status === "not-reviewed";
-    return { verdict, couldNotRun: !settled, parts: partsUsage(outcome) };
+    // a part the model did not answer (timeout, crash) is asked again by the next stop — the
+    // answered parts from the per-part cache — so a verdict missing it is never remembered
+    const failedPart = record.parts?.some((p) => p.status !== "ok") ?? false;
+    return { verdict, couldNotRun: !settled || failedPart, parts: partsUsage(outcome) };
   } finally {
     clearTimeout(timer);
     input.signal?.removeEventListener("abort", onAbort);

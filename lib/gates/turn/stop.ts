@@ -55,6 +55,7 @@ import { type GateContext, type GateOpening, hookSeconds, openGate } from "./con
 import { ALLOW, type HookInput, type HookOutput } from "../hook_io.ts";
 import { lockSession } from "../../store/session_lock.ts";
 import { removeStopStamp } from "../../store/stop_stamps.ts";
+import { pokedInTurn } from "../../store/turn_work.ts";
 import type { StoredVerdict } from "./decision.ts";
 import { guardFindings } from "./guard.ts";
 import { snapshotTurn, withUnseen } from "./unseen.ts";
@@ -233,8 +234,13 @@ async function stopWithGate(
   };
   const work: TurnWork = {};
   const output = await reviewSinceStart(input, { ...gate, session, save, work });
-  if (gate.gate.review_while_working && session.turnStartedAt) {
+  if (
+    gate.gate.review_while_working && session.turnStartedAt &&
+    await pokedInTurn(state, payload.session_id, session.turnStartedAt)
+  ) {
     // the turn's background work is over once the Stop answered: the worker stops, the tally stays
+    // (a turn whose tool hook never ran has no worker: nothing is written; docs/design.md "Review
+    // while working")
     const { endWork } = await import("./await_work.ts");
     await endWork({
       ...{ state, sessionId: payload.session_id, turn: session.turnStartedAt },
@@ -489,7 +495,10 @@ async function turnVerdict(
   ) {
     return session.lastVerdict;
   }
-  if (turn.gate.review_while_working && session.turnStartedAt) {
+  if (
+    turn.gate.review_while_working && session.turnStartedAt &&
+    await pokedInTurn(turn.state, turn.payload.session_id, session.turnStartedAt)
+  ) {
     // parts still being reviewed in the background are awaited, within the deadline
     const { awaitWork, waitLimit } = await import("./await_work.ts");
     turn.work.wait = await awaitWork(input.runner, {
