@@ -1,6 +1,6 @@
 /**
  * The fix for a program that exists but cannot be started because it lacks the execute bit — a
- * provider binary copied or unpacked without its mode (README.md "Providers": `REVIEW_GATE_*_BIN`).
+ * provider binary copied or unpacked without its mode (the one `REVIEW_GATE_*_BIN` names, say).
  *
  * @module
  */

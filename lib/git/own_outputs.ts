@@ -1,7 +1,7 @@
 /**
  * Leaving review-gate's own output files out of a working-tree snapshot (lib/git/live_tree.ts): a
- * `review --output x.md` inside the checkout must not make x.md part of the next working-tree
- * review (README.md "Output formats"). A file qualifies only when all of these hold:
+ * `review --format markdown --output FILE` inside the checkout must not make FILE part of the next
+ * working-tree review (README.md "Output formats"). A file qualifies only when all of these hold:
  *
  * - review-gate recorded writing it, in its own state, sealed with the per-user key
  *   (lib/store/output_writes.ts; docs/design.md "Trusted inputs": state review-gate sealed is

@@ -10,7 +10,7 @@
  * record that write would be taken for the provider's and fail a good review as a read-only
  * violation. A file counts as ours only while its bytes are exactly what we wrote: any other
  * change to it is still named. A working-tree review leaves such files out of the change
- * (lib/git/own_outputs.ts), so `review --output x.md` does not make x.md part of the next review.
+ * (lib/git/own_outputs.ts), so `review --output FILE` does not make FILE part of the next review.
  *
  * The record is sealed with the per-user key (lib/store/sealed.ts): it makes a review look at less,
  * so only state review-gate sealed may say what it wrote (docs/design.md "Trusted inputs"). A

@@ -35,7 +35,7 @@ Deno.test("review --output x.md in the worktree: the next review leaves x.md out
     assert.match(clean.stdout + clean.stderr, /nothing to review/i);
     assert.match(clean.stdout + clean.stderr, /x\.md — excluded: review-gate's own output/);
 
-    // the user edits x.md: it is theirs now, and reviewed
+    // the user edits the output file: it is theirs now, and reviewed
     await Deno.writeTextFile(join(sandbox.repo.root, "x.md"), "# my notes\n", { append: true });
     const edited = await runCli(sandbox, ["review", "--no-cache"]);
     assert.equal(edited.code, 0, edited.stdout + edited.stderr);
