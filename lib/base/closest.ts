@@ -51,3 +51,40 @@ export function closestNames(word: string, candidates: readonly string[]): strin
   const best = Math.min(...scored.map((s) => s.distance));
   return scored.filter((s) => s.distance === best).map((s) => s.candidate);
 }
+
+/** Most edits between a mistyped value and a suggested one ({@linkcode nearValues}). */
+const NEAR_DISTANCE = 2;
+
+/**
+ * The known values worth suggesting for a mistyped one (pure): those within 2 edits of it, or that
+ * it is a prefix of (`pre` → `pre-push`); nearest first, ties in the order given; empty when none
+ * is close — a guess from far off (`gpt` → `vibe`) misleads more than it helps. Case is ignored.
+ * For short closed lists (a provider, a gate) where {@linkcode closestNames}' 3 edits reach
+ * everything.
+ *
+ * @param word the value as typed
+ * @param candidates the known values
+ */
+export function nearValues(word: string, candidates: readonly string[]): string[] {
+  const typed = word.toLowerCase();
+  const scored = candidates.flatMap((candidate) => {
+    const known = candidate.toLowerCase();
+    if (known === typed) return [];
+    const distance = editDistance(typed, known);
+    const prefix = typed.length > 0 && known.startsWith(typed);
+    return distance <= NEAR_DISTANCE || prefix ? [{ candidate, distance }] : [];
+  });
+  scored.sort((a, b) => a.distance - b.distance);
+  return scored.map((s) => s.candidate);
+}
+
+/**
+ * ` (did you mean "x"?)`-style tail for a mistyped value, or `""` when nothing is close
+ * ({@linkcode nearValues}).
+ *
+ * @returns e.g. `, did you mean "vibe"?` / `, did you mean "a" or "b"?`, or `""`
+ */
+export function didYouMean(word: string, candidates: readonly string[]): string {
+  const near = nearValues(word, candidates).slice(0, 2);
+  return near.length === 0 ? "" : `, did you mean ${near.map((n) => `"${n}"`).join(" or ")}?`;
+}

@@ -86,7 +86,7 @@ async function planCi(
   const ctx: CiContext = detectCi(deps.env, readEvent);
   if (ctx.kind === "other") {
     throw new UsageError(
-      `review-gate ci found no pull or merge request to review (${ctx.reason}); give --base REF to review HEAD against a branch`,
+      `ci found no pull or merge request to review (${ctx.reason}); give --base REF to review HEAD against a branch`,
     );
   }
   const ci = await resolveCiTarget(deps.runner, repo, ctx);

@@ -23,6 +23,7 @@ import {
 } from "@stricli/core";
 import denoJson from "../../deno.json" with { type: "json" };
 import { ExitCode, ReviewGateError } from "../base/errors.ts";
+import { didYouMean } from "../base/closest.ts";
 import { SpawnError } from "../exec/exec.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { takeStateNotes } from "../store/sealed.ts";
@@ -107,6 +108,9 @@ function helpIntegration(): StricliIntegration<CliContext> {
   };
 }
 
+/** The gates `gate enable|disable` takes (lib/cli/gate_action.ts). */
+const GATE_CHOICES = "choose pre-push, claude-stop, codex-stop or all";
+
 /** The parser's messages: its own words, with flags spelled as they are typed (`--dry-run`). */
 const TEXT: ApplicationText = {
   ...text_en,
@@ -119,7 +123,15 @@ const TEXT: ApplicationText = {
           : `No flag registered for --${e.input}, did you mean ${
             e.corrections.map(flagName).join(" or ")
           }?`,
-      EnumValidationError: (e) => `--${e.externalFlagName}: ${e.message}`,
+      // our own suggestion: only a close one (the parser's reaches "gpt" → "vibe")
+      EnumValidationError: (e) =>
+        `--${e.externalFlagName}: Expected "${e.input}" to be one of (${e.values.join("|")})${
+          didYouMean(e.input, e.values)
+        }`,
+      UnsatisfiedPositionalError: (e) =>
+        e.placeholder === "gate" && !e.limit
+          ? `Name the gate: ${GATE_CHOICES} (e.g. "review-gate gate disable pre-push"; never all by default)`
+          : e.message,
     }) ?? text_en.exceptionWhileParsingArguments.call(this, error, ansiColor);
   },
 };

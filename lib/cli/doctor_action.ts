@@ -14,6 +14,7 @@ import { join } from "../base/path.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { ReviewGateError } from "../base/errors.ts";
 import { SpawnError } from "../exec/exec.ts";
+import { notExecutableText } from "../exec/spawn_hint.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import {
   claudeHookStatuses,
@@ -46,8 +47,12 @@ export interface DoctorCheck {
   detail: string;
 }
 
-async function checkProviders(deps: CliDeps, selected: string): Promise<DoctorCheck[]> {
-  return await Promise.all(PROVIDER_NAMES.map(async (name) => {
+async function checkProviders(
+  deps: CliDeps,
+  selected: string,
+  names: readonly string[] = PROVIDER_NAMES,
+): Promise<DoctorCheck[]> {
+  return await Promise.all(names.map(async (name) => {
     const adapter = await getProvider(name);
     const bin = resolveBinary(adapter, deps.env);
     const optional = name !== selected;
@@ -67,16 +72,19 @@ async function checkProviders(deps: CliDeps, selected: string): Promise<DoctorCh
           detail: `"${bin}" ${adapter.versionArgs.join(" ")} exited ${result.code}`,
         };
       }
-      return { area: `provider ${name}`, ok: true, detail: `${text || "found"} (${bin})` };
+      const fake = await isBundledFake(name, deps) ? "the bundled fake, " : "";
+      return { area: `provider ${name}`, ok: true, detail: `${text || "found"} (${fake}${bin})` };
     } catch (error) {
+      const notExecutable = notExecutableText(error, bin);
       const missing = error instanceof SpawnError;
       return {
         area: `provider ${name}`,
         ok: false,
         optional,
-        detail: missing
-          ? `not found ("${bin}"): install with "${adapter.installHint}" or set ${adapter.binEnv}`
-          : (error as Error).message,
+        detail: notExecutable ??
+          (missing
+            ? `not found ("${bin}"): install with "${adapter.installHint}" or set ${adapter.binEnv}`
+            : (error as Error).message),
       };
     }
   }));
@@ -267,6 +275,77 @@ export function checkEnvironment(env: Record<string, string | undefined>): Docto
   return checks;
 }
 
+/** The config check, and the config and provider it gives (the default provider when invalid). */
+async function checkConfig(
+  deps: CliDeps,
+  root: string | undefined,
+): Promise<{ config?: Config; provider: string; check: DoctorCheck }> {
+  try {
+    const { config, sources } = await loadConfig({ root, env: deps.env });
+    return {
+      config,
+      provider: config.provider,
+      check: {
+        area: "config",
+        ok: true,
+        detail:
+          `valid (${
+            sources.length ? sources.join(", ") : "defaults"
+          }); provider ${config.provider}; ` +
+          `pre-push ${config.gates.pre_push.enabled ? "enabled" : "disabled"}, ` +
+          `claude-stop ${config.gates.claude_stop.enabled ? "enabled" : "disabled"}, ` +
+          `codex-stop ${config.gates.codex_stop.enabled ? "enabled" : "disabled"}`,
+      },
+    };
+  } catch (error) {
+    if (!(error instanceof ReviewGateError)) throw error;
+    return {
+      provider: "claude",
+      check: { area: "config", ok: false, detail: error.message },
+    };
+  }
+}
+
+/**
+ * What `install` checks before the hooks it writes first run (README.md "Install"): the config
+ * loads, the selected provider's binary starts, and credentials are found for it (the bundled fake
+ * needs none) — the same checks as `doctor`, so each names its fix.
+ *
+ * @param deps the CLI's I/O (`cwd` inside the repository)
+ * @param root the repository's worktree root
+ * @returns the checks that need attention (not ok, optional ones left out), in that order
+ */
+export async function setupProblems(deps: CliDeps, root: string): Promise<DoctorCheck[]> {
+  const { provider, check } = await checkConfig(deps, root);
+  if (!check.ok) {
+    // which provider is meant is unknown until the config loads: only the config is named
+    const detail = `${check.detail} (until then the gates cannot review; "review-gate doctor" ` +
+      "checks it again)";
+    return [{ ...check, detail }];
+  }
+  const selected = await checkProviders(deps, provider, [provider]);
+  const checks = [...selected];
+  if (selected.every((c) => c.ok)) checks.push(await checkReviewerAuth(deps, provider));
+  return checks.filter((c) => !c.ok && !c.optional);
+}
+
+/**
+ * The "state protection" checks of the agents `install --guard` just set up (README.md "Guard"):
+ * what level each reached, in doctor's words.
+ *
+ * @param targets the install targets chosen (`claude`, `codex`, …; others are ignored)
+ */
+export async function guardChecks(
+  deps: CliDeps,
+  repo: Repo,
+  targets: readonly string[],
+): Promise<DoctorCheck[]> {
+  const checks: DoctorCheck[] = [];
+  if (targets.includes("claude")) checks.push(await checkClaudeGuard(deps, repo));
+  if (targets.includes("codex")) checks.push(await checkCodexGuard(deps.env));
+  return checks;
+}
+
 /** Gather every check. */
 export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
@@ -281,27 +360,8 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
       detail: (error as Error).message,
     });
   }
-  let provider = "claude";
-  let loaded: Config | undefined;
-  try {
-    const { config, sources } = await loadConfig({ root: repo?.root, env: deps.env });
-    loaded = config;
-    provider = config.provider;
-    checks.push({
-      area: "config",
-      ok: true,
-      detail:
-        `valid (${
-          sources.length ? sources.join(", ") : "defaults"
-        }); provider ${config.provider}; ` +
-        `pre-push ${config.gates.pre_push.enabled ? "enabled" : "disabled"}, ` +
-        `claude-stop ${config.gates.claude_stop.enabled ? "enabled" : "disabled"}, ` +
-        `codex-stop ${config.gates.codex_stop.enabled ? "enabled" : "disabled"}`,
-    });
-  } catch (error) {
-    if (!(error instanceof ReviewGateError)) throw error;
-    checks.push({ area: "config", ok: false, detail: error.message });
-  }
+  const { config: loaded, provider, check } = await checkConfig(deps, repo?.root);
+  checks.push(check);
   checks.push(...await checkProviders(deps, provider));
   checks.push(await checkReviewerAuth(deps, provider));
   if (repo) {

@@ -22,11 +22,10 @@ function toggleCommand(enable: boolean) {
           placeholder: "gate",
           brief: "pre-push, claude-stop, codex-stop or all (required: never all by default)",
           parse: String,
-          optional: true,
         }],
       },
     },
-    async func(this: CliContext, flags: { user?: boolean }, which: string | undefined) {
+    async func(this: CliContext, flags: { user?: boolean }, which: string) {
       await (await import("./gate_action.ts")).toggle(enable, which, flags, this.deps);
     },
   });

@@ -20,6 +20,7 @@ import { prePushStatus } from "../install/git/status.ts";
 import type { CliDeps } from "./deps.ts";
 import { gateChangeNote } from "./gate_change_note.ts";
 import { readRegularText } from "../base/regular_file.ts";
+import { didYouMean } from "../base/closest.ts";
 
 const GATES = {
   "pre-push": "pre_push",
@@ -44,7 +45,8 @@ function pickGates(which: string | undefined, enabled: boolean): GateName[] {
       `Name the gate to ${verb}: ${choose} (e.g. "review-gate gate ${verb} pre-push")`,
     );
   }
-  throw new UsageError(`Unknown gate "${which}": ${choose}`);
+  const near = didYouMean(which, [...Object.keys(GATES), "all"]).replace(/^, (.*)$/, " ($1)");
+  throw new UsageError(`Unknown gate "${which}"${near}: ${choose}`);
 }
 
 /** `gate enable|disable`: set the gates' `enabled` in the repository's or the user's config. */

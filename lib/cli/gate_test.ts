@@ -82,7 +82,7 @@ Deno.test("gate disable and gate enable without a gate name change nothing and e
       assert.equal(code, 2, out);
       assert.match(
         out,
-        new RegExp(`Name the gate to ${verb}: choose pre-push, claude-stop, codex-stop or all`),
+        /Name the gate: choose pre-push, claude-stop, codex-stop or all \(e\.g\. "review-gate gate disable pre-push"; never all by default\)/,
       );
       await assert.rejects(Deno.lstat(join(repo.root, ".review-gate.json")), Deno.errors.NotFound);
     }

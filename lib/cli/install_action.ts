@@ -10,7 +10,8 @@
  *
  * @module
  */
-import { resolveRepo } from "../git/repo.ts";
+import { type Repo, resolveRepo } from "../git/repo.ts";
+import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import type { ClaudeScope } from "../install/claude/install.ts";
 import { INSTALL_TARGETS, planPersonalIgnore } from "../install/registry.ts";
 import {
@@ -91,6 +92,8 @@ export async function act(install: boolean, flags: InstallFlags, deps: CliDeps):
   );
   const note = gateChangeNote(await guardedWords(deps.runner, { repo, env: deps.env }, touched));
   if (note) deps.stdout.write(`${note}\n`);
+  if (install) await warnSetupProblems(deps, repo.root);
+  if (install && flags.guard === true) await sayGuards(deps, repo, targets.map((t) => t.flag));
   const named = self.launcher ?? self.execPath;
   if (install && transientExec(named)) {
     deps.stderr.write(
@@ -107,4 +110,25 @@ export async function act(install: boolean, flags: InstallFlags, deps: CliDeps):
  */
 export function transientExec(execPath: string): boolean {
   return /[\\/]_npx[\\/]/.test(execPath);
+}
+
+/**
+ * Warn, once the hooks are written, about what would make their first review fail (`doctor`'s
+ * checks: lib/cli/doctor_action.ts `setupProblems`) — each with its fix.
+ */
+async function warnSetupProblems(deps: CliDeps, root: string): Promise<void> {
+  const { setupProblems } = await import("./doctor_action.ts");
+  for (const problem of await setupProblems(deps, root)) {
+    deps.stderr.write(
+      sanitizeForTerminal(`review-gate: warning: ${problem.area}: ${problem.detail}\n`),
+    );
+  }
+}
+
+/** Say what `--guard` reached, per agent installed (doctor's "state protection" checks). */
+async function sayGuards(deps: CliDeps, repo: Repo, targets: readonly string[]): Promise<void> {
+  const { guardChecks } = await import("./doctor_action.ts");
+  for (const check of await guardChecks(deps, repo, targets)) {
+    deps.stdout.write(sanitizeForTerminal(`guard: ${check.area}: ${check.detail}\n`));
+  }
 }

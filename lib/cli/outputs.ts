@@ -59,12 +59,16 @@ function flagOrder(args: readonly string[]): ("format" | "output")[] {
  * @param flags the parsed values
  * @param args the argv they were parsed from
  * @param fallback the request when no `--format` was given
+ * @param json `--json` was given (JSON on stdout): with `--format`s that all have an `--output` it
+ *   is one more request, never dropped; with a `--format` on stdout it is refused
  * @throws {UsageError} `--output` before any `--format` or twice for one, two formats on stdout
+ *   (`--json` counting as `--format json`)
  */
 export function outputRequests(
   flags: OutputFlags,
   args: readonly string[],
   fallback: OutputRequest,
+  json = false,
 ): OutputRequest[] {
   const formats = [...flags.format ?? []];
   const outputs = [...flags.output ?? []];
@@ -83,6 +87,16 @@ export function outputRequests(
     last.output = value;
   }
   const out = requests.length > 0 ? requests : [fallback];
+  if (json && requests.length > 0) {
+    const stdout = requests.find((r) => r.output === undefined);
+    if (stdout && stdout.format !== "json") {
+      throw new UsageError(
+        `--json prints the review as JSON on stdout, where --format ${stdout.format} goes too: ` +
+          `drop --json, or give --format ${stdout.format} an --output FILE`,
+      );
+    }
+    if (!stdout) out.push({ format: "json" });
+  }
   const onStdout = out.filter((r) => r.output === undefined).map((r) => r.format);
   if (onStdout.length > 1) {
     throw new UsageError(

@@ -116,7 +116,14 @@ export const reviewRoutes: CommandRoutes = {
         await reviewAction(flags, {
           deps: this.deps,
           setExit: (code) => this.setExit(code),
-          outputs: (fallback) => outputRequests(flags, this.args, fallback),
+          // --background --json prints the job's id as JSON, not the review
+          outputs: (fallback) =>
+            outputRequests(
+              flags,
+              this.args,
+              fallback,
+              flags.json === true && !flags.background && flags.jobId === undefined,
+            ),
           definitions: REVIEW_FLAGS,
           ahead,
         });

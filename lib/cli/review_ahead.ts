@@ -15,6 +15,7 @@ import type { CliDeps } from "./deps.ts";
 import { signalled } from "../exec/signalled.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { snapshotWorktree, type WorktreeSnapshot } from "../git/live_tree.ts";
+import { ownOutputsOf } from "../store/output_writes.ts";
 
 /** What of `review`'s flags decides what starts ahead (lib/cli/review_action.ts `ReviewFlags`). */
 export interface AheadFlags {
@@ -51,7 +52,7 @@ export interface ReviewAhead {
  */
 export function reviewAhead(
   flags: AheadFlags,
-  deps: Pick<CliDeps, "runner" | "cwd" | "signal">,
+  deps: Pick<CliDeps, "runner" | "cwd" | "signal" | "env">,
 ): ReviewAhead {
   const repo = resolveRepo(deps.runner, deps.cwd);
   repo.catch(() => {});
@@ -59,7 +60,12 @@ export function reviewAhead(
     flags.commit !== undefined;
   const foreground = !flags.planOnly && !flags.background && flags.jobId === undefined;
   const worktree = !targeted && foreground
-    ? repo.then((r) => snapshotWorktree(signalled(deps.runner, deps.signal), r))
+    ? repo.then((r) =>
+      // review-gate's own --output files are no part of the change (lib/git/own_outputs.ts)
+      snapshotWorktree(signalled(deps.runner, deps.signal), r, {
+        ownOutputs: ownOutputsOf(r, deps.env),
+      })
+    )
     : undefined;
   worktree?.catch(() => {});
   return {

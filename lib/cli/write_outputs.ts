@@ -95,7 +95,7 @@ export async function writeOutputText(
 async function stampOutput(deps: CliDeps, path: string, text: string): Promise<void> {
   try {
     const repo = await resolveRepo(deps.runner, dirname(path));
-    await stampOutputWrites(await ensureStateDir(repo.commonDir), [{ path, text }]);
+    await stampOutputWrites(await ensureStateDir(repo.commonDir), [{ path, text }], deps.env);
   } catch {
     // outside a repository, or the state dir is not writable: nothing to protect
   }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { secondsText } from "../base/duration.ts";
 import { formatRefusal } from "../answer/refusal.ts";
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { KindRenderers, Tone } from "../kinds/definition.ts";
@@ -111,7 +112,7 @@ function via(record: RunRecord): string {
   const reused = partsFromCache(record);
   const took = record.cached
     ? "cached verdict, no model call"
-    : `${(record.durationMs / 1000).toFixed(1)} s${reused ? `, ${reused}` : ""}`;
+    : `${secondsText(record.durationMs)}${reused ? `, ${reused}` : ""}`;
   const who = record.council
     ? `council ${record.council.providers.join(", ")}, council_policy ${record.council.policy}`
     : `${record.provider}${record.model ? ` ${record.model}` : ""}`;

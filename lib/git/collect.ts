@@ -51,6 +51,7 @@ import { scanRepoIndex } from "./index_file.ts";
 import { listStatus } from "./status_listing.ts";
 import { snapshotIndexTree, snapshotWorktree, type WorktreeSnapshot } from "./live_tree.ts";
 import type { Repo } from "./repo.ts";
+import type { OwnOutputs } from "./own_outputs.ts";
 import { type PlanLimits, Planner, type ReviewPlan } from "./plan.ts";
 import { resolveTarget } from "./target.ts";
 import { gitTreeView, worktreeView } from "./tree_view.ts";
@@ -84,6 +85,11 @@ export interface CollectOptions {
    * repository), used instead of taking one when the target is the working tree.
    */
   worktree?: Promise<WorktreeSnapshot>;
+  /**
+   * For a snapshot taken here: review-gate's recorded output files, left out when unchanged
+   * (lib/git/own_outputs.ts).
+   */
+  ownOutputs?: () => Promise<OwnOutputs>;
 }
 
 /** Most submodules with uncommitted changes listed (and fingerprinted) per change. */
@@ -119,7 +125,7 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
   const { repo, target, budgets } = options;
   const resolved = await resolveTarget(runner, repo, target);
   const worktree = resolved.to === "worktree"
-    ? await (options.worktree ?? snapshotWorktree(runner, repo))
+    ? await (options.worktree ?? snapshotWorktree(runner, repo, { ownOutputs: options.ownOutputs }))
     : null;
   const toTree = worktree
     ? worktree.tree
@@ -353,7 +359,8 @@ export function shownNothing(change: Pick<Change, "files" | "coverage">): boolea
 /**
  * True when a change of the working tree holds nothing at all: no changed file (tracked, staged or
  * untracked; a file marked assume-unchanged or skip-worktree is read like any other), none left out
- * by the team's rules, no linked worktree or nested repository left out. Such a working tree is
+ * by the team's rules, no linked worktree or nested repository left out (review-gate's own output
+ * files left out do not count: they are no change of the user's). Such a working tree is
  * clean: `review` without a target has nothing to review. One snapshot answers what a `git status`
  * would, so the review path asks git once, not twice.
  *
@@ -362,8 +369,9 @@ export function shownNothing(change: Pick<Change, "files" | "coverage">): boolea
 export function isCleanWorktree(
   change: Pick<Change, "files" | "coverage" | "excludedByRule">,
 ): boolean {
+  // review-gate's own output files are no change of the user's: alone they leave nothing to review
   return change.files.length === 0 && change.excludedByRule.length === 0 &&
-    (change.coverage.excluded ?? []).length === 0;
+    (change.coverage.excluded ?? []).every((e) => e.reason === "own-output");
 }
 
 /**

@@ -133,7 +133,11 @@ export function omittedLines(coverage: Coverage): string[] {
 export function excludedLine(coverage: Coverage): string {
   const excluded = coverage.excluded ?? [];
   if (excluded.length === 0) return "";
-  const words = { "linked-worktree": "linked worktree", "nested-repository": "nested repository" };
+  const words = {
+    "linked-worktree": "linked worktree",
+    "nested-repository": "nested repository",
+    "own-output": "excluded: review-gate's own output",
+  };
   const named = excluded.slice(0, 10).map((e) => `${quotePath(e.path)} (${words[e.reason]})`);
   const rest = excluded.length > 10 ? ` and ${excluded.length - 10} more` : "";
   return `Not part of this change (left out): ${named.join(", ")}${rest}`;

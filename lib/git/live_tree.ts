@@ -20,6 +20,7 @@ import type { Repo } from "./repo.ts";
 import { blobId } from "./blob_id.ts";
 import { scanRepoIndex } from "./index_file.ts";
 import type { ExcludeReason } from "./types.ts";
+import { type OwnOutputs, removeOwnOutputs, untrackedOutputs } from "./own_outputs.ts";
 import { readRegularText } from "../base/regular_file.ts";
 import { pathExists } from "../base/path_exists.ts";
 
@@ -45,7 +46,10 @@ const NO_COMMIT = /^error: '(.+)' does not have a commit checked out$/gm;
 export interface WorktreeSnapshot {
   /** Tree object id (hex). */
   tree: string;
-  /** Linked worktrees and nested repositories inside the checkout, not part of the change. */
+  /**
+   * Linked worktrees and nested repositories inside the checkout, and review-gate's own output
+   * files (lib/git/own_outputs.ts): not part of the change.
+   */
   excluded: { path: string; reason: ExcludeReason }[];
   /**
    * Blob id of the index bytes the snapshot started from (`git hash-object --no-filters` of them),
@@ -75,7 +79,10 @@ export interface WorktreeSnapshot {
  *
  * @param runner the subprocess seam
  * @param repo the resolved repository
- * @param options `withIndexId`: also give the blob id of the index bytes copied (one more read)
+ * @param options `withIndexId`: also give the blob id of the index bytes copied (one more read);
+ *   `ownOutputs`: review-gate's recorded output files in this checkout, left out when their
+ *   snapshot is exactly what review-gate wrote (lib/git/own_outputs.ts; a failure to read them
+ *   leaves nothing out)
  * @returns the tree and what was left out, in path order
  * @throws {GitError} when git fails (stderr tail kept on the error)
  * @throws {StoreError} when the temp dir for the index copy cannot be created (a bad `TMPDIR`)
@@ -83,11 +90,13 @@ export interface WorktreeSnapshot {
 export function snapshotWorktree(
   runner: Runner,
   repo: Repo,
-  options: { withIndexId?: boolean } = {},
+  options: { withIndexId?: boolean; ownOutputs?: () => Promise<OwnOutputs> } = {},
 ): Promise<WorktreeSnapshot> {
   return withTempIndex(repo, async (env, copiedId) => {
     // An index with flagged entries gives no id: a copy of it records another tree than ours.
     const indexId = (await clearIndexFlags(runner, repo, env)) ? undefined : copiedId;
+    const outputs = options.ownOutputs ? await options.ownOutputs().catch(() => ({})) : {};
+    const untracked = await untrackedOutputs(runner, repo, env, outputs);
     const result = await runGit(runner, repo.root, ADD_ARGS, { env });
     // exit 1: --ignore-errors skipped files it could not index (git listed them on stderr)
     if (result.code !== 0 && result.code !== 1) throw gitFailure(ADD_ARGS, result);
@@ -99,9 +108,10 @@ export function snapshotWorktree(
         stdin: embedded.join("\0") + "\0",
       });
     }
+    const own = await removeOwnOutputs(runner, repo, env, untracked, outputs);
     const tree = await gitText(runner, repo.root, ["write-tree"], { env });
     const paths = [...embedded, ...noCommitRepos(stderr).map((p) => p.replace(/\/$/, ""))].sort();
-    const excluded = await Promise.all(
+    const excluded: WorktreeSnapshot["excluded"] = await Promise.all(
       paths.map(async (path) => ({
         path,
         reason: await isLinkedWorktree(repo, path)
@@ -109,6 +119,10 @@ export function snapshotWorktree(
           : "nested-repository" as const,
       })),
     );
+    if (own.length > 0) {
+      excluded.push(...own.map((path) => ({ path, reason: "own-output" as const })));
+      excluded.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+    }
     return { tree, excluded, ...(indexId ? { indexId } : {}) };
   }, options.withIndexId);
 }

@@ -89,8 +89,11 @@ export interface OmittedPart {
   notBy?: string[];
 }
 
-/** Why a path inside the checkout is not part of the change at all. */
-export type ExcludeReason = "linked-worktree" | "nested-repository";
+/**
+ * Why a path inside the checkout is not part of the change at all: another checkout or repository,
+ * or a file review-gate's own `--output` wrote there, byte for byte (lib/git/own_outputs.ts).
+ */
+export type ExcludeReason = "linked-worktree" | "nested-repository" | "own-output";
 
 /** A changed file the team's rules leave out of the review (lib/rules/filters.ts). */
 export interface ExcludedFile {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { secondsText } from "../base/duration.ts";
 import { sanitizeForTerminal as clean } from "../formats/sanitize.ts";
 import { couldNotRun } from "../formats/view.ts";
 import type { JobRecord } from "../store/jobs.ts";
@@ -90,9 +91,15 @@ export function renderJobsTable(jobs: readonly JobRecord[], now: Date): string {
  */
 export function renderJobStatus(job: JobRecord, now: Date): string {
   const since = (iso: string | undefined) => iso ? formatAge(now.getTime() - Date.parse(iso)) : "?";
-  const took = job.finishedAt
-    ? formatAge(Date.parse(job.finishedAt) - Date.parse(job.startedAt ?? job.createdAt))
+  // rounded as `result` prints the review's time (lib/formats/terminal.ts), past a minute in minutes
+  const tookMs = job.finishedAt
+    ? Date.parse(job.finishedAt) - Date.parse(job.startedAt ?? job.createdAt)
     : undefined;
+  const took = tookMs === undefined
+    ? undefined
+    : tookMs < 60_000
+    ? secondsText(tookMs)
+    : formatAge(tookMs);
   const out: string[] = [];
   switch (job.state) {
     case "queued":

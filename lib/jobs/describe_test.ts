@@ -30,25 +30,25 @@ Deno.test("jobVerdict() and renderJobStatus() never show a job no model judged a
       "approved",
       { status: "approved", blocking: false, exitCode: 0 },
       "approved",
-      /: finished after 30s — approved \(exit 0\)$/m,
+      /: finished after 30\.0 s — approved \(exit 0\)$/m,
     ],
     [
       "blocking",
       { status: "needs-attention", blocking: true, exitCode: 1 },
       "needs-attention (blocking)",
-      /: finished after 30s — needs-attention, blocking \(exit 1\)$/m,
+      /: finished after 30\.0 s — needs-attention, blocking \(exit 1\)$/m,
     ],
     [
       "partially reviewed",
       { status: "approved", blocking: false, exitCode: 0, partial: true },
       "approved, only partially reviewed",
-      /: finished after 30s — approved, only partially reviewed \(exit 0\)$/m,
+      /: finished after 30\.0 s — approved, only partially reviewed \(exit 0\)$/m,
     ],
     [
       "could not run",
       { status: "timeout", blocking: false, exitCode: 3 },
       "not reviewed (timeout)",
-      /: finished after 30s — NOT reviewed \(timeout\) \(exit 3\)$/m,
+      /: finished after 30\.0 s — NOT reviewed \(timeout\) \(exit 3\)$/m,
     ],
     [
       "none of the change shown",
@@ -60,9 +60,14 @@ Deno.test("jobVerdict() and renderJobStatus() never show a job no model judged a
       "failed",
       { state: "failed", reason: "The job process (pid 7) ended before the review ended" },
       "not reviewed",
-      /: failed after 30s — NOT reviewed\n.*\n {2}The job process \(pid 7\) ended/,
+      /: failed after 30\.0 s — NOT reviewed\n.*\n {2}The job process \(pid 7\) ended/,
     ],
-    ["cancelled", { state: "cancelled" }, "not reviewed", /: cancelled after 30s — NOT reviewed/],
+    [
+      "cancelled",
+      { state: "cancelled" },
+      "not reviewed",
+      /: cancelled after 30\.0 s — NOT reviewed/,
+    ],
     [
       "running",
       { state: "running", finishedAt: undefined, process: { pid: 42, startedAt: "x" } },
@@ -89,4 +94,17 @@ Deno.test("formatAge() gives seconds, minutes, hours, days", () => {
     "1h",
     "3d",
   ]);
+});
+
+Deno.test("renderJobStatus() rounds a job's time as result rounds the review's: 0.8 s, not 0s", () => {
+  const quick = job({
+    status: "approved",
+    blocking: false,
+    exitCode: 0,
+    startedAt: "2026-01-01T00:00:01.000Z",
+    finishedAt: "2026-01-01T00:00:01.800Z",
+  });
+  assert.match(renderJobStatus(quick, NOW), /: finished after 0\.8 s — approved \(exit 0\)$/m);
+  const long = job({ status: "approved", exitCode: 0, finishedAt: "2026-01-01T00:02:31Z" });
+  assert.match(renderJobStatus(long, NOW), /: finished after 2m — approved/);
 });

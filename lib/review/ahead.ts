@@ -11,6 +11,7 @@ import { snapshotWorktree, type WorktreeSnapshot } from "../git/live_tree.ts";
 import { type CallSetting, prepareCallSetting } from "./call_setting.ts";
 import { signalled } from "../exec/signalled.ts";
 import { WORKTREE } from "./collect.ts";
+import { ownOutputsOf } from "../store/output_writes.ts";
 import type { ProofScope } from "../session/proof.ts";
 import type { ReviewDeps, ReviewOptions } from "./types.ts";
 
@@ -23,12 +24,15 @@ import type { ReviewDeps, ReviewOptions } from "./types.ts";
  */
 export function snapshotAhead(
   options: Pick<ReviewOptions, "repo" | "target" | "worktreeAhead">,
-  deps: Pick<ReviewDeps, "runner" | "signal">,
+  deps: Pick<ReviewDeps, "runner" | "signal" | "env">,
 ): Promise<WorktreeSnapshot> | undefined {
   if (!options.repo || (options.target ?? WORKTREE).kind !== "worktree") return undefined;
   if (options.worktreeAhead) return options.worktreeAhead;
   if (deps.signal?.aborted) return undefined;
-  const snapshot = snapshotWorktree(signalled(deps.runner, deps.signal), options.repo);
+  // review-gate's own --output files are no part of the change (lib/git/own_outputs.ts)
+  const snapshot = snapshotWorktree(signalled(deps.runner, deps.signal), options.repo, {
+    ownOutputs: ownOutputsOf(options.repo, deps.env),
+  });
   snapshot.catch(() => {});
   return snapshot;
 }

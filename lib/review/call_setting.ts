@@ -99,7 +99,7 @@ export function prepareCallSetting(
         scope: at.scope,
         stateKey: stateKeyPath(at.env),
         // another review-gate run's `--output` files are not the provider's writes
-        ownOutputs: () => outputWritesUnder(stateDir(repo.commonDir), repo.root),
+        ownOutputs: () => outputWritesUnder(stateDir(repo.commonDir), repo.root, at.env),
       })
     ),
   );

@@ -15,6 +15,8 @@ import { pathFilterFor } from "../rules/apply.ts";
 import type { RulesOptions } from "../rules/options.ts";
 import { buildRulesReport, type RulesReport } from "../rules/report.ts";
 import { changeEnd, CLEAN_WORKTREE, type EarlyEnd } from "./early.ts";
+import { quotePath } from "../git/coverage_text.ts";
+import { ownOutputsOf } from "../store/output_writes.ts";
 import type { ReviewDeps, ReviewOptions } from "./types.ts";
 
 /** What a review without a target looks at. */
@@ -53,7 +55,7 @@ export type CollectOptions = Pick<
  */
 export async function collect(
   options: CollectOptions,
-  deps: Pick<ReviewDeps, "runner" | "signal">,
+  deps: Pick<ReviewDeps, "runner" | "signal" | "env">,
   at: {
     rules: RulesOptions;
     budgets: Budgets;
@@ -88,10 +90,15 @@ export async function collect(
         }
         : undefined,
       worktree: at.worktree,
+      ownOutputs: ownOutputsOf(repo, deps.env),
     });
     if (!options.target && isCleanWorktree(change)) {
       return {
-        early: { status: "nothing-to-review", label: "working tree", message: CLEAN_WORKTREE },
+        early: {
+          status: "nothing-to-review",
+          label: "working tree",
+          message: withOwnOutputs(CLEAN_WORKTREE, change),
+        },
       };
     }
   } catch (error) {
@@ -104,4 +111,13 @@ export async function collect(
   // every changed file excluded by rule: no model saw any of it — NOT reviewed, never "nothing"
   if (change.files.length === 0) return { early: changeEnd(change, false), rules };
   return { repo, change, rules };
+}
+
+/** The clean-worktree message, naming review-gate's own output files it left out (never silently). */
+function withOwnOutputs(message: string, change: Change): string {
+  const own = (change.coverage.excluded ?? []).filter((e) => e.reason === "own-output");
+  if (own.length === 0) return message;
+  const named = own.slice(0, 10).map((e) => quotePath(e.path)).join(", ");
+  const rest = own.length > 10 ? ` and ${own.length - 10} more` : "";
+  return `${message} (left out: ${named}${rest} — excluded: review-gate's own output)`;
 }

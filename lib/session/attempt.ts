@@ -10,6 +10,7 @@
 import { utf8Length } from "../git/hunks.ts";
 import type { Decision } from "../answer/types.ts";
 import { type ExecResult, SpawnError } from "../exec/exec.ts";
+import { notExecutableText } from "../exec/spawn_hint.ts";
 import type { Envelope, Invocation, ProviderAdapter, Usage } from "../providers/provider.ts";
 import { ToolBound } from "./tool_bound.ts";
 import type { AttemptRun, CallOptions, CallOutcome, CallSetup, Step } from "./types.ts";
@@ -62,7 +63,8 @@ export async function runAttempt<T>(
     );
   } catch (error) {
     const missing = error instanceof SpawnError && error.cause instanceof Deno.errors.NotFound;
-    const fallback = error instanceof Error ? error.message : String(error);
+    const fallback = notExecutableText(error, options.bin) ??
+      (error instanceof Error ? error.message : String(error));
     const message = missing ? options.missingBinaryMessage ?? fallback : fallback;
     record.message = message;
     return { kind: "stop", status: "provider-error", message };

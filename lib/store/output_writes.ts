@@ -9,23 +9,50 @@
  * review started while a job runs — may write its `--output` file there meanwhile; without this
  * record that write would be taken for the provider's and fail a good review as a read-only
  * violation. A file counts as ours only while its bytes are exactly what we wrote: any other
- * change to it is still named.
+ * change to it is still named. A working-tree review leaves such files out of the change
+ * (lib/git/own_outputs.ts), so `review --output FILE` does not make FILE part of the next review.
+ *
+ * The record is sealed with the per-user key (lib/store/sealed.ts): it makes a review look at less,
+ * so only state review-gate sealed may say what it wrote (docs/design.md "Trusted inputs"). A
+ * record that does not verify — written or edited by anyone else — reads as empty: the files are
+ * then reviewed and named, a false alarm at most, never a false pass.
  *
  * @module
  */
 import { isAbsolute, join, relative } from "../base/path.ts";
 import { contentSignature } from "../git/status_listing.ts";
-import { readPathRecord } from "./_path_record.ts";
-import { jsonText, writeStoreFile } from "./_write.ts";
+import { openSealed, sealJson } from "./sealed.ts";
+import { writeStoreFile } from "./_write.ts";
 import { lockFile } from "./lock.ts";
+import { stateDir } from "./state.ts";
 
 const FILE = "output-writes.json";
+
+/** The environment the per-user key is found with (`XDG_STATE_HOME`, `HOME`). */
+type KeyEnv = Record<string, string | undefined>;
 
 /** Most files remembered (the oldest are forgotten first). */
 export const MAX_ENTRIES = 200;
 
-function read(state: string): Promise<Record<string, string>> {
-  return readPathRecord(join(state, FILE));
+function purpose(state: string): string {
+  return `output writes ${state}`;
+}
+
+async function read(state: string, env?: KeyEnv): Promise<Record<string, string>> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(join(state, FILE));
+  } catch {
+    return {};
+  }
+  const opened = await openSealed(text, purpose(state), env);
+  const value = opened.ok ? opened.value : null;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] =>
+      typeof entry[1] === "string"
+    ),
+  );
 }
 
 /**
@@ -34,11 +61,14 @@ function read(state: string): Promise<Record<string, string>> {
  *
  * @param state the state dir (must exist)
  * @param files absolute path and the exact text to be written
- * @throws Deno.errors from the file system (callers treat the record as best effort)
+ * @param env where the per-user key is (default the process's environment)
+ * @throws Deno.errors from the file system, Error when there is no key to seal with (callers
+ *   treat the record as best effort)
  */
 export async function stampOutputWrites(
   state: string,
   files: ReadonlyArray<{ path: string; text: string }>,
+  env?: KeyEnv,
 ): Promise<void> {
   if (files.length === 0) return;
   const paths = files.map((f) => f.path);
@@ -50,13 +80,16 @@ export async function stampOutputWrites(
   const lock = await lockFile(join(state, `${FILE}.lock`), { timeoutMs: 2000 });
   if (!lock) return;
   try {
-    const known = await read(state);
+    const known = await read(state, env);
     paths.forEach((path, i) => {
       delete known[path]; // re-inserted last: newest entries stay
       known[path] = signatures[i];
     });
     const entries = Object.entries(known).slice(-MAX_ENTRIES);
-    await writeStoreFile(join(state, FILE), jsonText(Object.fromEntries(entries)));
+    await writeStoreFile(
+      join(state, FILE),
+      await sealJson(Object.fromEntries(entries), purpose(state), env),
+    );
   } finally {
     lock.release();
   }
@@ -67,17 +100,35 @@ export async function stampOutputWrites(
  *
  * @param state the state dir
  * @param root the repository's worktree root (absolute)
- * @returns repo-relative path → disk signature after our write; `{}` when nothing is recorded
+ * @param env where the per-user key is (default the process's environment)
+ * @returns repo-relative path → disk signature after our write; `{}` when nothing is recorded or
+ *   the record does not verify
  */
 export async function outputWritesUnder(
   state: string,
   root: string,
+  env?: KeyEnv,
 ): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const [path, signature] of Object.entries(await read(state))) {
+  for (const [path, signature] of Object.entries(await read(state, env))) {
     const rel = relative(root, path);
     if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) continue;
     out[rel.split("\\").join("/")] = signature;
   }
   return out;
+}
+
+/**
+ * The recorded output files of a repository's checkout, as a working-tree snapshot's `ownOutputs`
+ * wants them (lib/git/live_tree.ts `snapshotWorktree`).
+ *
+ * @param repo the repository's git common dir and worktree root (absolute)
+ * @param env where the per-user key is
+ * @returns a function giving repo-relative path → disk signature (`{}` when none or unverified)
+ */
+export function ownOutputsOf(
+  repo: { commonDir: string; root: string },
+  env?: KeyEnv,
+): () => Promise<Record<string, string>> {
+  return () => outputWritesUnder(stateDir(repo.commonDir), repo.root, env);
 }

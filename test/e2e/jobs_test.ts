@@ -441,7 +441,7 @@ Deno.test("a job whose provider fails is finished with that status; result says 
     const shown = await runCli(sb, ["status", id]);
     assert.match(
       shown.stdout,
-      /^Job .*: finished after \d+s — NOT reviewed \(provider-error\) \(exit 3\)$/m,
+      /^Job .*: finished after \d+\.\d s — NOT reviewed \(provider-error\) \(exit 3\)$/m,
     );
     const result = await runCli(sb, ["result", id]);
     assert.equal(result.code, 3, result.stdout);

@@ -76,9 +76,18 @@ Deno.test("pre-push gate reviews real git pushes and blocks, skips and caches as
       async () => {
         const r = await runGit(sb, ["push", "origin", "main"], { env: scenario("valid") });
         assert.notEqual(r.code, 0, "the cached blocking verdict still blocks");
-        assert.match(r.stderr, /push blocked/);
+        assert.match(
+          r.stderr,
+          /push blocked: 1 blocking finding in .*\(cached verdict, no model call\)/,
+        );
         assert.match(r.stderr, /to review them again: REVIEW_GATE_CACHE=0 git push/);
         assert.equal(await providerCalls(sb), 2);
+        // the cached answer's records line leads to a run folder: the run that gave the verdict
+        const state = join(sb.repo.root, ".git", "review-gate");
+        const lines = (await Deno.readTextFile(join(state, "records.jsonl"))).trim().split("\n");
+        const last = JSON.parse(lines[lines.length - 1]);
+        assert.equal(last.cached, true);
+        assert.ok((await Deno.stat(join(state, "runs", last.id))).isDirectory, last.id);
       },
     );
 

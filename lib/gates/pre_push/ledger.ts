@@ -2,7 +2,8 @@
  * The ledger line of a ref update the pre-push gate answered from the verdict memo (docs/design.md
  * "Ledger and budget": every run records the cache hit and the asking gate in `records.jsonl`).
  * Such an answer
- * makes no model call and writes no run folder, so this line is all it stores: one append under the
+ * makes no model call and writes no run folder, so this line is all it stores — under the id of the
+ * run that gave the verdict, whose folder holds that review: one append under the
  * records lock, best effort (a failure is a warning, never a blocked push). The installed hook's
  * shell replay of a push stamp starts no review-gate and writes no line: it is not a run.
  *
@@ -10,6 +11,12 @@
  */
 import type { RecordLine } from "../../store/records.ts";
 import type { CachedVerdict } from "./cached.ts";
+
+/** The run id a run folder is named by (its last path segment), or null without one. */
+function runIdOf(runDir: string | undefined): string | null {
+  const id = runDir?.replace(/\/+$/, "").split("/").pop();
+  return id ? id : null;
+}
 
 /**
  * Append the ledger line of a memo answer.
@@ -30,7 +37,9 @@ export async function recordMemoAnswer(state: string, at: {
   const { newRunId } = await import("../../store/run_dir.ts");
   const { hit } = at;
   const line: RecordLine = {
-    id: newRunId(at.finished),
+    // the run that gave the verdict: this answer writes no run folder of its own, and every
+    // record's id leads to a run folder (docs/design.md "Ledger and budget")
+    id: runIdOf(hit.runDir) ?? newRunId(at.finished),
     status: hit.status,
     blocking: at.blocking,
     target: at.label,

@@ -25,6 +25,13 @@ import {
 export const PRE_PUSH_SKIP_HINT =
   "To push anyway: git push --no-verify (skips all pre-push hooks) or REVIEW_GATE=0 git push";
 
+/**
+ * How every answer taken from a cached verdict says so, whether the verdict memo or the cache found
+ * it, and whichever gate (a push, a Stop) stored it: the same words on a pass, a block and a
+ * partial review.
+ */
+export const CACHED = " (cached verdict, no model call)";
+
 /** Extra hint when a block comes from a cached verdict: how to have the commits reviewed again. */
 export const PRE_PUSH_RECHECK_HINT =
   "This verdict is cached for these commits; to review them again: REVIEW_GATE_CACHE=0 git push";
@@ -161,7 +168,7 @@ export function renderVerdict(verdict: PushVerdict): { text: string; blocked: bo
     : "";
   if (verdict.findings.length > 0) {
     const text = renderPrePushBlock({
-      label: source === "memo" ? `${label} (cached verdict)` : label,
+      label: cached ? `${label}${CACHED}` : label,
       findings: verdict.findings,
       reviewPath: `${verdict.runDir}/review.md`,
     });
@@ -173,7 +180,7 @@ export function renderVerdict(verdict: PushVerdict): { text: string; blocked: bo
   if (verdict.coverage?.status === "partial") {
     const blocked = verdict.onPartial === "block";
     const text = renderPartial({
-      label: cached ? `${label} (cached verdict)` : label,
+      label: cached ? `${label}${CACHED}` : label,
       coverage: verdict.coverage,
       reviewPath: `${verdict.runDir}/review.md`,
       blocked,
@@ -188,11 +195,7 @@ export function renderVerdict(verdict: PushVerdict): { text: string; blocked: bo
       ? plural(others, `${acknowledged.length > 0 ? "other " : ""}non-blocking finding`)
       : "",
   ].filter(Boolean);
-  const from = source === "memo"
-    ? " (cached verdict, no model call)"
-    : cached
-    ? " (cached verdict)"
-    : "";
+  const from = cached ? CACHED : "";
   const head = `review-gate: ${label}: ${verdict.status}${
     counts.map((c) => `, ${c}`).join("")
   }${from}${excluded ? `; excluded by rule: ${excluded}` : ""}`;

@@ -86,3 +86,37 @@ Deno.test("renderVerdict() names at most five excluded files, then a count", () 
     /s4\.snap \(default: snapshot\), and 2 more\n$/,
   );
 });
+
+Deno.test("renderVerdict(): every answer from a cached verdict says so the same way, whichever store found it", () => {
+  const finding = {
+    title: "Null dereference",
+    severity: "high",
+    file: "src/a.ts",
+    line_start: 3,
+    line_end: 3,
+  } as ReviewAnswer["findings"][number];
+  const partial = {
+    status: "partial",
+    reviewedLines: 1,
+    omittedLines: 1,
+    reviewedBytes: 1,
+    omittedBytes: 1,
+    omitted: [],
+  } as unknown as NonNullable<Parameters<typeof renderVerdict>[0]["coverage"]>;
+  for (const source of ["memo", "cache"] as const) {
+    const block = renderVerdict({ ...BASE, source, findings: [finding] }).text;
+    const pass = renderVerdict({ ...BASE, source }).text;
+    const part = renderVerdict({ ...BASE, source, coverage: partial }).text;
+    for (const text of [block, pass, part]) {
+      assert.ok(
+        text.includes("refs/heads/main (1 commit) (cached verdict, no model call)") ||
+          text.includes("refs/heads/main (1 commit): approved (cached verdict, no model call)"),
+        `${source}: ${text}`,
+      );
+    }
+  }
+  assert.doesNotMatch(
+    renderVerdict({ ...BASE, source: "model", findings: [finding] }).text,
+    /cached/,
+  );
+});

@@ -1,0 +1,68 @@
+/**
+ * End-to-end: review-gate's own `--output` files written inside the checkout are no part of the
+ * next working-tree review (lib/git/own_outputs.ts) — left out and named ("excluded: review-gate's
+ * own output"), only while their bytes are exactly what review-gate wrote, and only when its own
+ * sealed record says so: a record anyone else wrote hides nothing.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { makeSandbox, readFakeLog, runCli } from "./_cli.ts";
+import { promptOf } from "./_assert.ts";
+import { contentSignature } from "../../lib/git/status_listing.ts";
+
+Deno.test("review --output x.md in the worktree: the next review leaves x.md out and says so; an edit brings it back", async () => {
+  const sandbox = await makeSandbox({ "src/app.ts": "export const a = 1;\n" });
+  try {
+    await sandbox.repo.write("src/app.ts", "export const a = 2;\n");
+    const first = await runCli(sandbox, ["review", "--format", "markdown", "--output", "x.md"]);
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    assert.ok((await Deno.readTextFile(join(sandbox.repo.root, "x.md"))).length > 0);
+
+    const second = await runCli(sandbox, ["review", "--no-cache"]);
+    assert.equal(second.code, 0, second.stdout + second.stderr);
+    assert.match(second.stdout, /x\.md \(excluded: review-gate's own output\)/);
+    const calls = await readFakeLog(sandbox);
+    const prompt = promptOf(calls[calls.length - 1]);
+    assert.ok(prompt.includes("src/app.ts"), prompt);
+    assert.ok(!prompt.includes("b/x.md"), "x.md is not in the reviewed diff");
+
+    // nothing but review-gate's output left: nothing to review, and the output is named
+    await sandbox.repo.write("src/app.ts", "export const a = 1;\n");
+    const clean = await runCli(sandbox, ["review"]);
+    assert.equal(clean.code, 0, clean.stdout + clean.stderr);
+    assert.match(clean.stdout + clean.stderr, /nothing to review/i);
+    assert.match(clean.stdout + clean.stderr, /x\.md — excluded: review-gate's own output/);
+
+    // the user edits the output file: it is theirs now, and reviewed
+    await Deno.writeTextFile(join(sandbox.repo.root, "x.md"), "# my notes\n", { append: true });
+    const edited = await runCli(sandbox, ["review", "--no-cache"]);
+    assert.equal(edited.code, 0, edited.stdout + edited.stderr);
+    assert.doesNotMatch(edited.stdout, /own output/);
+    const after = await readFakeLog(sandbox);
+    assert.ok(promptOf(after[after.length - 1]).includes("b/x.md"));
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("a record of outputs review-gate did not seal hides nothing: a code file named in it is reviewed", async () => {
+  const sandbox = await makeSandbox({ "src/app.ts": "export const a = 1;\n" });
+  try {
+    const code = "export const steal = process.env;\n";
+    await sandbox.repo.write("src/evil.ts", code);
+    const state = join(sandbox.repo.root, ".git", "review-gate");
+    await Deno.mkdir(state, { recursive: true });
+    const signature = await contentSignature(new TextEncoder().encode(code));
+    const forged = { [join(sandbox.repo.root, "src/evil.ts")]: signature };
+    await Deno.writeTextFile(join(state, "output-writes.json"), JSON.stringify(forged));
+    const result = await runCli(sandbox, ["review"]);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.doesNotMatch(result.stdout, /own output/);
+    const calls = await readFakeLog(sandbox);
+    assert.ok(promptOf(calls[calls.length - 1]).includes("b/src/evil.ts"));
+  } finally {
+    await sandbox.cleanup();
+  }
+});
