@@ -75,7 +75,8 @@ export interface WorktreeSnapshot {
  *
  * @param runner the subprocess seam
  * @param repo the resolved repository
- * @param options `withIndexId`: also give the blob id of the index bytes copied (one more read)
+ * @param options `withIndexId`: also give the blob id of the index bytes copied (one more read);
+ *   `onStarted`: called once `git add` has been started (not when the snapshot fails before)
  * @returns the tree and what was left out, in path order
  * @throws {GitError} when git fails (stderr tail kept on the error)
  * @throws {StoreError} when the temp dir for the index copy cannot be created (a bad `TMPDIR`)
@@ -83,12 +84,14 @@ export interface WorktreeSnapshot {
 export function snapshotWorktree(
   runner: Runner,
   repo: Repo,
-  options: { withIndexId?: boolean } = {},
+  options: { withIndexId?: boolean; onStarted?: () => void } = {},
 ): Promise<WorktreeSnapshot> {
   return withTempIndex(repo, async (env, copiedId) => {
     // An index with flagged entries gives no id: a copy of it records another tree than ours.
     const indexId = (await clearIndexFlags(runner, repo, env)) ? undefined : copiedId;
-    const result = await runGit(runner, repo.root, ADD_ARGS, { env });
+    const adding = runGit(runner, repo.root, ADD_ARGS, { env });
+    options.onStarted?.();
+    const result = await adding;
     // exit 1: --ignore-errors skipped files it could not index (git listed them on stderr)
     if (result.code !== 0 && result.code !== 1) throw gitFailure(ADD_ARGS, result);
     const stderr = new TextDecoder().decode(result.stderr);
