@@ -16,6 +16,26 @@ const LOADED_WHEN_USED: Record<string, string> = {
   "lib/providers/claude.ts": "claude asked",
   "lib/providers/codex.ts": "codex asked",
   "lib/providers/vibe.ts": "vibe asked",
+  // the other commands' definitions (lib/cli/app.ts COMMANDS): for a command list or "did you mean"
+  ...Object.fromEntries(
+    [
+      "ci",
+      "jobs",
+      "status",
+      "result",
+      "cancel",
+      "schema",
+      "decode",
+      "hook",
+      "install",
+      "gate",
+      "doctor",
+      "ack",
+      "acks",
+      "stats",
+      "demo",
+    ].map((name) => [`lib/cli/${name}.ts`, `review-gate ${name}, or every command's help`]),
+  ),
 };
 
 interface InfoModule {
