@@ -16,6 +16,11 @@ const LOADED_WHEN_USED: Record<string, string> = {
   "lib/providers/claude.ts": "claude asked",
   "lib/providers/codex.ts": "codex asked",
   "lib/providers/vibe.ts": "vibe asked",
+  // the formats a review did not ask for (lib/formats/registry.ts loads each when asked)
+  "lib/formats/json.ts": "--json or --format json",
+  "lib/formats/sarif.ts": "--format sarif",
+  "lib/formats/rdjson.ts": "--format rdjson or rdjsonl",
+  "lib/formats/github.ts": "--format github",
   // the other commands' definitions (lib/cli/app.ts COMMANDS): for a command list or "did you mean"
   ...Object.fromEntries(
     [
