@@ -115,9 +115,15 @@ async function main(): Promise<number> {
   const onSignal = interruptHandler(controller, (code) => Deno.exit(code));
   for (const signal of INTERRUPT_SIGNALS) Deno.addSignalListener(signal, onSignal);
   const env = Deno.env.toObject();
+  const cwd = Deno.cwd();
+  // `review` resolves the repository first thing: its `git rev-parse` runs while the CLI loads
+  const repoAhead = Deno.args[0] === "review"
+    ? import("./lib/git/repo.ts").then((m) => m.resolveRepo(runProcess, cwd))
+    : undefined;
+  repoAhead?.catch(() => {}); // thrown where the review uses it
   const self = { execPath: Deno.execPath(), mainPath: mainPath() };
   const deps: CliDeps = {
-    cwd: Deno.cwd(),
+    cwd,
     env,
     stdout: sink(Deno.stdout, "stdout"),
     stderr: sink(Deno.stderr, "stderr"),
@@ -126,6 +132,7 @@ async function main(): Promise<number> {
     now: () => new Date(),
     signal: controller.signal,
     self: { ...self, launcher: npmLauncher(env, self.mainPath) },
+    ...(repoAhead ? { repoAhead } : {}),
   };
   try {
     // Hooks run on every push and every Claude turn: skip loading the parser and the pipeline.

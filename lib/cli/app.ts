@@ -3,7 +3,12 @@
  * `--version`; `run()` runs one command and returns its exit code. Nothing here exits the process.
  * Each command's file (lib/cli/<name>.ts) defines its flags and help only, and loads its work
  * (`<name>_action.ts`) when it runs, so `--version`, `--help` and every command load little beyond
- * their own code. The parser is plain ES modules: no Node compatibility is started to parse argv.
+ * their own code. The definitions themselves load by name ({@linkcode COMMANDS}): argv naming one
+ * command (`review …`, `hook pre-push`) builds the parser from that command's definition alone,
+ * since its parsing, help and flag suggestions read nothing else; anything else (no command, an
+ * unknown one, `help`, `--version`) loads them all, for the command list and "did you mean"
+ * (docs/design.md "Performance notes": code loads where it is used). The parser is plain ES
+ * modules: no Node compatibility is started to parse argv.
  *
  * @module
  */
@@ -29,45 +34,32 @@ import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { takeStateNotes } from "../store/sealed.ts";
 import { type CliContext, type CommandRoutes, defineCommand, flagName } from "./command.ts";
 import type { CliDeps } from "./deps.ts";
-import { reviewRoutes } from "./review.ts";
-import { ciRoutes } from "./ci.ts";
-import { jobsRoutes } from "./jobs.ts";
-import { statusRoutes } from "./status.ts";
-import { resultRoutes } from "./result.ts";
-import { cancelRoutes } from "./cancel.ts";
-import { schemaRoutes } from "./schema.ts";
-import { decodeRoutes } from "./decode.ts";
-import { hookRoutes } from "./hook.ts";
-import { installRoutes } from "./install.ts";
-import { gateRoutes } from "./gate.ts";
-import { doctorRoutes } from "./doctor.ts";
-import { ackRoutes } from "./ack.ts";
-import { acksRoutes } from "./acks.ts";
-import { statsRoutes } from "./stats.ts";
-import { demoRoutes } from "./demo.ts";
 
 /** The version printed by `--version`. */
 export const VERSION: string = denoJson.version;
 
-/** Every command, in help order: adding a command is one new file plus one line here. */
-const COMMANDS: readonly CommandRoutes[] = [
-  reviewRoutes,
-  ciRoutes,
-  jobsRoutes,
-  statusRoutes,
-  resultRoutes,
-  cancelRoutes,
-  schemaRoutes,
-  decodeRoutes,
-  hookRoutes,
-  installRoutes,
-  gateRoutes,
-  doctorRoutes,
-  ackRoutes,
-  acksRoutes,
-  statsRoutes,
-  demoRoutes,
-];
+/**
+ * Every command by name, in help order, each loading its definition (lib/cli/<name>.ts, which
+ * routes that one name): adding a command is one new file plus one line here.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<CommandRoutes>>> = {
+  review: async () => (await import("./review.ts")).reviewRoutes,
+  ci: async () => (await import("./ci.ts")).ciRoutes,
+  jobs: async () => (await import("./jobs.ts")).jobsRoutes,
+  status: async () => (await import("./status.ts")).statusRoutes,
+  result: async () => (await import("./result.ts")).resultRoutes,
+  cancel: async () => (await import("./cancel.ts")).cancelRoutes,
+  schema: async () => (await import("./schema.ts")).schemaRoutes,
+  decode: async () => (await import("./decode.ts")).decodeRoutes,
+  hook: async () => (await import("./hook.ts")).hookRoutes,
+  install: async () => (await import("./install.ts")).installRoutes,
+  gate: async () => (await import("./gate.ts")).gateRoutes,
+  doctor: async () => (await import("./doctor.ts")).doctorRoutes,
+  ack: async () => (await import("./ack.ts")).ackRoutes,
+  acks: async () => (await import("./acks.ts")).acksRoutes,
+  stats: async () => (await import("./stats.ts")).statsRoutes,
+  demo: async () => (await import("./demo.ts")).demoRoutes,
+};
 
 /** How help is laid out: flags in kebab-case, every flag in the usage lines. */
 const FORMATTING = {
@@ -148,18 +140,29 @@ const helpRoutes: CommandRoutes = {
     },
     async func(this: CliContext, _flags: NonNullable<unknown>, ...path: string[]) {
       const args = [...path, "--help"];
-      await runParser(program(), args, { ...this, args } as CliContext & RunContext);
+      await runParser(await program(), args, { ...this, args } as CliContext & RunContext);
     },
   }),
 };
 
-let built: Application<CliContext> | undefined;
+const built = new Map<string, Application<CliContext>>();
 
-/** The program: every command, `help`, `--help` and `--version`. Built once. */
-export function program(): Application<CliContext> {
-  built ??= buildApplication(
+/**
+ * The program: every command, `help`, `--help` and `--version` — or, for argv whose first word
+ * names a command, that command alone (module doc). Built once per shape.
+ *
+ * @param args argv without the program name; omit for every command
+ */
+export async function program(args: readonly string[] = []): Promise<Application<CliContext>> {
+  const name = Object.hasOwn(COMMANDS, args[0] ?? "") ? args[0] : "";
+  const cached = built.get(name);
+  if (cached) return cached;
+  const routes = name
+    ? [await COMMANDS[name]()]
+    : [...await Promise.all(Object.values(COMMANDS).map((load) => load())), helpRoutes];
+  const app = buildApplication(
     buildRouteMap({
-      routes: Object.assign({}, ...COMMANDS, helpRoutes),
+      routes: Object.assign({}, ...routes) as CommandRoutes,
       docs: { brief: "Trustworthy AI code review for git pushes and Claude Code turns" },
     }),
     {
@@ -177,7 +180,8 @@ export function program(): Application<CliContext> {
       }),
     },
   );
-  return built;
+  built.set(name, app);
+  return app;
 }
 
 /** The context the parser runs a command with. */
@@ -251,7 +255,7 @@ export async function run(args: readonly string[], deps: CliDeps): Promise<numbe
     return code;
   };
   try {
-    await runParser(program(), args, context);
+    await runParser(await program(args), args, context);
   } catch (error) {
     failure ??= { error };
   }

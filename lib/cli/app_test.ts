@@ -145,7 +145,7 @@ function hasWord(text: string, word: string): boolean {
 }
 
 Deno.test("help of every command lists each flag, argument and subcommand its definition has", async (t) => {
-  const commands = allCommands(program().root);
+  const commands = allCommands((await program()).root);
   assert.ok(commands.length >= 20, `found ${commands.length} commands`);
   for (const { path, command } of commands) {
     await t.step(path.join(" "), async () => {

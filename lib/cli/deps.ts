@@ -5,6 +5,7 @@
  * @module
  */
 import type { Runner } from "../exec/exec.ts";
+import type { Repo } from "../git/repo.ts";
 
 /** Something text can be written to. */
 export interface TextSink {
@@ -31,4 +32,10 @@ export interface CliDeps {
    * command that started it (lib/install/npm_launcher.ts), which hooks then name instead.
    */
   self: { execPath: string; mainPath?: string; launcher?: string };
+  /**
+   * The repository around `cwd` (lib/git/repo.ts `resolveRepo` with this `runner`), started by
+   * main.ts before the CLI loads when the command is `review`, so its `git rev-parse` runs while
+   * Deno loads the CLI; `review` uses it instead of resolving again. Rejects as `resolveRepo` would.
+   */
+  repoAhead?: Promise<Repo>;
 }

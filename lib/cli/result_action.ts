@@ -42,8 +42,9 @@ async function printReview(
   const kind = kindOfRecord(record.answerKind);
   const answer = kind ? await readAnswer(record.runDir, kind.files.answer) : undefined;
   const { config } = await loadConfig({ root: at.root, env: deps.env });
+  const render = await getRenderer(at.json ? "json" : "terminal");
   deps.stdout.write(
-    getRenderer(at.json ? "json" : "terminal")(
+    render(
       { record, answer, exitCode },
       { policy: policyOf(config), paint: choosePaint(deps.stdout.isTerminal, deps.env) },
     ),

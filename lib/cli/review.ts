@@ -109,6 +109,7 @@ export const reviewRoutes: CommandRoutes = {
       trace("review: command parsed");
       // the review's first git calls run while its code loads (lib/cli/review_ahead.ts)
       const ahead = (await import("./review_ahead.ts")).reviewAhead(flags, this.deps);
+      await ahead.started(); // its git add runs while the review's code loads
       trace("review: ahead started");
       try {
         const { reviewAction } = await import("./review_action.ts");

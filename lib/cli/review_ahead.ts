@@ -7,6 +7,11 @@
  * and nothing waits on what can run beside it). The calls, their arguments and the trust in what
  * they return are the review's own: only when they start moves.
  *
+ * The `rev-parse` starts earlier still, in main.ts, before the CLI loads (`CliDeps.repoAhead`), and
+ * `review` waits for the snapshot's `git add` to start ({@linkcode ReviewAhead.started}) before it
+ * loads its code: loading keeps Deno from handling a git exit, so a snapshot not yet started when
+ * the load begins would wait for all of it.
+ *
  * This module imports git and exec code only, which the review loads anyway.
  *
  * @module
@@ -38,6 +43,11 @@ export interface ReviewAhead {
    * `snapshotWorktree` would.
    */
   worktree?: Promise<WorktreeSnapshot>;
+  /**
+   * Resolves once the snapshot's first git call (`git add`) has started, or at once when there is
+   * no snapshot, or when it failed before starting; never rejects.
+   */
+  started(): Promise<void>;
   /** Resolves once every git call started here has ended; never rejects. */
   settled(): Promise<void>;
 }
@@ -47,23 +57,27 @@ export interface ReviewAhead {
  * thrown where the review uses them (an unused one is dropped silently).
  *
  * @param flags the parsed `review` flags
- * @param deps the runner, the working directory and the abort signal (an abort kills the
+ * @param deps the runner, the working directory, the repository resolved before the CLI loaded
+ *   (`repoAhead`: main.ts, same runner and directory) and the abort signal (an abort kills the
  *   snapshot's git calls, as the review's own collection would)
  */
 export function reviewAhead(
   flags: AheadFlags,
-  deps: Pick<CliDeps, "runner" | "cwd" | "signal" | "env">,
+  deps: Pick<CliDeps, "runner" | "cwd" | "signal" | "env" | "repoAhead">,
 ): ReviewAhead {
-  const repo = resolveRepo(deps.runner, deps.cwd);
+  const repo = deps.repoAhead ?? resolveRepo(deps.runner, deps.cwd);
   repo.catch(() => {});
   const targeted = flags.staged || flags.base !== undefined || flags.range !== undefined ||
     flags.commit !== undefined;
   const foreground = !flags.planOnly && !flags.background && flags.jobId === undefined;
+  let onStarted = () => {};
+  const started = new Promise<void>((resolve) => onStarted = resolve);
   const worktree = !targeted && foreground
     ? repo.then((r) =>
       // review-gate's own --output files are no part of the change (lib/git/own_outputs.ts)
       snapshotWorktree(signalled(deps.runner, deps.signal), r, {
         ownOutputs: ownOutputsOf(r, deps.env),
+        onStarted,
       })
     )
     : undefined;
@@ -71,6 +85,9 @@ export function reviewAhead(
   return {
     repo,
     worktree,
+    started: async () => {
+      if (worktree) await Promise.race([started, worktree.then(() => {}, () => {})]);
+    },
     settled: async () => {
       await Promise.allSettled([repo, ...(worktree ? [worktree] : [])]);
     },

@@ -16,6 +16,31 @@ const LOADED_WHEN_USED: Record<string, string> = {
   "lib/providers/claude.ts": "claude asked",
   "lib/providers/codex.ts": "codex asked",
   "lib/providers/vibe.ts": "vibe asked",
+  // the formats a review did not ask for (lib/formats/registry.ts loads each when asked)
+  "lib/formats/json.ts": "--json or --format json",
+  "lib/formats/sarif.ts": "--format sarif",
+  "lib/formats/rdjson.ts": "--format rdjson or rdjsonl",
+  "lib/formats/github.ts": "--format github",
+  // the other commands' definitions (lib/cli/app.ts COMMANDS): for a command list or "did you mean"
+  ...Object.fromEntries(
+    [
+      "ci",
+      "jobs",
+      "status",
+      "result",
+      "cancel",
+      "schema",
+      "decode",
+      "hook",
+      "install",
+      "gate",
+      "doctor",
+      "ack",
+      "acks",
+      "stats",
+      "demo",
+    ].map((name) => [`lib/cli/${name}.ts`, `review-gate ${name}, or every command's help`]),
+  ),
 };
 
 interface InfoModule {

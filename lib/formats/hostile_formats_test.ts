@@ -68,10 +68,10 @@ function hostileRecord(patch: Partial<RunRecord> = {}): RunRecord {
 
 const LIST_TAGS = ["p", "ul", "li", "code", "strong", "em", "s", "blockquote"];
 
-Deno.test("review.md, --format markdown and the job summary: the hostile corpus renders inert", () => {
+Deno.test("review.md, --format markdown and the job summary: the hostile corpus renders inert", async () => {
   const answer = hostileReviewAnswer();
   const record = hostileRecord();
-  const markdown = getRenderer("markdown")({ record, answer, exitCode: 1 }, { policy });
+  const markdown = (await getRenderer("markdown"))({ record, answer, exitCode: 1 }, { policy });
   const findings = buildView({ record, answer }, policy).findings;
   assertInert(markdown, {
     headings: [
@@ -88,15 +88,15 @@ Deno.test("review.md, --format markdown and the job summary: the hostile corpus 
   );
 });
 
-Deno.test("a review that could not run, in markdown: the hostile message and paths render inert", () => {
+Deno.test("a review that could not run, in markdown: the hostile message and paths render inert", async () => {
   for (const status of ["timeout", "not-reviewed"] as const) {
     const record = hostileRecord({ status, blocking: false, message: WORDS });
-    const markdown = getRenderer("markdown")({ record, exitCode: 3 }, { policy });
+    const markdown = (await getRenderer("markdown"))({ record, exitCode: 3 }, { policy });
     assertInert(markdown, { headings: ["Review: NOT reviewed"], tags: LIST_TAGS });
   }
 });
 
-Deno.test("compliance.md: the hostile corpus renders inert", () => {
+Deno.test("compliance.md: the hostile corpus renders inert", async () => {
   const answer = hostileComplianceAnswer();
   const record = hostileRecord({
     answerKind: "compliance",
@@ -107,7 +107,7 @@ Deno.test("compliance.md: the hostile corpus renders inert", () => {
       items: HOSTILE.map((text, i) => ({ id: String(i + 1), text })),
     },
   });
-  const markdown = getRenderer("markdown")({ record, answer, exitCode: 1 }, { policy });
+  const markdown = (await getRenderer("markdown"))({ record, answer, exitCode: 1 }, { policy });
   assertInert(markdown, {
     headings: [
       "Plan compliance: incomplete",
@@ -123,10 +123,10 @@ Deno.test("compliance.md: the hostile corpus renders inert", () => {
   );
 });
 
-Deno.test("rdjson and rdjsonl (reviewdog posts them as PR comments): messages render inert", () => {
+Deno.test("rdjson and rdjsonl (reviewdog posts them as PR comments): messages render inert", async () => {
   const input = { record: hostileRecord(), answer: hostileReviewAnswer(), exitCode: 1 };
-  const rdjson = JSON.parse(getRenderer("rdjson")(input, { policy }));
-  const lines = getRenderer("rdjsonl")(input, { policy }).trim().split("\n").map((l) =>
+  const rdjson = JSON.parse((await getRenderer("rdjson"))(input, { policy }));
+  const lines = (await getRenderer("rdjsonl"))(input, { policy }).trim().split("\n").map((l) =>
     JSON.parse(l)
   );
   const messages = [...rdjson.diagnostics, ...lines].map((d) => d.message as string);
@@ -140,9 +140,9 @@ Deno.test("rdjson and rdjsonl (reviewdog posts them as PR comments): messages re
   );
 });
 
-Deno.test("terminal: the hostile corpus shows no escape sequence nor bidi control", () => {
+Deno.test("terminal: the hostile corpus shows no escape sequence nor bidi control", async () => {
   const input = { record: hostileRecord(), answer: hostileReviewAnswer(), exitCode: 1 };
-  const text = getRenderer("terminal")(input, { policy });
+  const text = (await getRenderer("terminal"))(input, { policy });
   assert.doesNotMatch(
     text,
     // deno-lint-ignore no-control-regex
@@ -151,9 +151,9 @@ Deno.test("terminal: the hostile corpus shows no escape sequence nor bidi contro
   assert.ok(text.includes("\\u{1b}[2J"), "an escape is shown, not run");
 });
 
-Deno.test("github workflow commands: every line is one of ours, the words stay in its data", () => {
+Deno.test("github workflow commands: every line is one of ours, the words stay in its data", async () => {
   const input = { record: hostileRecord(), answer: hostileReviewAnswer(), exitCode: 1 };
-  const out = getRenderer("github")(input, { policy });
+  const out = (await getRenderer("github"))(input, { policy });
   const lines = out.split("\n").filter((l) => l !== "");
   assert.ok(
     lines.every((l) => /^::(error|warning|notice) /.test(l) || l.startsWith("review-gate: ")),
@@ -166,10 +166,10 @@ Deno.test("github workflow commands: every line is one of ours, the words stay i
   assert.ok(decoded.some((d) => d.startsWith(`${HOSTILE[0]}\n`)), "the body is carried as written");
 });
 
-Deno.test("SARIF and JSON carry the hostile words as data, exactly as written", () => {
+Deno.test("SARIF and JSON carry the hostile words as data, exactly as written", async () => {
   const answer = hostileReviewAnswer();
   const input = { record: hostileRecord(), answer, exitCode: 1 };
-  const sarif = JSON.parse(getRenderer("sarif")(input, { policy }));
+  const sarif = JSON.parse((await getRenderer("sarif"))(input, { policy }));
   const texts = sarif.runs[0].results.map((r: { message: { text: string } }) => r.message.text);
   for (const f of answer.findings) {
     assert.ok(texts.some((t: string) => t.includes(f.body)), JSON.stringify(f.body));
@@ -178,6 +178,6 @@ Deno.test("SARIF and JSON carry the hostile words as data, exactly as written", 
     r.locations[0].physicalLocation
   );
   assert.equal(uris.length, HOSTILE.length);
-  const json = JSON.parse(getRenderer("json")(input, { policy }));
+  const json = JSON.parse((await getRenderer("json"))(input, { policy }));
   assert.deepEqual(json.answer, answer, "--json holds the answer verbatim");
 });

@@ -62,8 +62,8 @@ const record = {
 } satisfies RunRecord;
 const input = { record, answer, exitCode: 1 };
 
-Deno.test("getRenderer('terminal') draws a compliance run with the kind's body in the shared frame", () => {
-  const text = getRenderer("terminal")(input, { policy });
+Deno.test("getRenderer('terminal') draws a compliance run with the kind's body in the shared frame", async () => {
+  const text = (await getRenderer("terminal"))(input, { policy });
   assert.equal(
     text,
     [
@@ -93,26 +93,31 @@ Deno.test("getRenderer('terminal') draws a compliance run with the kind's body i
       "",
     ].join("\n"),
   );
-  const coloured = getRenderer("terminal")(input, { policy, paint: ansi });
+  const coloured = (await getRenderer("terminal"))(input, { policy, paint: ansi });
   assert.ok(coloured.includes("\u001b[31m\u001b[1m[MISSING]"), coloured);
 });
 
-Deno.test("getRenderer() draws a compliance run that could not run like any run, and refuses unknown kinds", () => {
+Deno.test("getRenderer() draws a compliance run that could not run like any run, and refuses unknown kinds", async () => {
   const failed = {
     record: { ...record, status: "timeout", blocking: false, message: "slow" } as RunRecord,
     exitCode: 3,
   };
-  assert.match(getRenderer("terminal")(failed, { policy }), /^review-gate: NOT reviewed — timeout/);
+  assert.match(
+    (await getRenderer("terminal"))(failed, { policy }),
+    /^review-gate: NOT reviewed — timeout/,
+  );
+  const markdown = await getRenderer("markdown");
   assert.throws(
-    () => getRenderer("markdown")(failed, { policy }),
+    () => markdown(failed, { policy }),
     /needs a review that produced an answer/,
   );
   const alien = { record: { ...record, answerKind: "future-kind" }, answer, exitCode: 0 };
-  assert.throws(() => getRenderer("terminal")(alien, { policy }), /answer kind "future-kind"/);
+  const terminal = await getRenderer("terminal");
+  assert.throws(() => terminal(alien, { policy }), /answer kind "future-kind"/);
 });
 
-Deno.test("getRenderer('markdown') writes compliance.md: title, run facts, plan, items, unplanned changes", () => {
-  const md = getRenderer("markdown")(input, { policy });
+Deno.test("getRenderer('markdown') writes compliance.md: title, run facts, plan, items, unplanned changes", async () => {
+  const md = (await getRenderer("markdown"))(input, { policy });
   assert.ok(
     md.startsWith("# Plan compliance: deviates\n\n- Change: working tree\n- Provider: codex\n"),
   );
@@ -122,15 +127,15 @@ Deno.test("getRenderer('markdown') writes compliance.md: title, run facts, plan,
   assert.ok(md.endsWith("\n"));
 });
 
-Deno.test("getRenderer('json') adds the answer kind, the plan and the blocking items", () => {
-  const envelope = JSON.parse(getRenderer("json")(input, { policy }));
+Deno.test("getRenderer('json') adds the answer kind, the plan and the blocking items", async () => {
+  const envelope = JSON.parse((await getRenderer("json"))(input, { policy }));
   assert.equal(envelope.answerKind, "compliance");
   assert.equal(envelope.blockingItems, 2);
   assert.equal(envelope.blockingFindings, 0);
   assert.deepEqual(envelope.plan, plan);
   assert.deepEqual(envelope.answer, answer);
   const review = JSON.parse(
-    getRenderer("json")({
+    (await getRenderer("json"))({
       ...input,
       record: { ...record, answerKind: undefined, kindInput: undefined },
       answer: { verdict: "approve", summary: "ok", findings: [], next_steps: [] },

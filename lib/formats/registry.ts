@@ -13,37 +13,71 @@
  * frame as a review's; a format without a frame refuses such a run with a clear message, never
  * renders it as a review.
  *
+ * A format's module loads when its renderer is asked for ({@linkcode getRenderer} is async): a
+ * review loads the terminal renderer and the markdown of review.md, not the five others
+ * (docs/design.md "Performance notes": code loads where it is used).
+ *
  * @module
  */
 import { UsageError } from "../base/errors.ts";
 import { kindOfRecord } from "../kinds/registry.ts";
 import type { RunRecord } from "../store/run_record.ts";
-import { renderGithub } from "./github.ts";
-import { renderJson, renderKindJson } from "./json.ts";
-import { renderKindMarkdown, renderMarkdownResult } from "./markdown.ts";
 import { FORMAT_NAMES, type FormatName } from "./names.ts";
-import { renderRdjson, renderRdjsonl } from "./rdjson.ts";
 import type { KindFrame, Renderer, RenderInput, RunRenderer } from "./renderer.ts";
-import { renderSarif } from "./sarif.ts";
-import { renderKindTerminal, renderTerminal } from "./terminal.ts";
 
 export type { KindFrame, Renderer, RenderInput, RenderOptions, RunRenderer } from "./renderer.ts";
 
 /** A format's renderers: of a review, and (when it can show one) of another answer kind's run. */
-interface Format {
+interface Renderers {
   review: Renderer;
   kind?: KindFrame;
 }
 
-/** Every format: its name → its renderers. */
+/** A format: whether it has a kind frame (known without loading it), and its renderers' loader. */
+interface Format {
+  framed: boolean;
+  load: () => Promise<Renderers>;
+}
+
+/** Every format: its name → its renderers, loaded when asked for. */
 const FORMATS: Record<FormatName, Format> = {
-  terminal: { review: renderTerminal, kind: renderKindTerminal },
-  json: { review: renderJson, kind: renderKindJson },
-  markdown: { review: renderMarkdownResult, kind: renderKindMarkdown },
-  sarif: { review: renderSarif },
-  rdjson: { review: renderRdjson },
-  rdjsonl: { review: renderRdjsonl },
-  github: { review: renderGithub },
+  terminal: {
+    framed: true,
+    load: async () => {
+      const m = await import("./terminal.ts");
+      return { review: m.renderTerminal, kind: m.renderKindTerminal };
+    },
+  },
+  json: {
+    framed: true,
+    load: async () => {
+      const m = await import("./json.ts");
+      return { review: m.renderJson, kind: m.renderKindJson };
+    },
+  },
+  markdown: {
+    framed: true,
+    load: async () => {
+      const m = await import("./markdown.ts");
+      return { review: m.renderMarkdownResult, kind: m.renderKindMarkdown };
+    },
+  },
+  sarif: {
+    framed: false,
+    load: async () => ({ review: (await import("./sarif.ts")).renderSarif }),
+  },
+  rdjson: {
+    framed: false,
+    load: async () => ({ review: (await import("./rdjson.ts")).renderRdjson }),
+  },
+  rdjsonl: {
+    framed: false,
+    load: async () => ({ review: (await import("./rdjson.ts")).renderRdjsonl }),
+  },
+  github: {
+    framed: false,
+    load: async () => ({ review: (await import("./github.ts")).renderGithub }),
+  },
 };
 
 /** A format name (lib/formats/names.ts). */
@@ -58,14 +92,17 @@ export function answerKindOf(record: Pick<RunRecord, "answerKind">): string {
 }
 
 /**
- * The renderer of a format: it renders each run with the renderer of the run's answer kind.
+ * The renderer of a format, its module loaded: it renders each run with the renderer of the run's
+ * answer kind.
  *
  * @param name a format name
- * @throws {UsageError} for an unknown name, listing the valid ones; the renderer throws a
+ * @returns the renderer (synchronous, pure)
+ * @throws {UsageError} (rejects) for an unknown name, listing the valid ones; the renderer throws a
  *   UsageError for a run of a kind this version does not know, or one the format cannot show
  */
-export function getRenderer(name: string): RunRenderer {
+export async function getRenderer(name: string): Promise<RunRenderer> {
   const format = formatName(name);
+  const renderers = await FORMATS[format].load();
   return (input, options) => {
     const kind = kindOfRecord(input.record.answerKind);
     if (kind === undefined) {
@@ -75,8 +112,9 @@ export function getRenderer(name: string): RunRenderer {
         }": this review-gate does not know it`,
       );
     }
-    if (kind.render === undefined) return FORMATS[format].review(input as RenderInput, options);
-    return frameFor(format, kind.name)(input, options, kind.render);
+    if (kind.render === undefined) return renderers.review(input as RenderInput, options);
+    frameFor(format, kind.name);
+    return renderers.kind!(input, options, kind.render);
   };
 }
 
@@ -95,20 +133,20 @@ export function checkFormatShows(name: string, kindName: string): void {
   if (kind?.render !== undefined) frameFor(format, kind.name);
 }
 
+/** Refuse a kind's run in a format without a frame for it (UsageError naming those that have one). */
+
 function formatName(name: string): FormatName {
   if (!Object.hasOwn(FORMATS, name)) {
     throw new UsageError(`Unknown format "${name}": choose one of ${FORMAT_NAMES.join(", ")}`);
   }
   return name as FormatName;
 }
-
-function frameFor(format: FormatName, kindName: string): KindFrame {
-  const frame = FORMATS[format].kind;
-  if (frame === undefined) {
-    const framed = FORMAT_NAMES.filter((name) => FORMATS[name].kind !== undefined);
+/** Refuse a kind's run in a format without a frame for it (UsageError naming those that have one). */
+function frameFor(format: FormatName, kindName: string): void {
+  if (!FORMATS[format].framed) {
+    const framed = FORMAT_NAMES.filter((name) => FORMATS[name].framed);
     throw new UsageError(
       `The ${format} format cannot show a "${kindName}" run: use ${framed.join(", ")}`,
     );
   }
-  return frame;
 }

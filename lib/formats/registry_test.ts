@@ -22,7 +22,7 @@ const record = {
 } satisfies RunRecord;
 const input: RenderInput = { record, exitCode: 3, rawOutput: { stdout: "o", stderr: "e" } };
 
-Deno.test("getRenderer() renders through the format's own module", () => {
+Deno.test("getRenderer() renders through the format's own module", async () => {
   assert.deepEqual(FORMAT_NAMES, [
     "terminal",
     "json",
@@ -32,22 +32,29 @@ Deno.test("getRenderer() renders through the format's own module", () => {
     "rdjsonl",
     "github",
   ]);
-  assert.equal(getRenderer("terminal")(input, { policy }), renderTerminal(input, { policy }));
+  assert.equal(
+    (await getRenderer("terminal"))(input, { policy }),
+    renderTerminal(input, { policy }),
+  );
   const envelope = buildJsonEnvelope(input, { exitCode: 3, policy, rawOutput: input.rawOutput });
-  assert.deepEqual(JSON.parse(getRenderer("json")(input, { policy })), envelope);
+  assert.deepEqual(JSON.parse((await getRenderer("json"))(input, { policy })), envelope);
 });
 
-Deno.test("getRenderer() refuses an unknown format and a kind without that format", () => {
-  assert.throws(() => getRenderer("xml"), /Unknown format "xml": choose one of terminal, json/);
+Deno.test("getRenderer() refuses an unknown format and a kind without that format", async () => {
+  await assert.rejects(
+    () => getRenderer("xml"),
+    /Unknown format "xml": choose one of terminal, json/,
+  );
   const compliance = { ...input, record: { ...record, answerKind: "compliance" } };
+  const sarif = await getRenderer("sarif");
   assert.throws(
-    () => getRenderer("sarif")(compliance, { policy }),
+    () => sarif(compliance, { policy }),
     /The sarif format cannot show a "compliance" run: use terminal, json, markdown/,
   );
 });
 
-Deno.test("markdown says NOT reviewed for a review that could not run", () => {
-  const md = getRenderer("markdown")(input, { policy });
+Deno.test("markdown says NOT reviewed for a review that could not run", async () => {
+  const md = (await getRenderer("markdown"))(input, { policy });
   assert.match(md, /^# Review: NOT reviewed — provider-error/);
   assert.match(md, /> NOT reviewed: provider-error: boom/);
   assert.doesNotMatch(md, /approved/i);

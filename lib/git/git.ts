@@ -52,6 +52,7 @@
  * @module
  */
 import { GitError } from "../base/errors.ts";
+import { trace } from "../base/trace.ts";
 import {
   type ExecRequest,
   type ExecResult,
@@ -223,8 +224,11 @@ export async function runGit(
       }
       : {}),
   };
+  const label = `git ${args.find((a, i) => !a.startsWith("-") && args[i - 1] !== "-c") ?? args[0]}`;
+  trace(`${label} started`);
   try {
     const result = await runner(request);
+    trace(`${label} ended (exit ${result.code}, ${result.durationMs.toFixed(1)} ms)`);
     if (!stoppedByGroupSignal(result) || streamed) return result;
     return await runner(request);
   } catch (cause) {

@@ -83,6 +83,7 @@ export interface WorktreeSnapshot {
  *   `ownOutputs`: review-gate's recorded output files in this checkout, left out when their
  *   snapshot is exactly what review-gate wrote (lib/git/own_outputs.ts; a failure to read them
  *   leaves nothing out)
+ *   `onStarted`: called once `git add` has been started (not when the snapshot fails before)
  * @returns the tree and what was left out, in path order
  * @throws {GitError} when git fails (stderr tail kept on the error)
  * @throws {StoreError} when the temp dir for the index copy cannot be created (a bad `TMPDIR`)
@@ -90,14 +91,20 @@ export interface WorktreeSnapshot {
 export function snapshotWorktree(
   runner: Runner,
   repo: Repo,
-  options: { withIndexId?: boolean; ownOutputs?: () => Promise<OwnOutputs> } = {},
+  options: {
+    withIndexId?: boolean;
+    ownOutputs?: () => Promise<OwnOutputs>;
+    onStarted?: () => void;
+  } = {},
 ): Promise<WorktreeSnapshot> {
   return withTempIndex(repo, async (env, copiedId) => {
     // An index with flagged entries gives no id: a copy of it records another tree than ours.
     const indexId = (await clearIndexFlags(runner, repo, env)) ? undefined : copiedId;
     const outputs = options.ownOutputs ? await options.ownOutputs().catch(() => ({})) : {};
     const untracked = await untrackedOutputs(runner, repo, env, outputs);
-    const result = await runGit(runner, repo.root, ADD_ARGS, { env });
+    const adding = runGit(runner, repo.root, ADD_ARGS, { env });
+    options.onStarted?.();
+    const result = await adding;
     // exit 1: --ignore-errors skipped files it could not index (git listed them on stderr)
     if (result.code !== 0 && result.code !== 1) throw gitFailure(ADD_ARGS, result);
     const stderr = new TextDecoder().decode(result.stderr);

@@ -178,8 +178,8 @@ async function storeAnswer(
 ): Promise<(string | undefined)[]> {
   const { state } = run;
   const files = run.kind.files;
-  const success = attempt(`${files.answer} and ${files.markdown}`, () => {
-    const markdown = getRenderer("markdown")({
+  const success = attempt(`${files.answer} and ${files.markdown}`, async () => {
+    const markdown = (await getRenderer("markdown"))({
       record,
       answer,
       exitCode: exitCodeFor(record.status, record.blocking),
