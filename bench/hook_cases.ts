@@ -113,16 +113,18 @@ export const hookCases: CaseFactory = (ctx) => {
       await Deno.readTextFile(join(repo, ".claude", "settings.local.json")),
     );
     installed.stop = settings.hooks.Stop[0].hooks[0].command;
-    await run(["sh", "-c", settings.hooks.UserPromptSubmit[0].hooks[0].command], {
-      cwd: repo,
-      stdin: payload("UserPromptSubmit"),
-      env,
-    });
     // The first push reviews the branch (zero-latency fake) and fills the verdict cache; the
     // second, an update from main's tip, leaves the push stamp the measured runs replay.
     await git(repo, ["push", "-q", "--no-verify", "origin", "main:refs/heads/feature"]);
     await run(["sh", "-c", pushes], { cwd: repo, env });
     await run(["sh", "-c", pushes], { cwd: repo, env });
+    // The turn starts after the pushes: its baseline holds the refs as they are now (a push moves
+    // the remote-tracking refs, which the stop stamp records), and every push row puts them back.
+    await run(["sh", "-c", settings.hooks.UserPromptSubmit[0].hooks[0].command], {
+      cwd: repo,
+      stdin: payload("UserPromptSubmit"),
+      env,
+    });
   };
   const silent = async (outputs: string[], what: string) => {
     if (outputs.some((o) => o.trim() !== "")) throw new Error(`${what} printed: ${outputs[0]}`);
