@@ -19,11 +19,11 @@ import { UsageError } from "../base/errors.ts";
 import { kindOfRecord } from "../kinds/registry.ts";
 import type { RunRecord } from "../store/run_record.ts";
 import { renderGithub } from "./github.ts";
-import { renderJson, renderKindJson } from "./json.ts";
+import { renderJson, renderJsonPieces, renderKindJson } from "./json.ts";
 import { renderKindMarkdown, renderMarkdownResult } from "./markdown.ts";
 import { FORMAT_NAMES, type FormatName } from "./names.ts";
 import { renderRdjson, renderRdjsonl } from "./rdjson.ts";
-import type { KindFrame, Renderer, RenderInput, RunRenderer } from "./renderer.ts";
+import type { KindFrame, Renderer, RenderInput, RenderOptions, RunRenderer } from "./renderer.ts";
 import { renderSarif } from "./sarif.ts";
 import { renderKindTerminal, renderTerminal } from "./terminal.ts";
 
@@ -77,6 +77,28 @@ export function getRenderer(name: string): RunRenderer {
     }
     if (kind.render === undefined) return FORMATS[format].review(input as RenderInput, options);
     return frameFor(format, kind.name)(input, options, kind.render);
+  };
+}
+
+/**
+ * The renderer of a format giving its text in pieces, joined the same as {@linkcode getRenderer}'s:
+ * the json format's envelope (~12 MB for a 1M-line change, whose coverage names every omitted hunk)
+ * comes piece by piece (lib/formats/json.ts `renderJsonPieces`); every other format's text is one
+ * piece.
+ *
+ * @param name a format name
+ * @throws {UsageError} as {@linkcode getRenderer}
+ */
+export function getPiecesRenderer(
+  name: string,
+): (input: RenderInput<unknown>, options: RenderOptions) => Iterable<string> {
+  const render = getRenderer(name);
+  if (formatName(name) !== "json") return (input, options) => [render(input, options)];
+  return (input, options) => {
+    const kind = kindOfRecord(input.record.answerKind);
+    // an unknown kind: the renderer throws what it throws for it
+    if (kind === undefined) return [render(input, options)];
+    return renderJsonPieces(input, options, kind.render);
   };
 }
 

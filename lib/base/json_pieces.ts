@@ -1,0 +1,155 @@
+/**
+ * JSON text in pieces (pure): the exact text `JSON.stringify(value, null, 2)` gives, handed over
+ * in pieces of about {@linkcode PIECE_CHARS} characters, so a large value (a 1M-line change's
+ * coverage names ~100,000 hunks: a 12 MB envelope) is written out without ever being one string,
+ * nor one encoded buffer (docs/design.md "Scale": memory stays bounded whatever the change's
+ * size). Values small enough are serialised by `JSON.stringify` itself, in one native call; only
+ * arrays and plain objects with more than {@linkcode SMALL_NODES} nodes below them are walked.
+ *
+ * @module
+ */
+
+/** About how many characters one piece holds (a piece may be longer: one small value's text). */
+export const PIECE_CHARS = 64 * 1024;
+
+/** A value with at most this many nodes below it is serialised in one `JSON.stringify` call. */
+export const SMALL_NODES = 2048;
+
+/** Options of {@linkcode jsonPieces} (tests make them small to walk every branch). */
+export interface PieceOptions {
+  /** About how many characters a piece holds (default {@linkcode PIECE_CHARS}). */
+  pieceChars?: number;
+  /** Most nodes of a value serialised natively (default {@linkcode SMALL_NODES}). */
+  smallNodes?: number;
+}
+
+/**
+ * The pieces of `JSON.stringify(value, null, 2)`: joined, they are exactly that text.
+ *
+ * @param value any JSON-serialisable value (`toJSON` is honoured; `undefined`, functions and
+ *   symbols are left out of objects and are `null` in arrays, as `JSON.stringify` does)
+ * @returns the pieces, in order; none for a value `JSON.stringify` gives `undefined` for
+ * @throws {TypeError} for a cycle or a BigInt, as `JSON.stringify` does
+ * @example
+ * ```ts
+ * import { jsonPieces } from "./json_pieces.ts";
+ * import { equal } from "node:assert/strict";
+ * const value = { a: [1, { b: "x" }], c: null };
+ * equal([...jsonPieces(value)].join(""), JSON.stringify(value, null, 2));
+ * ```
+ */
+export function* jsonPieces(value: unknown, options: PieceOptions = {}): Generator<string> {
+  const writer = new PieceWriter(
+    options.pieceChars ?? PIECE_CHARS,
+    options.smallNodes ?? SMALL_NODES,
+  );
+  yield* writer.value(value, prepared(value, ""), "");
+  yield* writer.flush();
+}
+
+/** What `JSON.stringify` serialises a value as: after `toJSON`, `undefined` when it is skipped. */
+function prepared(value: unknown, key: string): unknown {
+  if (
+    value !== null && typeof value === "object" &&
+    typeof (value as { toJSON?: unknown }).toJSON === "function"
+  ) {
+    return (value as { toJSON(key: string): unknown }).toJSON(key);
+  }
+  return value;
+}
+
+function skipped(value: unknown): boolean {
+  return value === undefined || typeof value === "function" || typeof value === "symbol";
+}
+
+/** An array or an object whose prototype is `Object.prototype` or `null`: walked, not delegated. */
+function walkable(value: unknown): value is Record<string, unknown> | unknown[] {
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) return true;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** True when `value` has more than `limit` nodes below it (counting stops there). */
+function large(value: unknown, limit: number): boolean {
+  let budget = limit;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (!walkable(next)) continue;
+    const children = Array.isArray(next) ? next : Object.values(next);
+    budget -= children.length;
+    if (budget < 0) return true;
+    for (const child of children) {
+      if (child !== null && typeof child === "object") stack.push(child);
+    }
+  }
+  return false;
+}
+
+class PieceWriter {
+  readonly #pieceChars: number;
+  readonly #smallNodes: number;
+  readonly #ancestors = new Set<unknown>();
+  #parts: string[] = [];
+  #chars = 0;
+
+  constructor(pieceChars: number, smallNodes: number) {
+    this.#pieceChars = Math.max(1, pieceChars);
+    this.#smallNodes = Math.max(0, smallNodes);
+  }
+
+  /** Keep `text`; a piece is handed over once enough is kept. */
+  *#put(text: string): Generator<string> {
+    this.#parts.push(text);
+    this.#chars += text.length;
+    if (this.#chars >= this.#pieceChars) yield* this.flush();
+  }
+
+  /** Hand over what is kept. */
+  *flush(): Generator<string> {
+    if (this.#chars === 0) return;
+    const piece = this.#parts.join("");
+    this.#parts = [];
+    this.#chars = 0;
+    yield piece;
+  }
+
+  /**
+   * The text of a value (`raw`, and `value` what its `toJSON` gave), indented at `pad`; a small
+   * one is `JSON.stringify(raw)`, re-indented (JSON text has no raw newline but between tokens).
+   */
+  *value(raw: unknown, value: unknown, pad: string): Generator<string> {
+    if (!walkable(value) || !large(value, this.#smallNodes)) {
+      const text = JSON.stringify(raw, null, 2);
+      if (text === undefined) return;
+      yield* this.#put(pad === "" ? text : text.replaceAll("\n", `\n${pad}`));
+      return;
+    }
+    if (this.#ancestors.has(value)) throw new TypeError("Converting circular structure to JSON");
+    this.#ancestors.add(value);
+    const inner = `${pad}  `;
+    if (Array.isArray(value)) {
+      yield* this.#put("[");
+      for (let i = 0; i < value.length; i++) {
+        yield* this.#put(i === 0 ? `\n${inner}` : `,\n${inner}`);
+        const item = prepared(value[i], String(i));
+        if (skipped(item)) yield* this.#put("null");
+        else yield* this.value(value[i], item, inner);
+      }
+      yield* this.#put(`\n${pad}]`);
+    } else {
+      let first = true;
+      yield* this.#put("{");
+      for (const name of Object.keys(value)) {
+        const item = prepared(value[name], name);
+        if (skipped(item)) continue;
+        yield* this.#put(`${first ? "" : ","}\n${inner}${JSON.stringify(name)}: `);
+        first = false;
+        yield* this.value(value[name], item, inner);
+      }
+      yield* this.#put(first ? "}" : `\n${pad}}`);
+    }
+    this.#ancestors.delete(value);
+  }
+}
