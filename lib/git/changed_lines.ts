@@ -78,6 +78,60 @@ export class ChangedLinesCollector {
   }
 
   /**
+   * Add the changed lines of one hunk (or hunk part) of file `file` from its lines' kinds and
+   * new-side numbers, as the patch reader hands them over (lib/git/patch_reader.ts `HunkLines`):
+   * the same ranges {@linkcode add} reads from the body's bytes, without reading them again.
+   *
+   * @param file the file's index (≥ 0)
+   * @param lines per body line its first byte and new-side line number (`count` of them)
+   */
+  addLines(
+    file: number,
+    lines: { count: number; kinds: ArrayLike<number>; newAt: ArrayLike<number> },
+  ): void {
+    const { count, kinds, newAt } = lines;
+    let deleting = false; // inside a run of "-" lines
+    let added = false; // the current change run has "+" lines
+    let line = count > 0 ? newAt[0] : 0; // the next new-side line number
+    for (let i = 0; i < count; i++) {
+      const kind = kinds[i];
+      line = newAt[i];
+      if (kind === PLUS) {
+        this.#mark(file, line, line);
+        added = true;
+        line++;
+      } else if (kind === MINUS) {
+        deleting = true;
+      } else if (kind === SPACE) {
+        if (deleting && !added) this.#mark(file, Math.max(1, line - 1), line);
+        deleting = added = false;
+        line++;
+      } else if (kind !== 0x5c /* "\" No newline at end of file */) {
+        break; // not hunk body: what follows is not read (as `scan` does)
+      }
+    }
+    if (deleting && !added) this.#mark(file, Math.max(1, line - 1), line);
+  }
+
+  /** Add (start, end) of `file`, merged with the file's last range when they touch. */
+  #mark(file: number, start: number, end: number): void {
+    const n = this.#length;
+    if (n >= 3 && this.#triples[n - 3] === file && start <= this.#triples[n - 1] + 1) {
+      this.#triples[n - 1] = Math.max(this.#triples[n - 1], end);
+      return;
+    }
+    if (n + 3 > this.#triples.length) {
+      const grown = new Int32Array(2 * this.#triples.length);
+      grown.set(this.#triples.subarray(0, n));
+      this.#triples = grown;
+    }
+    this.#triples[n] = file;
+    this.#triples[n + 1] = start;
+    this.#triples[n + 2] = end;
+    this.#length = n + 3;
+  }
+
+  /**
    * Each file's ranges, sorted and merged; the collector is empty afterwards.
    *
    * @param files how many files (indices `0…files-1`)
