@@ -4,7 +4,8 @@
  * coverage names ~100,000 hunks: a 12 MB envelope) is written out without ever being one string,
  * nor one encoded buffer (docs/design.md "Scale": memory stays bounded whatever the change's
  * size). Values small enough are serialised by `JSON.stringify` itself, in one native call; only
- * arrays and plain objects with more than {@linkcode SMALL_NODES} nodes below them are walked.
+ * arrays and plain objects with more than about {@linkcode SMALL_NODES} nodes below them are
+ * walked (a size estimated from a few elements per array: the text never depends on it).
  *
  * @module
  */
@@ -12,8 +13,8 @@
 /** About how many characters one piece holds (a piece may be longer: one small value's text). */
 export const PIECE_CHARS = 64 * 1024;
 
-/** A value with at most this many nodes below it is serialised in one `JSON.stringify` call. */
-export const SMALL_NODES = 2048;
+/** A value with at most about this many nodes below it is serialised in one `JSON.stringify` call. */
+export const SMALL_NODES = 8192;
 
 /** Options of {@linkcode jsonPieces} (tests make them small to walk every branch). */
 export interface PieceOptions {
@@ -21,10 +22,13 @@ export interface PieceOptions {
   pieceChars?: number;
   /** Most nodes of a value serialised natively (default {@linkcode SMALL_NODES}). */
   smallNodes?: number;
+  /** 2 (default): `JSON.stringify(value, null, 2)`'s text; 0: `JSON.stringify(value)`'s. */
+  indent?: 0 | 2;
 }
 
 /**
- * The pieces of `JSON.stringify(value, null, 2)`: joined, they are exactly that text.
+ * The pieces of `JSON.stringify(value, null, 2)` (or, with `indent: 0`, of `JSON.stringify(value)`):
+ * joined, they are exactly that text.
  *
  * @param value any JSON-serialisable value (`toJSON` is honoured; `undefined`, functions and
  *   symbols are left out of objects and are `null` in arrays, as `JSON.stringify` does)
@@ -42,6 +46,7 @@ export function* jsonPieces(value: unknown, options: PieceOptions = {}): Generat
   const writer = new PieceWriter(
     options.pieceChars ?? PIECE_CHARS,
     options.smallNodes ?? SMALL_NODES,
+    options.indent === 0,
   );
   yield* writer.value(value, prepared(value, ""), "");
   yield* writer.flush();
@@ -70,21 +75,31 @@ function walkable(value: unknown): value is Record<string, unknown> | unknown[] 
   return proto === Object.prototype || proto === null;
 }
 
-/** True when `value` has more than `limit` nodes below it (counting stops there). */
-function large(value: unknown, limit: number): boolean {
-  let budget = limit;
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const next = stack.pop();
-    if (!walkable(next)) continue;
-    const children = Array.isArray(next) ? next : Object.values(next);
-    budget -= children.length;
-    if (budget < 0) return true;
-    for (const child of children) {
-      if (child !== null && typeof child === "object") stack.push(child);
+/**
+ * About how many nodes are below `value`, for deciding whether to walk it (the text is the same
+ * either way; only the pieces' sizes depend on it): an object's properties are all counted, an
+ * array is estimated from its first, middle and last elements (the largest of them times its
+ * length), so the estimate costs a few visits per level, not one per node. Counting stops past
+ * `limit`.
+ */
+function estimate(value: unknown, limit: number, depth = 0): number {
+  if (!walkable(value) || depth > 8) return 1;
+  if (Array.isArray(value)) {
+    const n = value.length;
+    if (n === 0) return 1;
+    if (n > limit) return n;
+    let most = 0;
+    for (const k of n < 3 ? [0, n - 1] : [0, n >> 1, n - 1]) {
+      most = Math.max(most, estimate(value[k], limit, depth + 1));
     }
+    return 1 + n * most;
   }
-  return false;
+  let count = 1;
+  for (const key in value) {
+    count += estimate(value[key], limit, depth + 1);
+    if (count > limit) break;
+  }
+  return count;
 }
 
 class PieceWriter {
@@ -94,9 +109,17 @@ class PieceWriter {
   #parts: string[] = [];
   #chars = 0;
 
-  constructor(pieceChars: number, smallNodes: number) {
+  readonly #compact: boolean;
+
+  constructor(pieceChars: number, smallNodes: number, compact: boolean) {
     this.#pieceChars = Math.max(1, pieceChars);
     this.#smallNodes = Math.max(0, smallNodes);
+    this.#compact = compact;
+  }
+
+  /** A line break and the indent `pad` (nothing in compact text). */
+  #line(pad: string): string {
+    return this.#compact ? "" : `\n${pad}`;
   }
 
   /** Keep `text`; a piece is handed over once enough is kept. */
@@ -120,35 +143,37 @@ class PieceWriter {
    * one is `JSON.stringify(raw)`, re-indented (JSON text has no raw newline but between tokens).
    */
   *value(raw: unknown, value: unknown, pad: string): Generator<string> {
-    if (!walkable(value) || !large(value, this.#smallNodes)) {
-      const text = JSON.stringify(raw, null, 2);
+    if (!walkable(value) || estimate(value, this.#smallNodes) <= this.#smallNodes) {
+      const text = this.#compact ? JSON.stringify(raw) : JSON.stringify(raw, null, 2);
       if (text === undefined) return;
       yield* this.#put(pad === "" ? text : text.replaceAll("\n", `\n${pad}`));
       return;
     }
     if (this.#ancestors.has(value)) throw new TypeError("Converting circular structure to JSON");
     this.#ancestors.add(value);
-    const inner = `${pad}  `;
-    if (Array.isArray(value)) {
+    const inner = this.#compact ? "" : `${pad}  `;
+    if (Array.isArray(value) && value.length === 0) yield* this.#put("[]");
+    else if (Array.isArray(value)) {
       yield* this.#put("[");
       for (let i = 0; i < value.length; i++) {
-        yield* this.#put(i === 0 ? `\n${inner}` : `,\n${inner}`);
+        yield* this.#put(i === 0 ? this.#line(inner) : `,${this.#line(inner)}`);
         const item = prepared(value[i], String(i));
         if (skipped(item)) yield* this.#put("null");
         else yield* this.value(value[i], item, inner);
       }
-      yield* this.#put(`\n${pad}]`);
+      yield* this.#put(`${this.#line(pad)}]`);
     } else {
       let first = true;
       yield* this.#put("{");
       for (const name of Object.keys(value)) {
         const item = prepared(value[name], name);
         if (skipped(item)) continue;
-        yield* this.#put(`${first ? "" : ","}\n${inner}${JSON.stringify(name)}: `);
+        const colon = this.#compact ? ":" : ": ";
+        yield* this.#put(`${first ? "" : ","}${this.#line(inner)}${JSON.stringify(name)}${colon}`);
         first = false;
         yield* this.value(value[name], item, inner);
       }
-      yield* this.#put(first ? "}" : `\n${pad}}`);
+      yield* this.#put(first ? "}" : `${this.#line(pad)}}`);
     }
     this.#ancestors.delete(value);
   }

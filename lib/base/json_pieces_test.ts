@@ -18,6 +18,10 @@ Deno.test("jsonPieces() joined is JSON.stringify(value, null, 2), walked or not"
     { when: new Date(Date.UTC(2026, 11, 3)), nested: { toJSON: () => ({ replaced: [1, 2] }) } },
     { skippedByToJSON: { toJSON: () => undefined }, kept: 1 },
     Object.assign(Object.create(null), { bare: [1, "x", { y: true }] }),
+    // arrays whose first element is small and others large (the size estimate samples)
+    [1, Array.from({ length: 40 }, (_, i) => ({ i, s: [i, [i]] })), {
+      deep: [[[[[[[[[[1]]]]]]]]]],
+    }],
     new Map([[1, 2]]),
     {
       coverage: {
@@ -33,6 +37,7 @@ Deno.test("jsonPieces() joined is JSON.stringify(value, null, 2), walked or not"
       const options of [{ pieceChars: 1, smallNodes: 0 }, { pieceChars: 7, smallNodes: 3 }, {}]
     ) {
       equal(joined(value, options), JSON.stringify(value, null, 2));
+      equal(joined(value, { ...options, indent: 0 }), JSON.stringify(value));
     }
   }
   equal([...jsonPieces(undefined)].length, 0);
