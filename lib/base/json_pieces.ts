@@ -102,6 +102,31 @@ function estimate(value: unknown, limit: number, depth = 0): number {
   return count;
 }
 
+/** Per depth: the lengths of the text around a value wrapped in that many arrays. */
+const wrapping: { before: number; after: number }[] = [];
+
+/**
+ * `JSON.stringify(raw, null, 2)` as it reads at `depth` levels of nesting (every line after the
+ * first indented by `2 × depth` spaces), without re-indenting it: `raw` is serialised wrapped in
+ * `depth` arrays, and the wrapper's text sliced off (a slice of a long string is not a copy).
+ * `raw` is never skipped (not `undefined`, a function or a symbol); its `toJSON` is called with
+ * the key "0".
+ */
+function indented(raw: unknown, depth: number): string {
+  let wrapped: unknown = raw;
+  for (let k = 0; k < depth; k++) wrapped = [wrapped];
+  const text = JSON.stringify(wrapped, null, 2);
+  let around = wrapping[depth];
+  if (around === undefined) {
+    let marker: unknown = 0;
+    for (let k = 0; k < depth; k++) marker = [marker];
+    const shown = JSON.stringify(marker, null, 2);
+    const before = shown.indexOf("0");
+    around = wrapping[depth] = { before, after: shown.length - before - 1 };
+  }
+  return text.slice(around.before, text.length - around.after);
+}
+
 class PieceWriter {
   readonly #pieceChars: number;
   readonly #smallNodes: number;
@@ -122,8 +147,13 @@ class PieceWriter {
     return this.#compact ? "" : `\n${pad}`;
   }
 
-  /** Keep `text`; a piece is handed over once enough is kept. */
+  /** Keep `text`; a piece is handed over once enough is kept (a long text alone, not copied). */
   *#put(text: string): Generator<string> {
+    if (text.length >= this.#pieceChars) {
+      yield* this.flush();
+      yield text;
+      return;
+    }
     this.#parts.push(text);
     this.#chars += text.length;
     if (this.#chars >= this.#pieceChars) yield* this.flush();
@@ -140,13 +170,15 @@ class PieceWriter {
 
   /**
    * The text of a value (`raw`, and `value` what its `toJSON` gave), indented at `pad`; a small
-   * one is `JSON.stringify(raw)`, re-indented (JSON text has no raw newline but between tokens).
+   * one is `JSON.stringify(raw)` as it reads at that depth ({@linkcode indented}).
    */
   *value(raw: unknown, value: unknown, pad: string): Generator<string> {
     if (!walkable(value) || estimate(value, this.#smallNodes) <= this.#smallNodes) {
-      const text = this.#compact ? JSON.stringify(raw) : JSON.stringify(raw, null, 2);
+      const text = this.#compact || pad === ""
+        ? (this.#compact ? JSON.stringify(raw) : JSON.stringify(raw, null, 2))
+        : indented(raw, pad.length >> 1);
       if (text === undefined) return;
-      yield* this.#put(pad === "" ? text : text.replaceAll("\n", `\n${pad}`));
+      yield* this.#put(text);
       return;
     }
     if (this.#ancestors.has(value)) throw new TypeError("Converting circular structure to JSON");
