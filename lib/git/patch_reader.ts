@@ -365,7 +365,7 @@ class HunkBuilder {
       this.endLine();
       return;
     }
-    if (this.#fresh > 0 && this.#partBytes() > this.#limit()) this.#cut(this.#count);
+    if (this.#fresh > 0 && this.#full()) this.#cut(this.#count);
     const i = this.#count;
     if (i === this.#starts.length) this.#grow(i + 1);
     if (this.#run !== bytes || this.#runTo !== start) {
@@ -389,7 +389,7 @@ class HunkBuilder {
   /** A body line starting with byte `kind` begins (a part too large already is handed over). */
   beginLine(kind: number): void {
     this.flush();
-    if (this.#fresh > 0 && this.#partBytes() > this.#limit()) this.#cut(this.#count);
+    if (this.#fresh > 0 && this.#full()) this.#cut(this.#count);
     const n = this.#count + 1;
     if (n > this.#starts.length) this.#grow(n);
     this.#starts[this.#count] = this.#body.length;
@@ -441,6 +441,15 @@ class HunkBuilder {
 
   #limit(): number {
     return this.#cutBytes - PART_LINE_RESERVE;
+  }
+
+  /**
+   * Whether the part must be handed over before the next line: it is over its size, or its last
+   * line was longer than `keepBytes` (such a line ends its part: were the part to go on, a later
+   * cut could repeat the line's kept bytes, without their newline, as context of a part shown).
+   */
+  #full(): boolean {
+    return this.#overflow > 0 || this.#partBytes() > this.#limit();
   }
 
   #partBytes(): number {
