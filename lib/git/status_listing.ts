@@ -222,7 +222,7 @@ export async function diskSignature(path: string, withMode = false): Promise<str
  * in place, incrementally, and the process's peak stays bounded; a small change never pays
  * node:crypto's module load.
  */
-export const WEB_CRYPTO_BYTES = 8 * 1024 * 1024;
+export const WEB_CRYPTO_BYTES = 2 * 1024 * 1024;
 let webCryptoBytes = 0;
 
 /** "file <size> <sha256>" of an open regular file, read from where it is to its end. */
