@@ -29,15 +29,20 @@ import { npmLauncher } from "./lib/install/npm_launcher.ts";
  */
 function sink(file: typeof Deno.stdout, name: string): TextSink {
   const encoder = new TextEncoder();
+  const buffer = new Uint8Array(64 * 1024);
   let closed = false;
   return {
     isTerminal: file.isTerminal(),
     write(text) {
       if (closed) return;
-      const bytes = encoder.encode(text);
-      let written = 0;
       try {
-        while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
+        // encoded through one reused buffer, a slice at a time: a large output (the json envelope
+        // of a 1M-line change: 12 MB) is never a second, encoded copy of itself
+        for (let rest = text; rest.length > 0;) {
+          const { read, written } = encoder.encodeInto(rest, buffer);
+          for (let at = 0; at < written;) at += file.writeSync(buffer.subarray(at, written));
+          rest = rest.slice(read);
+        }
       } catch (error) {
         closed = true;
         if (!(error instanceof Deno.errors.BrokenPipe)) {

@@ -19,6 +19,9 @@ export interface AtomicWriteOptions {
   mode?: number;
 }
 
+/** What a file is written from: text (UTF-8), bytes, or text in pieces, in order. */
+export type FileData = string | Uint8Array | Iterable<string>;
+
 /** A temp file written beside its target, ready to be renamed over it. */
 export interface StagedFile {
   /** The temp file (in the target's directory). */
@@ -32,7 +35,8 @@ export interface StagedFile {
  * file will have, without renaming it yet. Rename with `Deno.rename(temp, target)`.
  *
  * @param path the final path, or a symlink to it (its directory must exist)
- * @param data text (UTF-8) or bytes
+ * @param data text (UTF-8), bytes, or text in pieces (lib/base/json_pieces.ts), written one piece
+ *   at a time so the whole text is never one buffer
  * @param options new-file mode (default 0o644) or a forced mode; the world-writable bit is dropped
  * @returns the temp and target paths
  * @throws {Deno.errors.NotFound} for a dangling symlink or a missing directory, and other
@@ -40,7 +44,7 @@ export interface StagedFile {
  */
 export async function stageFile(
   path: string,
-  data: string | Uint8Array,
+  data: FileData,
   options: AtomicWriteOptions = {},
 ): Promise<StagedFile> {
   const target = (await lstatOrNull(path))?.isSymlink ? await Deno.realPath(path) : path;
@@ -53,7 +57,8 @@ export async function stageFile(
   });
   try {
     if (typeof data === "string") await Deno.writeTextFile(temp, data);
-    else await Deno.writeFile(temp, data);
+    else if (data instanceof Uint8Array) await Deno.writeFile(temp, data);
+    else await writePieces(temp, data);
     await Deno.chmod(temp, mode & 0o7775);
   } catch (error) {
     await Deno.remove(temp).catch(() => {});
@@ -66,14 +71,14 @@ export async function stageFile(
  * Write `data` to `path` atomically: {@linkcode stageFile}, then rename over the target.
  *
  * @param path the final path, or a symlink to it (kept; its target is written)
- * @param data text (UTF-8) or bytes
+ * @param data text (UTF-8), bytes, or text in pieces ({@linkcode stageFile})
  * @param options new-file mode (default 0o644) or a forced mode; never world-writable
  * @throws {Deno.errors.NotFound} for a dangling symlink or a missing directory, and other
  *   file-system errors as they come; no temp file is left behind
  */
 export async function writeFileAtomic(
   path: string,
-  data: string | Uint8Array,
+  data: FileData,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const { temp, target } = await stageFile(path, data, options);
@@ -84,6 +89,27 @@ export async function writeFileAtomic(
     throw error;
   }
 }
+
+/**
+ * Write text pieces to `path` (created or truncated), each encoded as UTF-8 into one reused
+ * buffer: the text is never whole in memory.
+ *
+ * @param path the file
+ * @param pieces the text, in order
+ * @throws Deno.errors from the file system
+ */
+export async function writePieces(path: string, pieces: Iterable<string>): Promise<void> {
+  using file = await Deno.open(path, { write: true, create: true, truncate: true });
+  let buffer = new Uint8Array(64 * 1024);
+  for (const piece of pieces) {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit
+    if (buffer.length < piece.length * 3) buffer = new Uint8Array(piece.length * 3);
+    const { written } = encoder.encodeInto(piece, buffer);
+    for (let at = 0; at < written;) at += await file.write(buffer.subarray(at, written));
+  }
+}
+
+const encoder = new TextEncoder();
 
 async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
   try {

@@ -61,3 +61,29 @@ function concatParts(parts: readonly HashPart[]): Uint8Array<ArrayBuffer> {
   }
   return out;
 }
+
+/**
+ * {@linkcode sha256Hex} of `parts` followed by text that comes in pieces (lib/base/json_pieces.ts),
+ * never joined: text of one piece is hashed with Web Crypto like any part, longer text
+ * incrementally with node:crypto (loaded only then: the usual small review does not pay its
+ * ~20 ms load).
+ *
+ * @param parts hashed first, in order
+ * @param pieces then these, in order (consumed once)
+ * @returns the digest of the concatenation as 64 lowercase hex characters
+ */
+export async function sha256HexThen(
+  parts: readonly HashPart[],
+  pieces: Iterable<string>,
+): Promise<string> {
+  const it = pieces[Symbol.iterator]();
+  const first = it.next();
+  const second = first.done ? first : it.next();
+  if (second.done) return sha256Hex(first.done ? parts : [...parts, first.value]);
+  const { createHash } = await import("node:crypto");
+  const hash = createHash("sha256");
+  for (const part of parts) hash.update(part);
+  hash.update(first.value).update(second.value);
+  for (let next = it.next(); !next.done; next = it.next()) hash.update(next.value);
+  return hash.digest("hex");
+}

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { sha256Hex } from "./sha256.ts";
+import { sha256Hex, sha256HexThen } from "./sha256.ts";
 
 const EMPTY = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 const ABC = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
@@ -22,4 +22,16 @@ Deno.test("sha256Hex() hashes UTF-8 text like its encoded bytes", async () => {
   const text = "héllo\0wörld";
   assert.equal(await sha256Hex(text), await sha256Hex(new TextEncoder().encode(text)));
   assert.notEqual(await sha256Hex(["ab", "c"]), await sha256Hex(["ab", "\0", "c"]));
+});
+
+Deno.test("sha256HexThen() hashes parts then pieces as sha256Hex() does them joined", async () => {
+  const { jsonPieces } = await import("./json_pieces.ts");
+  const small = { a: 1 };
+  const large = Array.from({ length: 20_000 }, (_, k) => ({ k, s: `é${k}` }));
+  for (const value of [small, large]) {
+    const parts = ["digest", "\0", new Uint8Array([1, 2, 3])];
+    const want = await sha256Hex([...parts, JSON.stringify(value)]);
+    assert.equal(await sha256HexThen(parts, jsonPieces(value, { indent: 0 })), want);
+  }
+  assert.equal(await sha256HexThen(["x"], []), await sha256Hex("x"));
 });

@@ -290,14 +290,14 @@ async function planOnly(
   requests: readonly OutputRequest[],
   deps: CliDeps,
 ): Promise<number> {
-  const { checkPlanFormat, renderPlan } = await import("../formats/plan.ts");
+  const { checkPlanFormat, renderPlanPieces } = await import("../formats/plan.ts");
   for (const { format } of requests) checkPlanFormat(format);
   const { planReview } = await import("../review/plan_only.ts");
   const { repo, target, config, rules, rulesNotes } = request;
   const planned = await planReview({ repo, target, config, rules, rulesNotes }, deps.runner);
   const failures: string[] = [];
   for (const out of requests) {
-    const failure = await writeOutputText(out, renderPlan(planned, out.format), deps);
+    const failure = await writeOutputText(out, renderPlanPieces(planned, out.format), deps);
     if (failure) failures.push(failure);
   }
   if (failures.length > 0) throw new UsageError(failures.join("; "));

@@ -10,7 +10,7 @@
 import { dirname, resolve } from "../base/path.ts";
 import { writeFileAtomic } from "../base/atomic_write.ts";
 import { UsageError } from "../base/errors.ts";
-import { getRenderer, type RenderInput } from "../formats/registry.ts";
+import { getPiecesRenderer, getRenderer, type RenderInput } from "../formats/registry.ts";
 import { choosePaint } from "../formats/style.ts";
 import type { Policy } from "../kinds/review/policy.ts";
 import { resolveRepo } from "../git/repo.ts";
@@ -40,7 +40,7 @@ export async function writeOutputs(
   const failures: string[] = [];
   for (const request of requests) {
     const toStdout = request.output === undefined;
-    const text = (await getRenderer(request.format))(input, {
+    const text = (await getPiecesRenderer(request.format))(input, {
       policy: at.policy,
       // only the terminal format paints: the others ignore it
       paint: toStdout ? choosePaint(deps.stdout.isTerminal, deps.env) : undefined,
@@ -62,18 +62,26 @@ export async function writeOutputs(
 
 /**
  * Write one output's rendered text: to stdout (fenced under GitHub Actions), or atomically to its
- * `--output` file, creating the file's directory.
+ * `--output` file, creating the file's directory. Text in pieces (the json format's: ~12 MB for a
+ * 1M-line change) goes to stdout piece by piece, never whole; fenced, or to a file inside a
+ * repository (whose write is stamped by its content), it is joined first.
  *
  * @param request the format and where it goes
- * @param text the rendered text
+ * @param rendered the rendered text, whole or in pieces (in order)
  * @param deps the CLI's I/O
  * @returns `Cannot write <file>: <why>` when the file could not be written, else `undefined`
  */
 export async function writeOutputText(
   request: OutputRequest,
-  text: string,
+  rendered: string | Iterable<string>,
   deps: CliDeps,
 ): Promise<string | undefined> {
+  const fenced = deps.env.GITHUB_ACTIONS === "true";
+  if (request.output === undefined && typeof rendered !== "string" && !fenced) {
+    for (const piece of rendered) deps.stdout.write(piece);
+    return undefined;
+  }
+  const text = typeof rendered === "string" ? rendered : [...rendered].join("");
   if (request.output === undefined) {
     deps.stdout.write(fenceForActions(text, request.format, deps.env));
     return undefined;

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { jsonPieces } from "../base/json_pieces.ts";
 import type { KindRenderers } from "../kinds/definition.ts";
 import type { Policy } from "../kinds/review/policy.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
@@ -107,16 +108,48 @@ export function renderKindJson(
   return envelopeText(input, options, kindFields);
 }
 
-function envelopeText(
+/**
+ * The json format's text in pieces (lib/base/json_pieces.ts), joined the same as
+ * {@linkcode renderJson} (a review) or {@linkcode renderKindJson} (another kind, when `render` is
+ * given): the envelope of a 1M-line change names ~100,000 omitted hunks (~12 MB), written out
+ * piece by piece, never one string.
+ *
+ * @param input the finished run
+ * @param options `policy`
+ * @param render another kind's renderers (their json one gives the added fields)
+ * @returns the pieces, final newline included
+ */
+export function* renderJsonPieces(
+  input: RenderInput<unknown>,
+  options: RenderOptions,
+  render?: KindRenderers,
+): Generator<string> {
+  const kindFields = render && input.answer !== undefined
+    ? render.json(input.record, input.answer)
+    : render
+    ? {}
+    : undefined;
+  yield* jsonPieces(envelopeOf(input, options, kindFields));
+  yield "\n";
+}
+
+function envelopeOf(
   input: RenderInput<unknown>,
   options: RenderOptions,
   kindFields?: Record<string, unknown>,
-): string {
-  const envelope = buildJsonEnvelope(input, {
+): Record<string, unknown> {
+  return buildJsonEnvelope(input, {
     exitCode: input.exitCode,
     policy: options.policy,
     rawOutput: input.rawOutput,
     kindFields,
   });
-  return JSON.stringify(envelope, null, 2) + "\n";
+}
+
+function envelopeText(
+  input: RenderInput<unknown>,
+  options: RenderOptions,
+  kindFields?: Record<string, unknown>,
+): string {
+  return JSON.stringify(envelopeOf(input, options, kindFields), null, 2) + "\n";
 }

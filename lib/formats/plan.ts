@@ -9,6 +9,7 @@
  */
 import { UsageError } from "../base/errors.ts";
 import { inertMarkdown } from "../base/inert_markdown.ts";
+import { jsonPieces } from "../base/json_pieces.ts";
 import { estimateTokens, planText } from "../git/coverage_text.ts";
 import type { Change } from "../git/types.ts";
 import type { RulesReport } from "../rules/report.ts";
@@ -54,6 +55,25 @@ export function renderPlan(planned: Planned, format: string): string {
   return planned
     ? planText(planned.change) + rulesPlanText(planned.rules)
     : "review-gate: nothing to review\n";
+}
+
+/**
+ * A plan in one format, its text in pieces (joined, {@linkcode renderPlan}'s): the json plan of a
+ * 1M-line change names ~100,000 omitted hunks (~12 MB), handed over piece by piece
+ * (lib/base/json_pieces.ts), never one string; every other format is one piece.
+ *
+ * @param planned the plan ({@linkcode Planned})
+ * @param format one of {@linkcode PLAN_FORMATS}
+ * @returns the pieces, final newline included
+ * @throws {UsageError} for another format ({@linkcode checkPlanFormat})
+ */
+export function renderPlanPieces(planned: Planned, format: string): Iterable<string> {
+  checkPlanFormat(format);
+  if (format !== "json") return [renderPlan(planned, format)];
+  return (function* () {
+    yield* jsonPieces(planJson(planned));
+    yield "\n";
+  })();
 }
 
 /** The plan for scripts: `reviewed: false` and the note first, then the parts and coverage. */

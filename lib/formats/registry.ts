@@ -23,7 +23,7 @@ import { UsageError } from "../base/errors.ts";
 import { kindOfRecord } from "../kinds/registry.ts";
 import type { RunRecord } from "../store/run_record.ts";
 import { FORMAT_NAMES, type FormatName } from "./names.ts";
-import type { KindFrame, Renderer, RenderInput, RunRenderer } from "./renderer.ts";
+import type { KindFrame, Renderer, RenderInput, RenderOptions, RunRenderer } from "./renderer.ts";
 
 export type { KindFrame, Renderer, RenderInput, RenderOptions, RunRenderer } from "./renderer.ts";
 
@@ -115,6 +115,29 @@ export async function getRenderer(name: string): Promise<RunRenderer> {
     if (kind.render === undefined) return renderers.review(input as RenderInput, options);
     frameFor(format, kind.name);
     return renderers.kind!(input, options, kind.render);
+  };
+}
+
+/**
+ * The renderer of a format giving its text in pieces, joined the same as {@linkcode getRenderer}'s:
+ * the json format's envelope (~12 MB for a 1M-line change, whose coverage names every omitted hunk)
+ * comes piece by piece (lib/formats/json.ts `renderJsonPieces`); every other format's text is one
+ * piece.
+ *
+ * @param name a format name
+ * @throws {UsageError} (rejects) as {@linkcode getRenderer}
+ */
+export async function getPiecesRenderer(
+  name: string,
+): Promise<(input: RenderInput<unknown>, options: RenderOptions) => Iterable<string>> {
+  const render = await getRenderer(name);
+  if (formatName(name) !== "json") return (input, options) => [render(input, options)];
+  const { renderJsonPieces } = await import("./json.ts");
+  return (input, options) => {
+    const kind = kindOfRecord(input.record.answerKind);
+    // an unknown kind: the renderer throws what it throws for it
+    if (kind === undefined) return [render(input, options)];
+    return renderJsonPieces(input, options, kind.render);
   };
 }
 

@@ -25,7 +25,13 @@ import type { Runner } from "../exec/exec.ts";
 import { ChangedLinesCollector } from "./changed_lines.ts";
 import { type BinaryFile, decodeBinaryDiffs } from "./decoded_diff.ts";
 import type { RawEntry } from "./diff_parse.ts";
-import { type HunkInfo, PatchReader, type PatchSink, type ReaderLimits } from "./patch_reader.ts";
+import {
+  type HunkInfo,
+  type HunkLines,
+  PatchReader,
+  type PatchSink,
+  type ReaderLimits,
+} from "./patch_reader.ts";
 import { sectionPaths, SectionRouter } from "./patch_sections.ts";
 import type { Planner } from "./plan.ts";
 
@@ -183,11 +189,11 @@ export class ChangeStream implements PatchSink {
   }
 
   /** {@linkcode PatchSink}: the current section's next hunk. */
-  hunk(hunk: HunkInfo, head: Uint8Array, body: Uint8Array): void {
+  hunk(hunk: HunkInfo, head: Uint8Array, body: Uint8Array, lines: HunkLines): void {
     if (!this.#showing) return;
     const i = this.#current;
     this.#planner.hunk(hunk, head, body);
-    this.#changed.add(i, hunk, body);
+    this.#changed.addLines(i, lines);
     const counted = this.#files[i].counted;
     counted.additions += hunk.additions;
     counted.deletions += hunk.deletions;

@@ -43,13 +43,20 @@ export function changedLineRanges(patch: Uint8Array | string): LineRange[] {
  */
 export type PackedLineRanges = ArrayLike<number>;
 
+/** Numbers per block of {@linkcode ChangedLinesCollector} (3 per range: 64 K ranges, 768 KiB). */
+const BLOCK_INTS = 3 * 65536;
+
 /**
- * The changed lines of many files' hunks as they stream, kept packed in one growing buffer (three
- * numbers per range: file, start, end) rather than an object, or an array, per hunk.
+ * The changed lines of many files' hunks as they stream, kept packed in blocks of numbers (three
+ * per range: file, start, end) rather than an object, or an array, per hunk; blocks are added as
+ * they fill, never grown by copying.
  */
 export class ChangedLinesCollector {
+  /** The block being filled (the first one small: most changes have few hunks). */
   #triples = new Int32Array(3 * 1024);
   #length = 0;
+  /** Blocks already full, in order: the triples are never copied to grow (~4 MB for 1M lines). */
+  #full: Int32Array[] = [];
   readonly #scratch: number[] = [];
 
   /**
@@ -64,17 +71,67 @@ export class ChangedLinesCollector {
     pairs.length = 0;
     // an empty new side ("+c,0") starts after line c
     scan(body, hunk.newLines === 0 ? hunk.newStart + 1 : hunk.newStart, pairs);
-    const need = this.#length + (pairs.length >> 1) * 3;
-    if (need > this.#triples.length) {
-      const grown = new Int32Array(Math.max(need, 2 * this.#triples.length));
-      grown.set(this.#triples.subarray(0, this.#length));
-      this.#triples = grown;
+    for (let k = 0; k + 1 < pairs.length; k += 2) this.#push(file, pairs[k], pairs[k + 1]);
+  }
+
+  /**
+   * Add the changed lines of one hunk (or hunk part) of file `file` from its lines' kinds and
+   * new-side numbers, as the patch reader hands them over (lib/git/patch_reader.ts `HunkLines`):
+   * the same ranges {@linkcode add} reads from the body's bytes, without reading them again.
+   *
+   * @param file the file's index (≥ 0)
+   * @param lines per body line its first byte and new-side line number (`count` of them)
+   */
+  addLines(
+    file: number,
+    lines: { count: number; kinds: ArrayLike<number>; newAt: ArrayLike<number> },
+  ): void {
+    const { count, kinds, newAt } = lines;
+    let deleting = false; // inside a run of "-" lines
+    let added = false; // the current change run has "+" lines
+    let line = count > 0 ? newAt[0] : 0; // the next new-side line number
+    for (let i = 0; i < count; i++) {
+      const kind = kinds[i];
+      line = newAt[i];
+      if (kind === PLUS) {
+        this.#mark(file, line, line);
+        added = true;
+        line++;
+      } else if (kind === MINUS) {
+        deleting = true;
+      } else if (kind === SPACE) {
+        if (deleting && !added) this.#mark(file, Math.max(1, line - 1), line);
+        deleting = added = false;
+        line++;
+      } else if (kind !== 0x5c /* "\" No newline at end of file */) {
+        break; // not hunk body: what follows is not read (as `scan` does)
+      }
     }
-    for (let k = 0; k + 1 < pairs.length; k += 2) {
-      this.#triples[this.#length++] = file;
-      this.#triples[this.#length++] = pairs[k];
-      this.#triples[this.#length++] = pairs[k + 1];
+    if (deleting && !added) this.#mark(file, Math.max(1, line - 1), line);
+  }
+
+  /** Add (start, end) of `file`, merged with the file's last range when they touch. */
+  #mark(file: number, start: number, end: number): void {
+    const n = this.#length;
+    if (n >= 3 && this.#triples[n - 3] === file && start <= this.#triples[n - 1] + 1) {
+      this.#triples[n - 1] = Math.max(this.#triples[n - 1], end);
+      return;
     }
+    this.#push(file, start, end);
+  }
+
+  /** Append one (file, start, end) triple; a full block is kept and a new one started. */
+  #push(file: number, start: number, end: number): void {
+    if (this.#length + 3 > this.#triples.length) {
+      this.#full.push(this.#triples);
+      this.#triples = new Int32Array(BLOCK_INTS);
+      this.#length = 0;
+    }
+    const n = this.#length;
+    this.#triples[n] = file;
+    this.#triples[n + 1] = start;
+    this.#triples[n + 2] = end;
+    this.#length = n + 3;
   }
 
   /**
@@ -85,19 +142,23 @@ export class ChangedLinesCollector {
    *   with none
    */
   finish(files: number): (Int32Array | null)[] {
-    const triples = this.#triples;
-    const count = this.#length / 3;
+    const blocks = [...this.#full, this.#triples.subarray(0, this.#length)];
     const offsets = new Int32Array(files + 1);
-    for (let k = 0; k < count; k++) offsets[triples[3 * k] + 1] += 2;
+    for (const triples of blocks) {
+      for (let k = 0; 3 * k < triples.length; k++) offsets[triples[3 * k] + 1] += 2;
+    }
     for (let f = 0; f < files; f++) offsets[f + 1] += offsets[f];
     const grouped = new Int32Array(offsets[files]);
     const at = offsets.slice(0, files);
-    for (let k = 0; k < count; k++) {
-      const f = triples[3 * k];
-      grouped[at[f]++] = triples[3 * k + 1];
-      grouped[at[f]++] = triples[3 * k + 2];
+    for (const triples of blocks) {
+      for (let k = 0; 3 * k < triples.length; k++) {
+        const f = triples[3 * k];
+        grouped[at[f]++] = triples[3 * k + 1];
+        grouped[at[f]++] = triples[3 * k + 2];
+      }
     }
-    this.#triples = new Int32Array(0);
+    this.#full = [];
+    this.#triples = new Int32Array(3 * 1024);
     this.#length = 0;
     return Array.from({ length: files }, (_, f) => {
       const own = grouped.subarray(offsets[f], offsets[f + 1]);

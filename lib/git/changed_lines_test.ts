@@ -57,3 +57,47 @@ Deno.test("ChangedLinesCollector gives each file its hunks' lines, sorted and me
   assert.deepEqual(emptied, [{ start: 5, end: 6 }], "a pure deletion marks the lines around it");
   assert.deepEqual(collector.finish(1), [null], "finish empties the collector");
 });
+
+Deno.test("ChangedLinesCollector.addLines() gives what add() reads from the body, for every part the reader cuts", async () => {
+  const { PatchReader } = await import("./patch_reader.ts");
+  // a seeded mix of context, edits, pure insertions and deletions, "\ No newline" lines, and a
+  // long line, cut into small parts (repeated context, runs split across parts)
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let round = 0; round < 30; round++) {
+    const body: string[] = [];
+    let oldLines = 0;
+    let newLines = 0;
+    for (let i = 0; i < 400; i++) {
+      const r = random();
+      const text = r < 0.02 ? "z".repeat(700) : `line ${i}`;
+      if (r < 0.45) (body.push(` ${text}`), oldLines++, newLines++);
+      else if (r < 0.7) (body.push(`-${text}`), oldLines++);
+      else if (r < 0.97) (body.push(`+${text}`), newLines++);
+      else body.push("\\ No newline at end of file");
+    }
+    const start = 1 + Math.floor(random() * 50);
+    const patch = `${HEADER}@@ -${start},${oldLines} +${start},${newLines} @@ f()\n${
+      body.join("\n")
+    }\n`;
+    const byBody = new ChangedLinesCollector();
+    const byLines = new ChangedLinesCollector();
+    let parts = 0;
+    const reader = new PatchReader(
+      { cutBytes: 256 + Math.floor(random() * 2000), keepBytes: 500 },
+      {
+        section() {},
+        hunk(info, _head, bodyBytes, lines) {
+          parts++;
+          byBody.add(round % 3, info, bodyBytes);
+          byLines.addLines(round % 3, lines);
+        },
+      },
+    );
+    const all = bytes(patch);
+    for (let at = 0; at < all.length; at += 97) reader.push(all.subarray(at, at + 97));
+    reader.end();
+    assert.ok(parts > 1, "the hunk was cut into parts");
+    assert.deepEqual(byLines.finish(3), byBody.finish(3), `round ${round}`);
+  }
+});

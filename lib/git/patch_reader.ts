@@ -46,15 +46,29 @@ export interface HunkInfo extends HunkRange {
   cut: boolean;
 }
 
+/**
+ * The body lines of a handed-over hunk part, per line its first byte (" ", "-", "+", "\\") and
+ * its new-side line number: views valid only during the call. What the changed lines are
+ * gathered from (lib/git/changed_lines.ts) without reading the body's bytes again.
+ */
+export interface HunkLines {
+  /** Lines of the part. */
+  count: number;
+  /** First byte of each line. */
+  kinds: Uint8Array;
+  /** New-side line number of each line (of the next new-side line for a "-" line). */
+  newAt: Int32Array;
+}
+
 /** Where the reader's findings go, in patch order. */
 export interface PatchSink {
   /** A file section's header, complete (incl. a `Binary files … differ` line); a fresh copy. */
   section(header: Uint8Array): void;
   /**
    * The current section's next hunk or hunk part: its text is `head` (the `@@` line) then `body`,
-   * both views valid only during the call (copy what you keep).
+   * both views valid only during the call (copy what you keep), and its lines' kinds and numbers.
    */
-  hunk(hunk: HunkInfo, head: Uint8Array, body: Uint8Array): void;
+  hunk(hunk: HunkInfo, head: Uint8Array, body: Uint8Array, lines: HunkLines): void;
 }
 
 /** Sizes the reader works to. */
@@ -124,19 +138,39 @@ export class PatchReader {
   /** Read the next chunk of the patch (the reader copies what it keeps). */
   push(bytes: Uint8Array): void {
     let pos = 0;
-    while (pos < bytes.length) {
+    const length = bytes.length;
+    while (pos < length) {
+      if (!this.#inLine && this.#headLength === 0) {
+        // the common case: a whole line in this chunk, found with one search
+        const nl = bytes.indexOf(NEWLINE, pos);
+        if (nl >= 0) {
+          const first = bytes[pos];
+          // in a hunk, only "diff --git " and "@@ -" lines are not body lines
+          if (this.#hunkOpen && first !== 0x64 && first !== 0x40) {
+            this.#hunk.line(bytes, pos, nl + 1, first);
+          } else {
+            this.#classify(bytes, pos, Math.min(length, pos + DIFF_GIT.length));
+            this.#feed(bytes, pos, nl + 1);
+            this.#endLine();
+          }
+          pos = nl + 1;
+          continue;
+        }
+      }
       if (!this.#inLine) {
         const next = this.#startLine(bytes, pos);
-        if (next < 0) return; // the line's start is too short to classify yet
+        if (next < 0) break; // the line's start is too short to classify yet
         pos = next;
         if (!this.#inLine) continue; // a short line, already read whole
       }
       const nl = bytes.indexOf(NEWLINE, pos);
-      const end = nl < 0 ? bytes.length : nl + 1;
+      const end = nl < 0 ? length : nl + 1;
       this.#feed(bytes, pos, end);
       pos = end;
       if (nl >= 0) this.#endLine();
     }
+    // what is kept of this chunk is copied before it goes back to the caller
+    this.#hunk.flush();
   }
 
   /** The patch has ended: a last line without newline and what is still open are handed over. */
@@ -243,6 +277,8 @@ function grown<T extends Int32Array | Uint8Array>(array: T, n: number, make: (n:
 /**
  * The hunk being read, reused from hunk to hunk: its `@@` line, the current part's body in one
  * buffer, and per line of the part its start, kind and line numbers (for cutting it into parts).
+ * Whole lines of one chunk are not copied one by one: they are noted as one pending run of the
+ * chunk's bytes, copied in one go when the part is handed over or cut, or when the chunk ends.
  */
 class HunkBuilder {
   readonly #cutBytes: number;
@@ -250,14 +286,18 @@ class HunkBuilder {
   readonly #sink: PatchSink;
   readonly #at = new ByteBuffer(256);
   readonly #body = new ByteBuffer(16 * 1024);
+  /** The pending run: bytes `[#runFrom, #runTo)` of `#run`, logically after `#body`'s. */
+  #run: Uint8Array | null = null;
+  #runFrom = 0;
+  #runTo = 0;
   #starts = new Int32Array(256);
   #kinds = new Uint8Array(256);
   #oldAt = new Int32Array(256);
   #newAt = new Int32Array(256);
   #count = 0;
   #range = { oldStart: 0, oldLines: 0, newStart: 0, newLines: 0 };
-  /** The `@@` line as read; its heading is taken from it only when the hunk is cut. */
-  #first = "";
+  /** The `@@` line's heading, read from it only when the hunk is cut (`null` until then). */
+  #heading: string | null = null;
   #oldNext = 0;
   #newNext = 0;
   #part = 0;
@@ -267,6 +307,7 @@ class HunkBuilder {
   #overflow = 0;
   /** Leading lines of the current part repeated as context from the part before. */
   #repeated = 0;
+  readonly #lines: HunkLines = { count: 0, kinds: this.#kinds, newAt: this.#newAt };
 
   constructor(cutBytes: number, keepBytes: number, sink: PatchSink) {
     this.#cutBytes = cutBytes;
@@ -276,6 +317,7 @@ class HunkBuilder {
 
   /** A new hunk starts (its `@@` line follows). */
   begin(): void {
+    this.flush();
     this.#at.reset();
     this.#body.reset();
     this.#count = 0;
@@ -283,37 +325,73 @@ class HunkBuilder {
     this.#fresh = 0;
     this.#overflow = 0;
     this.#repeated = 0;
+    this.#heading = null;
   }
 
   appendAt(bytes: Uint8Array): void {
     if (this.#at.length < 4096) this.#at.append(bytes.subarray(0, 4096 - this.#at.length));
   }
 
-  /** The `@@` line is complete: read its ranges and heading. */
+  /** The `@@` line is complete: read its ranges. */
   endAt(): void {
-    const first = lenient.decode(this.#at.view());
-    const match = HUNK_LINE.exec(first);
-    const range = {
-      oldStart: Number(match?.[1] ?? 0),
-      oldLines: match?.[2] === undefined ? 1 : Number(match[2]),
-      newStart: Number(match?.[3] ?? 0),
-      newLines: match?.[4] === undefined ? 1 : Number(match[4]),
-    };
+    const range = readRange(this.#at.view()) ?? readRangeText(lenient.decode(this.#at.view()));
     this.#range = range;
-    this.#first = first;
     // the first body line's numbers; an empty side's start is the line before it
     this.#oldNext = range.oldLines === 0 ? range.oldStart + 1 : range.oldStart;
     this.#newNext = range.newLines === 0 ? range.newStart + 1 : range.newStart;
   }
 
+  /** Copy the pending run into the body buffer (the chunk it is in goes back to the caller). */
+  flush(): void {
+    if (this.#run === null) return;
+    this.#body.appendRange(this.#run, this.#runFrom, this.#runTo);
+    this.#run = null;
+  }
+
+  /** Bytes of the part's body kept so far, the pending run included. */
+  #bodyLength(): number {
+    return this.#body.length + (this.#run === null ? 0 : this.#runTo - this.#runFrom);
+  }
+
+  /**
+   * A whole body line `bytes[start, end)` (newline included) starting with byte `kind`: as
+   * {@linkcode beginLine}, {@linkcode appendBody} and {@linkcode endLine}, without copying it
+   * yet when it is no longer than `keepBytes`.
+   */
+  line(bytes: Uint8Array, start: number, end: number, kind: number): void {
+    if (end - start > this.#keepBytes) {
+      this.beginLine(kind);
+      this.appendBody(bytes, start, end);
+      this.endLine();
+      return;
+    }
+    if (this.#fresh > 0 && this.#full()) this.#cut(this.#count);
+    const i = this.#count;
+    if (i === this.#starts.length) this.#grow(i + 1);
+    if (this.#run !== bytes || this.#runTo !== start) {
+      this.flush();
+      this.#run = bytes;
+      this.#runFrom = start;
+      this.#runTo = start;
+    }
+    this.#starts[i] = this.#bodyLength();
+    this.#kinds[i] = kind;
+    this.#oldAt[i] = this.#oldNext;
+    this.#newAt[i] = this.#newNext;
+    this.#count = i + 1;
+    this.#runTo = end;
+    if (kind === SPACE || kind === MINUS) this.#oldNext++;
+    if (kind === SPACE || kind === PLUS) this.#newNext++;
+    this.#fresh++;
+    if (this.#fresh > 1 && this.#partBytes() > this.#limit()) this.#cut(this.#count - 1);
+  }
+
   /** A body line starting with byte `kind` begins (a part too large already is handed over). */
   beginLine(kind: number): void {
-    if (this.#fresh > 0 && this.#partBytes() > this.#limit()) this.#cut(this.#count);
+    this.flush();
+    if (this.#fresh > 0 && this.#full()) this.#cut(this.#count);
     const n = this.#count + 1;
-    this.#starts = grown(this.#starts, n, (k) => new Int32Array(k));
-    this.#kinds = grown(this.#kinds, n, (k) => new Uint8Array(k));
-    this.#oldAt = grown(this.#oldAt, n, (k) => new Int32Array(k));
-    this.#newAt = grown(this.#newAt, n, (k) => new Int32Array(k));
+    if (n > this.#starts.length) this.#grow(n);
     this.#starts[this.#count] = this.#body.length;
     this.#kinds[this.#count] = kind;
     this.#oldAt[this.#count] = this.#oldNext;
@@ -321,8 +399,19 @@ class HunkBuilder {
     this.#count = n;
   }
 
+  /** Room for at least `n` lines' numbers. */
+  #grow(n: number): void {
+    this.#starts = grown(this.#starts, n, (k) => new Int32Array(k));
+    this.#kinds = grown(this.#kinds, n, (k) => new Uint8Array(k));
+    this.#oldAt = grown(this.#oldAt, n, (k) => new Int32Array(k));
+    this.#newAt = grown(this.#newAt, n, (k) => new Int32Array(k));
+    this.#lines.kinds = this.#kinds;
+    this.#lines.newAt = this.#newAt;
+  }
+
   /** Keep `bytes[start, end)` of the current body line (past `keepBytes` only counted). */
   appendBody(bytes: Uint8Array, start: number, end: number): void {
+    this.flush();
     const line = this.#body.length - this.#starts[this.#count - 1];
     const room = Math.max(0, this.#keepBytes - line);
     const kept = Math.min(end - start, room);
@@ -341,10 +430,12 @@ class HunkBuilder {
 
   /** The hunk has ended: hand over what is left of it. */
   finish(): void {
+    this.flush();
     if (this.#part === 0) {
       const info = this.#info(this.#count, this.#at.length);
       Object.assign(info, this.#range);
-      this.#sink.hunk(info, this.#at.view(), this.#body.view());
+      this.#lines.count = this.#count;
+      this.#sink.hunk(info, this.#at.view(), this.#body.view(), this.#lines);
     } else if (this.#count > 0) this.#emitPart(this.#count);
   }
 
@@ -352,9 +443,18 @@ class HunkBuilder {
     return this.#cutBytes - PART_LINE_RESERVE;
   }
 
+  /**
+   * Whether the part must be handed over before the next line: it is over its size, or its last
+   * line was longer than `keepBytes` (such a line ends its part: were the part to go on, a later
+   * cut could repeat the line's kept bytes, without their newline, as context of a part shown).
+   */
+  #full(): boolean {
+    return this.#overflow > 0 || this.#partBytes() > this.#limit();
+  }
+
   #partBytes(): number {
     const head = this.#part === 0 ? this.#at.length : PART_LINE_RESERVE;
-    return head + this.#body.length + this.#overflow;
+    return head + this.#bodyLength() + this.#overflow;
   }
 
   /**
@@ -362,6 +462,7 @@ class HunkBuilder {
    * `n` (up to {@linkcode SPLIT_CONTEXT}, never a line that was not kept whole) and lines `n…`.
    */
   #cut(n: number): void {
+    this.flush();
     const all = n === this.#count;
     this.#emitPart(n);
     let keep = 0;
@@ -386,18 +487,25 @@ class HunkBuilder {
     if (all) this.#overflow = 0; // the part's last line (the only one that can overflow) went with it
   }
 
-  /** Counts of lines `[0, n)` of the current part. */
+  /** Counts of lines `[0, n)` of the current part (the pending run flushed). */
   #info(n: number, headBytes: number): HunkInfo {
     let oldLines = 0;
     let newLines = 0;
     let additions = 0;
     let deletions = 0;
+    const kinds = this.#kinds;
     for (let i = 0; i < n; i++) {
-      const kind = this.#kinds[i];
-      if (kind === SPACE || kind === MINUS) oldLines++;
-      if (kind === SPACE || kind === PLUS) newLines++;
-      if (kind === PLUS) additions++;
-      if (kind === MINUS) deletions++;
+      const kind = kinds[i];
+      if (kind === SPACE) {
+        oldLines++;
+        newLines++;
+      } else if (kind === MINUS) {
+        oldLines++;
+        deletions++;
+      } else if (kind === PLUS) {
+        newLines++;
+        additions++;
+      }
     }
     const end = n < this.#count ? this.#starts[n] : this.#body.length;
     const overflow = n === this.#count ? this.#overflow : 0;
@@ -420,7 +528,8 @@ class HunkBuilder {
   #emitPart(n: number): void {
     this.#part++;
     const probe = this.#info(n, 0);
-    const heading = this.#first.replace(HUNK_LINE, "").trim();
+    this.#heading ??= lenient.decode(this.#at.view()).replace(HUNK_LINE, "").trim();
+    const heading = this.#heading;
     const note = `part ${this.#part} of one hunk${heading ? `; ${heading}` : ""}`;
     const head = encoder.encode(
       `@@ -${range(probe.oldStart, probe.oldLines)} +${
@@ -428,8 +537,48 @@ class HunkBuilder {
       } @@ ${note}\n`,
     );
     const end = n < this.#count ? this.#starts[n] : this.#body.length;
-    this.#sink.hunk({ ...probe, bytes: probe.bytes + head.length }, head, this.#body.view(0, end));
+    probe.bytes += head.length;
+    this.#lines.count = n;
+    this.#sink.hunk(probe, head, this.#body.view(0, end), this.#lines);
   }
+}
+
+/** A hunk's ranges as its `@@` line's text gives them (0 for what it does not say). */
+function readRangeText(first: string): HunkRange {
+  const match = HUNK_LINE.exec(first);
+  return {
+    oldStart: Number(match?.[1] ?? 0),
+    oldLines: match?.[2] === undefined ? 1 : Number(match[2]),
+    newStart: Number(match?.[3] ?? 0),
+    newLines: match?.[4] === undefined ? 1 : Number(match[4]),
+  };
+}
+
+const COMMA = 0x2c;
+const DIGIT_0 = 0x30;
+
+/**
+ * A hunk's ranges read from its `@@ -a[,b] +c[,d] @@` line's bytes in place (as
+ * {@linkcode readRangeText} reads its text), or `null` when the line is not of that form.
+ */
+function readRange(at: Uint8Array): HunkRange | null {
+  let i = HUNK_START.length;
+  const number = (): number => {
+    const from = i;
+    let value = 0;
+    while (i < at.length && at[i] >= DIGIT_0 && at[i] <= DIGIT_0 + 9 && i - from < 10) {
+      value = value * 10 + at[i++] - DIGIT_0;
+    }
+    return i > from && i - from < 10 ? value : -1;
+  };
+  const oldStart = number();
+  const oldLines = at[i] === COMMA ? (i++, number()) : 1;
+  if (oldStart < 0 || oldLines < 0 || at[i++] !== SPACE || at[i++] !== PLUS) return null;
+  const newStart = number();
+  const newLines = at[i] === COMMA ? (i++, number()) : 1;
+  if (newStart < 0 || newLines < 0 || at[i++] !== SPACE || at[i++] !== 0x40) return null;
+  if (at[i] !== 0x40) return null;
+  return { oldStart, oldLines, newStart, newLines };
 }
 
 function range(start: number, count: number): string {

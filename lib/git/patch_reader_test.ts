@@ -3,6 +3,9 @@ import { utf8Length } from "./hunks.ts";
 import { parseSection, PatchReader, SPLIT_CONTEXT, toHunk } from "./patch_reader.ts";
 import type { Hunk } from "./hunks.ts";
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 type PatchEvent = { kind: "section"; header: Uint8Array } | { kind: "hunk"; hunk: Hunk };
 
 /** Read `bytes` through a reader in chunks of `size`; the sections and hunks it hands over. */
@@ -207,4 +210,39 @@ Deno.test("PatchReader reads 20,000 lines after a long line in work linear in th
   // quadratic work re-hands the long line with every later line: ~1.4 GB here
   assert.ok(handed <= 2 * bytes.length, `${handed} bytes handed over for ${bytes.length}`);
   assert.ok(parts <= 8, `${parts} parts`);
+});
+
+Deno.test("PatchReader never shows a line longer than keepBytes, not even as a later part's context", () => {
+  // keepBytes below the part size: a long context line must still end its part, or a later cut
+  // repeats its kept bytes (no newline) as context of a part that is shown
+  const lines: string[] = [];
+  for (let i = 0; i < 120; i++) {
+    lines.push(
+      i % 17 === 5 ? ` ${"z".repeat(700)}` : i % 3 === 0 ? `+added ${i}` : ` context ${i}`,
+    );
+  }
+  const added = lines.filter((l) => l.startsWith("+")).length;
+  const patch = `diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,${
+    lines.length - added
+  } +1,${lines.length} @@\n${lines.join("\n")}\n`;
+  for (const cutBytes of [900, 1200, 2000, 3000]) {
+    const parts: { cut: boolean; text: string }[] = [];
+    const reader = new PatchReader({ cutBytes, keepBytes: 500 }, {
+      section() {},
+      hunk(info, head, body) {
+        parts.push({ cut: info.cut, text: decoder.decode(head) + decoder.decode(body) });
+      },
+    });
+    reader.push(encoder.encode(patch));
+    reader.end();
+    const shown = parts.filter((p) => !p.cut);
+    assert.ok(parts.some((p) => p.cut), `cutBytes ${cutBytes}: the long lines are named`);
+    for (const part of shown) {
+      assert.doesNotMatch(
+        part.text,
+        /z{20}/,
+        `cutBytes ${cutBytes}: a shown part holds the long line`,
+      );
+    }
+  }
 });

@@ -348,23 +348,32 @@ export class Planner {
     const text = this.#work.view();
     const fallback = !isUtf8(text);
     const missing = this.#openBytes() - text.length;
-    const own = hunks.reduce((n, h) => n + h.info.own, 0);
+    // one pass over the hunks, no array per hunk: a 1M-line change has ~100,000 of them
+    let own = 0;
+    let lines = 0;
+    let long = false;
+    const ranges = new Int32Array(4 * hunks.length);
+    for (let k = 0; k < hunks.length; k++) {
+      const h = hunks[k].info;
+      own += h.own;
+      lines += h.changed;
+      long ||= h.cut;
+      ranges[4 * k] = h.oldStart;
+      ranges[4 * k + 1] = h.oldLines;
+      ranges[4 * k + 2] = h.newStart;
+      ranges[4 * k + 3] = h.newLines;
+    }
     const piece: Piece = {
       file: cur.file,
       seq: state.seq++,
       bytes: missing + (fallback ? utf8Length(decodeDiffText(text).text) : text.length),
       own,
-      lines: hunks.reduce((n, h) => n + h.info.changed, 0),
-      ranges: Int32Array.from(hunks.flatMap(({ info: h }) => [
-        h.oldStart,
-        h.oldLines,
-        h.newStart,
-        h.newLines,
-      ])),
+      lines,
+      ranges,
       data: null,
       slices: slices.map(({ section, headerBytes, length }) => ({ section, headerBytes, length })),
       fallback,
-      long: hunks.some((h) => h.info.cut),
+      long,
     };
     this.#pieces.push(piece);
     if (piece.long || piece.bytes > this.#limits.chunkBytes) return;

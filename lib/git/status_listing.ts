@@ -214,19 +214,35 @@ export async function diskSignature(path: string, withMode = false): Promise<str
   }
 }
 
+/**
+ * Bytes of small files hashed with Web Crypto before node:crypto takes over. Web Crypto copies
+ * what it hashes (and the shared buffer must be copied before its await), so each file leaves
+ * two copies of itself for the garbage collector: the proof of a 1M-line change (~120 MB of
+ * files) left up to 60 MB of them (docs/design.md "Scale"). Past this many bytes, files are hashed
+ * in place, incrementally, and the process's peak stays bounded; a small change never pays
+ * node:crypto's module load.
+ */
+export const WEB_CRYPTO_BYTES = 2 * 1024 * 1024;
+let webCryptoBytes = 0;
+
 /** "file <size> <sha256>" of an open regular file, read from where it is to its end. */
 async function hashOpenFile(file: Deno.FsFile): Promise<string> {
+  // loaded before the read: from the read on, nothing awaits while the shared buffer is in use
+  let node = webCryptoBytes >= WEB_CRYPTO_BYTES ? await import("node:crypto") : null;
   const buffer = readBuffer ??= new Uint8Array(READ_BUFFER_BYTES);
   let filled = 0;
   for (let n: number | null = 0; n !== null && filled < buffer.length;) {
     n = file.readSync(buffer.subarray(filled));
     filled += n ?? 0;
   }
-  // the shared buffer is copied before any await: concurrent calls reuse it
-  const head = buffer.slice(0, filled);
-  if (filled < buffer.length) return contentSignature(head);
-  const { createHash } = await import("node:crypto");
-  const hash = createHash("sha256").update(head);
+  if (node === null && filled < buffer.length) {
+    webCryptoBytes += filled;
+    // the shared buffer is copied before any await: concurrent calls reuse it
+    return contentSignature(buffer.slice(0, filled));
+  }
+  const head = node === null ? buffer.slice(0, filled) : buffer.subarray(0, filled);
+  node ??= await import("node:crypto");
+  const hash = node.createHash("sha256").update(head);
   let size = filled;
   for (let n = file.readSync(buffer); n !== null; n = file.readSync(buffer)) {
     hash.update(buffer.subarray(0, n));

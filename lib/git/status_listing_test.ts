@@ -50,3 +50,22 @@ Deno.test("diskSignature() never opens a FIFO", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("diskSignature(): past the Web Crypto budget, files hashed at once in place still hash their own bytes", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // 40 files of 300 KiB (12 MB in all, past WEB_CRYPTO_BYTES), each its own bytes, read at once
+    const files = Array.from({ length: 40 }, (_, f) => {
+      const bytes = new Uint8Array(300 * 1024 + f).map((_, i) => (i * 13 + f * 101) & 0xff);
+      return { path: join(dir, `f${f}`), bytes };
+    });
+    for (const { path, bytes } of files) await Deno.writeFile(path, bytes);
+    for (let round = 0; round < 2; round++) {
+      const got = await Promise.all(files.map(({ path }) => diskSignature(path)));
+      const want = await Promise.all(files.map(({ bytes }) => contentSignature(bytes)));
+      assert.deepEqual(got, want);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

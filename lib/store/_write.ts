@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { type StagedFile, stageFile, writeFileAtomic } from "../base/atomic_write.ts";
+import {
+  type FileData,
+  type StagedFile,
+  stageFile,
+  writeFileAtomic,
+} from "../base/atomic_write.ts";
+import { jsonPieces } from "../base/json_pieces.ts";
 
 /** Mode of a new store file: private to the user. */
 export const STORE_FILE_MODE = 0o600;
@@ -13,10 +19,10 @@ export const STORE_FILE_MODE = 0o600;
  * Write a store file atomically (temp file beside it, then rename); a new file gets mode `0600`.
  *
  * @param path the final path (its directory must exist)
- * @param data text or bytes
+ * @param data text, bytes, or text in pieces (such as {@linkcode jsonFileText})
  * @throws Deno.errors from the file system; no temp file is left behind
  */
-export function writeStoreFile(path: string, data: string | Uint8Array): Promise<void> {
+export function writeStoreFile(path: string, data: FileData): Promise<void> {
   return writeFileAtomic(path, data, { newFileMode: STORE_FILE_MODE });
 }
 
@@ -28,7 +34,7 @@ export function writeStoreFile(path: string, data: string | Uint8Array): Promise
  * @returns the temp and target paths, for `Deno.rename(temp, target)`
  * @throws Deno.errors from the file system; no temp file is left behind
  */
-export function stageStoreFile(path: string, data: string | Uint8Array): Promise<StagedFile> {
+export function stageStoreFile(path: string, data: FileData): Promise<StagedFile> {
   return stageFile(path, data, { newFileMode: STORE_FILE_MODE });
 }
 
@@ -40,4 +46,16 @@ export function stageStoreFile(path: string, data: string | Uint8Array): Promise
  */
 export function jsonText(value: unknown): string {
   return JSON.stringify(value, null, 2) + "\n";
+}
+
+/**
+ * The same text as {@linkcode jsonText}, in pieces (lib/base/json_pieces.ts): a run record that
+ * names the omitted hunks of a 1M-line change is ~12 MB of JSON, never held whole.
+ *
+ * @param value any JSON-serialisable value
+ * @returns the pieces of `jsonText(value)`
+ */
+export function* jsonFileText(value: unknown): Generator<string> {
+  yield* jsonPieces(value);
+  yield "\n";
 }

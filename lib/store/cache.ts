@@ -14,7 +14,7 @@
 import { join } from "../base/path.ts";
 import type { RunRecord } from "./run_record.ts";
 import { writeStoreFile } from "./_write.ts";
-import { noteUnverified, openSealed, sealJson } from "./sealed.ts";
+import { noteUnverified, openSealed, sealJsonPieces } from "./sealed.ts";
 import { guardStore } from "./_guard.ts";
 import { sha256Hex } from "../base/sha256.ts";
 
@@ -139,7 +139,9 @@ export async function writeCache(state: string, key: string, entry: CacheEntry):
   if (!CACHEABLE.has(entry.record.status)) return false;
   await guardStore(path, async () => {
     await Deno.mkdir(join(state, "cache"), { recursive: true, mode: 0o700 });
-    await writeStoreFile(path, await sealJson({ version: VERSION, key, ...entry }, `cache/${key}`));
+    // a verdict's record names every omitted hunk: sealed and written in pieces, never whole
+    const sealed = await sealJsonPieces({ version: VERSION, key, ...entry }, `cache/${key}`);
+    await writeStoreFile(path, sealed);
   }, "the verdict cache");
   return true;
 }

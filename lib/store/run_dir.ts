@@ -10,7 +10,7 @@
 import { join } from "../base/path.ts";
 import type { AttemptRecord } from "../session/types.ts";
 import type { StoredRunRecord } from "./run_record.ts";
-import { jsonText, stageStoreFile, writeStoreFile } from "./_write.ts";
+import { jsonFileText, jsonText, stageStoreFile, writeStoreFile } from "./_write.ts";
 import { guardStore } from "./_guard.ts";
 import { StoreError } from "../base/errors.ts";
 
@@ -92,7 +92,7 @@ export async function writeTranscript(
  */
 export async function writeRunRecord(runDir: string, record: StoredRunRecord): Promise<void> {
   const path = join(runDir, "run.json");
-  await guardStore(path, () => writeStoreFile(path, jsonText(record)), "the run record");
+  await guardStore(path, () => writeStoreFile(path, jsonFileText(record)), "the run record");
 }
 
 /** Default names of the two success files (the review kind's). */

@@ -21,6 +21,7 @@
  *
  * @module
  */
+import { jsonPieces } from "../base/json_pieces.ts";
 import { blobId } from "../git/blob_id.ts";
 import { loadStateKey } from "./state_key.ts";
 
@@ -153,6 +154,49 @@ export async function sealJson(
     key.secret,
     macInput(purpose, valueText),
   )}","value":${valueText}}\n`;
+}
+
+/**
+ * The text {@linkcode sealJson} gives, in pieces (lib/base/json_pieces.ts), for a value that may be
+ * large (a cached verdict carries its run's coverage: ~13 MB of JSON for a 1M-line change). The
+ * value's JSON is made twice, piece by piece — once for the HMAC, which the file names before the
+ * value, then for the file — and never held whole. A value of one piece is sealed as
+ * {@linkcode sealJson} does; a larger one's HMAC is computed incrementally with node:crypto
+ * (loaded only then: ~20 ms of module load the usual review does not pay).
+ *
+ * @param value any JSON-serialisable value (not changed until the pieces are consumed)
+ * @param purpose what the file is for (its kind and name); the reader must pass the same
+ * @param env where the key is (default the process's environment)
+ * @returns the file's text in pieces (final newline), to consume once
+ * @throws {Error} when there is no key to trust and none can be made (the message says why)
+ */
+export async function sealJsonPieces(
+  value: unknown,
+  purpose: string,
+  env?: Record<string, string | undefined>,
+): Promise<Iterable<string>> {
+  const key = await loadStateKey(env, { create: true });
+  if (!key.ok) {
+    throw new Error(`review-gate's key ${key.path ? `"${key.path}" ` : ""}${key.problem}`);
+  }
+  const first = jsonPieces(value);
+  const head = first.next();
+  const second = first.next();
+  if (second.done) {
+    const valueText = head.done ? "undefined" : head.value;
+    const mac = await hmacHex(key.secret, macInput(purpose, valueText));
+    return [`${PREFIX}${mac}","value":${valueText}}\n`];
+  }
+  const { createHmac } = await import("node:crypto");
+  const hmac = createHmac("sha256", encoder.encode(key.secret)).update(macInput(purpose, ""));
+  hmac.update(head.value as string).update(second.value);
+  for (const piece of first) hmac.update(piece);
+  const mac = hmac.digest("hex");
+  return (function* () {
+    yield `${PREFIX}${mac}","value":`;
+    yield* jsonPieces(value);
+    yield "}\n";
+  })();
 }
 
 /**

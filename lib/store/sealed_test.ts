@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { gitTag, noteUnverified, openSealed, sealJson, takeStateNotes } from "./sealed.ts";
+import {
+  gitTag,
+  noteUnverified,
+  openSealed,
+  sealJson,
+  sealJsonPieces,
+  takeStateNotes,
+} from "./sealed.ts";
 import { withState } from "./_test_state.ts";
 
 Deno.test("sealJson() output is JSON that openSealed() verifies for its purpose only", async () => {
@@ -13,6 +20,25 @@ Deno.test("sealJson() output is JSON that openSealed() verifies for its purpose 
     const other = await openSealed(text, "cache/abd", env);
     assert.ok(!other.ok, "moved to another key or file");
     assert.match(other.why, /HMAC does not match/);
+  });
+});
+
+Deno.test("sealJsonPieces() joined is sealJson()'s text, small or in many pieces", async () => {
+  await withState(async (dir) => {
+    const env = { XDG_STATE_HOME: dir };
+    const small = { status: "approved", é: ["x"] };
+    // a cached verdict of a large change: its coverage names every omitted hunk (~2 MB here)
+    const large = {
+      status: "needs-attention",
+      hunks: Array.from({ length: 30_000 }, (_, k) => ({ oldStart: k, note: `é${k}` })),
+    };
+    for (const value of [small, large]) {
+      const pieces = [...await sealJsonPieces(value, "cache/k", env)];
+      if (value === large) assert.ok(pieces.length > 10, `${pieces.length} pieces`);
+      const text = pieces.join("");
+      assert.equal(text, await sealJson(value, "cache/k", env));
+      assert.deepEqual(await openSealed(text, "cache/k", env), { ok: true, value });
+    }
   });
 });
 
