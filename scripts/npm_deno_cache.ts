@@ -49,7 +49,7 @@ async function copyPinned(): Promise<void> {
 
 /**
  * `deno cache` every shipped module into `deno-cache/` under deno.lock, as the installed command
- * runs (bin/review-gate-npm: `--frozen`, so every package the lock pins is needed), from the copies
+ * runs (npm/review-gate: `--frozen`, so every package the lock pins is needed), from the copies
  * alone when `offline`.
  */
 async function cacheModules(offline: boolean): Promise<boolean> {

@@ -1,5 +1,5 @@
 /**
- * The npm-installed command (`bin/review-gate-npm`, package.json `bin`; docs/design.md
+ * The npm-installed command (`npm/review-gate`, package.json `bin`; docs/design.md
  * "Installer"): it runs main.ts with the deno npm installed beside it and flags a plain
  * `deno run` does not have (Deno's cache inside the package, `--cached-only`), and says where it is
  * in `REVIEW_GATE_LAUNCHER`. Hooks and background jobs then start that command, not
@@ -10,7 +10,7 @@
  */
 
 /** The launcher's path inside the package, relative to the folder of main.ts. */
-export const LAUNCHER_FILE = "bin/review-gate-npm";
+export const LAUNCHER_FILE = "npm/review-gate";
 
 function realPathOrNull(path: string): string | null {
   try {
@@ -32,8 +32,8 @@ function realPathOrNull(path: string): string | null {
  * ```ts
  * import assert from "node:assert/strict";
  * const links: Record<string, string> = {
- *   "/p/bin/review-gate": "/p/lib/node_modules/review-gate/bin/review-gate-npm",
- *   "/p/lib/node_modules/review-gate/bin/review-gate-npm": "/p/lib/node_modules/review-gate/bin/review-gate-npm",
+ *   "/p/bin/review-gate": "/p/lib/node_modules/review-gate/npm/review-gate",
+ *   "/p/lib/node_modules/review-gate/npm/review-gate": "/p/lib/node_modules/review-gate/npm/review-gate",
  * };
  * const real = (p: string) => links[p] ?? null;
  * const main = "/p/lib/node_modules/review-gate/main.ts";
