@@ -41,6 +41,7 @@ export async function askOnce(
   const bin = resolveBinary(adapter, deps.env, options.cwd);
   const setting = at.setting.prepare(at.repo, at.change.toTree ?? at.change.to);
   const { callStructured } = await import("../session/call.ts");
+  const { corrective } = await kind.prompts();
   const outcome = await setting.use((workspace, proof) =>
     callStructured({
       adapter,
@@ -52,7 +53,7 @@ export async function askOnce(
         model: config.model,
         maxTurns: config.max_turns,
       },
-      correctivePrompt: (refusal) => kind.corrective(formatRefusal(refusal)),
+      correctivePrompt: (refusal) => corrective(formatRefusal(refusal)),
       decode: async (input) =>
         (await import("../answer/decoder.ts")).decode(decoderKind, input, at.change.tree),
       runner: loadingJudge(deps.runner, decoderKind),
