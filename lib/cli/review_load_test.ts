@@ -21,7 +21,15 @@ const LOADED_WHEN_USED: Record<string, string> = {
   "lib/kinds/review/prompt.ts": "a prompt to build",
   "lib/kinds/review/rules_text.ts": "a prompt to build",
   "prompts/corrective.txt": "a prompt to build",
-  "lib/kinds/compliance/prompt.ts": "a compliance prompt to build",
+  // the compliance kind (lib/kinds/registry.ts loads a kind's definition for a run of it); its
+  // command-line flags (lib/kinds/compliance/cli.ts) stay, the parser needs them
+  ...Object.fromEntries(
+    ["definition", "kind", "prompt", "render", "template"].map((
+      name,
+    ) => [`lib/kinds/compliance/${name}.ts`, "a compliance run (--plan)"]),
+  ),
+  "prompts/compliance.txt": "a compliance run (--plan)",
+  "schemas/compliance.schema.json": "a compliance run (--plan)",
   "lib/review/call_setting.ts": "a provider call's workspace and read-only proof",
   // the formats a review did not ask for (lib/formats/registry.ts loads each when asked)
   "lib/formats/json.ts": "--json or --format json",

@@ -58,7 +58,7 @@ export type SetupOptions = Pick<
 export async function setUp(options: SetupOptions, deps: Pick<ReviewDeps, "now">): Promise<Setup> {
   const { config } = options;
   const started = deps.now();
-  const kind = getKind(options.answerKind ?? "review");
+  const kind = await getKind(options.answerKind ?? "review");
   // a council reviews in parts (one call per provider and part); other kinds ask one provider
   const council = kind.parts && config.council.length > 1 ? config.council.map(providerMeta) : [];
   const provider = council[0] ?? providerMeta(config.provider);
