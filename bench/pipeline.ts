@@ -38,7 +38,7 @@ async function main(args: string[]): Promise<number> {
   const repo = await resolveRepo(runProcess, root);
   const change = await collectChange(runProcess, { repo, target: { kind: "worktree" }, budgets });
   const t1 = performance.now();
-  const schema = canonicalSchema("review");
+  const schema = await canonicalSchema("review");
   const prompt = buildReviewPrompt(change, { kind: "review", schema });
   const t2 = performance.now();
   const findings = change.files.filter((f) => f.status !== "deleted").slice(0, 5).map((f) => ({

@@ -56,14 +56,14 @@ export function answerValidatorFile(kind: string): string {
  * Every validator review-gate runs: config, acks, and one per registered answer kind (compiled
  * with the decoder's options: errors carry the offending value).
  */
-export function generatedValidators(): GeneratedValidator[] {
+export async function generatedValidators(): Promise<GeneratedValidator[]> {
+  const kinds = await Promise.all(listKinds().map(getKind));
   return [
     { file: "config_validator.js", source: configValidatorSource },
     { file: "acks_validator.js", source: acksValidatorSource },
-    ...listKinds().map((kind) => ({
-      file: answerValidatorFile(kind),
-      source: () =>
-        validatorSource(getKind(kind).schema, `schemas/${kind}.schema.json`, ANSWER_AJV_OPTIONS),
+    ...kinds.map(({ name, schema }) => ({
+      file: answerValidatorFile(name),
+      source: () => validatorSource(schema, `schemas/${name}.schema.json`, ANSWER_AJV_OPTIONS),
     })),
   ];
 }
@@ -110,7 +110,7 @@ export const CONFIG_VALIDATOR_PATH = new URL("config_validator.js", GENERATED_DI
 export const ACKS_VALIDATOR_PATH = new URL("acks_validator.js", GENERATED_DIR);
 
 if (import.meta.main) {
-  for (const validator of generatedValidators()) {
+  for (const validator of await generatedValidators()) {
     await Deno.writeTextFile(new URL(validator.file, GENERATED_DIR), validator.source());
   }
 }

@@ -31,7 +31,7 @@ export async function decodeAction(
   if (flags.kind !== "review" && flags.kind !== name) {
     throw new UsageError(`--kind ${flags.kind} does not take the input of a ${name} answer`);
   }
-  const kind = getKind(name);
+  const kind = await getKind(name);
   if (kind.cli && chosen.kindInput === undefined) {
     throw new UsageError(
       `A ${name} answer is judged against its input: add ${kind.cli.inputOption.flag} <${kind.cli.inputOption.placeholder}>`,

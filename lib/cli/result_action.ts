@@ -39,12 +39,12 @@ async function printReview(
     return exitCode;
   }
   const record = stored as RunRecord;
-  const kind = kindOfRecord(record.answerKind);
+  const kind = await kindOfRecord(record.answerKind);
   const answer = kind ? await readAnswer(record.runDir, kind.files.answer) : undefined;
   const { config } = await loadConfig({ root: at.root, env: deps.env });
   const render = await getRenderer(at.json ? "json" : "terminal");
   deps.stdout.write(
-    render(
+    await render(
       { record, answer, exitCode },
       { policy: policyOf(config), paint: choosePaint(deps.stdout.isTerminal, deps.env) },
     ),

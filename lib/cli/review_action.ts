@@ -159,7 +159,7 @@ export async function reviewAction(
   const { deps, setExit, outputs } = at;
   const requests = outputs({ format: flags.json ? "json" : "terminal" });
   const request = await reviewRequest(flags, deps, at.ahead?.repo);
-  for (const { format } of requests) checkFormatShows(format, request.answerKind);
+  for (const { format } of requests) await checkFormatShows(format, request.answerKind);
   if (flags.planOnly) {
     setExit(await planOnly(request, requests, deps));
     return;

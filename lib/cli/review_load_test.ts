@@ -16,6 +16,21 @@ const LOADED_WHEN_USED: Record<string, string> = {
   "lib/providers/claude.ts": "claude asked",
   "lib/providers/codex.ts": "codex asked",
   "lib/providers/vibe.ts": "vibe asked",
+  // what only a review that asks a model uses (a cache hit never does): the prompt builders
+  // (lib/kinds/definition.ts `prompts`) and the call's setting (lib/review/ahead.ts)
+  "lib/kinds/review/prompt.ts": "a prompt to build",
+  "lib/kinds/review/rules_text.ts": "a prompt to build",
+  "prompts/corrective.txt": "a prompt to build",
+  // the compliance kind (lib/kinds/registry.ts loads a kind's definition for a run of it); its
+  // command-line flags (lib/kinds/compliance/cli.ts) stay, the parser needs them
+  ...Object.fromEntries(
+    ["definition", "kind", "prompt", "render", "template"].map((
+      name,
+    ) => [`lib/kinds/compliance/${name}.ts`, "a compliance run (--plan)"]),
+  ),
+  "prompts/compliance.txt": "a compliance run (--plan)",
+  "schemas/compliance.schema.json": "a compliance run (--plan)",
+  "lib/review/call_setting.ts": "a provider call's workspace and read-only proof",
   // the formats a review did not ask for (lib/formats/registry.ts loads each when asked)
   "lib/formats/json.ts": "--json or --format json",
   "lib/formats/sarif.ts": "--format sarif",

@@ -58,7 +58,7 @@ export const schemaRoutes: CommandRoutes = {
         return;
       }
       const { canonicalSchema } = await import("../kinds/registry.ts");
-      const schema = canonicalSchema(kind as KindName);
+      const schema = await canonicalSchema(kind as KindName);
       const text = flags.dialect
         ? (await import("../answer/dialect.ts")).dialectText(schema, flags.dialect)
         : JSON.stringify(schema, null, 2);

@@ -40,7 +40,7 @@ export async function writeOutputs(
   const failures: string[] = [];
   for (const request of requests) {
     const toStdout = request.output === undefined;
-    const text = (await getPiecesRenderer(request.format))(input, {
+    const text = await (await getPiecesRenderer(request.format))(input, {
       policy: at.policy,
       // only the terminal format paints: the others ignore it
       paint: toStdout ? choosePaint(deps.stdout.isTerminal, deps.env) : undefined,
@@ -50,7 +50,7 @@ export async function writeOutputs(
     if (failure) failures.push(failure);
     if (request.format === "github" && deps.env.GITHUB_STEP_SUMMARY) {
       // the github format renders reviews only (another kind was refused above)
-      const summary = (await getRenderer("markdown"))(input, { policy: at.policy });
+      const summary = await (await getRenderer("markdown"))(input, { policy: at.policy });
       await appendStepSummary(deps.env.GITHUB_STEP_SUMMARY, summary)
         .catch((error) =>
           failures.push(`Cannot write the job summary: ${(error as Error).message}`)

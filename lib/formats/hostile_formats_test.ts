@@ -71,7 +71,9 @@ const LIST_TAGS = ["p", "ul", "li", "code", "strong", "em", "s", "blockquote"];
 Deno.test("review.md, --format markdown and the job summary: the hostile corpus renders inert", async () => {
   const answer = hostileReviewAnswer();
   const record = hostileRecord();
-  const markdown = (await getRenderer("markdown"))({ record, answer, exitCode: 1 }, { policy });
+  const markdown = await (await getRenderer("markdown"))({ record, answer, exitCode: 1 }, {
+    policy,
+  });
   const findings = buildView({ record, answer }, policy).findings;
   assertInert(markdown, {
     headings: [
@@ -91,7 +93,7 @@ Deno.test("review.md, --format markdown and the job summary: the hostile corpus 
 Deno.test("a review that could not run, in markdown: the hostile message and paths render inert", async () => {
   for (const status of ["timeout", "not-reviewed"] as const) {
     const record = hostileRecord({ status, blocking: false, message: WORDS });
-    const markdown = (await getRenderer("markdown"))({ record, exitCode: 3 }, { policy });
+    const markdown = await (await getRenderer("markdown"))({ record, exitCode: 3 }, { policy });
     assertInert(markdown, { headings: ["Review: NOT reviewed"], tags: LIST_TAGS });
   }
 });
@@ -107,7 +109,9 @@ Deno.test("compliance.md: the hostile corpus renders inert", async () => {
       items: HOSTILE.map((text, i) => ({ id: String(i + 1), text })),
     },
   });
-  const markdown = (await getRenderer("markdown"))({ record, answer, exitCode: 1 }, { policy });
+  const markdown = await (await getRenderer("markdown"))({ record, answer, exitCode: 1 }, {
+    policy,
+  });
   assertInert(markdown, {
     headings: [
       "Plan compliance: incomplete",
@@ -125,10 +129,10 @@ Deno.test("compliance.md: the hostile corpus renders inert", async () => {
 
 Deno.test("rdjson and rdjsonl (reviewdog posts them as PR comments): messages render inert", async () => {
   const input = { record: hostileRecord(), answer: hostileReviewAnswer(), exitCode: 1 };
-  const rdjson = JSON.parse((await getRenderer("rdjson"))(input, { policy }));
-  const lines = (await getRenderer("rdjsonl"))(input, { policy }).trim().split("\n").map((l) =>
-    JSON.parse(l)
-  );
+  const rdjson = JSON.parse(await (await getRenderer("rdjson"))(input, { policy }));
+  const lines = (await (await getRenderer("rdjsonl"))(input, { policy })).trim().split("\n").map((
+    l,
+  ) => JSON.parse(l));
   const messages = [...rdjson.diagnostics, ...lines].map((d) => d.message as string);
   assert.ok(messages.length > HOSTILE.length);
   for (const message of messages) assertInert(message, { headings: [] });
@@ -142,7 +146,7 @@ Deno.test("rdjson and rdjsonl (reviewdog posts them as PR comments): messages re
 
 Deno.test("terminal: the hostile corpus shows no escape sequence nor bidi control", async () => {
   const input = { record: hostileRecord(), answer: hostileReviewAnswer(), exitCode: 1 };
-  const text = (await getRenderer("terminal"))(input, { policy });
+  const text = await (await getRenderer("terminal"))(input, { policy });
   assert.doesNotMatch(
     text,
     // deno-lint-ignore no-control-regex
@@ -153,7 +157,7 @@ Deno.test("terminal: the hostile corpus shows no escape sequence nor bidi contro
 
 Deno.test("github workflow commands: every line is one of ours, the words stay in its data", async () => {
   const input = { record: hostileRecord(), answer: hostileReviewAnswer(), exitCode: 1 };
-  const out = (await getRenderer("github"))(input, { policy });
+  const out = await (await getRenderer("github"))(input, { policy });
   const lines = out.split("\n").filter((l) => l !== "");
   assert.ok(
     lines.every((l) => /^::(error|warning|notice) /.test(l) || l.startsWith("review-gate: ")),
@@ -169,7 +173,7 @@ Deno.test("github workflow commands: every line is one of ours, the words stay i
 Deno.test("SARIF and JSON carry the hostile words as data, exactly as written", async () => {
   const answer = hostileReviewAnswer();
   const input = { record: hostileRecord(), answer, exitCode: 1 };
-  const sarif = JSON.parse((await getRenderer("sarif"))(input, { policy }));
+  const sarif = JSON.parse(await (await getRenderer("sarif"))(input, { policy }));
   const texts = sarif.runs[0].results.map((r: { message: { text: string } }) => r.message.text);
   for (const f of answer.findings) {
     assert.ok(texts.some((t: string) => t.includes(f.body)), JSON.stringify(f.body));
@@ -178,6 +182,6 @@ Deno.test("SARIF and JSON carry the hostile words as data, exactly as written", 
     r.locations[0].physicalLocation
   );
   assert.equal(uris.length, HOSTILE.length);
-  const json = JSON.parse((await getRenderer("json"))(input, { policy }));
+  const json = JSON.parse(await (await getRenderer("json"))(input, { policy }));
   assert.deepEqual(json.answer, answer, "--json holds the answer verbatim");
 });

@@ -63,7 +63,7 @@ const record = {
 const input = { record, answer, exitCode: 1 };
 
 Deno.test("getRenderer('terminal') draws a compliance run with the kind's body in the shared frame", async () => {
-  const text = (await getRenderer("terminal"))(input, { policy });
+  const text = await (await getRenderer("terminal"))(input, { policy });
   assert.equal(
     text,
     [
@@ -93,7 +93,7 @@ Deno.test("getRenderer('terminal') draws a compliance run with the kind's body i
       "",
     ].join("\n"),
   );
-  const coloured = (await getRenderer("terminal"))(input, { policy, paint: ansi });
+  const coloured = await (await getRenderer("terminal"))(input, { policy, paint: ansi });
   assert.ok(coloured.includes("\u001b[31m\u001b[1m[MISSING]"), coloured);
 });
 
@@ -103,21 +103,21 @@ Deno.test("getRenderer() draws a compliance run that could not run like any run,
     exitCode: 3,
   };
   assert.match(
-    (await getRenderer("terminal"))(failed, { policy }),
+    await (await getRenderer("terminal"))(failed, { policy }),
     /^review-gate: NOT reviewed — timeout/,
   );
   const markdown = await getRenderer("markdown");
-  assert.throws(
+  await assert.rejects(
     () => markdown(failed, { policy }),
     /needs a review that produced an answer/,
   );
   const alien = { record: { ...record, answerKind: "future-kind" }, answer, exitCode: 0 };
   const terminal = await getRenderer("terminal");
-  assert.throws(() => terminal(alien, { policy }), /answer kind "future-kind"/);
+  await assert.rejects(() => terminal(alien, { policy }), /answer kind "future-kind"/);
 });
 
 Deno.test("getRenderer('markdown') writes compliance.md: title, run facts, plan, items, unplanned changes", async () => {
-  const md = (await getRenderer("markdown"))(input, { policy });
+  const md = await (await getRenderer("markdown"))(input, { policy });
   assert.ok(
     md.startsWith("# Plan compliance: deviates\n\n- Change: working tree\n- Provider: codex\n"),
   );
@@ -128,14 +128,14 @@ Deno.test("getRenderer('markdown') writes compliance.md: title, run facts, plan,
 });
 
 Deno.test("getRenderer('json') adds the answer kind, the plan and the blocking items", async () => {
-  const envelope = JSON.parse((await getRenderer("json"))(input, { policy }));
+  const envelope = JSON.parse(await (await getRenderer("json"))(input, { policy }));
   assert.equal(envelope.answerKind, "compliance");
   assert.equal(envelope.blockingItems, 2);
   assert.equal(envelope.blockingFindings, 0);
   assert.deepEqual(envelope.plan, plan);
   assert.deepEqual(envelope.answer, answer);
   const review = JSON.parse(
-    (await getRenderer("json"))({
+    await (await getRenderer("json"))({
       ...input,
       record: { ...record, answerKind: undefined, kindInput: undefined },
       answer: { verdict: "approve", summary: "ok", findings: [], next_steps: [] },

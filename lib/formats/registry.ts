@@ -96,15 +96,16 @@ export function answerKindOf(record: Pick<RunRecord, "answerKind">): string {
  * answer kind.
  *
  * @param name a format name
- * @returns the renderer (synchronous, pure)
+ * @returns the renderer (pure; it resolves once the definition of the run's answer kind has
+ *   loaded: a review's run loads no other kind's code)
  * @throws {UsageError} (rejects) for an unknown name, listing the valid ones; the renderer throws a
  *   UsageError for a run of a kind this version does not know, or one the format cannot show
  */
 export async function getRenderer(name: string): Promise<RunRenderer> {
   const format = formatName(name);
   const renderers = await FORMATS[format].load();
-  return (input, options) => {
-    const kind = kindOfRecord(input.record.answerKind);
+  return async (input, options) => {
+    const kind = await kindOfRecord(input.record.answerKind);
     if (kind === undefined) {
       throw new UsageError(
         `Cannot show a run of the answer kind "${
@@ -129,14 +130,14 @@ export async function getRenderer(name: string): Promise<RunRenderer> {
  */
 export async function getPiecesRenderer(
   name: string,
-): Promise<(input: RenderInput<unknown>, options: RenderOptions) => Iterable<string>> {
+): Promise<(input: RenderInput<unknown>, options: RenderOptions) => Promise<Iterable<string>>> {
   const render = await getRenderer(name);
-  if (formatName(name) !== "json") return (input, options) => [render(input, options)];
+  if (formatName(name) !== "json") return async (input, options) => [await render(input, options)];
   const { renderJsonPieces } = await import("./json.ts");
-  return (input, options) => {
-    const kind = kindOfRecord(input.record.answerKind);
+  return async (input, options) => {
+    const kind = await kindOfRecord(input.record.answerKind);
     // an unknown kind: the renderer throws what it throws for it
-    if (kind === undefined) return [render(input, options)];
+    if (kind === undefined) return [await render(input, options)];
     return renderJsonPieces(input, options, kind.render);
   };
 }
@@ -148,11 +149,12 @@ export async function getPiecesRenderer(
  *
  * @param name a `--format` value
  * @param kindName the run's answer kind, e.g. `"compliance"`
- * @throws UsageError (exit 2) for an unknown format, or one the kind's runs cannot be shown in
+ * @throws UsageError (exit 2; rejects) for an unknown format, or one the kind's runs cannot be
+ *   shown in
  */
-export function checkFormatShows(name: string, kindName: string): void {
+export async function checkFormatShows(name: string, kindName: string): Promise<void> {
   const format = formatName(name);
-  const kind = kindOfRecord(kindName);
+  const kind = await kindOfRecord(kindName);
   if (kind?.render !== undefined) frameFor(format, kind.name);
 }
 

@@ -33,11 +33,11 @@ Deno.test("getRenderer() renders through the format's own module", async () => {
     "github",
   ]);
   assert.equal(
-    (await getRenderer("terminal"))(input, { policy }),
+    await (await getRenderer("terminal"))(input, { policy }),
     renderTerminal(input, { policy }),
   );
   const envelope = buildJsonEnvelope(input, { exitCode: 3, policy, rawOutput: input.rawOutput });
-  assert.deepEqual(JSON.parse((await getRenderer("json"))(input, { policy })), envelope);
+  assert.deepEqual(JSON.parse(await (await getRenderer("json"))(input, { policy })), envelope);
 });
 
 Deno.test("getRenderer() refuses an unknown format and a kind without that format", async () => {
@@ -47,14 +47,14 @@ Deno.test("getRenderer() refuses an unknown format and a kind without that forma
   );
   const compliance = { ...input, record: { ...record, answerKind: "compliance" } };
   const sarif = await getRenderer("sarif");
-  assert.throws(
+  await assert.rejects(
     () => sarif(compliance, { policy }),
     /The sarif format cannot show a "compliance" run: use terminal, json, markdown/,
   );
 });
 
 Deno.test("markdown says NOT reviewed for a review that could not run", async () => {
-  const md = (await getRenderer("markdown"))(input, { policy });
+  const md = await (await getRenderer("markdown"))(input, { policy });
   assert.match(md, /^# Review: NOT reviewed — provider-error/);
   assert.match(md, /> NOT reviewed: provider-error: boom/);
   assert.doesNotMatch(md, /approved/i);

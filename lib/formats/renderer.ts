@@ -51,5 +51,8 @@ export type KindFrame = (
   render: KindRenderers,
 ) => string;
 
-/** A renderer of a run of any answer kind (what lib/formats/registry.ts `getRenderer` returns). */
-export type RunRenderer = (input: RenderInput<unknown>, options: RenderOptions) => string;
+/**
+ * A renderer of a run of any answer kind (what lib/formats/registry.ts `getRenderer` returns):
+ * asynchronous, since it loads the definition of the run's kind (lib/kinds/registry.ts).
+ */
+export type RunRenderer = (input: RenderInput<unknown>, options: RenderOptions) => Promise<string>;

@@ -47,6 +47,14 @@ export interface KindPromptOptions {
   part?: { index: number };
 }
 
+/** How a kind's prompts are built (pure, synchronous once loaded: {@linkcode KindDefinition.prompts}). */
+export interface KindPrompts {
+  /** The first attempt's prompt. */
+  prompt(change: Change, options: KindPromptOptions, input: unknown): string;
+  /** The corrective resume's prompt, from the formatted refusal lines. */
+  corrective(refusalText: string): string;
+}
+
 /** What decides whether an answer blocks. */
 export interface BlockingContext {
   /** The config's policy (`fail_on`, `min_confidence`). */
@@ -259,10 +267,11 @@ export interface KindDefinition {
    *   checks against the tree alone
    */
   decoder(input: unknown, change?: Change): DecoderKind<unknown>;
-  /** The first attempt's prompt. */
-  prompt(change: Change, options: KindPromptOptions, input: unknown): string;
-  /** The corrective resume's prompt, from the formatted refusal lines. */
-  corrective(refusalText: string): string;
+  /**
+   * The kind's prompt builders, their code loaded: a stage that asks a model loads them, a cached
+   * verdict never does (docs/design.md "Performance notes").
+   */
+  prompts(): Promise<KindPrompts>;
   /** The prompt template text (its hash is part of the verdict's identity). */
   templateText(variant: PromptVariant): string;
   /** Text identifying the input for the verdict cache (hashed), or `undefined` without input. */

@@ -2,7 +2,8 @@
  * Answer-kind registry (docs/design.md "Review kinds"): one line per kind, mapping its name to the
  * kind's definition in its own folder (lib/kinds/definition.ts: schema, decoder kind, prompt,
  * policy, stored files, command-line input, renderers). Schemas are embedded through JSON imports
- * so a compiled binary carries them. This module never loads ajv (hook fast paths import it);
+ * so a compiled binary carries them; each kind's definition loads when a run of it is asked for or
+ * shown. This module never loads ajv (hook fast paths import it);
  * validation lives in lib/answer/validate.ts, imported lazily by the decoder.
  *
  * Adding a kind is one folder (`kinds/<name>/` with its `definition.ts`, and
@@ -13,9 +14,7 @@
 
 import type { JsonSchema } from "../answer/types.ts";
 import type { KindDefinition } from "./definition.ts";
-import type { KindName } from "./names.ts";
-import { complianceDefinition } from "./compliance/definition.ts";
-import { reviewDefinition } from "./review/definition.ts";
+import { KIND_NAMES, type KindName } from "./names.ts";
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
@@ -25,28 +24,32 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-const KINDS = {
-  review: reviewDefinition,
-  compliance: complianceDefinition,
-} as const satisfies Record<KindName, KindDefinition>;
-// Every caller shares the schema objects: none may change them in place.
-for (const kind of Object.values(KINDS)) deepFreeze(kind.schema);
+/**
+ * Every kind's definition, loaded when a run of that kind is asked for or shown: a review never
+ * loads the compliance kind (docs/design.md "Performance notes": code loads where it is used).
+ */
+const KINDS: Record<KindName, () => Promise<KindDefinition>> = {
+  review: async () => (await import("./review/definition.ts")).reviewDefinition,
+  compliance: async () => (await import("./compliance/definition.ts")).complianceDefinition,
+};
 
 /** The answer kinds review-gate asks providers for; each has one canonical schema in `schemas/`. */
-export type AnswerKind = keyof typeof KINDS;
+export type AnswerKind = KindName;
 
 /**
- * The definition of an answer kind.
+ * The definition of an answer kind, its module loaded. Every caller shares its schema object,
+ * deep-frozen: none may change it in place.
  *
  * @param kind answer kind, e.g. `"review"`
- * @throws {Error} when the kind is unknown (a programming error)
+ * @throws {Error} (rejects) when the kind is unknown (a programming error)
  */
-export function getKind(kind: AnswerKind): KindDefinition {
-  const found = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined;
-  if (found === undefined) {
+export async function getKind(kind: AnswerKind): Promise<KindDefinition> {
+  if (!isAnswerKind(kind)) {
     throw new Error(`Unknown answer kind "${kind}": use one of ${listKinds().join(", ")}`);
   }
-  return found;
+  const definition = await KINDS[kind]();
+  deepFreeze(definition.schema);
+  return definition;
 }
 
 /**
@@ -55,15 +58,15 @@ export function getKind(kind: AnswerKind): KindDefinition {
  *
  * @param kind answer kind, e.g. `"review"`
  * @returns the schema object from `schemas/<kind>.schema.json`
- * @throws {Error} when the kind is unknown (a programming error)
+ * @throws {Error} (rejects) when the kind is unknown (a programming error)
  */
-export function canonicalSchema(kind: AnswerKind): JsonSchema {
-  return getKind(kind).schema;
+export async function canonicalSchema(kind: AnswerKind): Promise<JsonSchema> {
+  return (await getKind(kind)).schema;
 }
 
 /** Every registered answer kind, in registry order. */
 export function listKinds(): AnswerKind[] {
-  return Object.keys(KINDS) as AnswerKind[];
+  return [...KIND_NAMES];
 }
 
 /** True for a registered kind name. */
@@ -73,12 +76,12 @@ export function isAnswerKind(name: string | undefined): name is AnswerKind {
 
 /**
  * The definition of the kind a run record names (`answerKind`; records from before kinds existed
- * have none and are reviews).
+ * have none and are reviews), its module loaded.
  *
  * @param name the record's `answerKind`
  * @returns the definition, or `undefined` for a name this version does not know
  */
-export function kindOfRecord(name: string | undefined): KindDefinition | undefined {
-  if (name === undefined) return KINDS.review;
-  return isAnswerKind(name) ? KINDS[name] : undefined;
+export async function kindOfRecord(name: string | undefined): Promise<KindDefinition | undefined> {
+  if (name === undefined) return await getKind("review");
+  return isAnswerKind(name) ? await getKind(name) : undefined;
 }

@@ -6,29 +6,29 @@ import { memoryTree } from "../answer/memory_tree.ts";
 import { lintCodexSchema } from "../answer/codex_lint.ts";
 import { schemaDialect } from "../answer/dialect.ts";
 
-Deno.test("canonicalSchema() returns the frozen review schema", () => {
+Deno.test("canonicalSchema() returns the frozen review schema", async () => {
   assert.deepEqual(listKinds(), ["review", "compliance"]);
-  const schema = canonicalSchema("review");
+  const schema = await canonicalSchema("review");
   assert.equal(schema.$id, "https://review-gate.dev/schemas/review.schema.json");
   assert.throws(() => {
     (schema as Record<string, unknown>).title = "x";
   }, TypeError);
 });
 
-Deno.test("canonicalSchema() throws on an unknown kind", () => {
-  assert.throws(() => canonicalSchema("nope" as "review"), /Unknown answer kind "nope"/);
+Deno.test("canonicalSchema() throws on an unknown kind", async () => {
+  await assert.rejects(() => canonicalSchema("nope" as "review"), /Unknown answer kind "nope"/);
 });
 
-Deno.test("kindOfRecord() reads records without answerKind as reviews and unknown kinds as undefined", () => {
-  assert.equal(kindOfRecord(undefined)?.name, "review");
-  assert.equal(kindOfRecord("compliance")?.name, "compliance");
-  assert.equal(kindOfRecord("toString"), undefined);
-  assert.equal(kindOfRecord("later-kind"), undefined);
+Deno.test("kindOfRecord() reads records without answerKind as reviews and unknown kinds as undefined", async () => {
+  assert.equal((await kindOfRecord(undefined))?.name, "review");
+  assert.equal((await kindOfRecord("compliance"))?.name, "compliance");
+  assert.equal(await kindOfRecord("toString"), undefined);
+  assert.equal(await kindOfRecord("later-kind"), undefined);
 });
 
-Deno.test("every kind's definition matches its schema file and stores two distinct files", () => {
+Deno.test("every kind's definition matches its schema file and stores two distinct files", async () => {
   for (const name of listKinds()) {
-    const kind = getKind(name);
+    const kind = await getKind(name);
     assert.equal(kind.name, name);
     assert.equal(kind.schema.$id, `https://review-gate.dev/schemas/${name}.schema.json`);
     assert.notEqual(kind.files.answer, kind.files.markdown);
@@ -55,14 +55,15 @@ Deno.test("memoryTree() answers line counts and deletions", async () => {
   assert.ok(!tree.isDeleted("a.ts"));
 });
 
-Deno.test("lintCodexSchema() finds nothing in the Codex dialect of every answer schema", () => {
+Deno.test("lintCodexSchema() finds nothing in the Codex dialect of every answer schema", async () => {
   assert.ok(listKinds().length > 0);
   for (const kind of listKinds()) {
-    assert.deepEqual(lintCodexSchema(schemaDialect(canonicalSchema(kind), "codex")), [], kind);
+    const schema = await canonicalSchema(kind);
+    assert.deepEqual(lintCodexSchema(schemaDialect(schema, "codex")), [], kind);
   }
 });
 
-Deno.test("the light name and command-line lists agree with the registry", () => {
+Deno.test("the light name and command-line lists agree with the registry", async () => {
   assert.deepEqual([...KIND_NAMES], listKinds());
-  for (const name of listKinds()) assert.equal(KIND_CLIS[name], getKind(name).cli, name);
+  for (const name of listKinds()) assert.equal(KIND_CLIS[name], (await getKind(name)).cli, name);
 });

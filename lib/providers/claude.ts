@@ -53,6 +53,7 @@ import type {
   ProviderRequest,
   Usage,
 } from "./provider.ts";
+import { PROVIDER_META } from "./meta.ts";
 
 /** Tools Claude may load at all: reading the copy only. */
 export const CLAUDE_TOOLS = "Read,Grep,Glob";
@@ -301,10 +302,7 @@ export function parseClaudeEnvelope(output: ProcessOutput): Envelope {
 
 /** The Claude Code adapter. */
 export const claudeAdapter: ProviderAdapter = {
-  name: "claude",
-  defaultBin: "claude",
-  binEnv: "REVIEW_GATE_CLAUDE_BIN",
-  installHint: "npm i -g @anthropic-ai/claude-code",
+  ...PROVIDER_META.claude,
   capabilities: { nativeSchema: true, resume: true },
   versionArgs: ["--version"],
   prepareChild: prepareClaudeChild,

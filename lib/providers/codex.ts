@@ -88,6 +88,7 @@ import type {
 import { codexProgramRoots, readOnlyFilesystem } from "./codex_readable.ts";
 import { moveProviderSecrets } from "./codex_secrets.ts";
 import { programPath } from "./program.ts";
+import { PROVIDER_META } from "./meta.ts";
 
 /** Options of every confined call that do not depend on the user's setup. */
 export const CODEX_CONFINEMENT: readonly string[] = [
@@ -374,10 +375,7 @@ export function codexToolCallStarts(line: string): boolean {
 
 /** The Codex adapter. */
 export const codexAdapter: ProviderAdapter = {
-  name: "codex",
-  defaultBin: "codex",
-  binEnv: "REVIEW_GATE_CODEX_BIN",
-  installHint: "npm i -g @openai/codex",
+  ...PROVIDER_META.codex,
   capabilities: { nativeSchema: true, resume: true },
   versionArgs: ["--version"],
   prepareChild: prepareCodexChild,

@@ -8,6 +8,7 @@
  */
 
 import type { ProviderName } from "./names.ts";
+import type { ProviderMeta } from "./meta.ts";
 
 /** Names of the supported providers (lib/providers/names.ts). */
 export type { ProviderName };
@@ -172,15 +173,8 @@ export interface ToolCallBound {
   starts(line: string): boolean;
 }
 
-/** One provider adapter. */
-export interface ProviderAdapter {
-  readonly name: ProviderName;
-  /** Default binary name looked up on PATH. */
-  readonly defaultBin: string;
-  /** Environment variable that overrides the binary path. */
-  readonly binEnv: string;
-  /** How to install the CLI, for the "cannot find" message. */
-  readonly installHint: string;
+/** One provider adapter: its {@linkcode ProviderMeta} (lib/providers/meta.ts) and its code. */
+export interface ProviderAdapter extends ProviderMeta {
   readonly capabilities: ProviderCapabilities;
   /** Arguments that print the CLI's version (for doctor). */
   readonly versionArgs: string[];

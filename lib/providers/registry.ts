@@ -13,6 +13,7 @@ import { isAbsolute, resolve } from "../base/path.ts";
 import { UsageError } from "../base/errors.ts";
 import type { ProviderAdapter } from "./provider.ts";
 import { PROVIDER_NAMES, type ProviderName } from "./names.ts";
+import { PROVIDER_META, type ProviderMeta } from "./meta.ts";
 
 const PROVIDERS: Record<ProviderName, () => Promise<ProviderAdapter>> = {
   claude: async () => (await import("./claude.ts")).claudeAdapter,
@@ -40,11 +41,22 @@ export function isProviderName(name: string): name is ProviderName {
  * @throws {UsageError} for any other name, listing the valid choices
  */
 export async function getProvider(name: string): Promise<ProviderAdapter> {
+  return await PROVIDERS[providerMeta(name).name]();
+}
+
+/**
+ * What a review knows of a provider before it asks it (lib/providers/meta.ts), its adapter not
+ * loaded.
+ *
+ * @param name "claude", "codex" or "vibe"
+ * @throws {UsageError} for any other name, listing the valid choices
+ */
+export function providerMeta(name: string): ProviderMeta {
   if (!isProviderName(name)) {
     const choices = PROVIDER_NAMES.map((n) => `"${n}"`).join(", ");
     throw new UsageError(`Unknown provider "${name}": choose one of ${choices}`);
   }
-  return await PROVIDERS[name]();
+  return PROVIDER_META[name];
 }
 
 /**
@@ -52,13 +64,13 @@ export async function getProvider(name: string): Promise<ProviderAdapter> {
  * non-empty, else the default name looked up on PATH. A relative override path (one with a "/") is
  * taken relative to `cwd`, where the user set it — not to the repository root the provider runs in.
  *
- * @param adapter the provider adapter
+ * @param adapter the provider (its adapter, or its {@linkcode ProviderMeta})
  * @param env environment to read (e.g. `Deno.env.toObject()`)
  * @param cwd directory a relative override is resolved against (default: the process cwd)
  * @returns a program name or path for the runner
  */
 export function resolveBinary(
-  adapter: ProviderAdapter,
+  adapter: ProviderMeta,
   env: Record<string, string | undefined>,
   cwd?: string,
 ): string {
@@ -77,7 +89,7 @@ export function resolveBinary(
  *   override variable
  * @returns e.g. `Cannot find "codex": install it with "npm i -g @openai/codex" or set REVIEW_GATE_CODEX_BIN`
  */
-export function missingBinaryMessage(adapter: ProviderAdapter, bin?: string): string {
+export function missingBinaryMessage(adapter: ProviderMeta, bin?: string): string {
   if (bin !== undefined && bin !== adapter.defaultBin) {
     return `Cannot run "${bin}" (from ${adapter.binEnv}): no such executable; fix the path, or unset ` +
       `${adapter.binEnv} and install "${adapter.defaultBin}" with "${adapter.installHint}"`;

@@ -30,6 +30,7 @@ import type {
   ProviderAdapter,
   ProviderRequest,
 } from "./provider.ts";
+import { PROVIDER_META } from "./meta.ts";
 
 /**
  * The prompt Vibe gets: the review prompt, the schema text and the reply rule.
@@ -225,10 +226,7 @@ export async function locateVibeSession(
 
 /** The Mistral Vibe adapter. */
 export const vibeAdapter: ProviderAdapter = {
-  name: "vibe",
-  defaultBin: "vibe",
-  binEnv: "REVIEW_GATE_VIBE_BIN",
-  installHint: "uv tool install mistral-vibe",
+  ...PROVIDER_META.vibe,
   capabilities: { nativeSchema: false, resume: true, maxPromptBytes: PROMPT_LIMITS.vibe },
   versionArgs: ["--version"],
   prepareChild: prepareVibeChild,

@@ -2,13 +2,15 @@
  * What a review starts ahead of need, so that it runs beside other work: the working tree's
  * snapshot (before the review is set up) and the setting of the provider calls (lib/review/
  * call_setting.ts: while the patch is read, or once the verdict cache missed). Both are ended by
- * `runReview` on every path.
+ * `runReview` on every path. The setting's code (call_setting.ts) loads when a setting is first
+ * prepared: a cache hit never loads it (docs/design.md "Performance notes": code loads where it is
+ * used).
  *
  * @module
  */
 import type { Repo } from "../git/repo.ts";
 import { snapshotWorktree, type WorktreeSnapshot } from "../git/live_tree.ts";
-import { type CallSetting, prepareCallSetting } from "./call_setting.ts";
+import type { CallSetting } from "./call_setting.ts";
 import { signalled } from "../exec/signalled.ts";
 import { WORKTREE } from "./collect.ts";
 import { ownOutputsOf } from "../store/output_writes.ts";
@@ -66,15 +68,27 @@ export function settingAhead(
           load.catch(() => {}); // a failure is thrown where the code is used
         }
       }
-      setting ??= prepareCallSetting(deps.runner, {
-        repo,
+      setting ??= loadedSetting(
         tree,
-        env: deps.env,
-        signal: deps.signal,
-        scope,
-      });
+        import("./call_setting.ts").then(({ prepareCallSetting }) =>
+          prepareCallSetting(deps.runner, { repo, tree, env: deps.env, signal: deps.signal, scope })
+        ),
+      );
       return setting;
     },
     end: async () => await setting?.end(),
+  };
+}
+
+/**
+ * A {@linkcode CallSetting} whose preparation starts once its module has loaded: `use` waits for
+ * it, `end` ends it (or nothing, when its module could not load — `use` throws that failure).
+ */
+function loadedSetting(tree: string, preparing: Promise<CallSetting>): CallSetting {
+  preparing.catch(() => {}); // a failure is thrown where the setting is used
+  return {
+    tree,
+    use: async (fn) => await (await preparing).use(fn),
+    end: async () => await (await preparing.catch(() => undefined))?.end(),
   };
 }

@@ -13,7 +13,7 @@ import type { DecoderKind } from "../answer/types.ts";
 import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
 import type { Change } from "../git/types.ts";
-import { missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
+import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
 import type { GuidelineChooser } from "../rules/apply.ts";
 import type { SettingAhead } from "./ahead.ts";
 import type { Answered } from "./finish.ts";
@@ -29,18 +29,20 @@ import type { ReviewDeps, ReviewOptions } from "./types.ts";
  * @throws whatever the setting (the copy, the proof's snapshots) or the call's set-up throws
  */
 export async function askOnce(
-  setup: Pick<Setup, "kind" | "adapter">,
+  setup: Pick<Setup, "kind" | "provider">,
   options: Pick<ReviewOptions, "config" | "kindInput" | "cwd">,
   deps: Pick<ReviewDeps, "runner" | "env" | "signal" | "onProviderStart">,
   at: { repo: Repo; change: Change; prompt: string; setting: SettingAhead },
 ): Promise<Answered> {
-  const { kind, adapter } = setup;
+  const { kind } = setup;
+  const adapter = await getProvider(setup.provider.name);
   const { config } = options;
   const decoderKind = kind.decoder(options.kindInput, at.change);
   deps.onProviderStart?.(adapter.name);
   const bin = resolveBinary(adapter, deps.env, options.cwd);
   const setting = at.setting.prepare(at.repo, at.change.toTree ?? at.change.to);
   const { callStructured } = await import("../session/call.ts");
+  const { corrective } = await kind.prompts();
   const outcome = await setting.use((workspace, proof) =>
     callStructured({
       adapter,
@@ -52,7 +54,7 @@ export async function askOnce(
         model: config.model,
         maxTurns: config.max_turns,
       },
-      correctivePrompt: (refusal) => kind.corrective(formatRefusal(refusal)),
+      correctivePrompt: (refusal) => corrective(formatRefusal(refusal)),
       decode: async (input) =>
         (await import("../answer/decoder.ts")).decode(decoderKind, input, at.change.tree),
       runner: loadingJudge(deps.runner, decoderKind),
@@ -77,7 +79,7 @@ export async function askOnce(
  *   paths), the acknowledgements' digest and what the call answered
  */
 export async function keepAsPart(
-  setup: Pick<Setup, "kind" | "adapter" | "council" | "identity" | "kindInputHash">,
+  setup: Pick<Setup, "kind" | "provider" | "council" | "identity" | "kindInputHash">,
   options: Pick<ReviewOptions, "config" | "kindInput" | "cwd" | "focus" | "kind">,
   deps: Pick<ReviewDeps, "env">,
   at: {
@@ -89,7 +91,8 @@ export async function keepAsPart(
     answered: Answered;
   },
 ): Promise<void> {
-  const { kind, adapter } = setup;
+  const { kind } = setup;
+  const adapter = setup.provider;
   const { change, answered } = at;
   if (!kind.parts || setup.council.length > 0 || setup.kindInputHash !== undefined) return;
   if (change.chunks.length !== 1 || answered.answer === undefined) return;

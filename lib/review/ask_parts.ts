@@ -8,7 +8,7 @@
 import type { Repo } from "../git/repo.ts";
 import type { Change } from "../git/types.ts";
 import type { KindParts } from "../kinds/definition.ts";
-import { missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
+import { getProvider, missingBinaryMessage, resolveBinary } from "../providers/registry.ts";
 import type { GuidelineChooser } from "../rules/apply.ts";
 import type { ReviewAcks } from "./acks.ts";
 import type { SettingAhead } from "./ahead.ts";
@@ -42,7 +42,7 @@ export type PartsOptions = Pick<
  * @throws whatever the setting (the copy, the proof's snapshots) throws
  */
 export async function askInParts(
-  setup: Pick<Setup, "kind" | "adapter" | "council" | "identity">,
+  setup: Pick<Setup, "kind" | "provider" | "council" | "identity">,
   options: PartsOptions,
   deps: Pick<ReviewDeps, "runner" | "env" | "signal" | "onProviderStart">,
   at: {
@@ -57,7 +57,10 @@ export async function askInParts(
 ): Promise<Answered> {
   const { config } = options;
   const { council } = setup;
-  const providers = (council.length > 0 ? council : [setup.adapter]).map((adapter) => {
+  const adapters = await Promise.all(
+    (council.length > 0 ? council : [setup.provider]).map((meta) => getProvider(meta.name)),
+  );
+  const providers = adapters.map((adapter) => {
     const bin = resolveBinary(adapter, deps.env, options.cwd);
     return { adapter, bin, missingBinaryMessage: missingBinaryMessage(adapter, bin) };
   });

@@ -62,7 +62,7 @@ export async function verdictIdentity(
     env?: Record<string, string | undefined>;
   },
 ): Promise<VerdictIdentity> {
-  const kind = options.definition ?? (await import("../kinds/registry.ts")).getKind("review");
+  const kind = options.definition ?? await (await import("../kinds/registry.ts")).getKind("review");
   const provider = config.provider;
   if (!hasPromptLimitEntry(provider)) {
     // Unknown name: let the registry throw its UsageError (the only path that loads the adapters).

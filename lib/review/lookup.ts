@@ -43,7 +43,7 @@ export async function lookUp(
   options: LookupOptions,
   deps: Pick<ReviewDeps, "env" | "signal">,
   at: {
-    setup: Pick<Setup, "identity" | "adapter" | "council" | "kindInputHash">;
+    setup: Pick<Setup, "identity" | "provider" | "council" | "kindInputHash">;
     repo: Repo;
     change: Change;
     prompted: Pick<Prompted, "guidelines" | "acks">;
@@ -51,7 +51,7 @@ export async function lookUp(
 ): Promise<Looked | { early: EarlyEnd }> {
   const { config } = options;
   const { setup, repo, change } = at;
-  const providers = setup.council.length > 0 ? setup.council : [setup.adapter];
+  const providers = setup.council.length > 0 ? setup.council : [setup.provider];
   const key = await cacheKey({
     rules: await rulesIdentity(config, {
       guidelines: at.prompted.guidelines,

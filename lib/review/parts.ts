@@ -217,7 +217,8 @@ async function reviewPart(
     return { index, provider, outcome: { status, message, attempts: [] }, key };
   }
   const { kind, decoder } = request;
-  const prompt = kind.prompt(request.change, {
+  const prompts = await kind.prompts();
+  const prompt = prompts.prompt(request.change, {
     variant: request.variant,
     focus: request.focus,
     agentMessage: request.agentMessage,
@@ -236,7 +237,7 @@ async function reviewPart(
       model: request.model,
       maxTurns: request.maxTurns,
     },
-    correctivePrompt: (refusal) => kind.corrective(formatRefusal(refusal)),
+    correctivePrompt: (refusal) => prompts.corrective(formatRefusal(refusal)),
     decode: async (input) => (await import("../answer/decoder.ts")).decode(decoder, input, tree),
     runner: request.runner,
     timeoutMs: Math.min(request.callTimeoutMs, remaining),

@@ -23,8 +23,8 @@ export interface Prompted {
   /** Those for the whole change. */
   guidelines: ReturnType<GuidelineChooser>;
   acks: ReviewAcks;
-  /** The first attempt's prompt of the whole change. */
-  prompt(): string;
+  /** The first attempt's prompt of the whole change (the kind's prompt builder loaded for it). */
+  prompt(): Promise<string>;
   /** The rules report of the change, with the guidelines sent and left out. */
   rules: RulesReport;
 }
@@ -68,8 +68,8 @@ export async function preparePrompt(
   const acks = kind.findings
     ? await reviewAcks(options.acks, { runner, root: repo.root, change, now: at.started })
     : NO_ACKS;
-  const prompt = () =>
-    kind.prompt(change, {
+  const prompt = async () =>
+    (await kind.prompts()).prompt(change, {
       variant: options.kind,
       focus: options.focus,
       agentMessage: options.agentMessage,

@@ -123,7 +123,10 @@ async function review(
       return await finish(store, judging, await askInParts(setup, options, deps, inParts));
     }
     const { askOnce, keepAsPart } = await import("./ask.ts");
-    const answered = await askOnce(setup, options, deps, { ...asked, prompt: prompted.prompt() });
+    const answered = await askOnce(setup, options, deps, {
+      ...asked,
+      prompt: await prompted.prompt(),
+    });
     await keepAsPart(setup, options, deps, {
       ...{ state, change, guidelines: prompted.guidelines, chooser: prompted.chooser },
       acks: prompted.acks.digest,

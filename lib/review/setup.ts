@@ -9,8 +9,8 @@
 import { getKind } from "../kinds/registry.ts";
 import type { KindDefinition, KindParts, Policy } from "../kinds/definition.ts";
 import type { Change } from "../git/types.ts";
-import { getProvider } from "../providers/registry.ts";
-import type { ProviderAdapter } from "../providers/provider.ts";
+import { providerMeta } from "../providers/registry.ts";
+import type { ProviderMeta } from "../providers/meta.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import { type VerdictIdentity, verdictIdentity } from "./identity.ts";
 import type { RunBase } from "./open_run.ts";
@@ -21,10 +21,13 @@ export interface Setup {
   started: Date;
   /** The answer kind asked for. */
   kind: KindDefinition;
-  /** The provider asked: the only one, or a council's first. */
-  adapter: ProviderAdapter;
-  /** A council's providers (empty: `adapter` alone). */
-  council: ProviderAdapter[];
+  /**
+   * The provider asked: the only one, or a council's first — what its verdict's key names of it
+   * (lib/providers/meta.ts); the ask stages load its adapter.
+   */
+  provider: ProviderMeta;
+  /** A council's providers (empty: `provider` alone). */
+  council: ProviderMeta[];
   /** The kind's policy under the config. */
   policy: Policy;
   identity: VerdictIdentity;
@@ -55,12 +58,10 @@ export type SetupOptions = Pick<
 export async function setUp(options: SetupOptions, deps: Pick<ReviewDeps, "now">): Promise<Setup> {
   const { config } = options;
   const started = deps.now();
-  const kind = getKind(options.answerKind ?? "review");
+  const kind = await getKind(options.answerKind ?? "review");
   // a council reviews in parts (one call per provider and part); other kinds ask one provider
-  const council = kind.parts && config.council.length > 1
-    ? await Promise.all(config.council.map(getProvider))
-    : [];
-  const adapter = council[0] ?? await getProvider(config.provider);
+  const council = kind.parts && config.council.length > 1 ? config.council.map(providerMeta) : [];
+  const provider = council[0] ?? providerMeta(config.provider);
   const inputIdentity = kind.inputIdentity(options.kindInput);
   const base: RunBase = {
     reviewKind: options.kind,
@@ -68,7 +69,7 @@ export async function setUp(options: SetupOptions, deps: Pick<ReviewDeps, "now">
     ...(inputIdentity === undefined ? {} : { kindInput: kind.recordInput(options.kindInput) }),
     ...(options.gate ? { gate: options.gate } : {}),
     focus: options.focus,
-    provider: adapter.name,
+    provider: provider.name,
     ...(council.length > 0
       ? { council: { providers: council.map((a) => a.name), policy: config.council_policy } }
       : {}),
@@ -82,7 +83,7 @@ export async function setUp(options: SetupOptions, deps: Pick<ReviewDeps, "now">
   return {
     started,
     kind,
-    adapter,
+    provider,
     council,
     kindInputHash: inputIdentity === undefined ? undefined : await sha256Hex(inputIdentity),
     policy: kind.policy(config),

@@ -179,7 +179,7 @@ async function storeAnswer(
   const { state } = run;
   const files = run.kind.files;
   const success = attempt(`${files.answer} and ${files.markdown}`, async () => {
-    const markdown = (await getRenderer("markdown"))({
+    const markdown = await (await getRenderer("markdown"))({
       record,
       answer,
       exitCode: exitCodeFor(record.status, record.blocking),

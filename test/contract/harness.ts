@@ -78,7 +78,7 @@ export async function runReview(
   options: RunReviewOptions,
 ): Promise<{ outcome: CallOutcome<ReviewAnswer>; spawns: Spawn[] }> {
   const adapter = await getProvider(options.provider);
-  const schema = canonicalSchema("review") as Record<string, unknown>;
+  const schema = (await canonicalSchema("review")) as Record<string, unknown>;
   const env = options.env ?? {
     ...Deno.env.toObject(),
     ...(options.provider === "claude"

@@ -31,7 +31,7 @@ const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const SAMPLES = new URL("./vibe_samples/", import.meta.url).pathname;
 const DENO_DIR = Deno.env.get("DENO_DIR") ??
   join(Deno.env.get("HOME") ?? "/root", ".cache", "deno");
-const SCHEMA = canonicalSchema("review") as Record<string, unknown>;
+const SCHEMA = (await canonicalSchema("review")) as Record<string, unknown>;
 const PROMPT = "Review the change. VIBE-PROMPT-MARKER";
 /** Flags that would widen Vibe's permissions (docs/providers.md: never). */
 const FORBIDDEN = ["--trust", "--yolo", "--auto-approve"];

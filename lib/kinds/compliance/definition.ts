@@ -10,7 +10,7 @@
 import type { KindDefinition } from "../definition.ts";
 import { COMPLIANCE_SCHEMA, complianceDecoder } from "./kind.ts";
 import { complianceCli, FAIL_ON_MISSING } from "./cli.ts";
-import { buildComplianceCorrective, buildCompliancePrompt, COMPLIANCE_TEMPLATE } from "./prompt.ts";
+import { COMPLIANCE_TEMPLATE } from "./template.ts";
 import {
   BLOCKING_STATUSES,
   complianceJson,
@@ -32,8 +32,13 @@ export const complianceDefinition: KindDefinition = {
   cli: complianceCli,
   render: { terminal: complianceTerminal, markdown: complianceMarkdown, json: complianceJson },
   decoder: (input, change) => complianceDecoder(plan(input).items, change),
-  prompt: (change, options, input) => buildCompliancePrompt(change, plan(input), options),
-  corrective: buildComplianceCorrective,
+  async prompts() {
+    const { buildComplianceCorrective, buildCompliancePrompt } = await import("./prompt.ts");
+    return {
+      prompt: (change, options, input) => buildCompliancePrompt(change, plan(input), options),
+      corrective: buildComplianceCorrective,
+    };
+  },
   templateText: () => COMPLIANCE_TEMPLATE,
   inputIdentity: (input) => plan(input).sha256,
   recordInput(input): RecordedPlan {

@@ -8,7 +8,6 @@
  */
 import { fillTemplate } from "../../base/template.ts";
 import type { Change } from "../../git/types.ts";
-import complianceTemplate from "../../../prompts/compliance.txt" with { type: "text" };
 import {
   buildCorrectivePrompt,
   describeAnswerKeys,
@@ -19,9 +18,9 @@ import {
 import { fenceFileLists } from "../review/rules_text.ts";
 import { COMPLIANCE_SCHEMA } from "./kind.ts";
 import type { CompliancePlan, PlanItem } from "./types.ts";
+import { COMPLIANCE_TEMPLATE } from "./template.ts";
 
-/** The template text (its hash is part of the verdict's identity). */
-export const COMPLIANCE_TEMPLATE: string = complianceTemplate;
+export { COMPLIANCE_TEMPLATE };
 
 /** One line per item: `- "2.1": text (under "Phase 2") (ticked in the plan)`. */
 export function describeItems(items: readonly PlanItem[]): string {

@@ -4,8 +4,9 @@
  * the blocking policy (lib/kinds/review/policy.ts), finding fingerprints, the merge of a review in
  * parts and a council's agreement (lib/kinds/review/merge.ts, council.ts), and `answer.json` +
  * `review.md`. It takes no input and declares no renderers: the formats in lib/formats/ are review
- * renderers. Light to import (the merge, the council and the fingerprints load when a review
- * needs them), so a gate's fast path can hash its schema and template.
+ * renderers. Light to import (the prompt builder, the merge, the council and the fingerprints load
+ * when a review needs them), so a gate's fast path and a cache hit hash its schema and template
+ * without them.
  *
  * @module
  */
@@ -13,7 +14,7 @@ import type { KindDefinition, KindParts } from "../definition.ts";
 import { reviewKind } from "./kind.ts";
 import type { FindingSource, SourcedAnswer } from "./merge.ts";
 import { answerStatus, blockingFindings, findingBlocks, policyOf } from "./policy.ts";
-import { buildCorrectivePrompt, buildReviewPrompt, promptTemplate } from "./prompt.ts";
+import { promptTemplate } from "./templates.ts";
 import type { Finding, ReviewAnswer } from "./types.ts";
 
 /** A review in parts: merged answers, each finding judged per report, a council's agreement. */
@@ -51,17 +52,22 @@ export const reviewDefinition: KindDefinition = {
   },
   parts: reviewParts,
   decoder: () => reviewKind,
-  prompt: (change, options) =>
-    buildReviewPrompt(change, {
-      kind: options.variant,
-      schema: reviewKind.schema,
-      focus: options.focus,
-      agentMessage: options.agentMessage,
-      acks: options.acks,
-      guidelines: options.guidelines,
-      part: options.part,
-    }),
-  corrective: (refusalText) => buildCorrectivePrompt(refusalText, reviewKind.schema),
+  async prompts() {
+    const { buildCorrectivePrompt, buildReviewPrompt } = await import("./prompt.ts");
+    return {
+      prompt: (change, options) =>
+        buildReviewPrompt(change, {
+          kind: options.variant,
+          schema: reviewKind.schema,
+          focus: options.focus,
+          agentMessage: options.agentMessage,
+          acks: options.acks,
+          guidelines: options.guidelines,
+          part: options.part,
+        }),
+      corrective: (refusalText) => buildCorrectivePrompt(refusalText, reviewKind.schema),
+    };
+  },
   templateText: promptTemplate,
   inputIdentity: () => undefined,
   recordInput: () => undefined,

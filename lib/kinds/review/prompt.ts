@@ -9,8 +9,6 @@
 import type { Change } from "../../git/types.ts";
 import { describeOmitted, reviewedAmount } from "../../git/coverage_text.ts";
 import { fillTemplate } from "../../base/template.ts";
-import reviewTemplate from "../../../prompts/review.txt" with { type: "text" };
-import adversarialTemplate from "../../../prompts/adversarial-review.txt" with { type: "text" };
 import correctiveTemplate from "../../../prompts/corrective.txt" with { type: "text" };
 import {
   fenceFileLists,
@@ -18,21 +16,9 @@ import {
   renderRulesBlock,
   type ReviewGuidelines,
 } from "./rules_text.ts";
+import { promptTemplate, type ReviewKind } from "./templates.ts";
 
-/** Review kinds (one prompt template each). */
-export const REVIEW_KINDS = ["review", "adversarial-review"] as const;
-/** One review kind. */
-export type ReviewKind = typeof REVIEW_KINDS[number];
-
-const TEMPLATES: Record<ReviewKind, string> = {
-  "review": reviewTemplate,
-  "adversarial-review": adversarialTemplate,
-};
-
-/** The template text of a review kind (its hash goes into the cache key). */
-export function promptTemplate(kind: ReviewKind): string {
-  return TEMPLATES[kind];
-}
+export { promptTemplate, REVIEW_KINDS, type ReviewKind } from "./templates.ts";
 
 type JsonSchema = {
   type?: string | string[];
@@ -255,7 +241,7 @@ export function buildReviewPrompt(change: Change, options: BuildPromptOptions): 
   const focus = options.focus?.trim()
     ? `\nThe user asks you to focus on: ${JSON.stringify(options.focus.trim())}\n`
     : "";
-  return fillTemplate(TEMPLATES[options.kind], {
+  return fillTemplate(promptTemplate(options.kind), {
     target: change.label,
     coverage: fenceFileLists(notes, nonce),
     part: part ? describePart(change, part.index) : "",
