@@ -53,6 +53,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandRoutes>>> = {
   schema: async () => (await import("./schema.ts")).schemaRoutes,
   decode: async () => (await import("./decode.ts")).decodeRoutes,
   hook: async () => (await import("./hook.ts")).hookRoutes,
+  init: async () => (await import("./init.ts")).initRoutes,
   install: async () => (await import("./install.ts")).installRoutes,
   gate: async () => (await import("./gate.ts")).gateRoutes,
   doctor: async () => (await import("./doctor.ts")).doctorRoutes,
