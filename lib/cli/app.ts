@@ -49,9 +49,11 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandRoutes>>> = {
   status: async () => (await import("./status.ts")).statusRoutes,
   result: async () => (await import("./result.ts")).resultRoutes,
   cancel: async () => (await import("./cancel.ts")).cancelRoutes,
+  show: async () => (await import("./show.ts")).showRoutes,
   schema: async () => (await import("./schema.ts")).schemaRoutes,
   decode: async () => (await import("./decode.ts")).decodeRoutes,
   hook: async () => (await import("./hook.ts")).hookRoutes,
+  init: async () => (await import("./init.ts")).initRoutes,
   install: async () => (await import("./install.ts")).installRoutes,
   gate: async () => (await import("./gate.ts")).gateRoutes,
   doctor: async () => (await import("./doctor.ts")).doctorRoutes,
@@ -188,10 +190,10 @@ export async function program(args: readonly string[] = []): Promise<Application
 type RunContext = { process: StricliProcess };
 
 /** Commands whose `--json` output must stay valid JSON even when they fail before a run exists. */
-const JSON_COMMANDS = new Set(["review", "ci", "decode"]);
+const JSON_COMMANDS = new Set(["review", "ci", "decode", "show"]);
 
 /**
- * True when argv asks `review`, `ci` or `decode` for JSON on stdout (`--json`, or `--format json`
+ * True when argv asks `review`, `ci`, `decode` or `show` for JSON on stdout (`--json`, or `--format json`
  * with no `--output` after it, before any `--`).
  *
  * @param args argv without the program name

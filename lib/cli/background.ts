@@ -9,6 +9,7 @@
  * @module
  */
 import type { Target } from "../git/types.ts";
+import { narrowedLabel } from "../git/pathspecs.ts";
 import { startJob } from "../jobs/start.ts";
 import { runJob } from "../jobs/run_job.ts";
 import { ensureStateDir } from "../store/state.ts";
@@ -87,6 +88,8 @@ export async function startBackground(
   at: {
     flags: Readonly<Record<string, unknown>>;
     definitions: FlagDefinitions;
+    /** The paths the review is narrowed to, as typed (relative to the job's directory). */
+    paths?: readonly string[];
     outputs: readonly OutputRequest[];
     json?: boolean;
     deps: CliDeps;
@@ -95,11 +98,17 @@ export async function startBackground(
   const { deps } = at;
   const job = await startJob({
     state: await ensureStateDir(request.repo.commonDir),
-    args: givenArgs(at.flags, at.definitions, at.outputs),
+    args: [
+      ...givenArgs(at.flags, at.definitions, at.outputs),
+      // after "--": a path that looks like a flag stays a path
+      ...(at.paths?.length ? ["--", ...at.paths] : []),
+    ],
     cwd: deps.cwd,
     env: deps.env,
     self: deps.self,
-    target: targetHint(request.target),
+    target: request.paths?.length
+      ? narrowedLabel(targetHint(request.target), request.paths)
+      : targetHint(request.target),
     provider: request.config.provider,
     answerKind: request.answerKind ?? "review",
     config: request.config,

@@ -26,10 +26,13 @@ import { trace } from "../base/trace.ts";
 /** What `review --help` prints after the options. */
 const REVIEW_HELP = `
 Without a target flag the working tree is reviewed (tracked, staged and untracked changes) when it
-has any change; otherwise there is nothing to review. With --plan PLAN.md the change is checked
-against the plan's items instead (a plan-compliance review, in one model call: compliance.json +
-compliance.md; its formats are terminal, json and markdown). --plan-only is another thing: it
-prints the review plan (the parts a large change is reviewed in).
+has any change; otherwise there is nothing to review. PATH… narrows the review to those paths, as
+"git diff -- PATH…" does (relative to the current directory; globs as git's): the change's label,
+coverage and every output say the review was narrowed; the rest of the change is not reviewed.
+With --plan PLAN.md the change is checked against the plan's items instead (a plan-compliance
+review, in one model call: compliance.json + compliance.md; its formats are terminal, json and
+markdown). --plan-only is another thing: it prints the review plan (the parts a large change is
+reviewed in).
 
 Formats: terminal (default), json, markdown, sarif (SARIF 2.1.0), rdjson and rdjsonl (reviewdog),
 github (GitHub Actions annotations + job summary). Repeat --format for several, each with its own
@@ -104,8 +107,19 @@ export const REVIEW_FLAGS = {
 export const reviewRoutes: CommandRoutes = {
   review: defineCommand({
     docs: { brief: BRIEF, fullDescription: BRIEF + "\n" + REVIEW_HELP },
-    parameters: { flags: REVIEW_FLAGS, aliases: { p: "provider", m: "model" } },
-    async func(this: CliContext, flags: ReviewFlags) {
+    parameters: {
+      flags: REVIEW_FLAGS,
+      aliases: { p: "provider", m: "model" },
+      positional: {
+        kind: "array",
+        parameter: {
+          placeholder: "path",
+          brief: "narrow the review to these paths (as git diff -- PATH…)",
+          parse: String,
+        },
+      },
+    },
+    async func(this: CliContext, flags: ReviewFlags, ...paths: string[]) {
       trace("review: command parsed");
       // the review's first git calls run while its code loads (lib/cli/review_ahead.ts)
       const ahead = (await import("./review_ahead.ts")).reviewAhead(flags, this.deps);
@@ -126,6 +140,7 @@ export const reviewRoutes: CommandRoutes = {
               flags.json === true && !flags.background && flags.jobId === undefined,
             ),
           definitions: REVIEW_FLAGS,
+          paths,
           ahead,
         });
       } finally {

@@ -10,6 +10,7 @@ import type { RulesOptions } from "../rules/options.ts";
 import { UsageError } from "../base/errors.ts";
 import { type Repo, resolveRepo } from "../git/repo.ts";
 import { parseRangeSpec } from "../git/target.ts";
+import { repoPathspecs } from "../git/pathspecs.ts";
 import type { Target } from "../git/types.ts";
 import { PROVIDER_NAMES } from "../providers/registry.ts";
 import { checkFormatShows } from "../formats/registry.ts";
@@ -152,13 +153,15 @@ export async function reviewAction(
     outputs: (fallback: OutputRequest) => OutputRequest[];
     /** The parser's definitions of the flags (for a background job's argv). */
     definitions: FlagDefinitions;
+    /** The paths the review is narrowed to, as typed (relative to `deps.cwd`); none: all of it. */
+    paths?: readonly string[];
     /** The git calls started before this module loaded (lib/cli/review_ahead.ts). */
     ahead?: ReviewAhead;
   },
 ): Promise<void> {
   const { deps, setExit, outputs } = at;
   const requests = outputs({ format: flags.json ? "json" : "terminal" });
-  const request = await reviewRequest(flags, deps, at.ahead?.repo);
+  const request = await reviewRequest(flags, deps, { repoAhead: at.ahead?.repo, paths: at.paths });
   for (const { format } of requests) await checkFormatShows(format, request.answerKind);
   if (flags.planOnly) {
     setExit(await planOnly(request, requests, deps));
@@ -194,6 +197,8 @@ export async function reviewAction(
       await startBackground(request, {
         flags: flags as unknown as Readonly<Record<string, unknown>>,
         definitions: at.definitions,
+        // the paths as typed: the job runs in the same directory
+        paths: at.paths ?? [],
         outputs: requests,
         json: flags.json,
         deps,
@@ -207,9 +212,15 @@ export async function reviewAction(
 /**
  * What `review` was asked: the review's options before the pipeline resolves the change.
  *
- * @param repoAhead the repository around `deps.cwd`, when its resolution started already
+ * @param at the repository around `deps.cwd`, when its resolution started already, and the paths
+ *   the review is narrowed to, as typed
  */
-async function reviewRequest(flags: ReviewFlags, deps: CliDeps, repoAhead?: Promise<Repo>) {
+async function reviewRequest(
+  flags: ReviewFlags,
+  deps: CliDeps,
+  at: { repoAhead?: Promise<Repo>; paths?: readonly string[] } = {},
+) {
+  const { repoAhead } = at;
   const target = targetFromFlags(flags);
   const chosen = await chooseKind(flags as unknown as KindFlagValues, deps.cwd);
   if (chosen.answerKind !== "review" && flags.adversarial) {
@@ -219,12 +230,14 @@ async function reviewRequest(flags: ReviewFlags, deps: CliDeps, repoAhead?: Prom
   }
   const repo = await (repoAhead ?? resolveRepo(deps.runner, deps.cwd));
   trace("review: repository resolved");
+  const paths = at.paths?.length ? await repoPathspecs(repo.root, deps.cwd, at.paths) : undefined;
   const { rules, config, notes, acks } = await rulesAndConfig(flags, deps, repo);
   trace("review: config and acks loaded");
   return {
     cwd: deps.cwd,
     repo,
     target,
+    ...(paths ? { paths } : {}),
     kind: flags.adversarial ? "adversarial-review" as const : "review" as const,
     ...chosen,
     focus: flags.focus,
@@ -293,8 +306,11 @@ async function planOnly(
   const { checkPlanFormat, renderPlanPieces } = await import("../formats/plan.ts");
   for (const { format } of requests) checkPlanFormat(format);
   const { planReview } = await import("../review/plan_only.ts");
-  const { repo, target, config, rules, rulesNotes } = request;
-  const planned = await planReview({ repo, target, config, rules, rulesNotes }, deps.runner);
+  const { repo, target, paths, config, rules, rulesNotes } = request;
+  const planned = await planReview(
+    { repo, target, paths, config, rules, rulesNotes },
+    deps.runner,
+  );
   const failures: string[] = [];
   for (const out of requests) {
     const failure = await writeOutputText(out, renderPlanPieces(planned, out.format), deps);

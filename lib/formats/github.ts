@@ -11,6 +11,7 @@
  * @module
  */
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
+import { narrowedLine } from "../git/coverage_text.ts";
 import type { RenderInput, RenderOptions } from "./renderer.ts";
 import { GITHUB_COMMAND, nonBlockingLevel } from "./levels.ts";
 import { buildView, cachedVerdictNote, type FindingView } from "./view.ts";
@@ -129,6 +130,8 @@ export function renderGithub(input: RenderInput, options: RenderOptions): string
     );
   }
   out.push(...findingCommands(view.findings, prefix, headline && view.reviewed === "none" ? 1 : 0));
+  const narrowed = input.record.coverage ? narrowedLine(input.record.coverage) : "";
+  if (narrowed) out.push(command("notice", { title: "review-gate" }, narrowed));
   if (view.reviewed === "nothing-to-review") {
     out.push(
       command("notice", { title: "review-gate" }, "Nothing to review: the change is empty."),

@@ -11,7 +11,7 @@
 import { UsageError } from "../base/errors.ts";
 import type { KindRenderers } from "../kinds/definition.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
-import { excludedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
+import { excludedLine, narrowedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
 import type { Policy } from "../kinds/review/policy.ts";
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { RunRecord } from "../store/run_record.ts";
@@ -100,6 +100,8 @@ function runFacts(record: RunRecord): string[] {
     for (const text of omittedLines(coverage)) out.push(`  - not reviewed: ${line(text)}`);
     const excluded = excludedLine(coverage);
     if (excluded) out.push(`- ${line(excluded)}`);
+    const narrowed = narrowedLine(coverage);
+    if (narrowed) out.push(`- ${line(narrowed)}`);
   }
   out.push(...rulesFacts(record.rules));
   return out;

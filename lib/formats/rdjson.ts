@@ -20,6 +20,7 @@ import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { Policy } from "../kinds/review/policy.ts";
 import type { ReviewAnswer } from "../kinds/review/types.ts";
 import type { RunRecord } from "../store/run_record.ts";
+import { narrowedLine } from "../git/coverage_text.ts";
 import type { RenderInput, RenderOptions } from "./renderer.ts";
 import { nonBlockingLevel, RDJSON_SEVERITY, ruleId } from "./levels.ts";
 import { INFORMATION_URI } from "./sarif.ts";
@@ -91,6 +92,10 @@ export function diagnostics(
   const out: Diagnostic[] = [];
   const cached = cachedVerdictNote(input.record);
   if (cached) out.push({ message: `review-gate: ${cached}`, severity: "INFO", source: SOURCE });
+  const narrowed = input.record.coverage ? narrowedLine(input.record.coverage) : "";
+  if (narrowed) {
+    out.push({ message: `review-gate: ${line(narrowed)}`, severity: "INFO", source: SOURCE });
+  }
   if (view.reviewed === "none" && view.unreviewed[0]) {
     out.push({
       message: cap(`review-gate: ${line(view.unreviewed[0])}`),

@@ -14,6 +14,7 @@ import denoJson from "../../deno.json" with { type: "json" };
 import { SEVERITIES, type Severity } from "../kinds/review/types.ts";
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { RunRecord } from "../store/run_record.ts";
+import { narrowedLine } from "../git/coverage_text.ts";
 import type { RenderInput, RenderOptions } from "./renderer.ts";
 import { nonBlockingLevel, pathUri, ruleId, SARIF_LEVEL } from "./levels.ts";
 import { buildView, cachedVerdictNote, type FindingView, type ReviewView } from "./view.ts";
@@ -136,7 +137,11 @@ function notifications(record: RunRecord, view: ReviewView): Json[] {
     return [{ level: "note", message: { text: "Nothing to review: the target has no change." } }];
   }
   const cached = cachedVerdictNote(record);
-  const note = cached ? [{ level: "note", message: { text: `The ${cached}.` } }] : [];
+  const narrowed = record.coverage ? narrowedLine(record.coverage) : "";
+  const note = [
+    ...(cached ? [{ level: "note", message: { text: `The ${cached}.` } }] : []),
+    ...(narrowed ? [{ level: "note", message: { text: `${narrowed}.` } }] : []),
+  ];
   const headline = view.unreviewed[0];
   if (!headline) return note;
   return [
@@ -155,6 +160,7 @@ function runProperties(record: RunRecord, view: ReviewView): Json {
     status: record.status,
     reviewed: view.reviewed,
     target: record.target.label,
+    ...(record.coverage?.paths ? { narrowedTo: record.coverage.paths } : {}),
     provider: record.provider,
     ...(record.model ? { model: record.model } : {}),
     ...(record.id ? { runId: record.id } : {}),

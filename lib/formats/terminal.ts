@@ -12,7 +12,7 @@ import { formatRefusal } from "../answer/refusal.ts";
 import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import type { KindRenderers, Tone } from "../kinds/definition.ts";
 import { COULD_NOT_RUN, type ReviewResult, type RunRecord } from "../store/run_record.ts";
-import { excludedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
+import { excludedLine, narrowedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
 import {
   buildView,
   type FindingView,
@@ -131,6 +131,8 @@ function coverageLines(record: RunRecord, paint: Paint): string[] {
   }
   const excluded = record.coverage ? excludedLine(record.coverage) : "";
   if (excluded) out.push(clean(excluded));
+  const narrowed = record.coverage ? narrowedLine(record.coverage) : "";
+  if (narrowed) out.push(clean(narrowed));
   return out;
 }
 

@@ -55,6 +55,7 @@ import type { Repo } from "./repo.ts";
 import type { OwnOutputs } from "./own_outputs.ts";
 import { type PlanLimits, Planner, type ReviewPlan } from "./plan.ts";
 import { resolveTarget } from "./target.ts";
+import { narrowedLabel } from "./pathspecs.ts";
 import { gitTreeView, worktreeView } from "./tree_view.ts";
 import type {
   Budgets,
@@ -91,6 +92,12 @@ export interface CollectOptions {
    * (lib/git/own_outputs.ts).
    */
   ownOutputs?: () => Promise<OwnOutputs>;
+  /**
+   * Pathspecs relative to the repository's root (lib/git/pathspecs.ts) the change is narrowed to,
+   * as `git diff -- PATH…` narrows it; absent or empty: the whole change. A narrowed change says so
+   * in its label and `coverage.paths`, and its fingerprint holds the paths.
+   */
+  paths?: readonly string[];
 }
 
 /** Most submodules with uncommitted changes listed (and fingerprinted) per change. */
@@ -138,6 +145,7 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     pieceBytes: budgets.perFileBytes,
     maxChunks: Math.max(1, budgets.maxCalls ?? 1),
   };
+  const paths = options.paths?.length ? [...options.paths] : undefined;
   const read = await readChange(runner, repo, {
     from: resolved.from,
     to: toTree,
@@ -145,9 +153,11 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
     limits,
     exclude: options.exclude,
     onListed: options.onListed,
+    paths,
   });
   const { files, plan } = read;
   if (worktree && worktree.excluded.length > 0) plan.coverage.excluded = worktree.excluded;
+  if (paths) plan.coverage.paths = paths;
   const deleted = new Set(
     read.entries.flatMap((e) =>
       e.status === "deleted" ? [e.path] : e.status === "renamed" && e.oldPath ? [e.oldPath] : []
@@ -157,7 +167,7 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
   const changed = new Map(read.entries.map((e, i) => [e.path, read.streamed[i].changed]));
   return {
     target,
-    label: resolved.label,
+    label: paths ? narrowedLabel(resolved.label, paths) : resolved.label,
     root: repo.root,
     from: resolved.from,
     to: resolved.to,
@@ -172,13 +182,20 @@ export async function collectChange(runner: Runner, options: CollectOptions): Pr
       return plan.chunks.map((c) => c.diff).join("");
     },
     coverage: plan.coverage,
-    fingerprint: await fingerprintOf(target.kind, read.raw, signature),
+    fingerprint: await fingerprintOf(
+      target.kind,
+      read.raw,
+      paths ? [signature, NARROWED, ...paths].join("\0") : signature,
+    ),
     planId: await planIdOf(plan),
     tree: worktree
       ? worktreeView(repo.root, { deleted, changed })
       : gitTreeView(runner, repo.root, { deleted, changed, tree: toTree }),
   };
 }
+
+/** Marks the paths of a narrowed change in its fingerprint (lib/git/pathspecs.ts). */
+const NARROWED = "paths";
 
 /**
  * A read change: the raw listing, its entries, the files and the plan, dirty submodules — the files
@@ -206,7 +223,7 @@ async function readChange(
   range: ListRange & { live: boolean },
 ): Promise<ReadChange> {
   const [dirty, listed] = await Promise.all([
-    range.live ? collectDirtySubmodules(runner, repo) : [],
+    range.live ? collectDirtySubmodules(runner, repo, range.paths) : [],
     listAndStream(runner, repo.root, range),
   ]);
   const { raw, entries, excluded, notExcluded, ruled, skip, planner, stream } = listed;
@@ -249,7 +266,7 @@ async function readChange(
 
 /** What to list and how: the two trees, the plan's limits, the path filter, the listing's hook. */
 type ListRange =
-  & { from: string; to: string; limits: PlanLimits }
+  & { from: string; to: string; limits: PlanLimits; paths?: readonly string[] }
   & Pick<CollectOptions, "exclude" | "onListed">;
 
 /** The listing, the team's path filter applied to it, and the plan its patch was streamed into. */
@@ -274,7 +291,8 @@ async function listAndStream(
   root: string,
   range: ListRange,
 ): Promise<Streamed> {
-  const ids = [range.from, range.to];
+  // pathspecs after the trees, as `git diff-tree <tree> <tree> -- <path>…` takes them
+  const ids = [range.from, range.to, ...(range.paths ? ["--", ...range.paths] : [])];
   let prepared: Omit<Streamed, "raw"> | undefined;
   // no --numstat: it makes git diff every file a second time; the patch's hunks give the counts
   const args = ["diff-tree", "-r", "-z", "-M", "--raw", ...PATCH_ARGS, ...ids];
@@ -401,17 +419,24 @@ export interface DirtySubmodule {
  *
  * @param runner the subprocess seam
  * @param repo the repository: its worktree root, git dir (the index) and object format
+ * @param pathspecs repository-relative pathspecs the change is narrowed to (none: every submodule)
  * @returns the dirty submodules (path relative to the root, signature), in path order
  * @throws {GitError} when `git diff-files` fails (a submodule's own `git status` failing skips it)
  */
 export async function collectDirtySubmodules(
   runner: Runner,
   repo: Pick<Repo, "root" | "gitDir" | "objectFormat">,
+  pathspecs?: readonly string[],
 ): Promise<DirtySubmodule[]> {
   const scan = await scanRepoIndex(repo);
   if (scan && !scan.gitlinks) return [];
   const root = repo.root;
-  const out = await git(runner, root, ["diff-files", "-z", "--ignore-submodules=none"]);
+  const out = await git(runner, root, [
+    "diff-files",
+    "-z",
+    "--ignore-submodules=none",
+    ...(pathspecs?.length ? ["--", ...pathspecs] : []),
+  ]);
   const tokens = new TextDecoder().decode(out).split("\0");
   const paths: string[] = [];
   for (let i = 0; i + 1 < tokens.length; i += 2) {

@@ -126,6 +126,19 @@ export function omittedLines(coverage: Coverage): string[] {
 }
 
 /**
+ * One line saying a review was narrowed to paths (`review PATH…`), or `""` when it was not: a
+ * narrowed review is honest about what it covered (README "Usage").
+ *
+ * @param coverage a run's coverage (or a plan's)
+ * @returns e.g. `Narrowed to src/a.ts, lib: the rest of the change was not reviewed`
+ */
+export function narrowedLine(coverage: Pick<Coverage, "paths">): string {
+  const paths = coverage.paths ?? [];
+  if (paths.length === 0) return "";
+  return `Narrowed to ${paths.map(quotePath).join(", ")}: the rest of the change was not reviewed`;
+}
+
+/**
  * One line naming the directories inside the checkout left out of the change, or `""`.
  *
  * @param coverage a run's coverage

@@ -173,6 +173,11 @@ export interface Coverage {
    * from the cache) and how many could not run. Absent for a one-call review.
    */
   chunks?: { planned: number; reviewed: number; failed: number };
+  /**
+   * The paths the review was narrowed to (`review PATH…`), as pathspecs relative to the
+   * repository's root: the rest of the change was not part of it. Absent: the whole change.
+   */
+  paths?: string[];
 }
 
 /** Diff budgets: bytes per piece of a file and per prompt, and prompts (model calls) per review. */

@@ -73,7 +73,8 @@ export async function startJob(start: JobStart): Promise<JobRecord> {
   let pid: number;
   try {
     pid = await spawnDetached({
-      argv: [...selfArgv(start.self), "review", ...start.args, JOB_ID_OPTION, id],
+      // the job's id first: its args may end in "-- PATH…", after which no word is a flag
+      argv: [...selfArgv(start.self), "review", JOB_ID_OPTION, id, ...start.args],
       cwd: start.cwd,
       env: definedEnv(start.env),
       log,

@@ -22,6 +22,9 @@ import type { ReviewDeps, ReviewOptions } from "./types.ts";
 /** What a review without a target looks at. */
 export const WORKTREE: Target = { kind: "worktree" };
 
+/** Why a review narrowed to paths has nothing to review in a working tree with changes elsewhere. */
+const NO_CHANGE_AT_PATHS = "no uncommitted change matches the paths given";
+
 /** A collected change with something to review, and what the rules did to it. */
 export interface Collected {
   repo: Repo;
@@ -39,7 +42,7 @@ export interface CollectEnd {
 /** What of the options collection reads. */
 export type CollectOptions = Pick<
   ReviewOptions,
-  "cwd" | "repo" | "target" | "config" | "rulesNotes"
+  "cwd" | "repo" | "target" | "config" | "rulesNotes" | "paths"
 >;
 
 /**
@@ -91,13 +94,17 @@ export async function collect(
         : undefined,
       worktree: at.worktree,
       ownOutputs: ownOutputsOf(repo, deps.env),
+      paths: options.paths,
     });
     if (!options.target && isCleanWorktree(change)) {
       return {
         early: {
           status: "nothing-to-review",
-          label: "working tree",
-          message: withOwnOutputs(CLEAN_WORKTREE, change),
+          label: change.label,
+          message: withOwnOutputs(
+            options.paths?.length ? NO_CHANGE_AT_PATHS : CLEAN_WORKTREE,
+            change,
+          ),
         },
       };
     }

@@ -29,6 +29,8 @@ export async function planReview(
   options: {
     repo: Repo;
     target?: Target;
+    /** Repository-relative pathspecs the change is narrowed to (lib/git/pathspecs.ts). */
+    paths?: readonly string[];
     config: Config;
     rules?: RulesOptions;
     rulesNotes?: readonly string[];
@@ -40,7 +42,13 @@ export async function planReview(
   const target = options.target ?? { kind: "worktree" };
   const { budgets } = await verdictIdentity(config, { kind: "review" });
   const exclude = pathFilterFor(runner, repo, { config, rules });
-  const change = await collectChange(runner, { repo, target, budgets, exclude });
+  const change = await collectChange(runner, {
+    repo,
+    target,
+    budgets,
+    exclude,
+    paths: options.paths,
+  });
   if (!options.target && isCleanWorktree(change)) return null;
   const guidelines = change.files.length > 0
     ? await guidelinesFor(runner, repo, { config, rules, change })

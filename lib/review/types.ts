@@ -39,6 +39,11 @@ export interface ReviewOptions {
   cwd: string;
   /** What to review; `undefined` = the working tree when dirty, else nothing. */
   target?: Target;
+  /**
+   * Pathspecs relative to the repository's root the change is narrowed to (`review PATH…`,
+   * lib/git/pathspecs.ts); absent: the whole change. Said in the change's label and coverage.
+   */
+  paths?: readonly string[];
   /** Prompt variant of the review kind (`--adversarial`). */
   kind: PromptVariant;
   /** The answer kind to ask for (lib/kinds/registry.ts); default "review". */
