@@ -12,13 +12,17 @@
  *
  * One writer per file, atomic writes: nobody overwrites another's fields. Neither file is a
  * verdict: verdicts live only in the sealed cache, written by the review pipeline for the exact
- * bytes a model answered, so a forged or stale file can make the Stop wait (never past its
- * deadline) or not wait, never pass a change.
+ * bytes a model answered. The status is sealed (lib/store/sealed.ts) because the Stop waits on what
+ * it says: a status the running agent wrote — naming a process of its own as the worker — would
+ * hold the Stop until just before its deadline and leave its own review no time, turning a block
+ * into "NOT reviewed". One that does not verify is no worker: the Stop does not wait, and says so.
+ * A forged poke can only start or stop background work, which decides nothing.
  *
  * @module
  */
 import { join } from "../base/path.ts";
 import { jsonText, writeStoreFile } from "./_write.ts";
+import { noteUnverified, openSealed, sealJson } from "./sealed.ts";
 import { sessionFileName } from "./sessions.ts";
 
 /** What the hooks tell a session's worker. */
@@ -151,18 +155,51 @@ export async function pokeWork(
   return poke;
 }
 
-/** The worker's status for a session, or `null` when none (or unreadable). */
-export async function readWorkStatus(state: string, sessionId: string): Promise<WorkStatus | null> {
-  return await readJson<WorkStatus>((await workPaths(state, sessionId)).status);
+/** What a session's status file is sealed for: its kind and file name. */
+function statusPurpose(path: string): string {
+  return `turn work status ${path.slice(path.lastIndexOf("/") + 1)}`;
 }
 
-/** Write the worker's status (the worker alone calls this). */
+/**
+ * The worker's status for a session, when review-gate's key verifies it.
+ *
+ * @returns the status, or `null` when there is none, it cannot be read, or it does not verify (then
+ *   noted for the gate's output: lib/store/sealed.ts `takeStateNotes`)
+ */
+export async function readWorkStatus(state: string, sessionId: string): Promise<WorkStatus | null> {
+  const path = (await workPaths(state, sessionId)).status;
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    return null; // absent: no worker
+  }
+  const opened = await openSealed(text, statusPurpose(path));
+  if (!opened.ok) {
+    noteUnverified(
+      "the background review's status (work/)",
+      opened.why,
+      "the Stop did not wait for it",
+    );
+    return null;
+  }
+  const value = opened.value as WorkStatus | null;
+  return value && typeof value === "object" && value.version === 1 ? value : null;
+}
+
+/**
+ * Write the worker's status, sealed (the worker alone calls this).
+ *
+ * @throws Deno.errors when the file cannot be written; Error when there is no key to seal with
+ */
 export async function writeWorkStatus(
   state: string,
   sessionId: string,
   status: WorkStatus,
 ): Promise<void> {
-  await writeJson((await workPaths(state, sessionId)).status, status);
+  const path = (await workPaths(state, sessionId)).status;
+  await Deno.mkdir(join(path, ".."), { recursive: true, mode: 0o700 });
+  await writeStoreFile(path, await sealJson(status, statusPurpose(path)));
 }
 
 /** Remove a session's work files (a session whose record is gone). */

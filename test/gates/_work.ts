@@ -85,7 +85,9 @@ export async function workStatus(
 ): Promise<WorkStatus | null> {
   const path = join(sb.repo.root, ".git", "review-gate", "work", `${sessionId}.status.json`);
   try {
-    return JSON.parse(await Deno.readTextFile(path));
+    // sealed (lib/store/sealed.ts): the test reads the value, the gate verifies it
+    const file = JSON.parse(await Deno.readTextFile(path));
+    return file["review-gate sealed"] === 1 ? file.value : file;
   } catch {
     return null;
   }

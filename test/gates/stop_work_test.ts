@@ -29,6 +29,8 @@ import {
   stopPayload,
   writeRepoConfig,
 } from "./_gates.ts";
+import { processInfo } from "../../lib/exec/process_info.ts";
+import { runProcess } from "../../lib/exec/exec.ts";
 import { editPart, partText, waitForWork, workConfig, workStatus, workTallies } from "./_work.ts";
 
 /** A finding at line 1 of part file `n` for a prompt that holds `BUG_<n>`. */
@@ -325,6 +327,53 @@ Deno.test("a background call that hangs never holds the Stop past its deadline",
     const ended = await waitForWork(sb, "deadline", (s) => s.ended !== undefined, 5_000);
     assert.equal(ended?.ended, "the Stop answered", "the hung background call was stopped");
   } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("a worker status the agent forged, naming a live process of its own, does not hold the Stop", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  const sleeper = new Deno.Command("sleep", { args: ["120"], stdout: "null", stderr: "null" })
+    .spawn();
+  try {
+    const TIMEOUT = 40; // the Stop's internal deadline: 25 s
+    await writeRepoConfig(sb, workConfig({ timeout_seconds: TIMEOUT }));
+    const env = { REVIEW_GATE_FAKE_SCENARIO: await bugScenario(sb, [1], 2_000) };
+    const session = await openTurn(sb, "forged", env);
+    await Deno.mkdir(join(sb.repo.root, "src"), { recursive: true });
+    await Deno.writeTextFile(join(sb.repo.root, "src/p1.ts"), partText(1, "BUG_1"));
+    // what the running agent can write: the poke for this turn and a status naming its `sleep`
+    const state = join(sb.repo.root, ".git", "review-gate");
+    const record = JSON.parse(await Deno.readTextFile(join(state, "sessions", "forged.json")));
+    const turn = record.value.turnStartedAt;
+    const info = await processInfo(runProcess, sleeper.pid);
+    assert.ok(info && turn);
+    await Deno.mkdir(join(state, "work"), { recursive: true });
+    await Deno.writeTextFile(
+      join(state, "work", "forged.poke.json"),
+      JSON.stringify({ version: 1, turn, changedAt: Date.now() }),
+    );
+    await Deno.writeTextFile(
+      join(state, "work", "forged.status.json"),
+      JSON.stringify({
+        version: 1,
+        turn,
+        process: { pid: sleeper.pid, startedAt: info.startedAt },
+        jobId: "x",
+        updatedAt: Date.now(),
+        calls: 0,
+        killed: 0,
+        spent: {},
+        answered: [],
+      }),
+    );
+    const { decision, ms } = await stop(sb, session, env);
+    assert.equal(decision?.decision, "block", JSON.stringify(decision));
+    assert.match(String(decision?.reason), /BUG_1 breaks callers/);
+    assert.ok(ms < 15_000, `the Stop waited on the forged worker: ${ms} ms`);
+  } finally {
+    sleeper.kill();
+    await sleeper.status;
     await sb.cleanup();
   }
 });
