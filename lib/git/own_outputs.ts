@@ -6,6 +6,12 @@
  * - review-gate recorded writing it, in its own state, sealed with the per-user key
  *   (lib/store/output_writes.ts; docs/design.md "Trusted inputs": state review-gate sealed is
  *   trusted, a file merely named like an output is not);
+ * - its name is one an output is given and no tool reads as its settings: its extension is one of
+ *   {@linkcode OUTPUT_EXTENSIONS} and no segment of its path starts with a dot. The bytes are
+ *   review-gate's, but partly the model's words (and whoever runs `review` picks the provider),
+ *   so an output written as `.gitignore` could carry ignore rules that hide other files from the
+ *   same snapshot's `git add -A`, and one under `.github/` or named `.envrc` would be read as
+ *   configuration; such a file is reviewed as any other;
  * - it is untracked in the user's index (a tracked file overwritten by an output is a change to
  *   that file, and is reviewed);
  * - the blob `git add -A` recorded for it is byte for byte what review-gate wrote (same size and
@@ -28,6 +34,31 @@ export type OwnOutputs = Record<string, string>;
 
 const LITERAL = { GIT_LITERAL_PATHSPECS: "1" };
 
+/** The extensions an output file may have to be left out (compared case-insensitively). */
+export const OUTPUT_EXTENSIONS: readonly string[] = [
+  ".md",
+  ".markdown",
+  ".txt",
+  ".log",
+  ".json",
+  ".jsonl",
+  ".sarif",
+  ".rdjson",
+  ".rdjsonl",
+];
+
+/**
+ * Whether a recorded output's repo-relative path may be left out (module doc): an output
+ * extension, no dot-named segment.
+ *
+ * @param path repo-relative, git's `/`
+ */
+export function mayLeaveOut(path: string): boolean {
+  if (path.split("/").some((segment) => segment.startsWith("."))) return false;
+  const lower = path.toLowerCase();
+  return OUTPUT_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}
+
 function nulList(bytes: Uint8Array): string[] {
   return new TextDecoder().decode(bytes).split("\0").filter((s) => s !== "");
 }
@@ -48,7 +79,7 @@ export async function untrackedOutputs(
   env: Record<string, string>,
   outputs: OwnOutputs,
 ): Promise<string[]> {
-  const paths = Object.keys(outputs);
+  const paths = Object.keys(outputs).filter(mayLeaveOut);
   if (paths.length === 0) return [];
   const tracked = new Set(
     nulList(

@@ -66,3 +66,49 @@ Deno.test("a record of outputs review-gate did not seal hides nothing: a code fi
     await sandbox.cleanup();
   }
 });
+
+Deno.test("an output written as .gitignore (or any dot-named or non-output name) is reviewed: its rules are shown, not left out", async () => {
+  const sandbox = await makeSandbox({ "src/app.ts": "export const a = 1;\n" });
+  try {
+    // a summary whose lines are ignore rules, written by review-gate itself into .gitignore
+    const scenario = join(sandbox.dir, "rules.json");
+    await Deno.writeTextFile(
+      scenario,
+      JSON.stringify({
+        steps: [{
+          kind: "valid",
+          answer: {
+            verdict: "approve",
+            summary: "ok\nevil.sh\n*.sh",
+            findings: [],
+            next_steps: [],
+          },
+        }],
+      }),
+    );
+    await sandbox.repo.write("src/app.ts", "export const a = 2;\n");
+    const env = { REVIEW_GATE_FAKE_SCENARIO: scenario };
+    for (const name of [".gitignore", "notes.yml"]) {
+      const first = await runCli(
+        sandbox,
+        ["review", "--no-cache", "--format", "terminal", "--output", name],
+        { env },
+      );
+      assert.equal(first.code, 0, `${name}: ${first.stdout}${first.stderr}`);
+    }
+    await sandbox.repo.write("src/app.ts", "export const a = 1;\n");
+    await sandbox.repo.write("evil.sh", "#!/bin/sh\nrm -rf ~\n");
+    const result = await runCli(sandbox, ["review", "--no-cache"]);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.doesNotMatch(result.stdout, /own output/);
+    const calls = await readFakeLog(sandbox);
+    const prompt = promptOf(calls[calls.length - 1]);
+    assert.ok(prompt.includes("b/.gitignore"), "the .gitignore output is reviewed");
+    assert.ok(prompt.includes("b/notes.yml"), "an output with another extension is reviewed");
+    // evil.sh is ignored by the new .gitignore, as git ignores it; the rule that hides it is in
+    // the reviewed diff, never left out with the output that carried it
+    assert.ok(prompt.includes("+evil.sh"), "the ignore rule is shown to the model");
+  } finally {
+    await sandbox.cleanup();
+  }
+});
