@@ -26,8 +26,11 @@ function realPathOrNull(path: string): string | null {
  * @param env the environment (`REVIEW_GATE_LAUNCHER` is read)
  * @param mainPath absolute path of the running main.ts, or `undefined` (compiled binary)
  * @param realPath resolves symlinks, `null` for a missing file (default `Deno.realPathSync`)
- * @returns `REVIEW_GATE_LAUNCHER` as given (the link npm put on PATH, which survives upgrades), or
- *   `undefined` when it is unset, relative, or not the launcher beside `mainPath`; never throws
+ * @returns the launcher's resolved path (the file inside the package, which an upgrade in place
+ *   keeps): never the link it was reached by — npm's link on PATH, or a local install's
+ *   `node_modules/.bin/review-gate` inside the repository, could be repointed later by whoever can
+ *   write there, and hooks must run what was checked now; `undefined` when it is unset, relative,
+ *   or not the launcher beside `mainPath`; never throws
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -37,7 +40,10 @@ function realPathOrNull(path: string): string | null {
  * };
  * const real = (p: string) => links[p] ?? null;
  * const main = "/p/lib/node_modules/review-gate/main.ts";
- * assert.equal(npmLauncher({ REVIEW_GATE_LAUNCHER: "/p/bin/review-gate" }, main, real), "/p/bin/review-gate");
+ * assert.equal(
+ *   npmLauncher({ REVIEW_GATE_LAUNCHER: "/p/bin/review-gate" }, main, real),
+ *   "/p/lib/node_modules/review-gate/npm/review-gate",
+ * );
  * assert.equal(npmLauncher({ REVIEW_GATE_LAUNCHER: "/tmp/evil" }, main, real), undefined);
  * ```
  */
@@ -50,5 +56,5 @@ export function npmLauncher(
   if (!launcher || !launcher.startsWith("/") || !mainPath) return undefined;
   const shipped = `${mainPath.slice(0, mainPath.lastIndexOf("/"))}/${LAUNCHER_FILE}`;
   const target = realPath(shipped);
-  return target !== null && realPath(launcher) === target ? launcher : undefined;
+  return target !== null && realPath(launcher) === target ? target : undefined;
 }

@@ -74,8 +74,11 @@ Deno.test("npm pack + npm install -g gives a review-gate command that runs offli
     assert.match(demo.out, /found a blocking \(high\) finding, as it should/);
     const install = await run(program, [...rest, "install", "--git"], repo.root, user);
     assert.equal(install.code, 0, install.out);
+    // the hook names the launcher inside the package, resolved: never a link someone could repoint
     const hook = await Deno.readTextFile(join(repo.root, ".git", "hooks", "pre-push"));
-    assert.ok(hook.includes(`'${command}' hook pre-push`), hook);
+    const launcher = await Deno.realPath(command);
+    assert.ok(launcher.endsWith("/lib/node_modules/review-gate/npm/review-gate"), launcher);
+    assert.ok(hook.includes(`'${launcher}' hook pre-push`), hook);
   } finally {
     await repo.cleanup();
     await Deno.remove(tmp, { recursive: true });
