@@ -1,6 +1,8 @@
 /**
- * `review-gate hook pre-push <remote> <url>`, `hook claude-prompt|claude-stop|claude-guard`,
- * `hook codex-prompt|codex-stop`: the entry points git, Claude Code and Codex call. `main.ts` sends
+ * `review-gate hook pre-push <remote> <url>`, `hook claude-prompt|claude-stop|claude-guard|claude-work`,
+ * `hook codex-prompt|codex-stop|codex-work`: the entry points git, Claude Code and Codex call (the
+ * background workers, `claude-worker` and `codex-worker`, are started by the tool hooks, never by
+ * a user, and are left out of help). `main.ts` sends
  * a plain hook call straight to lib/gates/run_hook.ts without loading this file or the parser (the
  * fast path, lib/cli/fast_hook.ts); `--help` and a call the fast path does not take go through the
  * parser like every other command. The hooks themselves are listed in lib/gates/registry.ts.
@@ -74,6 +76,10 @@ export const hookRoutes: CommandRoutes = {
         "claude-guard",
         "Claude Code PreToolUse hook on Bash: refuse commands that skip or switch off the gates",
       ),
+      "claude-work": sourcedHook(
+        "claude-work",
+        "Claude Code PostToolUse hook: review the turn's parts while the agent works (stdin: hook payload)",
+      ),
       "codex-prompt": plainHook(
         "codex-prompt",
         "Codex UserPromptSubmit hook: record the turn's baseline (stdin: hook payload)",
@@ -81,6 +87,10 @@ export const hookRoutes: CommandRoutes = {
       "codex-stop": plainHook(
         "codex-stop",
         "Codex Stop hook: review the turn's changes; block on blocking findings",
+      ),
+      "codex-work": plainHook(
+        "codex-work",
+        "Codex PostToolUse hook: review the turn's parts while the agent works (stdin: hook payload)",
       ),
     },
   }),
