@@ -65,6 +65,11 @@ Deno.test("npm pack + npm install -g gives a review-gate command that runs offli
       return;
     }
     const command = join(tmp, "p", "bin", "review-gate");
+    // the docs the installed README and the code's comments cite ship with it
+    const pkg = join(tmp, "p", "lib", "node_modules", "review-gate");
+    for (const doc of ["README.md", "docs/design.md", "docs/providers.md"]) {
+      assert.ok((await Deno.stat(join(pkg, doc))).isFile, `${doc} is in the package`);
+    }
     const user = { HOME: env.HOME, TMPDIR: tmp, PATH: `${join(tmp, "p", "bin")}:/usr/bin:/bin` };
     const [program, ...rest] = await offline([command]);
     const version = await run(program, [...rest, "--version"], tmp, user);
