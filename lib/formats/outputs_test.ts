@@ -12,6 +12,7 @@ import { escapeData, escapeProperty, renderGithub } from "./github.ts";
 import { renderRdjson, renderRdjsonl } from "./rdjson.ts";
 import { renderSarif } from "./sarif.ts";
 import { renderMarkdownResult } from "./markdown.ts";
+import { renderTerminal } from "./terminal.ts";
 
 const policy = { failOn: "high", minConfidence: 0.5 } as const;
 const FP = (c: string) => c.repeat(64);
@@ -274,7 +275,7 @@ Deno.test("GitHub: NOT reviewed is an error, partial a warning per file, 9 per l
   assert.match(errors.at(-1)!, /16 more error finding\(s\): see the job summary/);
 });
 
-Deno.test("a cached verdict says so in markdown, SARIF, rdjson and GitHub, naming the run that reviewed it", () => {
+Deno.test("a cached verdict says so in the terminal, markdown, SARIF, rdjson and GitHub, naming the run that reviewed it", () => {
   const said =
     /cached verdict: no model call this run \(reviewed by run 20261129T120000Z-012345 at 2026-11-29T12:00:03\.000Z\)/;
   const { cached, approved } = CASES;
@@ -290,12 +291,17 @@ Deno.test("a cached verdict says so in markdown, SARIF, rdjson and GitHub, namin
   assert.equal(diagnostic.severity, "INFO");
   assert.match(diagnostic.message, said);
   assert.match(renderGithub(cached, { policy }).trimEnd().split("\n").at(-1)!, said);
+  assert.match(
+    renderTerminal(cached, { policy }),
+    /^Cached verdict: no model call this run \(reviewed by run 20261129T120000Z-012345 at /m,
+  );
   // a fresh verdict says none of it
   const fresh = [
     renderMarkdownResult(approved, { policy }),
     renderSarif(approved, { policy }),
     renderRdjson(approved, { policy }),
     renderGithub(approved, { policy }),
+    renderTerminal(approved, { policy }),
   ];
   for (const text of fresh) assert.doesNotMatch(text, /cached verdict/);
   assert.equal(JSON.parse(renderSarif(approved, { policy })).runs[0].properties.cached, false);

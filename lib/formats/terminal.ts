@@ -15,6 +15,7 @@ import { COULD_NOT_RUN, type ReviewResult, type RunRecord } from "../store/run_r
 import { excludedLine, narrowedLine, omittedLines, reviewedAmount } from "../git/coverage_text.ts";
 import {
   buildView,
+  cachedVerdictNote,
   type FindingView,
   hiddenNote,
   location,
@@ -122,6 +123,11 @@ function via(record: RunRecord): string {
 /** The loud warning of a partial review (how much, and every part left out) and exclusions. */
 function coverageLines(record: RunRecord, paint: Paint): string[] {
   const out: string[] = [];
+  // which earlier run the cached verdict is (the headline says it is one)
+  if (record.cached && record.cachedFrom) {
+    const note = cachedVerdictNote(record);
+    out.push(clean(note.charAt(0).toUpperCase() + note.slice(1)));
+  }
   if (record.coverage?.status === "partial") {
     out.push(
       paint(["yellow", "bold"], "WARNING: partially reviewed") +
