@@ -9,6 +9,7 @@ import { secondsText } from "../base/duration.ts";
 import { sanitizeForTerminal as clean } from "../formats/sanitize.ts";
 import { couldNotRun } from "../formats/view.ts";
 import type { JobRecord } from "../store/jobs.ts";
+import { workerLabel, workerOf, workerTallyText } from "./worker_job.ts";
 
 /**
  * A short age: `42s`, `5m`, `3h`, `2d`.
@@ -36,10 +37,16 @@ function finishedVerdict(job: JobRecord, blocking: string): string {
   }`;
 }
 
-/** What the job's review said, or what stopped it: the table's VERDICT column. */
+/**
+ * What the job's review said, or what stopped it: the table's VERDICT column. A session's
+ * background worker gives no verdict of its own (the turn's Stop does, README.md "Review while
+ * working"): a finished one shows what it did.
+ */
 export function jobVerdict(job: JobRecord): string {
+  const work = workerOf(job);
   switch (job.state) {
     case "finished":
+      if (work) return `no verdict (background: ${workerTallyText(work)})`;
       return finishedVerdict(job, " (blocking)");
     case "failed":
       return "not reviewed";
@@ -100,6 +107,7 @@ export function renderJobStatus(job: JobRecord, now: Date): string {
     : tookMs < 60_000
     ? secondsText(tookMs)
     : formatAge(tookMs);
+  const work = workerOf(job);
   const out: string[] = [];
   switch (job.state) {
     case "queued":
@@ -109,6 +117,14 @@ export function renderJobStatus(job: JobRecord, now: Date): string {
       out.push(`Job ${job.id}: running for ${since(job.startedAt ?? job.createdAt)}`);
       break;
     case "finished":
+      if (work) {
+        out.push(
+          `Job ${job.id}: finished after ${took} — ${clean(workerLabel(work))}: ${
+            workerTallyText(work)
+          }`,
+        );
+        break;
+      }
       out.push(
         `Job ${job.id}: finished after ${took} — ${
           finishedVerdict(job, ", blocking").replace(/^not reviewed/, "NOT reviewed")
@@ -118,13 +134,20 @@ export function renderJobStatus(job: JobRecord, now: Date): string {
     default:
       out.push(`Job ${job.id}: ${job.state}${took ? ` after ${took}` : ""} — NOT reviewed`);
   }
+  if (work && job.state !== "finished") out.push(`  ${clean(workerLabel(work))}`);
   out.push(`  ${kindLabel(job)} of ${clean(job.target)} with ${job.provider}`);
-  if (job.reason) out.push(`  ${clean(job.reason)}`);
+  if (job.reason) {
+    out.push(`  ${work && job.state === "finished" ? "ended: " : ""}${clean(job.reason)}`);
+  }
   if (job.process && !["finished", "failed", "cancelled"].includes(job.state)) {
     out.push(`  process: pid ${job.process.pid}`);
   }
   if (job.runDir) out.push(`  run folder: ${job.runDir}`);
   out.push(`  log: ${job.log}`);
-  if (job.state === "finished") out.push(`  see the review: review-gate result ${job.id}`);
+  if (work) {
+    out.push("  no verdict of its own: the turn's Stop gives it (see it with: review-gate show)");
+  } else if (job.state === "finished") {
+    out.push(`  see the review: review-gate result ${job.id}`);
+  }
   return out.join("\n") + "\n";
 }

@@ -108,3 +108,21 @@ Deno.test("renderJobStatus() rounds a job's time as result rounds the review's: 
   const long = job({ status: "approved", exitCode: 0, finishedAt: "2026-01-01T00:02:31Z" });
   assert.match(renderJobStatus(long, NOW), /: finished after 2m — approved/);
 });
+
+Deno.test("a background worker's job, recorded before jobs carried `work` (known by its args), is shown as a worker with unknown tallies, never undefined", () => {
+  const old = job({
+    args: ["hook", "claude-worker", "sess-7", "/repo", "job-20260101T000000Z-a1b2c3"],
+    target: "this Claude Code turn's changes, reviewed while the agent works",
+    reason: "the Stop answered",
+  });
+  assert.equal(jobVerdict(old), "no verdict (background: ? calls, ? parts answered)");
+  const status = renderJobStatus(old, NOW);
+  assert.doesNotMatch(status, /undefined/);
+  assert.match(
+    status,
+    /— background review of session sess-7's turn: \? calls, \? parts answered$/m,
+  );
+  assert.match(status, /^ {2}ended: the Stop answered$/m);
+  const running = renderJobStatus({ ...old, state: "running", finishedAt: undefined }, NOW);
+  assert.match(running, /running for 59s\n {2}background review of session sess-7's turn\n/);
+});

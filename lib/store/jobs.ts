@@ -72,8 +72,22 @@ export interface JobRecord {
   reason?: string;
   /** Set by `cancel` before it signals the job. */
   cancelRequestedAt?: string;
+  /**
+   * Set on a session's background worker (docs/design.md "Review while working"): the agent
+   * session it reviews for and, once it ended, its tallies. Such a job gives no verdict of its own.
+   */
+  work?: WorkerTally;
   /** The job process's output. */
   log: string;
+}
+
+/** A background worker's job: its session, and what it did (counts, set when it ends). */
+export interface WorkerTally {
+  sessionId: string;
+  /** Model calls it started. */
+  calls?: number;
+  /** Parts a background call answered (verdict keys). */
+  answered?: number;
 }
 
 /** Longest wait for the jobs lock, milliseconds. */

@@ -182,3 +182,39 @@ Deno.test("an acknowledged finding reads 'acknowledged (reason)' in every format
     assert.ok(run.results[0].partialFingerprints.primaryLocationLineHash.startsWith(id));
   });
 });
+
+Deno.test("an acknowledged finding on a blank line does not cover the same finding on another blank line", async () => {
+  const head = "def add(a, b):\n    return a + b\ndef sub(a, b):\n    return a - b\n";
+  const calc = head.replace("a + b\n", "a + b\n\n"); // a blank line 3
+  const at = (line: number) => ({
+    ...FINDING,
+    title: "Missing blank line between functions",
+    file: "calc.py",
+    line_start: line,
+    line_end: line,
+  });
+  await withSandbox({ "calc.py": head }, async (sb) => {
+    await sb.repo.write("calc.py", calc);
+    const one = await writeScenario(sb, "blank-3", [{
+      kind: "valid",
+      answer: { ...ANSWER, findings: [at(3)] },
+    }]);
+    const first = await runCli(sb, ["review"], { scenario: one });
+    assert.equal(first.code, 1, first.stdout + first.stderr);
+    const id = /id ([0-9a-f]{12})/.exec(first.stdout)![1];
+    assert.equal((await runCli(sb, ["ack", id, "--reason", "style, accepted"])).code, 0);
+
+    // a later change: a new blank line at 6, and the same finding at 3 and at 6
+    await sb.repo.write("calc.py", calc + "\ndef mul(a, b):\n    return a * b\n");
+    const both = await writeScenario(sb, "blank-3-and-6", [{
+      kind: "valid",
+      answer: { ...ANSWER, findings: [at(3), at(6)] },
+    }]);
+    const second = await runCli(sb, ["review", "--json"], { scenario: both });
+    assert.equal(second.code, 1, "the finding at the other blank line blocks");
+    const notes = JSON.parse(second.stdout).findingNotes.map((f: { acknowledged?: unknown }) =>
+      f.acknowledged !== undefined
+    );
+    assert.deepEqual(notes, [true, false], "line 3 stays acknowledged, line 6 is not");
+  });
+});

@@ -76,6 +76,7 @@ async function startWorker(
     target: `${at.door.turnLabel}, reviewed while the agent works`,
     provider: at.provider,
     answerKind: "review",
+    work: { sessionId: at.sessionId }, // a worker: no verdict of its own (lib/jobs/worker_job.ts)
     // the worker ends itself (turn over, Stop answered, idle): this ceiling is for `status`
     ceilingSeconds: 24 * 3600,
     log,

@@ -89,7 +89,8 @@ export async function runWorker(
   const session = await readSessionState(state, args.sessionId);
   if (!lock || !session?.baselineTree || !session.turnStartedAt) {
     lock?.release();
-    await endJob(state, args.jobId, lock ? "the session has no turn open" : "another worker runs");
+    const why = lock ? "the session has no turn open" : "another worker runs";
+    await endJob(state, args, why, { calls: 0, answered: 0 });
     return ALLOW;
   }
   const config = await workConfig(input, repo, session);
@@ -102,7 +103,7 @@ export async function runWorker(
     await worker.start();
     const why = await worker.run();
     await worker.end(why);
-    await endJob(state, args.jobId, why);
+    await endJob(state, args, why, worker.tally());
   } finally {
     lock.release();
   }
@@ -116,12 +117,19 @@ async function workConfig(input: HookInput, repo: Repo, session: SessionState): 
   return await trustedConfig(input.runner, { repo, env: input.env, session }, load);
 }
 
-async function endJob(state: string, id: string, why: string): Promise<void> {
+/** End the worker's job with why and what it did (`jobs` and `status` show them, lib/jobs/worker_job.ts). */
+async function endJob(
+  state: string,
+  args: WorkerArgs,
+  why: string,
+  tally: { calls: number; answered: number },
+): Promise<void> {
   const now = new Date().toISOString();
-  await updateJob(state, id, (job) => ({
+  await updateJob(state, args.jobId, (job) => ({
     ...job,
     state: "finished",
     reason: why,
+    work: { sessionId: args.sessionId, ...tally },
     finishedAt: now,
     updatedAt: now,
   })).catch(() => {}); // the job record is for people: the work is done either way
@@ -220,6 +228,11 @@ class Worker {
     await Promise.allSettled([...this.#rounds]);
     this.#status.ended = why;
     await this.#save();
+  }
+
+  /** What it did: model calls started, parts a background call answered. */
+  tally(): { calls: number; answered: number } {
+    return { calls: this.#calls.counts.calls, answered: this.#answered.size };
   }
 
   /** Why the worker must end now, or `null`. */

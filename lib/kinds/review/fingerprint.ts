@@ -5,7 +5,9 @@
  * they read in the reviewed tree — so it survives the code moving to other line numbers (lines
  * added above it) and changes as soon as a line it points at changes. Whitespace at line ends and
  * blank lines do not count; a finding on a deleted file or past the end of its file hashes no lines
- * (file-level identity).
+ * (file-level identity). A finding whose lines are all blank is anchored instead to the nearest
+ * non-blank line above and below them (README.md "Acknowledged findings": a blank line elsewhere in the
+ * file is another place, not the same one).
  *
  * @module
  */
@@ -53,8 +55,29 @@ export function normalizeLines(text: string, start: number, end: number): string
 }
 
 /**
+ * What stands for lines `start..end` that are all blank: the nearest non-blank line above and below
+ * them (trimmed; `""` at either end of the file). It starts with a line feed, which
+ * {@linkcode normalizeLines} never gives, so it never reads as the text of non-blank lines. Lines
+ * past the end of the file (after its last line feed) are no place in it: `""`, the file-level
+ * identity.
+ */
+export function blankAnchor(text: string, start: number, end: number): string {
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop(); // the empty rest after a final line feed is no line
+  const first = Math.max(1, start);
+  if (first > lines.length || end < first) return "";
+  const trimmed = (i: number) => lines[i]?.trim() ?? "";
+  let above = "";
+  for (let i = first - 2; i >= 0 && above === ""; i--) above = trimmed(i);
+  let below = "";
+  for (let i = end; i < lines.length && below === ""; i++) below = trimmed(i);
+  return `\nblank lines between\n${above}\n${below}`;
+}
+
+/**
  * The fingerprint of a finding given the text of its file (or `null` when the file is not in the
- * reviewed tree).
+ * reviewed tree). Findings on non-blank lines keep the fingerprint they always had (acks.json's);
+ * one on blank lines only is anchored by {@linkcode blankAnchor}.
  *
  * @returns 64 lowercase hex characters
  */
@@ -62,9 +85,12 @@ export async function fingerprintOf(
   finding: Pick<Finding, "file" | "title" | "line_start" | "line_end">,
   fileText: string | null,
 ): Promise<string> {
-  const lines = fileText === null
+  let lines = fileText === null
     ? ""
     : normalizeLines(fileText, finding.line_start, finding.line_end);
+  if (lines === "" && fileText !== null) {
+    lines = blankAnchor(fileText, finding.line_start, finding.line_end); // trimmed: CRLF as LF
+  }
   return await sha256Hex(
     ["rg-fp-v1", finding.file, normalizeTitle(finding.title), await sha256Hex(lines)].join("\0"),
   );

@@ -68,3 +68,51 @@ Deno.test("fingerprintFindings() reads each file once, in order", async () => {
   assert.equal(prints[0], await fingerprintOf(finding, FILE));
   assert.equal(prints[1], await fingerprintOf(other, null));
 });
+
+Deno.test("fingerprintOf() keeps the fingerprints of findings on non-blank lines, past the end and on deleted files as acks.json has them", async () => {
+  // computed before blank-line findings were anchored: acknowledgements already written stay valid
+  const f = { file: "src/a.ts", title: "Off by one", line_start: 2, line_end: 3 };
+  const text = "a\n  b = 1;  \n\nc\n";
+  assert.equal(
+    await fingerprintOf(f, text),
+    "c397ddf2483b0bb2273a58d0c8a27b042fdb89f148c8ff628c9d875ec44fb48e",
+  );
+  const fileLevel = "f9b52fb374f29e770388ab7a128732539af1e265319193f5b61956e92de2336d";
+  assert.equal(await fingerprintOf({ ...f, line_start: 9, line_end: 9 }, text), fileLevel);
+  assert.equal(await fingerprintOf({ ...f, line_start: 5, line_end: 5 }, text), fileLevel);
+  assert.equal(await fingerprintOf(f, null), fileLevel);
+});
+
+Deno.test("fingerprintOf() anchors a finding on blank lines to the nearest non-blank lines around them", async () => {
+  const text =
+    "def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    return a - b\n\ndef mul():\n";
+  const at = (line: number, end = line) => ({
+    file: "calc.py",
+    title: "Missing blank line",
+    line_start: line,
+    line_end: end,
+  });
+  const three = await fingerprintOf(at(3), text);
+  assert.notEqual(await fingerprintOf(at(6), text), three, "another blank line elsewhere");
+  assert.notEqual(three, await fingerprintOf(at(99), text), "not the file-level identity");
+  assert.equal(
+    await fingerprintOf(at(5), "# header\n\n" + text.replaceAll("\n", "\r\n")),
+    three,
+    "the same blank line two lines further down, CRLF: same fingerprint",
+  );
+  assert.equal(
+    await fingerprintOf(at(3, 4), "x\n    return a + b\n  \n\t\ndef sub(a, b):\n"),
+    await fingerprintOf(at(3, 4), "y\n    return a + b\n\n\ndef sub(a, b):\n"),
+    "blank is blank",
+  );
+  assert.notEqual(
+    await fingerprintOf(at(3), text.replace("def sub", "def minus")),
+    three,
+    "a line it is anchored to changed",
+  );
+  // a blank line at either end of the file has one neighbour
+  assert.notEqual(
+    await fingerprintOf(at(1), "\nx\n"),
+    await fingerprintOf(at(2), "x\n\n"),
+  );
+});
