@@ -1,11 +1,12 @@
 /**
  * End to end: when an agent turn stops counting as open for a push (lib/gates/pre_push/open_turns.ts;
- * README "Security model", pre-push row). A Stop piped by hand with no prompt seen first (README
- * "To try them by hand") leaves no turn that takes over later pushes; a turn whose Stop the
- * installed script (`hooks/turn-stop.sh`) answered by itself ends like one review-gate answered;
- * and while a turn is open, a `REVIEW_GATE_TIMEOUT_SECONDS` set for the push is refused with the
- * timeout that applies named (docs/design.md "Pre-push gate"). Real `git push` into a local bare
- * remote through the installed hook, with the fake provider.
+ * docs/design.md "Pre-push gate"). A Stop piped by hand with no prompt seen first (README "Gates":
+ * trying the hooks by hand) leaves no turn that takes over later pushes, unless it blocks; a turn
+ * whose Stop the installed script (`hooks/turn-stop.sh`) answered by itself ends like one
+ * review-gate answered; while a turn is open, a `REVIEW_GATE_TIMEOUT_SECONDS` set for the push is
+ * refused with the timeout that applies named; and the README's way to drop a session by hand (its
+ * record and its anchor together) ends its turn. Real `git push` into a local bare remote through
+ * the installed hook, with the fake provider.
  *
  * @module
  */
@@ -187,5 +188,37 @@ Deno.test("pre-push during an open turn: a REVIEW_GATE_TIMEOUT_SECONDS set for t
     assert.match(r.stderr, /NOT reviewed/);
   } finally {
     await sb.cleanup();
+  }
+});
+
+Deno.test("README's way to drop a session by hand: its record and its anchor together end its turn for pushes", async (t) => {
+  for (const what of ["record and anchor", "record alone"] as const) {
+    await t.step(what, async () => {
+      const { sb, user, other } = await setUp();
+      try {
+        const session = { sessionId: SESSION, cwd: sb.repo.root };
+        const p = await runHook(sb, "claude-prompt", promptPayload(session), {
+          env: { REVIEW_GATE_CLAUDE_BIN: other },
+        });
+        assert.equal(p.code, 0, p.stderr);
+        await Deno.remove(join(sb.repo.root, ".git", "review-gate", "sessions", `${SESSION}.json`));
+        if (what === "record and anchor") {
+          const anchors = join(sb.env.HOME, ".local", "state", "review-gate", "anchors");
+          for await (const entry of Deno.readDir(anchors)) {
+            if (entry.name.startsWith(`${SESSION}.`)) await Deno.remove(join(anchors, entry.name));
+          }
+        }
+        const r = await runGit(sb, ["push", "origin", "main"], {
+          env: { REVIEW_GATE_CLAUDE_BIN: user },
+        });
+        assert.doesNotMatch(r.stderr, OPEN_NOTE);
+        assert.equal(r.code, 1, r.stderr);
+        assert.match(r.stderr, /push blocked: 1 blocking finding/);
+        if (what === "record alone") assert.match(r.stderr, /whose start is unknown/);
+        else assert.doesNotMatch(r.stderr, /whose start is unknown/);
+      } finally {
+        await sb.cleanup();
+      }
+    });
   }
 });
