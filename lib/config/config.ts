@@ -173,6 +173,17 @@ const ENV_KEYS: Record<string, { key: string; type: "string" | "number" | "integ
   };
 
 /**
+ * The top-level config key an environment variable sets (`REVIEW_GATE_TIMEOUT_SECONDS` →
+ * `timeout_seconds`).
+ *
+ * @param name an environment variable's name
+ * @returns the key, or `undefined` when the variable sets none
+ */
+export function envConfigKey(name: string): string | undefined {
+  return Object.hasOwn(ENV_KEYS, name) ? ENV_KEYS[name].key : undefined;
+}
+
+/**
  * Parse one JSONC config file's text and validate it. Plain JSON is parsed natively; jsonc-parser
  * (an npm import costing ~50 ms of start-up, which the hook fast paths must not pay) is loaded only
  * for text with comments, trailing commas or errors.

@@ -10,6 +10,12 @@
  * another session or another user's key does not verify and the script starts review-gate. A
  * missing stamp costs one Deno start, never a wrong answer, so removal failures are ignored.
  *
+ * A Stop the script answered by itself ends the turn as one review-gate answered does: the script
+ * copies the stamp it allowed on to `<session id>.stopped` (its text and tag unchanged), which a
+ * push reads ({@linkcode readStopMark}) to know the turn is no longer open
+ * (lib/gates/pre_push/open_turns.ts). The next prompt removes both, as does a Stop review-gate runs
+ * on a changed turn.
+ *
  * @module
  */
 import { join } from "../base/path.ts";
@@ -35,13 +41,55 @@ export function stopStampPath(
   return dir && PLAIN_ID.test(sessionId) ? join(dir, `${sessionId}.stop`) : null;
 }
 
-/** Remove a session's stop stamp, if any (errors ignored: the stamp then stays unreadable-safe). */
+/**
+ * Remove a session's stop stamp and the mark of a Stop the script answered on it, if any (errors
+ * ignored: the stamp then stays unreadable-safe).
+ */
 export async function removeStopStamp(
   env: Record<string, string | undefined>,
   sessionId: string,
 ): Promise<void> {
   const path = stopStampPath(env, sessionId);
-  if (path) await Deno.remove(path).catch(() => {});
+  if (!path) return;
+  await Promise.all([
+    Deno.remove(path).catch(() => {}),
+    Deno.remove(markPath(path)).catch(() => {}),
+  ]);
+}
+
+/** The mark `hooks/turn-stop.sh` leaves when it answered a Stop on the stamp at `stamp`. */
+function markPath(stamp: string): string {
+  return `${stamp.slice(0, -".stop".length)}.stopped`;
+}
+
+/**
+ * The stamp the installed Stop script answered a Stop on (copied to `<session id>.stopped`), when
+ * its tag verifies under the user's key for this session.
+ *
+ * @param env for {@linkcode anchorsDir} and the key
+ * @param sessionId the session id (a plain token; any other has no stamp)
+ * @param format the repository's object format (the tag is a blob id in it)
+ * @returns the stamp's lines after the tag (root, git dir, session state file, index blob id,
+ *   baseline tree, …: lib/gates/turn/stop_stamp.ts), or `null` when there is none, no key, or it
+ *   does not verify
+ */
+export async function readStopMark(
+  env: Record<string, string | undefined>,
+  sessionId: string,
+  format: "sha1" | "sha256",
+): Promise<string[] | null> {
+  const path = stopStampPath(env, sessionId);
+  if (!path) return null;
+  const text = await Deno.readTextFile(markPath(path)).catch(() => null);
+  if (text === null) return null;
+  const key = await loadStateKey(env, { create: false });
+  if (!key.ok) return null;
+  const lines = text.split("\n");
+  const [header, tag] = lines;
+  if (header === undefined || tag === undefined || !text.endsWith("\n")) return null;
+  const rest = lines.slice(2).join("\n");
+  if (tag !== await gitTag(key.secret, `${header}\n${sessionId}\n${rest}`, format)) return null;
+  return lines.slice(2, -1);
 }
 
 /**

@@ -99,7 +99,11 @@ Deno.test("pre-push during an open agent turn: a variable the agent set for its 
     });
     assert.notEqual(r.code, 0, r.stderr);
     assert.match(r.stderr, /push blocked: 1 blocking finding/);
-    assert.match(r.stderr, /REVIEW_GATE_FAIL_ON \(set since the turn started\)/);
+    // the note names the value that applies instead
+    assert.match(
+      r.stderr,
+      /REVIEW_GATE_FAIL_ON \(set since the turn started: fail_on stays "high"\)/,
+    );
     assert.match(r.stderr, /ANTHROPIC_BASE_URL \(set since the turn started\)/);
   } finally {
     await sb.cleanup();

@@ -19,7 +19,7 @@ import { openTurns } from "./open_turns.ts";
 import { type PushReviewerEnv, pushReviewerEnv } from "./reviewer_env.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import type { ReviewAnswer } from "../../kinds/review/types.ts";
-import { type Config, loadConfig, REPO_CONFIG_FILE } from "../../config/config.ts";
+import { type Config, envConfigKey, loadConfig, REPO_CONFIG_FILE } from "../../config/config.ts";
 import { ConfigError } from "../../base/errors.ts";
 import { stricterConfig } from "../../rules/untrusted.ts";
 import { type PushRules, pushRulesAt } from "./rules.ts";
@@ -101,6 +101,7 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
   // may have written to the user config (user_config.ts)
   const turns = await openTurns(repo, input.env, input.now());
   const reviewer = await pushReviewerEnv(turns, input.env);
+  const noteAt = stderr.length;
   if (reviewer.heldBack.length > 0) {
     input = { ...input, env: reviewer.env };
     stderr.push(sanitizeForTerminal(heldReviewerNote(reviewer)));
@@ -111,6 +112,10 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
     ...{ repo, env: input.env, now: input.now(), turns },
   });
   const { config, ignored } = await pushWideConfig(repo, input.env, user);
+  // the note names the value that applies instead of each setting held back
+  if (reviewer.heldBack.length > 0) {
+    stderr[noteAt] = sanitizeForTerminal(heldReviewerNote(reviewer, config));
+  }
   if (user.kind === "held") stderr.push(sanitizeForTerminal(heldUserConfigNote(user, ignored)));
   if (!config.gates.pre_push.enabled) {
     for (const update of updates) {
@@ -153,24 +158,32 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
   }
   if (overBound.length > 0) reportOverBound(push, overBound);
   const output = { stdout: "", stderr: stderr.join(""), exitCode: push.exitCode };
-  const stampPath = input.env.REVIEW_GATE_PUSH_STAMP;
-  if (stampPath && push.fromMemoOnly && overBound.length === 0 && notes.length === 0) {
-    const contexts = [...push.cacheContexts.values()];
-    await (await import("./push_stamp.ts")).stampPush({
-      commonDir: repo.commonDir,
-      format: repo.objectFormat,
-      env: input.env,
-      lines: input.stdinText,
-      // the earliest expiry of any acknowledgement that counted bounds the stamp
-      cacheContext: contexts.length === 0 ? undefined : Promise.all(contexts).then((all) => ({
-        ...all[0],
-        acks: all.flatMap((c) => c.acks),
-      })),
-      output,
-      path: stampPath,
-    });
-  }
+  if (overBound.length === 0 && notes.length === 0) await stampReplay(push, output);
   return output;
+}
+
+/**
+ * Leave the push stamp the installed hook replays (`REVIEW_GATE_PUSH_STAMP`), when every verdict
+ * came from the memo and let the push through.
+ */
+async function stampReplay(push: Push, output: HookOutput): Promise<void> {
+  const { input, repo } = push;
+  const stampPath = input.env.REVIEW_GATE_PUSH_STAMP;
+  if (!stampPath || !push.fromMemoOnly) return;
+  const contexts = [...push.cacheContexts.values()];
+  await (await import("./push_stamp.ts")).stampPush({
+    commonDir: repo.commonDir,
+    format: repo.objectFormat,
+    env: input.env,
+    lines: input.stdinText,
+    // the earliest expiry of any acknowledgement that counted bounds the stamp
+    cacheContext: contexts.length === 0 ? undefined : Promise.all(contexts).then((all) => ({
+      ...all[0],
+      acks: all.flatMap((c) => c.acks),
+    })),
+    output,
+    path: stampPath,
+  });
 }
 
 /**
@@ -488,8 +501,24 @@ function reviewerBlock(reviewer: PushReviewerEnv): string | null {
 }
 
 /** The note a push prints when an open agent turn held its reviewer back. */
-function heldReviewerNote(reviewer: PushReviewerEnv): string {
+function heldReviewerNote(reviewer: PushReviewerEnv, config?: Config): string {
+  const held = reviewer.heldBack.map((what) => config ? withApplied(what, config) : what);
   return `review-gate: an agent turn is open in this repository (session ${reviewer.session}): the push reviews with the reviewer that turn started with, without ${
-    reviewer.heldBack.join(", ")
+    held.join(", ")
   }. A change you made applies once that turn's Stop answers for the work.\n`;
+}
+
+/**
+ * A held-back variable that sets a config key (`REVIEW_GATE_TIMEOUT_SECONDS (set since the turn
+ * started)`) with the value that applies instead added (docs/design.md "Pre-push gate"): e.g.
+ * `…: the review's timeout stays 600 s (timeout_seconds))`.
+ */
+function withApplied(what: string, config: Config): string {
+  const key = envConfigKey(what.split(" ")[0]);
+  if (!key || !what.endsWith(")")) return what;
+  const value = (config as unknown as Record<string, unknown>)[key];
+  const applies = key === "timeout_seconds"
+    ? `the review's timeout stays ${value} s (timeout_seconds)`
+    : `${key} stays ${JSON.stringify(value)}`;
+  return `${what.slice(0, -1)}: ${applies})`;
 }

@@ -3,8 +3,10 @@
  * row): read only from state review-gate sealed with the user's key — never from environment
  * variables the agent can unset (`env -u CLAUDECODE git push`). A turn is open from the prompt that
  * started it (lib/gates/turn/baseline.ts) until a Stop answers for its work (the session record's
- * `answered`, lib/gates/turn/decision.ts), like the Stop gate's own measure of a turn; a record no
- * hook wrote for {@linkcode OPEN_TURN_HOURS} hours (an agent quit mid-turn) no longer counts.
+ * `answered`, lib/gates/turn/decision.ts; or, for a turn that changed nothing, the stamp the
+ * installed Stop script allowed on, copied by it: lib/store/stop_stamps.ts `readStopMark`), like
+ * the Stop gate's own measure of a turn; a record no hook wrote for {@linkcode OPEN_TURN_HOURS}
+ * hours (an agent quit mid-turn) no longer counts.
  *
  * What cannot be read is never "no turn": a session record of this repository that does not verify
  * (forged, edited, copied from elsewhere), and a session this worktree's anchor names
@@ -20,6 +22,7 @@ import { anchorsDir } from "../../store/anchors.ts";
 import { openSealed } from "../../store/sealed.ts";
 import { readAllSessions, type SessionRead, type SessionState } from "../../store/sessions.ts";
 import { stateDir } from "../../store/state.ts";
+import { readStopMark } from "../../store/stop_stamps.ts";
 import type { Repo } from "../../git/repo.ts";
 
 /** Hours without a hook writing a session record after which its turn no longer counts as open. */
@@ -54,6 +57,7 @@ export async function openTurns(
   for (const { name, read } of await readAllSessions(state, env)) {
     records.set(name, read);
     if (read.kind === "ok" && isOpen(read.state, since)) {
+      if (await stoppedByScript(repo, env, { name, session: read.state })) continue;
       out.push({ kind: "open", name, session: read.state });
     } else if (
       read.kind === "unverified" && await changedSince(join(state, "sessions", name), since)
@@ -85,6 +89,23 @@ function isOpen(session: SessionState, since: number): boolean {
   if (!started) return false; // a session forgotten (gate off) or never started
   const written = session.updatedAt ? Date.parse(session.updatedAt) : NaN;
   return Number.isNaN(written) || written >= since;
+}
+
+/**
+ * Whether the installed Stop script answered this turn's Stop by itself: its mark verifies and is
+ * the stamp this record's start wrote (the record's file, its baseline tree).
+ */
+async function stoppedByScript(
+  repo: Repo,
+  env: Record<string, string | undefined>,
+  at: { name: string; session: SessionState },
+): Promise<boolean> {
+  const id = at.name.replace(/\.json$/, "");
+  const mark = await readStopMark(env, id, repo.objectFormat);
+  if (!mark) return false;
+  const [, , sessionFile, , tree] = mark;
+  const file = join(stateDir(repo.commonDir), "sessions", at.name);
+  return resolve(sessionFile ?? "") === resolve(file) && tree === at.session.baselineTree;
 }
 
 /** Whether the file's status changed since `since` (ms): ctime, which cannot be set back. */

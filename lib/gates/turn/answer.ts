@@ -113,6 +113,23 @@ export const STOP_ACK_HINT =
   "If it is not a problem, or the user should decide: tell the user. Only they may accept a finding (the ack command shown, run in their own terminal); do not edit .review-gate/acks.json yourself.";
 
 /**
+ * Whether a Stop answer blocks (its stdout is this module's `{"decision":"block",…}` line) rather
+ * than letting the turn end.
+ *
+ * @param output a Stop gate's hook output
+ * @returns true for a block (and for stdout that is not JSON: treated as the stricter answer);
+ *   false for an allow, with or without a `systemMessage`
+ */
+export function isStopBlock(output: { stdout: string }): boolean {
+  if (output.stdout.trim() === "") return false;
+  try {
+    return (JSON.parse(output.stdout) as { decision?: unknown } | null)?.decision === "block";
+  } catch {
+    return true;
+  }
+}
+
+/**
  * Stop hook stdout that allows the stop and shows the user a message.
  *
  * @param message one or two short lines

@@ -432,10 +432,13 @@ async function lookNow(input: HookInput, gate: GateContext, session: SessionStat
 
 /**
  * A stop with no baseline for its session in this repository: its start was not seen (hooks
- * installed mid-session, a prompt hook that failed) or the session's state is gone (deleted,
- * or it does not verify). What the turn changed is unknown, so it was not reviewed: `on_error`
- * decides (allow loudly, or block, counted towards `max_blocks`), and what this stop saw becomes
- * the baseline the next stop reviews from.
+ * installed mid-session, a prompt hook that failed, a Stop piped by hand) or the session's state is
+ * gone (deleted, or it does not verify). What the turn changed is unknown, so it was not reviewed:
+ * `on_error` decides (allow loudly, or block, counted towards `max_blocks`), and what this stop saw
+ * becomes the baseline the next stop reviews from. A stop that lets the turn end records that view
+ * as answered too: the turn it ends had no start to hold a push to, so it is no open turn for pushes
+ * (lib/gates/pre_push/open_turns.ts) — a push does not take the reviewer or user config this stop
+ * saw as "the turn's". A stop that blocks leaves the turn open: the agent works on from there.
  */
 async function startNotSeen(
   gate: GateContext & { state: string },
@@ -447,7 +450,7 @@ async function startNotSeen(
 ): Promise<HookOutput> {
   await at.save({ ...at.seen, answered: undefined });
   const { decideStop, GATE_ERROR } = await import("./decision.ts");
-  return await decideStop({
+  const out = await decideStop({
     status: GATE_ERROR,
     runDir: "",
     message:
@@ -465,6 +468,9 @@ async function startNotSeen(
     gateName: gate.door.gateName,
     save: at.save,
   });
+  const { isStopBlock } = await import("./answer.ts");
+  if (!isStopBlock(out)) await at.save({ answered: at.seen });
+  return out;
 }
 
 /**
