@@ -146,11 +146,11 @@ $tag" ] || return 1
 }
 
 # A Stop answered here ends the turn as one review-gate answered does: the stamp it allowed on is
-# copied to <session>.stopped (text and tag unchanged), which a push reads to know the turn is no
+# copied to <session>.stopped (text and tag unchanged; by builtins, no process), which a push reads to know the turn is no
 # longer open (lib/store/stop_stamps.ts); the next prompt removes both. The stamp stays: a later
 # Stop of the same turn that still changed nothing is answered here again.
 if unchanged; then
-  cp "$stamp" "${stamp%.stop}.stopped" 2>/dev/null
+  copy_lines <"$stamp" >"${stamp%.stop}.stopped" 2>/dev/null
   exit 0
 fi
 printf '%s\n' "$payload" | "$@"
