@@ -85,7 +85,7 @@ import type {
   ProviderAdapter,
   ProviderRequest,
 } from "./provider.ts";
-import { codexProgramRoots, readOnlyFilesystem } from "./codex_readable.ts";
+import { codexProgramRoots, programRootsOutside, readOnlyFilesystem } from "./codex_readable.ts";
 import { moveProviderSecrets } from "./codex_secrets.ts";
 import { programPath } from "./program.ts";
 import { PROVIDER_META } from "./meta.ts";
@@ -177,7 +177,13 @@ export async function prepareCodexChild(context: ChildContext): Promise<ChildSet
   await Deno.mkdir(tmp, { mode: 0o700 });
   const codexHome = user.mode === "private" ? await buildCodexHome(context.dir, user) : user.home;
   const program = context.bin ? programPath(context.bin, context.env) : null;
-  const readable = [context.workdir, ...(program ? await codexProgramRoots(program) : [])];
+  const roots = program ? await codexProgramRoots(program) : [];
+  const kept = await Promise.all(
+    [context.env.HOME, context.root, user.home, context.env.TMPDIR, context.dir].map((p) =>
+      p ? Deno.realPath(p).catch(() => p) : undefined
+    ),
+  );
+  const readable = [context.workdir, ...programRootsOutside(roots, kept)];
   const args = [
     ...(user.mode === "user" ? ["--ignore-user-config", ...carriedConfigArgs(user.carried)] : []),
     "-c",

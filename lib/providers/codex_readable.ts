@@ -10,7 +10,8 @@
  *   without it every command fails with `bwrap: execvp …/bin/codex: No such file or directory`).
  *   For an npm install that is `vendor/<target triple>/` of the platform package (the binary, its
  *   `codex-path/rg` and `codex-resources/bwrap`), found from the `codex.js` launcher as the
- *   launcher finds it; for a native program, its own folder.
+ *   launcher finds it; for a native program, its own folder — unless that folder is or holds HOME,
+ *   the repository, CODEX_HOME or TMPDIR ({@linkcode programRootsOutside}).
  * Codex adds the folder of its helper links (`$CODEX_HOME/tmp/arg0…`) itself. Nothing else — not
  * HOME, not TMPDIR, not the repository, not the private CODEX_HOME, not another provider's settings
  * — is readable, wherever those lie (TMPDIR under HOME included): only paths named here are mounted
@@ -74,6 +75,34 @@ export async function codexProgramRoots(program: string): Promise<string[]> {
   const roots: string[] = [];
   for (const dir of candidates) roots.push(...await vendorRoots(dir));
   return [...new Set(roots)];
+}
+
+/**
+ * The program folders that hold none of what the reviewer must not read: a folder that is, or
+ * holds, one of `kept` (HOME, the repository, the user's CODEX_HOME, TMPDIR, the call's private
+ * folder) is dropped — a native codex put straight in HOME or the repository would otherwise make
+ * all of it readable. Dropping a folder the sandbox needs makes every command fail: a stricter
+ * review, never a looser one.
+ *
+ * @param roots from {@linkcode codexProgramRoots} (real, absolute paths)
+ * @param kept absolute paths kept out of reach (unset ones skipped)
+ * @returns `roots` without those that are or contain a kept path
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(
+ *   programRootsOutside(["/home/u", "/opt/codex/bin"], ["/home/u/repo", undefined]),
+ *   ["/opt/codex/bin"],
+ * );
+ * ```
+ */
+export function programRootsOutside(
+  roots: readonly string[],
+  kept: readonly (string | undefined)[],
+): string[] {
+  const inside = (path: string, root: string) =>
+    path === root || root === "/" || path.startsWith(`${root}/`);
+  return roots.filter((root) => !kept.some((path) => path !== undefined && inside(path, root)));
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { codexProgramRoots, readOnlyFilesystem } from "./codex_readable.ts";
+import { codexProgramRoots, programRootsOutside, readOnlyFilesystem } from "./codex_readable.ts";
 
 async function touch(path: string): Promise<void> {
   await Deno.mkdir(join(path, ".."), { recursive: true });
@@ -38,5 +38,25 @@ Deno.test("readOnlyFilesystem() names only :minimal and the given folders, all r
   assert.equal(
     readOnlyFilesystem(["/w/copy", '/q"x', "/w/copy"]),
     '{":minimal"="read","/w/copy"="read","/q\\"x"="read"}',
+  );
+});
+
+Deno.test("programRootsOutside() drops a program folder that is or holds HOME, the repository or a kept folder", () => {
+  const kept = ["/home/u", "/home/u/src/repo", "/tmp/rg-1", undefined];
+  assert.deepEqual(programRootsOutside(["/home/u"], kept), [], "codex straight in HOME");
+  assert.deepEqual(programRootsOutside(["/home/u/src"], kept), [], "a folder above the repository");
+  assert.deepEqual(programRootsOutside(["/"], kept), []);
+  assert.deepEqual(
+    programRootsOutside([
+      "/home/u/.nvm/versions/node/v20/lib/node_modules/x/vendor/t",
+      "/opt/codex",
+    ], kept),
+    ["/home/u/.nvm/versions/node/v20/lib/node_modules/x/vendor/t", "/opt/codex"],
+    "a folder inside HOME that holds none of them stays",
+  );
+  assert.deepEqual(
+    programRootsOutside(["/home/user2"], kept),
+    ["/home/user2"],
+    "no prefix match on a name",
   );
 });
