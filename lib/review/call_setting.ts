@@ -26,8 +26,7 @@ import type { Repo } from "../git/repo.ts";
 import type { ProofScope, ReviewSnapshot } from "../session/proof.ts";
 import type { ReadOnlyProof } from "../session/types.ts";
 import type { ReviewWorkspace } from "../session/workspace.ts";
-import { outputWritesUnder } from "../store/output_writes.ts";
-import { stateDir } from "../store/state.ts";
+import { ownOutputsOf } from "../store/output_writes.ts";
 import { stateKeyPath } from "../store/user_state.ts";
 
 /** Longest one git call of the setting (the proof's `status`, the copy's `ls-tree`/`cat-file`) may run, ms. */
@@ -99,7 +98,7 @@ export function prepareCallSetting(
         scope: at.scope,
         stateKey: stateKeyPath(at.env),
         // another review-gate run's `--output` files are not the provider's writes
-        ownOutputs: () => outputWritesUnder(stateDir(repo.commonDir), repo.root, at.env),
+        ownOutputs: ownOutputsOf(repo, at.env),
       })
     ),
   );

@@ -65,9 +65,9 @@ export async function verdictIdentity(
   const kind = options.definition ?? await (await import("../kinds/registry.ts")).getKind("review");
   const provider = config.provider;
   if (!hasPromptLimitEntry(provider)) {
-    // Unknown name: let the registry throw its UsageError (the only path that loads the adapters).
-    const { getProvider } = await import("../providers/registry.ts");
-    await getProvider(provider); // throws, listing the valid choices
+    // Unknown name: the registry throws its UsageError, listing the valid choices (no adapter loads)
+    const { providerMeta } = await import("../providers/registry.ts");
+    providerMeta(provider);
   }
   const override = options.env?.[`REVIEW_GATE_${provider.toUpperCase()}_BIN`]?.trim();
   const name = override ? `${provider} bin=${override}` : provider;
