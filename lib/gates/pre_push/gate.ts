@@ -101,21 +101,21 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
   // may have written to the user config (user_config.ts)
   const turns = await openTurns(repo, input.env, input.now());
   const reviewer = await pushReviewerEnv(turns, input.env);
-  const noteAt = stderr.length;
-  if (reviewer.heldBack.length > 0) {
-    input = { ...input, env: reviewer.env };
-    stderr.push(sanitizeForTerminal(heldReviewerNote(reviewer)));
-  }
+  if (reviewer.heldBack.length > 0) input = { ...input, env: reviewer.env };
   const blocked = reviewerBlock(reviewer);
-  if (blocked) return { stdout: "", stderr: [...stderr, blocked].join(""), exitCode: 1 };
+  if (blocked) {
+    return {
+      stdout: "",
+      stderr: [...stderr, heldReviewerNote(reviewer), blocked].join(""),
+      exitCode: 1,
+    };
+  }
   const user = await pushUserConfig(input.runner, {
     ...{ repo, env: input.env, now: input.now(), turns },
   });
   const { config, ignored } = await pushWideConfig(repo, input.env, user);
   // the note names the value that applies instead of each setting held back
-  if (reviewer.heldBack.length > 0) {
-    stderr[noteAt] = sanitizeForTerminal(heldReviewerNote(reviewer, config));
-  }
+  stderr.push(heldReviewerNote(reviewer, config));
   if (user.kind === "held") stderr.push(sanitizeForTerminal(heldUserConfigNote(user, ignored)));
   if (!config.gates.pre_push.enabled) {
     for (const update of updates) {
@@ -500,12 +500,18 @@ function reviewerBlock(reviewer: PushReviewerEnv): string | null {
   );
 }
 
-/** The note a push prints when an open agent turn held its reviewer back. */
+/**
+ * The note a push prints when an open agent turn held its reviewer back (terminal-safe), naming
+ * the value that applies instead once the push's config is known; `""` when nothing was held back.
+ */
 function heldReviewerNote(reviewer: PushReviewerEnv, config?: Config): string {
+  if (reviewer.heldBack.length === 0) return "";
   const held = reviewer.heldBack.map((what) => config ? withApplied(what, config) : what);
-  return `review-gate: an agent turn is open in this repository (session ${reviewer.session}): the push reviews with the reviewer that turn started with, without ${
-    held.join(", ")
-  }. A change you made applies once that turn's Stop answers for the work.\n`;
+  return sanitizeForTerminal(
+    `review-gate: an agent turn is open in this repository (session ${reviewer.session}): the push reviews with the reviewer that turn started with, without ${
+      held.join(", ")
+    }. A change you made applies once that turn's Stop answers for the work.\n`,
+  );
 }
 
 /**
