@@ -275,6 +275,14 @@ export function checkEnvironment(env: Record<string, string | undefined>): Docto
   return checks;
 }
 
+/**
+ * A gate's state in the config check: `disabled`, or `enabled in block mode` / `enabled in warn
+ * mode` (README "Warn first": warn says what it would block and lets the work through).
+ */
+function gateState(gate: { enabled: boolean; mode: string }): string {
+  return gate.enabled ? `enabled in ${gate.mode} mode` : "disabled";
+}
+
 /** The config check, and the config and provider it gives (the default provider when invalid). */
 async function checkConfig(
   deps: CliDeps,
@@ -292,9 +300,9 @@ async function checkConfig(
           `valid (${
             sources.length ? sources.join(", ") : "defaults"
           }); provider ${config.provider}; ` +
-          `pre-push ${config.gates.pre_push.enabled ? "enabled" : "disabled"}, ` +
-          `claude-stop ${config.gates.claude_stop.enabled ? "enabled" : "disabled"}, ` +
-          `codex-stop ${config.gates.codex_stop.enabled ? "enabled" : "disabled"}`,
+          `pre-push ${gateState(config.gates.pre_push)}, ` +
+          `claude-stop ${gateState(config.gates.claude_stop)}, ` +
+          `codex-stop ${gateState(config.gates.codex_stop)}`,
       },
     };
   } catch (error) {

@@ -73,3 +73,23 @@ Deno.test("runDoctor() says what auth the reviewer will use, never the secret", 
     /^provider "openai" from \/nonexistent\/\.codex\/config\.toml; OPENAI_API_KEY from the environment$/,
   );
 });
+
+Deno.test("runDoctor()'s config check names each gate's mode", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${home}/review-gate`);
+    await Deno.writeTextFile(
+      `${home}/review-gate/config.json`,
+      JSON.stringify({ gates: { claude_stop: { mode: "warn" }, codex_stop: { enabled: false } } }),
+    );
+    const config = (await runDoctor(deps({ XDG_CONFIG_HOME: home }))).find((c) =>
+      c.area === "config"
+    );
+    assert.match(
+      config?.detail ?? "",
+      /pre-push enabled in block mode, claude-stop enabled in warn mode, codex-stop disabled$/,
+    );
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

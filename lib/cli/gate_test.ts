@@ -131,3 +131,78 @@ Deno.test("gate disable --user says which gates stay on because the repository's
     await repo.cleanup();
   }
 });
+
+Deno.test("gate warn and gate block set the mode, keep the file's other bytes, and say what applies when", async () => {
+  const repo = await makeTestRepo({
+    "a.ts": "export const a = 1;\n",
+    ".review-gate.json":
+      '{\n  // team settings\n  "gates": { "pre_push": { "enabled": true } }\n}\n',
+  });
+  try {
+    const path = join(repo.root, ".review-gate.json");
+    const warn = await gate(repo.root, ["warn", "pre-push"]);
+    assert.match(
+      warn,
+      /^pre-push: warn mode in ".*\.review-gate\.json": a blocking finding is said as "would block" and the work goes through$/m,
+    );
+    // warn mode loosens a push: the worktree's file counts once it is on the remote
+    assert.match(warn, /^Note: your pushes are not in warn mode yet\./m);
+    assert.match(warn, /review-gate gate warn pre-push --user/);
+    assert.match(warn, /^note: an agent session's next Stop treats this as a change to its gate/m);
+    const text = await Deno.readTextFile(path);
+    assert.match(text, /\/\/ team settings/);
+    assert.match(text, /"pre_push": \{\s*"enabled": true,\s*"mode": "warn"/);
+    const status = await gate(repo.root, ["status"]);
+    assert.match(
+      status,
+      /^modes: pre-push block for your pushes \(the worktree's \.review-gate\.json sets warn, which counts only once that file is on the remote\), claude-stop block, codex-stop block$/m,
+    );
+
+    const stops = await gate(repo.root, ["warn", "claude-stop"]);
+    assert.doesNotMatch(stops, /your pushes/);
+    assert.match(
+      await gate(repo.root, ["status"]),
+      /^modes: .*claude-stop warn, codex-stop block \(warn: blocking findings are said as "would block"/m,
+    );
+    const block = await gate(repo.root, ["block", "all"]);
+    assert.match(
+      block,
+      /^pre-push, claude-stop, codex-stop: block mode in ".*": blocking findings block$/m,
+    );
+    assert.match(
+      await gate(repo.root, ["status"]),
+      /^modes: pre-push block, claude-stop block, codex-stop block$/m,
+    );
+    // a mistyped name: did you mean, exit 2, nothing written
+    const before = await Deno.readTextFile(path);
+    const typo = await gateRun(repo.root, ["warn", "pre-pish"]);
+    assert.equal(typo.code, 2, typo.out);
+    assert.match(typo.out, /Unknown gate "pre-pish" \(did you mean "pre-push"\?\)/);
+    assert.equal(await Deno.readTextFile(path), before);
+  } finally {
+    await repo.cleanup();
+  }
+});
+
+Deno.test("gate warn --user applies to pushes at once, and names a repository file that keeps block mode", async () => {
+  const repo = await makeTestRepo({
+    "a.ts": "export const a = 1;\n",
+    ".review-gate.json": '{ "gates": { "claude_stop": { "mode": "block" } } }\n',
+  });
+  try {
+    const out = await gate(repo.root, ["warn", "all", "--user"]);
+    assert.match(out, /pre-push, claude-stop, codex-stop: warn mode in ".*config\.json"/);
+    assert.doesNotMatch(out, /your pushes are not in warn mode/);
+    assert.match(
+      out,
+      /^Note: claude-stop stays in block mode in this repository: its \.review-gate\.json sets gates\.claude_stop\.mode, which wins over your user config\. To have it in warn mode here, change that file \(review-gate gate warn claude-stop\)\.$/m,
+    );
+    assert.doesNotMatch(out, /Note: (pre-push|codex-stop) stays/);
+    assert.match(
+      await gate(repo.root, ["status"]),
+      /^modes: pre-push warn, claude-stop block, codex-stop warn \(warn: /m,
+    );
+  } finally {
+    await repo.cleanup();
+  }
+});

@@ -2,7 +2,8 @@
  * `review-gate stats [--since 7d] [--by provider|gate|day] [--json]`: what the reviews of this
  * repository cost and did, from `records.jsonl` (the ledger, one line per run): runs, model calls,
  * cache hits, blocks, runs NOT reviewed, acknowledged findings, tokens and the cost providers
- * reported (Codex and Vibe report none: "not reported", never 0).
+ * reported (Codex and Vibe report none: "not reported", never 0); once a gate ran in warn mode,
+ * each gate's would-have-blocked and acknowledged rates per mode (README "Warn first").
  * This file defines the command; its work, lib/cli/stats_action.ts, loads when it runs.
  *
  * @module

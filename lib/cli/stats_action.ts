@@ -11,6 +11,8 @@ import { readRecords } from "../store/records.ts";
 import { stateDir } from "../store/state.ts";
 import { aggregate, type GroupBy, type Totals } from "../store/stats.ts";
 import { readWorkTallies, sumTallies, type WorkTotals } from "../store/work_ledger.ts";
+import { modeRows } from "../store/mode_stats.ts";
+import { modesText } from "./stats_modes.ts";
 import type { CliDeps } from "./deps.ts";
 
 /**
@@ -71,6 +73,7 @@ export async function statsAction(
   const lines = await readRecords(state, since);
   const { total, groups } = aggregate(lines, flags.by);
   const work = sumTallies(await readWorkTallies(state), since);
+  const modes = modeRows(lines);
   if (flags.json) {
     deps.stdout.write(
       JSON.stringify(
@@ -80,6 +83,7 @@ export async function statsAction(
           total,
           groups,
           work,
+          modes,
         },
         null,
         2,
@@ -92,6 +96,7 @@ export async function statsAction(
     : "all time";
   deps.stdout.write(`review-gate stats, ${span}: ${total.runs} run(s)\n`);
   deps.stdout.write(table([...groups, { key: "total", totals: total }]));
+  deps.stdout.write(modesText(modes));
   if (work.turns > 0) deps.stdout.write(workText(work));
 }
 

@@ -24,6 +24,12 @@ import { describeJsoncError } from "../base/jsonc_error.ts";
 /** What a gate does when the review could not run (`on_error`) or saw only part of the change (`on_partial`). */
 export type OnError = "allow" | "block";
 
+/**
+ * What a gate does with blocking findings (`gates.<name>.mode`, README "Warn first"): `block` stops
+ * the push or the stop; `warn` says what it would have blocked and lets the work through.
+ */
+export type GateMode = "block" | "warn";
+
 /** The effective configuration (keys as in the JSON file). */
 export interface Config {
   provider: ProviderName;
@@ -65,6 +71,7 @@ export interface Config {
   gates: {
     pre_push: {
       enabled: boolean;
+      mode: GateMode;
       on_error: OnError;
       on_partial: OnError;
       review_tags: boolean;
@@ -86,6 +93,7 @@ export interface PathInstruction {
 /** The settings of one turn gate (`gates.claude_stop`, `gates.codex_stop`). */
 export interface TurnGateSettings {
   enabled: boolean;
+  mode: GateMode;
   on_error: OnError;
   on_partial: OnError;
   max_blocks: number;
@@ -126,6 +134,7 @@ export const DEFAULT_CONFIG: Config = {
   gates: {
     pre_push: {
       enabled: true,
+      mode: "block",
       on_error: "allow",
       on_partial: "allow",
       review_tags: false,
@@ -133,6 +142,7 @@ export const DEFAULT_CONFIG: Config = {
     },
     claude_stop: {
       enabled: true,
+      mode: "block",
       on_error: "allow",
       on_partial: "allow",
       max_blocks: 3,
@@ -143,6 +153,7 @@ export const DEFAULT_CONFIG: Config = {
     },
     codex_stop: {
       enabled: true,
+      mode: "block",
       on_error: "allow",
       on_partial: "allow",
       max_blocks: 3,

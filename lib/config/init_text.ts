@@ -52,13 +52,14 @@ export function initConfigText(provider: ProviderName = DEFAULT_CONFIG.provider)
   // "max_calls": ${v(d.max_calls)},
   // "jobs": ${v(d.jobs)},
 
-  // the gates "review-gate install" puts in front of git push and agent turns; on_error: what an
-  // infrastructure failure does (allow | block); on_partial: a review that saw part of the change
+  // the gates "review-gate install" puts in front of git push and agent turns; mode: "warn" only
+  // says what a gate would block and lets the work through (warn first, block later); on_error:
+  // what an infrastructure failure does (allow | block); on_partial: a review that saw part of it
   // "gates": {
-  //   "pre_push": { "enabled": ${v(push.enabled)}, "on_error": ${
+  //   "pre_push": { "enabled": ${v(push.enabled)}, "mode": ${v(push.mode)}, "on_error": ${
     v(push.on_error)
   }, "on_partial": ${v(push.on_partial)} },
-  //   "claude_stop": { "enabled": ${v(stop.enabled)}, "on_error": ${
+  //   "claude_stop": { "enabled": ${v(stop.enabled)}, "mode": ${v(stop.mode)}, "on_error": ${
     v(stop.on_error)
   }, "max_blocks": ${v(stop.max_blocks)} }
   // }

@@ -284,6 +284,11 @@ export interface KindDefinition {
   status(answer: unknown): AnswerStatus;
   /** Whether the answer blocks (exit 1, a gate stops). */
   blocking(answer: unknown, context: BlockingContext): boolean;
+  /**
+   * How many of the answer's findings (or plan items) block — more than 0 exactly when
+   * {@linkcode blocking} is true; a gate in warn mode records it as what would have blocked.
+   */
+  blockingCount(answer: unknown, context: BlockingContext): number;
   /** Counts the run record and the records log keep (`findingCounts` or `itemCounts`). */
   recordCounts(answer: unknown): RecordCounts;
 }

@@ -2,7 +2,8 @@
  * The review's last stage: judge what the model (or the cache) answered — the status from the
  * answer kind, a merged answer settled per report and a council's agreements (the kind's
  * `parts.settle`), each finding's fingerprint and acknowledgement (the kind's `findings`, matched
- * by lib/acks), blocking from the kind's policy, and a gate's `on_partial` — then store the run
+ * by lib/acks), blocking from the kind's policy, a gate's `on_partial` and its `mode` (in warn mode
+ * the findings that would block are counted, not blocking: README "Warn first") — then store the run
  * (lib/review/store_run.ts) and build the outcome with its exit code.
  *
  * @module
@@ -78,11 +79,13 @@ export interface Judging {
   councilPolicy: Config["council_policy"];
   /** A gate's `on_partial`: "block" records a partially reviewed verdict as blocking. */
   onPartial?: "allow" | "block";
+  /** A gate's `mode`: "warn" counts the blocking findings instead of blocking on them. */
+  gateMode?: ReviewOptions["gateMode"];
 }
 
 /** The {@linkcode Judging} of a review's answer. */
 export function judgingOf(
-  options: Pick<ReviewOptions, "switches" | "config" | "onPartial">,
+  options: Pick<ReviewOptions, "switches" | "config" | "onPartial" | "gateMode">,
   at: Pick<Judging, "hit" | "change" | "acks">,
 ): Judging {
   return {
@@ -90,6 +93,7 @@ export function judgingOf(
     switches: options.switches ?? new Set<string>(),
     councilPolicy: options.config.council_policy,
     onPartial: options.onPartial,
+    gateMode: options.gateMode,
   };
 }
 
@@ -125,15 +129,18 @@ export async function finish(
   // ledger and `stats` count the block the user saw.
   const partialBlocks = judging.onPartial === "block" &&
     (result.extras?.coverage ?? store.start.coverage)?.status === "partial";
-  const blocking = answer !== undefined
-    ? kind.blocking(answer, { policy, switches: judging.switches, notes: findingNotes }) ||
-      partialBlocks
-    : false;
+  const blockers = answer !== undefined
+    ? kind.blockingCount(answer, { policy, switches: judging.switches, notes: findingNotes })
+    : 0;
+  // a gate in warn mode lets its findings through and records how many would have blocked
+  const warn = judging.gateMode === "warn";
+  const blocking = answer !== undefined && ((blockers > 0 && !warn) || partialBlocks);
   const { record, warnings } = await storeRun(store.start, {
     ...store.shared,
     ...result.extras,
     status,
     blocking,
+    ...(warn && blockers > 0 ? { wouldBlock: blockers } : {}),
     answer,
     findingNotes,
     outcome,

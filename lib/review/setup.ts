@@ -47,7 +47,15 @@ export interface Setup {
 /** What of the options the set-up reads. */
 export type SetupOptions = Pick<
   ReviewOptions,
-  "answerKind" | "kindInput" | "kind" | "focus" | "config" | "gate" | "useCache" | "notAsked"
+  | "answerKind"
+  | "kindInput"
+  | "kind"
+  | "focus"
+  | "config"
+  | "gate"
+  | "gateMode"
+  | "useCache"
+  | "notAsked"
 >;
 
 /**
@@ -68,6 +76,7 @@ export async function setUp(options: SetupOptions, deps: Pick<ReviewDeps, "now">
     answerKind: kind.name,
     ...(inputIdentity === undefined ? {} : { kindInput: kind.recordInput(options.kindInput) }),
     ...(options.gate ? { gate: options.gate } : {}),
+    ...(options.gateMode === "warn" ? { gateMode: "warn" as const } : {}),
     focus: options.focus,
     provider: provider.name,
     ...(council.length > 0

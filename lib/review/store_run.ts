@@ -15,6 +15,7 @@ import { getRenderer } from "../formats/registry.ts";
 import type { CallOutcome } from "../session/call.ts";
 import { type CacheEntry, writeCache } from "../store/cache.ts";
 import { appendRecord, type RecordLine } from "../store/records.ts";
+import { warnFields } from "../store/warn_fields.ts";
 import { writeRunRecord, writeSuccess, writeTranscript } from "../store/run_dir.ts";
 import { writeMemo } from "../store/verdict_memo.ts";
 import type { Coverage } from "../git/types.ts";
@@ -29,8 +30,10 @@ export interface FinishedRun {
   /** The state directory (lib/store/state.ts). */
   state: string;
   status: ReviewStatus;
-  /** True when the answer has findings the policy blocks on. */
+  /** True when the answer has findings the policy blocks on (not in a gate's warn mode). */
   blocking: boolean;
+  /** A gate in warn mode: how many findings would have blocked (absent when none). */
+  wouldBlock?: number;
   /** The accepted answer (fresh or cached) of the run's answer kind, absent on failure. */
   answer?: unknown;
   /** A review answer's finding notes (fingerprints, acknowledgements), index for index. */
@@ -97,6 +100,7 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
     ...start,
     status: run.status,
     blocking: run.blocking,
+    ...(run.wouldBlock ? { wouldBlock: run.wouldBlock } : {}),
     cached: hit !== null,
     ...(hit
       ? {
@@ -221,6 +225,7 @@ function recordLine(record: RunRecord): RecordLine {
     provider: record.provider,
     model: record.model,
     ...(record.gate ? { gate: record.gate } : {}),
+    ...warnFields(record),
     cached: record.cached,
     ...(record.answerKind && record.answerKind !== "review" ? { kind: record.answerKind } : {}),
     attempts: record.attempts.length,

@@ -112,6 +112,13 @@ export interface ReviewOptions {
    */
   gate?: string;
   /**
+   * The asking gate's `mode` (README "Warn first"): with `"warn"` the run's blocking findings do
+   * not block it — `blocking` is only what `onPartial` blocks — and the run records what would
+   * have (`gateMode`, `wouldBlock`: lib/store/run_record.ts), as its ledger line does. Absent or
+   * `"block"`: findings block as the policy says.
+   */
+  gateMode?: import("../config/config.ts").GateMode;
+  /**
    * Why the model must not be asked at all (CI: a fork's pull request has no secrets): the change
    * is collected and the run stored as `not-reviewed` with this message, no model call.
    */

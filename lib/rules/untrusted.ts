@@ -2,8 +2,9 @@
  * Untrusted-repository mode (pure): when the repository's `.review-gate.json` cannot be read from a
  * trusted side, it may only make the review stricter. {@linkcode stricterConfig} takes the config
  * without the repository's file and the config with it, and keeps, key by key, the stricter value:
- * the lower `fail_on` and `min_confidence`, `block` over `allow` for every gate's `on_*`, the larger
- * timeouts, turns and budgets, more blocking categories, an enabled gate over a disabled one.
+ * the lower `fail_on` and `min_confidence`, `block` over `allow` for every gate's `on_*`, `block`
+ * over `warn` for every gate's `mode` (README "Warn first"), the larger timeouts, turns and
+ * budgets, more blocking categories, an enabled gate over a disabled one.
  * Everything else the repository sets — provider, model, cache, filters, instructions — is ignored,
  * because it could only steer or weaken the review (a provider that fails, files left out, a
  * guideline saying "approve").
@@ -37,7 +38,7 @@ const TOP: Record<string, Stricter> = {
 
 /** The stricter choice for a key of a gate's settings (`gates.<name>.<key>`). */
 function gateKey(key: string): Stricter | undefined {
-  if (key.startsWith("on_")) return block;
+  if (key.startsWith("on_") || key === "mode") return block;
   if (key === "enabled" || key === "review_tags") return either;
   if (key === "timeout_seconds" || key === "max_blocks" || key === "max_commits") return max;
   return undefined;

@@ -19,6 +19,12 @@ Deno.test("stricterConfig() keeps a repository value only when it makes the revi
       "block",
     ],
     [
+      "warn mode is ignored (it loosens the gate)",
+      { gates: { pre_push: { mode: "warn" }, codex_stop: { mode: "warn" } } },
+      (c) => [c.gates.pre_push.mode, c.gates.codex_stop.mode],
+      ["block", "block"],
+    ],
+    [
       "a disabled gate stays enabled",
       { gates: { claude_stop: { enabled: false } } },
       (c) => c.gates.claude_stop.enabled,
@@ -62,6 +68,12 @@ Deno.test("stricterConfig() keeps a repository value only when it makes the revi
   await t.step("the trusted side's own strictness stays", () => {
     const trusted = withRepo({ fail_on: "medium" });
     assert.equal(stricterConfig(trusted, withRepo({ fail_on: "critical" })).fail_on, "medium");
+  });
+  await t.step("block mode over a trusted warn is taken", () => {
+    const trusted = withRepo({ gates: { claude_stop: { mode: "warn" } } });
+    const repo = withRepo({ gates: { claude_stop: { mode: "block" } } });
+    assert.equal(stricterConfig(trusted, repo).gates.claude_stop.mode, "block");
+    assert.equal(stricterConfig(trusted, trusted).gates.claude_stop.mode, "warn");
   });
 });
 

@@ -126,6 +126,12 @@ export interface RecordLine {
   model?: string;
   /** Which gate asked (`pre-push`, `claude-stop`, `ci`…); absent for `review` run by hand. */
   gate?: string;
+  /** `"warn"` when that gate was in warn mode (README "Warn first"); absent: it blocks. */
+  mode?: "warn";
+  /** Warn mode: the verdict had findings that would have blocked (`blocking` stays false). */
+  would_block?: true;
+  /** Warn mode: how many findings would have blocked. */
+  would_block_findings?: number;
   cached: boolean;
   /** Answer kind when not a review (`compliance`). */
   kind?: string;

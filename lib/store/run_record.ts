@@ -62,6 +62,13 @@ export interface RunRecord {
   kindInput?: unknown;
   /** Which gate asked for the review (`pre-push`, `claude-stop`, `ci`…); absent when run by hand. */
   gate?: string;
+  /**
+   * `"warn"` when the asking gate was in warn mode (README "Warn first"): its blocking findings did
+   * not block (`blocking` is false unless `on_partial: "block"` blocked); absent otherwise.
+   */
+  gateMode?: "warn";
+  /** In warn mode: how many findings would have blocked (absent when none would). */
+  wouldBlock?: number;
   focus?: string;
   target: { kind: string; label: string; from?: string; to?: string };
   provider: ProviderName;

@@ -6,7 +6,8 @@
  * (lib/gates/pre_push/rules.ts: its `.review-gate.json`, `.gitattributes`, `REVIEW.md` and
  * acknowledgements; the user's config; the worktree's config only where stricter; what was not
  * applied is said once), and blocks the push (exit 1) on blocking
- * findings. Deletions and, by default, tags are skipped; a re-push of the same commits hits the
+ * findings — or, with `gates.pre_push.mode: "warn"` from those rules, says what it would block and
+ * lets the push go ahead (README "Warn first"; a pushed commit or the worktree cannot set it). Deletions and, by default, tags are skipped; a re-push of the same commits hits the
  * verdict cache (no model call). A review that could not run follows `on_error` (default: allow
  * with a loud "NOT reviewed" warning); one that saw only part of the change, or none of it,
  * follows `on_partial` (default: allow with a loud note naming what was not reviewed). At most {@linkcode MAX_REVIEWED_REFS} ref updates are
@@ -232,12 +233,14 @@ async function gateUpdate(
   const context = await cacheContextFor(push, range.base, side);
   const { memo, hit } = await cachedVerdict(context, range);
   if (hit) {
+    const mode = side.config.gates.pre_push.mode;
     const verdict = renderVerdict({
       label,
       source: "memo",
       ...hit,
       findings: blockingOf(hit.answer, side.config, hit.findingNotes),
       onPartial: side.config.gates.pre_push.on_partial,
+      mode,
     });
     report(push, verdict);
     if (context.state !== null) {
@@ -246,6 +249,7 @@ async function gateUpdate(
         label,
         hit,
         blocking: verdict.blocked,
+        ...(mode === "warn" ? { mode, wouldBlock: verdict.wouldBlock } : {}),
         started,
         finished: push.input.now(),
       });
@@ -391,6 +395,7 @@ async function reviewRange(
       memoKey: at.memo,
       acks: at.acks,
       gate: "pre-push",
+      gateMode: config.gates.pre_push.mode,
     },
     { runner: input.runner, env: input.env, now: input.now, signal: input.signal },
   );
@@ -442,6 +447,7 @@ async function reviewRange(
       onPartial: config.gates.pre_push.on_partial,
       findingNotes: record.findingNotes,
       excluded: record.rules?.excluded,
+      mode: config.gates.pre_push.mode,
     }),
   );
   return "reviewed";
@@ -465,9 +471,11 @@ function notReviewedLine(ref: string, reason: string): string {
   return sanitizeForTerminal(`review-gate: ${ref} was NOT reviewed: ${reason}\n`);
 }
 
-function report(push: Push, out: { text: string; blocked: boolean }): void {
+function report(push: Push, out: { text: string; blocked: boolean; wouldBlock?: number }): void {
   push.stderr.push(out.text);
   if (out.blocked) push.exitCode = 1;
+  // what warn mode let through is said, and recorded, by review-gate at every push: never replayed
+  if (out.wouldBlock) push.fromMemoOnly = false;
 }
 
 /** The ref updates past {@linkcode MAX_REVIEWED_REFS}: NOT reviewed, following `on_error`. */

@@ -30,11 +30,15 @@ export async function recordMemoAnswer(state: string, at: {
   label: string;
   hit: CachedVerdict;
   blocking: boolean;
+  /** `gates.pre_push.mode` when `"warn"`, and how many findings would have blocked (README "Warn first"). */
+  mode?: "warn";
+  wouldBlock?: number;
   started: Date;
   finished: Date;
 }): Promise<string | undefined> {
   const { appendRecord } = await import("../../store/records.ts");
   const { newRunId } = await import("../../store/run_dir.ts");
+  const { warnFields } = await import("../../store/warn_fields.ts");
   const { hit } = at;
   const line: RecordLine = {
     // the run that gave the verdict: this answer writes no run folder of its own, and every
@@ -46,6 +50,7 @@ export async function recordMemoAnswer(state: string, at: {
     provider: hit.provider,
     ...(hit.model ? { model: hit.model } : {}),
     gate: "pre-push",
+    ...warnFields({ gateMode: at.mode, wouldBlock: at.wouldBlock }),
     cached: true,
     attempts: 0,
     ...(hit.findingCounts ? { findings: hit.findingCounts } : {}),

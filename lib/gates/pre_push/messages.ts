@@ -12,6 +12,7 @@ import { ACKS_FILE } from "../../acks/types.ts";
 import { omittedLines, reviewedAmount } from "../../git/coverage_text.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import type { Coverage, ExcludedFile } from "../../git/types.ts";
+import type { GateMode } from "../../config/config.ts";
 import { excludedList } from "../../rules/report.ts";
 import {
   type GateFinding,
@@ -59,6 +60,35 @@ export function renderPrePushBlock(
     ].join("\n") + "\n",
   );
 }
+
+/**
+ * Pre-push stderr text when a gate in warn mode lets through a push its blocking findings would
+ * have stopped (README "Warn first"): the same findings and review as a block, said as "would
+ * block", and how to make such findings block.
+ *
+ * @param input what was reviewed, the findings that would block, the run's review.md
+ * @returns lines ending in a newline, control and bidi characters neutralised
+ */
+export function renderPrePushWouldBlock(
+  input: { label: string; findings: readonly GateFinding[]; reviewPath: string },
+): string {
+  const acks = input.findings.some((f) => f.fingerprint) ? [PRE_PUSH_ACK_HINT] : [];
+  return sanitizeForTerminal(
+    [
+      `review-gate: would block: ${
+        plural(input.findings.length, "blocking finding")
+      } in ${input.label}`,
+      ...listFindings(input.findings).map((l) => `  ${l}`),
+      `Full review: ${input.reviewPath}`,
+      ...acks,
+      PRE_PUSH_WARN_NOTE,
+    ].join("\n") + "\n",
+  );
+}
+
+/** The last line of a push warn mode let through. */
+export const PRE_PUSH_WARN_NOTE =
+  'The push goes ahead: gates.pre_push.mode is "warn", so review-gate only says what it would block. To have such findings block: review-gate gate block pre-push';
 
 /**
  * What accepting a finding does, after the ack commands of a pre-push block: a push counts the
@@ -149,23 +179,45 @@ export interface PushVerdict {
   findingNotes?: readonly FindingNote[];
   /** The files the team's rules left out of the review: named in the report, never silent. */
   excluded?: readonly ExcludedFile[];
+  /** `gates.pre_push.mode`: in `warn` blocking findings are said as "would block" and let through. */
+  mode?: GateMode;
 }
 
 /**
  * The report of one reviewed ref update, whatever the verdict's source: a block (with the recheck
  * hint when the verdict was cached), a loud note (or, with `on_partial: block`, a block) when only
  * part of the change was reviewed, or one line saying it passes. The files the rules left out are
- * named: on the pass line (`approved; excluded by rule: …`), else on a line of their own.
+ * named: on the pass line (`approved; excluded by rule: …`), else on a line of their own. In warn
+ * mode blocking findings are said as "would block" and do not block (a partial review still
+ * follows `on_partial`).
  *
- * @returns the text (lines ending in a newline) and whether it blocks the push
+ * @returns the text (lines ending in a newline), whether it blocks the push, and in warn mode how
+ *   many findings would have blocked it (`wouldBlock`, absent when none)
  */
-export function renderVerdict(verdict: PushVerdict): { text: string; blocked: boolean } {
+export function renderVerdict(
+  verdict: PushVerdict,
+): { text: string; blocked: boolean; wouldBlock?: number } {
   const { label, source, answer } = verdict;
   const cached = source !== "model";
   const excluded = verdict.excluded?.length ? excludedList(verdict.excluded) : "";
   const excludedLine = excluded
     ? sanitizeForTerminal(`Excluded by rule (not reviewed): ${excluded}\n`)
     : "";
+  if (verdict.findings.length > 0 && verdict.mode === "warn") {
+    const text = renderPrePushWouldBlock({
+      label: cached ? `${label}${CACHED}` : label,
+      findings: verdict.findings,
+      reviewPath: `${verdict.runDir}/review.md`,
+    });
+    const partial = verdict.coverage?.status === "partial"
+      ? renderVerdict({ ...verdict, findings: [], mode: undefined })
+      : { text: excludedLine, blocked: false };
+    return {
+      text: text + partial.text + (cached ? `${PRE_PUSH_RECHECK_HINT}\n` : ""),
+      blocked: partial.blocked,
+      wouldBlock: verdict.findings.length,
+    };
+  }
   if (verdict.findings.length > 0) {
     const text = renderPrePushBlock({
       label: cached ? `${label}${CACHED}` : label,

@@ -120,3 +120,56 @@ Deno.test("renderVerdict(): every answer from a cached verdict says so the same 
     /cached/,
   );
 });
+
+Deno.test("renderVerdict() in warn mode says what would block and lets the push through", () => {
+  const finding = {
+    title: "Null dereference",
+    severity: "high",
+    file: "src/a.ts",
+    line_start: 3,
+    line_end: 3,
+  } as ReviewAnswer["findings"][number];
+  const warned = renderVerdict({
+    ...BASE,
+    source: "model",
+    status: "needs-attention",
+    findings: [finding],
+    mode: "warn",
+  });
+  assert.equal(warned.blocked, false);
+  assert.equal(warned.wouldBlock, 1);
+  assert.equal(
+    warned.text,
+    "review-gate: would block: 1 blocking finding in refs/heads/main (1 commit)\n" +
+      "  - [high] src/a.ts:3 Null dereference\n" +
+      "Full review: /runs/r1/review.md\n" +
+      'The push goes ahead: gates.pre_push.mode is "warn", so review-gate only says what it ' +
+      "would block. To have such findings block: review-gate gate block pre-push\n",
+  );
+  // a partial review still follows on_partial, and a cached one says so
+  const partial = renderVerdict({
+    ...BASE,
+    source: "memo",
+    findings: [finding],
+    mode: "warn",
+    onPartial: "block",
+    coverage: {
+      status: "partial",
+      reviewedLines: 1,
+      omittedLines: 1,
+      reviewedBytes: 10,
+      omittedBytes: 10,
+      omitted: [{ path: "big.ts", reason: "budget", lines: 1, bytes: 10 }],
+    },
+  });
+  assert.equal(partial.blocked, true);
+  assert.match(
+    partial.text,
+    /^review-gate: would block: 1 blocking finding in refs\/heads\/main \(1 commit\) \(cached verdict, no model call\)\n[\s\S]*only PARTIALLY reviewed[\s\S]*on_partial is "block"[\s\S]*REVIEW_GATE_CACHE=0 git push\n$/,
+  );
+  // no blocking finding: the plain pass
+  assert.deepEqual(renderVerdict({ ...BASE, source: "model", mode: "warn" }), {
+    text: "review-gate: refs/heads/main (1 commit): approved\n",
+    blocked: false,
+  });
+});

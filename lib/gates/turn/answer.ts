@@ -32,6 +32,11 @@ export function buildStopBlock(
     findings: readonly GateFinding[];
     reviewPath?: string;
     reviewApproved?: boolean;
+    /**
+     * In warn mode, when only gate-control findings block: the lines naming the review's findings
+     * warn mode let through (lib/gates/turn/warn.ts `wouldBlockLines`).
+     */
+    wouldBlock?: readonly string[];
     note?: string;
     maxBlocks: number;
   },
@@ -66,12 +71,21 @@ export function buildStopBlock(
  * unexplained.
  */
 function reviewLines(
-  input: { findings: readonly GateFinding[]; reviewPath?: string; reviewApproved?: boolean },
+  input: {
+    findings: readonly GateFinding[];
+    reviewPath?: string;
+    reviewApproved?: boolean;
+    wouldBlock?: readonly string[];
+  },
   model: number,
 ): string[] {
   if (model > 0) return input.reviewPath ? [`Full review: ${input.reviewPath}`] : [];
   const own =
     "this block is review-gate's own check of what controls the gate, not a finding of that review";
+  if (input.wouldBlock?.length) {
+    const where = input.reviewPath ? `Full review: ${input.reviewPath}; ` : "";
+    return [...input.wouldBlock, `${where}${own}.`];
+  }
   if (!input.reviewPath) {
     return [
       "This block is review-gate's own check of what controls the gate, not a finding of a model review.",

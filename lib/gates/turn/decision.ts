@@ -15,6 +15,7 @@ import {
   buildStopCouldNotRun,
   buildStopMessage,
   buildStopPartial,
+  isStopBlock as isBlock,
   withNotes,
 } from "./answer.ts";
 import { ALLOW, type HookOutput } from "../hook_io.ts";
@@ -65,6 +66,11 @@ export interface StopDecisionOptions {
    * found nothing blocking), or none of it (status "not-reviewed"). Default "allow".
    */
   onPartial?: "allow" | "block";
+  /**
+   * The gate's `mode` (README "Warn first"): with `"warn"` the review's blocking findings are told
+   * as "would block" and let through (lib/gates/turn/warn.ts); gate-control findings still block.
+   */
+  mode?: "block" | "warn";
   /** Saves the new block counter (`consecutiveBlocks`) to the session file. */
   save: (patch: Partial<SessionState>) => Promise<void>;
   /**
@@ -88,9 +94,11 @@ function kindOf(verdict: StoredVerdict): Kind {
 }
 
 /**
- * Decide a stop from its verdict ({@linkcode decideOnMerits}), then name the files the rules left
- * out of a review that ran: a silent allow becomes `review-gate: approved; excluded by rule: …`,
- * any other answer gets an `Excluded by rule (not reviewed): …` line.
+ * Decide a stop from its verdict ({@linkcode decideOnMerits}) — in warn mode with the review's
+ * blocking findings let through and said as "would block" (lib/gates/turn/warn.ts) — then name the
+ * files the rules left out of a review that ran: a silent allow becomes
+ * `review-gate: approved; excluded by rule: …`, any other answer gets an
+ * `Excluded by rule (not reviewed): …` line.
  *
  * @returns the hook output, exit 0 always
  * @throws whatever `options.save` throws
@@ -99,7 +107,19 @@ export async function decideStop(
   verdict: StoredVerdict,
   options: StopDecisionOptions,
 ): Promise<HookOutput> {
-  const out = await decideOnMerits(verdict, options);
+  const warn = options.mode === "warn" ? await import("./warn.ts") : null;
+  const split = warn?.splitForWarn(verdict) ?? null;
+  const wouldBlock = warn && split
+    ? warn.wouldBlockLines(split.wouldBlock, options.gateName)
+    : undefined;
+  let out = await decideOnMerits(split?.verdict ?? verdict, options, wouldBlock);
+  if (warn && split && !isBlock(out)) {
+    out = warn.withWouldBlock(out, {
+      wouldBlock: split.wouldBlock,
+      runDir: verdict.runDir,
+      gateName: options.gateName,
+    });
+  }
   if (!verdict.excluded) return out;
   if (out.stdout.trim() === "") {
     const what = verdict.status === "approved" ? "approved" : `${verdict.status}, nothing blocking`;
@@ -124,6 +144,7 @@ export async function decideStop(
 async function decideOnMerits(
   verdict: StoredVerdict,
   options: StopDecisionOptions,
+  wouldBlock?: readonly string[],
 ): Promise<HookOutput> {
   const { streak, maxBlocks } = options;
   const kind = kindOf(verdict);
@@ -182,7 +203,7 @@ async function decideOnMerits(
   }
   await options.save({ consecutiveBlocks: streak + 1 });
   return {
-    stdout: blockText(verdict, { kind, reason, runPath, reviewPath, options }),
+    stdout: blockText(verdict, { kind, reason, runPath, reviewPath, options, wouldBlock }),
     stderr: "",
     exitCode: 0,
   };
@@ -197,6 +218,8 @@ function blockText(
     runPath?: string;
     reviewPath?: string;
     options: StopDecisionOptions;
+    /** Warn mode: the lines naming the review's findings it let through (lib/gates/turn/warn.ts). */
+    wouldBlock?: readonly string[];
   },
 ): string {
   const { kind, reason, runPath, reviewPath, options } = at;
@@ -211,6 +234,7 @@ function blockText(
       findings: verdict.blocking,
       reviewPath,
       reviewApproved: verdict.status === "approved",
+      wouldBlock: at.wouldBlock,
       note,
       maxBlocks: options.maxBlocks,
     });

@@ -17,6 +17,7 @@ const CASES: {
   streak: number;
   onError?: "allow" | "block";
   onPartial?: "allow" | "block";
+  mode?: "warn";
   kind: "allow" | "message" | "block";
   counter: number;
   text?: RegExp;
@@ -163,6 +164,72 @@ const CASES: {
     text:
       /blocking finding[\s\S]*\nExcluded by rule \(not reviewed\): go\.sum \(default: go checksums\)/,
   },
+  {
+    name: "warn mode: blocking findings allow with a would-block message and reset the counter",
+    verdict: { status: "needs-attention", runDir: "/runs/w", blocking: [FINDING] },
+    streak: 2,
+    mode: "warn",
+    kind: "message",
+    counter: 0,
+    text:
+      /^review-gate \(warn mode\): would block this turn: 1 blocking finding:\n- \[high\] src\/a\.ts:3 Null dereference\nFull review: \/runs\/w\/review\.md\nThe turn goes ahead: gates\.claude_stop\.mode is "warn"/,
+  },
+  {
+    name: "warn mode: a partial review's note follows the would-block message",
+    verdict: {
+      status: "needs-attention",
+      runDir: "/r",
+      blocking: [FINDING],
+      partial: "reviewed 1 of 2 lines",
+    },
+    streak: 0,
+    mode: "warn",
+    kind: "message",
+    counter: 0,
+    text: /would block this turn[\s\S]*\nreview-gate: this turn was only PARTIALLY reviewed/,
+  },
+  {
+    name: "warn mode: on_partial block still blocks a partial review",
+    verdict: {
+      status: "needs-attention",
+      runDir: "/r",
+      blocking: [FINDING],
+      partial: "reviewed 1 of 2 lines",
+    },
+    streak: 0,
+    mode: "warn",
+    onPartial: "block",
+    kind: "block",
+    counter: 1,
+    text: /reviewed only part of this turn's changes/,
+  },
+  {
+    name: "warn mode: a gate-control finding still blocks, naming the review's as would-block",
+    verdict: {
+      status: "needs-attention",
+      runDir: "/r",
+      blocking: [FINDING, {
+        ...FINDING,
+        file: ".review-gate.json",
+        gateControl: '".review-gate.json"',
+      }],
+    },
+    streak: 0,
+    mode: "warn",
+    kind: "block",
+    counter: 1,
+    text:
+      /found 1 blocking finding in this turn's changes:\n- \[high\] \.review-gate\.json:3[\s\S]*The model's review found 1 finding that would block; it does not, as gates\.claude_stop\.mode is "warn":\n- \[high\] src\/a\.ts:3/,
+  },
+  {
+    name: "warn mode: a review that could not run is still NOT reviewed",
+    verdict: { status: "timeout", runDir: "", message: "took too long", blocking: [] },
+    streak: 0,
+    mode: "warn",
+    kind: "message",
+    counter: 0,
+    text: /NOT reviewed: timeout: took too long/,
+  },
 ];
 
 Deno.test("decideStop() decides from the verdict and the streak", async (t) => {
@@ -174,6 +241,7 @@ Deno.test("decideStop() decides from the verdict and the streak", async (t) => {
         maxBlocks: 3,
         onError: c.onError ?? "allow",
         ...(c.onPartial ? { onPartial: c.onPartial } : {}),
+        ...(c.mode ? { mode: c.mode } : {}),
         gateName: "claude-stop",
         save: (patch) => Promise.resolve(void saved.push(patch)),
       });

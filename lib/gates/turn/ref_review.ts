@@ -54,6 +54,7 @@ export async function reviewRefParts(
       current: part.tree,
       deadline: turn.deadline,
       onPartial: turn.gate.on_partial,
+      gateMode: turn.gate.mode,
       label: `${turn.door.turnLabel}: commits on ${refs} that the worktree no longer shows`,
       gate: turn.door.gateName,
       seconds: hookSeconds(turn),

@@ -33,6 +33,11 @@ export interface TurnReview {
   onPartial?: "allow" | "block";
   /** The gate's name (`claude-stop`), recorded in the ledger and held to the daily budget. */
   gate: string;
+  /**
+   * The gate's `mode` at the Stop (README "Warn first"): recorded in the ledger with what would
+   * have blocked; the Stop's decision is lib/gates/turn/decision.ts's. Absent for background work.
+   */
+  gateMode?: import("../../config/config.ts").GateMode;
   /** The hook's time in seconds (the gate's `timeout_seconds`), for "too large to review in N s". */
   seconds?: number;
 }
@@ -141,6 +146,7 @@ export function turnReviewOptions(
     useCache: true,
     onPartial: turn.onPartial,
     gate: turn.gate,
+    ...(turn.gateMode ? { gateMode: turn.gateMode } : {}),
   };
 }
 

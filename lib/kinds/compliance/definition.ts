@@ -52,6 +52,11 @@ export const complianceDefinition: KindDefinition = {
   blocking: (answer, { switches }) =>
     switches.has(FAIL_ON_MISSING) &&
     (answer as ComplianceAnswer).items.some((item) => BLOCKING_STATUSES.has(item.status)),
+  blockingCount: (answer, { switches }) =>
+    switches.has(FAIL_ON_MISSING)
+      ? (answer as ComplianceAnswer).items.filter((item) => BLOCKING_STATUSES.has(item.status))
+        .length
+      : 0,
   recordCounts(answer) {
     const counts: Record<string, number> = {};
     for (const item of (answer as ComplianceAnswer).items) {

@@ -75,6 +75,8 @@ export const reviewDefinition: KindDefinition = {
   status: (answer) => answerStatus(answer as ReviewAnswer),
   blocking: (answer, { policy, notes }) =>
     blockingFindings(answer as ReviewAnswer, policy, notes).length > 0,
+  blockingCount: (answer, { policy, notes }) =>
+    blockingFindings(answer as ReviewAnswer, policy, notes).length,
   recordCounts(answer) {
     const counts: Record<string, number> = {};
     for (const f of (answer as ReviewAnswer).findings) {
