@@ -12,6 +12,7 @@ import { stateDir } from "../store/state.ts";
 import { aggregate, type GroupBy, type Totals } from "../store/stats.ts";
 import { readWorkTallies, sumTallies, type WorkTotals } from "../store/work_ledger.ts";
 import type { CliDeps } from "./deps.ts";
+import { skipsText, statsSkips } from "./stats_skips.ts";
 
 /**
  * Read `--since`: a span back from now (`7d`, `24h`, `2w`) or a day (`2026-11-01`, UTC midnight).
@@ -71,6 +72,7 @@ export async function statsAction(
   const lines = await readRecords(state, since);
   const { total, groups } = aggregate(lines, flags.by);
   const work = sumTallies(await readWorkTallies(state), since);
+  const skips = await statsSkips(deps.env, repo.commonDir, since);
   if (flags.json) {
     deps.stdout.write(
       JSON.stringify(
@@ -80,6 +82,7 @@ export async function statsAction(
           total,
           groups,
           work,
+          skips,
         },
         null,
         2,
@@ -93,6 +96,7 @@ export async function statsAction(
   deps.stdout.write(`review-gate stats, ${span}: ${total.runs} run(s)\n`);
   deps.stdout.write(table([...groups, { key: "total", totals: total }]));
   if (work.turns > 0) deps.stdout.write(workText(work));
+  deps.stdout.write(skipsText(skips));
 }
 
 /**
