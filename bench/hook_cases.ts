@@ -16,7 +16,7 @@
  *   the cache (the hook says so, and no review ran: the fake provider's log and the runs folder did
  *   not grow).
  * - **skips**: the same Stop command and the same pushes with `REVIEW_GATE=0`, the user's skip
- *   switch (README "Gates" → "Skips"): a Stop of a session whose start was skipped too (no stamp
+ *   switch (docs/design.md "Skip records"): a Stop of a session whose start was skipped too (no stamp
  *   of its turn), and the pushes through the installed hook. Each proves that nothing was reviewed
  *   and nothing printed.
  *
