@@ -15,6 +15,10 @@
  *   both rows, puts the remote's branch back at main's tip. The row proves the verdict came from
  *   the cache (the hook says so, and no review ran: the fake provider's log and the runs folder did
  *   not grow).
+ * - **skips**: the same Stop command and the same pushes with `REVIEW_GATE=0`, the user's skip
+ *   switch (docs/design.md "Skip records"): a Stop of a session whose start was skipped too (no stamp
+ *   of its turn), and the pushes through the installed hook. Each proves that nothing was reviewed
+ *   and nothing printed.
  *
  * @module
  */
@@ -219,6 +223,46 @@ export const hookCases: CaseFactory = (ctx) => {
         }
       },
       describe: (m) => `hook says: ${m.outputs[0].trim().split("\n")[0]}`,
+    },
+    {
+      group: stopGroup,
+      name: "installed Stop command, REVIEW_GATE=0 (skipped)",
+      get cmd() {
+        return ["sh", "-c", installed.stop];
+      },
+      cwd: repo,
+      env: { ...env, REVIEW_GATE: "0" },
+      // a session whose prompt hook the switch skipped too: no stamp of its turn
+      stdin: payload("Stop").replace("bench-session", "bench-skipped"),
+      runs: 21,
+      countChildren: true,
+      setup,
+      verify: async (m) => {
+        await silent(m.outputs, "the skipped Stop hook");
+        const state = await Deno.stat(session.replace("bench-session", "bench-skipped"))
+          .catch(() => null);
+        if (state) throw new Error("review-gate answered a skipped stop");
+      },
+    },
+    {
+      group: pushGroup,
+      name: "the two pushes with REVIEW_GATE=0 through the installed hook (skipped)",
+      cmd: ["sh", "-c", pushes],
+      cwd: repo,
+      env: { ...env, REVIEW_GATE: "0" },
+      runs: 11,
+      countChildren: true,
+      setup: async () => {
+        await setup();
+        counts.fake = await lineCount(fakeLog);
+        counts.runs = await entries(runsDir);
+      },
+      verify: async (m) => {
+        await silent(m.outputs, "the skipped pushes");
+        if (await lineCount(fakeLog) !== counts.fake || await entries(runsDir) !== counts.runs) {
+          throw new Error("a skipped push was reviewed");
+        }
+      },
     },
   ];
   return cases;

@@ -10,56 +10,13 @@
 #   expires, and the stamp's tag (its first line: git's hash of the key, its name and the rest)
 #   checks out. No key file, a key that is not 64 hex digits, a tool that is missing or fails
 #   (awk, git, date), or anything else runs review-gate: a failure never replays.
-# Reads git's ref lines on stdin into $lines, as lines=$(cat) would (trailing newlines dropped),
-# with shell builtins only.
-review_gate_read_lines() {
-  lines=
-  while IFS= read -r line || [ -n "$line" ]; do
-    lines="$lines$line
-"
-  done
-  while :; do
-    case $lines in
-    *'
-') lines=${lines%?} ;;
-    *) break ;;
-    esac
-  done
-}
+# The ref lines' helpers are hooks/pre-push-lines.sh, rendered before this file.
 
 # review_gate <stamp path or ""> <git's arguments…>
 review_gate() {
   stamp_to=$1
   shift
   printf '%s\n' "$lines" | REVIEW_GATE_PUSH_STAMP="$stamp_to" {{command}} hook pre-push "$@"
-}
-
-# True when every ref line is a deletion: four fields, the local id all zeros and the remote id
-# hex, each 40 or 64 digits long (a trailing CR is ignored, blank lines skipped). Shell builtins
-# only: answering a deletion starts no program.
-review_gate_deletes_only() {
-  review_gate_cr=$(printf '\r') old_ifs=$IFS deletes=0
-  set -f
-  IFS='
-'
-  # shellcheck disable=SC2086 # split into lines on purpose
-  set -- $lines
-  IFS=$old_ifs
-  for line in "$@"; do
-    # shellcheck disable=SC2086 # split into fields on purpose, as git's ref lines are
-    review_gate_deletion ${line%"$review_gate_cr"}
-    case $? in 0) deletes=1 ;; 1) deletes=2 && break ;; esac
-  done
-  set +f
-  [ "$deletes" = 1 ]
-}
-
-# The fields of one ref line: status 0 for a deletion, 2 for a blank line, 1 otherwise.
-review_gate_deletion() {
-  [ $# = 0 ] && return 2
-  [ $# = 4 ] || return 1
-  case ${#2}:$2 in 40:*[!0]* | 64:*[!0]*) return 1 ;; 40:?* | 64:?*) ;; *) return 1 ;; esac
-  case ${#4}:$4 in 40:*[!0-9a-f]* | 64:*[!0-9a-f]*) return 1 ;; 40:?* | 64:?*) ;; *) return 1 ;; esac
 }
 
 # Prints the REVIEW_GATE_*, GIT_*, HOME and XDG_CONFIG_HOME variables, then a last line "end";

@@ -1,1 +1,1 @@
-review_gate_in="$(mktemp)" || exit 1; cat >"$review_gate_in" || exit 1; exec 9<"$review_gate_in" <"$review_gate_in"; rm -f "$review_gate_in"; [ "${REVIEW_GATE:-}" = "0" ] || {{command}} hook pre-push "$@" <&9 9<&- || exit $?; exec 9<&- # managed-by: review-gate
+review_gate_in="$(mktemp)" || exit 1; cat >"$review_gate_in" || exit 1; exec 9<"$review_gate_in" <"$review_gate_in"; rm -f "$review_gate_in"; if [ "${REVIEW_GATE:-}" = "0" ]; then {{skip}} "$@" <&9 9<&- || :; else {{command}} hook pre-push "$@" <&9 9<&- || exit $?; fi; exec 9<&- # managed-by: review-gate

@@ -10,8 +10,11 @@
 # review-gate records it (git add -A into a copy of the index), the ignored entries and the refs
 # listed again as it lists them, and every one of them must match. Anything else
 # (no stamp, a difference, a word from git, an id it cannot read plainly) runs review-gate with the
-# same input, which decides as always.
+# same input, which decides as always. A Stop the user's switch skips (REVIEW_GATE=0, false, off
+# or no) leaves its skip record (hooks/skip-record.sh, README "Skips") and allows by itself.
 payload=$(cat)
+sid=
+cwd=
 
 # One line each, or nothing: the payload's session_id (a plain token) and cwd (no escapes).
 fields() {
@@ -145,12 +148,65 @@ $tag" ] || return 1
   [ "$now" = "$tree" ]
 }
 
+# skipped <changed: false or null> <review-gate command…>: when the user's switch is on, leave the
+# Stop's skip record (its gate is the word after "hook"; whether the turn changed anything: false
+# when the stamp proved it did not, else unknown) and succeed. Inside a review child
+# (REVIEW_GATE_CHILD=1) it records nothing: review-gate returns at once there. The switch is read
+# here, as hooks/skip-record.sh reads it, before that file is sourced: its code runs only when the
+# gate is off anyway.
+skipped() {
+  [ "${REVIEW_GATE_CHILD:-}" != "1" ] || return 1
+  value=${REVIEW_GATE:-}
+  value=${value#"${value%%[![:space:]]*}"}
+  value=${value%"${value##*[![:space:]]}"}
+  case $value in
+  0 | [Ff][Aa][Ll][Ss][Ee] | [Oo][Ff][Ff] | [Nn][Oo]) ;;
+  *) return 1 ;;
+  esac
+  case $0 in
+  */*) here=${0%/*} ;;
+  *) here=. ;;
+  esac
+  [ -f "$here/skip-record.sh" ] && [ -r "$here/skip-record.sh" ] || return 1
+  # shellcheck source=/dev/null # hooks/skip-record.sh, beside this script
+  . "$here/skip-record.sh"
+  changed=$1
+  shift
+  gate=
+  prev=
+  for word in "$@"; do
+    [ "$prev" = hook ] && gate=$word
+    prev=$word
+  done
+  case $gate in claude-stop | codex-stop) ;; *) return 1 ;; esac
+  if [ -z "$sid" ]; then
+    got=$(fields) || return 1
+    sid=${got%%
+*}
+    cwd=${got#*
+}
+  fi
+  review_gate_skip_stop "$gate" "$sid" "$cwd" "$changed"
+}
+
+# review_gate_skip_stop <gate> <session id> <cwd> <changed: true, false or null>: the skip record
+# of a Stop.
+# shellcheck disable=SC2154 # review_gate_json is set by review_gate_json (hooks/skip-record.sh)
+review_gate_skip_stop() {
+  review_gate_json "$3"
+  rgt_members=",\"dir\":$review_gate_json"
+  review_gate_json "$2"
+  review_gate_skip "$1" "$rgt_members,\"session\":$review_gate_json,\"changed\":$4"
+}
+
 # A Stop answered here ends the turn as one review-gate answered does: the stamp it allowed on is
 # copied to <session>.stopped (text and tag unchanged; by builtins, no process), which a push reads to know the turn is no
 # longer open (lib/store/stop_stamps.ts); the next prompt removes both. The stamp stays: a later
 # Stop of the same turn that still changed nothing is answered here again.
 if unchanged; then
   copy_lines <"$stamp" >"${stamp%.stop}.stopped" 2>/dev/null
+  skipped false "$@"
   exit 0
 fi
+skipped null "$@" && exit 0
 printf '%s\n' "$payload" | "$@"

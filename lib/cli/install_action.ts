@@ -23,7 +23,7 @@ import {
   recordCreatedDirs,
   renderActions,
 } from "../install/file_actions.ts";
-import { selfCommand, stopScriptPrefix } from "../install/self_command.ts";
+import { pushSkipScript, selfCommand, stopScriptPrefix } from "../install/self_command.ts";
 import { visibleExecPath } from "../install/visible_exec_path.ts";
 import type { CliDeps } from "./deps.ts";
 import { gateChangeNote, guardedWords } from "./gate_change_note.ts";
@@ -60,6 +60,7 @@ export async function act(install: boolean, flags: InstallFlags, deps: CliDeps):
     repo,
     command: install ? selfCommand(self) : undefined,
     stopPrefix: install ? stopScriptPrefix(self) : undefined,
+    pushSkip: install ? pushSkipScript(self) : undefined,
     scope: flags.scope,
     projectDir: flags.projectDir,
     force: flags.force,

@@ -3,7 +3,8 @@
  * repository cost and did, from `records.jsonl` (the ledger, one line per run): runs, model calls,
  * cache hits, blocks, runs NOT reviewed, acknowledged findings, tokens and the cost providers
  * reported (Codex and Vibe report none: "not reported", never 0); once a gate ran in warn mode,
- * each gate's would-have-blocked and acknowledged rates per mode (README "Warn first").
+ * each gate's would-have-blocked and acknowledged rates per mode (README "Warn first"); and the
+ * hook runs a switch let through without a review (README "Skips": lib/cli/stats_skips.ts).
  * This file defines the command; its work, lib/cli/stats_action.ts, loads when it runs.
  *
  * @module
@@ -16,7 +17,7 @@ export const statsRoutes: CommandRoutes = {
   stats: defineCommand({
     docs: {
       brief:
-        "What the reviews of this repository cost and did (from records.jsonl), and what reviewing while the agent works cost and saved",
+        "What the reviews of this repository cost and did (from records.jsonl), what reviewing while the agent works cost and saved, and the skips the hooks recorded",
     },
     parameters: {
       flags: {

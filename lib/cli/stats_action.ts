@@ -14,6 +14,7 @@ import { readWorkTallies, sumTallies, type WorkTotals } from "../store/work_ledg
 import { modeRows } from "../store/mode_stats.ts";
 import { modesText } from "./stats_modes.ts";
 import type { CliDeps } from "./deps.ts";
+import { skipsText, statsSkips } from "./stats_skips.ts";
 
 /**
  * Read `--since`: a span back from now (`7d`, `24h`, `2w`) or a day (`2026-11-01`, UTC midnight).
@@ -74,6 +75,7 @@ export async function statsAction(
   const { total, groups } = aggregate(lines, flags.by);
   const work = sumTallies(await readWorkTallies(state), since);
   const modes = modeRows(lines);
+  const skips = await statsSkips(deps.env, repo.commonDir, since);
   if (flags.json) {
     deps.stdout.write(
       JSON.stringify(
@@ -84,6 +86,7 @@ export async function statsAction(
           groups,
           work,
           modes,
+          skips,
         },
         null,
         2,
@@ -98,6 +101,7 @@ export async function statsAction(
   deps.stdout.write(table([...groups, { key: "total", totals: total }]));
   deps.stdout.write(modesText(modes));
   if (work.turns > 0) deps.stdout.write(workText(work));
+  deps.stdout.write(skipsText(skips));
 }
 
 /**

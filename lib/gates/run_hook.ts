@@ -12,6 +12,7 @@ import {
   type HookInput,
   type HookOutput,
   hooksSwitchedOff,
+  reviewGateSkips,
 } from "./hook_io.ts";
 import { isHookName, loadHook } from "./registry.ts";
 import { takeStateNotes } from "../store/sealed.ts";
@@ -27,7 +28,8 @@ export interface HookDeps extends Omit<HookInput, "stdinText"> {
 /**
  * Run one hook: read stdin once, decide, write stdout/stderr. Never throws and never blocks on an
  * infrastructure error (invalid config, broken state dir, not a repository): the hook's `failed`
- * answers instead.
+ * answers instead. A gate the user's `REVIEW_GATE` switch turns off only leaves its skip record
+ * (lib/gates/skip_record.ts).
  *
  * @param name a hook name (lib/gates/registry.ts)
  * @param args the hook's own arguments (pre-push: remote, url)
@@ -38,7 +40,16 @@ export async function runHook(
   args: readonly string[],
   deps: HookDeps,
 ): Promise<number> {
-  if (hooksSwitchedOff(deps.env)) return 0; // before reading stdin or touching git
+  if (hooksSwitchedOff(deps.env)) {
+    // the user's switch: a gate leaves its skip record (README "Skips"); no git, no config
+    if (reviewGateSkips(deps.env) && deps.env.REVIEW_GATE_CHILD !== "1") {
+      const skips = await import("./skip_record.ts");
+      if (skips.isGateHook(name)) {
+        await skips.recordSwitchedOff(name, args, { ...deps, now: deps.now() });
+      }
+    }
+    return 0; // before touching git
+  }
   if (!isHookName(name)) throw new Error(`Unknown hook "${name}"`);
   const input: HookInput = {
     stdinText: "",

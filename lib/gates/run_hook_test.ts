@@ -48,12 +48,30 @@ Deno.test("the hooks' failure texts neutralise control and bidi characters of th
   assert.doesNotMatch(message, RAW_CONTROL);
 });
 
-Deno.test("runHook() returns 0 at once, before stdin or git, for every spelling of REVIEW_GATE off", async () => {
-  for (const value of ["0", "false", "OFF", " no ", "False"]) {
-    for (const name of ["pre-push", "claude-stop", "claude-prompt"]) {
-      const d = deps({ REVIEW_GATE: value });
-      assert.equal(await runHook(name, ["origin", "url"], d), 0);
-      assert.deepEqual(d.touched, [], `${name} with REVIEW_GATE=${JSON.stringify(value)}`);
+Deno.test("runHook() returns 0 at once, before git, for every spelling of REVIEW_GATE off; a gate reads stdin for its skip record", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    for (const value of ["0", "false", "OFF", " no ", "False"]) {
+      for (const name of ["pre-push", "claude-stop", "claude-prompt"]) {
+        const d = deps({ REVIEW_GATE: value, HOME: home });
+        assert.equal(await runHook(name, ["origin", "url"], d), 0);
+        const read = name === "claude-prompt" ? [] : ["stdin"];
+        assert.deepEqual(d.touched, read, `${name} with REVIEW_GATE=${JSON.stringify(value)}`);
+      }
     }
+    const lines = (await Deno.readTextFile(`${home}/.local/state/review-gate/skips.jsonl`))
+      .trim().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(
+      lines.map((l) => [l.gate, l.value, l.via]),
+      ["0", "false", "OFF", " no ", "False"].flatMap((v) => [
+        ["pre-push", v, "review-gate"],
+        ["claude-stop", v, "review-gate"],
+      ]),
+    );
+    const child = deps({ REVIEW_GATE: "0", REVIEW_GATE_CHILD: "1", HOME: home });
+    assert.equal(await runHook("pre-push", ["origin", "url"], child), 0);
+    assert.deepEqual(child.touched, [], "inside a review child nothing is a skip");
+  } finally {
+    await Deno.remove(home, { recursive: true });
   }
 });

@@ -23,6 +23,11 @@ export interface InstallContext {
   command?: string;
   /** Words put before `command` in the agents' Stop hooks (the Stop hook script), if any. */
   stopPrefix?: string;
+  /**
+   * The skip record's script review-gate's pre-push line runs under `REVIEW_GATE=0`, if any
+   * (lib/install/self_command.ts `pushSkipScript`).
+   */
+  pushSkip?: string;
   /** `--scope` for settings-file targets; absent for `uninstall` without one (every scope). */
   scope?: ClaudeScope;
   /** `--project-dir`: where the agent is started (default: the repository root). */
@@ -68,6 +73,7 @@ const gitTarget: InstallTarget = {
       runner: context.runner,
       cwd: context.cwd,
       command: context.command,
+      skipCommand: context.pushSkip,
       dryRun: true,
       diff: context.diff,
       force: context.force,

@@ -86,8 +86,26 @@ export function selfCommand(options: SelfCommandOptions): string {
  * ```
  */
 export function stopScriptPrefix(options: SelfCommandOptions): string | undefined {
-  const name = basename(options.execPath).toLowerCase();
-  if (name !== "deno" && name !== "deno.exe") return undefined;
+  return hookScript(options, "turn-stop.sh");
+}
+
+/**
+ * The shell words that run the skip record's script (`hooks/pre-push-skip.sh` beside `main.ts`),
+ * which review-gate's line in a hook file it does not own (husky's `.husky/pre-push`) runs when
+ * `REVIEW_GATE=0` skips the review (README "Skips").
+ *
+ * @param options as for {@linkcode selfCommand}
+ * @returns `sh '<checkout>/hooks/pre-push-skip.sh'`, or `undefined` for a compiled binary (no
+ *   script on disk: the line then records no skip)
+ */
+export function pushSkipScript(options: SelfCommandOptions): string | undefined {
+  return hookScript(options, "pre-push-skip.sh");
+}
+
+/** `sh '<dir of main.ts>/hooks/<name>'` when review-gate runs as `deno run main.ts`. */
+function hookScript(options: SelfCommandOptions, name: string): string | undefined {
+  const exec = basename(options.execPath).toLowerCase();
+  if (exec !== "deno" && exec !== "deno.exe") return undefined;
   if (!options.mainPath || !isAbsolute(options.mainPath)) return undefined;
-  return `sh ${shellQuote(join(dirname(options.mainPath), "hooks", "turn-stop.sh"))}`;
+  return `sh ${shellQuote(join(dirname(options.mainPath), "hooks", name))}`;
 }

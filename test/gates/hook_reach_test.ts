@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { renderHookLine } from "../../lib/install/git/stub.ts";
-import { selfCommand } from "../../lib/install/self_command.ts";
+import { pushSkipScript, selfCommand } from "../../lib/install/self_command.ts";
 import {
   blockingScenario,
   commitToken,
@@ -136,9 +136,10 @@ Deno.test("a line an older install appended after exit 0 is unreachable: doctor 
     assert.equal(await providerCalls(sb), 0);
 
     assert.equal((await runCli(sb, ["install", "--git"])).code, 0);
+    const skip = pushSkipScript({ execPath: Deno.execPath(), mainPath: MAIN });
     assert.equal(
       await Deno.readTextFile(file),
-      `${renderHookLine(command)}\necho checking\nexit 0\n`,
+      `${renderHookLine(command, skip)}\necho checking\nexit 0\n`,
     );
     assert.match(
       (await runCli(sb, ["doctor"])).stdout,

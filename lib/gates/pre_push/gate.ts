@@ -45,6 +45,7 @@ import { renderNotReviewed, renderRulesNotApplied, renderVerdict } from "./messa
 import { type PushRange, type PushRangeResult, resolvePushRange } from "./range.ts";
 import { parsePushLines, type PushUpdate } from "./stdin.ts";
 import { type Advertised, rememberedRemote } from "./remote_refs.ts";
+import { recordDisabledPush } from "./disabled_skip.ts";
 
 /** Most ref updates reviewed (cached or by the model) in one push; the rest are NOT reviewed. */
 export const MAX_REVIEWED_REFS = 20;
@@ -82,7 +83,14 @@ interface Push {
   fromMemoOnly: boolean;
   /** What the remote advertises, asked at most once per push and only when a range needs it. */
   advertised: () => Promise<Advertised>;
+  /** The updates the remote's config let through with the gate disabled (their skip record). */
+  disabledByRemote: PushUpdate[];
 }
+
+/** Where the push-wide config that disables the gate comes from, for its skip record. */
+const USER_DISABLED = "gates.pre_push.enabled is false in the user config or environment";
+/** Where a range's config that disables the gate comes from. */
+const REMOTE_DISABLED = `gates.pre_push.enabled is false in the ${REPO_CONFIG_FILE} the remote has`;
 
 /**
  * Run the pre-push gate. The skip switches (`REVIEW_GATE=0`, `REVIEW_GATE_CHILD=1`) are checked
@@ -126,6 +134,9 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
         "the pre-push gate is disabled (gates.pre_push.enabled is false in your user config or environment; review-gate gate enable pre-push --user turns it on)",
       ));
     }
+    stderr.push(
+      await recordDisabledPush(input, { remote: args.remote, repo, updates }, USER_DISABLED),
+    );
     return { stdout: "", stderr: stderr.join(""), exitCode: 0 };
   }
   const push: Push = {
@@ -142,6 +153,7 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
     // a held user config rests on the turn records, which the push stamp's key does not hold
     fromMemoOnly: user.kind === "file" && reviewer.heldBack.length === 0,
     advertised: rememberedRemote(input.runner, repo.root, args.url || args.remote),
+    disabledByRemote: [],
   };
   let reviewed = 0;
   const overBound: string[] = [];
@@ -158,6 +170,12 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
     if (outcome === "reviewed") reviewed++;
   }
   if (overBound.length > 0) reportOverBound(push, overBound);
+  const updatesOff = push.disabledByRemote;
+  if (updatesOff.length > 0) {
+    stderr.push(
+      await recordDisabledPush(input, { ...args, repo, updates: updatesOff }, REMOTE_DISABLED),
+    );
+  }
   const output = { stdout: "", stderr: stderr.join(""), exitCode: push.exitCode };
   if (overBound.length === 0 && notes.length === 0) await stampReplay(push, output);
   return output;
@@ -224,6 +242,7 @@ async function gateUpdate(
       `the pre-push gate is disabled (gates.pre_push.enabled is false in the ${REPO_CONFIG_FILE} the remote already has)`,
     ));
     push.fromMemoOnly = false;
+    push.disabledByRemote.push(update);
     return "skipped";
   }
   for (const note of range.notes) push.stderr.push(`review-gate: ${note}\n`);

@@ -68,6 +68,22 @@ import { readUserConfigText } from "../../config/config.ts";
 import { reviewerRecord } from "./reviewer_identity.ts";
 import { otherWorktreeStates, unseenInOtherWorktrees } from "./other_worktrees.ts";
 
+/**
+ * The skip record of a Stop the disabled gate let through (README "Skips").
+ *
+ * @returns a stderr line when the record could not be written, else ""
+ */
+async function recordDisabledStop(input: HookInput, door: TurnDoor, repo: Repo): Promise<string> {
+  const { recordSkip, stopSkip } = await import("../skip_record.ts");
+  const where = `the ${door.gateName} gate is disabled in the config`;
+  const record = stopSkip(
+    { env: input.env, cwd: input.cwd, now: input.now() },
+    { gate: door.gateName, stdinText: input.stdinText, repo: repo.commonDir },
+    { reason: "disabled", where },
+  );
+  return await recordSkip(input.env, record);
+}
+
 /** Seconds kept between our internal deadline and the hook timeout Claude Code enforces. */
 export const DEADLINE_MARGIN_SECONDS = 15;
 
@@ -90,7 +106,10 @@ export async function runStopGate(input: HookInput, door: TurnDoor): Promise<Hoo
     // the gate is off by the trusted config: the session's baseline is stale from here on
     const parsed = opened.disabledIn ? door.parse(input.stdinText) : null;
     if (parsed?.ok) await forgetSession(opened.disabledIn!, parsed.payload.session_id);
-    return { ...ALLOW, stderr: opened.why ? `${opened.why}\n` : "" };
+    const recorded = opened.disabledIn
+      ? await recordDisabledStop(input, door, opened.disabledIn)
+      : "";
+    return { ...ALLOW, stderr: (opened.why ? `${opened.why}\n` : "") + recorded };
   }
   if (opened.kind === "not-reviewed") {
     const { buildStopMessage } = await import("./answer.ts");

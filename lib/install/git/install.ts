@@ -47,6 +47,12 @@ export interface GitHookOptions {
   cwd: string;
   /** Command prefix from `selfCommand()`; needed by install only. */
   command?: string;
+  /**
+   * What review-gate's line in a hook file it does not own runs instead of `command` when
+   * `REVIEW_GATE=0` skips it: the skip record's script (lib/install/self_command.ts
+   * `pushSkipScript`); absent, the line records nothing (a compiled binary has no script on disk).
+   */
+  skipCommand?: string;
   /** Plan and describe, write nothing. */
   dryRun?: boolean;
   /** Describe each file change as a diff (default), or as one line per file. */
@@ -80,9 +86,10 @@ export async function installGitHook(options: GitHookOptions): Promise<GitHookRe
   if (!options.command) throw new UsageError("Cannot install the pre-push hook without a command");
   const hooksDir = await ensureInstallableHooksDir(options.runner, options.cwd);
   const husky = huskyDirOf(hooksDir);
+  const line = { command: options.command, skip: options.skipCommand };
   const plan = husky
-    ? await planHuskyInstall(husky, options.command)
-    : await planStubInstall(hooksDir, options.command, options.force ?? false);
+    ? await planHuskyInstall(husky, line)
+    : await planStubInstall(hooksDir, line, options.force ?? false);
 
   const { runner, cwd } = options;
   const note = await insideWorktreeNote(hooksDir, { runner, cwd, husky: husky !== null });
@@ -127,7 +134,18 @@ async function finish(
   };
 }
 
-async function planStubInstall(hooksDir: string, command: string, force: boolean): Promise<Plan> {
+/** The commands our line runs: the review, and the skip record under `REVIEW_GATE=0`. */
+interface LineCommands {
+  command: string;
+  skip?: string;
+}
+
+async function planStubInstall(
+  hooksDir: string,
+  line: LineCommands,
+  force: boolean,
+): Promise<Plan> {
+  const { command } = line;
   const hook = join(hooksDir, "pre-push");
   const chained = join(hooksDir, CHAINED_HOOK_NAME);
   const actions: FileAction[] = [];
@@ -138,7 +156,7 @@ async function planStubInstall(hooksDir: string, command: string, force: boolean
   const current = hookInfo ? await readTextOrNull(hook) : null;
 
   if (hookInfo && typeof current === "string" && !isOurStub(current) && isManaged(current)) {
-    return { layout: "inline", ...await planLineInstall(hook, { command, husky: false }) };
+    return { layout: "inline", ...await planLineInstall(hook, { ...line, husky: false }) };
   }
   if (hookInfo && typeof current === "string" && isOurStub(current)) {
     return refreshStub({ hook, info: hookInfo, current, command, chainedExists });
@@ -166,7 +184,7 @@ async function planStubInstall(hooksDir: string, command: string, force: boolean
     if (!executable) notes.push(`The existing hook stays non-executable, so it is still not run.`);
     // Only a hook git runs can carry our line; a non-executable one (--force) is chained unrun.
     const inline = executable
-      ? await planInlineInstead(hook, { current, info: hookInfo, command, force })
+      ? await planInlineInstead(hook, { current, info: hookInfo, line, force })
       : null;
     if (inline) return inline;
     actions.push({
@@ -237,7 +255,7 @@ async function planInlineInstead(
   found: {
     current: string | null | undefined;
     info: Deno.FileInfo;
-    command: string;
+    line: LineCommands;
     force: boolean;
   },
 ): Promise<Plan | null> {
@@ -246,7 +264,7 @@ async function planInlineInstead(
   const why =
     `The existing hook "${hook}" finds itself through $0 (its name or folder), so renaming it to chain it would change what it does`;
   if (isShellScript(current)) {
-    const plan = await planLineInstall(hook, { command: found.command, husky: false });
+    const plan = await planLineInstall(hook, { ...found.line, husky: false });
     return {
       layout: "inline",
       ...plan,
@@ -255,7 +273,7 @@ async function planInlineInstead(
   }
   if (found.force) return null;
   throw new UsageError(
-    `${why}, and it is not a shell script, so a line cannot go in it. Call review-gate from it yourself, first thing, with git's arguments and stdin (${found.command} hook pre-push "$@"), or pass --force to rename and chain it anyway`,
+    `${why}, and it is not a shell script, so a line cannot go in it. Call review-gate from it yourself, first thing, with git's arguments and stdin (${found.line.command} hook pre-push "$@"), or pass --force to rename and chain it anyway`,
   );
 }
 
@@ -298,8 +316,8 @@ async function planStubUninstall(hooksDir: string): Promise<Plan> {
   return { layout: chainedExists ? "chained" : "plain", actions, notes };
 }
 
-async function planHuskyInstall(huskyDir: string, command: string): Promise<Plan> {
-  const plan = await planLineInstall(join(huskyDir, "pre-push"), { command, husky: true });
+async function planHuskyInstall(huskyDir: string, line: LineCommands): Promise<Plan> {
+  const plan = await planLineInstall(join(huskyDir, "pre-push"), { ...line, husky: true });
   const notes = [
     "husky manages the hooks here: review-gate adds one line to .husky/pre-push, before its first command.",
     ...plan.notes,

@@ -49,16 +49,18 @@ export async function readHookText(path: string): Promise<string | null> {
  * Plan adding (or moving up, or refreshing) our line in `file`.
  *
  * @param file the hook file (may not exist: it is created with a shebang and a marker)
- * @param options the command our line runs; `husky` when the file is `.husky/pre-push`
+ * @param options the command our line runs, and `skip`, what it runs instead under
+ *   `REVIEW_GATE=0` (lib/install/git/stub.ts `renderHookLine`); `husky` when the file is
+ *   `.husky/pre-push`
  * @returns the write action (none when the file already holds exactly our line in place)
  * @throws {UsageError} when the file is not a shell script or not UTF-8 text, with what to do
  */
 export async function planLineInstall(
   file: string,
-  options: { command: string; husky: boolean },
+  options: { command: string; skip?: string; husky: boolean },
 ): Promise<LinePlan> {
   const current = await readHookText(file);
-  const inserted = insertOurLine(current, renderHookLine(options.command), options);
+  const inserted = insertOurLine(current, renderHookLine(options.command, options.skip), options);
   if (!inserted.ok) {
     throw new UsageError(
       `Cannot add review-gate's line to "${file}": ${inserted.reason}. Call review-gate from it yourself, first thing, with git's arguments and stdin (${options.command} hook pre-push "$@"), or replace it with a shell script`,

@@ -12,6 +12,8 @@ import plainTemplate from "../../../hooks/pre-push.sh" with { type: "text" };
 import chainedTemplate from "../../../hooks/pre-push-chained.sh" with { type: "text" };
 import lineTemplate from "../../../hooks/pre-push-line.sh" with { type: "text" };
 import fastTemplate from "../../../hooks/pre-push-fast.sh" with { type: "text" };
+import linesScript from "../../../hooks/pre-push-lines.sh" with { type: "text" };
+import skipScript from "../../../hooks/skip-record.sh" with { type: "text" };
 import { fillTemplate } from "../../base/template.ts";
 
 /** The fingerprint every file or line we write carries. */
@@ -28,11 +30,13 @@ export const CHAINED_HOOK_NAME = "pre-push.review-gate-chained";
  *   arguments and stdin bytes (buffered once in a temp file) and fails when it fails. Either way the
  *   stub answers a deletion-only push, and a re-push whose verdicts review-gate took from its cache
  *   last time with every input unchanged, without starting review-gate (`hooks/pre-push-fast.sh`;
- *   the stamps are written by lib/gates/pre_push/push_stamp.ts)
+ *   the stamps are written by lib/gates/pre_push/push_stamp.ts); a push `REVIEW_GATE=0` skips
+ *   leaves its skip record (`hooks/skip-record.sh`, README "Skips") without starting review-gate
  * @returns POSIX sh text ending in a newline
  */
 export function renderPrePushStub(command: string, options: { chained?: boolean } = {}): string {
-  const fast_path = fillTemplate(fastTemplate, { command }).trimEnd();
+  const fast_path = [linesScript, fillTemplate(fastTemplate, { command }), skipScript]
+    .map((text) => text.trimEnd()).join("\n\n");
   return options.chained
     ? fillTemplate(chainedTemplate, { chained_name: CHAINED_HOOK_NAME, fast_path })
     : fillTemplate(plainTemplate, { fast_path });
@@ -42,13 +46,16 @@ export function renderPrePushStub(command: string, options: { chained?: boolean 
  * The one line added to a hook file we do not own (husky runs `.husky/pre-push` with `sh -e`). It
  * reads stdin (git's ref lines) into a temp file, opens it twice and deletes it, runs our hook on
  * one copy and leaves the other as the script's stdin, so the commands after it see the same
- * bytes; a blocking review exits the script with our code.
+ * bytes; a blocking review exits the script with our code. Under `REVIEW_GATE=0` it runs `skip`
+ * instead (the skip record's script, whose failure never stops the script).
  *
  * @param command shell command prefix from `selfCommand()`
+ * @param skip the skip record's command (lib/install/self_command.ts `pushSkipScript`); default
+ *   `:` (nothing is recorded)
  * @returns one line without its newline
  */
-export function renderHookLine(command: string): string {
-  return fillTemplate(lineTemplate, { command }).trimEnd();
+export function renderHookLine(command: string, skip = ":"): string {
+  return fillTemplate(lineTemplate, { command, skip }).trimEnd();
 }
 
 /** True when hook text (a file or a line) carries our marker. */

@@ -17,4 +17,12 @@ Deno.test("renderPrePushStub() output passes shellcheck in both shapes", async (
   await assertShellcheckClean(plain);
   await assertShellcheckClean(chained);
   await assertShellcheckClean(`#!/bin/sh\n${renderHookLine(CMD)}\n`);
+  await assertShellcheckClean(`#!/bin/sh\n${renderHookLine(CMD, "sh '/opt/rg/hooks/x.sh'")}\n`);
+});
+
+Deno.test('the skip record\'s scripts pass shellcheck (README "Skips")', async () => {
+  for (const name of ["pre-push-skip.sh", "skip-record.sh", "pre-push-lines.sh"]) {
+    const text = await Deno.readTextFile(new URL(`../../../hooks/${name}`, import.meta.url));
+    await assertShellcheckClean(text.startsWith("#!") ? text : `#!/bin/sh\n${text}`);
+  }
 });

@@ -1,0 +1,73 @@
+import assert from "node:assert/strict";
+import { isGateHook, pushSkip, stopSkip, withoutUserInfo } from "./skip_record.ts";
+
+const NOW = new Date("2026-12-03T09:12:00.000Z");
+const A = "a".repeat(40);
+const Z = "0".repeat(40);
+
+Deno.test("isGateHook() holds the gates only: prompt, work and guard hooks review nothing", () => {
+  assert.deepEqual(
+    ["pre-push", "claude-stop", "codex-stop", "claude-prompt", "claude-work", "claude-guard"].map(
+      isGateHook,
+    ),
+    [true, true, true, false, false, false],
+  );
+});
+
+Deno.test("withoutUserInfo() drops a URL's user and password, nothing else", () => {
+  assert.equal(
+    withoutUserInfo("https://me:s3cret@host.example/a/b.git"),
+    "https://host.example/a/b.git",
+  );
+  assert.equal(withoutUserInfo("https://tok@en@host/x"), "https://host/x");
+  assert.equal(withoutUserInfo("ssh://git@host/x@y"), "ssh://host/x@y");
+  assert.equal(withoutUserInfo("git@github.com:o/r.git"), "git@github.com:o/r.git");
+  assert.equal(withoutUserInfo("origin"), "origin");
+});
+
+Deno.test("pushSkip() names the refs, the remote, the directory and who pushed", () => {
+  const lines = Array.from({ length: 22 }, (_, i) => `refs/heads/b${i} ${A} refs/heads/b${i} ${Z}`);
+  const env = { USER: "", LOGNAME: "alice", GIT_DIR: "/r/.git/worktrees/w", CLAUDECODE: "1" };
+  assert.deepEqual(
+    pushSkip({ env, cwd: "/w", now: NOW }, {
+      lines: `${lines.join("\r\n")}\n\n`,
+      remote: "https://u:p@h/r",
+    }, { reason: "env", value: "0" }),
+    {
+      at: "2026-12-03T09:12:00.000Z",
+      gate: "pre-push",
+      reason: "env",
+      value: "0",
+      dir: "/w",
+      gitDir: "/r/.git/worktrees/w",
+      user: "alice",
+      agent: "CLAUDECODE",
+      remote: "https://h/r",
+      refs: lines.slice(0, 20),
+      moreRefs: 2,
+    },
+  );
+});
+
+Deno.test("stopSkip() takes the session and cwd from the payload, when it can read them", () => {
+  const payload = JSON.stringify({ session_id: "s-1", cwd: "/r/src", hook_event_name: "Stop" });
+  const source = { env: { USER: "bob" }, cwd: "/hook", now: NOW };
+  const why = { reason: "disabled" as const, where: "config" };
+  assert.deepEqual(
+    stopSkip(source, { gate: "codex-stop", stdinText: payload, repo: "/r/.git" }, why),
+    {
+      at: "2026-12-03T09:12:00.000Z",
+      gate: "codex-stop",
+      reason: "disabled",
+      where: "config",
+      dir: "/r/src",
+      repo: "/r/.git",
+      session: "s-1",
+      changed: null,
+      user: "bob",
+    },
+  );
+  const unread = stopSkip(source, { gate: "claude-stop", stdinText: "not json" }, why);
+  assert.equal(unread.dir, "/hook");
+  assert.equal(unread.session, undefined);
+});
