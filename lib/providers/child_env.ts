@@ -98,6 +98,20 @@ export function withFakeDeno(env: Record<string, string>): Record<string, string
   return env.REVIEW_GATE_FAKE_DENO ? env : { ...env, REVIEW_GATE_FAKE_DENO: Deno.execPath() };
 }
 
+/** Names a verdict's cache key leaves out: review-gate's own settings, and secrets. */
+const NOT_ANSWER_KEY = /^REVIEW_GATE_|(KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)$/i;
+
+/**
+ * Whether a variable's name is left out of a verdict's cache key (lib/providers/reviewer_env.ts
+ * `answerEnvKey`, and each `CarriedConfig.answerKey`): review-gate's own settings, and secrets (a
+ * rotated key changes no answer).
+ *
+ * @param name a variable's name
+ */
+export function notAnswerKey(name: string): boolean {
+  return NOT_ANSWER_KEY.test(name);
+}
+
 /** True for an environment value that switches something on ("1", "true", "yes"). */
 export function truthy(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());

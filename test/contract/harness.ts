@@ -1,5 +1,5 @@
 /**
- * Drives our real adapters (lib/providers/claude.ts, codex.ts) and the real session runner
+ * Drives our real adapters (lib/providers/claude/adapter.ts, codex/adapter.ts) and the real session runner
  * (`callStructured` in lib/session/call.ts) against the real CLIs pointed at the loopback mocks, with
  * the real decoder, runner, workspace (the read-only copy of the worktree's tree the CLI runs in)
  * and read-only proof. Only the model is fake. The CLI's environment is what the adapter builds
