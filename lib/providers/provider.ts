@@ -45,6 +45,12 @@ export interface ProviderMeta<N extends string = string> {
     readonly names?: readonly string[];
     readonly prefixes: readonly string[];
   };
+  /**
+   * Files and folders of a working tree this CLI reads as its instructions, settings or
+   * environment whatever its flags say: the private copy every review runs in leaves them out, at
+   * any depth, names compared case-insensitively (lib/git/tree_copy.ts; README "Security model").
+   */
+  readonly projectFiles: { readonly files: readonly string[]; readonly dirs: readonly string[] };
 }
 
 /** Token usage reported by the provider, when it reports any. */

@@ -18,6 +18,7 @@ import type { CarriedConfig, ProviderAdapter, ProviderMeta } from "./provider.ts
 import { CLAUDE_META } from "./claude/meta.ts";
 import { CODEX_META } from "./codex/meta.ts";
 import { VIBE_META } from "./vibe/meta.ts";
+import { QWEN_META } from "./qwen/meta.ts";
 
 /** One registered provider: its facts, its adapter, and what its child carries (when it does). */
 interface ProviderEntry<M extends ProviderMeta> {
@@ -45,6 +46,11 @@ const PROVIDERS = [
   entry({
     meta: VIBE_META,
     adapter: async () => (await import("./vibe/adapter.ts")).vibeAdapter,
+  }),
+  entry({
+    meta: QWEN_META,
+    adapter: async () => (await import("./qwen/adapter.ts")).qwenAdapter,
+    carried: async () => (await import("./qwen/child.ts")).qwenCarried,
   }),
 ] as const;
 

@@ -13,7 +13,7 @@ import {
 import { isReviewerVar } from "./reviewer_env.ts";
 
 Deno.test("getProvider() returns the adapter for each name", async () => {
-  assert.deepEqual(PROVIDER_NAMES, ["claude", "codex", "vibe"]);
+  assert.deepEqual(PROVIDER_NAMES, ["claude", "codex", "vibe", "qwen"]);
   for (const name of PROVIDER_NAMES) assert.equal((await getProvider(name)).name, name);
 });
 
@@ -54,7 +54,10 @@ Deno.test("isProviderName() accepts registered names only", () => {
 Deno.test("getProvider() refuses an unknown name, listing the choices", async () => {
   await assert.rejects(getProvider("gemini"), (e: unknown) => {
     assert.ok(e instanceof UsageError);
-    assert.equal(e.message, 'Unknown provider "gemini": choose one of "claude", "codex", "vibe"');
+    assert.equal(
+      e.message,
+      'Unknown provider "gemini": choose one of "claude", "codex", "vibe", "qwen"',
+    );
     assert.equal(e.exitCode, 2);
     return true;
   });

@@ -16,4 +16,6 @@ export const CLAUDE_META = {
   dialect: "without-root-ids",
   maxPromptBytes: null,
   reviewerVars: { names: ["CLAUDE_CONFIG_DIR"], prefixes: ["ANTHROPIC_", "CLAUDE_CODE_USE_"] },
+  // --setting-sources "" and --strict-mcp-config keep .claude/, CLAUDE.md and .mcp.json out
+  projectFiles: { files: [], dirs: [] },
 } as const satisfies ProviderMeta;

@@ -25,7 +25,7 @@
  * @module
  */
 import { join } from "../../base/path.ts";
-import { allowlistEnv, type EnvRule } from "../child_env.ts";
+import { allowlistEnv, type EnvRule, parseDotenv } from "../child_env.ts";
 import type { CarriedConfig } from "../provider.ts";
 import { pathExists } from "../../base/path_exists.ts";
 
@@ -124,20 +124,6 @@ export function codexEnvRule(carried: Toml): EnvRule {
   }
   const id = String(carried.model_provider ?? "");
   return { names, prefixes: /bedrock/i.test(id) ? ["AWS_"] : [] };
-}
-
-/** `KEY=value` lines of a `.env` file (quotes stripped, comments and `export ` ignored). */
-export function parseDotenv(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim().replace(/^export\s+/, "");
-    const eq = line.indexOf("=");
-    if (line.startsWith("#") || eq <= 0) continue;
-    let value = line.slice(eq + 1).trim();
-    if (/^(["']).*\1$/.test(value)) value = value.slice(1, -1);
-    out[line.slice(0, eq).trim()] = value;
-  }
-  return out;
 }
 
 /**

@@ -16,4 +16,10 @@ export const CODEX_META = {
   dialect: "openai-strict",
   maxPromptBytes: null,
   reviewerVars: { prefixes: ["OPENAI_", "CODEX_"] },
+  // AGENTS.md and skills reach the model outside our fence, even untrusted (docs/providers.md
+  // "Codex read-only holes")
+  projectFiles: {
+    files: ["AGENTS.md", "AGENTS.override.md"],
+    dirs: [".codex", ".agents"],
+  },
 } as const satisfies ProviderMeta;

@@ -17,4 +17,6 @@ export const VIBE_META = {
   // the prompt is one argv element, which Linux caps at 128 KiB (MAX_ARG_STRLEN)
   maxPromptBytes: 120 * 1024,
   reviewerVars: { prefixes: ["MISTRAL_", "VIBE_"] },
+  // not verified against the real CLI (docs/providers.md "Mistral Vibe")
+  projectFiles: { files: [], dirs: [] },
 } as const satisfies ProviderMeta;
