@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the pinned provider CLIs (Claude Code, Codex) used by the contract tests
+# Installs the pinned provider CLIs (Claude Code, Codex, Qwen Code) used by the contract tests
 # (test/contract/) into a cache directory outside the repo and prints their bin paths.
 #
 # Pins: test/contract/versions.ts (keep both in sync; the version guard test fails otherwise).
@@ -7,12 +7,14 @@
 #
 # Usage: scripts/install_provider_clis.sh [--quiet]
 #   env REVIEW_GATE_CLI_CACHE  cache root (default $HOME/.cache/review-gate-clis)
-# Output (stdout), one line per CLI:  claude=<abs bin path>  codex=<abs bin path>
+# Output (stdout), one line per CLI:  claude=<abs bin path>  codex=<abs bin path>  qwen=<…>
 # Exit: 0 installed and `--version` ran; 1 install or verification failed.
 set -euo pipefail
 
 CLAUDE_VERSION="2.1.332"
 CODEX_VERSION="0.171.0"
+# the 0.15 line is the newest that runs on Node 20
+QWEN_VERSION="0.15.10"
 CACHE="${REVIEW_GATE_CLI_CACHE:-$HOME/.cache/review-gate-clis}"
 
 log() { echo "install_provider_clis: $*" >&2; }
@@ -62,7 +64,10 @@ verify() {
 
 claude_bin="$(install_one @anthropic-ai/claude-code "$CLAUDE_VERSION" claude)"
 codex_bin="$(install_one @openai/codex "$CODEX_VERSION" codex)"
+qwen_bin="$(install_one @qwen-code/qwen-code "$QWEN_VERSION" qwen)"
 verify "$claude_bin" "$CLAUDE_VERSION"
 verify "$codex_bin" "$CODEX_VERSION"
+verify "$qwen_bin" "$QWEN_VERSION"
 echo "claude=$claude_bin"
 echo "codex=$codex_bin"
+echo "qwen=$qwen_bin"

@@ -1,14 +1,17 @@
 /**
- * Schema dialects: the shape each provider receives, derived from the canonical schema, never
- * hand-kept (docs/design.md "Answer schemas").
+ * Schema dialects: the shapes a provider CLI may receive, derived from the canonical schema, never
+ * hand-kept (docs/design.md "Answer schemas"). Each provider names its dialect in its folder's
+ * `meta.ts` (lib/providers/registry.ts).
  *
- * - claude: `--json-schema` is checked by Claude Code with draft-07 Ajv, which refuses a 2020-12
- *   `$schema` (docs/providers.md "Claude Code argv"): drop root `$schema` and `$id`.
- * - codex: OpenAI strict mode (docs/providers.md "Codex strict mode"): also drop root
- *   `$schema`/`$id`; `minLength ≥ 1`
+ * - without-root-ids: for a CLI that compiles the schema with a draft-07 Ajv, which refuses a
+ *   2020-12 `$schema` (Claude Code's `--json-schema`, docs/providers.md "Claude Code argv"): drop
+ *   root `$schema` and `$id`.
+ * - openai-strict: OpenAI strict mode (Codex's `--output-schema`, docs/providers.md "Codex strict
+ *   mode"): also drop root `$schema`/`$id`; `minLength ≥ 1`
  *   becomes `pattern: "\\S"`, other `minLength`/`maxLength` are dropped (the decoder still enforces
  *   the canonical schema); the result is linted and must be clean. Descriptions are kept.
- * - vibe: no schema flag; the canonical schema goes into the prompt as text.
+ * - canonical: the canonical schema as it is, for a CLI with no schema flag (Vibe: it goes into
+ *   the prompt as text).
  *
  * Pure: no I/O, no ajv.
  *
@@ -16,9 +19,9 @@
  */
 
 import { lintCodexSchema } from "./codex_lint.ts";
-import type { JsonSchema, SchemaDialect } from "./types.ts";
+import { type JsonSchema, SCHEMA_DIALECTS, type SchemaDialect } from "./types.ts";
 
-/** The Codex dialect of a schema still breaks strict mode (a defect in the canonical schema). */
+/** The openai-strict dialect of a schema still breaks strict mode (a defect in the canonical schema). */
 export class SchemaDialectError extends Error {
   /** One line per strict-mode problem, from `lintCodexSchema()`. */
   readonly problems: readonly string[];
@@ -88,16 +91,16 @@ function isSchema(value: unknown): value is JsonSchema {
  * Derive the schema a provider receives.
  *
  * @param schema canonical Draft 2020-12 schema (not modified)
- * @param dialect `"claude"` (no root `$schema`/`$id`), `"codex"` (strict mode) or `"vibe"` (the
- *   canonical schema, copied)
+ * @param dialect `"without-root-ids"` (no root `$schema`/`$id`), `"openai-strict"` (strict mode) or
+ *   `"canonical"` (the canonical schema, copied)
  * @returns a fresh schema object
- * @throws {SchemaDialectError} when the codex dialect still breaks strict mode
+ * @throws {SchemaDialectError} when the openai-strict dialect still breaks strict mode
  */
 export function schemaDialect(schema: JsonSchema, dialect: SchemaDialect): JsonSchema {
   switch (dialect) {
-    case "claude":
+    case "without-root-ids":
       return withoutRootIds(schema);
-    case "codex": {
+    case "openai-strict": {
       const strict = toStrict(withoutRootIds(schema));
       const problems = lintCodexSchema(strict);
       if (problems.length > 0) {
@@ -111,23 +114,28 @@ export function schemaDialect(schema: JsonSchema, dialect: SchemaDialect): JsonS
       }
       return strict;
     }
-    case "vibe":
+    case "canonical":
       return structuredClone(schema) as JsonSchema;
     default:
-      throw new Error(`Unknown schema dialect "${dialect as string}": use claude, codex or vibe`);
+      throw new Error(
+        `Unknown schema dialect "${dialect as string}": use ${SCHEMA_DIALECTS.join(", ")}`,
+      );
   }
 }
 
 /**
- * The exact text a provider receives: the `--json-schema` argument (claude), the
- * `--output-schema` file content (codex), or the schema block of the prompt (vibe).
+ * The exact text a provider receives: the `--json-schema` argument (without-root-ids: Claude
+ * Code), the `--output-schema` file content (openai-strict: Codex), or the schema block of the
+ * prompt (canonical: Vibe).
  *
  * @param schema canonical schema
  * @param dialect provider dialect
- * @returns compact JSON for claude (one argv element), 2-space indented JSON for codex and vibe
+ * @returns compact JSON for without-root-ids (one argv element), 2-space indented JSON otherwise
  * @throws {SchemaDialectError} as `schemaDialect()`
  */
 export function dialectText(schema: JsonSchema, dialect: SchemaDialect): string {
   const derived = schemaDialect(schema, dialect);
-  return dialect === "claude" ? JSON.stringify(derived) : JSON.stringify(derived, null, 2);
+  return dialect === "without-root-ids"
+    ? JSON.stringify(derived)
+    : JSON.stringify(derived, null, 2);
 }

@@ -1,20 +1,20 @@
 import assert from "node:assert/strict";
 import { dialectText, schemaDialect, SchemaDialectError } from "./dialect.ts";
 import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
-import type { JsonSchema } from "./types.ts";
+import { type JsonSchema, SCHEMA_DIALECTS } from "./types.ts";
 
 const review = reviewSchema as JsonSchema;
 
-Deno.test("schemaDialect() claude drops only the root $schema and $id", () => {
-  const claude = schemaDialect(review, "claude");
+Deno.test("schemaDialect() without-root-ids drops only the root $schema and $id", () => {
+  const claude = schemaDialect(review, "without-root-ids");
   assert.equal(claude.$schema, undefined);
   assert.equal(claude.$id, undefined);
   const { $schema: _s, $id: _i, ...rest } = review;
   assert.deepEqual(claude, rest);
 });
 
-Deno.test("schemaDialect() codex turns minLength into a \\S pattern and keeps descriptions", () => {
-  const codex = schemaDialect(review, "codex");
+Deno.test("schemaDialect() openai-strict turns minLength into a \\S pattern and keeps descriptions", () => {
+  const codex = schemaDialect(review, "openai-strict");
   const props = codex.properties as Record<string, JsonSchema>;
   assert.equal(codex.$schema, undefined);
   assert.equal(props.summary.pattern, "\\S");
@@ -28,7 +28,7 @@ Deno.test("schemaDialect() codex turns minLength into a \\S pattern and keeps de
   assert.ok(!new RegExp(props.summary.pattern as string).test("  "));
 });
 
-Deno.test("schemaDialect() codex keeps properties named like keywords and drops other lengths", () => {
+Deno.test("schemaDialect() openai-strict keeps properties named like keywords and drops other lengths", () => {
   const schema: JsonSchema = {
     type: "object",
     additionalProperties: false,
@@ -38,42 +38,42 @@ Deno.test("schemaDialect() codex keeps properties named like keywords and drops 
       code: { type: "string", minLength: 0, maxLength: 9 },
     },
   };
-  const codex = schemaDialect(schema, "codex");
+  const codex = schemaDialect(schema, "openai-strict");
   assert.deepEqual(codex.properties, { minLength: { type: "integer" }, code: { type: "string" } });
 });
 
-Deno.test("schemaDialect() codex throws SchemaDialectError for an optional property", () => {
+Deno.test("schemaDialect() openai-strict throws SchemaDialectError for an optional property", () => {
   const schema: JsonSchema = {
     type: "object",
     additionalProperties: false,
     properties: { a: { type: "string" } },
   };
-  assert.throws(() => schemaDialect(schema, "codex"), (error: unknown) => {
+  assert.throws(() => schemaDialect(schema, "openai-strict"), (error: unknown) => {
     assert.ok(error instanceof SchemaDialectError);
     assert.equal(error.problems.length, 1);
     return true;
   });
 });
 
-Deno.test("schemaDialect() vibe is the canonical schema, copied", () => {
-  const vibe = schemaDialect(review, "vibe");
+Deno.test("schemaDialect() canonical is the canonical schema, copied", () => {
+  const vibe = schemaDialect(review, "canonical");
   assert.deepEqual(vibe, review);
   assert.notEqual(vibe, review);
 });
 
 Deno.test("schemaDialect() never changes the canonical schema", () => {
   const before = JSON.stringify(review);
-  for (const d of ["claude", "codex", "vibe"] as const) schemaDialect(review, d);
+  for (const d of SCHEMA_DIALECTS) schemaDialect(review, d);
   assert.equal(JSON.stringify(review), before);
 });
 
-Deno.test("dialectText() gives compact JSON to claude and indented JSON to codex and vibe", () => {
-  const claude = dialectText(review, "claude");
+Deno.test("dialectText() gives compact JSON for without-root-ids and indented JSON otherwise", () => {
+  const claude = dialectText(review, "without-root-ids");
   assert.ok(!claude.includes("\n"));
-  assert.deepEqual(JSON.parse(claude), schemaDialect(review, "claude"));
-  assert.ok(dialectText(review, "codex").includes('\n  "type": "object"'));
+  assert.deepEqual(JSON.parse(claude), schemaDialect(review, "without-root-ids"));
+  assert.ok(dialectText(review, "openai-strict").includes('\n  "type": "object"'));
   assert.ok(
-    dialectText(review, "vibe").includes(
+    dialectText(review, "canonical").includes(
       '"$id": "https://review-gate.dev/schemas/review.schema.json"',
     ),
   );

@@ -64,10 +64,14 @@ export type Decision<T = unknown> =
 export type JsonSchema = { [key: string]: unknown };
 
 /**
- * The schema shapes providers receive (docs/providers.md): Claude `--json-schema`, Codex
- * `--output-schema`, Vibe prompt text.
+ * The schema shapes providers receive (lib/answer/dialect.ts, docs/providers.md): without root
+ * `$schema`/`$id` (Claude Code's `--json-schema`), OpenAI strict mode (Codex's `--output-schema`),
+ * or the canonical schema (Vibe's prompt text).
  */
-export type SchemaDialect = "claude" | "codex" | "vibe";
+export const SCHEMA_DIALECTS = ["without-root-ids", "openai-strict", "canonical"] as const;
+
+/** One of {@linkcode SCHEMA_DIALECTS}. */
+export type SchemaDialect = typeof SCHEMA_DIALECTS[number];
 
 /** What a kind's coherence step found: the normalised answer, notes, refusals. */
 export interface KindCheck<T> {

@@ -60,7 +60,9 @@ Deno.test("validateValue() reports every config problem with its path", async ()
   ]);
   assert.ok(refusal.some((r) => r.problem === 'unexpected key "colour"'));
   assert.ok(
-    refusal.some((r) => r.problem === 'must be one of "claude", "codex", "vibe", got "gemini"'),
+    refusal.some((r) =>
+      r.problem === 'must be one of "claude", "codex", "vibe", "qwen", got "gemini"'
+    ),
   );
 });
 

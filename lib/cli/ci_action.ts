@@ -10,7 +10,7 @@ import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { runCi } from "../ci/run_ci.ts";
 import type { CliDeps } from "./deps.ts";
 import type { OutputFlags, OutputRequest } from "./outputs.ts";
-import type { ProviderName } from "../providers/names.ts";
+import type { ProviderName } from "../providers/registry.ts";
 import type { Severity } from "../kinds/review/types.ts";
 import { writeOutputs } from "./write_outputs.ts";
 import { reviewedAmount } from "../git/coverage_text.ts";

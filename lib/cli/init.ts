@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { PROVIDER_NAMES } from "../providers/names.ts";
+import { PROVIDER_NAMES } from "../providers/registry.ts";
 import { type CliContext, type CommandRoutes, defineCommand, flag } from "./command.ts";
 import type { InitFlags } from "./init_action.ts";
 

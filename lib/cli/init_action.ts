@@ -9,7 +9,7 @@ import { join } from "../base/path.ts";
 import { DEFAULT_CONFIG, parseConfigText, REPO_CONFIG_FILE } from "../config/config.ts";
 import { initConfigText } from "../config/init_text.ts";
 import { resolveRepo } from "../git/repo.ts";
-import type { ProviderName } from "../providers/names.ts";
+import type { ProviderName } from "../providers/registry.ts";
 import type { CliDeps } from "./deps.ts";
 
 /** `init`'s parsed flags. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { PROVIDER_NAMES } from "../providers/names.ts";
+import { PROVIDER_NAMES } from "../providers/registry.ts";
 import { COUNCIL_POLICIES } from "../kinds/review/types.ts";
 import { JOB_ID_OPTION } from "../jobs/job_id_option.ts";
 import {

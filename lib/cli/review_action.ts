@@ -31,7 +31,7 @@ import type { ReviewAhead } from "./review_ahead.ts";
 import { startProgress } from "./progress.ts";
 import type { OutputFlags, OutputRequest } from "./outputs.ts";
 import type { FlagDefinitions } from "./command.ts";
-import type { ProviderName } from "../providers/names.ts";
+import type { ProviderName } from "../providers/registry.ts";
 import type { CouncilPolicy, Severity } from "../kinds/review/types.ts";
 import { writeOutputs, writeOutputText } from "./write_outputs.ts";
 import { policyFlagLayer } from "./policy_flags.ts";

@@ -13,9 +13,9 @@ const ROOTS = ["main.ts", "lib/cli/app.ts", "lib/cli/review_ahead.ts", "lib/cli/
 const LOADED_WHEN_USED: Record<string, string> = {
   "lib/generated/config_validator.js": "a config file, a REVIEW_GATE_* setting or a policy flag",
   "lib/generated/acks_validator.js": "an acks file to read",
-  "lib/providers/claude.ts": "claude asked",
-  "lib/providers/codex.ts": "codex asked",
-  "lib/providers/vibe.ts": "vibe asked",
+  "lib/providers/claude/adapter.ts": "claude asked",
+  "lib/providers/codex/adapter.ts": "codex asked",
+  "lib/providers/vibe/adapter.ts": "vibe asked",
   // what only a review that asks a model uses (a cache hit never does): the prompt builders
   // (lib/kinds/definition.ts `prompts`) and the call's setting (lib/review/ahead.ts)
   "lib/kinds/review/prompt.ts": "a prompt to build",

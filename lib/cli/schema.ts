@@ -1,12 +1,13 @@
 /**
- * `review-gate schema [kind] [--dialect claude|codex|vibe]`: print a canonical schema, or exactly
- * what a provider receives (its derived dialect); also the config and acks file schemas.
+ * `review-gate schema [kind] [--dialect <provider>]`: print a canonical schema, or exactly what a
+ * provider receives (the dialect its folder's `meta.ts` names, lib/providers/registry.ts); also the
+ * config and acks file schemas.
  *
  * @module
  */
-import type { SchemaDialect } from "../answer/types.ts";
 import { KIND_NAMES, type KindName } from "../kinds/names.ts";
 import { UsageError } from "../base/errors.ts";
+import { PROVIDER_NAMES, providerMeta, type ProviderName } from "../providers/registry.ts";
 import { type CliContext, type CommandRoutes, defineCommand } from "./command.ts";
 
 /** Schemas that are not answer kinds: printed as they are, no provider dialect; loaded when asked. */
@@ -28,7 +29,7 @@ export const schemaRoutes: CommandRoutes = {
       flags: {
         dialect: {
           kind: "enum",
-          values: ["claude", "codex", "vibe"],
+          values: PROVIDER_NAMES,
           optional: true,
           placeholder: "provider",
           brief: "print the dialect this provider receives",
@@ -44,7 +45,7 @@ export const schemaRoutes: CommandRoutes = {
         }],
       },
     },
-    async func(this: CliContext, flags: { dialect?: SchemaDialect }, kind: string) {
+    async func(this: CliContext, flags: { dialect?: ProviderName }, kind: string) {
       const { deps } = this;
       if (!KINDS.includes(kind)) {
         throw new UsageError(`Unknown schema "${kind}": choose one of ${KINDS.join(", ")}`);
@@ -60,7 +61,10 @@ export const schemaRoutes: CommandRoutes = {
       const { canonicalSchema } = await import("../kinds/registry.ts");
       const schema = await canonicalSchema(kind as KindName);
       const text = flags.dialect
-        ? (await import("../answer/dialect.ts")).dialectText(schema, flags.dialect)
+        ? (await import("../answer/dialect.ts")).dialectText(
+          schema,
+          providerMeta(flags.dialect).dialect,
+        )
         : JSON.stringify(schema, null, 2);
       deps.stdout.write(text.endsWith("\n") ? text : text + "\n");
     },

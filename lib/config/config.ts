@@ -16,7 +16,7 @@ import {
   type Severity,
 } from "../vocabulary/review.ts";
 import { ConfigError } from "../base/errors.ts";
-import type { ProviderName } from "../providers/provider.ts";
+import type { ProviderName } from "../providers/registry.ts";
 import { configProblems, configProblemsWithHints } from "./validate.ts";
 import { readRegularText } from "../base/regular_file.ts";
 import { describeJsoncError } from "../base/jsonc_error.ts";

@@ -14,6 +14,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import schema from "../../schemas/config.schema.json" with { type: "json" };
 import { type Config, DEFAULT_CONFIG } from "./config.ts";
 import { configProblems } from "./validate.ts";
+import { isProviderName, PROVIDER_NAMES } from "../providers/registry.ts";
 
 /** A schema node as the walk reads it. */
 interface SchemaNode {
@@ -118,4 +119,14 @@ Deno.test("the walks see the whole schema (a nested gate setting and an optional
   assert.ok(paths.includes("gates.codex_stop.timeout_seconds"));
   assert.ok(paths.includes("budget.usd_per_day"));
   assert.ok(valuePaths(DEFAULT_CONFIG).some((path) => path.join(".") === "budgets.total_bytes"));
+});
+
+Deno.test("the schema's provider choices are the registry's (lib/providers/registry.ts)", () => {
+  // a provider added to the registry is offered by the config schema (and its generated validator,
+  // `deno task gen`) or this fails
+  const names = [...PROVIDER_NAMES];
+  assert.deepEqual(schema.properties.provider.enum, names, "provider");
+  assert.deepEqual(schema.properties.council.items.enum, names, "council.items");
+  assert.equal(schema.properties.council.maxItems, names.length, "council.maxItems");
+  assert.ok(isProviderName(schema.properties.provider.default));
 });

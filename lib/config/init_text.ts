@@ -9,7 +9,7 @@
  * @module
  */
 import schema from "../../schemas/config.schema.json" with { type: "json" };
-import type { ProviderName } from "../providers/names.ts";
+import type { ProviderName } from "../providers/registry.ts";
 import { DEFAULT_CONFIG } from "./config.ts";
 
 /** The `$schema` an initialised config names: the config schema's `$id`. */

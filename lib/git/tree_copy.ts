@@ -8,9 +8,11 @@
  * repository hide or rewrite files), no hook. Both git calls read no global or system config.
  *
  * What the copy leaves out, and names:
- * - agent instructions codex would load outside our data fence: `AGENTS.md`,
- *   `AGENTS.override.md` (any depth, any case: macOS and Windows file systems fold case) and the
- *   `.codex/` and `.agents/` directories (skills, config, rules) at any depth;
+ * - agent instructions, settings and environment a provider CLI would load outside our data fence
+ *   whatever its flags say: every provider's `projectFiles` (its folder's `meta.ts`, e.g. codex's
+ *   `AGENTS.md`, `AGENTS.override.md`, `.codex/`, `.agents/`; qwen's `QWEN.md`, `.qwen/`, `.env`),
+ *   at any depth and in any case (macOS and Windows file systems fold case) — for every review, so
+ *   a council's providers share one copy;
  * - submodules (gitlinks): their content is not in this tree;
  * - entries whose path is not safe to write (empty, `.` or `..` segments, a leading `/`, a `.git`
  *   segment in any case): our writer bypasses git's checkout checks, so it checks itself.
@@ -23,6 +25,7 @@
 import { join } from "../base/path.ts";
 import type { Runner } from "../exec/exec.ts";
 import { git, gitFailure, runGit, stoppedByGroupSignal } from "./git.ts";
+import { providerMetas } from "../providers/registry.ts";
 
 /** Why a tree entry is not in the copy. */
 export type SkipReason = "agent instructions" | "submodule" | "unsafe path" | "unwritable";
@@ -40,8 +43,13 @@ export interface TreeCopy {
 /** Blob bytes read by one `cat-file --batch` call at most. */
 const BATCH_BYTES = 8 * 1024 * 1024;
 
-const INSTRUCTIONS_FILE = /^agents(\.override)?\.md$/i;
-const INSTRUCTIONS_DIR = /^\.(codex|agents)$/i;
+const metas = providerMetas();
+const INSTRUCTIONS_FILES = new Set(metas.flatMap((m) => m.projectFiles.files.map(lower)));
+const INSTRUCTIONS_DIRS = new Set(metas.flatMap((m) => m.projectFiles.dirs.map(lower)));
+
+function lower(name: string): string {
+  return name.toLowerCase();
+}
 
 interface Entry {
   mode: string;
@@ -63,11 +71,15 @@ export function skipOf(path: string): { reason: SkipReason; at: string } | undef
     path.startsWith("/") || segments.some((s) => s === "" || s === "." || s === "..") ||
     segments.some((s) => s.toLowerCase() === ".git")
   ) return { reason: "unsafe path", at: path };
-  const dir = segments.findIndex((s, i) => i < segments.length - 1 && INSTRUCTIONS_DIR.test(s));
+  const dir = segments.findIndex((s, i) =>
+    i < segments.length - 1 && INSTRUCTIONS_DIRS.has(lower(s))
+  );
   if (dir >= 0) {
     return { reason: "agent instructions", at: `${segments.slice(0, dir + 1).join("/")}/` };
   }
-  if (INSTRUCTIONS_FILE.test(segments.at(-1)!)) return { reason: "agent instructions", at: path };
+  if (INSTRUCTIONS_FILES.has(lower(segments.at(-1)!))) {
+    return { reason: "agent instructions", at: path };
+  }
   return undefined;
 }
 

@@ -59,7 +59,7 @@ Deno.test("lintCodexSchema() finds nothing in the Codex dialect of every answer 
   assert.ok(listKinds().length > 0);
   for (const kind of listKinds()) {
     const schema = await canonicalSchema(kind);
-    assert.deepEqual(lintCodexSchema(schemaDialect(schema, "codex")), [], kind);
+    assert.deepEqual(lintCodexSchema(schemaDialect(schema, "openai-strict")), [], kind);
   }
 });
 

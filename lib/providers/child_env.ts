@@ -98,6 +98,34 @@ export function withFakeDeno(env: Record<string, string>): Record<string, string
   return env.REVIEW_GATE_FAKE_DENO ? env : { ...env, REVIEW_GATE_FAKE_DENO: Deno.execPath() };
 }
 
+/** `KEY=value` lines of a `.env` file (quotes stripped, comments and `export ` ignored). */
+export function parseDotenv(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim().replace(/^export\s+/, "");
+    const eq = line.indexOf("=");
+    if (line.startsWith("#") || eq <= 0) continue;
+    let value = line.slice(eq + 1).trim();
+    if (/^(["']).*\1$/.test(value)) value = value.slice(1, -1);
+    out[line.slice(0, eq).trim()] = value;
+  }
+  return out;
+}
+
+/** Names a verdict's cache key leaves out: review-gate's own settings, and secrets. */
+const NOT_ANSWER_KEY = /^REVIEW_GATE_|(KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)$/i;
+
+/**
+ * Whether a variable's name is left out of a verdict's cache key (lib/providers/reviewer_env.ts
+ * `answerEnvKey`, and each `CarriedConfig.answerKey`): review-gate's own settings, and secrets (a
+ * rotated key changes no answer).
+ *
+ * @param name a variable's name
+ */
+export function notAnswerKey(name: string): boolean {
+  return NOT_ANSWER_KEY.test(name);
+}
+
 /** True for an environment value that switches something on ("1", "true", "yes"). */
 export function truthy(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());

@@ -1,17 +1,57 @@
 /**
- * The provider interface: one adapter per coding-agent CLI (claude, codex, vibe). Adapters are
- * pure — they build an {@linkcode Invocation} and parse an {@linkcode Envelope} — and declare their
- * capabilities as data. The runner in `lib/session/call.ts` does the I/O. Facts about each CLI come from
- * the README ("Tested with") and the real envelopes in fixtures/provider-samples/.
+ * What a provider is: its facts as plain data ({@linkcode ProviderMeta}, the folder's `meta.ts`,
+ * read without loading any adapter) and its adapter, one per coding-agent CLI
+ * (`lib/providers/<name>/adapter.ts`). Adapters are pure — they build an {@linkcode Invocation}
+ * and parse an {@linkcode Envelope} — and declare their capabilities as data. The runner in
+ * `lib/session/call.ts` does the I/O. Facts about each CLI come from docs/providers.md, the README
+ * ("Tested with") and the real envelopes in fixtures/provider-samples/. `lib/providers/registry.ts`
+ * holds one line per provider and derives every list of them.
  *
  * @module
  */
 
-import type { ProviderName } from "./names.ts";
-import type { ProviderMeta } from "./meta.ts";
+import type { SchemaDialect } from "../answer/types.ts";
 
-/** Names of the supported providers (lib/providers/names.ts). */
-export type { ProviderName };
+/**
+ * A provider's facts as data (its folder's `meta.ts`): what a review, a cache key, the command
+ * line, the config schema and `doctor` know of it before its adapter loads. The adapter spreads
+ * it, so the two cannot disagree.
+ */
+export interface ProviderMeta<N extends string = string> {
+  /** The provider's name: `--provider`, the config's `provider`, the verdict's key. */
+  readonly name: N;
+  /** Default binary name looked up on PATH. */
+  readonly defaultBin: string;
+  /** Environment variable that overrides the binary path: `REVIEW_GATE_<NAME>_BIN`. */
+  readonly binEnv: string;
+  /** How to install the CLI, for the "cannot find" message and `doctor`. */
+  readonly installHint: string;
+  /**
+   * The shape of the answer schema this CLI receives, derived from the canonical schema
+   * (lib/answer/dialect.ts; `review-gate schema --dialect <name>` prints it).
+   */
+  readonly dialect: SchemaDialect;
+  /**
+   * Largest prompt the CLI takes, bytes, when it is limited (vibe takes the prompt as one argv
+   * element, which Linux caps at 128 KiB); `null` for none. The diff budget shrinks to fit.
+   */
+  readonly maxPromptBytes: number | null;
+  /**
+   * The environment variables that pick this CLI's model, endpoint or account (names and name
+   * prefixes, matched case-insensitively): a gate compares their digests so the agent under
+   * review cannot choose its reviewer (lib/providers/reviewer_env.ts).
+   */
+  readonly reviewerVars: {
+    readonly names?: readonly string[];
+    readonly prefixes: readonly string[];
+  };
+  /**
+   * Files and folders of a working tree this CLI reads as its instructions, settings or
+   * environment whatever its flags say: the private copy every review runs in leaves them out, at
+   * any depth, names compared case-insensitively (lib/git/tree_copy.ts; README "Security model").
+   */
+  readonly projectFiles: { readonly files: readonly string[]; readonly dirs: readonly string[] };
+}
 
 /** Token usage reported by the provider, when it reports any. */
 export interface Usage {
@@ -84,7 +124,7 @@ export interface ChildContext {
   workdir: string;
   /**
    * The program the runner starts (a name looked up on the parent's PATH, or a path): codex makes
-   * its own program's folder readable to the sandbox (lib/providers/codex_readable.ts).
+   * its own program's folder readable to the sandbox (lib/providers/codex/readable.ts).
    */
   bin?: string;
 }
@@ -155,11 +195,6 @@ export interface ProviderCapabilities {
   nativeSchema: boolean;
   /** The same session can be resumed for the corrective attempt. */
   resume: boolean;
-  /**
-   * Largest prompt the CLI can take, in bytes, when it is limited (vibe takes the prompt as one
-   * argv element, and Linux caps one argument at 128 KiB). The diff budget shrinks to fit.
-   */
-  maxPromptBytes?: number;
 }
 
 /**
@@ -173,7 +208,7 @@ export interface ToolCallBound {
   starts(line: string): boolean;
 }
 
-/** One provider adapter: its {@linkcode ProviderMeta} (lib/providers/meta.ts) and its code. */
+/** One provider adapter: its {@linkcode ProviderMeta} (its folder's `meta.ts`) and its code. */
 export interface ProviderAdapter extends ProviderMeta {
   readonly capabilities: ProviderCapabilities;
   /** Arguments that print the CLI's version (for doctor). */
@@ -218,4 +253,23 @@ export interface ProviderAdapter extends ProviderMeta {
  */
 export class NoCredentialsError extends Error {
   override name = "NoCredentialsError";
+}
+
+/**
+ * What a provider's review child carries from the user's own config of that CLI (Claude Code's
+ * settings `env` and credential helpers, Codex's `config.toml` keys), read without loading the
+ * adapter: the turn gate and the verdict cache key by it, so a change of it is a change of
+ * reviewer.
+ */
+export interface CarriedConfig {
+  /**
+   * Everything carried, the reason a file could not be used included, as JSON data: the turn gate
+   * digests it (lib/gates/turn/reviewer_identity.ts).
+   */
+  identity(env: Record<string, string | undefined>): Promise<unknown>;
+  /**
+   * What of it picks the model or where requests go, secrets left out, as JSON text; `null` when
+   * nothing is carried (a verdict's cache key, lib/providers/reviewer_env.ts).
+   */
+  answerKey(env: Record<string, string | undefined>): Promise<string | null>;
 }

@@ -1,28 +1,71 @@
 /**
- * The provider registry: name → adapter, and how to find each CLI's binary. Adding a provider is
- * one new adapter file plus one line in {@linkcode PROVIDERS} and its name in
- * lib/providers/names.ts (what the command line offers without loading an adapter; the compiler
- * checks that the two agree). Each adapter module loads when its provider is first asked for: a
- * review loads the configured provider's adapter only (docs/design.md "Performance notes": code
- * loads where it is used).
+ * The provider registry: one line per provider in {@linkcode PROVIDERS}, naming its folder
+ * (`lib/providers/<name>/`: `meta.ts` its facts as data, `adapter.ts` its code, and how its
+ * child carries the user's own config of that CLI). Every list of providers is derived from it:
+ * the names the command line offers (`--provider`, `--providers`, `init --provider`, `schema
+ * --dialect`), the config schema's enums (lib/config/config_schema_test.ts holds them to it),
+ * prompt limits, the reviewer variables a gate compares, the programs a turn guards, `doctor`'s
+ * checks and the fake's personas (fixtures/fake/fake_test.ts). Each adapter module loads when its
+ * provider is first asked for: a review loads the configured provider's adapter only, a cache hit
+ * none (docs/design.md "Performance notes": code loads where it is used).
  *
  * @module
  */
 
 import { isAbsolute, resolve } from "../base/path.ts";
 import { UsageError } from "../base/errors.ts";
-import type { ProviderAdapter } from "./provider.ts";
-import { PROVIDER_NAMES, type ProviderName } from "./names.ts";
-import { PROVIDER_META, type ProviderMeta } from "./meta.ts";
+import type { CarriedConfig, ProviderAdapter, ProviderMeta } from "./provider.ts";
+import { CLAUDE_META } from "./claude/meta.ts";
+import { CODEX_META } from "./codex/meta.ts";
+import { VIBE_META } from "./vibe/meta.ts";
+import { QWEN_META } from "./qwen/meta.ts";
 
-const PROVIDERS: Record<ProviderName, () => Promise<ProviderAdapter>> = {
-  claude: async () => (await import("./claude.ts")).claudeAdapter,
-  codex: async () => (await import("./codex.ts")).codexAdapter,
-  vibe: async () => (await import("./vibe.ts")).vibeAdapter,
-};
+/** One registered provider: its facts, its adapter, and what its child carries (when it does). */
+interface ProviderEntry<M extends ProviderMeta> {
+  readonly meta: M;
+  readonly adapter: () => Promise<ProviderAdapter>;
+  readonly carried?: () => Promise<CarriedConfig>;
+}
 
-/** Every supported provider name, in display order (lib/providers/names.ts). */
-export { PROVIDER_NAMES };
+function entry<const M extends ProviderMeta>(e: ProviderEntry<M>): ProviderEntry<M> {
+  return e;
+}
+
+/** Every provider, in the order help lists them. */
+const PROVIDERS = [
+  entry({
+    meta: CLAUDE_META,
+    adapter: async () => (await import("./claude/adapter.ts")).claudeAdapter,
+    carried: async () => (await import("./claude/child.ts")).claudeCarried,
+  }),
+  entry({
+    meta: CODEX_META,
+    adapter: async () => (await import("./codex/adapter.ts")).codexAdapter,
+    carried: async () => (await import("./codex/child.ts")).codexCarried,
+  }),
+  entry({
+    meta: VIBE_META,
+    adapter: async () => (await import("./vibe/adapter.ts")).vibeAdapter,
+  }),
+  entry({
+    meta: QWEN_META,
+    adapter: async () => (await import("./qwen/adapter.ts")).qwenAdapter,
+    carried: async () => (await import("./qwen/child.ts")).qwenCarried,
+  }),
+] as const;
+
+/** Names of the supported providers. */
+export type ProviderName = typeof PROVIDERS[number]["meta"]["name"];
+
+/** Every supported provider name, in display order. */
+export const PROVIDER_NAMES: readonly ProviderName[] = PROVIDERS.map((p) => p.meta.name);
+
+/** A registered provider's facts: its name is one of {@linkcode PROVIDER_NAMES}. */
+export type RegisteredMeta = ProviderMeta<ProviderName>;
+
+const BY_NAME = new Map<string, ProviderEntry<RegisteredMeta>>(
+  PROVIDERS.map((p) => [p.meta.name, p]),
+);
 
 /**
  * True when `name` is a supported provider name.
@@ -30,33 +73,67 @@ export { PROVIDER_NAMES };
  * @param name any string (a flag or config value)
  */
 export function isProviderName(name: string): name is ProviderName {
-  return Object.hasOwn(PROVIDERS, name);
+  return BY_NAME.has(name);
+}
+
+function entryOf(name: string): ProviderEntry<RegisteredMeta> {
+  const found = BY_NAME.get(name);
+  if (found === undefined) {
+    const choices = PROVIDER_NAMES.map((n) => `"${n}"`).join(", ");
+    throw new UsageError(`Unknown provider "${name}": choose one of ${choices}`);
+  }
+  return found;
 }
 
 /**
  * The adapter for a provider name.
  *
- * @param name "claude", "codex" or "vibe"
+ * @param name a name of {@linkcode PROVIDER_NAMES}
  * @returns the adapter (its module loaded on first use)
  * @throws {UsageError} for any other name, listing the valid choices
  */
 export async function getProvider(name: string): Promise<ProviderAdapter> {
-  return await PROVIDERS[providerMeta(name).name]();
+  return await entryOf(name).adapter();
 }
 
 /**
- * What a review knows of a provider before it asks it (lib/providers/meta.ts), its adapter not
+ * What a review knows of a provider before it asks it (its folder's `meta.ts`), its adapter not
  * loaded.
  *
- * @param name "claude", "codex" or "vibe"
+ * @param name a name of {@linkcode PROVIDER_NAMES}
  * @throws {UsageError} for any other name, listing the valid choices
  */
-export function providerMeta(name: string): ProviderMeta {
-  if (!isProviderName(name)) {
-    const choices = PROVIDER_NAMES.map((n) => `"${n}"`).join(", ");
-    throw new UsageError(`Unknown provider "${name}": choose one of ${choices}`);
+export function providerMeta(name: string): RegisteredMeta {
+  return entryOf(name).meta;
+}
+
+/** Every provider's {@linkcode ProviderMeta}, in display order (no adapter loaded). */
+export function providerMetas(): readonly RegisteredMeta[] {
+  return PROVIDERS.map((p) => p.meta);
+}
+
+/**
+ * What the providers' review children carry from the user's own config of each CLI, by provider
+ * name: only providers whose child carries any (their modules loaded, not their adapters).
+ */
+export async function carriedConfigs(): Promise<Record<string, CarriedConfig>> {
+  const out: Record<string, CarriedConfig> = {};
+  for (const p of PROVIDERS) {
+    const load = (p as ProviderEntry<RegisteredMeta>).carried;
+    if (load) out[p.meta.name] = await load();
   }
-  return PROVIDER_META[name];
+  return out;
+}
+
+/**
+ * What the review child of one provider carries from the user's config of it.
+ *
+ * @param name a provider name
+ * @returns its {@linkcode CarriedConfig}, or `undefined` when its child carries nothing (or the
+ *   name is unknown)
+ */
+export async function carriedConfig(name: string): Promise<CarriedConfig | undefined> {
+  return await BY_NAME.get(name)?.carried?.();
 }
 
 /**

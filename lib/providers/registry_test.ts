@@ -1,16 +1,63 @@
 import assert from "node:assert/strict";
 import { UsageError } from "../base/errors.ts";
-import { getProvider, missingBinaryMessage, PROVIDER_NAMES, resolveBinary } from "./registry.ts";
+import { SCHEMA_DIALECTS } from "../answer/types.ts";
+import {
+  getProvider,
+  isProviderName,
+  missingBinaryMessage,
+  PROVIDER_NAMES,
+  providerMeta,
+  providerMetas,
+  resolveBinary,
+} from "./registry.ts";
+import { isReviewerVar } from "./reviewer_env.ts";
 
 Deno.test("getProvider() returns the adapter for each name", async () => {
-  assert.deepEqual(PROVIDER_NAMES, ["claude", "codex", "vibe"]);
+  assert.deepEqual(PROVIDER_NAMES, ["claude", "codex", "vibe", "qwen"]);
   for (const name of PROVIDER_NAMES) assert.equal((await getProvider(name)).name, name);
+});
+
+Deno.test("each adapter carries its folder's meta.ts unchanged", async () => {
+  for (const meta of providerMetas()) {
+    const adapter = await getProvider(meta.name);
+    for (const [key, value] of Object.entries(meta)) {
+      assert.deepEqual(adapter[key as keyof typeof adapter], value, `${meta.name}.${key}`);
+    }
+    assert.equal(providerMeta(meta.name), meta);
+  }
+});
+
+Deno.test("every provider's meta follows the conventions the gates rely on", () => {
+  for (const meta of providerMetas()) {
+    // lib/providers/program.ts `providerProgram` finds a program by these two without the registry
+    assert.equal(meta.defaultBin, meta.name);
+    assert.equal(meta.binEnv, `REVIEW_GATE_${meta.name.toUpperCase()}_BIN`);
+    assert.match(meta.name, /^[a-z]+$/);
+    assert.ok(SCHEMA_DIALECTS.includes(meta.dialect), meta.name);
+    assert.ok(meta.maxPromptBytes === null || meta.maxPromptBytes > 16 * 1024, meta.name);
+    for (const prefix of meta.reviewerVars.prefixes) {
+      assert.equal(isReviewerVar(`${prefix}SOMETHING`), true, `${meta.name}: ${prefix}`);
+    }
+    for (const name of meta.reviewerVars.names ?? []) {
+      assert.equal(isReviewerVar(name), true, `${meta.name}: ${name}`);
+    }
+  }
+});
+
+Deno.test("isProviderName() accepts registered names only", () => {
+  for (const name of PROVIDER_NAMES) assert.equal(isProviderName(name), true, name);
+  for (const name of ["", "gpt", "toString", "__proto__", "Claude", "constructor"]) {
+    assert.equal(isProviderName(name), false, name);
+  }
 });
 
 Deno.test("getProvider() refuses an unknown name, listing the choices", async () => {
   await assert.rejects(getProvider("gemini"), (e: unknown) => {
     assert.ok(e instanceof UsageError);
-    assert.equal(e.message, 'Unknown provider "gemini": choose one of "claude", "codex", "vibe"');
+    assert.equal(
+      e.message,
+      'Unknown provider "gemini": choose one of "claude", "codex", "vibe", "qwen"',
+    );
     assert.equal(e.exitCode, 2);
     return true;
   });

@@ -1,7 +1,8 @@
 /**
  * The environment that decides which model answers a review and where its requests go, across
- * providers (docs/design.md "Trusted inputs"): the providers' own variables (`ANTHROPIC_*`,
- * `OPENAI_*`, `CODEX_*`, `MISTRAL_*`, `VIBE_*`), the cloud credentials a provider may use (`AWS_*`,
+ * providers (docs/design.md "Trusted inputs"): the providers' own variables (each provider's
+ * `reviewerVars` in its folder's `meta.ts`: `ANTHROPIC_*`, `OPENAI_*`, `CODEX_*`, `MISTRAL_*`,
+ * `VIBE_*`…), the cloud credentials a provider may use (`AWS_*`,
  * `GOOGLE_*`, `CLOUD_ML_*`, `VERTEX_*`, `AZURE_*`), Claude Code's config folder and cloud switches
  * (`CLAUDE_CONFIG_DIR`, `CLAUDE_CODE_USE_*`), the proxies and CA bundles, and review-gate's own
  * settings and program overrides (`REVIEW_GATE_*` — not the bundled fake's test knobs
@@ -14,9 +15,27 @@
  * @module
  */
 import { sha256Hex } from "../base/sha256.ts";
+import { carriedConfig, providerMetas } from "./registry.ts";
+import { notAnswerKey } from "./child_env.ts";
 
-const REVIEWER_VAR =
-  /^((ANTHROPIC|OPENAI|CODEX|MISTRAL|VIBE|AWS|GOOGLE|CLOUD_ML|VERTEX|AZURE)_\w+|CLAUDE_CONFIG_DIR|CLAUDE_CODE_USE_\w+|(HTTPS?|ALL|NO)_PROXY|SSL_CERT_(FILE|DIR)|NODE_EXTRA_CA_CERTS|REVIEW_GATE_\w+)$/i;
+/** Variables that pick any provider's model or endpoint: clouds, proxies, CA bundles, ours. */
+const COMMON_REVIEWER_VAR =
+  "(AWS|GOOGLE|CLOUD_ML|VERTEX|AZURE)_\\w+|(HTTPS?|ALL|NO)_PROXY|SSL_CERT_(FILE|DIR)|NODE_EXTRA_CA_CERTS|REVIEW_GATE_\\w+";
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+const REVIEWER_VAR = new RegExp(
+  `^(${
+    [
+      COMMON_REVIEWER_VAR,
+      ...providerMetas().flatMap(({ reviewerVars }) => [
+        ...(reviewerVars.names ?? []).map(escape),
+        ...reviewerVars.prefixes.map((prefix) => `${escape(prefix)}\\w+`),
+      ]),
+    ].join("|")
+  })$`,
+  "i",
+);
 const NOT_REVIEWER = /^REVIEW_GATE_(FAKE_\w+|PUSH_STAMP|DEBUG|CONTRACT_\w+|TEST_\w+)$/;
 
 /**
@@ -43,9 +62,6 @@ export async function reviewerVarDigests(
   return out;
 }
 
-/** Names a verdict's cache key leaves out: review-gate's own settings, and secrets. */
-const NOT_ANSWER_KEY = /^REVIEW_GATE_|(KEY|TOKEN|SECRET|PASSWORD|CREDENTIALS?)$/i;
-
 /**
  * A digest of the reviewer variables that pick the model and where requests go (endpoints,
  * regions, projects, proxies, cloud switches) — and, given the provider, of what its child carries
@@ -63,7 +79,7 @@ export async function answerEnvKey(
   provider?: string,
 ): Promise<string> {
   const digests = Object.entries(await reviewerVarDigests(env))
-    .filter(([name]) => !NOT_ANSWER_KEY.test(name));
+    .filter(([name]) => !notAnswerKey(name));
   const carried = provider ? await carriedKey(env, provider) : null;
   if (digests.length === 0 && carried === null) return "";
   return (await sha256Hex(JSON.stringify(carried === null ? digests : [digests, carried])))
@@ -72,24 +88,12 @@ export async function answerEnvKey(
 
 /**
  * What the provider's review child carries from the user's own config that picks the model or
- * where requests go — Claude Code's settings `env` (secrets left out) and its credential helpers'
- * commands, Codex's carried `config.toml` keys — as JSON; `null` when nothing is carried.
+ * where requests go (its `CarriedConfig.answerKey`: Claude Code's settings `env` and credential
+ * helpers' commands, Codex's carried `config.toml` keys) as JSON; `null` when nothing is carried.
  */
 async function carriedKey(
   env: Record<string, string | undefined>,
   provider: string,
 ): Promise<string | null> {
-  if (provider === "claude") {
-    const { readCarriedSettings } = await import("./claude_child.ts");
-    const { settings } = await readCarriedSettings(env);
-    const { env: vars, ...helpers } = settings as { env?: Record<string, string> };
-    const kept = Object.entries(vars ?? {}).filter(([name]) => !NOT_ANSWER_KEY.test(name)).sort();
-    return kept.length || Object.keys(helpers).length ? JSON.stringify([kept, helpers]) : null;
-  }
-  if (provider === "codex") {
-    const { readCodexUser } = await import("./codex_child.ts");
-    const { carried } = await readCodexUser(env);
-    return Object.keys(carried).length ? JSON.stringify(carried) : null;
-  }
-  return null;
+  return await (await carriedConfig(provider))?.answerKey(env) ?? null;
 }

@@ -1,7 +1,7 @@
 /**
  * What a cached verdict depends on besides the change itself: provider, model, review kind, focus,
  * the canonical schema and prompt template (as hashes), the diff budgets and the acknowledgements. Light to import (no
- * ajv, no git, no provider adapters: prompt limits come from lib/providers/limits.ts), so the
+ * ajv, no git, no provider adapters: prompt limits come from the provider's `meta.ts`, lib/providers/registry.ts), so the
  * gates' fast paths can compute verdict memo keys.
  *
  * @module
@@ -9,7 +9,7 @@
 import type { KindDefinition, PromptVariant } from "../kinds/definition.ts";
 import type { Config } from "../config/config.ts";
 import type { Budgets } from "../git/types.ts";
-import { hasPromptLimitEntry, PROMPT_LIMITS } from "../providers/limits.ts";
+import { providerMeta } from "../providers/registry.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import type { MemoParts } from "../store/verdict_memo.ts";
 import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
@@ -64,11 +64,8 @@ export async function verdictIdentity(
 ): Promise<VerdictIdentity> {
   const kind = options.definition ?? await (await import("../kinds/registry.ts")).getKind("review");
   const provider = config.provider;
-  if (!hasPromptLimitEntry(provider)) {
-    // Unknown name: the registry throws its UsageError, listing the valid choices (no adapter loads)
-    const { providerMeta } = await import("../providers/registry.ts");
-    providerMeta(provider);
-  }
+  // an unknown name: the registry throws its UsageError, listing the valid choices (no adapter loads)
+  const meta = providerMeta(provider);
   const override = options.env?.[`REVIEW_GATE_${provider.toUpperCase()}_BIN`]?.trim();
   const name = override ? `${provider} bin=${override}` : provider;
   const program = options.env ? await programIdentity(override || provider, options.env) : null;
@@ -81,7 +78,7 @@ export async function verdictIdentity(
     schemaHash: await sha256Hex(JSON.stringify(kind.schema)),
     templateHash: await sha256Hex(kind.templateText(options.kind)),
     budgets: {
-      ...budgetsFor(config, PROMPT_LIMITS[provider] ?? undefined),
+      ...budgetsFor(config, meta.maxPromptBytes ?? undefined),
       // a kind asked in one call gets a one-prompt plan: what does not fit is named, never sent
       ...(kind.parts ? {} : { maxCalls: 1 }),
     },

@@ -2,7 +2,7 @@ import { deepEqual, rejects } from "node:assert/strict";
 import type { Config } from "../config/config.ts";
 import { UsageError } from "../base/errors.ts";
 import { DEFAULT_CONFIG } from "../config/config.ts";
-import { vibeAdapter } from "../providers/vibe.ts";
+import { VIBE_META } from "../providers/vibe/meta.ts";
 import { budgetsFor, verdictIdentity } from "./identity.ts";
 
 Deno.test("budgetsFor() keeps configured budgets for providers without a prompt limit", () => {
@@ -10,7 +10,7 @@ Deno.test("budgetsFor() keeps configured budgets for providers without a prompt 
 });
 
 Deno.test("budgetsFor() shrinks the diff so a vibe prompt fits one argv element", () => {
-  const limit = vibeAdapter.capabilities.maxPromptBytes!;
+  const limit = VIBE_META.maxPromptBytes;
   const budgets = budgetsFor(DEFAULT_CONFIG, limit);
   deepEqual(budgets.totalBytes < 128 * 1024 - 16 * 1024, true);
   deepEqual(budgets.totalBytes, limit - 24 * 1024);
@@ -19,7 +19,7 @@ Deno.test("budgetsFor() shrinks the diff so a vibe prompt fits one argv element"
 Deno.test("verdictIdentity() sizes budgets by the provider's prompt limit", async () => {
   const vibe = await verdictIdentity({ ...DEFAULT_CONFIG, provider: "vibe" }, { kind: "review" });
   deepEqual(vibe.provider, "vibe");
-  deepEqual(vibe.budgets, budgetsFor(DEFAULT_CONFIG, vibeAdapter.capabilities.maxPromptBytes));
+  deepEqual(vibe.budgets, budgetsFor(DEFAULT_CONFIG, VIBE_META.maxPromptBytes));
   const claude = await verdictIdentity(DEFAULT_CONFIG, { kind: "review" });
   deepEqual(claude.provider, "claude");
   deepEqual(claude.budgets, budgetsFor(DEFAULT_CONFIG));

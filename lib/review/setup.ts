@@ -10,7 +10,7 @@ import { getKind } from "../kinds/registry.ts";
 import type { KindDefinition, KindParts, Policy } from "../kinds/definition.ts";
 import type { Change } from "../git/types.ts";
 import { providerMeta } from "../providers/registry.ts";
-import type { ProviderMeta } from "../providers/meta.ts";
+import type { RegisteredMeta } from "../providers/registry.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import { type VerdictIdentity, verdictIdentity } from "./identity.ts";
 import type { RunBase } from "./open_run.ts";
@@ -23,11 +23,11 @@ export interface Setup {
   kind: KindDefinition;
   /**
    * The provider asked: the only one, or a council's first — what its verdict's key names of it
-   * (lib/providers/meta.ts); the ask stages load its adapter.
+   * (its folder's `meta.ts`, lib/providers/registry.ts); the ask stages load its adapter.
    */
-  provider: ProviderMeta;
+  provider: RegisteredMeta;
   /** A council's providers (empty: `provider` alone). */
-  council: ProviderMeta[];
+  council: RegisteredMeta[];
   /** The kind's policy under the config. */
   policy: Policy;
   identity: VerdictIdentity;

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { CLAUDE_META } from "../providers/claude/meta.ts";
 import type { Decision, Refusal } from "../answer/types.ts";
 import { GitError, StoreError } from "../base/errors.ts";
 import { type ExecRequest, type ExecResult, type Runner, runProcess } from "../exec/exec.ts";
@@ -23,10 +24,7 @@ function fakeAdapter(
   const childContexts: ChildContext[] = [];
   const outputs: { stdout: string; files: Record<string, string | null> }[] = [];
   const adapter: ProviderAdapter = {
-    name: "claude",
-    defaultBin: "claude",
-    binEnv: "REVIEW_GATE_CLAUDE_BIN",
-    installHint: "npm i -g @anthropic-ai/claude-code",
+    ...CLAUDE_META,
     capabilities: { nativeSchema: true, resume: true },
     versionArgs: ["--version"],
     prepareChild: (context) => {

@@ -9,7 +9,8 @@
 import type { Refusal } from "../answer/types.ts";
 import type { FindingNote, ReviewAnswer } from "../kinds/review/types.ts";
 import type { Coverage } from "../git/types.ts";
-import type { ProviderName, Usage } from "../providers/provider.ts";
+import type { ProviderName } from "../providers/registry.ts";
+import type { Usage } from "../providers/provider.ts";
 import type { CouncilPolicy } from "../kinds/review/types.ts";
 import type { AttemptRecord } from "../session/types.ts";
 import type { RulesReport } from "../rules/report.ts";

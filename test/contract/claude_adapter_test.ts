@@ -87,7 +87,7 @@ Deno.test({
       const tools = main.body!.tools as Tool[];
       assert.deepEqual(
         tools.find((t) => t.name === "StructuredOutput")?.input_schema,
-        JSON.parse(dialectText(await canonicalSchema("review"), "claude")),
+        JSON.parse(dialectText(await canonicalSchema("review"), "without-root-ids")),
       );
       assert.deepEqual(
         tools.map((t) => t.name).filter((n) =>

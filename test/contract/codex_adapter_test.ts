@@ -85,7 +85,7 @@ Deno.test({
       assert.deepEqual((turn.body!.text as { format: unknown }).format, {
         type: "json_schema",
         strict: true,
-        schema: JSON.parse(dialectText(await canonicalSchema("review"), "codex")),
+        schema: JSON.parse(dialectText(await canonicalSchema("review"), "openai-strict")),
         name: "codex_output_schema",
       });
       assert.ok(JSON.stringify(turn.body!.input).includes("CONTRACT-PROMPT-MARKER-7f3a"));

@@ -1,5 +1,5 @@
 /**
- * Environment for running the real `claude` and `codex` binaries against the loopback mocks:
+ * Environment for running the real `claude`, `codex` and `qwen` binaries against the loopback mocks:
  * locating the pinned installs, throwaway HOME / CODEX_HOME, the env each CLI needs, and a clean
  * skip when the CLIs are not installed.
  *
@@ -59,7 +59,7 @@ export function warn(line: string): void {
  * log goes to stderr; a failed install is reported and the cases are skipped, never crashed.
  */
 export async function ensureInstalled(): Promise<void> {
-  if (findCli("claude") && findCli("codex")) return;
+  if ((Object.keys(PINNED) as (keyof typeof PINNED)[]).every((name) => findCli(name))) return;
   if (Deno.env.get("REVIEW_GATE_CONTRACT_INSTALL") === "0") return;
   const script = new URL("../../scripts/install_provider_clis.sh", import.meta.url).pathname;
   warn(`contract: installing the pinned provider CLIs with ${script}`);
@@ -157,6 +157,23 @@ export function claudeEnv(sandbox: Sandbox, baseUrl: string): Record<string, str
     DISABLE_BUG_COMMAND: "1",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     CLAUDE_CODE_DISABLE_TERMINAL_TITLE: "1",
+    NO_PROXY: "127.0.0.1",
+  };
+}
+
+/**
+ * Env for `qwen` pointed at the Chat Completions mock at `baseUrl` (…/v1 is added): the
+ * OpenAI-compatible auth Qwen Code infers from `OPENAI_API_KEY`, `OPENAI_BASE_URL` and
+ * `OPENAI_MODEL` (docs/providers.md "Loopback mock models"); the adapter's private QWEN_HOME holds
+ * the rest.
+ */
+export function qwenEnv(sandbox: Sandbox, baseUrl: string): Record<string, string> {
+  return {
+    ...scrubbed(),
+    HOME: sandbox.home,
+    OPENAI_API_KEY: "sk-mock-qwen-key",
+    OPENAI_BASE_URL: `${baseUrl}/v1`,
+    OPENAI_MODEL: "qwen-mock",
     NO_PROXY: "127.0.0.1",
   };
 }

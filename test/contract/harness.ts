@@ -1,5 +1,5 @@
 /**
- * Drives our real adapters (lib/providers/claude.ts, codex.ts) and the real session runner
+ * Drives our real adapters (lib/providers/claude/adapter.ts, codex/adapter.ts, qwen/adapter.ts) and the real session runner
  * (`callStructured` in lib/session/call.ts) against the real CLIs pointed at the loopback mocks, with
  * the real decoder, runner, workspace (the read-only copy of the worktree's tree the CLI runs in)
  * and read-only proof. Only the model is fake. The CLI's environment is what the adapter builds
@@ -23,11 +23,19 @@ import { buildCorrectivePrompt } from "../../lib/kinds/review/prompt.ts";
 import { type CallOutcome, callStructured } from "../../lib/session/call.ts";
 import { reviewProof } from "../../lib/session/proof.ts";
 import { withReviewWorkspace } from "../../lib/session/workspace.ts";
-import { claudeEnv, codexEnv, findCli, makeRepo, makeSandbox, type Sandbox } from "./env.ts";
+import {
+  claudeEnv,
+  codexEnv,
+  findCli,
+  makeRepo,
+  makeSandbox,
+  qwenEnv,
+  type Sandbox,
+} from "./env.ts";
 
 /** Options for {@linkcode runReview}. */
 export interface RunReviewOptions {
-  provider: "claude" | "codex";
+  provider: "claude" | "codex" | "qwen";
   sandbox: Sandbox;
   /** Absolute repo root. */
   repo: string;
@@ -83,6 +91,8 @@ export async function runReview(
     ...Deno.env.toObject(),
     ...(options.provider === "claude"
       ? claudeEnv(options.sandbox, options.mockUrl)
+      : options.provider === "qwen"
+      ? qwenEnv(options.sandbox, options.mockUrl)
       : codexEnv(options.sandbox)),
   };
   const spawns: Spawn[] = [];

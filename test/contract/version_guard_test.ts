@@ -11,7 +11,7 @@ import { findCli, haveCli, makeSandbox } from "./env.ts";
 import { assertClaudeResultShape, assertCodexEventShape } from "./shapes.ts";
 import { PINNED } from "./versions.ts";
 
-for (const name of ["claude", "codex"] as const) {
+for (const name of Object.keys(PINNED) as (keyof typeof PINNED)[]) {
   Deno.test({
     name: `${name} --version is the pinned ${PINNED[name].version}`,
     ignore: !haveCli(name),
@@ -52,6 +52,10 @@ Deno.test("the install script pins the same versions as versions.ts", async () =
   assert.match(
     script,
     new RegExp(`CODEX_VERSION="${PINNED.codex.version.replaceAll(".", "\\.")}"`),
+  );
+  assert.match(
+    script,
+    new RegExp(`QWEN_VERSION="${PINNED.qwen.version.replaceAll(".", "\\.")}"`),
   );
 });
 

@@ -1,6 +1,6 @@
 /**
  * The Mistral Vibe contract row. `vibe` (PyPI `mistral-vibe`) is not installable here, so instead of
- * the real binary these cases drive our real adapter (lib/providers/vibe.ts) through the real session
+ * the real binary these cases drive our real adapter (lib/providers/vibe/adapter.ts) through the real session
  * runner (`callStructured`, lib/session/call.ts) with a runner that plays `--output streaming` fixtures
  * written from the documented format (vibe_samples/*.jsonl; docs/providers.md "Mistral Vibe": one
  * message
@@ -145,7 +145,7 @@ function assertVibeArgv(args: readonly string[], root: string): string {
   ]);
   for (const flag of FORBIDDEN) assert.ok(!args.includes(flag), `argv carries ${flag}`);
   assert.ok(!args.includes("bash"), "argv enables bash (its allowlist is not read-only)");
-  assert.ok(prompt.includes(dialectText(SCHEMA, "vibe").trim()), "the schema is not in -p");
+  assert.ok(prompt.includes(dialectText(SCHEMA, "canonical").trim()), "the schema is not in -p");
   assert.match(prompt, /Reply with the JSON object only\.$/);
   return prompt;
 }

@@ -55,7 +55,7 @@ export function assertFirstCallArgv(provider: Provider, call: FakeInvocation, ro
   for (const name of call.envNames) {
     assert.match(
       name,
-      /^(PWD|OLDPWD|SHLVL|_|PATH|HOME|TMPDIR|LANG|LC_.*|TZ|USER|LOGNAME|DENO_DIR|REVIEW_GATE_CHILD|REVIEW_GATE_FAKE_.*|NO_COLOR|CODEX_HOME|CLAUDE_CODE_.*|DISABLE_AUTOUPDATER|VIBE_.*|XDG_.*)$/,
+      /^(PWD|OLDPWD|SHLVL|_|PATH|HOME|TMPDIR|LANG|LC_.*|TZ|USER|LOGNAME|DENO_DIR|REVIEW_GATE_CHILD|REVIEW_GATE_FAKE_.*|NO_COLOR|CODEX_HOME|QWEN_HOME|CLAUDE_CODE_.*|DISABLE_AUTOUPDATER|VIBE_.*|XDG_.*)$/,
       `the child got ${name} (PWD, SHLVL and _ come from the fake's shell wrapper)`,
     );
   }
@@ -81,6 +81,17 @@ export function assertFirstCallArgv(provider: Provider, call: FakeInvocation, ro
     assert.equal(schema.additionalProperties, false);
     assert.deepEqual([...schema.required].sort(), ["findings", "next_steps", "summary", "verdict"]);
     assert.ok(!call.schemaFile!.includes("minLength"), "codex dialect has no minLength");
+  } else if (provider === "qwen") {
+    assert.equal(call.argv[call.argv.indexOf("--approval-mode") + 1], "plan");
+    assert.equal(
+      call.argv[call.argv.indexOf("--core-tools") + 1],
+      "read_file,grep_search,glob,list_directory",
+    );
+    assert.ok(!call.argv.includes("--bare") && !call.argv.includes("--yolo"));
+    const schema = JSON.parse(call.argv[call.argv.indexOf("--json-schema") + 1]);
+    assert.equal(schema.$schema, undefined, "qwen gets the schema without root ids");
+    assert.ok(!call.argv.includes("--resume"));
+    assert.equal(call.env.QWEN_HOME?.endsWith("/qwen-home"), true, "a private QWEN_HOME");
   } else {
     assert.equal(call.stdin, null);
     assert.equal(call.argv[call.argv.indexOf("--workdir") + 1], call.cwd);

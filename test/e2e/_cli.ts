@@ -1,13 +1,14 @@
 /**
  * End-to-end test helper: spawns the CLI exactly as a user does (`deno run … main.ts <args>`) with
  * its cwd in a throwaway git repository and the fake provider (fixtures/fake) wired in through
- * `REVIEW_GATE_{CLAUDE,CODEX,VIBE}_BIN`. Every sandbox has its own `TMPDIR` (so tests can assert
+ * every provider's `REVIEW_GATE_<NAME>_BIN`. Every sandbox has its own `TMPDIR` (so tests can assert
  * no temp dir is left behind), `HOME`, `VIBE_HOME`, `XDG_CONFIG_HOME` and fake invocation log.
  * Captures stdout, stderr and the exit code separately, reads the fake's log and the run folder,
  * and snapshots the user's index, HEAD and worktree status for byte-identity checks.
  *
  * @module
  */
+import { PROVIDER_NAMES, providerMetas, type ProviderName } from "../../lib/providers/registry.ts";
 import { join } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { makeTestRepo, TEST_GIT_ENV, type TestRepo } from "../../lib/git/test_repo.ts";
@@ -22,10 +23,10 @@ export const FAKE_BIN: string = here("../../fixtures/fake/bin");
 /** Absolute path of the fixtures directory. */
 export const FIXTURES: string = here("../../fixtures");
 
-/** The three provider names. */
-export const PROVIDERS = ["claude", "codex", "vibe"] as const;
+/** Every registered provider's name (lib/providers/registry.ts): the fake plays each. */
+export const PROVIDERS: readonly ProviderName[] = PROVIDER_NAMES;
 /** One provider name. */
-export type Provider = typeof PROVIDERS[number];
+export type Provider = ProviderName;
 
 /** What one CLI run produced. */
 export interface CliResult {
@@ -96,9 +97,9 @@ export async function makeSandbox(files?: Record<string, string | Uint8Array>): 
     XDG_CONFIG_HOME: join(dir, "config"),
     DENO_DIR: await findDenoDir(),
     VIBE_HOME: join(dir, "vibe"),
-    REVIEW_GATE_CLAUDE_BIN: join(FAKE_BIN, "claude"),
-    REVIEW_GATE_CODEX_BIN: join(FAKE_BIN, "codex"),
-    REVIEW_GATE_VIBE_BIN: join(FAKE_BIN, "vibe"),
+    ...Object.fromEntries(
+      providerMetas().map((meta) => [meta.binEnv, join(FAKE_BIN, meta.name)]),
+    ),
     REVIEW_GATE_FAKE_DENO: Deno.execPath(),
     REVIEW_GATE_FAKE_LOG: log,
     NO_COLOR: "1",

@@ -86,7 +86,7 @@ for (const provider of PROVIDERS) {
       const [call] = await readFakeLog(sb);
       const prompt = promptOf(call);
       assert.ok(prompt.includes('- "2": Add a test for it'), prompt);
-      if (provider === "claude") {
+      if (provider === "claude" || provider === "qwen") {
         const schema = JSON.parse(call.argv[call.argv.indexOf("--json-schema") + 1]);
         assert.equal(schema.title, "review-gate plan-compliance answer");
         assert.equal(schema.$schema, undefined);

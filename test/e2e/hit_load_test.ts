@@ -13,10 +13,10 @@ const PROJECT = new URL("../../", import.meta.url).href;
 
 /** What only a review that asks a model (or a compliance run) uses: a hit loads none of it. */
 const ASKING_ONLY = [
-  // the provider adapters (lib/providers/meta.ts names them for the verdict's key; a hit still
-  // reads the user's carried Claude settings through claude_child.ts: they are part of the key,
-  // lib/providers/reviewer_env.ts `answerEnvKey`)
-  /^lib\/providers\/(claude|codex|vibe)\.ts$/,
+  // the provider adapters (each folder's meta.ts names its provider for the verdict's key; a hit
+  // still reads the user's carried Claude settings through claude/child.ts: they are part of the
+  // key, lib/providers/reviewer_env.ts `answerEnvKey`)
+  /^lib\/providers\/[a-z]+\/adapter\.ts$/,
   // the prompt builders (lib/kinds/definition.ts `prompts`)
   /^lib\/kinds\/review\/(prompt|rules_text)\.ts$/,
   /^prompts\/corrective\.txt$/,
@@ -76,7 +76,11 @@ Deno.test("a cache hit loads no adapter, prompt builder, ask stage, call setting
     assert.deepEqual(records.map((r) => r.status), ["approved", "approved"]);
     // the log sees dynamic imports: the fresh review loaded what it asked with
     for (
-      const m of ["lib/providers/claude.ts", "lib/kinds/review/prompt.ts", "lib/review/ask.ts"]
+      const m of [
+        "lib/providers/claude/adapter.ts",
+        "lib/kinds/review/prompt.ts",
+        "lib/review/ask.ts",
+      ]
     ) {
       assert.ok(fresh.has(m), `the fresh review loaded ${m}`);
     }

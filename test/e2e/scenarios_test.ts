@@ -90,6 +90,7 @@ for (const provider of PROVIDERS) {
           undefined,
         ],
         vibe: [undefined, undefined],
+        qwen: [{ inputTokens: 20, outputTokens: 40 }, undefined],
       }[provider];
       assert.deepEqual(
         run.run.usage &&

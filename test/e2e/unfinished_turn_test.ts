@@ -8,7 +8,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { lastRun, makeSandbox, PROVIDERS, readFakeLog, runCli } from "./_cli.ts";
+import { lastRun, makeSandbox, type Provider, PROVIDERS, readFakeLog, runCli } from "./_cli.ts";
 import {
   addTokenLine,
   commitToken,
@@ -27,7 +27,8 @@ const UNFINISHED = {
   codex:
     /Codex ended without completing its turn \(exit code 0; an agent_message but no turn\.completed after it\)/,
   vibe: /Vibe ended without finishing its turn \(exit code 0; its last message is a tool result\)/,
-};
+  qwen: /Qwen Code printed no result event \(exit code 0\)/,
+} satisfies Record<Provider, RegExp>;
 
 for (const provider of PROVIDERS) {
   Deno.test(`review --provider ${provider}: an approving message in an unfinished turn is NOT reviewed`, async () => {

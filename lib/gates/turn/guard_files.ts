@@ -24,6 +24,7 @@
 import { basename, dirname, join, resolve } from "../../base/path.ts";
 import { programFiles, shellStartupDirs, shellStartupFiles } from "./guard_places.ts";
 import { programDigest, providerProgram } from "../../providers/program.ts";
+import { PROVIDER_NAMES } from "../../providers/registry.ts";
 import { sha256Hex } from "../../base/sha256.ts";
 import { DEFAULT_CONFIG, userConfigPath } from "../../config/config.ts";
 import type { Runner } from "../../exec/exec.ts";
@@ -71,9 +72,6 @@ export interface GuardRecord {
   programs?: Record<string, string | null>;
 }
 
-/** The providers whose programs are guarded (lib/providers/names.ts; gates load no adapters). */
-const PROVIDER_PROGRAMS = ["claude", "codex", "vibe"] as const;
-
 /**
  * The program file each provider's review would start now (lib/providers/program.ts: the
  * `REVIEW_GATE_<NAME>_BIN` override or the name on `PATH`, symlinks resolved).
@@ -83,7 +81,7 @@ const PROVIDER_PROGRAMS = ["claude", "codex", "vibe"] as const;
 export function providerPrograms(
   env: Record<string, string | undefined>,
 ): Record<string, string | null> {
-  return Object.fromEntries(PROVIDER_PROGRAMS.map((name) => [name, providerProgram(name, env)]));
+  return Object.fromEntries(PROVIDER_NAMES.map((name) => [name, providerProgram(name, env)]));
 }
 
 /**

@@ -11,6 +11,7 @@
  */
 import { sha256Hex } from "../../base/sha256.ts";
 import { reviewerVarDigests } from "../../providers/reviewer_env.ts";
+import { carriedConfigs } from "../../providers/registry.ts";
 import type { ReviewerRecord } from "../../store/sessions.ts";
 import { providerPrograms } from "./guard_files.ts";
 
@@ -31,24 +32,18 @@ export async function reviewerRecord(
 }
 
 /**
- * What each provider's review child carries from the user's own provider config, as digests
- * (lib/providers/claude_child.ts `readCarriedSettings`, lib/providers/codex_child.ts
- * `readCodexUser`): a settings file that cannot be read counts as its problem's text.
+ * What each provider's review child carries from the user's own provider config, as digests (each
+ * provider's `CarriedConfig.identity`, lib/providers/registry.ts: Claude Code's settings, Codex's
+ * `config.toml`): a settings file that cannot be read counts as its problem's text.
  */
 export async function carriedDigests(
   env: Record<string, string | undefined>,
 ): Promise<Record<string, string>> {
-  const [{ readCarriedSettings }, { readCodexUser }] = await Promise.all([
-    import("../../providers/claude_child.ts"),
-    import("../../providers/codex_child.ts"),
-  ]);
-  const [claude, codex] = await Promise.all([readCarriedSettings(env), readCodexUser(env)]);
-  return {
-    claude: await sha256Hex(JSON.stringify([claude.settings, claude.problem ?? null])),
-    codex: await sha256Hex(
-      JSON.stringify([codex.carried, codex.dotenv, codex.mode, codex.problem ?? null]),
-    ),
-  };
+  const out: Record<string, string> = {};
+  for (const [name, carried] of Object.entries(await carriedConfigs())) {
+    out[name] = await sha256Hex(JSON.stringify(await carried.identity(env)));
+  }
+  return out;
 }
 
 /**

@@ -25,7 +25,7 @@ export const SECRET_VAR_PREFIX = "REVIEW_GATE_PROVIDER_SECRET_";
 /**
  * Move the literal secrets of every provider table into variables (pure; the input is not changed).
  *
- * @param carried the carried config keys (lib/providers/codex_child.ts `carryCodexConfig`)
+ * @param carried the carried config keys (lib/providers/codex/child.ts `carryCodexConfig`)
  * @returns the config without literal secrets, and the variables (name → value) that carry them
  */
 export function moveProviderSecrets(carried: Toml): { carried: Toml; env: Record<string, string> } {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { moveProviderSecrets } from "./codex_secrets.ts";
+import { moveProviderSecrets } from "./secrets.ts";
 
 Deno.test("moveProviderSecrets() turns literal tokens and headers into variables, keeps the rest", () => {
   const carried = {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { codexProgramRoots, programRootsOutside, readOnlyFilesystem } from "./codex_readable.ts";
+import { codexProgramRoots, programRootsOutside, readOnlyFilesystem } from "./readable.ts";
 
 async function touch(path: string): Promise<void> {
   await Deno.mkdir(join(path, ".."), { recursive: true });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
-import { output, REQUEST as BASE_REQUEST } from "./_test_support.ts";
-import type { ProviderRequest } from "./provider.ts";
-import { buildVibeInvocation, locateVibeSession, parseVibeEnvelope } from "./vibe.ts";
+import reviewSchema from "../../../schemas/review.schema.json" with { type: "json" };
+import { output, REQUEST as BASE_REQUEST } from "../_test_support.ts";
+import type { ProviderRequest } from "../provider.ts";
+import { buildVibeInvocation, locateVibeSession, parseVibeEnvelope } from "./adapter.ts";
 
 const REQUEST: ProviderRequest = { ...BASE_REQUEST, prompt: "Review this change.\n" };
 

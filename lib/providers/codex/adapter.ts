@@ -17,12 +17,12 @@
  *   working root to the model outside our data fence, and a `$skill-name` mention in the prompt —
  *   which carries the change — injects a whole SKILL.md; no flag or key turns repository skill
  *   discovery off. The copy leaves those files out (and has no `.git`, no ignored files);
- * - with a private CODEX_HOME and HOME (lib/providers/codex_child.ts) and `--ignore-rules` (a
+ * - with a private CODEX_HOME and HOME (lib/providers/codex/child.ts) and `--ignore-rules` (a
  *   trusted repository's `.codex/rules` `allow` ran `touch` outside the sandbox); never `--trust`
  *   nor `--dangerously-bypass-hook-trust`; `--disable hooks` and `notify=[]` (the legacy `notify`
  *   program ran even with hooks disabled);
  * - under a permission profile instead of `--sandbox read-only`, **deny by default**
- *   (`permissions.review.filesystem`, `default_permissions="review"`; lib/providers/codex_readable.ts):
+ *   (`permissions.review.filesystem`, `default_permissions="review"`; lib/providers/codex/readable.ts):
  *   only `:minimal` (the system paths a shell needs), the copy and codex's own program folders are
  *   readable; HOME, TMPDIR, the repository, other folders, the private CODEX_HOME and another
  *   provider's settings are not even mounted (`cat` → No such file or directory), wherever they
@@ -64,17 +64,17 @@
  * @module
  */
 
-import { join } from "../base/path.ts";
-import { dialectText } from "../answer/dialect.ts";
-import { excerptOf, isObject, type Json, num } from "./envelope_values.ts";
-import { allowlistEnv, withFakeDeno } from "./child_env.ts";
+import { join } from "../../base/path.ts";
+import { dialectText } from "../../answer/dialect.ts";
+import { excerptOf, isObject, type Json, num } from "../envelope_values.ts";
+import { allowlistEnv, withFakeDeno } from "../child_env.ts";
 import {
   buildCodexHome,
   carriedConfigArgs,
   codexEnvRule,
   describeCodexAuth,
   readCodexUser,
-} from "./codex_child.ts";
+} from "./child.ts";
 import type {
   ChildContext,
   ChildSetup,
@@ -84,11 +84,11 @@ import type {
   ProcessOutput,
   ProviderAdapter,
   ProviderRequest,
-} from "./provider.ts";
-import { codexProgramRoots, programRootsOutside, readOnlyFilesystem } from "./codex_readable.ts";
-import { moveProviderSecrets } from "./codex_secrets.ts";
-import { programPath } from "./program.ts";
-import { PROVIDER_META } from "./meta.ts";
+} from "../provider.ts";
+import { codexProgramRoots, programRootsOutside, readOnlyFilesystem } from "./readable.ts";
+import { moveProviderSecrets } from "./secrets.ts";
+import { programPath } from "../program.ts";
+import { CODEX_META } from "./meta.ts";
 
 /** Options of every confined call that do not depend on the user's setup. */
 export const CODEX_CONFINEMENT: readonly string[] = [
@@ -151,7 +151,7 @@ export function buildCodexInvocation(request: ProviderRequest): Invocation {
     env: request.child?.env ?? {},
     ...(request.child ? { clearEnv: true } : {}),
     cwd: workdir,
-    files: { [schemaPath]: dialectText(request.schema, "codex") },
+    files: { [schemaPath]: dialectText(request.schema, CODEX_META.dialect) },
     readBack: [lastPath],
   };
 }
@@ -159,15 +159,15 @@ export function buildCodexInvocation(request: ProviderRequest): Invocation {
 /**
  * The call's private setup: private HOME, TMPDIR (`<dir>/tmp`, beside CODEX_HOME) and CODEX_HOME
  * (or the keyring fallback), the permission profile (deny by default: `:minimal`, the copy and
- * codex's own program folders readable, lib/providers/codex_readable.ts), the allowlisted
+ * codex's own program folders readable, lib/providers/codex/readable.ts), the allowlisted
  * environment plus the provider's `.env` variables and its literal tokens moved into variables
- * (lib/providers/codex_secrets.ts).
+ * (lib/providers/codex/secrets.ts).
  *
  * @param context parent environment, private dir, repository root, workdir, the codex program
  */
 export async function prepareCodexChild(context: ChildContext): Promise<ChildSetup> {
   const found = await readCodexUser(context.env);
-  // literal provider tokens ride in the environment, never in config.toml or argv (codex_secrets.ts)
+  // literal provider tokens ride in the environment, never in config.toml or argv (secrets.ts)
   const moved = moveProviderSecrets(found.carried);
   const user = { ...found, carried: moved.carried };
   const home = join(context.dir, "home");
@@ -381,7 +381,7 @@ export function codexToolCallStarts(line: string): boolean {
 
 /** The Codex adapter. */
 export const codexAdapter: ProviderAdapter = {
-  ...PROVIDER_META.codex,
+  ...CODEX_META,
   capabilities: { nativeSchema: true, resume: true },
   versionArgs: ["--version"],
   prepareChild: prepareCodexChild,

@@ -21,9 +21,16 @@
  *
  * @module
  */
-import { join } from "../base/path.ts";
-import { NoCredentialsError } from "./provider.ts";
-import { allowedName, allowlistEnv, type EnvRule, truthy, withFakeDeno } from "./child_env.ts";
+import { join } from "../../base/path.ts";
+import { type CarriedConfig, NoCredentialsError } from "../provider.ts";
+import {
+  allowedName,
+  allowlistEnv,
+  type EnvRule,
+  notAnswerKey,
+  truthy,
+  withFakeDeno,
+} from "../child_env.ts";
 
 /** Credential helpers carried from the user's settings. */
 export const CARRIED_HELPERS: readonly string[] = [
@@ -235,3 +242,21 @@ export async function checkClaudeLogin(
     `no credentials found: no ANTHROPIC_* variable, no apiKeyHelper, and no Claude Code login (${checked}); ${fix} (an API key saved by /login in Claude Code's own config is not checked)`,
   );
 }
+
+/**
+ * What the Claude review child carries (lib/providers/registry.ts): the carried settings and why
+ * the file could not be used, for the turn gate; for a verdict's key, the settings `env` less
+ * secrets and the credential helpers' commands.
+ */
+export const claudeCarried: CarriedConfig = {
+  identity: async (env) => {
+    const carried = await readCarriedSettings(env);
+    return [carried.settings, carried.problem ?? null];
+  },
+  answerKey: async (env) => {
+    const { settings } = await readCarriedSettings(env);
+    const { env: vars, ...helpers } = settings as { env?: Record<string, string> };
+    const kept = Object.entries(vars ?? {}).filter(([name]) => !notAnswerKey(name)).sort();
+    return kept.length || Object.keys(helpers).length ? JSON.stringify([kept, helpers]) : null;
+  },
+};

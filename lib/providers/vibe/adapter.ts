@@ -16,11 +16,10 @@
  * @module
  */
 
-import { join } from "../base/path.ts";
-import { dialectText } from "../answer/dialect.ts";
-import { excerptOf } from "./envelope_values.ts";
-import { allowlistEnv, withFakeDeno } from "./child_env.ts";
-import { PROMPT_LIMITS } from "./limits.ts";
+import { join } from "../../base/path.ts";
+import { dialectText } from "../../answer/dialect.ts";
+import { excerptOf } from "../envelope_values.ts";
+import { allowlistEnv, withFakeDeno } from "../child_env.ts";
 import type {
   ChildContext,
   ChildSetup,
@@ -29,8 +28,8 @@ import type {
   ProcessOutput,
   ProviderAdapter,
   ProviderRequest,
-} from "./provider.ts";
-import { PROVIDER_META } from "./meta.ts";
+} from "../provider.ts";
+import { VIBE_META } from "./meta.ts";
 
 /**
  * The prompt Vibe gets: the review prompt, the schema text and the reply rule.
@@ -43,7 +42,7 @@ export function buildVibePrompt(request: ProviderRequest): string {
     request.prompt.trimEnd(),
     "",
     "Your answer must be one JSON object matching this JSON Schema:",
-    dialectText(request.schema, "vibe").trim(),
+    dialectText(request.schema, VIBE_META.dialect).trim(),
     "",
     "Reply with the JSON object only.",
   ].join("\n");
@@ -226,8 +225,8 @@ export async function locateVibeSession(
 
 /** The Mistral Vibe adapter. */
 export const vibeAdapter: ProviderAdapter = {
-  ...PROVIDER_META.vibe,
-  capabilities: { nativeSchema: false, resume: true, maxPromptBytes: PROMPT_LIMITS.vibe },
+  ...VIBE_META,
+  capabilities: { nativeSchema: false, resume: true },
   versionArgs: ["--version"],
   prepareChild: prepareVibeChild,
   describeAuth: (env) =>

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { prepareCodexChild } from "./codex.ts";
-import { carryCodexConfig, describeCodexAuth, readCodexUser, tomlInline } from "./codex_child.ts";
+import { prepareCodexChild } from "./adapter.ts";
+import { carryCodexConfig, describeCodexAuth, readCodexUser, tomlInline } from "./child.ts";
 
 /** A parsed TOML value as plain objects (smol-toml makes null-prototype ones). */
 const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
@@ -112,7 +112,7 @@ Deno.test("prepareCodexChild() builds a private CODEX_HOME and HOME, auth.json l
     for (const name of ["ANTHROPIC_API_KEY", "GITHUB_TOKEN", "OTHER_SECRET"]) {
       assert.equal(setup.env[name], undefined, name);
     }
-    // deny by default: only the system paths and the copy are named (codex_readable.ts)
+    // deny by default: only the system paths and the copy are named (readable.ts)
     assert.deepEqual(setup.args, [
       "-c",
       `permissions.review.filesystem={":minimal"="read",${

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
-import { buildClaudeInvocation, claudeAdapter, parseClaudeEnvelope } from "./claude.ts";
-import { excerptOf } from "./envelope_values.ts";
-import { output, REQUEST, sample } from "./_test_support.ts";
+import reviewSchema from "../../../schemas/review.schema.json" with { type: "json" };
+import { buildClaudeInvocation, claudeAdapter, parseClaudeEnvelope } from "./adapter.ts";
+import { excerptOf } from "../envelope_values.ts";
+import { output, REQUEST, sample } from "../_test_support.ts";
 
 const SCHEMA_TEXT = (() => {
   const copy: Record<string, unknown> = structuredClone(reviewSchema);

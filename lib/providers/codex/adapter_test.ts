@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
-import reviewSchema from "../../schemas/review.schema.json" with { type: "json" };
-import { dialectText } from "../answer/dialect.ts";
+import reviewSchema from "../../../schemas/review.schema.json" with { type: "json" };
+import { dialectText } from "../../answer/dialect.ts";
 import {
   buildCodexInvocation,
   CODEX_CONFINEMENT,
   codexToolCallStarts,
   parseCodexEnvelope,
-} from "./codex.ts";
-import { REQUEST, sample } from "./_test_support.ts";
-import type { ProcessOutput } from "./provider.ts";
+} from "./adapter.ts";
+import { REQUEST, sample } from "../_test_support.ts";
+import type { ProcessOutput } from "../provider.ts";
 
 function output(
   stdout: string,
@@ -61,7 +61,7 @@ Deno.test("buildCodexInvocation() builds the first call confined, with the schem
   assert.equal(inv.clearEnv, true);
   assert.equal(inv.cwd, "/tmp/copy");
   assert.deepEqual(inv.files, {
-    "/tmp/rg-x/answer-1.schema.json": dialectText(reviewSchema, "codex"),
+    "/tmp/rg-x/answer-1.schema.json": dialectText(reviewSchema, "openai-strict"),
   });
   assert.deepEqual(inv.readBack, ["/tmp/rg-x/last-message-1.txt"]);
 });

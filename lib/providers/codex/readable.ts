@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "../base/path.ts";
+import { basename, dirname, join } from "../../base/path.ts";
 
 /** A real path, or null when it does not resolve. */
 async function real(path: string): Promise<string | null> {

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { prepareClaudeChild } from "./claude.ts";
+import { prepareClaudeChild } from "./adapter.ts";
 import {
   carryAuthSettings,
   checkClaudeLogin,
   claudeChildEnv,
   describeClaudeAuth,
-} from "./claude_child.ts";
-import { NoCredentialsError } from "./provider.ts";
-import { readCarriedSettings } from "./claude_child.ts";
+} from "./child.ts";
+import { NoCredentialsError } from "../provider.ts";
+import { readCarriedSettings } from "./child.ts";
 
 const PARENT = {
   PATH: "/usr/bin",

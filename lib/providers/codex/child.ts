@@ -1,6 +1,6 @@
 /**
  * The home review-gate builds for every Codex review child (verified with the real codex-cli
- * 0.171.0 against loopback mocks; the adapter's module doc, lib/providers/codex.ts, has the facts).
+ * 0.171.0 against loopback mocks; the adapter's module doc, lib/providers/codex/adapter.ts, has the facts).
  *
  * Codex reads a lot from `CODEX_HOME` (default `~/.codex`): `config.toml` with `[projects]` trust
  * (a trusted repository's `.codex/config.toml` then starts MCP servers outside the sandbox and adds
@@ -24,9 +24,10 @@
  *
  * @module
  */
-import { join } from "../base/path.ts";
-import { allowlistEnv, type EnvRule } from "./child_env.ts";
-import { pathExists } from "../base/path_exists.ts";
+import { join } from "../../base/path.ts";
+import { allowlistEnv, type EnvRule, parseDotenv } from "../child_env.ts";
+import type { CarriedConfig } from "../provider.ts";
+import { pathExists } from "../../base/path_exists.ts";
 
 /** Keys of the user's codex config carried into the private home. */
 export const CARRIED_KEYS: readonly string[] = [
@@ -123,20 +124,6 @@ export function codexEnvRule(carried: Toml): EnvRule {
   }
   const id = String(carried.model_provider ?? "");
   return { names, prefixes: /bedrock/i.test(id) ? ["AWS_"] : [] };
-}
-
-/** `KEY=value` lines of a `.env` file (quotes stripped, comments and `export ` ignored). */
-export function parseDotenv(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim().replace(/^export\s+/, "");
-    const eq = line.indexOf("=");
-    if (line.startsWith("#") || eq <= 0) continue;
-    let value = line.slice(eq + 1).trim();
-    if (/^(["']).*\1$/.test(value)) value = value.slice(1, -1);
-    out[line.slice(0, eq).trim()] = value;
-  }
-  return out;
 }
 
 /**
@@ -243,3 +230,19 @@ export function describeCodexAuth(
   if (user.problem) lines.push(`config not used: ${user.problem}`);
   return lines;
 }
+
+/**
+ * What the Codex review child carries (lib/providers/registry.ts): the carried `config.toml` keys,
+ * the `.env` names, the auth mode and why the config could not be used, for the turn gate; the
+ * carried keys alone for a verdict's key.
+ */
+export const codexCarried: CarriedConfig = {
+  identity: async (env) => {
+    const user = await readCodexUser(env);
+    return [user.carried, user.dotenv, user.mode, user.problem ?? null];
+  },
+  answerKey: async (env) => {
+    const { carried } = await readCodexUser(env);
+    return Object.keys(carried).length ? JSON.stringify(carried) : null;
+  },
+};

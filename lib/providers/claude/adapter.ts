@@ -16,7 +16,7 @@
  *   refused as a process file;
  * - `--setting-sources ""` (no user, project or local settings: no hooks, no permission rules, no
  *   plugins) plus `--settings <private file>` carrying only the user's auth keys
- *   (lib/providers/claude_child.ts); `--strict-mcp-config`; `--disable-slash-commands`;
+ *   (lib/providers/claude/child.ts); `--strict-mcp-config`; `--disable-slash-commands`;
  * - environment: an allowlist (lib/providers/child_env.ts) — never a parent Claude Code session's
  *   `CLAUDECODE`/`CLAUDE_CODE_ENTRYPOINT` (an inherited entrypoint changes the child's identity to
  *   the parent host's, e.g. `claude-desktop`) nor its messaging socket and token;
@@ -32,16 +32,16 @@
  * @module
  */
 
-import { join } from "../base/path.ts";
-import { resolvePath } from "../base/resolve_path.ts";
-import { dialectText } from "../answer/dialect.ts";
-import { excerptOf, isObject, type Json, num } from "./envelope_values.ts";
+import { join } from "../../base/path.ts";
+import { resolvePath } from "../../base/resolve_path.ts";
+import { dialectText } from "../../answer/dialect.ts";
+import { excerptOf, isObject, type Json, num } from "../envelope_values.ts";
 import {
   checkClaudeLogin,
   claudeChildEnv,
   describeClaudeAuth,
   readCarriedSettings,
-} from "./claude_child.ts";
+} from "./child.ts";
 import type {
   ChildContext,
   ChildSetup,
@@ -52,8 +52,8 @@ import type {
   ProviderAdapter,
   ProviderRequest,
   Usage,
-} from "./provider.ts";
-import { PROVIDER_META } from "./meta.ts";
+} from "../provider.ts";
+import { CLAUDE_META } from "./meta.ts";
 
 /** Tools Claude may load at all: reading the copy only. */
 export const CLAUDE_TOOLS = "Read,Grep,Glob";
@@ -71,7 +71,7 @@ export function buildClaudeInvocation(request: ProviderRequest): Invocation {
     "--output-format",
     "json",
     "--json-schema",
-    dialectText(request.schema, "claude"),
+    dialectText(request.schema, CLAUDE_META.dialect),
     "--setting-sources",
     "",
     ...(request.child?.args ?? []),
@@ -302,7 +302,7 @@ export function parseClaudeEnvelope(output: ProcessOutput): Envelope {
 
 /** The Claude Code adapter. */
 export const claudeAdapter: ProviderAdapter = {
-  ...PROVIDER_META.claude,
+  ...CLAUDE_META,
   capabilities: { nativeSchema: true, resume: true },
   versionArgs: ["--version"],
   prepareChild: prepareClaudeChild,
