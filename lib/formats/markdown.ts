@@ -34,10 +34,14 @@ const block = (text: string) => inertMarkdown(text, "block");
 /** Untrusted text as a code span (paths, ids). */
 const code = (text: string) => inertMarkdown(text, "code");
 
-/** ` (blocking)`, ` (acknowledged)` or nothing, after the severity in a finding's heading. */
-function findingState(view: FindingView): string {
+/**
+ * ` (blocking)`, ` (would block: warn mode)` for a gate in warn mode (README "Warn first"),
+ * ` (acknowledged)` or why it does not block, after the severity in a finding's heading.
+ */
+function findingState(view: FindingView, record: RunRecord): string {
   if (view.acknowledged) return " (acknowledged)";
-  return view.blocking ? " (blocking)" : ` (not blocking: ${view.notBlocking})`;
+  if (!view.blocking) return ` (not blocking: ${view.notBlocking})`;
+  return record.gateMode === "warn" ? " (would block: warn mode)" : " (blocking)";
 }
 
 /**
@@ -85,6 +89,16 @@ function runFacts(record: RunRecord): string[] {
   out.push(providerLine(record));
   if (record.sessionId) out.push(`- Session: ${code(record.sessionId)}`);
   out.push(`- Run: ${code(record.id)}`);
+  if (record.gateMode === "warn") {
+    const n = record.wouldBlock ?? 0;
+    out.push(
+      n > 0
+        ? `- Gate: warn mode — ${n} ${
+          n === 1 ? "finding" : "findings"
+        } would have blocked; the gate let the change through`
+        : "- Gate: warn mode — nothing would have blocked",
+    );
+  }
   const cached = cachedVerdictNote(record);
   if (cached) out.push(`- Verdict: ${line(cached)}`);
   const reused = partsFromCache(record);
@@ -179,7 +193,7 @@ export function renderMarkdown(record: RunRecord, answer: ReviewAnswer, policy: 
   if (answer.findings.length === 0) out.push("None.", "");
   for (const v of view.findings) {
     const f = v.finding;
-    out.push(`### ${f.severity.toUpperCase()}${findingState(v)}: ${line(f.title)}`, "");
+    out.push(`### ${f.severity.toUpperCase()}${findingState(v, record)}: ${line(f.title)}`, "");
     const id = v.fingerprint
       ? ` · fingerprint \`${v.fingerprint.slice(0, SHORT_FINGERPRINT)}\``
       : "";

@@ -76,6 +76,13 @@ Deno.test("pre-push warn mode: the push goes through, says what it would block, 
     );
     assert.equal(run.gateMode, "warn");
     assert.equal(run.wouldBlock, 1);
+    // and its review.md says what warn mode did, not "blocking"
+    const markdown = await Deno.readTextFile(
+      join(sb.repo.root, ".git", "review-gate", "runs", String(line.id), "review.md"),
+    );
+    assert.match(markdown, /- Gate: warn mode — 1 finding would have blocked; the gate let/);
+    assert.match(markdown, /### HIGH \(would block: warn mode\): Exported constant/);
+    assert.doesNotMatch(markdown, /\(blocking\)/);
 
     // an approving review in warn mode is an ordinary pass, recorded in warn mode
     await commitToken(sb, "CLEAN");
