@@ -63,16 +63,29 @@ function concatParts(parts: readonly HashPart[]): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * {@linkcode sha256Hex} of `parts` followed by text that comes in pieces (lib/base/json_pieces.ts),
- * never joined: text of one piece is hashed with Web Crypto like any part, longer text
- * incrementally with node:crypto (loaded only then: the usual small review does not pay its
- * ~20 ms load).
+ * An identity of `parts` followed by text that comes in pieces (lib/base/json_pieces.ts), with Web
+ * Crypto alone: never the text joined, nor Node's crypto (starting Node compatibility costs ~10 MB
+ * and tens of milliseconds: docs/design.md "Performance notes"). Text of at most one piece is
+ * hashed as {@linkcode sha256Hex} of the concatenation; longer text as {@linkcode sha256Hex} of the
+ * parts, {@linkcode PIECES_TAG}, then the sha256 hex of each piece, in order. Equal inputs (in equal
+ * pieces) give equal digests; text that never starts with a NUL (JSON never does) cannot give the
+ * digest of a longer text's form.
  *
  * @param parts hashed first, in order
- * @param pieces then these, in order (consumed once)
- * @returns the digest of the concatenation as 64 lowercase hex characters
+ * @param pieces then these, in order (consumed once; each digested as it comes)
+ * @returns 64 lowercase hex characters
+ * @example
+ * ```ts
+ * import { PIECES_TAG, sha256Hex, sha256OfPieces } from "./sha256.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(await sha256OfPieces(["a"], ["b"]), await sha256Hex("ab"));
+ * equal(
+ *   await sha256OfPieces(["a"], ["b", "c"]),
+ *   await sha256Hex(["a", PIECES_TAG, await sha256Hex("b"), await sha256Hex("c")]),
+ * );
+ * ```
  */
-export async function sha256HexThen(
+export async function sha256OfPieces(
   parts: readonly HashPart[],
   pieces: Iterable<string>,
 ): Promise<string> {
@@ -80,10 +93,12 @@ export async function sha256HexThen(
   const first = it.next();
   const second = first.done ? first : it.next();
   if (second.done) return sha256Hex(first.done ? parts : [...parts, first.value]);
-  const { createHash } = await import("node:crypto");
-  const hash = createHash("sha256");
-  for (const part of parts) hash.update(part);
-  hash.update(first.value).update(second.value);
-  for (let next = it.next(); !next.done; next = it.next()) hash.update(next.value);
-  return hash.digest("hex");
+  const digests = [await sha256Hex(first.value), await sha256Hex(second.value)];
+  for (let next = it.next(); !next.done; next = it.next()) {
+    digests.push(await sha256Hex(next.value));
+  }
+  return sha256Hex([...parts, PIECES_TAG, ...digests]);
 }
+
+/** What stands between the parts and the pieces' digests in {@linkcode sha256OfPieces}. */
+export const PIECES_TAG = "\0pieces\0";

@@ -58,3 +58,27 @@ Deno.test("isUtf8 agrees with node:buffer on random four-byte sequences, views a
   assert.equal(isUtf8(new Uint8Array(0)), true);
   assert.equal(isUtf8(Uint8Array.of(0x63, 0x61, 0x66, 0xe9)), false); // "café" in windows-1252
 });
+
+Deno.test("isUtf8 agrees with node:buffer on long views at every alignment, an edge byte anywhere", () => {
+  // long enough for the four-bytes-at-a-time ASCII path; the edge byte (and what follows it) at
+  // every position of a word, the view at every offset of its buffer
+  const ascii = new TextEncoder().encode("plain ascii text of a patch, line after line.\n");
+  for (let offset = 0; offset < 8; offset++) {
+    for (let at = 0; at < 44; at++) {
+      for (const edge of EDGES) {
+        for (const tail of [[], [0x80], [0xbf, 0x80], [0x90, 0x80, 0x80], [0x41]]) {
+          const buffer = new Uint8Array(offset + ascii.length + 4);
+          buffer.set(ascii, offset);
+          buffer[offset + at] = edge;
+          buffer.set(tail, offset + at + 1);
+          const view = buffer.subarray(offset, offset + ascii.length);
+          assert.equal(isUtf8(view), nodeIsUtf8(view), `offset ${offset}, at ${at}, ${edge}`);
+        }
+      }
+    }
+  }
+  const long = new TextEncoder().encode("é ✓ 𝄞 plain ascii runs between them\n".repeat(50));
+  for (let offset = 0; offset < 4; offset++) {
+    assert.equal(isUtf8(long.subarray(offset)), nodeIsUtf8(long.subarray(offset)));
+  }
+});

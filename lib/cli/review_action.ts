@@ -164,7 +164,7 @@ export async function reviewAction(
   const request = await reviewRequest(flags, deps, { repoAhead: at.ahead?.repo, paths: at.paths });
   for (const { format } of requests) await checkFormatShows(format, request.answerKind);
   if (flags.planOnly) {
-    setExit(await planOnly(request, requests, deps));
+    setExit(await planOnly({ ...request, worktreeAhead: at.ahead?.worktree }, requests, deps));
     return;
   }
   const write = async (io: CliDeps, onRunOpened?: ReviewDeps["onRunOpened"]) => {
@@ -299,16 +299,16 @@ async function reviewOnce(
 
 /** `--plan-only`: the plan in each requested format (a plan is never shown as a review). */
 async function planOnly(
-  request: Awaited<ReturnType<typeof reviewRequest>>,
+  request: Awaited<ReturnType<typeof reviewRequest>> & Pick<ReviewOptions, "worktreeAhead">,
   requests: readonly OutputRequest[],
   deps: CliDeps,
 ): Promise<number> {
   const { checkPlanFormat, renderPlanPieces } = await import("../formats/plan.ts");
   for (const { format } of requests) checkPlanFormat(format);
   const { planReview } = await import("../review/plan_only.ts");
-  const { repo, target, paths, config, rules, rulesNotes } = request;
+  const { repo, target, paths, config, rules, rulesNotes, worktreeAhead } = request;
   const planned = await planReview(
-    { repo, target, paths, config, rules, rulesNotes },
+    { repo, target, paths, config, rules, rulesNotes, worktree: worktreeAhead },
     deps.runner,
   );
   const failures: string[] = [];

@@ -39,8 +39,8 @@ export interface ReviewAhead {
   repo: Promise<Repo>;
   /**
    * The working tree's snapshot of that repository, when the review is one of the working tree in
-   * the foreground (no target flag, no `--plan-only`, not a background job); rejects as
-   * `snapshotWorktree` would.
+   * the foreground (no target flag, not a background job; `--plan-only` too, which plans the same
+   * snapshot); rejects as `snapshotWorktree` would.
    */
   worktree?: Promise<WorktreeSnapshot>;
   /**
@@ -69,7 +69,7 @@ export function reviewAhead(
   repo.catch(() => {});
   const targeted = flags.staged || flags.base !== undefined || flags.range !== undefined ||
     flags.commit !== undefined;
-  const foreground = !flags.planOnly && !flags.background && flags.jobId === undefined;
+  const foreground = !flags.background && flags.jobId === undefined;
   let onStarted = () => {};
   const started = new Promise<void>((resolve) => onStarted = resolve);
   const worktree = !targeted && foreground

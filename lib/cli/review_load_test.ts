@@ -31,6 +31,14 @@ const LOADED_WHEN_USED: Record<string, string> = {
   "prompts/compliance.txt": "a compliance run (--plan)",
   "schemas/compliance.schema.json": "a compliance run (--plan)",
   "lib/review/call_setting.ts": "a provider call's workspace and read-only proof",
+  // what only some changes or some runs need: the content a default exclude must see (a lockfile,
+  // minified or snapshot file changed), binary sections to decode, a gate's daily budget after a
+  // miss, the verdict memo of an immutable target
+  "lib/rules/content_checks.ts": "a changed file a default exclude names",
+  "lib/rules/blob_read.ts": "a changed file a default exclude names",
+  "lib/git/decoded_diff.ts": "a binary section in the patch",
+  "lib/review/budget.ts": "a gate's daily budget, after a cache miss",
+  "lib/store/verdict_memo.ts": "a gate's verdict memo (an immutable target)",
   // the formats a review did not ask for (lib/formats/registry.ts loads each when asked)
   "lib/formats/json.ts": "--json or --format json",
   "lib/formats/sarif.ts": "--format sarif",

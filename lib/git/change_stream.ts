@@ -23,7 +23,7 @@
  */
 import type { Runner } from "../exec/exec.ts";
 import { ChangedLinesCollector } from "./changed_lines.ts";
-import { type BinaryFile, decodeBinaryDiffs } from "./decoded_diff.ts";
+import type { BinaryFile } from "./decoded_diff.ts";
 import type { RawEntry } from "./diff_parse.ts";
 import {
   type HunkInfo,
@@ -131,13 +131,20 @@ export class ChangeStream implements PatchSink {
   }
 
   /**
-   * Decode the binary files that are text in another encoding and add them to the plan.
+   * Decode the binary files that are text in another encoding and add them to the plan (the
+   * decoder's code loads only for a patch with such a file).
    *
    * @returns what was learned per listed file, in listing order
    * @throws {import("../base/errors.ts").GitError} when git fails to read a blob
    */
   async decode(runner: Runner, root: string): Promise<StreamedFile[]> {
-    const results = await decodeBinaryDiffs(runner, root, this.#binaries.map((b) => b.file));
+    const results = this.#binaries.length === 0
+      ? []
+      : await (await import("./decoded_diff.ts")).decodeBinaryDiffs(
+        runner,
+        root,
+        this.#binaries.map((b) => b.file),
+      );
     results.forEach((result, n) => {
       const i = this.#binaries[n].entry;
       const path = this.#entries[i].path;

@@ -43,7 +43,7 @@
  */
 import type { Runner } from "../exec/exec.ts";
 import { jsonPieces } from "../base/json_pieces.ts";
-import { sha256Hex, sha256HexThen } from "../base/sha256.ts";
+import { sha256Hex, sha256OfPieces } from "../base/sha256.ts";
 import { ChangeStream, type StreamedFile } from "./change_stream.ts";
 import { parseRawNumstat, type RawEntry } from "./diff_parse.ts";
 import { git, streamGit } from "./git.ts";
@@ -356,12 +356,13 @@ function changedFile(e: RawEntry, streamed: StreamedFile): ChangedFile {
 
 /**
  * sha256 hex of a plan: each chunk's digest (sha256 of its diff text, kept on the chunk), then the
- * omitted parts' JSON. Chunks are hashed one at a time, never joined, and the JSON in pieces (a
- * 1M-line change names ~90,000 omitted hunks: 5 MB of it).
+ * omitted parts' JSON. Chunks are hashed one at a time, never joined, and the JSON in pieces, each
+ * digested with Web Crypto (lib/base/sha256.ts `sha256OfPieces`: a 1M-line change names ~90,000
+ * omitted hunks, 5 MB of JSON, and planning it starts no Node compatibility).
  */
 async function planIdOf(plan: ReviewPlan): Promise<string> {
   for (const chunk of plan.chunks) chunk.digest = await sha256Hex(chunk.diff);
-  return sha256HexThen(
+  return sha256OfPieces(
     plan.chunks.flatMap((c) => [c.digest!, "\0"]),
     jsonPieces(plan.coverage.omitted, { indent: 0 }),
   );

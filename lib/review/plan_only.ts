@@ -7,6 +7,7 @@
  */
 import type { Config } from "../config/config.ts";
 import type { Runner } from "../exec/exec.ts";
+import type { WorktreeSnapshot } from "../git/live_tree.ts";
 import { collectChange, isCleanWorktree } from "../git/collect.ts";
 import type { Repo } from "../git/repo.ts";
 import type { Change, Target } from "../git/types.ts";
@@ -19,7 +20,9 @@ import { verdictIdentity } from "./identity.ts";
  * The planned change.
  *
  * @param options the repository, the target (`undefined`: the working tree when dirty), config,
- *   and where the rules come from (default: the worktree)
+ *   where the rules come from (default: the worktree), and the working tree's snapshot when one
+ *   was started already (lib/cli/review_ahead.ts: a review's own, which leaves review-gate's own
+ *   outputs out of it as the review does)
  * @returns the collected change with its plan (`chunks`, `coverage`) and what the team's rules do
  *   to it, or `null` when there is nothing to review
  * @throws {import("../base/errors.ts").UsageError} unknown ref or provider
@@ -34,6 +37,8 @@ export async function planReview(
     config: Config;
     rules?: RulesOptions;
     rulesNotes?: readonly string[];
+    /** The working tree's snapshot, started ahead (used when the target is the working tree). */
+    worktree?: Promise<WorktreeSnapshot>;
   },
   runner: Runner,
 ): Promise<{ change: Change; rules: RulesReport } | null> {
@@ -48,6 +53,7 @@ export async function planReview(
     budgets,
     exclude,
     paths: options.paths,
+    worktree: target.kind === "worktree" ? options.worktree : undefined,
   });
   if (!options.target && isCleanWorktree(change)) return null;
   const guidelines = change.files.length > 0

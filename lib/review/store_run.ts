@@ -17,7 +17,6 @@ import { type CacheEntry, writeCache } from "../store/cache.ts";
 import { appendRecord, type RecordLine } from "../store/records.ts";
 import { warnFields } from "../store/warn_fields.ts";
 import { writeRunRecord, writeSuccess, writeTranscript } from "../store/run_dir.ts";
-import { writeMemo } from "../store/verdict_memo.ts";
 import type { Coverage } from "../git/types.ts";
 import type { PartRecord, ReviewStatus, RunningRecord, RunRecord } from "../store/run_record.ts";
 import { exitCodeFor } from "./exit_code.ts";
@@ -205,7 +204,11 @@ async function storeAnswer(
       out.push(
         await attempt(
           "the verdict memo",
-          () => writeMemo(state, { key, cacheKey: start.cacheKey }),
+          async () =>
+            await (await import("../store/verdict_memo.ts")).writeMemo(state, {
+              key,
+              cacheKey: start.cacheKey,
+            }),
         ),
       );
     }

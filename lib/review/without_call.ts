@@ -2,14 +2,13 @@
  * Ending an opened run without a model call, when it needs none or may make none: none of the
  * change can be shown (`not-reviewed`), the caller says not to ask (`notAsked`: `not-reviewed`),
  * the verdict is cached (judged like a fresh one: lib/review/finish.ts), or a gate's daily budget
- * is spent (`over-budget`, lib/review/budget.ts).
+ * is spent (`over-budget`, lib/review/budget.ts: loaded only then, after a cache miss).
  *
  * @module
  */
 import type { Change } from "../git/types.ts";
 import { OMIT_REASON_TEXT } from "../git/coverage_text.ts";
 import { excludedList } from "../rules/report.ts";
-import { budgetStop } from "./budget.ts";
 import { exitCodeFor } from "./exit_code.ts";
 import { finish, type Judging, type RunStore } from "./finish.ts";
 import { storeRun } from "./store_run.ts";
@@ -35,6 +34,7 @@ export async function endWithoutCall(
     });
   }
   if (judging.hit) return await finish(store, judging, { answer: judging.hit.answer });
+  const { budgetStop } = await import("./budget.ts");
   const stop = await budgetStop(options.config, {
     gate: options.gate,
     state: at.state,

@@ -4,7 +4,8 @@
  * its content passes that default's check (lib/rules/content_checks.ts), read from git by blob id
  * (lib/rules/blob_read.ts: bounded, and only for those files); the paths only `.gitattributes` can
  * decide — and the defaults' files whose content failed — are then checked in one batched
- * `git check-attr` call, against the attribute files of the trusted side.
+ * `git check-attr` call, against the attribute files of the trusted side. The content checks'
+ * code loads only for a change with such a file (docs/design.md "Performance notes").
  *
  * @module
  */
@@ -12,8 +13,7 @@ import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
 import type { ExcludeByRule, ExcludedFile, FilteredFile, NotExcludedFile } from "../git/types.ts";
 import { readPathAttributes } from "./attributes.ts";
-import { readBlobsForChecks } from "./blob_read.ts";
-import { type ContentCheck, contentMismatch } from "./content_checks.ts";
+import type { ContentCheck } from "./content_checks.ts";
 import { compileFilter, type FilterSettings } from "./filters.ts";
 import type { RulesFrom } from "./source.ts";
 
@@ -82,6 +82,10 @@ async function earnDefaults(
   decided: Map<string, string>,
 ): Promise<NotExcludedFile[]> {
   if (checked.length === 0) return [];
+  const [{ readBlobsForChecks }, { contentMismatch }] = await Promise.all([
+    import("./blob_read.ts"),
+    import("./content_checks.ts"),
+  ]);
   const blobs = await readBlobsForChecks(
     runner,
     repo,

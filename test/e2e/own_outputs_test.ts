@@ -47,6 +47,24 @@ Deno.test("review --output x.md in the worktree: the next review leaves x.md out
   }
 });
 
+Deno.test("review --plan-only plans a working tree as the review would: review-gate's own output is left out and named", async () => {
+  const sandbox = await makeSandbox({ "src/app.ts": "export const a = 1;\n" });
+  try {
+    await sandbox.repo.write("src/app.ts", "export const a = 2;\n");
+    const first = await runCli(sandbox, ["review", "--format", "markdown", "--output", "x.md"]);
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    const planned = await runCli(sandbox, ["review", "--plan-only", "--json"]);
+    assert.equal(planned.code, 0, planned.stdout + planned.stderr);
+    const plan = JSON.parse(planned.stdout);
+    const text = JSON.stringify(plan);
+    assert.ok(text.includes("src/app.ts"), text);
+    assert.ok(!plan.parts.some((p: { files: string[] }) => p.files.includes("x.md")), text);
+    assert.deepEqual(plan.coverage.excluded, [{ path: "x.md", reason: "own-output" }], text);
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
 Deno.test("a record of outputs review-gate did not seal hides nothing: a code file named in it is reviewed", async () => {
   const sandbox = await makeSandbox({ "src/app.ts": "export const a = 1;\n" });
   try {

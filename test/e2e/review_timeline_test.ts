@@ -2,7 +2,7 @@
  * When a review's git calls start, read from its `REVIEW_GATE_TRACE=1` timeline (lib/base/trace.ts;
  * lib/git/git.ts traces every git call): the repository's `git rev-parse` starts before the CLI has
  * loaded (main.ts), the working tree's `git add` before the review's own code has (lib/cli/
- * review_ahead.ts), and a cache hit makes only the git calls that prove the change is the one
+ * review_ahead.ts) — for `--plan-only` too — and a cache hit makes only the git calls that prove the change is the one
  * reviewed (docs/design.md "Performance notes": nothing waits on what can run beside it).
  */
 import assert from "node:assert/strict";
@@ -33,7 +33,7 @@ Deno.test("a review's first git calls start before the code that uses them has l
   const sandbox = await makeSandbox({ "src/app.ts": "export const a = 1;\n" });
   try {
     await Deno.writeTextFile(join(sandbox.repo.root, "src/app.ts"), "export const a = 2;\n");
-    for (const args of [["--no-cache"], []]) {
+    for (const args of [["--no-cache"], [], ["--plan-only"]]) {
       const labels = await timeline(sandbox, args);
       assert.ok(
         at(labels, "git rev-parse started") < at(labels, "app.ts loaded"),
