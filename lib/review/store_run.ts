@@ -220,6 +220,7 @@ function recordLine(record: RunRecord): RecordLine {
     target: record.target.label,
     provider: record.provider,
     model: record.model,
+    ...(record.fakeProvider ? { fake: true } : {}),
     ...(record.gate ? { gate: record.gate } : {}),
     cached: record.cached,
     ...(record.answerKind && record.answerKind !== "review" ? { kind: record.answerKind } : {}),

@@ -124,6 +124,8 @@ export interface RecordLine {
   target: string;
   provider: string;
   model?: string;
+  /** True when the bundled fake provider answered (its cost is made up: `stats` shows "fake"). */
+  fake?: boolean;
   /** Which gate asked (`pre-push`, `claude-stop`, `ci`…); absent for `review` run by hand. */
   gate?: string;
   cached: boolean;
