@@ -75,7 +75,10 @@ export const installRoutes: CommandRoutes = {
     },
   }),
   uninstall: defineCommand({
-    docs: { brief: "Remove what install added and restore what was there before" },
+    docs: {
+      brief:
+        "Remove what install added and restore what was there before (review-gate's stored state stays: review-gate prune --older-than 0s removes it)",
+    },
     parameters: {
       flags: {
         ...sharedFlags("uninstall"),
