@@ -60,6 +60,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandRoutes>>> = {
   ack: async () => (await import("./ack.ts")).ackRoutes,
   acks: async () => (await import("./acks.ts")).acksRoutes,
   stats: async () => (await import("./stats.ts")).statsRoutes,
+  prune: async () => (await import("./prune.ts")).pruneRoutes,
   demo: async () => (await import("./demo.ts")).demoRoutes,
 };
 

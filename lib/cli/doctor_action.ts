@@ -398,18 +398,11 @@ async function checkReviewerAuth(deps: CliDeps, provider: string): Promise<Docto
   }
 }
 
-/** The bundled fake provider's folder, resolved (fixtures/fake/bin beside this checkout's lib/). */
-const FAKE_BIN = new URL("../../fixtures/fake/bin/", import.meta.url);
-
-/** Whether the provider's binary is the bundled fake (its real path is in {@linkcode FAKE_BIN}). */
+/** Whether the provider's binary is the bundled fake (lib/providers/bundled_fake.ts). */
 async function isBundledFake(provider: string, deps: CliDeps): Promise<boolean> {
-  if (FAKE_BIN.protocol !== "file:") return false;
-  const { getProvider, resolveBinary } = await import("../providers/registry.ts");
-  const { programPath } = await import("../providers/program.ts");
-  const bin = resolveBinary(await getProvider(provider), deps.env, deps.cwd);
-  const path = programPath(bin, deps.env, deps.cwd);
-  const dir = await Deno.realPath(FAKE_BIN).catch(() => null);
-  return path !== null && dir !== null && path.startsWith(`${dir}/`);
+  const { isBundledFake } = await import("../providers/bundled_fake.ts");
+  const { providerMeta } = await import("../providers/registry.ts");
+  return await isBundledFake(providerMeta(provider), deps.env, deps.cwd);
 }
 
 /** `doctor`: print every check; sets the exit code (1 when one needs attention). */

@@ -1,6 +1,7 @@
 /**
  * `review-gate install` / `uninstall`: the git pre-push hook, the Claude Code hook entries and,
- * with `--codex`, the Codex hooks; `--dry-run` prints the exact change. This file defines the
+ * with `--codex`, the Codex hooks; `--dry-run` prints what would change (one line per file, with
+ * its line counts; `--diff` adds the exact change). This file defines the
  * commands; their work, lib/cli/install_action.ts, loads when one runs.
  *
  * @module
@@ -17,7 +18,7 @@ const SCOPE_BRIEF =
 const SCOPES = ["local", "project", "user"] as const;
 
 /** The flags of `uninstall`, besides one per target (`InstallFlags` has them all). */
-type SharedFlags = { scope?: ClaudeScope; projectDir?: string; dryRun?: boolean };
+type SharedFlags = { scope?: ClaudeScope; projectDir?: string; dryRun?: boolean; diff?: boolean };
 
 /**
  * The flags `install` and `uninstall` share: one per target (from the registry, so untyped here:
@@ -33,7 +34,10 @@ function sharedFlags(verb: "install" | "uninstall") {
       "dir",
       "directory Claude Code is started in (default: the repository root)",
     ),
-    dryRun: flag("print the exact change, write nothing"),
+    dryRun: flag(
+      "print what would change, one line per file with its +added/-removed lines; write nothing",
+    ),
+    diff: flag("show each file's change line by line (with --dry-run: the exact change)"),
   };
 }
 
@@ -71,7 +75,10 @@ export const installRoutes: CommandRoutes = {
     },
   }),
   uninstall: defineCommand({
-    docs: { brief: "Remove what install added and restore what was there before" },
+    docs: {
+      brief:
+        "Remove what install added and restore what was there before (review-gate's stored state stays: review-gate prune --older-than 0s removes it)",
+    },
     parameters: {
       flags: {
         ...sharedFlags("uninstall"),

@@ -5,7 +5,8 @@
  * entries (settings scope local, project or user; `--guard` adds the `PreToolUse` guard and the
  * sandbox and permission rules of lib/install/claude/guard_rules.ts; with `--codex`, the permission
  * profile of lib/install/codex/guard.ts) and, with
- * `--codex`, the Codex hooks (scope user or project). `--dry-run` prints the exact change. Every
+ * `--codex`, the Codex hooks (scope user or project). `--dry-run` prints one line per file with
+ * the lines it adds and removes, `--diff` the exact change. Every
  * plan is made before anything is written.
  *
  * @module
@@ -35,6 +36,8 @@ export interface InstallFlags {
   scope?: ClaudeScope;
   projectDir?: string;
   dryRun?: boolean;
+  /** `--diff`: show each file's change line by line. */
+  diff?: boolean;
   force?: boolean;
   guard?: boolean;
 }
@@ -65,7 +68,9 @@ export async function act(install: boolean, flags: InstallFlags, deps: CliDeps):
     projectDir: flags.projectDir,
     force: flags.force,
     guard: flags.guard,
-    diff: flags.dryRun === true, // a real run says what it wrote where, not the content
+    // a dry run: one line per file with its line counts (`--diff`: the exact change); a real run
+    // says what it wrote where, not the content
+    diff: flags.diff === true ? true : flags.dryRun === true ? "counts" as const : false,
   };
   const reports: { actions: FileAction[]; text: string }[] = [];
   for (const target of targets) reports.push(await target.plan(install, context));
@@ -87,7 +92,12 @@ export async function act(install: boolean, flags: InstallFlags, deps: CliDeps):
     else await pruneCreatedDirs(statePath);
   }
   for (const report of reports) deps.stdout.write(`${prefix}${report.text.trimEnd()}\n`);
-  if (flags.dryRun) return;
+  if (flags.dryRun) {
+    if (flags.diff !== true && planned.some((a) => a.op === "write")) {
+      deps.stdout.write("(add --diff to see each change line by line)\n");
+    }
+    return;
+  }
   const touched = planned.flatMap((a) =>
     a.op === "rename" ? [a.from, a.to] : a.op === "mkdir" || a.op === "rmdir" ? [] : [a.path]
   );

@@ -7,7 +7,7 @@
 import { UsageError } from "../base/errors.ts";
 import { renderJobsTable } from "../jobs/describe.ts";
 import { refreshJob } from "../jobs/refresh.ts";
-import { ENDED_STATES, listJobs, removeJob } from "../store/jobs.ts";
+import { endedBefore, listJobs, removeJob } from "../store/jobs.ts";
 import type { CliDeps } from "./deps.ts";
 import { openJobState } from "./job_state.ts";
 
@@ -30,9 +30,7 @@ export async function jobsAction(
   const jobs = await Promise.all((await listJobs(state)).map((j) => refreshJob(state, j, io)));
   if (flags.prune !== undefined) {
     const cutoff = deps.now().getTime() - pruneDays(flags.prune, defaultPruneDays) * 86_400_000;
-    const old = jobs.filter((j) =>
-      ENDED_STATES.has(j.state) && Date.parse(j.finishedAt ?? j.updatedAt) <= cutoff
-    );
+    const old = jobs.filter((j) => endedBefore(j, cutoff));
     for (const job of old) await removeJob(state, job.id);
     deps.stdout.write(
       flags.json

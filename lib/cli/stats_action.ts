@@ -46,9 +46,15 @@ const COLUMNS: [string, (t: Totals) => string][] = [
   ["tokens in", (t) => formatCount(t.inputTokens)],
   ["tokens out", (t) => formatCount(t.outputTokens)],
   ["cache read", (t) => formatCount(t.cachedTokens)],
-  ["cost USD", (t) => t.costReported > 0 ? t.costUsd.toFixed(4) : "not reported"],
+  ["cost USD", costText],
   ["time", (t) => `${(t.wallMs / 1000).toFixed(1)} s`],
 ];
+
+/** The cost cell: the reported cost, "fake" for runs of the bundled fake only, else "not reported". */
+function costText(t: Totals): string {
+  if (t.costReported > 0) return t.costUsd.toFixed(4);
+  return t.fakeRuns > 0 ? "fake" : "not reported";
+}
 
 function table(rows: { key: string; totals: Totals }[]): string {
   const cells = [
@@ -100,6 +106,11 @@ export async function statsAction(
   deps.stdout.write(`review-gate stats, ${span}: ${total.runs} run(s)\n`);
   deps.stdout.write(table([...groups, { key: "total", totals: total }]));
   deps.stdout.write(modesText(modes));
+  if (total.fakeRuns > 0) {
+    deps.stdout.write(
+      `${total.fakeRuns} run(s) by the bundled fake provider: its cost is made up and not counted\n`,
+    );
+  }
   if (work.turns > 0) deps.stdout.write(workText(work));
   deps.stdout.write(skipsText(skips));
 }

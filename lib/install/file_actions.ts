@@ -11,7 +11,7 @@
  */
 import { dirname, join } from "../base/path.ts";
 import { writeFileAtomic } from "../base/atomic_write.ts";
-import { renderLineDiff } from "./line_diff.ts";
+import { countLineChanges, renderLineDiff } from "./line_diff.ts";
 import { readRegularText } from "../base/regular_file.ts";
 import { shellQuote } from "./self_command.ts";
 
@@ -35,18 +35,26 @@ export type FileAction =
   | { op: "rmdir"; path: string; why: string };
 
 /**
- * Render planned actions: for `--dry-run`, each file's change as a diff; for a real run, one line
- * per file and the command that shows it, not its content.
+ * How much of each file change {@linkcode renderActions} shows: `true` the change line by line
+ * (`--diff`), `"counts"` one line per file with the lines it adds and removes (`--dry-run`),
+ * `false` one line per file and the command that shows it (a real run).
+ */
+export type ActionDetail = boolean | "counts";
+
+/**
+ * Render planned actions: each file's change as a diff, as one line with its line counts, or (a
+ * real run) as one line per file and the command that shows it, not its content.
  *
  * @param actions the plan
- * @param options `diff` (default true): show each write's change line by line
+ * @param options `diff` (default true): how much of each change to show ({@linkcode ActionDetail})
  * @returns lines ending in a newline; `"nothing to change\n"` for an empty plan
  */
 export function renderActions(
   actions: readonly FileAction[],
-  options: { diff?: boolean } = {},
+  options: { diff?: ActionDetail } = {},
 ): string {
   if (actions.length === 0) return "nothing to change\n";
+  const detail = options.diff ?? true;
   const out: string[] = [];
   for (const a of actions) {
     switch (a.op) {
@@ -55,19 +63,27 @@ export function renderActions(
         break;
       case "write": {
         const verb = a.before === null ? "create" : "update";
-        out.push(`${verb} ${a.path} (mode ${a.mode.toString(8)}): ${a.why}`);
-        out.push(
-          options.diff === false
-            ? `    see it: cat ${shellQuote(a.path)}`
-            : indent(renderLineDiff(a.before ?? "", a.text)),
-        );
+        const head = `${verb} ${a.path} (mode ${a.mode.toString(8)}): ${a.why}`;
+        if (detail === "counts") out.push(`${head}; ${lineCounts(a.before ?? "", a.text)}`);
+        else {
+          out.push(head);
+          out.push(
+            detail === false
+              ? `    see it: cat ${shellQuote(a.path)}`
+              : indent(renderLineDiff(a.before ?? "", a.text)),
+          );
+        }
         break;
       }
       case "rename":
         out.push(`rename ${a.from} -> ${a.to}: ${a.why}`);
         break;
       case "remove":
-        out.push(`remove ${a.path}: ${a.why}`);
+        out.push(
+          `remove ${a.path}: ${a.why}${
+            detail === "counts" && a.before !== null ? `; ${lineCounts(a.before, "")}` : ""
+          }`,
+        );
         break;
       case "rmdir":
         out.push(`remove directory ${a.path}: ${a.why}`);
@@ -75,6 +91,12 @@ export function renderActions(
     }
   }
   return out.join("\n").replace(/\n+$/, "") + "\n";
+}
+
+/** `+3/-1 lines`: what a change adds and removes. */
+function lineCounts(before: string, after: string): string {
+  const { added, removed } = countLineChanges(before, after);
+  return `+${added}/-${removed} line${added + removed === 1 ? "" : "s"}`;
 }
 
 function indent(text: string): string {

@@ -46,3 +46,24 @@ Deno.test("renderActions() shows a diff by default and, with diff false, one lin
       "    see it: cat '/r/my hooks/pre-push'\n",
   );
 });
+
+Deno.test('renderActions() with diff "counts" gives one line per file with the lines it adds and removes', () => {
+  const actions = [
+    { op: "mkdir" as const, path: "/r/.claude" },
+    {
+      op: "write" as const,
+      path: "/r/s.json",
+      text: '{\n  "a": 1,\n  "b": 2\n}\n',
+      mode: 0o644,
+      before: '{\n  "a": 1\n}\n',
+      why: "add ours",
+    },
+    { op: "remove" as const, path: "/r/hook", before: "#!/bin/sh\nexit 0\n", why: "ours" },
+  ];
+  assert.equal(
+    renderActions(actions, { diff: "counts" }),
+    "create directory /r/.claude\n" +
+      "update /r/s.json (mode 644): add ours; +2/-1 lines\n" +
+      "remove /r/hook: ours; +0/-2 lines\n",
+  );
+});

@@ -15,6 +15,33 @@
  */
 export function renderLineDiff(before: string, after: string): string {
   if (before === after) return "";
+  return collapseContext(diffRows(before, after)).join("\n") + "\n";
+}
+
+/**
+ * How many lines the change from `before` to `after` adds and removes: the `+` and `-` lines of
+ * {@linkcode renderLineDiff} (the same diff, counted).
+ *
+ * @param before old text (`""` for a new file)
+ * @param after new text (`""` for a removed file)
+ * @returns the counts of added and removed lines (both 0 when nothing changed)
+ */
+export function countLineChanges(
+  before: string,
+  after: string,
+): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  if (before === after) return { added, removed };
+  for (const row of diffRows(before, after)) {
+    if (row.startsWith("+ ")) added++;
+    else if (row.startsWith("- ")) removed++;
+  }
+  return { added, removed };
+}
+
+/** Every line of the diff, uncut: `+ `, `- ` or two spaces, then the line. */
+function diffRows(before: string, after: string): string[] {
   const a = splitLines(before);
   const b = splitLines(after);
   const lcs: number[][] = Array.from(
@@ -40,7 +67,7 @@ export function renderLineDiff(before: string, after: string): string {
       rows.push(`+ ${b[j++]}`);
     }
   }
-  return collapseContext(rows).join("\n") + "\n";
+  return rows;
 }
 
 function splitLines(text: string): string[] {

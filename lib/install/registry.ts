@@ -11,7 +11,7 @@
 import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
 import type { ClaudeScope } from "./claude/install.ts";
-import type { FileAction } from "./file_actions.ts";
+import type { ActionDetail, FileAction } from "./file_actions.ts";
 
 /** Everything a target's plan may use. */
 export interface InstallContext {
@@ -36,8 +36,8 @@ export interface InstallContext {
   force?: boolean;
   /** `--guard` / `--no-guard`: the agent-side guard hook (undefined: keep what is installed). */
   guard?: boolean;
-  /** Describe each file change as a diff (`--dry-run`; default), or as one line per file. */
-  diff?: boolean;
+  /** How much of each file change to describe (lib/install/file_actions.ts; default: a diff). */
+  diff?: ActionDetail;
 }
 
 /** A planned install or uninstall of one target: the file actions and the text describing them. */

@@ -2,12 +2,13 @@
  * Open a review run (docs/design.md "Store"): create its folder under `runs/` and write the
  * "running" `run.json` placeholder, which {@linkcode import("./store_run.ts").storeRun} replaces
  * with the final record. A `run.json` still "running" afterwards means the run never finished
- * (kill -9).
+ * (kill -9). The run's lock is held from the folder's creation on, until the caller lets it go once
+ * the final record is written (`prune` leaves a locked run alone).
  *
  * @module
  */
 import type { Change } from "../git/types.ts";
-import { createRunDir, newRunId, writeRunRecord } from "../store/run_dir.ts";
+import { createRunDir, holdRunDir, newRunId, writeRunRecord } from "../store/run_dir.ts";
 import type { RunStart } from "./store_run.ts";
 
 /** What a run's record holds before its folder exists. */
@@ -30,16 +31,22 @@ export interface RunOpening {
 }
 
 /**
- * Create the run folder and write its "running" `run.json`.
+ * Create the run folder, take its lock and write its "running" `run.json`.
  *
  * @param state the state directory (lib/store/state.ts)
- * @returns the run's start, to pass to `storeRun` when it ends
- * @throws {import("../base/errors.ts").StoreError} the run folder or `run.json` cannot be written
+ * @returns the run's start, to pass to `storeRun` when it ends, and how to let the run's lock go
+ *   (after its final record is written)
+ * @throws {import("../base/errors.ts").StoreError} the run folder, its lock or `run.json` cannot be
+ *   written
  */
-export async function openRun(state: string, run: RunOpening): Promise<RunStart> {
+export async function openRun(
+  state: string,
+  run: RunOpening,
+): Promise<{ start: RunStart; release: () => void }> {
   const { change } = run;
   const id = newRunId(run.started);
   const runDir = await createRunDir(state, id);
+  const release = await holdRunDir(runDir);
   const start: RunStart = {
     ...run.base,
     id,
@@ -49,6 +56,11 @@ export async function openRun(state: string, run: RunOpening): Promise<RunStart>
     fingerprint: change.fingerprint,
     cacheKey: run.cacheKey,
   };
-  await writeRunRecord(runDir, { ...start, status: "running", cached: run.cached });
-  return start;
+  try {
+    await writeRunRecord(runDir, { ...start, status: "running", cached: run.cached });
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return { start, release };
 }

@@ -101,7 +101,7 @@ async function review(
   if (!hit && !nothingShown && setup.asksAhead) {
     ahead.setting.prepare(repo, change.toTree ?? change.to);
   }
-  const start = await openRun(state, {
+  const { start, release } = await openRun(state, {
     started,
     base: { ...setup.base, rules: prompted.rules },
     change,
@@ -138,5 +138,7 @@ async function review(
     // when judging the answer throws: fingerprinting its findings reads the tree)
     await storeFailure(store, hit, error);
     throw error;
+  } finally {
+    release(); // the final run.json is written (or could not be): prune may take the run now
   }
 }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isBundledFake } from "../providers/bundled_fake.ts";
 import { getKind } from "../kinds/registry.ts";
 import type { KindDefinition, KindParts, Policy } from "../kinds/definition.ts";
 import type { Change } from "../git/types.ts";
@@ -56,6 +57,7 @@ export type SetupOptions = Pick<
   | "gateMode"
   | "useCache"
   | "notAsked"
+  | "cwd"
 >;
 
 /**
@@ -63,7 +65,10 @@ export type SetupOptions = Pick<
  *
  * @throws {import("../base/errors.ts").UsageError} unknown provider
  */
-export async function setUp(options: SetupOptions, deps: Pick<ReviewDeps, "now">): Promise<Setup> {
+export async function setUp(
+  options: SetupOptions,
+  deps: Pick<ReviewDeps, "now" | "env">,
+): Promise<Setup> {
   const { config } = options;
   const started = deps.now();
   const kind = await getKind(options.answerKind ?? "review");
@@ -71,6 +76,10 @@ export async function setUp(options: SetupOptions, deps: Pick<ReviewDeps, "now">
   const council = kind.parts && config.council.length > 1 ? config.council.map(providerMeta) : [];
   const provider = council[0] ?? providerMeta(config.provider);
   const inputIdentity = kind.inputIdentity(options.kindInput);
+  // a run the bundled fake answers says so: its reported cost is play money (`stats`)
+  const fake = (await Promise.all(
+    (council.length > 0 ? council : [provider]).map((p) => isBundledFake(p, deps.env, options.cwd)),
+  )).every(Boolean);
   const base: RunBase = {
     reviewKind: options.kind,
     answerKind: kind.name,
@@ -83,6 +92,7 @@ export async function setUp(options: SetupOptions, deps: Pick<ReviewDeps, "now">
       ? { council: { providers: council.map((a) => a.name), policy: config.council_policy } }
       : {}),
     model: config.model,
+    ...(fake ? { fakeProvider: true } : {}),
     startedAt: started.toISOString(),
     attempts: [],
     cached: false,

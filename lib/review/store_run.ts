@@ -227,6 +227,7 @@ function recordLine(record: RunRecord): RecordLine {
     target: record.target.label,
     provider: record.provider,
     model: record.model,
+    ...(record.fakeProvider ? { fake: true } : {}),
     ...(record.gate ? { gate: record.gate } : {}),
     ...warnFields(record),
     cached: record.cached,

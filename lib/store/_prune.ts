@@ -1,12 +1,53 @@
 /**
- * Pruning of per-session store files (anchors, session records and their locks): a file nobody
- * wrote for a long time is removed, at most once per period per folder (a `.pruned` marker's
- * modification time says when the folder was last pruned). Best effort: a file that cannot be
- * listed, read or removed stays.
+ * Pruning of store files by age: which entries of a folder nobody wrote since a time
+ * ({@linkcode oldEntries}: what `review-gate prune` goes through, lib/store/prune_state.ts), and the
+ * stores' own pruning of per-session files (anchors, session records and their locks), at most once
+ * per period per folder ({@linkcode pruneOldFiles}: a `.pruned` marker's modification time says when
+ * the folder was last pruned). Best effort: an entry that cannot be listed, read or removed stays.
  *
  * @module
  */
 import { join } from "../base/path.ts";
+import { compareCodeUnits } from "../base/compare.ts";
+
+/** An entry of a folder, as old as its last write. */
+export interface OldEntry {
+  /** The entry's name in its folder. */
+  name: string;
+  /** Its path (the folder joined with the name). */
+  path: string;
+  /** Its modification time, ms since the epoch. */
+  mtimeMs: number;
+  isDirectory: boolean;
+}
+
+/**
+ * The entries of `dir` that `match` picks and nobody wrote since `before` (their modification time
+ * is earlier), in name order.
+ *
+ * @param dir the folder (not recursed into); a missing one has none
+ * @param at `before` (ms since the epoch) and `match`, which picks entries by name and kind
+ * @throws Deno.errors from listing the folder, other than NotFound
+ */
+export async function oldEntries(
+  dir: string,
+  at: { before: number; match: (entry: Deno.DirEntry) => boolean },
+): Promise<OldEntry[]> {
+  const out: OldEntry[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (!at.match(entry)) continue;
+      const path = join(dir, entry.name);
+      const mtimeMs = (await Deno.lstat(path).catch(() => null))?.mtime?.getTime();
+      if (mtimeMs !== undefined && mtimeMs < at.before) {
+        out.push({ name: entry.name, path, mtimeMs, isDirectory: entry.isDirectory });
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return out.sort((a, b) => compareCodeUnits(a.name, b.name));
+}
 
 /**
  * Remove the files of `dir` whose name ends with one of `suffixes` and whose modification time is
@@ -26,12 +67,9 @@ export async function pruneOldFiles(
   if (at.now.getTime() - last < at.everyMs) return;
   await Deno.writeTextFile(marker, "", { mode: 0o600 });
   await Deno.utime(marker, at.now, at.now);
-  for await (const entry of Deno.readDir(dir)) {
-    if (!entry.isFile || !at.suffixes.some((suffix) => entry.name.endsWith(suffix))) continue;
-    const path = join(dir, entry.name);
-    const mtime = (await Deno.stat(path).catch(() => null))?.mtime?.getTime();
-    if (mtime !== undefined && at.now.getTime() - mtime > at.afterMs) {
-      await Deno.remove(path).catch(() => {});
-    }
-  }
+  const old = await oldEntries(dir, {
+    before: at.now.getTime() - at.afterMs,
+    match: (entry) => entry.isFile && at.suffixes.some((suffix) => entry.name.endsWith(suffix)),
+  });
+  for (const entry of old) await Deno.remove(entry.path).catch(() => {});
 }

@@ -245,3 +245,11 @@ export async function removeJob(state: string, id: string): Promise<void> {
       }
     }, "the job record"));
 }
+
+/**
+ * Whether a job has ended and did so at or before `before` (ms since the epoch): by when it ended,
+ * else when its record was last written. What `jobs --prune` and `prune` remove.
+ */
+export function endedBefore(job: JobRecord, before: number): boolean {
+  return ENDED_STATES.has(job.state) && Date.parse(job.finishedAt ?? job.updatedAt) <= before;
+}

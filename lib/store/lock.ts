@@ -1,6 +1,8 @@
 /**
- * A bounded-wait exclusive file lock, shared by the records log (lib/store/records.ts) and the
- * Stop gate's per-session lock (lib/store/session_lock.ts). The lock is `flock` via
+ * A bounded-wait exclusive file lock, shared by the records log (lib/store/records.ts), the
+ * Stop gate's per-session lock (lib/store/session_lock.ts) and a run's folder (lib/store/run_dir.ts);
+ * and the lock that does not wait ({@linkcode tryLockFile}), with which `prune` passes over what a
+ * writer holds. The lock is `flock` via
  * `Deno.FsFile.lock(true)` on the file itself — released by the kernel when the holder dies, so
  * there is no stale-lock takeover to get wrong (verified on Deno 2.9.6 across processes). The wait
  * is bounded by a timeout and an abort signal, so a holder that never lets go costs a skipped step,
@@ -84,4 +86,49 @@ async function raceLock(
     timer?.clear();
     if (onAbort) signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/**
+ * Open and exclusively lock the file at `path` only when no one holds it now: `prune` takes the
+ * lock its writers take, and leaves alone what is in use.
+ *
+ * @param path the lock file (its directory must exist)
+ * @param options `create` (default true): create a missing file (`0600`); without it a missing
+ *   file is no one's lock, and nothing is created (a dry run writes nothing)
+ * @returns the held lock (a missing file's, without `create`: nothing to let go), or `null` when
+ *   another holder has it
+ * @throws Deno.errors when the file cannot be opened or locked (the file is closed first)
+ */
+export async function tryLockFile(
+  path: string,
+  options: { create?: boolean } = {},
+): Promise<{ release: () => void } | null> {
+  const create = options.create ?? true;
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { create, append: true, mode: 0o600 });
+  } catch (error) {
+    if (!create && error instanceof Deno.errors.NotFound) return { release: () => {} };
+    throw error;
+  }
+  let closed = false;
+  const release = () => {
+    if (closed) return;
+    closed = true;
+    try {
+      file.close();
+    } catch {
+      // already closed
+    }
+  };
+  try {
+    if (!await file.tryLock(true)) {
+      release();
+      return null;
+    }
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return { release };
 }

@@ -1,7 +1,7 @@
 /**
  * `records.jsonl`: one JSON line per finished review, appended under an exclusive lock
- * (docs/design.md "Store"), a `flock` on the file itself (lib/store/lock.ts). Each line is written
- * with one write call. The
+ * (docs/design.md "Store"), a `flock` on the file itself (lib/store/line_log.ts, which `prune`
+ * rewrites it under). Each line is written with one write call. The
  * wait for the lock is bounded (a holder that never lets go costs a skipped line and a warning,
  * never a hang). Each line ends with an `hmac` field: the HMAC-SHA256 under the user's key
  * (lib/store/sealed.ts) of the line's JSON text without it, so the gates' daily budget
@@ -12,7 +12,7 @@
  */
 import { join } from "../base/path.ts";
 import { ExitCode, ReviewGateError } from "../base/errors.ts";
-import { lockFile } from "./lock.ts";
+import { appendLines } from "./line_log.ts";
 import { macsFor, noteUnverified } from "./sealed.ts";
 
 /**
@@ -45,7 +45,7 @@ export type AppendResult = { written: true } | { written: false; warning: string
  * warning returned, so a process that holds the lock forever cannot hang a review or a push. The
  * abandoned wait cannot be cancelled (`flock` blocks in a worker thread); when it ends, the lock it
  * got is released and the file closed, so later appends in the same process are not blocked
- * ({@linkcode lockFile}).
+ * (lib/store/lock.ts `lockFile`).
  *
  * @param state the state dir (must exist)
  * @param line a JSON-serialisable object; serialised on one line
@@ -61,8 +61,8 @@ export async function appendRecord(
   const bytes = new TextEncoder().encode(await sealedLine(JSON.stringify(line)) + "\n");
   const path = recordsPath(state);
   const timeoutMs = options.lockTimeoutMs ?? RECORDS_LOCK_TIMEOUT_MS;
-  const lock = await lockFile(path, { timeoutMs, signal: options.signal });
-  if (!lock) {
+  const written = await appendLines(path, bytes, { timeoutMs, signal: options.signal });
+  if (!written) {
     const why = options.signal?.aborted
       ? "interrupted while waiting for its lock"
       : `another process held its lock for more than ${Math.round(timeoutMs / 100) / 10} s`;
@@ -71,12 +71,6 @@ export async function appendRecord(
       warning:
         `Skipped the line of this run in "${path}": ${why}; the run folder keeps the full record (check for a stuck review-gate process)`,
     };
-  }
-  try {
-    let written = await lock.file.write(bytes);
-    while (written < bytes.byteLength) written += await lock.file.write(bytes.subarray(written));
-  } finally {
-    lock.release();
   }
   return { written: true };
 }
@@ -124,6 +118,8 @@ export interface RecordLine {
   target: string;
   provider: string;
   model?: string;
+  /** True when the bundled fake provider answered (its cost is made up: `stats` shows "fake"). */
+  fake?: boolean;
   /** Which gate asked (`pre-push`, `claude-stop`, `ci`…); absent for `review` run by hand. */
   gate?: string;
   /** `"warn"` when that gate was in warn mode (README "Warn first"); absent: it blocks. */

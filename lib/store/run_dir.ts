@@ -3,7 +3,9 @@
  * replaced atomically by the final record at the end, so a run killed with `kill -9` still
  * explains itself), `transcript/` (always, also on failure) and `answer.json` + `review.md` (only on
  * success, written together) — docs/design.md "Store". `answer.json` is the commit marker: it is
- * renamed into place last, so a reader that finds it also finds `review.md`.
+ * renamed into place last, so a reader that finds it also finds `review.md`. The review that writes
+ * a run holds `.lock` in its folder (an exclusive `flock`, lib/store/lock.ts) from just after the
+ * folder is made until its final `run.json` is written: `prune` leaves a run whose lock is held.
  *
  * @module
  */
@@ -13,6 +15,7 @@ import type { StoredRunRecord } from "./run_record.ts";
 import { jsonFileText, jsonText, stageStoreFile, writeStoreFile } from "./_write.ts";
 import { guardStore } from "./_guard.ts";
 import { StoreError } from "../base/errors.ts";
+import { lockFile } from "./lock.ts";
 
 /** An attempt as the transcript stores it: its record plus raw output (lib/session/call.ts AttemptRun). */
 export interface TranscriptAttempt extends AttemptRecord {
@@ -56,6 +59,26 @@ export async function createRunDir(state: string, id: string): Promise<string> {
     await Deno.mkdir(join(runDir, "transcript"), { mode: 0o700 });
   });
   return runDir;
+}
+
+/** The lock file of a run folder, held while its review writes it. */
+export const RUN_LOCK = ".lock";
+
+/**
+ * Hold a new run folder's lock for as long as its review writes it (`prune` leaves a locked run).
+ *
+ * @param runDir the run folder, just created by {@linkcode createRunDir}
+ * @returns how to let it go (safe to call twice; the kernel lets go when the process dies)
+ * @throws {import("../base/errors.ts").StoreError} when the lock file cannot be made or had
+ */
+export async function holdRunDir(runDir: string): Promise<() => void> {
+  const path = join(runDir, RUN_LOCK);
+  return await guardStore(path, async () => {
+    // nobody else locks a run this young (prune passes over it): the wait is a formality
+    const lock = await lockFile(path, { timeoutMs: 5_000 });
+    if (!lock) throw new Error("another process holds it");
+    return lock.release;
+  }, "the run's lock");
 }
 
 /**

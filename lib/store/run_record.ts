@@ -74,6 +74,11 @@ export interface RunRecord {
   target: { kind: string; label: string; from?: string; to?: string };
   provider: ProviderName;
   model?: string;
+  /**
+   * True when the provider program was the bundled fake (fixtures/fake, lib/providers/bundled_fake.ts):
+   * a scripted answer, whose reported usage and cost are made up.
+   */
+  fakeProvider?: boolean;
   sessionId?: string;
   startedAt: string;
   finishedAt: string;

@@ -27,10 +27,15 @@ export interface Totals {
   outputTokens: number;
   /** Input tokens read from the provider's prompt cache. */
   cachedTokens: number;
-  /** USD reported by providers (runs of providers that report none add nothing). */
+  /**
+   * USD reported by providers (runs of providers that report none add nothing, nor do the bundled
+   * fake's, whose cost is made up).
+   */
   costUsd: number;
-  /** Runs whose provider reported a cost. */
+  /** Runs whose provider reported a cost (the bundled fake's not counted). */
   costReported: number;
+  /** Runs the bundled fake provider answered (lib/providers/bundled_fake.ts). */
+  fakeRuns: number;
   /** Wall time of all runs, milliseconds. */
   wallMs: number;
 }
@@ -54,6 +59,7 @@ function empty(): Totals {
     cachedTokens: 0,
     costUsd: 0,
     costReported: 0,
+    fakeRuns: 0,
     wallMs: 0,
   };
 }
@@ -70,7 +76,8 @@ function add(t: Totals, line: RecordLine): void {
   t.inputTokens += line.usage?.inputTokens ?? 0;
   t.outputTokens += line.usage?.outputTokens ?? 0;
   t.cachedTokens += line.usage?.cacheReadTokens ?? 0;
-  if (typeof line.costUsd === "number") {
+  if (line.fake) t.fakeRuns++;
+  else if (typeof line.costUsd === "number") {
     t.costUsd += line.costUsd;
     t.costReported++;
   }

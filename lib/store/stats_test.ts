@@ -60,6 +60,7 @@ Deno.test("aggregate() counts calls, cache hits, blocks, not reviewed, acks, tok
     cachedTokens: 5,
     costUsd: 0.00132,
     costReported: 2,
+    fakeRuns: 0,
     wallMs: 5000,
   });
   assert.deepEqual(groups.map((g) => [g.key, g.totals.runs]), [

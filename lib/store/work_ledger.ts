@@ -8,6 +8,10 @@
  */
 import { join } from "../base/path.ts";
 import { servingKeys, workDir } from "./turn_work.ts";
+import { appendLines } from "./line_log.ts";
+
+/** Longest wait for the tallies' lock, milliseconds (bookkeeping: never worth holding a Stop). */
+const TALLY_LOCK_TIMEOUT_MS = 1_000;
 
 /** One Stop's background-review tally. */
 export interface WorkTally {
@@ -37,18 +41,16 @@ export function workLedgerPath(state: string): string {
 }
 
 /**
- * Append one tally (one write; best-effort: bookkeeping never fails a Stop).
+ * Append one tally (one write under the file's lock; best-effort: bookkeeping never fails a Stop).
  *
  * @returns true when written
  */
 export async function appendWorkTally(state: string, tally: WorkTally): Promise<boolean> {
   try {
     await Deno.mkdir(workDir(state), { recursive: true, mode: 0o700 });
-    await Deno.writeTextFile(workLedgerPath(state), JSON.stringify(tally) + "\n", {
-      append: true,
-      mode: 0o600,
-    });
-    return true;
+    // one locked write (lib/store/line_log.ts), as `prune` rewrites the file under that lock
+    const line = new TextEncoder().encode(JSON.stringify(tally) + "\n");
+    return await appendLines(workLedgerPath(state), line, { timeoutMs: TALLY_LOCK_TIMEOUT_MS });
   } catch {
     return false;
   }

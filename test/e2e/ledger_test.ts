@@ -9,19 +9,39 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { lastRun, runCli, writeScenario } from "./_cli.ts";
+import { FAKE_BIN, lastRun, runCli, type Sandbox, writeScenario } from "./_cli.ts";
 import { withChangedSandbox, withSandbox } from "./_sandbox_scope.ts";
+
+/**
+ * A `claude` of the user's own that reports cost like the real CLI: the bundled fake behind a
+ * wrapper outside its folder, which review-gate cannot tell from a real provider (only the bundled
+ * fake's own program counts as the fake: lib/providers/bundled_fake.ts).
+ */
+async function ownClaude(sb: Sandbox): Promise<Record<string, string>> {
+  const wrapper = join(sb.dir, "own-claude");
+  await Deno.writeTextFile(wrapper, `#!/bin/sh\nexec '${join(FAKE_BIN, "claude")}' "$@"\n`, {
+    mode: 0o755,
+  });
+  return { REVIEW_GATE_CLAUDE_BIN: wrapper };
+}
 
 Deno.test("records.jsonl keeps every run's tokens, cost and cache hit; stats matches the lines", async () => {
   await withChangedSandbox(async (sb) => {
-    assert.equal((await runCli(sb, ["review"], { scenario: "valid" })).code, 0); // 1 call
-    assert.equal((await runCli(sb, ["review"], { scenario: "valid" })).code, 0); // cached
+    const own = await ownClaude(sb);
+    assert.equal((await runCli(sb, ["review"], { scenario: "valid", env: own })).code, 0); // 1 call
+    assert.equal((await runCli(sb, ["review"], { scenario: "valid", env: own })).code, 0); // cached
     const fresh = { REVIEW_GATE_FAKE_STATE: join(sb.dir, "resume.attempts") }; // steps from 1 again
     assert.equal(
-      (await runCli(sb, ["review", "--no-cache"], { scenario: "prose,valid", env: fresh })).code,
+      (await runCli(sb, ["review", "--no-cache"], {
+        scenario: "prose,valid",
+        env: { ...fresh, ...own },
+      })).code,
       0,
     );
-    assert.equal((await runCli(sb, ["review", "--no-cache"], { scenario: "error" })).code, 3);
+    assert.equal(
+      (await runCli(sb, ["review", "--no-cache"], { scenario: "error", env: own })).code,
+      3,
+    );
     assert.equal(
       (await runCli(sb, ["review", "--provider", "codex", "--no-cache"], { scenario: "valid" }))
         .code,
@@ -61,6 +81,7 @@ Deno.test("records.jsonl keeps every run's tokens, cost and cache hit; stats mat
       cachedTokens: 0,
       costUsd: 0.00132,
       costReported: 3,
+      fakeRuns: 1, // the codex run: the bundled fake itself
       wallMs: sum((l) => l.durationMs),
     });
     assert.deepEqual(stats.groups.map((g: { key: string }) => g.key), ["claude", "codex"]);
@@ -72,6 +93,29 @@ Deno.test("records.jsonl keeps every run's tokens, cost and cache hit; stats mat
     const bad = await runCli(sb, ["stats", "--since", "last week"]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /Invalid --since "last week"/);
+  });
+});
+
+Deno.test("a run of the bundled fake provider is marked fake: stats shows its cost as fake, never as money", async () => {
+  await withChangedSandbox(async (sb) => {
+    assert.equal((await runCli(sb, ["review"], { scenario: "valid" })).code, 0);
+    const path = join(sb.repo.root, ".git", "review-gate", "records.jsonl");
+    const [line] = (await Deno.readTextFile(path)).trim().split("\n").map((l) => JSON.parse(l));
+    assert.equal(line.fake, true);
+    assert.equal(line.costUsd, 0.00044, "the line keeps what the fake's envelope said");
+    assert.equal((await lastRun(sb)).run.fakeProvider, true);
+
+    const stats = JSON.parse((await runCli(sb, ["stats", "--json"])).stdout);
+    assert.equal(stats.total.costUsd, 0);
+    assert.equal(stats.total.costReported, 0);
+    assert.equal(stats.total.fakeRuns, 1);
+    const text = (await runCli(sb, ["stats"])).stdout;
+    assert.match(text, /^total +1 +1 .* fake +[\d.]+ s$/m, text);
+    assert.doesNotMatch(text, /0\.0004/);
+    assert.match(
+      text,
+      /1 run\(s\) by the bundled fake provider: its cost is made up and not counted/,
+    );
   });
 });
 
@@ -98,8 +142,9 @@ Deno.test("stats counts blocks, acks, could-not-runs and the ci gate, by gate an
   await withSandbox({ "src/app.ts": SOURCE }, async (sb) => {
     await sb.repo.write("src/app.ts", SOURCE.replace("b = 2", "b = 3"));
     const scenario = await writeScenario(sb, "blocking", [{ kind: "valid", answer: BLOCKING }]);
+    const own = await ownClaude(sb); // its cost counts as money (the bundled fake's would not)
     const review = (args: string[], s = scenario) =>
-      runCli(sb, ["review", ...args], { scenario: s });
+      runCli(sb, ["review", ...args], { scenario: s, env: own });
     assert.equal((await review([])).code, 1); // a call that blocks
     assert.equal((await review([])).code, 1); // the cached verdict blocks again
     const ack = await runCli(sb, [
@@ -113,7 +158,10 @@ Deno.test("stats counts blocks, acks, could-not-runs and the ci gate, by gate an
     assert.equal((await review(["--no-cache"], "error")).code, 3); // could not run
     // CI judges by the base's acknowledgements: the uncommitted ack does not count there
     await sb.repo.git("commit", "-qam", "b = 3");
-    const ci = await runCli(sb, ["ci", "--base", "HEAD~1", "--format", "json"], { scenario });
+    const ci = await runCli(sb, ["ci", "--base", "HEAD~1", "--format", "json"], {
+      scenario,
+      env: own,
+    });
     assert.equal(ci.code, 1, ci.stderr);
 
     // one run a fortnight ago (the ledger is the source of stats; rewrite its first line's date)

@@ -92,7 +92,7 @@ Deno.test("acknowledged finding: a real git push goes through, a changed line at
     assert.doesNotMatch(through.stderr, /push blocked/);
     assert.match(
       through.stderr,
-      /: needs-attention, 1 acknowledged finding\n {2}- \[high\] src\/app\.ts:1 [^\n]+\n {4}acknowledged in \.review-gate\/acks\.json[^\n]*: "callers were updated in this PR"\n/,
+      /: needs-attention, 1 acknowledged finding; reviewed by claude [^\n]*\n {2}- \[high\] src\/app\.ts:1 [^\n]+\n {4}acknowledged in \.review-gate\/acks\.json[^\n]*: "callers were updated in this PR"\n/,
       "the push says the finding it lets through is acknowledged, and why",
     );
     assert.equal(

@@ -124,7 +124,7 @@ Deno.test("pre-push follows on_partial for a push only part of which, or none of
         assert.notEqual(blocked.code, 0);
         assert.match(
           blocked.stderr,
-          /was only PARTIALLY reviewed: reviewed [\d,]+ of 6,0\d\d changed lines/,
+          /was only PARTIALLY reviewed by claude [^:\n]+: reviewed [\d,]+ of 6,0\d\d changed lines/,
         );
         assert.match(blocked.stderr, /big\.ts: lines \d+-\d+/);
         assert.match(blocked.stderr, /blocked because gates\.pre_push\.on_partial is "block"/);

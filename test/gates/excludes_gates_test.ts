@@ -106,7 +106,10 @@ Deno.test("pre-push gate reviews readable code named util.min.js, and says nothi
     assert.equal(r.code, 0, r.stderr);
     const [call] = await readFakeLog(sb);
     assert.ok(fencedDiff(call.stdin ?? "").includes(PAYLOAD_LINE), "the payload reached the model");
-    assert.match(r.stderr, /review-gate: refs\/heads\/main \(1 commit\): approved\n/);
+    assert.match(
+      r.stderr,
+      /review-gate: refs\/heads\/main \(1 commit\): approved; reviewed by claude [^;\n]*\n/,
+    );
     assert.doesNotMatch(r.stderr, /excluded by rule/);
   } finally {
     await sb.cleanup();
@@ -223,7 +226,7 @@ Deno.test("pre-push gate: a lockfile-only push is NOT reviewed (on_partial appli
       assert.equal(r.code, 0, r.stderr);
       assert.match(
         r.stderr,
-        /review-gate: refs\/heads\/main \(2 commits\): approved; excluded by rule: package-lock\.json \(default: npm lockfile\)\n/,
+        /review-gate: refs\/heads\/main \(2 commits\): approved; reviewed by claude [^;\n]+; excluded by rule: package-lock\.json \(default: npm lockfile\)\n/,
       );
       assert.equal(await providerCalls(sb), 1);
     });
@@ -232,7 +235,7 @@ Deno.test("pre-push gate: a lockfile-only push is NOT reviewed (on_partial appli
       assert.equal(r.code, 0, r.stderr);
       assert.match(
         r.stderr,
-        /approved \(cached verdict, no model call\); excluded by rule: package-lock\.json \(default: npm lockfile\)\n/,
+        /approved \(cached verdict, no model call\); reviewed by claude [^;\n]+; excluded by rule: package-lock\.json \(default: npm lockfile\)\n/,
       );
       assert.equal(await providerCalls(sb), 1);
     });

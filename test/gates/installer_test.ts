@@ -66,16 +66,43 @@ Deno.test("install then uninstall leaves a foreign pre-push hook and Claude sett
     await Deno.writeTextFile(join(claude, "settings.json"), '{"model":"x"}');
     const before = { hooks: await treeState(hooks), claude: await treeState(claude) };
 
-    await t.step("--dry-run prints the change and writes nothing", async () => {
-      const r = await runCli(sb, ["install", "--dry-run"]);
-      assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /dry run: nothing written/);
-      assert.match(r.stdout, /pre-push/);
-      assert.match(r.stdout, /^ {4}\+ .*hook pre-push/m, "a dry run shows the change itself");
-      assert.match(r.stdout, /settings\.local\.json/);
-      assert.deepEqual({ hooks: await treeState(hooks), claude: await treeState(claude) }, before);
-      assert.doesNotMatch(r.stdout, /note:/, "nothing written: nothing for a prompt to name");
-    });
+    await t.step(
+      "--dry-run prints one line per file and writes nothing; --diff the change",
+      async () => {
+        const r = await runCli(sb, ["install", "--dry-run"]);
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stdout, /dry run: nothing written/);
+        // a short summary: each file, what would be done to it and how many lines it adds and removes
+        assert.match(r.stdout, /^create .*\/pre-push \(mode 755\): [^\n]*; \+\d+\/-0 lines$/m);
+        assert.match(
+          r.stdout,
+          /^update .*settings\.local\.json \(mode 644\): [^\n]*; \+\d+\/-\d+ lines$/m,
+        );
+        assert.doesNotMatch(r.stdout, /^ {4}[+-] /m, "no diff lines without --diff");
+        assert.match(r.stdout, /add --diff to see each change line by line/);
+        assert.ok(r.stdout.trim().split("\n").length < 20, r.stdout);
+        assert.deepEqual(
+          { hooks: await treeState(hooks), claude: await treeState(claude) },
+          before,
+        );
+        assert.doesNotMatch(r.stdout, /note:/, "nothing written: nothing for a prompt to name");
+
+        const full = await runCli(sb, ["install", "--dry-run", "--diff"]);
+        assert.equal(full.code, 0, full.stderr);
+        assert.match(full.stdout, /^ {4}\+ .*hook pre-push/m, "--diff shows the change itself");
+        assert.match(full.stdout, /settings\.local\.json/);
+        // the counts are those of the diff shown
+        const added = /^create .*\/pre-push \(mode 755\): [^\n]*; \+(\d+)\/-0 lines$/m.exec(
+          r.stdout,
+        )?.[1];
+        const stub = full.stdout.split(/^create .*\/pre-push .*$/m)[1].split(/^\S/m)[0];
+        assert.equal(Number(added), stub.split("\n").filter((l) => /^ {4}\+ /.test(l)).length);
+        assert.deepEqual(
+          { hooks: await treeState(hooks), claude: await treeState(claude) },
+          before,
+        );
+      },
+    );
 
     await t.step("install adds our entries beside the user's", async () => {
       const r = await runCli(sb, ["install"]);

@@ -119,7 +119,7 @@ Deno.test("a push blocked by on_partial is recorded as blocking, and stats count
     assert.notEqual(r.code, 0);
     assert.match(
       r.stderr,
-      /only PARTIALLY reviewed: .*not shown at all: 1 binary file \("logo\.png"\)/,
+      /only PARTIALLY reviewed by claude [^:\n]+: .*not shown at all: 1 binary file \("logo\.png"\)/,
     );
     assert.match(r.stderr, /blocked because gates\.pre_push\.on_partial is "block"/);
     assert.equal(await remoteRef(sb, "main"), before);
@@ -219,6 +219,8 @@ Deno.test("a push answered from the cached verdict appends a ledger line; a repl
       const r = await runGit(sb, ["push", "origin", "feature"], { env: scenario("valid") });
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /refs\/heads\/feature \(1 commit\)/);
+      // fresh or cached, the line names who reviewed, as review's headline does
+      assert.match(r.stderr, /; reviewed by claude claude-fake-1 \(the bundled fake\)\n/);
       const total = await ledger();
       assert.deepEqual({ runs: total.runs, cacheHits: total.cacheHits }, expected);
     }
@@ -226,7 +228,11 @@ Deno.test("a push answered from the cached verdict appends a ledger line; a repl
     // The same push again is replayed by the installed hook without starting review-gate.
     const replayed = await runGit(sb, ["push", "origin", "feature"], { env: scenario("valid") });
     assert.equal(replayed.code, 0, replayed.stderr);
-    assert.match(replayed.stderr, /refs\/heads\/feature \(1 commit\): approved \(cached verdict/);
+    assert.match(
+      replayed.stderr,
+      /refs\/heads\/feature \(1 commit\): approved \(cached verdict, no model call\); reviewed by claude claude-fake-1 \(the bundled fake\)\n/,
+      "the hook's own replay names the reviewer too",
+    );
     assert.equal((await ledger()).runs, 2);
     assert.equal(await providerCalls(sb), 1);
   } finally {

@@ -21,6 +21,7 @@ import type { RulesOptions } from "../../rules/options.ts";
 import { readCache } from "../../store/cache.ts";
 import { ensureStateDir } from "../../store/state.ts";
 import { memoKey, readMemo } from "../../store/verdict_memo.ts";
+import { type PushReviewer, reviewerOf } from "./messages.ts";
 
 /**
  * Where a pushed range's rules come from: a tree on the remote's side
@@ -58,6 +59,8 @@ export interface CachedVerdict {
   provider: string;
   model?: string;
   findingCounts?: Record<string, number>;
+  /** Who gave the verdict, as the push names them (lib/gates/pre_push/messages.ts). */
+  reviewer?: PushReviewer;
 }
 
 /**
@@ -130,6 +133,10 @@ export async function cachedVerdict(
         provider: entry.record.provider ?? context.identity.provider,
         model: entry.record.model,
         findingCounts: entry.record.findingCounts,
+        reviewer: reviewerOf({
+          ...entry.record,
+          provider: entry.record.provider ?? context.identity.provider,
+        }),
         findingNotes: entry.record.findingNotes &&
           noteFindings(entry.record.findingNotes.map((n) => n.fingerprint), context.acks),
       }

@@ -41,7 +41,7 @@ import type { FindingNote } from "../../kinds/review/types.ts";
 import type { HookInput, HookOutput } from "../hook_io.ts";
 import { type GateFinding, plural, withFingerprints } from "../messages.ts";
 import type { CacheContext } from "./cached.ts";
-import { renderNotReviewed, renderRulesNotApplied, renderVerdict } from "./messages.ts";
+import { renderNotReviewed, renderRulesNotApplied, renderVerdict, reviewerOf } from "./messages.ts";
 import { type PushRange, type PushRangeResult, resolvePushRange } from "./range.ts";
 import { parsePushLines, type PushUpdate } from "./stdin.ts";
 import { type Advertised, rememberedRemote } from "./remote_refs.ts";
@@ -467,6 +467,7 @@ async function reviewRange(
       findingNotes: record.findingNotes,
       excluded: record.rules?.excluded,
       mode: config.gates.pre_push.mode,
+      reviewer: reviewerOf(record),
     }),
   );
   return "reviewed";

@@ -2,7 +2,7 @@
  * What the pre-push gate prints (pure): blocks with the skip hint, the loud "NOT reviewed" and
  * "only PARTIALLY reviewed" warnings,
  * and one report per reviewed ref update whether its verdict came from the memo, the cache or the
- * model ({@linkcode renderVerdict}). Control and bidi characters are neutralised: labels and
+ * model ({@linkcode renderVerdict}), each naming the reviewer that gave the verdict. Control and bidi characters are neutralised: labels and
  * provider messages are untrusted.
  *
  * @module
@@ -45,14 +45,20 @@ export const PRE_PUSH_RECHECK_HINT =
  * @returns lines ending in a newline
  */
 export function renderPrePushBlock(
-  input: { label: string; findings: readonly GateFinding[]; reviewPath: string },
+  input: {
+    label: string;
+    findings: readonly GateFinding[];
+    reviewPath: string;
+    reviewer?: PushReviewer;
+  },
 ): string {
   const acks = input.findings.some((f) => f.fingerprint) ? [PRE_PUSH_ACK_HINT] : [];
+  const by = input.reviewer ? `; reviewed by ${reviewerText(input.reviewer)}` : "";
   return sanitizeForTerminal(
     [
       `review-gate: push blocked: ${
         plural(input.findings.length, "blocking finding")
-      } in ${input.label}`,
+      } in ${input.label}${by}`,
       ...listFindings(input.findings).map((l) => `  ${l}`),
       `Full review: ${input.reviewPath}`,
       ...acks,
@@ -66,18 +72,25 @@ export function renderPrePushBlock(
  * have stopped (README "Warn first"): the same findings and review as a block, said as "would
  * block", and how to make such findings block.
  *
- * @param input what was reviewed, the findings that would block, the run's review.md
+ * @param input what was reviewed, the findings that would block, the run's review.md, who
+ *   reviewed it
  * @returns lines ending in a newline, control and bidi characters neutralised
  */
 export function renderPrePushWouldBlock(
-  input: { label: string; findings: readonly GateFinding[]; reviewPath: string },
+  input: {
+    label: string;
+    findings: readonly GateFinding[];
+    reviewPath: string;
+    reviewer?: PushReviewer;
+  },
 ): string {
   const acks = input.findings.some((f) => f.fingerprint) ? [PRE_PUSH_ACK_HINT] : [];
+  const by = input.reviewer ? `; reviewed by ${reviewerText(input.reviewer)}` : "";
   return sanitizeForTerminal(
     [
       `review-gate: would block: ${
         plural(input.findings.length, "blocking finding")
-      } in ${input.label}`,
+      } in ${input.label}${by}`,
       ...listFindings(input.findings).map((l) => `  ${l}`),
       `Full review: ${input.reviewPath}`,
       ...acks,
@@ -136,16 +149,22 @@ const NAMED_PARTS = 10;
  * @returns lines ending in a newline, control and bidi characters neutralised
  */
 export function renderPartial(
-  input: { label: string; coverage: Coverage; reviewPath: string; blocked: boolean },
+  input: {
+    label: string;
+    coverage: Coverage;
+    reviewPath: string;
+    blocked: boolean;
+    reviewer?: PushReviewer;
+  },
 ): string {
   const { coverage } = input;
   const omitted = omittedLines({ ...coverage, omitted: coverage.omitted.slice(0, NAMED_PARTS) });
   const rest = coverage.omitted.length - NAMED_PARTS;
   if (rest > 0) omitted.push(`… and ${rest} more (see the review)`);
   const lines = [
-    `review-gate: WARNING: ${input.label} was only PARTIALLY reviewed: ${
-      reviewedAmount(coverage)
-    }. Not reviewed:`,
+    `review-gate: WARNING: ${input.label} was only PARTIALLY reviewed${
+      input.reviewer ? ` by ${reviewerText(input.reviewer)}` : ""
+    }: ${reviewedAmount(coverage)}. Not reviewed:`,
     ...omitted.map((l) => `  ${l}`),
     `Review: ${input.reviewPath}`,
     input.blocked
@@ -153,6 +172,44 @@ export function renderPartial(
       : "The push goes ahead; the parts above were not reviewed.",
   ];
   return sanitizeForTerminal(lines.join("\n") + "\n");
+}
+
+/** Who gave a push's verdict, as its run record names them. */
+export interface PushReviewer {
+  /** The provider (the first of a council). */
+  provider: string;
+  /** The model, when the provider named it or the config chose it. */
+  model?: string;
+  /** The bundled fake provider answered (lib/providers/bundled_fake.ts). */
+  fake?: boolean;
+  /** A council's providers. */
+  council?: readonly string[];
+}
+
+/**
+ * How a push names its reviewer, as `review`'s headline does: `claude sonnet`, `council claude,
+ * codex`, with `(the bundled fake)` when the fake answered.
+ */
+export function reviewerText(reviewer: PushReviewer): string {
+  const who = reviewer.council && reviewer.council.length > 1
+    ? `council ${reviewer.council.join(", ")}`
+    : `${reviewer.provider}${reviewer.model ? ` ${reviewer.model}` : ""}`;
+  return `${who}${reviewer.fake ? " (the bundled fake)" : ""}`;
+}
+
+/** Who gave a run's verdict, from its record (a fresh run's, or the cache entry's). */
+export function reviewerOf(record: {
+  provider: string;
+  model?: string;
+  fakeProvider?: boolean;
+  council?: { providers: readonly string[] };
+}): PushReviewer {
+  return {
+    provider: record.provider,
+    ...(record.model ? { model: record.model } : {}),
+    ...(record.fakeProvider ? { fake: true } : {}),
+    ...(record.council ? { council: record.council.providers } : {}),
+  };
 }
 
 /** A ref update's verdict, for {@linkcode renderVerdict}. */
@@ -181,6 +238,8 @@ export interface PushVerdict {
   excluded?: readonly ExcludedFile[];
   /** `gates.pre_push.mode`: in `warn` blocking findings are said as "would block" and let through. */
   mode?: GateMode;
+  /** Who gave the verdict (named on every report, cached or not). */
+  reviewer?: PushReviewer;
 }
 
 /**
@@ -208,6 +267,7 @@ export function renderVerdict(
       label: cached ? `${label}${CACHED}` : label,
       findings: verdict.findings,
       reviewPath: `${verdict.runDir}/review.md`,
+      reviewer: verdict.reviewer,
     });
     const partial = verdict.coverage?.status === "partial"
       ? renderVerdict({ ...verdict, findings: [], mode: undefined })
@@ -223,6 +283,7 @@ export function renderVerdict(
       label: cached ? `${label}${CACHED}` : label,
       findings: verdict.findings,
       reviewPath: `${verdict.runDir}/review.md`,
+      reviewer: verdict.reviewer,
     });
     return {
       text: text + excludedLine + (cached ? `${PRE_PUSH_RECHECK_HINT}\n` : ""),
@@ -236,6 +297,7 @@ export function renderVerdict(
       coverage: verdict.coverage,
       reviewPath: `${verdict.runDir}/review.md`,
       blocked,
+      reviewer: verdict.reviewer,
     });
     return { text: text + excludedLine, blocked };
   }
@@ -248,9 +310,10 @@ export function renderVerdict(
       : "",
   ].filter(Boolean);
   const from = cached ? CACHED : "";
+  const by = verdict.reviewer ? `; reviewed by ${reviewerText(verdict.reviewer)}` : "";
   const head = `review-gate: ${label}: ${verdict.status}${
     counts.map((c) => `, ${c}`).join("")
-  }${from}${excluded ? `; excluded by rule: ${excluded}` : ""}`;
+  }${from}${by}${excluded ? `; excluded by rule: ${excluded}` : ""}`;
   return {
     text: sanitizeForTerminal([head, ...acknowledgedLines(acknowledged)].join("\n") + "\n"),
     blocked: false,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { ReviewAnswer } from "../../kinds/review/types.ts";
-import { renderVerdict } from "./messages.ts";
+import { renderVerdict, reviewerOf } from "./messages.ts";
 
 const APPROVE: ReviewAnswer = {
   verdict: "approve",
@@ -172,4 +172,47 @@ Deno.test("renderVerdict() in warn mode says what would block and lets the push 
     text: "review-gate: refs/heads/main (1 commit): approved\n",
     blocked: false,
   });
+});
+
+Deno.test("renderVerdict() names the reviewer on a pass, a block and a partial warning, cached or not", () => {
+  const reviewer = reviewerOf({ provider: "claude", model: "sonnet" });
+  assert.equal(
+    renderVerdict({ ...BASE, source: "model", reviewer }).text,
+    "review-gate: refs/heads/main (1 commit): approved; reviewed by claude sonnet\n",
+  );
+  assert.equal(
+    renderVerdict({ ...BASE, source: "memo", reviewer: { ...reviewer, fake: true } }).text,
+    "review-gate: refs/heads/main (1 commit): approved (cached verdict, no model call); reviewed by claude sonnet (the bundled fake)\n",
+  );
+  const finding = {
+    title: "Null dereference",
+    severity: "high",
+    file: "src/a.ts",
+    line_start: 3,
+    line_end: 3,
+  } as ReviewAnswer["findings"][number];
+  assert.match(
+    renderVerdict({ ...BASE, source: "cache", findings: [finding], reviewer }).text,
+    /^review-gate: push blocked: 1 blocking finding in refs\/heads\/main \(1 commit\) \(cached verdict, no model call\); reviewed by claude sonnet\n/,
+  );
+  const council = reviewerOf({
+    provider: "claude",
+    council: { providers: ["claude", "codex"] },
+  });
+  assert.match(
+    renderVerdict({
+      ...BASE,
+      source: "model",
+      reviewer: council,
+      coverage: {
+        status: "partial",
+        reviewedLines: 1,
+        omittedLines: 1,
+        reviewedBytes: 10,
+        omittedBytes: 10,
+        omitted: [{ path: "big.ts", reason: "budget", lines: 1, bytes: 10 }],
+      },
+    }).text,
+    /^review-gate: WARNING: refs\/heads\/main \(1 commit\) was only PARTIALLY reviewed by council claude, codex: /,
+  );
 });

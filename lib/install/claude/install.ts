@@ -19,6 +19,7 @@ import { dirname, join } from "../../base/path.ts";
 import { isDeepStrictEqual } from "node:util";
 import { ConfigError } from "../../base/errors.ts";
 import {
+  type ActionDetail,
   applyActions,
   type FileAction,
   fileMode,
@@ -80,8 +81,8 @@ export interface ClaudeHookOptions {
    */
   guardTargets?: GuardTargets;
   dryRun?: boolean;
-  /** Describe each file change as a diff (default), or as one line per file. */
-  diff?: boolean;
+  /** How much of each file change to describe (lib/install/file_actions.ts; default: a diff). */
+  diff?: ActionDetail;
 }
 
 /** What was (or, with `dryRun`, would be) done. */
@@ -145,7 +146,7 @@ async function readSettings(
 async function finish(
   path: string,
   actions: FileAction[],
-  options: { dryRun?: boolean; diff?: boolean },
+  options: { dryRun?: boolean; diff?: ActionDetail },
 ): Promise<ClaudeHookReport> {
   if (!options.dryRun) await applyActions(actions);
   return {

@@ -17,6 +17,7 @@ import { dirname, join } from "../../base/path.ts";
 import { isDeepStrictEqual } from "node:util";
 import { ConfigError } from "../../base/errors.ts";
 import {
+  type ActionDetail,
   applyActions,
   type FileAction,
   fileMode,
@@ -53,8 +54,8 @@ export interface CodexHookOptions {
   /** Add the `PostToolUse` hook of `gates.codex_stop.review_while_working`. */
   work?: boolean;
   dryRun?: boolean;
-  /** Describe each file change as a diff (default), or as one line per file. */
-  diff?: boolean;
+  /** How much of each file change to describe (lib/install/file_actions.ts; default: a diff). */
+  diff?: ActionDetail;
 }
 
 /** What was (or, with `dryRun`, would be) done. */
@@ -285,7 +286,7 @@ function shiftNotes(settings: Settings): string[] {
 async function finish(
   path: string,
   actions: FileAction[],
-  options: { dryRun?: boolean; diff?: boolean; notes: string[] },
+  options: { dryRun?: boolean; diff?: ActionDetail; notes: string[] },
 ): Promise<CodexHookReport> {
   if (!options.dryRun) await applyActions(actions);
   const notes = options.notes.length ? `${options.notes.join("\n")}\n` : "";

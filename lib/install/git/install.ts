@@ -22,6 +22,7 @@ import { join } from "../../base/path.ts";
 import type { Runner } from "../../exec/exec.ts";
 import { UsageError } from "../../base/errors.ts";
 import {
+  type ActionDetail,
   applyActions,
   type FileAction,
   lstatOrNull,
@@ -55,8 +56,8 @@ export interface GitHookOptions {
   skipCommand?: string;
   /** Plan and describe, write nothing. */
   dryRun?: boolean;
-  /** Describe each file change as a diff (default), or as one line per file. */
-  diff?: boolean;
+  /** How much of each file change to describe (lib/install/file_actions.ts; default: a diff). */
+  diff?: ActionDetail;
   /** Override refusals that can be overridden (a non-executable or unreadable foreign hook). */
   force?: boolean;
 }
