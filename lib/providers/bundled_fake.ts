@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { ProviderMeta } from "./meta.ts";
+import type { ProviderMeta } from "./provider.ts";
 import { programPath } from "./program.ts";
 import { resolveBinary } from "./registry.ts";
 
