@@ -105,12 +105,12 @@ export async function statsAction(
     : "all time";
   deps.stdout.write(`review-gate stats, ${span}: ${total.runs} run(s)\n`);
   deps.stdout.write(table([...groups, { key: "total", totals: total }]));
-  deps.stdout.write(modesText(modes));
   if (total.fakeRuns > 0) {
     deps.stdout.write(
       `${total.fakeRuns} run(s) by the bundled fake provider: its cost is made up and not counted\n`,
     );
   }
+  deps.stdout.write(modesText(modes));
   if (work.turns > 0) deps.stdout.write(workText(work));
   deps.stdout.write(skipsText(skips));
 }
