@@ -53,6 +53,7 @@ const LOADED_WHEN_USED: Record<string, string> = {
       "ack",
       "acks",
       "stats",
+      "eval",
       "demo",
     ].map((name) => [`lib/cli/${name}.ts`, `review-gate ${name}, or every command's help`]),
   ),

@@ -1,6 +1,6 @@
 /**
- * The eval record: the runs of an eval, scored, and their scores per provider column, per repeat
- * and per kind of case (docs/eval.md "Scores" says what each means). Rates are fractions from 0 to 1, `null` when nothing was there to
+ * The eval record: what `review-gate eval --format json` prints (schemas/eval_report.schema.json,
+ * docs/eval.md "The record"; docs/eval.md "Scores" says what each score means). Rates are fractions from 0 to 1, `null` when nothing was there to
  * count (no defect case run, no clean case run, no finding); tokens and cost are `null` when no run
  * reported them (Codex and Vibe report no cost: never 0).
  *
@@ -21,8 +21,8 @@ export interface RunResult {
   /** 1-based repeat (`--repeat`). */
   repeat: number;
   /**
-   * The review's status (docs/design.md "Statuses and exit codes"), `error` when the review threw
-   * (message says what), or `not-run` when `--budget` or an interrupt stopped the eval first.
+   * The review's status (docs/design.md "Statuses and exit codes"), or `error` when the review
+   * threw (the message says what).
    */
   status: string;
   /** True when the gate's policy would block on the review. */
@@ -53,7 +53,7 @@ export interface Timing {
 
 /** The scores of a set of runs (docs/eval.md "Scores"). */
 export interface Scores {
-  /** Runs counted (runs `--budget` or an interrupt never started are not). */
+  /** Runs counted (runs `--budget` or an interrupt stopped first are not). */
   runs: number;
   /** Runs that gave an answer (approved or needs-attention). */
   answered: number;
@@ -160,8 +160,8 @@ export interface ProviderResult {
 /** Why the eval stopped before every run. */
 export interface Stopped {
   reason: "budget" | "interrupted";
-  /** Runs never started. */
-  notStarted: number;
+  /** Runs that never started, or that the interrupt stopped before they answered. */
+  notRun: number;
 }
 
 /** The whole record. */
