@@ -60,9 +60,10 @@ async function copyTree(from: string, to: string, id: string): Promise<void> {
       await Deno.mkdir(target);
       await copyTree(source, target, id);
     } else if (entry.isFile) {
-      await Deno.copyFile(source, target);
+      // written anew, not copied: a copy may keep the source's mtime (a clone on APFS does), and a
+      // file of the same size and mtime as the one git indexed would read as unchanged
       const { mode } = await Deno.stat(source);
-      if (mode !== null) await Deno.chmod(target, mode & 0o755);
+      await Deno.writeFile(target, await Deno.readFile(source), { mode: (mode ?? 0o644) & 0o755 });
     } else {
       throw new UsageError(
         `Eval case "${id}" holds ${source}, which is not a regular file or folder: a case tree holds files only`,
@@ -83,8 +84,12 @@ function caseGit(runner: Runner, root: string, args: readonly string[]) {
   return git(runner, root, args, { isolated: true, env: { ...IDENTITY } });
 }
 
-/** Commit everything in the worktree (ignored files too: the tree is exactly the folder). */
+/**
+ * Commit everything in the worktree (ignored files too: the tree is exactly the folder), every
+ * file hashed again from an empty index: no stat data decides what changed.
+ */
 async function commitAll(runner: Runner, root: string, message: string): Promise<string> {
+  await caseGit(runner, root, ["read-tree", "--empty"]);
   await caseGit(runner, root, ["add", "-A", "-f"]);
   await caseGit(runner, root, ["commit", "-q", "--allow-empty", "--no-verify", "-m", message]);
   return new TextDecoder().decode(await caseGit(runner, root, ["rev-parse", "HEAD"])).trim();

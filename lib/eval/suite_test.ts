@@ -218,3 +218,20 @@ Deno.test("buildCaseRepo() applies change.patch and notes a defect on lines the 
     assert.match(repo.notes.join("\n"), /a\.ts:3-3 is on no line the change added or edited/);
   });
 });
+
+Deno.test("buildCaseRepo() sees a change of the same size whose file keeps the base's mtime", async () => {
+  const files = {
+    "c/base/a.ts": "one\ntwo\nthree\n",
+    "c/after/a.ts": "one\nTWO\nthree\n",
+    "c/case.json": DEFECT(),
+  };
+  await withSuite(files, async (dir) => {
+    // as a copy that keeps timestamps (a clone on APFS) would leave them: equal size and mtime
+    const old = new Date("2020-01-01T00:00:00Z");
+    for (const side of ["base", "after"]) Deno.utimeSync(join(dir, "c", side, "a.ts"), old, old);
+    const [evalCase] = (await loadSuite(dir)).cases;
+    const root = await Deno.makeTempDir({ dir });
+    const repo = await buildCaseRepo(runProcess, evalCase, root);
+    assert.deepEqual([...repo.changed], [["a.ts", [{ start: 2, end: 2 }]]]);
+  });
+});
