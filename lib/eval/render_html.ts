@@ -76,7 +76,7 @@ function kindSection(report: EvalReport): string {
   const groups = kinds.map((kind) => {
     const clean = report.providers.every((p) => (of(p, kind)?.defects ?? 0) === 0);
     return {
-      label: clean ? `${kind} (clean: blocked)` : kind,
+      label: clean ? `${kind} (clean)` : kind,
       values: report.providers.map((p) => {
         const k = of(p, kind);
         return k === undefined ? null : clean ? k.falseBlockRate : k.lineRecall;

@@ -108,7 +108,7 @@ Deno.test("the html format is one self-contained page: no script, nothing loaded
   assert.equal((html.match(/fill="#d9822b"/g) ?? []).length, 7 + 2, "codex's bars");
   assert.match(html, /<p class="partial"><b>PARTIAL:<\/b> 2 runs did not run/);
   assert.match(html, /<th>claude \(claude-x\)<\/th><th>codex:gpt-5<\/th>/);
-  assert.match(html, /refactor \(clean: blocked\)/);
+  assert.match(html, /refactor \(clean\)<\/text>/);
   assert.match(
     html,
     /<li class="hallucinated">\[high\] <code>src\/a\.ts:1-1<\/code> Off by one \(hallucinated\)<\/li>/,

@@ -50,7 +50,7 @@ export interface BarGroup {
   text?: (value: number) => string;
 }
 
-const LABEL_WIDTH = 210;
+const LABEL_WIDTH = 240;
 const BAR_WIDTH = 380;
 const VALUE_WIDTH = 70;
 const BAR_HEIGHT = 14;
