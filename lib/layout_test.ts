@@ -26,7 +26,7 @@ const ROOMS: readonly (readonly string[])[] = [
   ["store"],
   ["formats"],
   ["review"],
-  ["gates", "install", "jobs", "ci"],
+  ["gates", "install", "jobs", "ci", "eval"],
   ["cli"],
 ];
 

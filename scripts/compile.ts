@@ -22,6 +22,8 @@ export const COMPILE_ARGS = [
   "schemas",
   "--include",
   "prompts",
+  "--include",
+  "eval-suite",
   "-o",
   "review-gate",
   "main.ts",

@@ -61,6 +61,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<CommandRoutes>>> = {
   acks: async () => (await import("./acks.ts")).acksRoutes,
   stats: async () => (await import("./stats.ts")).statsRoutes,
   prune: async () => (await import("./prune.ts")).pruneRoutes,
+  eval: async () => (await import("./eval.ts")).evalRoutes,
   demo: async () => (await import("./demo.ts")).demoRoutes,
 };
 
@@ -191,10 +192,10 @@ export async function program(args: readonly string[] = []): Promise<Application
 type RunContext = { process: StricliProcess };
 
 /** Commands whose `--json` output must stay valid JSON even when they fail before a run exists. */
-const JSON_COMMANDS = new Set(["review", "ci", "decode", "show"]);
+const JSON_COMMANDS = new Set(["review", "ci", "decode", "show", "eval"]);
 
 /**
- * True when argv asks `review`, `ci`, `decode` or `show` for JSON on stdout (`--json`, or `--format json`
+ * True when argv asks `review`, `ci`, `decode`, `show` or `eval` for JSON on stdout (`--json`, or `--format json`
  * with no `--output` after it, before any `--`).
  *
  * @param args argv without the program name

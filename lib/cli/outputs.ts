@@ -56,7 +56,7 @@ function flagOrder(args: readonly string[]): ("format" | "output")[] {
 /**
  * Pair the parsed `--format`/`--output` values in argv order.
  *
- * @param flags the parsed values
+ * @param flags the parsed values (any command's format names: `review`'s, `eval`'s)
  * @param args the argv they were parsed from
  * @param fallback the request when no `--format` was given
  * @param json `--json` was given (JSON on stdout): with `--format`s that all have an `--output` it
@@ -65,7 +65,7 @@ function flagOrder(args: readonly string[]): ("format" | "output")[] {
  *   (`--json` counting as `--format json`)
  */
 export function outputRequests(
-  flags: OutputFlags,
+  flags: { format?: readonly string[]; output?: readonly string[] },
   args: readonly string[],
   fallback: OutputRequest,
   json = false,

@@ -62,6 +62,7 @@ const LOADED_WHEN_USED: Record<string, string> = {
       "acks",
       "stats",
       "prune",
+      "eval",
       "demo",
     ].map((name) => [`lib/cli/${name}.ts`, `review-gate ${name}, or every command's help`]),
   ),

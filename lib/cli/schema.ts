@@ -1,7 +1,7 @@
 /**
  * `review-gate schema [kind] [--dialect <provider>]`: print a canonical schema, or exactly what a
  * provider receives (the dialect its folder's `meta.ts` names, lib/providers/registry.ts); also the
- * config and acks file schemas.
+ * config and acks file schemas, and the eval's case file and record (docs/eval.md).
  *
  * @module
  */
@@ -14,6 +14,8 @@ import { type CliContext, type CommandRoutes, defineCommand } from "./command.ts
 const OTHER_SCHEMAS: Record<string, () => Promise<{ default: unknown }>> = {
   config: () => import("../../schemas/config.schema.json", { with: { type: "json" } }),
   acks: () => import("../../schemas/acks.schema.json", { with: { type: "json" } }),
+  "eval-case": () => import("../../schemas/eval_case.schema.json", { with: { type: "json" } }),
+  "eval-report": () => import("../../schemas/eval_report.schema.json", { with: { type: "json" } }),
 };
 
 const KINDS = [...KIND_NAMES, ...Object.keys(OTHER_SCHEMAS)];
@@ -23,7 +25,7 @@ export const schemaRoutes: CommandRoutes = {
   schema: defineCommand({
     docs: {
       brief:
-        "Print a JSON Schema: an answer kind (as each provider receives it), the config or the acks file",
+        "Print a JSON Schema: an answer kind (as each provider receives it), the config, the acks file, an eval case or the eval record",
     },
     parameters: {
       flags: {

@@ -19,6 +19,7 @@ const SKIPPED = new Set([
   "node_modules",
   "coverage",
   "deno-cache",
+  "eval-suite",
   "fixtures/sample",
   "lib/generated",
   "test/contract/.cache",

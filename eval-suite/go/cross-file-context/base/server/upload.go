@@ -1,0 +1,18 @@
+package server
+
+import (
+	"io"
+	"net/http"
+)
+
+// Upload stores the request body.
+func Upload(w http.ResponseWriter, r *http.Request, store func([]byte) error) {
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if err := store(data); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+	}
+}

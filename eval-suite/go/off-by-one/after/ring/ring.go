@@ -1,0 +1,32 @@
+package ring
+
+// Buffer keeps the last len(items) values pushed.
+type Buffer struct {
+	items []int
+	next  int
+	full  bool
+}
+
+// New returns a buffer holding at most size values.
+func New(size int) *Buffer { return &Buffer{items: make([]int, size)} }
+
+// Push stores v, overwriting the oldest value once the buffer is full.
+func (b *Buffer) Push(v int) {
+	b.items[b.next] = v
+	b.next = (b.next + 1) % len(b.items)
+	if b.next == 0 {
+		b.full = true
+	}
+}
+
+// Values returns the stored values, oldest first.
+func (b *Buffer) Values() []int {
+	if !b.full {
+		return append([]int(nil), b.items[:b.next]...)
+	}
+	out := make([]int, 0, len(b.items))
+	for i := 0; i <= len(b.items); i++ {
+		out = append(out, b.items[(b.next+i)%len(b.items)])
+	}
+	return out
+}

@@ -1,0 +1,15 @@
+package bank;
+
+public final class Transfers {
+    private Transfers() {}
+
+    /** Moves {@code amount} cents from one account to another. */
+    public static void transfer(Account from, Account to, long amount) {
+        if (amount <= 0) {
+            throw new IllegalArgumentException("amount must be positive");
+        }
+        from.withdraw(amount);
+        to.deposit(amount);
+        System.out.println("transferred " + amount + " cents");
+    }
+}

@@ -1,0 +1,3 @@
+export interface Db {
+  update(table: string, id: string, fields: Record<string, unknown>): Promise<void>;
+}

@@ -1,0 +1,4 @@
+/** An amount in cents as euros, e.g. 1234 → "12.34 €". */
+export function fmt(amountCents: number): string {
+  return `${(amountCents / 100).toFixed(2)} €`;
+}
