@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { PROVIDER_NAMES } from "../providers/names.ts";
+import { PROVIDER_NAMES } from "../providers/registry.ts";
 import { EVAL_FORMATS } from "../eval/format_names.ts";
 import { type CliContext, type CommandRoutes, defineCommand, text } from "./command.ts";
 import { POLICY_FLAGS } from "./policy_flags.ts";

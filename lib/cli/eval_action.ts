@@ -18,7 +18,7 @@ import { loadSuite, SHIPPED_SUITE } from "../eval/suite.ts";
 import type { EvalReport } from "../eval/record.ts";
 import { choosePaint } from "../formats/style.ts";
 import type { Severity } from "../kinds/review/types.ts";
-import type { ProviderName } from "../providers/names.ts";
+import type { ProviderName } from "../providers/registry.ts";
 import type { CliDeps } from "./deps.ts";
 import { startEvalProgress } from "./eval_progress.ts";
 import { outputRequests } from "./outputs.ts";

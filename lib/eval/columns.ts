@@ -10,7 +10,7 @@
  */
 import { UsageError } from "../base/errors.ts";
 import type { ConfigLayer } from "../config/config.ts";
-import { PROVIDER_NAMES, type ProviderName } from "../providers/names.ts";
+import { PROVIDER_NAMES, type ProviderName } from "../providers/registry.ts";
 
 /** One column: its label and the config it reviews with. */
 export interface Column {
