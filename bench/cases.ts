@@ -16,6 +16,7 @@ import { scaleCases } from "./scale_cases.ts";
 import { realCases } from "./real_cases.ts";
 import { workCases } from "./work_cases.ts";
 import { npmCases } from "./npm_cases.ts";
+import { splitCases } from "./split_cases.ts";
 import { gitCallsDiffer, oneShotFloorCase } from "./floor_case.ts";
 import type { Measurement } from "./measure.ts";
 
@@ -235,7 +236,7 @@ export const treeCopyCases: CaseFactory = (ctx) => {
 
 /**
  * The other groups, one file each ((c) hooks, (d) here, (e) scale, (f) real histories, (g) review
- * while working, (h) the npm-installed command).
+ * while working, (h) the npm-installed command, (i) a review split across a CI matrix).
  */
 export const EXTENSION_CASES: CaseFactory[] = [
   hookCases,
@@ -244,6 +245,7 @@ export const EXTENSION_CASES: CaseFactory[] = [
   realCases,
   workCases,
   npmCases,
+  splitCases,
 ];
 
 /** Every case factory, in table order. */

@@ -1,6 +1,7 @@
 /**
  * `review-gate schema [kind] [--dialect claude|codex|vibe]`: print a canonical schema, or exactly
- * what a provider receives (its derived dialect); also the config and acks file schemas.
+ * what a provider receives (its derived dialect); also the config, acks file and shard result
+ * schemas.
  *
  * @module
  */
@@ -13,6 +14,7 @@ import { type CliContext, type CommandRoutes, defineCommand } from "./command.ts
 const OTHER_SCHEMAS: Record<string, () => Promise<{ default: unknown }>> = {
   config: () => import("../../schemas/config.schema.json", { with: { type: "json" } }),
   acks: () => import("../../schemas/acks.schema.json", { with: { type: "json" } }),
+  shard: () => import("../../schemas/shard.schema.json", { with: { type: "json" } }),
 };
 
 const KINDS = [...KIND_NAMES, ...Object.keys(OTHER_SCHEMAS)];
@@ -22,7 +24,7 @@ export const schemaRoutes: CommandRoutes = {
   schema: defineCommand({
     docs: {
       brief:
-        "Print a JSON Schema: an answer kind (as each provider receives it), the config or the acks file",
+        "Print a JSON Schema: an answer kind (as each provider receives it), the config, the acks file or a shard result",
     },
     parameters: {
       flags: {

@@ -16,6 +16,7 @@ export const OMIT_REASON_TEXT: Readonly<Record<OmitReason, string>> = {
   budget: "over the size limit, max_calls × budgets.total_bytes",
   "long-line": "a line longer than one part, budgets.file_bytes",
   failed: "its part's review could not run",
+  shard: "another shard's part (review-gate merge gathers it)",
 };
 
 /**

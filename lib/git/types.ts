@@ -27,7 +27,9 @@ export type FileStatus = "added" | "modified" | "deleted" | "renamed" | "copied"
  * - "budget": did not fit the review plan (`max_calls` prompts of `budgets.total_bytes`);
  * - "long-line": a hunk holding a line longer than one part (`budgets.file_bytes`), which is never
  *   cut mid-line nor shown in pieces;
- * - "failed": its part of a multi-call review could not run (and `on_partial` let the rest stand).
+ * - "failed": its part of a multi-call review could not run (and `on_partial` let the rest stand);
+ * - "shard": another shard's part of a review split across CI runners (`--shard i/n`): this
+ *   shard's run did not review it, `review-gate merge` gathers it from that shard's result.
  */
 export type OmitReason =
   | "binary"
@@ -35,7 +37,8 @@ export type OmitReason =
   | "submodule"
   | "budget"
   | "long-line"
-  | "failed";
+  | "failed"
+  | "shard";
 
 /** A hunk's place in its file, as in its `@@ -oldStart,oldLines +newStart,newLines @@` line. */
 export interface HunkRange {
