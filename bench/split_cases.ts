@@ -1,11 +1,13 @@
 /**
- * (i) A review split across a CI matrix (README "Review across a CI matrix"), on one machine: a
+ * (i) A review split across a CI matrix (../README.md "Review across a CI matrix"), on one machine: a
  * ~100k-line change committed on a branch, reviewed as `ci --base main --max-calls 32` with a fake
  * Claude whose every answer takes `BENCH_SPLIT_ANSWER_MS` (default 2000 ms, a slow model's fixed
  * latency). Baseline: one process at the default `jobs` (4). Rows: four `ci --shard i/4` processes
  * side by side (each at `jobs` 4, as four runners would be), then `merge` of their files — the
- * whole wall time, merge included; and, for what it is on one machine, one process with `jobs`
- * raised to 16 in the user's config. Every row must end `approved` with complete coverage and the
+ * whole wall time, merge included, all on this machine's cores; what one runner of a matrix does
+ * (shard 1 of 4 alone) and what the aggregator does (the merge of the four files alone): a
+ * matrix's wall time is its slowest shard plus the merge; and, for what it is on one machine, one
+ * process with `jobs` raised to 16 in the user's config. Every row must end `approved` with complete coverage and the
  * same number of parts. The repository is generated in the baseline's setup, under the bench's
  * temp dir.
  *
@@ -50,6 +52,7 @@ export const splitCases: CaseFactory = (ctx) => {
   const rg = ctx.reviewGate.map(quote).join(" ");
   const shards = join(ctx.tmp, "split-shards");
   const jobs16 = join(ctx.tmp, "split-xdg-jobs16"); // a user config with "jobs": 16
+  const shardNote = { text: "" };
   const script = [
     `rm -rf ${quote(shards)}`,
     `for i in ${Array.from({ length: SHARDS }, (_, i) => i + 1).join(" ")}; do`,
@@ -93,6 +96,34 @@ export const splitCases: CaseFactory = (ctx) => {
       },
     }),
     row(`${SHARDS} shards side by side (jobs 4 each), then merge`, ["sh", "-c", script]),
+    row("shard 1 of 4 alone (one runner's share)", [
+      ...ctx.reviewGate,
+      ...ci,
+      "--no-cache",
+      "--shard",
+      `1/${SHARDS}`,
+      "--shard-output",
+      join(ctx.tmp, "split-one", "1.json"),
+    ], {
+      describe: () => shardNote.text,
+      verify: async () => {
+        const result = JSON.parse(await Deno.readTextFile(join(ctx.tmp, "split-one", "1.json")));
+        const ok = result.results.filter((r: { status: string }) => r.status === "ok").length;
+        if (ok !== result.plan.assigned.length) throw new Error(`shard 1: ${result.status}`);
+        shardNote.text = `${ok} of ${result.plan.parts} parts`;
+      },
+    }),
+    row(`merge of the ${SHARDS} results alone (the aggregator's share)`, [
+      ...ctx.reviewGate,
+      "merge",
+      shards,
+      "--base",
+      "main",
+      "--max-calls",
+      MAX_CALLS,
+      "--format",
+      "json",
+    ]),
     row("one process, jobs 16 (one machine's answer)", [
       ...ctx.reviewGate,
       ...ci,
