@@ -24,8 +24,8 @@ shards had (--provider, --model, --max-calls, --base, --untrusted). It finds and
 itself, as ci does, and takes from each file only its parts' answers, each judged again by the
 decoder: a file of another change or plan (foreign), a second different result of one shard
 (duplicate), a file that fails the schema or its digest (tampered), and a missing or failed shard
-leave their parts NOT reviewed, named with the shard. Files are untrusted: at most 8 MiB each and
-512 in all. Asks no model, so it needs no provider or secrets.
+leave their parts NOT reviewed, named with the shard. Files are untrusted: at most 8 MiB each,
+64 MiB and 512 files in all. Asks no model, so it needs no provider or secrets.
 
 Exit codes: as ci's — 0 nothing blocks (or not reviewed with --on-error allow), 1 blocking
 findings, 2 usage or config error, 3 not every part reviewed or could not run, 130 interrupted.`;

@@ -10,7 +10,7 @@
  */
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { runCi } from "../ci/run_ci.ts";
-import { listShardFiles, readShardFile } from "../review/shard_file.ts";
+import { listShardFiles, readShardFiles } from "../review/shard_file.ts";
 import { ciFlagLayer, type CiFlags, writeCiOutputs } from "./ci_action.ts";
 import type { CliDeps } from "./deps.ts";
 import type { OutputRequest } from "./outputs.ts";
@@ -33,7 +33,7 @@ export async function mergeShards(
   deps: CliDeps,
 ): Promise<number> {
   const listed = await listShardFiles(paths, deps.cwd);
-  const loaded = await Promise.all(listed.files.map((f) => readShardFile(f.path, f.file)));
+  const loaded = await readShardFiles(listed.files);
   const ci = await runCi(
     {
       cwd: deps.cwd,

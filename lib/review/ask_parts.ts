@@ -221,7 +221,8 @@ async function fromShards(
   });
   const request = { ...at, onPartial: options.onPartial };
   const result = await combineParts(request, gathered.results);
-  if (gathered.problem && result.outcome.status !== "ok") {
+  // named whether the review fails or stands partial (`on_partial`): which shards, which parts
+  if (gathered.problem) {
     result.outcome.message = `not every part of the plan has an answer: ${gathered.problem}`;
   }
   return { ...result, sharded: { notes: gathered.notes } };

@@ -143,6 +143,8 @@ export interface PartResult {
   cached?: unknown;
   /** sha256 of the part's diff (lib/review/part_verdict.ts `chunkDigest`). */
   digest: string;
+  /** At `review-gate merge`: the shard that was to answer the part (`shard 2 of 4`). */
+  shard?: string;
 }
 
 /** A part's fresh verdict, to be cached once the review's read-only proof held. */
@@ -352,8 +354,16 @@ export async function combineParts(
   const others = request.only
     ? change.chunks.flatMap((_, i) => request.only!.has(i) ? [] : [i])
     : [];
+  // a merge's part no shard's result answered was never asked here: "unmerged", not "failed"
+  const unmerged = (i: number) =>
+    failed.every((f) => f.index !== i || f.outcome!.status === "not-reviewed");
   const left = [
-    ...unanswered.map((index) => ({ index, reason: "failed" as const, notBy: notBy(index) })),
+    ...unanswered.map((index) => ({
+      index,
+      reason: unmerged(index) ? "unmerged" as const : "failed" as const,
+      notBy: notBy(index),
+      shard: failed.find((f) => f.index === index)?.shard,
+    })),
     ...others.map((index) => ({ index, reason: "shard" as const, notBy: [] })),
   ];
   if (left.length > 0) coverage = withOmitted(change, left);
@@ -364,16 +374,21 @@ export async function combineParts(
 /**
  * Coverage with the files of parts the review did not get an answer for named as not reviewed:
  * reason "failed" (its call could not run; `notBy`: the council members that did not answer it),
- * or "shard" (another shard's part).
+ * "shard" (another shard's part) or "unmerged" (no shard's result for it could be used).
  */
 function withOmitted(
   change: Change,
-  left: { index: number; reason: "failed" | "shard"; notBy: string[] }[],
+  left: {
+    index: number;
+    reason: "failed" | "shard" | "unmerged";
+    notBy: string[];
+    shard?: string;
+  }[],
 ): Coverage {
   const omitted: OmittedPart[] = [...change.coverage.omitted];
   let lines = 0;
   let bytes = 0;
-  for (const { index, reason, notBy: who } of left) {
+  for (const { index, reason, notBy: who, shard } of left) {
     const chunk = change.chunks[index];
     lines += chunk.lines;
     bytes += chunk.covered;
@@ -384,6 +399,7 @@ function withOmitted(
         lines: 0,
         bytes: 0,
         ...(who.length ? { notBy: who } : {}),
+        ...(shard ? { shard } : {}),
       });
     }
     const last = omitted.at(-1)!;

@@ -2,7 +2,8 @@
  * The shard result file (`schemas/shard.schema.json`, README "Review across a CI matrix"): what
  * one shard of a split review writes with `--shard-output`, and how `review-gate merge` reads such
  * files. Another runner wrote them — for a fork's pull request, anyone — so reading is bounded
- * ({@linkcode MAX_SHARD_FILE_BYTES}, {@linkcode MAX_SHARD_FILES}, regular files only), every file
+ * ({@linkcode MAX_SHARD_FILE_BYTES} each, {@linkcode MAX_SHARD_TOTAL_BYTES} in all,
+ * {@linkcode MAX_SHARD_FILES}, regular files only), every file
  * is checked against the published schema by its generated validator and against its own digest,
  * and a file that fails is named with why, never used. The digest catches a file edited or
  * damaged on the way; it proves nothing about who wrote it (lib/review/shard_merge.ts decides
@@ -25,6 +26,9 @@ export const MAX_SHARD_FILE_BYTES = 8 * 1024 * 1024;
 
 /** Most shard result files one `merge` reads. */
 export const MAX_SHARD_FILES = 512;
+
+/** Most bytes of all the shard result files one `merge` reads (64 MiB). */
+export const MAX_SHARD_TOTAL_BYTES = 64 * 1024 * 1024;
 
 /** Most folder levels `merge` looks into below a folder it is given. */
 const MAX_DEPTH = 4;
@@ -146,6 +150,32 @@ export async function readShardFile(path: string, file: string): Promise<LoadedS
 }
 
 /**
+ * Read the files `merge` found, one at a time, each bounded by {@linkcode MAX_SHARD_FILE_BYTES}
+ * and all of them by {@linkcode MAX_SHARD_TOTAL_BYTES}: a file past the total is not read and says
+ * so. Never throws.
+ *
+ * @param files from {@linkcode listShardFiles}
+ */
+export async function readShardFiles(
+  files: readonly { path: string; file: string; bytes: number }[],
+): Promise<LoadedShard[]> {
+  const out: LoadedShard[] = [];
+  let total = 0;
+  for (const { path, file, bytes } of files) {
+    total += Math.min(bytes, MAX_SHARD_FILE_BYTES + 1);
+    out.push(
+      total > MAX_SHARD_TOTAL_BYTES
+        ? {
+          file,
+          problem: `not read: the files given hold more than ${MAX_SHARD_TOTAL_BYTES} bytes in all`,
+        }
+        : await readShardFile(path, file),
+    );
+  }
+  return out;
+}
+
+/**
  * The files `merge FILE…|DIR` reads: each file given, and every `*.json` regular file in a folder
  * given (its subfolders too, {@linkcode MAX_DEPTH} deep, as `actions/download-artifact` lays out
  * one folder per artifact), in path order. A path that does not exist is a note (a matrix whose
@@ -153,15 +183,23 @@ export async function readShardFile(path: string, file: string): Promise<LoadedS
  *
  * @param paths as given on the command line
  * @param cwd where they are relative to
- * @returns the files (as given, or the folder joined with the found name) and notes
+ * @returns the files (absolute path, as named, size in bytes) and notes
  * @throws {import("../base/errors.ts").UsageError} more than {@linkcode MAX_SHARD_FILES} files
  */
 export async function listShardFiles(
   paths: readonly string[],
   cwd: string,
-): Promise<{ files: { path: string; file: string }[]; notes: string[] }> {
-  const files: { path: string; file: string }[] = [];
+): Promise<{ files: { path: string; file: string; bytes: number }[]; notes: string[] }> {
+  const files: { path: string; file: string; bytes: number }[] = [];
   const notes: string[] = [];
+  const add = async (path: string, file: string, bytes: number) => {
+    files.push({ path, file, bytes });
+    if (files.length <= MAX_SHARD_FILES) return;
+    const { UsageError } = await import("../base/errors.ts");
+    throw new UsageError(
+      `merge reads at most ${MAX_SHARD_FILES} shard result files; more were given or found: give the folder of one split review`,
+    );
+  };
   const walk = async (path: string, file: string, depth: number): Promise<void> => {
     const entries: string[] = [];
     for await (const entry of Deno.readDir(path)) entries.push(entry.name);
@@ -170,7 +208,7 @@ export async function listShardFiles(
       if (info?.isDirectory && depth < MAX_DEPTH) {
         await walk(join(path, name), join(file, name), depth + 1);
       } else if (info?.isFile && name.toLowerCase().endsWith(".json")) {
-        files.push({ path: join(path, name), file: join(file, name) });
+        await add(join(path, name), join(file, name), info.size);
       }
     }
   };
@@ -179,13 +217,7 @@ export async function listShardFiles(
     const info = await Deno.stat(path).catch(() => null);
     if (info === null) notes.push(`${given}: no such file or folder (no shard result there)`);
     else if (info.isDirectory) await walk(path, given, 0);
-    else files.push({ path, file: given });
-  }
-  if (files.length > MAX_SHARD_FILES) {
-    const { UsageError } = await import("../base/errors.ts");
-    throw new UsageError(
-      `merge reads at most ${MAX_SHARD_FILES} shard result files; ${files.length} were given or found: give the folder of one split review`,
-    );
+    else await add(path, given, info.size);
   }
   return { files, notes };
 }

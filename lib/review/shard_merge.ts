@@ -101,7 +101,13 @@ export async function partsFromShards(input: MergeInput): Promise<FromShards> {
         if (!at.parts.includes(index + 1)) at.parts.push(index + 1);
         failed.set(shard, at);
       }
-      results.push({ index, provider, digest, ...partResult(got, label) });
+      results.push({
+        index,
+        provider,
+        digest,
+        ...partResult(got, label),
+        ...(label ? { shard: label } : {}),
+      });
     }
   }
   for (const [shard, use] of usable) {
@@ -267,9 +273,11 @@ async function fromFile(
     return { reason: `tampered — its ${of} is not this plan's diff (its digest)` };
   }
   if (entry.status !== "ok") {
+    // a shard's interrupted call is a part not reviewed, not an interrupted merge (exit 130)
+    const status = entry.status === "interrupted" ? "not-reviewed" : entry.status;
     return {
       reason: `${of}: ${entry.message ?? entry.status}`,
-      outcome: { ...usageOf(entry), status: entry.status, attempts: [] },
+      outcome: { ...usageOf(entry), status, attempts: [] },
     };
   }
   const { decode } = await import("../answer/decoder.ts");

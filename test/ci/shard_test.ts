@@ -11,7 +11,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readFakeLog, runCli, writeScenario } from "../e2e/_cli.ts";
+import { readFakeLog, runCli } from "../e2e/_cli.ts";
 import { assertValid, sarifValidator } from "../schemas/validators.ts";
 import { ciCheckout, type CiSandbox, githubEnv, makeCiSandbox } from "./_ci.ts";
 
@@ -36,7 +36,7 @@ interface Json {
   findingNotes?: { fingerprint: string }[];
   coverage: {
     status: string;
-    omitted: { path: string; reason: string }[];
+    omitted: { path: string; reason: string; shard?: string }[];
     chunks?: { planned: number; reviewed: number; failed: number };
   };
   message?: string;
@@ -192,6 +192,36 @@ Deno.test("ci --shard i/3 side by side, then merge: the same review as one unsha
     assert.equal(records.at(-1).gate, "ci-merge");
     assert.equal(records.at(-1).attempts, 0);
 
+    // the per-part verdict cache works across shards where it is shared (here: the same runner)
+    const before = (await readFakeLog(sb)).length;
+    await shards(sb, env, join(sb.dir, "again"), 3, { only: [2] });
+    assert.equal((await readFakeLog(sb)).length, before, "shard 2's parts came from the cache");
+    const again = JSON.parse(await Deno.readTextFile(join(sb.dir, "again", "shard-2.json")));
+    assert.ok(again.results.every((r: { cached: boolean }) => r.cached), "cached parts");
+
+    // review --shard: the same for any target, here the request's range with the base's rules
+    const byHand = await runCli(sb, [
+      "review",
+      "--range",
+      `${sb.baseTip}..${sb.merge}`,
+      "--rules-from",
+      sb.baseTip,
+      "--shard",
+      "1/3",
+      "--shard-output",
+      join(sb.dir, "by-hand.json"),
+    ], { cwd: sb.repo.root, scenario: FIRST_LINE, env: { GITHUB_ACTIONS: undefined } });
+    assert.equal(byHand.code, 0, byHand.stderr);
+    const hand = JSON.parse(await Deno.readTextFile(join(sb.dir, "by-hand.json")));
+    assert.deepEqual(hand.plan.assigned, assigned[0]);
+    assert.deepEqual(
+      hand.results.map((r: { answer: unknown }) => r.answer),
+      JSON.parse(await Deno.readTextFile(join(dir, "shard-1.json"))).results.map((
+        r: { answer: unknown },
+      ) => r.answer),
+      "the same parts, the same answers",
+    );
+
     // --plan-only --shard: what each shard will do, the same deal
     const plan = await runCli(sb, [
       "review",
@@ -250,7 +280,12 @@ Deno.test("merge: a missing, duplicated, foreign, tampered or failed shard leave
     assert.equal(partial.code, 1, partial.stderr);
     const shown = await jsonOf(sb, "p.json");
     assert.equal(shown.coverage.status, "partial");
-    assert.ok(shown.coverage.omitted.some((o) => o.reason === "failed"));
+    const second2 = shown.coverage.omitted.filter((o) => o.reason === "unmerged");
+    assert.ok(
+      second2.length > 0 && second2.every((o) => o.shard === "shard 2 of 3"),
+      partial.stdout,
+    );
+    assert.match(shown.message ?? "", /shard 2 of 3 \(parts? [\d, and]+ of \d+\): no result found/);
 
     // duplicated: a second, different result for shard 2 (a re-run that approved)
     const duplicated = join(sb.dir, "duplicated");
@@ -340,7 +375,7 @@ Deno.test("merge: a missing, duplicated, foreign, tampered or failed shard leave
   });
 });
 
-Deno.test("ci --shard: usage errors exit 2 and a scenario file may be any", async () => {
+Deno.test("ci --shard: usage errors exit 2", async () => {
   await withShards(async (sb, env) => {
     const bad = [
       [["--shard", "3/2", "--shard-output", "x.json"], /Invalid --shard "3\/2"/],
@@ -353,6 +388,5 @@ Deno.test("ci --shard: usage errors exit 2 and a scenario file may be any", asyn
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, message);
     }
-    assert.ok(await writeScenario(sb, "unused", ["valid"]));
   });
 });
