@@ -345,6 +345,18 @@ export async function combineParts(
     });
     return { outcome, parts, sources: [], coverage, answeredBy };
   }
+  const left = leftOut(request, { failed, answeredBy });
+  if (left.length > 0) coverage = withOmitted(change, left);
+  outcome.answer = merged.answer;
+  return { outcome, parts, sources: merged.sources, coverage, answeredBy };
+}
+
+/** The parts a standing review has no answer for, each with why (for {@linkcode withOmitted}). */
+function leftOut(
+  request: Pick<PartsRequest, "change" | "only">,
+  at: { failed: PartResult[]; answeredBy: Map<number, string[]> },
+): Parameters<typeof withOmitted>[1] {
+  const { failed, answeredBy } = at;
   // a part a council member did not answer is not reviewed by the council: partial, naming who
   const unanswered = [...new Set(failed.map((f) => f.index))];
   const notBy = (i: number) =>
@@ -352,12 +364,12 @@ export async function combineParts(
       f.provider.adapter.name
     );
   const others = request.only
-    ? change.chunks.flatMap((_, i) => request.only!.has(i) ? [] : [i])
+    ? request.change.chunks.flatMap((_, i) => request.only!.has(i) ? [] : [i])
     : [];
   // a merge's part no shard's result answered was never asked here: "unmerged", not "failed"
   const unmerged = (i: number) =>
     failed.every((f) => f.index !== i || f.outcome!.status === "not-reviewed");
-  const left = [
+  return [
     ...unanswered.map((index) => ({
       index,
       reason: unmerged(index) ? "unmerged" as const : "failed" as const,
@@ -366,9 +378,6 @@ export async function combineParts(
     })),
     ...others.map((index) => ({ index, reason: "shard" as const, notBy: [] })),
   ];
-  if (left.length > 0) coverage = withOmitted(change, left);
-  outcome.answer = merged.answer;
-  return { outcome, parts, sources: merged.sources, coverage, answeredBy };
 }
 
 /**
