@@ -31,7 +31,12 @@ Exit codes: as ci's — 0 nothing blocks (or not reviewed with --on-error allow)
 findings, 2 usage or config error, 3 not every part reviewed or could not run, 130 interrupted.`;
 
 /** `merge`'s flags: `ci`'s but the model call's own (timeout, cache) and the shard's. */
-const { timeout: _t, noCache: _c, shard: _s, shardOutput: _o, ...MERGE_FLAGS } = CI_FLAGS;
+const { timeout: _t, noCache: _c, shard: _s, shardOutput: _o, ...CI_REST } = CI_FLAGS;
+const MERGE_FLAGS = {
+  ...CI_REST,
+  provider: { ...CI_REST.provider, brief: "the provider the shards asked (merge asks none)" },
+  model: { ...CI_REST.model, brief: "the model the shards were given" },
+} as const;
 
 /** `merge`. */
 export const mergeRoutes: CommandRoutes = {

@@ -31,7 +31,6 @@ import { lookUp } from "./lookup.ts";
 import { openRun } from "./open_run.ts";
 import { preparePrompt } from "./prompt.ts";
 import { partsOf, setUp } from "./setup.ts";
-import { planIdentity } from "./shard_identity.ts";
 import type { RecordAnswer, ReviewDeps, ReviewOptions, ReviewOutcome } from "./types.ts";
 import { endWithoutCall } from "./without_call.ts";
 import { trace } from "../base/trace.ts";
@@ -100,7 +99,7 @@ async function review(
   trace("pipeline: prompt prepared");
   const split = options.shard !== undefined || options.shardResults !== undefined;
   const identity = split
-    ? await planIdentity({ ...options, config: options.config }, { setup, change, prompted })
+    ? await (await import("./shard_identity.ts")).planIdentity(options, { setup, change, prompted })
     : undefined;
   // a shard's or a merge's verdict is never a whole change's: none is looked up (nor stored)
   const lookup = split ? { ...options, useCache: false } : options;
