@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readFakeLog, runCli } from "../e2e/_cli.ts";
-import { assertValid, sarifValidator } from "../schemas/validators.ts";
+import { assertValid, rdjsonValidators, sarifValidator } from "../schemas/validators.ts";
 import { ciCheckout, type CiSandbox, githubEnv, makeCiSandbox } from "./_ci.ts";
 
 /** Twelve files of the request in three folders; budgets that fit about three files a part. */
@@ -169,6 +169,14 @@ Deno.test("ci --shard i/3 side by side, then merge: the same review as one unsha
       "github",
       "--output",
       "annotations.txt",
+      "--format",
+      "rdjson",
+      "--output",
+      "r.rdjson",
+      "--format",
+      "markdown",
+      "--output",
+      "review.md",
     ]);
     assert.equal(merged.code, 1, merged.stderr);
     assert.equal((await readFakeLog(sb)).length, log.length, "merge asks no model");
@@ -184,6 +192,13 @@ Deno.test("ci --shard i/3 side by side, then merge: the same review as one unsha
     const sarif = JSON.parse(await Deno.readTextFile(join(sb.workspace, "r.sarif")));
     assertValid(sarifValidator(), sarif, "SARIF");
     assert.equal(sarif.runs[0].results.length, one.answer!.findings.length);
+    const rdjson = JSON.parse(await Deno.readTextFile(join(sb.workspace, "r.rdjson")));
+    assertValid(rdjsonValidators().result, rdjson, "rdjson");
+    assert.equal(rdjson.diagnostics.length, one.answer!.findings.length);
+    assert.match(
+      await Deno.readTextFile(join(sb.workspace, "review.md")),
+      /^# Review: needs-attention/,
+    );
     const annotations = await Deno.readTextFile(join(sb.workspace, "annotations.txt"));
     assert.match(annotations, /^::error file=d0\/f00\.ts,line=1/m);
     assert.match(await Deno.readTextFile(env.GITHUB_STEP_SUMMARY), /blocking/);
@@ -312,6 +327,18 @@ Deno.test("merge: a missing, duplicated, foreign, tampered or failed shard leave
     assert.match(
       f.r.stderr,
       /shard-2\.json \(shard 2 of 3\): foreign — this change planned otherwise/,
+    );
+
+    // foreign: a result of another change (its change digest), valid as a file
+    const otherChange = join(sb.dir, "other-change");
+    await copyDir(good, otherChange);
+    await editJson(join(otherChange, "shard-2.json"), (v) => {
+      (v.change as { digest: string; label: string }).digest = "0".repeat(64);
+      (v.change as { digest: string; label: string }).label = "pull request #2";
+    });
+    await notReviewed(
+      otherChange,
+      /shard-2\.json was not used: foreign — a review of another change \(pull request #2\)/,
     );
 
     // tampered: an edited answer (digest mismatch), and a forged one with its digest recomputed
