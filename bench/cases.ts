@@ -17,6 +17,7 @@ import { realCases } from "./real_cases.ts";
 import { workCases } from "./work_cases.ts";
 import { npmCases } from "./npm_cases.ts";
 import { evalCases } from "./eval_cases.ts";
+import { splitCases } from "./split_cases.ts";
 import { gitCallsDiffer, oneShotFloorCase } from "./floor_case.ts";
 import type { Measurement } from "./measure.ts";
 
@@ -236,7 +237,8 @@ export const treeCopyCases: CaseFactory = (ctx) => {
 
 /**
  * The other groups, one file each ((c) hooks, (d) here, (e) scale, (f) real histories, (g) review
- * while working, (h) the npm-installed command, (i) eval's own overhead per case).
+ * while working, (h) the npm-installed command, (i) eval's own overhead per case, (j) a review
+ * split across a CI matrix).
  */
 export const EXTENSION_CASES: CaseFactory[] = [
   hookCases,
@@ -246,6 +248,7 @@ export const EXTENSION_CASES: CaseFactory[] = [
   workCases,
   npmCases,
   evalCases,
+  splitCases,
 ];
 
 /** Every case factory, in table order. */

@@ -2,7 +2,8 @@
  * Generates the ajv standalone validators review-gate runs, so no JSON Schema is compiled at run
  * time (loading ajv and compiling a schema cost ~200 ms, docs/design.md "Performance notes"): the
  * config and acks schemas (read on the hooks' paths), the eval case schema (`review-gate eval`
- * reads every case.json of a suite) and the answer schema of every kind in
+ * reads every case.json of a suite), the shard result schema (`review-gate merge` reads such files
+ * from other runners) and the answer schema of every kind in
  * lib/kinds/registry.ts (the decoder's step 2; lib/kinds/<kind>/kind.ts loads its validator).
  * Run: `deno task gen`. `scripts/gen_validators_test.ts` fails when a committed file is stale,
  * missing or left over.
@@ -14,6 +15,7 @@ import standalone from "ajv/dist/standalone/index.js";
 import configSchema from "../schemas/config.schema.json" with { type: "json" };
 import acksSchema from "../schemas/acks.schema.json" with { type: "json" };
 import evalCaseSchema from "../schemas/eval_case.schema.json" with { type: "json" };
+import shardSchema from "../schemas/shard.schema.json" with { type: "json" };
 import ucs2length from "ajv/dist/runtime/ucs2length.js";
 import { getKind, listKinds } from "../lib/kinds/registry.ts";
 import { ANSWER_AJV_OPTIONS } from "../lib/answer/ajv_options.ts";
@@ -45,6 +47,11 @@ export function acksValidatorSource(): string {
   return validatorSource(acksSchema, "schemas/acks.schema.json");
 }
 
+/** Build the module text of the shard result validator (lib/review/shard_file.ts). */
+export function shardValidatorSource(): string {
+  return validatorSource(shardSchema, "schemas/shard.schema.json");
+}
+
 /**
  * File name of an answer kind's validator in lib/generated/.
  *
@@ -55,7 +62,7 @@ export function answerValidatorFile(kind: string): string {
 }
 
 /**
- * Every validator review-gate runs: config, acks, and one per registered answer kind (compiled
+ * Every validator review-gate runs: config, acks, shard results, and one per registered answer kind (compiled
  * with the decoder's options: errors carry the offending value).
  */
 export async function generatedValidators(): Promise<GeneratedValidator[]> {
@@ -67,6 +74,7 @@ export async function generatedValidators(): Promise<GeneratedValidator[]> {
       file: "eval_case_validator.js",
       source: () => validatorSource(evalCaseSchema, "schemas/eval_case.schema.json"),
     },
+    { file: "shard_validator.js", source: shardValidatorSource },
     ...kinds.map(({ name, schema }) => ({
       file: answerValidatorFile(name),
       source: () => validatorSource(schema, `schemas/${name}.schema.json`, ANSWER_AJV_OPTIONS),

@@ -9,6 +9,11 @@
  * untrusted; one that got no secrets is not sent to any provider: it is stored and shown as NOT
  * reviewed, saying why. Never prompts.
  *
+ * The same run, split across a CI matrix (README "Review across a CI matrix"): `--shard i/n`
+ * reviews shard `i`'s parts of the plan (`shard`), and `review-gate merge` reviews the request the
+ * same way with the parts' answers taken from the shards' result files (`shardResults`: no model
+ * call, gate `ci-merge` in the ledger), exiting by the same policy.
+ *
  * @module
  */
 import { UsageError } from "../base/errors.ts";
@@ -22,6 +27,8 @@ import { loadRulesConfig } from "../rules/config_at.ts";
 import type { RulesOptions } from "../rules/options.ts";
 import { resolveRulesFrom } from "../rules/source.ts";
 import { type ReviewDeps, type ReviewOutcome, runReview } from "../review/run_review.ts";
+import type { LoadedShard } from "../review/shard_file.ts";
+import type { ShardSpec } from "../git/shards.ts";
 import { type CiContext, detectCi } from "./context.ts";
 import { type CiTarget, resolveCiTarget } from "./target.ts";
 
@@ -39,6 +46,10 @@ export interface CiOptions {
   /** Exit code when only part of the change reached the model: `block` → 1, `allow` → as usual. */
   onPartial: "allow" | "block";
   useCache: boolean;
+  /** Review only this shard's parts of the plan (`--shard i/n`). */
+  shard?: ShardSpec;
+  /** `merge`: the parts' answers from these shard result files, no model call. */
+  shardResults?: readonly LoadedShard[];
 }
 
 /** A finished CI run. */
@@ -148,7 +159,9 @@ export async function runCi(options: CiOptions, deps: ReviewDeps): Promise<CiOut
       kind: "review",
       config,
       useCache: options.useCache,
-      gate: "ci",
+      gate: options.shardResults ? "ci-merge" : "ci",
+      ...(options.shard ? { shard: options.shard } : {}),
+      ...(options.shardResults ? { shardResults: options.shardResults } : {}),
       rules,
       rulesNotes,
       acks,
@@ -159,9 +172,12 @@ export async function runCi(options: CiOptions, deps: ReviewDeps): Promise<CiOut
     },
     deps,
   );
+  // a merge's part that no shard's answer covers is "not-reviewed" like a fork's request: the
+  // review could not run (on_error), never the pass a change with nothing to show is
+  const fromShards = options.shardResults !== undefined && (outcome.change?.chunks.length ?? 0) > 0;
   return {
     outcome,
-    exitCode: ciExitCode(outcome, options, plan.notAsked !== undefined),
+    exitCode: ciExitCode(outcome, options, plan.notAsked !== undefined || fromShards),
     notes: plan.notes,
     repo,
     config,

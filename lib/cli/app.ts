@@ -45,6 +45,7 @@ export const VERSION: string = denoJson.version;
 const COMMANDS: Readonly<Record<string, () => Promise<CommandRoutes>>> = {
   review: async () => (await import("./review.ts")).reviewRoutes,
   ci: async () => (await import("./ci.ts")).ciRoutes,
+  merge: async () => (await import("./merge.ts")).mergeRoutes,
   jobs: async () => (await import("./jobs.ts")).jobsRoutes,
   status: async () => (await import("./status.ts")).statusRoutes,
   result: async () => (await import("./result.ts")).resultRoutes,

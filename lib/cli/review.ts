@@ -21,6 +21,7 @@ import { OUTPUT_FLAGS, outputRequests } from "./outputs.ts";
 import { POLICY_FLAGS } from "./policy_flags.ts";
 import { kindFlagDefinitions } from "./kind_options.ts";
 import type { ReviewFlags } from "./review_action.ts";
+import { SHARD_FLAGS } from "./shard_flags.ts";
 import { trace } from "../base/trace.ts";
 
 /** What `review --help` prints after the options. */
@@ -42,6 +43,10 @@ Team rules: REVIEW.md files (the root one and those above each changed file) and
 "instructions"/"path_instructions" are sent as review policy; "exclude"/"include" and the default
 excludes leave files out by rule (named in the output). --rules-from reads them, and the config,
 from a commit — the base of a pull request — so the change under review cannot rewrite them.
+
+With --shard i/n --shard-output FILE only shard i of n's parts of the plan are reviewed and written
+to FILE for "review-gate merge" (see "review-gate ci"); --plan-only --shard i/n prints what each
+shard will do.
 
 With --background the review runs detached (its own session, output in the job's log, --output
 files written when it ends): follow it with "review-gate status [ID] --wait", print it with
@@ -86,6 +91,7 @@ export const REVIEW_FLAGS = {
   maxCalls: text("n", "most model calls: a larger change is reviewed in up to n parts"),
   jobs: text("n", "most model calls at once"),
   planOnly: flag("print the review plan (parts, sizes, tokens) without a model call"),
+  ...SHARD_FLAGS,
   rulesFrom: text(
     "ref",
     "read .review-gate.json, REVIEW.md and .gitattributes from this commit, not the worktree",

@@ -37,6 +37,8 @@ import { writeOutputs, writeOutputText } from "./write_outputs.ts";
 import { policyFlagLayer } from "./policy_flags.ts";
 import { chooseKind, type KindFlagValues } from "./kind_options.ts";
 import { trace } from "../base/trace.ts";
+import type { ShardFlags } from "./shard_flags.ts";
+import type { ShardSpec } from "../git/shards.ts";
 
 /** `review`'s parsed flags (lib/cli/review.ts `REVIEW_FLAGS`). */
 export type ReviewFlags = OutputFlags & {
@@ -63,7 +65,7 @@ export type ReviewFlags = OutputFlags & {
   rulesFrom?: string;
   untrusted?: boolean;
   noDefaultExcludes?: boolean;
-};
+} & ShardFlags;
 
 /** Turn the target flags into a target; at most one may be given. */
 export function targetFromFlags(
@@ -160,11 +162,30 @@ export async function reviewAction(
   },
 ): Promise<void> {
   const { deps, setExit, outputs } = at;
+  const shard = flags.shard === undefined && flags.shardOutput === undefined
+    ? undefined
+    : (await import("./shard_action.ts")).shardOf(flags, {
+      planOnly: flags.planOnly,
+      refused: { "--background": flags.background === true },
+    });
   const requests = outputs({ format: flags.json ? "json" : "terminal" });
   const request = await reviewRequest(flags, deps, { repoAhead: at.ahead?.repo, paths: at.paths });
+  if (shard && request.answerKind !== "review") {
+    throw new UsageError(
+      `--shard splits a code review's parts: a ${request.answerKind} review is asked in one call`,
+    );
+  }
   for (const { format } of requests) await checkFormatShows(format, request.answerKind);
   if (flags.planOnly) {
-    setExit(await planOnly({ ...request, worktreeAhead: at.ahead?.worktree }, requests, deps));
+    setExit(
+      await planOnly({ ...request, worktreeAhead: at.ahead?.worktree }, requests, deps, shard),
+    );
+    return;
+  }
+  if (shard) {
+    setExit(
+      await reviewShard({ ...request, worktreeAhead: at.ahead?.worktree }, shard, flags, deps),
+    );
     return;
   }
   const write = async (io: CliDeps, onRunOpened?: ReviewDeps["onRunOpened"]) => {
@@ -278,7 +299,9 @@ async function rulesAndConfig(flags: ReviewFlags, deps: CliDeps, repo: Repo) {
 
 /** Run the review with a progress line on a terminal. */
 async function reviewOnce(
-  request: Awaited<ReturnType<typeof reviewRequest>> & Pick<ReviewOptions, "worktreeAhead">,
+  request:
+    & Awaited<ReturnType<typeof reviewRequest>>
+    & Pick<ReviewOptions, "worktreeAhead" | "shard">,
   deps: CliDeps,
   onRunOpened?: ReviewDeps["onRunOpened"],
 ): Promise<ReviewOutcome<unknown>> {
@@ -297,11 +320,15 @@ async function reviewOnce(
   }
 }
 
-/** `--plan-only`: the plan in each requested format (a plan is never shown as a review). */
+/**
+ * `--plan-only`: the plan in each requested format (a plan is never shown as a review); with
+ * `--shard i/n`, also what each shard will do.
+ */
 async function planOnly(
   request: Awaited<ReturnType<typeof reviewRequest>> & Pick<ReviewOptions, "worktreeAhead">,
   requests: readonly OutputRequest[],
   deps: CliDeps,
+  shard?: ShardSpec,
 ): Promise<number> {
   const { checkPlanFormat, renderPlanPieces } = await import("../formats/plan.ts");
   for (const { format } of requests) checkPlanFormat(format);
@@ -313,9 +340,31 @@ async function planOnly(
   );
   const failures: string[] = [];
   for (const out of requests) {
-    const failure = await writeOutputText(out, renderPlanPieces(planned, out.format), deps);
+    const failure = await writeOutputText(out, renderPlanPieces(planned, out.format, shard), deps);
     if (failure) failures.push(failure);
   }
   if (failures.length > 0) throw new UsageError(failures.join("; "));
   return 0;
+}
+
+/** `--shard i/n`: review that shard's parts and write its shard result file. */
+async function reviewShard(
+  request: Awaited<ReturnType<typeof reviewRequest>> & Pick<ReviewOptions, "worktreeAhead">,
+  shard: ShardSpec,
+  flags: ReviewFlags,
+  deps: CliDeps,
+): Promise<number> {
+  const outcome = await reviewOnce({ ...request, shard }, deps);
+  for (const warning of outcome.storeWarnings ?? []) {
+    deps.stderr.write(`review-gate: warning: ${sanitizeForTerminal(warning)}\n`);
+  }
+  const { writeShardResult } = await import("./shard_action.ts");
+  const denoJson = (await import("../../deno.json", { with: { type: "json" } })).default;
+  const { record } = outcome;
+  return await writeShardResult(outcome, {
+    shard,
+    output: flags.shardOutput!,
+    providers: record.council?.providers ?? [record.provider],
+    version: denoJson.version,
+  }, deps);
 }

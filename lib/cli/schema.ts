@@ -1,7 +1,8 @@
 /**
  * `review-gate schema [kind] [--dialect <provider>]`: print a canonical schema, or exactly what a
  * provider receives (the dialect its folder's `meta.ts` names, lib/providers/registry.ts); also the
- * config and acks file schemas, and the eval's case file and record (docs/eval.md).
+ * config and acks file schemas, the eval's case file and record (docs/eval.md), and the shard
+ * result.
  *
  * @module
  */
@@ -16,6 +17,7 @@ const OTHER_SCHEMAS: Record<string, () => Promise<{ default: unknown }>> = {
   acks: () => import("../../schemas/acks.schema.json", { with: { type: "json" } }),
   "eval-case": () => import("../../schemas/eval_case.schema.json", { with: { type: "json" } }),
   "eval-report": () => import("../../schemas/eval_report.schema.json", { with: { type: "json" } }),
+  shard: () => import("../../schemas/shard.schema.json", { with: { type: "json" } }),
 };
 
 const KINDS = [...KIND_NAMES, ...Object.keys(OTHER_SCHEMAS)];
@@ -25,7 +27,7 @@ export const schemaRoutes: CommandRoutes = {
   schema: defineCommand({
     docs: {
       brief:
-        "Print a JSON Schema: an answer kind (as each provider receives it), the config, the acks file, an eval case or the eval record",
+        "Print a JSON Schema: an answer kind (as each provider receives it), the config, the acks file, an eval case, the eval record or a shard result",
     },
     parameters: {
       flags: {

@@ -3,7 +3,8 @@
  * calls no model, so each format says in plain words that nothing was reviewed (first rule: no
  * output calls unreviewed code reviewed). The formats made for code scanning and annotations
  * (sarif, rdjson, rdjsonl, github) are refused: with no finding in them a plan would read as a
- * clean review. Pure.
+ * clean review. With `--shard i/n` each format also says what each shard of a review split across a
+ * CI matrix will do (lib/git/shards.ts). Pure.
  *
  * @module
  */
@@ -12,6 +13,7 @@ import { inertMarkdown } from "../base/inert_markdown.ts";
 import { jsonPieces } from "../base/json_pieces.ts";
 import { estimateTokens, planText } from "../git/coverage_text.ts";
 import type { Change } from "../git/types.ts";
+import { assignParts, partsText, type ShardSpec } from "../git/shards.ts";
 import type { RulesReport } from "../rules/report.ts";
 import { sanitizeForTerminal } from "./sanitize.ts";
 
@@ -45,15 +47,16 @@ export function checkPlanFormat(format: string): void {
  *
  * @param planned the plan ({@linkcode Planned})
  * @param format one of {@linkcode PLAN_FORMATS}
+ * @param shard with `--shard i/n`: the shard asked about (every shard's parts are shown)
  * @returns text ending in a newline
  * @throws {UsageError} for another format ({@linkcode checkPlanFormat})
  */
-export function renderPlan(planned: Planned, format: string): string {
+export function renderPlan(planned: Planned, format: string, shard?: ShardSpec): string {
   checkPlanFormat(format);
-  if (format === "json") return JSON.stringify(planJson(planned), null, 2) + "\n";
-  if (format === "markdown") return planMarkdown(planned);
+  if (format === "json") return JSON.stringify(planJson(planned, shard), null, 2) + "\n";
+  if (format === "markdown") return planMarkdown(planned, shard);
   return planned
-    ? planText(planned.change) + rulesPlanText(planned.rules)
+    ? planText(planned.change) + rulesPlanText(planned.rules) + shardsText(planned.change, shard)
     : "review-gate: nothing to review\n";
 }
 
@@ -67,17 +70,24 @@ export function renderPlan(planned: Planned, format: string): string {
  * @returns the pieces, final newline included
  * @throws {UsageError} for another format ({@linkcode checkPlanFormat})
  */
-export function renderPlanPieces(planned: Planned, format: string): Iterable<string> {
+export function renderPlanPieces(
+  planned: Planned,
+  format: string,
+  shard?: ShardSpec,
+): Iterable<string> {
   checkPlanFormat(format);
-  if (format !== "json") return [renderPlan(planned, format)];
+  if (format !== "json") return [renderPlan(planned, format, shard)];
   return (function* () {
-    yield* jsonPieces(planJson(planned));
+    yield* jsonPieces(planJson(planned, shard));
     yield "\n";
   })();
 }
 
-/** The plan for scripts: `reviewed: false` and the note first, then the parts and coverage. */
-function planJson(planned: Planned): Record<string, unknown> {
+/**
+ * The plan for scripts: `reviewed: false` and the note first, then the parts and coverage; with a
+ * shard, `shard` (the one asked about) and `shards` (each shard's parts, 1-based, and bytes).
+ */
+function planJson(planned: Planned, shard?: ShardSpec): Record<string, unknown> {
   const head = { reviewed: false, note: PLAN_NOTE };
   if (!planned) {
     return { ...head, target: null, calls: 0, parts: [], coverage: null, rules: null };
@@ -94,16 +104,42 @@ function planJson(planned: Planned): Record<string, unknown> {
       bytes: c.bytes,
       estimatedTokens: estimateTokens(c.bytes),
     })),
+    ...(shard ? { shard, shards: shardsOf(change, shard) } : {}),
     coverage: change.coverage,
     rules: planned.rules,
   };
 }
 
+/** Each shard's parts (1-based), changed lines and bytes. */
+function shardsOf(change: Change, shard: ShardSpec) {
+  return assignParts(change.chunks.map((c) => c.bytes), shard.count).map((parts, i) => ({
+    shard: i + 1,
+    parts: parts.map((p) => p + 1),
+    lines: parts.reduce((n, p) => n + change.chunks[p].lines, 0),
+    bytes: parts.reduce((n, p) => n + change.chunks[p].bytes, 0),
+  }));
+}
+
+/** What each shard will do, one line each, the asked one marked; "" without a shard. */
+function shardsText(change: Change, shard?: ShardSpec): string {
+  if (!shard) return "";
+  const lines = shardsOf(change, shard).map((s) =>
+    `  shard ${s.shard} of ${shard.count}: ${
+      partsText(s.parts, change.chunks.length)
+    } (${s.lines} changed lines, ${s.bytes} bytes)${s.shard === shard.index ? " ← this shard" : ""}`
+  );
+  return `Split into ${shard.count} shards (balanced by bytes), each run with --shard i/${shard.count}:\n${
+    lines.join("\n")
+  }\n`;
+}
+
 /** The plan as Markdown: a "NOT reviewed" heading, the note, then the terminal text verbatim. */
-function planMarkdown(planned: Planned): string {
+function planMarkdown(planned: Planned, shard?: ShardSpec): string {
   if (!planned) return "# Review plan: nothing to review\n";
   // a fence holds the text inert; bidi and control characters in paths are shown escaped
-  const text = sanitizeForTerminal(planText(planned.change) + rulesPlanText(planned.rules));
+  const text = sanitizeForTerminal(
+    planText(planned.change) + rulesPlanText(planned.rules) + shardsText(planned.change, shard),
+  );
   const fence = "`".repeat(Math.max(3, longestBacktickRun(text) + 1));
   return [
     "# Review plan: NOT reviewed",

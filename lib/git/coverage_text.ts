@@ -16,6 +16,8 @@ export const OMIT_REASON_TEXT: Readonly<Record<OmitReason, string>> = {
   budget: "over the size limit, max_calls × budgets.total_bytes",
   "long-line": "a line longer than one part, budgets.file_bytes",
   failed: "its part's review could not run",
+  shard: "another shard's part (review-gate merge gathers it)",
+  unmerged: "no usable shard result",
 };
 
 /**
@@ -86,9 +88,10 @@ export function describeOmitted(part: OmittedPart, maxHunks = 8): string {
     part.lines > 0 ? `${formatCount(part.lines)} line${part.lines === 1 ? "" : "s"}` : "",
     part.bytes > 0 ? formatBytes(part.bytes) : "",
   ].filter(Boolean).join(", ");
-  const reason = part.notBy && part.notBy.length > 0
-    ? `not reviewed by ${part.notBy.join(", ")}: its call could not run`
-    : OMIT_REASON_TEXT[part.reason];
+  const reason =
+    (part.notBy && part.notBy.length > 0
+      ? `not reviewed by ${part.notBy.join(", ")}: its call could not run`
+      : OMIT_REASON_TEXT[part.reason]) + (part.shard ? `: ${part.shard}` : "");
   const why = `${reason}${size ? `; ${size}` : ""}`;
   if (!part.hunks || part.hunks.length === 0) return `whole file (${why})`;
   const shown = part.hunks.slice(0, maxHunks).map(formatHunk).join(", ");

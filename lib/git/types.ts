@@ -27,7 +27,11 @@ export type FileStatus = "added" | "modified" | "deleted" | "renamed" | "copied"
  * - "budget": did not fit the review plan (`max_calls` prompts of `budgets.total_bytes`);
  * - "long-line": a hunk holding a line longer than one part (`budgets.file_bytes`), which is never
  *   cut mid-line nor shown in pieces;
- * - "failed": its part of a multi-call review could not run (and `on_partial` let the rest stand).
+ * - "failed": its part of a multi-call review could not run (and `on_partial` let the rest stand);
+ * - "shard": another shard's part of a review split across CI runners (`--shard i/n`): this
+ *   shard's run did not review it, `review-gate merge` gathers it from that shard's result;
+ * - "unmerged": at `review-gate merge`, no shard's result for its part could be used (missing,
+ *   foreign, duplicated, tampered).
  */
 export type OmitReason =
   | "binary"
@@ -35,7 +39,9 @@ export type OmitReason =
   | "submodule"
   | "budget"
   | "long-line"
-  | "failed";
+  | "failed"
+  | "shard"
+  | "unmerged";
 
 /** A hunk's place in its file, as in its `@@ -oldStart,oldLines +newStart,newLines @@` line. */
 export interface HunkRange {
@@ -87,6 +93,11 @@ export interface OmittedPart {
    * answer (the others did, so the part was not reviewed by the whole council).
    */
   notBy?: string[];
+  /**
+   * With reason "unmerged" or "failed" at `review-gate merge`: the shard that was to answer it
+   * (`shard 2 of 4`); why its answer did not count is in the run's message.
+   */
+  shard?: string;
 }
 
 /**

@@ -19,7 +19,7 @@ import type { ReviewStatus } from "../store/run_record.ts";
 import { exitCodeFor } from "./exit_code.ts";
 import type { Setup } from "./setup.ts";
 import { type FinishedRun, type RunStart, storeRun } from "./store_run.ts";
-import type { ReviewDeps, ReviewOptions, ReviewOutcome } from "./types.ts";
+import type { ReviewDeps, ReviewOptions, ReviewOutcome, ShardedOutcome } from "./types.ts";
 
 /** Where a review's run is stored, and what every `storeRun` call of it shares. */
 export interface RunStore {
@@ -65,6 +65,8 @@ export interface Answered {
   extras?: Pick<FinishedRun, "coverage" | "parts" | "findingSources" | "cacheable">;
   /** A council's providers and, per part, who answered it (each finding's agreement). */
   council?: CouncilAnswers;
+  /** A shard's part results, or what a merge found in the shards' files. */
+  sharded?: ShardedOutcome;
 }
 
 /** What judging an answer needs besides the answer. */
@@ -158,6 +160,7 @@ export async function finish(
       : undefined,
     change: judging.change,
     ...(warnings.length > 0 ? { storeWarnings: warnings } : {}),
+    ...(result.sharded ? { sharded: result.sharded } : {}),
   };
 }
 

@@ -20,6 +20,11 @@
  * so a stricter `on_partial` never lets a part that did not answer through as "could not run"
  * under a looser `on_error` (README "Review while working", first rule).
  *
+ * One shard of a review split across CI runners (`only`) asks its own parts and names the others
+ * as another shard's (reason "shard"); its parts' results, per provider, go into its shard result
+ * file (lib/review/shard_out.ts). `review-gate merge` builds the same part results from the
+ * shards' files (lib/review/shard_merge.ts) and merges them here, with {@linkcode combineParts}.
+ *
  * @module
  */
 import { programKey } from "./identity.ts";
@@ -42,6 +47,7 @@ import { readCache, writeCache } from "../store/cache.ts";
 import type { PartRecord } from "../store/run_record.ts";
 import type { ReviewWorkspace } from "../session/workspace.ts";
 import type { ReviewAcks } from "./acks.ts";
+import type { ShardPartResult } from "./shard_file.ts";
 import type { Config } from "../config/config.ts";
 import type { GuidelineChooser } from "../rules/apply.ts";
 import { chunkDigest, partCacheKey, partView } from "./part_verdict.ts";
@@ -106,6 +112,11 @@ export interface PartsRequest {
    * absent (a review by hand), a failed part fails the whole review.
    */
   onPartial?: "allow" | "block";
+  /**
+   * One shard of a split review: the plan's parts (0-based) it asks; the others are another
+   * shard's, named so in its coverage. Absent: every part.
+   */
+  only?: ReadonlySet<number>;
 }
 
 /** The outcome of a review in parts: one call outcome, the parts, and the merged provenance. */
@@ -118,15 +129,22 @@ export interface PartsOutcome {
   coverage: Coverage;
   /** Per part (1-based), the providers that answered it (fresh or cached), in council order. */
   answeredBy: Map<number, string[]>;
+  /** A shard's review (`only`): its parts' results, per provider, in part order. */
+  shardResults?: ShardPartResult[];
 }
 
-interface PartResult {
+/** One part's result for one provider: its call's outcome or its cached verdict. */
+export interface PartResult {
+  /** The part, 0-based. */
   index: number;
-  provider: PartsProvider;
+  provider: Pick<PartsProvider, "adapter">;
   outcome?: CallOutcome<unknown>;
-  /** The part's verdict from the cache. */
+  /** The part's verdict from the cache (or, in a merge, a shard's answer). */
   cached?: unknown;
-  key: string;
+  /** sha256 of the part's diff (lib/review/part_verdict.ts `chunkDigest`). */
+  digest: string;
+  /** At `review-gate merge`: the shard that was to answer the part (`shard 2 of 4`). */
+  shard?: string;
 }
 
 /** A part's fresh verdict, to be cached once the review's read-only proof held. */
@@ -147,7 +165,10 @@ export async function reviewInParts(request: PartsRequest): Promise<PartsOutcome
   const before = await request.proof.take();
   const results: PartResult[] = [];
   const fresh: PendingVerdict[] = [];
-  const tasks = change.chunks.flatMap((_, index) => request.providers.map((p) => ({ index, p })));
+  const asked = change.chunks.flatMap((_, index) =>
+    request.only?.has(index) === false ? [] : [index]
+  );
+  const tasks = asked.flatMap((index) => request.providers.map((p) => ({ index, p })));
   let next = 0;
   const worker = async () => {
     while (next < tasks.length) {
@@ -156,22 +177,27 @@ export async function reviewInParts(request: PartsRequest): Promise<PartsOutcome
     }
   };
   await Promise.all(Array.from({ length: Math.min(request.jobs, tasks.length) }, worker));
-  const order = (r: PartResult) => r.index * 8 + request.providers.indexOf(r.provider);
+  const order = (r: PartResult) =>
+    r.index * 8 + request.providers.findIndex((p) => p.adapter === r.provider.adapter);
   results.sort((a, b) => order(a) - order(b));
-  const outcome = await combine(request, results);
+  const outcome = await combineParts(request, results);
   let changed: string[] = [];
   try {
     changed = request.proof.compare(before, await request.proof.take());
   } catch (error) {
     changed = [`(could not verify: ${error instanceof Error ? error.message : String(error)})`];
   }
-  if (changed.length > 0) {
+  const violation = changed.length > 0
+    ? `The reviewer changed the repository (read-only violation): ${
+      changed.slice(0, 10).join(", ")
+    }`
+    : undefined;
+  if (request.only) outcome.shardResults = shardResults(results, violation);
+  if (violation) {
     Object.assign(outcome.outcome, {
       status: "provider-error",
       answer: undefined,
-      message: `The reviewer changed the repository (read-only violation): ${
-        changed.slice(0, 10).join(", ")
-      }`,
+      message: violation,
     });
   } else if (request.state !== null) {
     // a part's verdict stands only once the proof around its call held (docs/design.md
@@ -192,7 +218,8 @@ async function reviewPart(
 ): Promise<PartResult> {
   const chunk = request.change.chunks[index];
   const guidelines = request.guidelines?.(chunk.paths);
-  const key = await partCacheKey(await chunkDigest(request.change, index), {
+  const digest = await chunkDigest(request.change, index);
+  const key = await partCacheKey(digest, {
     config: request.config,
     guidelines,
     excluded: request.change.excludedByRule,
@@ -206,7 +233,7 @@ async function reviewPart(
   });
   if (request.state !== null && request.useCache) {
     const hit = await readCache<unknown>(request.state, key);
-    if (hit) return { index, provider, cached: hit.answer, key };
+    if (hit) return { index, provider, cached: hit.answer, digest };
   }
   const remaining = request.deadline - Date.now();
   if (remaining <= 0 || request.signal?.aborted) {
@@ -214,7 +241,7 @@ async function reviewPart(
     const message = status === "timeout"
       ? "the review's shared deadline passed before this part started"
       : "interrupted before this part started";
-    return { index, provider, outcome: { status, message, attempts: [] }, key };
+    return { index, provider, outcome: { status, message, attempts: [] }, digest };
   }
   const { kind, decoder } = request;
   const prompts = await kind.prompts();
@@ -247,11 +274,23 @@ async function reviewPart(
     missingBinaryMessage: provider.missingBinaryMessage,
   });
   if (outcome.status === "ok") fresh.push({ key, answer: outcome.answer, index });
-  return { index, provider, outcome, key };
+  return { index, provider, outcome, digest };
 }
 
-/** One outcome for the whole review, from its parts. */
-async function combine(request: PartsRequest, results: PartResult[]): Promise<PartsOutcome> {
+/**
+ * One outcome for the whole review, from its parts' results: the answers merged by the kind, the
+ * parts' records, usage and cost summed, and coverage — a failed part fails the review unless
+ * `onPartial` is given and another part answered (then it is named as not reviewed); in a shard's
+ * review (`only`) the other shards' parts are named as theirs.
+ *
+ * @param request the change, the providers (a council's in order), how the kind merges, the gate's
+ *   `on_partial`, and a shard's parts
+ * @param results every result, in part order then provider order
+ */
+export async function combineParts(
+  request: Pick<PartsRequest, "change" | "providers" | "parts" | "onPartial" | "only">,
+  results: PartResult[],
+): Promise<PartsOutcome> {
   const { change } = request;
   const count = change.chunks.length;
   const council = request.providers.length > 1;
@@ -306,38 +345,70 @@ async function combine(request: PartsRequest, results: PartResult[]): Promise<Pa
     });
     return { outcome, parts, sources: [], coverage, answeredBy };
   }
+  const left = leftOut(request, { failed, answeredBy });
+  if (left.length > 0) coverage = withOmitted(change, left);
+  outcome.answer = merged.answer;
+  return { outcome, parts, sources: merged.sources, coverage, answeredBy };
+}
+
+/** The parts a standing review has no answer for, each with why (for {@linkcode withOmitted}). */
+function leftOut(
+  request: Pick<PartsRequest, "change" | "only">,
+  at: { failed: PartResult[]; answeredBy: Map<number, string[]> },
+): Parameters<typeof withOmitted>[1] {
+  const { failed, answeredBy } = at;
   // a part a council member did not answer is not reviewed by the council: partial, naming who
   const unanswered = [...new Set(failed.map((f) => f.index))];
   const notBy = (i: number) =>
     failed.filter((f) => f.index === i && answeredBy.has(i + 1)).map((f) =>
       f.provider.adapter.name
     );
-  if (unanswered.length > 0) coverage = withFailed(change, unanswered, notBy);
-  outcome.answer = merged.answer;
-  return { outcome, parts, sources: merged.sources, coverage, answeredBy };
+  const others = request.only
+    ? request.change.chunks.flatMap((_, i) => request.only!.has(i) ? [] : [i])
+    : [];
+  // a merge's part no shard's result answered was never asked here: "unmerged", not "failed"
+  const unmerged = (i: number) =>
+    failed.every((f) => f.index !== i || f.outcome!.status === "not-reviewed");
+  return [
+    ...unanswered.map((index) => ({
+      index,
+      reason: unmerged(index) ? "unmerged" as const : "failed" as const,
+      notBy: notBy(index),
+      shard: failed.find((f) => f.index === index)?.shard,
+    })),
+    ...others.map((index) => ({ index, reason: "shard" as const, notBy: [] })),
+  ];
 }
 
-/** Coverage with the files of failed parts named as not reviewed (reason "failed"). */
-function withFailed(
+/**
+ * Coverage with the files of parts the review did not get an answer for named as not reviewed:
+ * reason "failed" (its call could not run; `notBy`: the council members that did not answer it),
+ * "shard" (another shard's part) or "unmerged" (no shard's result for it could be used).
+ */
+function withOmitted(
   change: Change,
-  failed: number[],
-  notBy: (index: number) => string[],
+  left: {
+    index: number;
+    reason: "failed" | "shard" | "unmerged";
+    notBy: string[];
+    shard?: string;
+  }[],
 ): Coverage {
   const omitted: OmittedPart[] = [...change.coverage.omitted];
   let lines = 0;
   let bytes = 0;
-  for (const index of failed) {
+  for (const { index, reason, notBy: who, shard } of left) {
     const chunk = change.chunks[index];
     lines += chunk.lines;
     bytes += chunk.covered;
-    const who = notBy(index);
     for (const path of chunk.paths) {
       omitted.push({
         path,
-        reason: "failed",
+        reason,
         lines: 0,
         bytes: 0,
         ...(who.length ? { notBy: who } : {}),
+        ...(shard ? { shard } : {}),
       });
     }
     const last = omitted.at(-1)!;
@@ -353,6 +424,37 @@ function withFailed(
     reviewedBytes: change.coverage.reviewedBytes - bytes,
     omittedBytes: change.coverage.omittedBytes + bytes,
   };
+}
+
+/** Most characters of a message a shard result carries (the schema's bound, with room). */
+const MESSAGE_CHARS = 4000;
+
+/**
+ * A shard's part results for its shard result file: each part's answer, or how its call ended
+ * (every one a provider error when the read-only proof around the shard's calls failed: no
+ * answer of a reviewer that wrote counts).
+ */
+function shardResults(results: readonly PartResult[], violation?: string): ShardPartResult[] {
+  return results.map((r) => {
+    const o = r.outcome;
+    const status = violation ? "provider-error" : r.cached !== undefined ? "ok" : o!.status;
+    const message = violation ?? o?.message;
+    const answer = violation ? undefined : r.cached ?? o?.answer;
+    return {
+      part: r.index + 1,
+      provider: r.provider.adapter.name,
+      status: status === "not-reviewed" ? "provider-error" : status,
+      cached: r.cached !== undefined,
+      digest: r.digest,
+      ...(answer !== undefined && status === "ok" ? { answer } : {}),
+      ...(message ? { message: message.slice(0, MESSAGE_CHARS) } : {}),
+      ...(o?.sessionId ? { sessionId: o.sessionId.slice(0, 256) } : {}),
+      ...(o?.model ? { model: o.model.slice(0, 256) } : {}),
+      ...(o?.usage ? { usage: o.usage } : {}),
+      ...(o?.costUsd !== undefined ? { costUsd: o.costUsd } : {}),
+      attempts: Math.min(o?.attempts.length ?? 0, 16),
+    };
+  });
 }
 
 function sumUsage(outcomes: CallOutcome<unknown>[]): CallOutcome["usage"] {

@@ -4,7 +4,10 @@
  * identity), collect the change (collect.ts), prepare the prompt (prompt.ts: guidelines,
  * acknowledgements), look the verdict up (lookup.ts: cache key, verdict cache), open the run
  * (open_run.ts), end it without a call (without_call.ts) or ask the model once (ask.ts) or in parts
- * (ask_parts.ts), and finish (finish.ts: status, blocking, store_run.ts, exit code). Whatever
+ * (ask_parts.ts), and finish (finish.ts: status, blocking, store_run.ts, exit code). One shard of a
+ * review split across CI runners, and `review-gate merge`, go through the same stages in parts,
+ * under their plan's identity (shard_identity.ts), with no whole-change verdict read or written.
+ * Whatever
  * differs between answer kinds comes from the kind's definition (lib/kinds/definition.ts): the
  * pipeline knows no kind. Used by the `review` command and both gates.
  *
@@ -94,9 +97,15 @@ async function review(
   const { runner } = deps;
   const prompted = await preparePrompt(options, { kind, runner, repo, change, rules, started });
   trace("pipeline: prompt prepared");
-  const looked = await lookUp(options, deps, { setup, repo, change, prompted });
+  const split = options.shard !== undefined || options.shardResults !== undefined;
+  const identity = split
+    ? await (await import("./shard_identity.ts")).planIdentity(options, { setup, change, prompted })
+    : undefined;
+  // a shard's or a merge's verdict is never a whole change's: none is looked up (nor stored)
+  const lookup = split ? { ...options, useCache: false } : options;
+  const looked = await lookUp(lookup, deps, { setup, repo, change, prompted });
   trace("pipeline: looked up");
-  if ("early" in looked) return early(looked.early, prompted.rules);
+  if ("early" in looked) return withIdentity(await early(looked.early, prompted.rules), identity);
   const { state, hit, nothingShown } = looked;
   if (!hit && !nothingShown && setup.asksAhead) {
     ahead.setting.prepare(repo, change.toTree ?? change.to);
@@ -113,14 +122,17 @@ async function review(
   const judging = judgingOf(options, { hit, change, acks: prompted.acks.active });
   try {
     await deps.onRunOpened?.({ id: start.id, runDir: start.runDir, label: change.label });
-    const ended = await endWithoutCall(store, judging, options, { nothingShown, state });
-    if (ended) return ended;
+    // a merge asks no model: no daily budget stops it
+    const calling = options.shardResults ? { ...options, gate: undefined } : options;
+    const ended = await endWithoutCall(store, judging, calling, { nothingShown, state });
+    if (ended) return withIdentity(ended, identity);
     const asked = { repo, change, state, acks: prompted.acks, setting: ahead.setting };
-    const parts = partsOf(setup, change);
+    const parts = partsOf(setup, change, split);
     if (parts) {
-      const inParts = { ...asked, guidelines: prompted.chooser, parts };
+      const inParts = { ...asked, guidelines: prompted.chooser, parts, identity };
       const { askInParts } = await import("./ask_parts.ts");
-      return await finish(store, judging, await askInParts(setup, options, deps, inParts));
+      const answered = await askInParts(setup, options, deps, inParts);
+      return withIdentity(await finish(store, judging, answered), identity);
     }
     const { askOnce, keepAsPart } = await import("./ask.ts");
     const answered = await askOnce(setup, options, deps, {
@@ -141,4 +153,10 @@ async function review(
   } finally {
     release(); // the final run.json is written (or could not be): prune may take the run now
   }
+}
+
+/** A shard's or a merge's outcome, with its plan identity (once there is one). */
+function withIdentity(outcome: ReviewOutcome<unknown>, identity?: string): ReviewOutcome<unknown> {
+  if (identity === undefined) return outcome;
+  return { ...outcome, sharded: { ...outcome.sharded, identity } };
 }

@@ -58,6 +58,7 @@ export type SetupOptions = Pick<
   | "useCache"
   | "notAsked"
   | "cwd"
+  | "shardResults"
 >;
 
 /**
@@ -112,17 +113,22 @@ export async function setUp(
       definition: kind,
     }),
     base,
-    asksAhead: !cached && !budgeted && options.notAsked === undefined,
+    // a merge asks no model: it has no call's setting to prepare
+    asksAhead: !cached && !budgeted && options.notAsked === undefined && !options.shardResults,
   };
 }
 
 /**
  * How the answer kind merges a review in parts, when this one goes in parts: a change planned in
- * more than one chunk, or a council; `undefined` to ask once.
+ * more than one chunk, a council, or a review split across CI runners (`split`: a shard, a
+ * merge); `undefined` to ask once.
  */
 export function partsOf(
   setup: Pick<Setup, "kind" | "council">,
   change: Change,
+  split = false,
 ): KindParts | undefined {
-  return change.chunks.length > 1 || setup.council.length > 0 ? setup.kind.parts : undefined;
+  return change.chunks.length > 1 || setup.council.length > 0 || split
+    ? setup.kind.parts
+    : undefined;
 }

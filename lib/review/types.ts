@@ -15,6 +15,8 @@ import type { RulesOptions } from "../rules/options.ts";
 import type { ReviewResult } from "../store/run_record.ts";
 import type { Ack } from "../acks/types.ts";
 import type { ProofScope } from "../session/proof.ts";
+import type { LoadedShard, ShardPartResult } from "./shard_file.ts";
+import type { ShardSpec } from "../git/shards.ts";
 
 /** The I/O a review needs. */
 export interface ReviewDeps {
@@ -123,6 +125,29 @@ export interface ReviewOptions {
    * is collected and the run stored as `not-reviewed` with this message, no model call.
    */
   notAsked?: string;
+  /**
+   * One shard of a review split across CI runners (README "Review across a CI matrix"): only
+   * this shard's parts of the plan are asked (lib/git/shards.ts), the others are named as
+   * another shard's, no whole-change verdict is read or written, and the outcome's `sharded` holds
+   * what its shard result file needs.
+   */
+  shard?: ShardSpec;
+  /**
+   * `review-gate merge`: the parts' answers come from these shard result files (checked against
+   * this review's own plan and judged again by the decoder, lib/review/shard_merge.ts) instead of
+   * a model; no model is asked, no budget applies, nothing is cached.
+   */
+  shardResults?: readonly LoadedShard[];
+}
+
+/** What a shard's review or a merge adds to its outcome. */
+export interface ShardedOutcome {
+  /** The plan identity (lib/review/shard_identity.ts); absent when the review ended before it. */
+  identity?: string;
+  /** A shard: each of its parts' results, per provider. */
+  results?: ShardPartResult[];
+  /** A merge: what it found in the files given, one line each (which shard, which parts). */
+  notes?: string[];
 }
 
 /** The answer type a run record has by default (lib/store/run_record.ts): a review answer. */
@@ -144,4 +169,6 @@ export interface ReviewOutcome<A = RecordAnswer> extends ReviewResult<A> {
    * exit code stand regardless: show these as warnings.
    */
   storeWarnings?: string[];
+  /** A shard's review or a merge (`shard`, `shardResults`): what they need beyond the record. */
+  sharded?: ShardedOutcome;
 }

@@ -56,8 +56,18 @@ export interface AttemptRun extends AttemptRecord {
   stderr: Uint8Array;
 }
 
-/** How the call ended. `ok` means the decoder accepted an answer and the repo is unchanged. */
-export type CallStatus = "ok" | "invalid-answer" | "provider-error" | "timeout" | "interrupted";
+/**
+ * How the call ended. `ok` means the decoder accepted an answer and the repo is unchanged. A call
+ * never ends `not-reviewed`: that is a part of a split review whose answer never reached
+ * `review-gate merge` (its shard's result missing, foreign or refused: lib/review/shard_merge.ts).
+ */
+export type CallStatus =
+  | "ok"
+  | "invalid-answer"
+  | "provider-error"
+  | "timeout"
+  | "interrupted"
+  | "not-reviewed";
 
 /** What {@linkcode callStructured} returns; it never throws for provider trouble. */
 export interface CallOutcome<T = unknown> {

@@ -106,7 +106,27 @@ export async function makeCiSandbox(
   await g("update-ref", "refs/pull/1/head", head);
   await g("checkout", "-q", "main");
   const workspace = join(sb.dir, "workspace");
-  const url = `file://${server}`;
+  await ciCheckout(sb, checkout, workspace);
+  const blocking = await writeScenario(sb, "blocking", [{
+    kind: "valid",
+    answer: { verdict: "needs-attention", summary: "A bug.", findings: [FINDING], next_steps: [] },
+  }]);
+  return { ...sb, cut, baseTip, head, merge, workspace, blocking };
+}
+
+/**
+ * Check the request out into `workspace` as a CI job does (another runner of a matrix gets its own).
+ *
+ * @param sb a sandbox whose repository is the server ({@linkcode makeCiSandbox})
+ * @param checkout as {@linkcode makeCiSandbox}'s
+ * @param workspace a folder that does not exist yet
+ */
+export async function ciCheckout(
+  sb: Sandbox,
+  checkout: "merge" | "head" | "full",
+  workspace: string,
+): Promise<void> {
+  const url = `file://${sb.repo.root}`;
   if (checkout === "full") {
     await git(sb, sb.dir, "clone", "-q", "--branch", "feature", url, workspace);
   } else {
@@ -117,11 +137,6 @@ export async function makeCiSandbox(
     await git(sb, workspace, "fetch", "-q", "--depth=1", "origin", ref);
     await git(sb, workspace, "checkout", "-q", "--detach", "FETCH_HEAD");
   }
-  const blocking = await writeScenario(sb, "blocking", [{
-    kind: "valid",
-    answer: { verdict: "needs-attention", summary: "A bug.", findings: [FINDING], next_steps: [] },
-  }]);
-  return { ...sb, cut, baseTip, head, merge, workspace, blocking };
 }
 
 /** GitHub's `pull_request` webhook payload for the request (`fork`: head in another repository). */

@@ -82,6 +82,44 @@ Deno.test("the action's review step writes SARIF and annotations and records the
   }
 });
 
+Deno.test("the action's review step split across a matrix: a shard writes its result, merge gates", async () => {
+  const sb = await makeCiSandbox("merge");
+  try {
+    const base: Record<string, string> = {
+      ...await githubEnv(sb),
+      REVIEW_GATE_FAKE_SCENARIO: sb.blocking,
+      RG_PROVIDER: "claude",
+      RG_ON_ERROR: "block",
+      RG_MAX_CALLS: "8",
+    };
+    const shard = await sh(sb, "scripts/action_review.sh", sb.workspace, {
+      ...base,
+      RG_SHARD: "1/1",
+      RG_SHARD_OUTPUT: "shards/one.json",
+      RG_SARIF: "out/shard.sarif",
+    });
+    assert.equal(shard.code, 0);
+    assert.equal(shard.stdout, "", "a shard writes no annotations");
+    assert.equal(await Deno.readTextFile(base.GITHUB_OUTPUT), "exit-code=0\n", shard.stderr);
+    const result = JSON.parse(await Deno.readTextFile(join(sb.workspace, "shards/one.json")));
+    assert.deepEqual(result.shard, { index: 1, count: 1 });
+    await Deno.remove(base.GITHUB_OUTPUT);
+    const merge = await sh(sb, "scripts/action_review.sh", sb.workspace, {
+      ...base,
+      RG_MERGE: "shards",
+      RG_SARIF: "out/review-gate.sarif",
+    });
+    assert.equal(merge.code, 0);
+    assert.match(merge.stdout, /^::error file=src\/app\.ts,line=2/m);
+    assert.equal(await Deno.readTextFile(base.GITHUB_OUTPUT), "exit-code=1\n", merge.stderr);
+    const sarif = JSON.parse(await Deno.readTextFile(join(sb.workspace, "out/review-gate.sarif")));
+    assertValid(sarifValidator(), sarif, "SARIF");
+    assert.equal((await readFakeLog(sb)).length, 1, "the shard asked the model once, merge never");
+  } finally {
+    await sb.cleanup();
+  }
+});
+
 Deno.test(".pre-commit-hooks.yaml: a pre-push hook run the way pre-commit runs it", async () => {
   const [hook] = parse(read(".pre-commit-hooks.yaml"));
   assert.deepEqual(hook.stages, ["pre-push"]);

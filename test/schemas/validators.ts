@@ -1,6 +1,7 @@
 /**
  * Validators of the official output schemas in this folder (README.md gives each one's source and
- * licence): SARIF 2.1.0 (draft-04, formats checked) and reviewdog's rdjson / rdjsonl. Tests only.
+ * licence): SARIF 2.1.0 (draft-04, formats checked), reviewdog's rdjson / rdjsonl and GitLab's
+ * `.gitlab-ci.yml` schema (draft-07). Tests only.
  *
  * @module
  */
@@ -56,4 +57,20 @@ export function assertValid(validate: Validate, value: unknown, what: string): v
   if (!validate(value)) {
     throw new Error(`${what} does not fit its schema: ${JSON.stringify(validate.errors, null, 2)}`);
   }
+}
+
+let gitlab: Validate | undefined;
+
+/**
+ * The validator of `.gitlab-ci.yml` files (GitLab's CI schema, draft-07, formats checked). The
+ * schema's own extensions (`markdownDescription`) and its unions of types are GitLab's: ajv runs
+ * with `strict: false` for them, as editors do (SchemaStore serves the same file).
+ */
+export function gitlabCiValidator(): Validate {
+  if (!gitlab) {
+    const ajv = new _AjvPeer({ allErrors: true, strict: false });
+    addFormats(ajv);
+    gitlab = ajv.compile(load("gitlab-ci.json")) as Validate;
+  }
+  return gitlab;
 }
