@@ -162,12 +162,7 @@ export async function reviewAction(
   },
 ): Promise<void> {
   const { deps, setExit, outputs } = at;
-  const shard = flags.shard === undefined && flags.shardOutput === undefined
-    ? undefined
-    : (await import("./shard_action.ts")).shardOf(flags, {
-      planOnly: flags.planOnly,
-      refused: { "--background": flags.background === true },
-    });
+  const shard = await shardRequested(flags);
   const requests = outputs({ format: flags.json ? "json" : "terminal" });
   const request = await reviewRequest(flags, deps, { repoAhead: at.ahead?.repo, paths: at.paths });
   if (shard && request.answerKind !== "review") {
@@ -228,6 +223,20 @@ export async function reviewAction(
   } else {
     setExit((await write(deps)).exitCode);
   }
+}
+
+/**
+ * The shard `--shard i/n` asks for (README "Review across a CI matrix"), or undefined when neither
+ * `--shard` nor `--shard-output` was given; lib/cli/shard_action.ts loads only then.
+ *
+ * @throws {UsageError} for a malformed shard or a flag a shard refuses (`--background`)
+ */
+async function shardRequested(flags: ReviewFlags): Promise<ShardSpec | undefined> {
+  if (flags.shard === undefined && flags.shardOutput === undefined) return undefined;
+  return (await import("./shard_action.ts")).shardOf(flags, {
+    planOnly: flags.planOnly,
+    refused: { "--background": flags.background === true },
+  });
 }
 
 /**

@@ -97,12 +97,7 @@ async function review(
   const { runner } = deps;
   const prompted = await preparePrompt(options, { kind, runner, repo, change, rules, started });
   trace("pipeline: prompt prepared");
-  const split = options.shard !== undefined || options.shardResults !== undefined;
-  const identity = split
-    ? await (await import("./shard_identity.ts")).planIdentity(options, { setup, change, prompted })
-    : undefined;
-  // a shard's or a merge's verdict is never a whole change's: none is looked up (nor stored)
-  const lookup = split ? { ...options, useCache: false } : options;
+  const { identity, lookup } = await splitOf(options, { setup, change, prompted });
   const looked = await lookUp(lookup, deps, { setup, repo, change, prompted });
   trace("pipeline: looked up");
   if ("early" in looked) return withIdentity(await early(looked.early, prompted.rules), identity);
@@ -127,7 +122,7 @@ async function review(
     const ended = await endWithoutCall(store, judging, calling, { nothingShown, state });
     if (ended) return withIdentity(ended, identity);
     const asked = { repo, change, state, acks: prompted.acks, setting: ahead.setting };
-    const parts = partsOf(setup, change, split);
+    const parts = partsOf(setup, change, identity !== undefined);
     if (parts) {
       const inParts = { ...asked, guidelines: prompted.chooser, parts, identity };
       const { askInParts } = await import("./ask_parts.ts");
@@ -153,6 +148,23 @@ async function review(
   } finally {
     release(); // the final run.json is written (or could not be): prune may take the run now
   }
+}
+
+/**
+ * For a shard or a merge (README "Review across a CI matrix"): the plan identity every shard and
+ * the merge agree on (lib/review/shard_identity.ts), and the options to look the verdict up with —
+ * a shard's or a merge's verdict is never a whole change's, so none is looked up (nor stored).
+ * Otherwise no identity and the options as they are.
+ */
+async function splitOf(
+  options: ReviewOptions,
+  at: Parameters<typeof import("./shard_identity.ts").planIdentity>[1],
+): Promise<{ identity?: string; lookup: ReviewOptions }> {
+  if (options.shard === undefined && options.shardResults === undefined) {
+    return { lookup: options };
+  }
+  const { planIdentity } = await import("./shard_identity.ts");
+  return { identity: await planIdentity(options, at), lookup: { ...options, useCache: false } };
 }
 
 /** A shard's or a merge's outcome, with its plan identity (once there is one). */
