@@ -113,12 +113,19 @@ Deno.test({
   name: "gemini: an API error is a provider error, never resumed",
   ignore,
   fn: () =>
-    withGemini([{ kind: "error", status: 401, message: "mock: bad key" }], async ({ review }) => {
-      const { outcome, spawns } = await review();
-      assert.equal(outcome.status, "provider-error");
-      assert.match(outcome.message ?? "", /^Gemini CLI stopped: .*mock: bad key/);
-      assert.equal(spawns.length, 1);
-    }),
+    withGemini(
+      [{ kind: "error", status: 401, message: "mock: bad key" }],
+      async ({ mock, review }) => {
+        const { outcome, spawns } = await review();
+        assert.equal(outcome.status, "provider-error");
+        assert.match(
+          outcome.message ?? "",
+          /^Gemini CLI stopped: API error 401 UNAUTHENTICATED: mock: bad key \(exit code 145\)/,
+        );
+        assert.equal(spawns.length, 1);
+        assert.equal(mock.turns().length, 1, "a 401 is not retried by the CLI");
+      },
+    ),
 });
 
 Deno.test({
@@ -183,6 +190,9 @@ Deno.test({
         assert.equal(outcome.status, "ok", outcome.message);
         const results = functionResponses(mock.turns()[1].body);
         assert.doesNotMatch(results, /Successfully|created|wrote/i, results);
+        for (const tool of ["write_file", "run_shell_command", "replace"]) {
+          assert.match(results, new RegExp(`Tool \\\\"${tool}\\\\" not found`), results);
+        }
         const copy = spawns[0].cwd!;
         for (const dir of [repo, copy, sb.home]) {
           for (const file of ["PWNED.txt", "SHELL_WAS_HERE"]) {

@@ -18,9 +18,9 @@ export const GEMINI_META = {
   maxPromptBytes: null,
   reviewerVars: { prefixes: ["GEMINI_", "GOOGLE_"] },
   // read whatever the flags say once the folder is trusted, which a headless run needs
-  // (docs/providers.md "Gemini CLI read-only holes"): context files (GEMINI.md; AGENTS.md when a
-  // setting names it), project settings, commands, extensions, skills and its .env (.gemini/), the
-  // working directory's .env (it set the model of a review), and .geminiignore (it hid files from
-  // the reviewer's read tools)
+  // (docs/providers.md "Gemini CLI read-only holes"): context files (GEMINI.md reached the model;
+  // AGENTS.md when a setting names it), project settings, commands, extensions, skills and its
+  // .env (.gemini/), a .env of the working directory or above, and .geminiignore (it hid src/ from
+  // the directory listing the model gets, whatever the settings say)
   projectFiles: { files: ["GEMINI.md", "AGENTS.md", ".env", ".geminiignore"], dirs: [".gemini"] },
 } as const satisfies ProviderMeta;
