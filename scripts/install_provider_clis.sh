@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Installs the pinned provider CLIs (Claude Code, Codex, Qwen Code) used by the contract tests
-# (test/contract/) into a cache directory outside the repo and prints their bin paths.
+# Installs the pinned provider CLIs (Claude Code, Codex, Qwen Code, Gemini CLI) used by the contract
+# tests (test/contract/) into a cache directory outside the repo and prints their bin paths.
 #
 # Pins: test/contract/versions.ts (keep both in sync; the version guard test fails otherwise).
 # Facts: docs/providers.md "Loopback mock models".
 #
 # Usage: scripts/install_provider_clis.sh [--quiet]
 #   env REVIEW_GATE_CLI_CACHE  cache root (default $HOME/.cache/review-gate-clis)
-# Output (stdout), one line per CLI:  claude=<abs bin path>  codex=<abs bin path>  qwen=<…>
+# Output (stdout), one line per CLI:  claude=<abs bin path>  codex=<abs bin path>  qwen=<…>  gemini=<…>
 # Exit: 0 installed and `--version` ran; 1 install or verification failed.
 set -euo pipefail
 
@@ -15,6 +15,8 @@ CLAUDE_VERSION="2.1.332"
 CODEX_VERSION="0.171.0"
 # the 0.15 line is the newest that runs on Node 20
 QWEN_VERSION="0.15.10"
+# engines node >=20
+GEMINI_VERSION="0.61.0"
 CACHE="${REVIEW_GATE_CLI_CACHE:-$HOME/.cache/review-gate-clis}"
 
 log() { echo "install_provider_clis: $*" >&2; }
@@ -65,9 +67,12 @@ verify() {
 claude_bin="$(install_one @anthropic-ai/claude-code "$CLAUDE_VERSION" claude)"
 codex_bin="$(install_one @openai/codex "$CODEX_VERSION" codex)"
 qwen_bin="$(install_one @qwen-code/qwen-code "$QWEN_VERSION" qwen)"
+gemini_bin="$(install_one @google/gemini-cli "$GEMINI_VERSION" gemini)"
 verify "$claude_bin" "$CLAUDE_VERSION"
 verify "$codex_bin" "$CODEX_VERSION"
 verify "$qwen_bin" "$QWEN_VERSION"
+verify "$gemini_bin" "$GEMINI_VERSION"
 echo "claude=$claude_bin"
 echo "codex=$codex_bin"
 echo "qwen=$qwen_bin"
+echo "gemini=$gemini_bin"

@@ -127,6 +127,11 @@ export interface ChildContext {
    * its own program's folder readable to the sandbox (lib/providers/codex/readable.ts).
    */
   bin?: string;
+  /**
+   * The review's turn limit (the request's `maxTurns`), for a CLI whose cap is a setting rather
+   * than a flag (gemini's `model.maxSessionTurns`, lib/providers/gemini/child.ts).
+   */
+  maxTurns?: number;
 }
 
 /** The child's environment and the options derived from the user's setup, built once per call. */
@@ -156,7 +161,7 @@ export interface ProcessOutput {
  */
 export interface EnvelopeMeta {
   sessionId?: string;
-  /** Tokens used by the session so far. */
+  /** Tokens used by the session so far (this attempt's own with `capabilities.attemptUsage`). */
   usage?: Usage;
   /** USD spent by the session so far, when the provider reports money (Claude only). */
   costUsd?: number;
@@ -195,6 +200,11 @@ export interface ProviderCapabilities {
   nativeSchema: boolean;
   /** The same session can be resumed for the corrective attempt. */
   resume: boolean;
+  /**
+   * Set when the CLI reports each attempt's own tokens rather than the session's running totals
+   * (Gemini CLI: a resume's `stats` count that process's requests only): the call adds them up.
+   */
+  attemptUsage?: boolean;
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 import { isReviewerVar } from "./reviewer_env.ts";
 
 Deno.test("getProvider() returns the adapter for each name", async () => {
-  assert.deepEqual(PROVIDER_NAMES, ["claude", "codex", "vibe", "qwen"]);
+  assert.deepEqual(PROVIDER_NAMES, ["claude", "codex", "vibe", "qwen", "gemini"]);
   for (const name of PROVIDER_NAMES) assert.equal((await getProvider(name)).name, name);
 });
 
@@ -52,11 +52,11 @@ Deno.test("isProviderName() accepts registered names only", () => {
 });
 
 Deno.test("getProvider() refuses an unknown name, listing the choices", async () => {
-  await assert.rejects(getProvider("gemini"), (e: unknown) => {
+  await assert.rejects(getProvider("bard"), (e: unknown) => {
     assert.ok(e instanceof UsageError);
     assert.equal(
       e.message,
-      'Unknown provider "gemini": choose one of "claude", "codex", "vibe", "qwen"',
+      'Unknown provider "bard": choose one of "claude", "codex", "vibe", "qwen", "gemini"',
     );
     assert.equal(e.exitCode, 2);
     return true;

@@ -245,7 +245,29 @@ async function collectMeta<T>(
   if (envelope.costUsd !== undefined) {
     out.costUsd = Math.max(out.costUsd ?? 0, envelope.costUsd);
   }
-  if (envelope.usage) out.usage = latestUsage(out.usage, envelope.usage);
+  if (envelope.usage) {
+    out.usage = options.adapter.capabilities.attemptUsage
+      ? addUsage(out.usage, envelope.usage)
+      : latestUsage(out.usage, envelope.usage);
+  }
+}
+
+/**
+ * Add one attempt's own tokens to the call's (a provider with `capabilities.attemptUsage`). A field
+ * absent from both stays absent.
+ *
+ * @param a the totals so far (or undefined)
+ * @param b one attempt's own tokens
+ * @returns the call's totals, tokens
+ */
+export function addUsage(a: Usage | undefined, b: Usage): Usage {
+  const out: Usage = { ...a };
+  for (
+    const key of ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"] as const
+  ) {
+    if (b[key] !== undefined) out[key] = (out[key] ?? 0) + b[key];
+  }
+  return out;
 }
 
 /**

@@ -66,6 +66,7 @@ export function callStructured<T, S = unknown>(
       root: options.request.root,
       workdir,
       bin: options.bin,
+      maxTurns: options.request.maxTurns,
     });
     const setup = { tmpDir, workdir, child };
     let step;

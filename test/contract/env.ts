@@ -1,5 +1,5 @@
 /**
- * Environment for running the real `claude`, `codex` and `qwen` binaries against the loopback mocks:
+ * Environment for running the real `claude`, `codex`, `qwen` and `gemini` binaries against the loopback mocks:
  * locating the pinned installs, throwaway HOME / CODEX_HOME, the env each CLI needs, and a clean
  * skip when the CLIs are not installed.
  *
@@ -135,6 +135,9 @@ const SCRUB = [
   "OPENAI_API_KEY",
   "OPENAI_BASE_URL",
   "CODEX_API_KEY",
+  "GEMINI_API_KEY",
+  "GOOGLE_API_KEY",
+  "GEMINI_CLI_HOME",
   "XDG_CONFIG_HOME",
 ];
 
@@ -174,6 +177,22 @@ export function qwenEnv(sandbox: Sandbox, baseUrl: string): Record<string, strin
     OPENAI_API_KEY: "sk-mock-qwen-key",
     OPENAI_BASE_URL: `${baseUrl}/v1`,
     OPENAI_MODEL: "qwen-mock",
+    NO_PROXY: "127.0.0.1",
+  };
+}
+
+/**
+ * Env for `gemini` pointed at the Gemini API mock at `baseUrl`: `GOOGLE_GEMINI_BASE_URL` and a
+ * dummy `GEMINI_API_KEY` (docs/providers.md "Loopback mock models"); the adapter's private home
+ * selects API-key auth and holds the rest.
+ */
+export function geminiEnv(sandbox: Sandbox, baseUrl: string): Record<string, string> {
+  return {
+    ...scrubbed(),
+    HOME: sandbox.home,
+    GEMINI_API_KEY: "mock-gemini-key",
+    GOOGLE_GEMINI_BASE_URL: baseUrl,
+    GEMINI_MODEL: "gemini-mock",
     NO_PROXY: "127.0.0.1",
   };
 }

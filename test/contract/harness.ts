@@ -27,6 +27,7 @@ import {
   claudeEnv,
   codexEnv,
   findCli,
+  geminiEnv,
   makeRepo,
   makeSandbox,
   qwenEnv,
@@ -35,7 +36,7 @@ import {
 
 /** Options for {@linkcode runReview}. */
 export interface RunReviewOptions {
-  provider: "claude" | "codex" | "qwen";
+  provider: "claude" | "codex" | "qwen" | "gemini";
   sandbox: Sandbox;
   /** Absolute repo root. */
   repo: string;
@@ -93,6 +94,8 @@ export async function runReview(
       ? claudeEnv(options.sandbox, options.mockUrl)
       : options.provider === "qwen"
       ? qwenEnv(options.sandbox, options.mockUrl)
+      : options.provider === "gemini"
+      ? geminiEnv(options.sandbox, options.mockUrl)
       : codexEnv(options.sandbox)),
   };
   const spawns: Spawn[] = [];

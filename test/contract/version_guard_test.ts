@@ -57,6 +57,10 @@ Deno.test("the install script pins the same versions as versions.ts", async () =
     script,
     new RegExp(`QWEN_VERSION="${PINNED.qwen.version.replaceAll(".", "\\.")}"`),
   );
+  assert.match(
+    script,
+    new RegExp(`GEMINI_VERSION="${PINNED.gemini.version.replaceAll(".", "\\.")}"`),
+  );
 });
 
 /**

@@ -26,6 +26,8 @@ export const NOT_CITATIONS: ReadonlySet<string> = new Set([
   "CLAUDE.md",
   "CLAUDE.local.md",
   "SKILL.md", // agent skills in a reviewed repository
+  "QWEN.md", // Qwen Code's context file in a reviewed repository
+  "GEMINI.md", // Gemini CLI's context file in a reviewed repository
 ]);
 
 /** One citation found in a file. */

@@ -7,9 +7,13 @@
 import assert from "node:assert/strict";
 import type { FakeInvocation, Provider } from "./_cli.ts";
 
-/** The prompt the provider received: stdin (claude, codex) or the -p argument (vibe). */
+/**
+ * The prompt the provider received: stdin (claude, codex, qwen, gemini) or the -p argument (vibe);
+ * gemini's `\@` escapes read as `@`, as its model reads them.
+ */
 export function promptOf(call: FakeInvocation): string {
   if (call.cli === "vibe") return call.argv[call.argv.indexOf("-p") + 1];
+  if (call.cli === "gemini") return (call.stdin ?? "").replaceAll("\\@", "@");
   return call.stdin ?? "";
 }
 
@@ -55,7 +59,7 @@ export function assertFirstCallArgv(provider: Provider, call: FakeInvocation, ro
   for (const name of call.envNames) {
     assert.match(
       name,
-      /^(PWD|OLDPWD|SHLVL|_|PATH|HOME|TMPDIR|LANG|LC_.*|TZ|USER|LOGNAME|DENO_DIR|REVIEW_GATE_CHILD|REVIEW_GATE_FAKE_.*|NO_COLOR|CODEX_HOME|QWEN_HOME|CLAUDE_CODE_.*|DISABLE_AUTOUPDATER|VIBE_.*|XDG_.*)$/,
+      /^(PWD|OLDPWD|SHLVL|_|PATH|HOME|TMPDIR|LANG|LC_.*|TZ|USER|LOGNAME|DENO_DIR|REVIEW_GATE_CHILD|REVIEW_GATE_FAKE_.*|NO_COLOR|CODEX_HOME|QWEN_HOME|GEMINI_CLI_HOME|CLAUDE_CODE_.*|DISABLE_AUTOUPDATER|VIBE_.*|XDG_.*)$/,
       `the child got ${name} (PWD, SHLVL and _ come from the fake's shell wrapper)`,
     );
   }
@@ -92,6 +96,15 @@ export function assertFirstCallArgv(provider: Provider, call: FakeInvocation, ro
     assert.equal(schema.$schema, undefined, "qwen gets the schema without root ids");
     assert.ok(!call.argv.includes("--resume"));
     assert.equal(call.env.QWEN_HOME?.endsWith("/qwen-home"), true, "a private QWEN_HOME");
+  } else if (provider === "gemini") {
+    assert.equal(call.argv[call.argv.indexOf("--approval-mode") + 1], "plan");
+    assert.ok(call.argv.includes("--skip-trust"), "the private copy is what is trusted");
+    assert.equal(call.argv[call.argv.indexOf("--output-format") + 1], "json");
+    assert.ok(!call.argv.includes("--yolo") && !call.argv.includes("--resume"));
+    assert.ok(promptOf(call).includes('"verdict"'), "gemini gets the schema in the prompt");
+    assert.doesNotMatch(call.stdin ?? "", /(^|[^\\])@/, "every @ is escaped");
+    assert.equal(call.env.HOME?.endsWith("/gemini-home"), true, "a private HOME");
+    assert.equal(call.env.GEMINI_CLI_HOME, call.env.HOME);
   } else {
     assert.equal(call.stdin, null);
     assert.equal(call.argv[call.argv.indexOf("--workdir") + 1], call.cwd);

@@ -213,11 +213,11 @@ Deno.test("schema prints the canonical schema and each provider's dialect", asyn
       const unknown = await runCli(sandbox, ["schema", "nope"]);
       assert.equal(unknown.code, 2);
       assert.match(unknown.stderr, /Unknown schema "nope": choose one of/);
-      const dialect = await runCli(sandbox, ["schema", "--dialect", "gemini"]);
+      const dialect = await runCli(sandbox, ["schema", "--dialect", "bard"]);
       assert.equal(dialect.code, 2);
       assert.match(
         dialect.stderr,
-        /--dialect: Expected "gemini" to be one of \(claude\|codex\|vibe\|qwen\)/,
+        /--dialect: Expected "bard" to be one of \(claude\|codex\|vibe\|qwen\|gemini\)/,
       );
     });
   });

@@ -94,6 +94,7 @@ for (const provider of PROVIDERS) {
         assert.ok(call.schemaFile?.includes('"unplanned_changes"'), call.schemaFile ?? "");
         assert.ok(call.schemaFile?.includes('"pattern": "\\\\S"'), "strict-mode dialect");
       } else {
+        // vibe and gemini: the canonical schema in the prompt
         assert.ok(prompt.includes("https://review-gate.dev/schemas/compliance.schema.json"));
       }
 

@@ -81,18 +81,18 @@ Deno.test("review rejects an unknown provider or flag with exit 2 and the valid 
   await withSandbox({ "a.txt": "a\n" }, async (sandbox) => {
     await sandbox.repo.write("a.txt", "b\n");
     await t.step("--provider", async () => {
-      const result = await runCli(sandbox, ["review", "--provider", "gemini"]);
+      const result = await runCli(sandbox, ["review", "--provider", "bard"]);
       assert.equal(result.code, 2);
       assert.match(
         result.stderr,
-        /--provider: Expected "gemini" to be one of \(claude\|codex\|vibe\|qwen\)/,
+        /--provider: Expected "bard" to be one of \(claude\|codex\|vibe\|qwen\|gemini\)/,
       );
     });
     await t.step("REVIEW_GATE_PROVIDER", async () => {
-      const result = await runCli(sandbox, ["review"], { env: { REVIEW_GATE_PROVIDER: "gemini" } });
+      const result = await runCli(sandbox, ["review"], { env: { REVIEW_GATE_PROVIDER: "bard" } });
       assert.equal(result.code, 2);
       assert.match(result.stderr, /REVIEW_GATE_PROVIDER/);
-      assert.match(result.stderr, /"claude", "codex", "vibe", "qwen"/);
+      assert.match(result.stderr, /"claude", "codex", "vibe", "qwen", "gemini"/);
     });
     await t.step("unknown flag", async () => {
       const result = await runCli(sandbox, ["review", "--stagged"]);
