@@ -19,6 +19,7 @@ import { CLAUDE_META } from "./claude/meta.ts";
 import { CODEX_META } from "./codex/meta.ts";
 import { VIBE_META } from "./vibe/meta.ts";
 import { QWEN_META } from "./qwen/meta.ts";
+import { COPILOT_META } from "./copilot/meta.ts";
 
 /** One registered provider: its facts, its adapter, and what its child carries (when it does). */
 interface ProviderEntry<M extends ProviderMeta> {
@@ -51,6 +52,10 @@ const PROVIDERS = [
     meta: QWEN_META,
     adapter: async () => (await import("./qwen/adapter.ts")).qwenAdapter,
     carried: async () => (await import("./qwen/child.ts")).qwenCarried,
+  }),
+  entry({
+    meta: COPILOT_META,
+    adapter: async () => (await import("./copilot/adapter.ts")).copilotAdapter,
   }),
 ] as const;
 
