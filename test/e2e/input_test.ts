@@ -85,14 +85,14 @@ Deno.test("review rejects an unknown provider or flag with exit 2 and the valid 
       assert.equal(result.code, 2);
       assert.match(
         result.stderr,
-        /--provider: Expected "gemini" to be one of \(claude\|codex\|vibe\|qwen\)/,
+        /--provider: Expected "gemini" to be one of \(claude\|codex\|vibe\|qwen\|copilot\)/,
       );
     });
     await t.step("REVIEW_GATE_PROVIDER", async () => {
       const result = await runCli(sandbox, ["review"], { env: { REVIEW_GATE_PROVIDER: "gemini" } });
       assert.equal(result.code, 2);
       assert.match(result.stderr, /REVIEW_GATE_PROVIDER/);
-      assert.match(result.stderr, /"claude", "codex", "vibe", "qwen"/);
+      assert.match(result.stderr, /"claude", "codex", "vibe", "qwen", "copilot"/);
     });
     await t.step("unknown flag", async () => {
       const result = await runCli(sandbox, ["review", "--stagged"]);

@@ -91,6 +91,7 @@ for (const provider of PROVIDERS) {
         ],
         vibe: [undefined, undefined],
         qwen: [{ inputTokens: 20, outputTokens: 40 }, undefined],
+        copilot: [{ inputTokens: 20, outputTokens: 40 }, undefined],
       }[provider];
       assert.deepEqual(
         run.run.usage &&

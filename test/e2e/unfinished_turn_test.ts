@@ -28,6 +28,7 @@ const UNFINISHED = {
     /Codex ended without completing its turn \(exit code 0; an agent_message but no turn\.completed after it\)/,
   vibe: /Vibe ended without finishing its turn \(exit code 0; its last message is a tool result\)/,
   qwen: /Qwen Code printed no result event \(exit code 0\)/,
+  copilot: /Copilot printed no result event \(exit code 0\)/,
 } satisfies Record<Provider, RegExp>;
 
 for (const provider of PROVIDERS) {
