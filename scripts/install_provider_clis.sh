@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Installs the pinned provider CLIs (Claude Code, Codex, Qwen Code, Gemini CLI) used by the contract
-# tests (test/contract/) into a cache directory outside the repo and prints their bin paths.
+# Installs the pinned provider CLIs (Claude Code, Codex, Qwen Code, Gemini CLI, GitHub Copilot CLI)
+# used by the contract tests (test/contract/) into a cache directory outside the repo and prints
+# their bin paths.
 #
 # Pins: test/contract/versions.ts (keep both in sync; the version guard test fails otherwise).
 # Facts: docs/providers.md "Loopback mock models".
 #
 # Usage: scripts/install_provider_clis.sh [--quiet]
 #   env REVIEW_GATE_CLI_CACHE  cache root (default $HOME/.cache/review-gate-clis)
-# Output (stdout), one line per CLI:  claude=<abs bin path>  codex=<abs bin path>  qwen=<…>  gemini=<…>
+# Output (stdout), one line per CLI:  claude=<abs bin path>  codex=<…>  qwen=<…>  gemini=<…>  copilot=<…>
 # Exit: 0 installed and `--version` ran; 1 install or verification failed.
 set -euo pipefail
 
@@ -17,7 +18,11 @@ CODEX_VERSION="0.171.0"
 QWEN_VERSION="0.15.10"
 # engines node >=20
 GEMINI_VERSION="0.61.0"
+COPILOT_VERSION="1.0.102"
 CACHE="${REVIEW_GATE_CLI_CACHE:-$HOME/.cache/review-gate-clis}"
+# copilot unpacks its ~235 MB runtime on first run into this package cache (never the repo or a
+# throwaway HOME); the contract tests point the CLI at it too (test/contract/env.ts)
+export COPILOT_PKG_CACHE_HOME="${COPILOT_PKG_CACHE_HOME:-$CACHE/copilot-pkg}"
 
 log() { echo "install_provider_clis: $*" >&2; }
 
@@ -68,11 +73,14 @@ claude_bin="$(install_one @anthropic-ai/claude-code "$CLAUDE_VERSION" claude)"
 codex_bin="$(install_one @openai/codex "$CODEX_VERSION" codex)"
 qwen_bin="$(install_one @qwen-code/qwen-code "$QWEN_VERSION" qwen)"
 gemini_bin="$(install_one @google/gemini-cli "$GEMINI_VERSION" gemini)"
+copilot_bin="$(install_one @github/copilot "$COPILOT_VERSION" copilot)"
 verify "$claude_bin" "$CLAUDE_VERSION"
 verify "$codex_bin" "$CODEX_VERSION"
 verify "$qwen_bin" "$QWEN_VERSION"
 verify "$gemini_bin" "$GEMINI_VERSION"
+verify "$copilot_bin" "$COPILOT_VERSION"
 echo "claude=$claude_bin"
 echo "codex=$codex_bin"
 echo "qwen=$qwen_bin"
 echo "gemini=$gemini_bin"
+echo "copilot=$copilot_bin"

@@ -61,7 +61,8 @@ Deno.test("validateValue() reports every config problem with its path", async ()
   assert.ok(refusal.some((r) => r.problem === 'unexpected key "colour"'));
   assert.ok(
     refusal.some((r) =>
-      r.problem === 'must be one of "claude", "codex", "vibe", "qwen", "gemini", got "bard"'
+      r.problem ===
+        'must be one of "claude", "codex", "vibe", "qwen", "gemini", "copilot", got "bard"'
     ),
   );
 });

@@ -65,11 +65,18 @@ async function checkProviders(
       });
       const text = new TextDecoder().decode(result.stdout).trim().split("\n")[0];
       if (result.code !== 0) {
+        // what it said: an npm install whose platform package or install script was skipped
+        // leaves a loader or stub that names the fix on stderr
+        const said = sanitizeForTerminal(
+          new TextDecoder().decode(result.stderr).trim().split("\n")[0] ?? "",
+        ).slice(0, 200);
         return {
           area: `provider ${name}`,
           ok: false,
           optional,
-          detail: `"${bin}" ${adapter.versionArgs.join(" ")} exited ${result.code}`,
+          detail: `"${bin}" ${adapter.versionArgs.join(" ")} exited ${result.code}${
+            said ? `: ${said}` : ""
+          }`,
         };
       }
       const fake = await isBundledFake(name, deps) ? "the bundled fake, " : "";

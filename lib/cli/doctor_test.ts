@@ -93,3 +93,34 @@ Deno.test("runDoctor()'s config check names each gate's mode", async () => {
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("runDoctor() names why a provider's --version failed: copilot's npm loader without its platform package", async () => {
+  const stub: Runner = (request) =>
+    request.cmd === "copilot"
+      ? Promise.resolve<ExecResult>({
+        code: 1,
+        stdout: new Uint8Array(),
+        stderr: new TextEncoder().encode(
+          "GitHub Copilot CLI: no platform package found. Reinstall with `npm install -g @github/copilot` to fetch the package for your platform.\n",
+        ),
+        durationMs: 1,
+        timedOut: false,
+        aborted: false,
+        truncated: false,
+      })
+      : failing(request);
+  const checks = await runDoctor({
+    ...deps({ REVIEW_GATE_PROVIDER: "copilot", GH_TOKEN: "ghp_secret" }),
+    runner: stub,
+  });
+  const provider = checks.find((c) => c.area === "provider copilot")!;
+  assert.equal(provider.ok, false);
+  assert.equal(provider.optional, false);
+  assert.match(
+    provider.detail,
+    /"copilot" --version exited 1: GitHub Copilot CLI: no platform package found/,
+  );
+  const auth = checks.find((c) => c.area === "reviewer auth (copilot)");
+  assert.equal(auth?.detail, "GH_TOKEN from the environment (a GitHub token)");
+  assert.ok(!JSON.stringify(checks).includes("ghp_secret"));
+});

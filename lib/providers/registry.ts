@@ -20,6 +20,7 @@ import { CODEX_META } from "./codex/meta.ts";
 import { VIBE_META } from "./vibe/meta.ts";
 import { QWEN_META } from "./qwen/meta.ts";
 import { GEMINI_META } from "./gemini/meta.ts";
+import { COPILOT_META } from "./copilot/meta.ts";
 
 /** One registered provider: its facts, its adapter, and what its child carries (when it does). */
 interface ProviderEntry<M extends ProviderMeta> {
@@ -57,6 +58,10 @@ const PROVIDERS = [
     meta: GEMINI_META,
     adapter: async () => (await import("./gemini/adapter.ts")).geminiAdapter,
     carried: async () => (await import("./gemini/child.ts")).geminiCarried,
+  }),
+  entry({
+    meta: COPILOT_META,
+    adapter: async () => (await import("./copilot/adapter.ts")).copilotAdapter,
   }),
 ] as const;
 

@@ -1,5 +1,6 @@
 /**
- * Environment for running the real `claude`, `codex`, `qwen` and `gemini` binaries against the loopback mocks:
+ * Environment for running the real `claude`, `codex`, `qwen`, `gemini` and `copilot` binaries against
+ * the loopback mocks:
  * locating the pinned installs, throwaway HOME / CODEX_HOME, the env each CLI needs, and a clean
  * skip when the CLIs are not installed.
  *
@@ -193,6 +194,33 @@ export function geminiEnv(sandbox: Sandbox, baseUrl: string): Record<string, str
     GEMINI_API_KEY: "mock-gemini-key",
     GOOGLE_GEMINI_BASE_URL: baseUrl,
     GEMINI_MODEL: "gemini-mock",
+    NO_PROXY: "127.0.0.1",
+  };
+}
+
+/**
+ * Where the pinned copilot unpacks its ~235 MB runtime on first run (the install script's
+ * `COPILOT_PKG_CACHE_HOME`): in the CLI cache, never a throwaway HOME.
+ */
+export function copilotPkgCache(): string {
+  return Deno.env.get("COPILOT_PKG_CACHE_HOME") ?? join(cliCacheRoot(), "copilot-pkg");
+}
+
+/**
+ * Env for `copilot` pointed at the Chat Completions mock at `baseUrl` (…/v1 is added): BYOK
+ * offline mode (`COPILOT_OFFLINE`, `COPILOT_PROVIDER_BASE_URL`, `COPILOT_MODEL`; no GitHub auth,
+ * docs/providers.md "Loopback mock models"), the package cache of the pinned install. The
+ * adapter's private COPILOT_HOME holds the rest.
+ */
+export function copilotEnv(sandbox: Sandbox, baseUrl: string): Record<string, string> {
+  return {
+    ...scrubbed(),
+    HOME: sandbox.home,
+    COPILOT_OFFLINE: "true",
+    COPILOT_PROVIDER_BASE_URL: `${baseUrl}/v1`,
+    COPILOT_PROVIDER_API_KEY: "sk-mock-copilot-key",
+    COPILOT_MODEL: "copilot-mock",
+    COPILOT_PKG_CACHE_HOME: copilotPkgCache(),
     NO_PROXY: "127.0.0.1",
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Drives our real adapters (lib/providers/claude/adapter.ts, codex/adapter.ts, qwen/adapter.ts) and the real session runner
+ * Drives our real adapters (lib/providers/claude/adapter.ts, codex/adapter.ts, qwen/adapter.ts, copilot/adapter.ts) and the real session runner
  * (`callStructured` in lib/session/call.ts) against the real CLIs pointed at the loopback mocks, with
  * the real decoder, runner, workspace (the read-only copy of the worktree's tree the CLI runs in)
  * and read-only proof. Only the model is fake. The CLI's environment is what the adapter builds
@@ -26,6 +26,7 @@ import { withReviewWorkspace } from "../../lib/session/workspace.ts";
 import {
   claudeEnv,
   codexEnv,
+  copilotEnv,
   findCli,
   geminiEnv,
   makeRepo,
@@ -36,7 +37,7 @@ import {
 
 /** Options for {@linkcode runReview}. */
 export interface RunReviewOptions {
-  provider: "claude" | "codex" | "qwen" | "gemini";
+  provider: "claude" | "codex" | "qwen" | "gemini" | "copilot";
   sandbox: Sandbox;
   /** Absolute repo root. */
   repo: string;
@@ -96,6 +97,8 @@ export async function runReview(
       ? qwenEnv(options.sandbox, options.mockUrl)
       : options.provider === "gemini"
       ? geminiEnv(options.sandbox, options.mockUrl)
+      : options.provider === "copilot"
+      ? copilotEnv(options.sandbox, options.mockUrl)
       : codexEnv(options.sandbox)),
   };
   const spawns: Spawn[] = [];

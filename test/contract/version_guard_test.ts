@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { runProcess } from "../../lib/exec/exec.ts";
-import { findCli, haveCli, makeSandbox } from "./env.ts";
+import { copilotPkgCache, findCli, haveCli, makeSandbox } from "./env.ts";
 import { assertClaudeResultShape, assertCodexEventShape } from "./shapes.ts";
 import { PINNED } from "./versions.ts";
 
@@ -21,7 +21,12 @@ for (const name of Object.keys(PINNED) as (keyof typeof PINNED)[]) {
         const result = await runProcess({
           cmd: findCli(name)!,
           args: ["--version"],
-          env: { HOME: sb.home, CODEX_HOME: sb.codexHome, DISABLE_AUTOUPDATER: "1" },
+          env: {
+            HOME: sb.home,
+            CODEX_HOME: sb.codexHome,
+            DISABLE_AUTOUPDATER: "1",
+            COPILOT_PKG_CACHE_HOME: copilotPkgCache(),
+          },
           timeoutMs: 30_000,
         });
         const out = new TextDecoder().decode(result.stdout).trim();
@@ -60,6 +65,10 @@ Deno.test("the install script pins the same versions as versions.ts", async () =
   assert.match(
     script,
     new RegExp(`GEMINI_VERSION="${PINNED.gemini.version.replaceAll(".", "\\.")}"`),
+  );
+  assert.match(
+    script,
+    new RegExp(`COPILOT_VERSION="${PINNED.copilot.version.replaceAll(".", "\\.")}"`),
   );
 });
 

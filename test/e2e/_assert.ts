@@ -23,6 +23,9 @@ export function resumedSession(call: FakeInvocation): string | undefined {
     const at = call.argv.indexOf("resume");
     return at < 0 ? undefined : call.argv.at(-2);
   }
+  // copilot's --resume takes an optional value: it is given as --resume=<id>
+  const joined = call.argv.find((arg) => arg.startsWith("--resume="));
+  if (joined !== undefined) return joined.slice("--resume=".length);
   const at = call.argv.indexOf("--resume");
   return at < 0 ? undefined : call.argv[at + 1];
 }
@@ -59,7 +62,7 @@ export function assertFirstCallArgv(provider: Provider, call: FakeInvocation, ro
   for (const name of call.envNames) {
     assert.match(
       name,
-      /^(PWD|OLDPWD|SHLVL|_|PATH|HOME|TMPDIR|LANG|LC_.*|TZ|USER|LOGNAME|DENO_DIR|REVIEW_GATE_CHILD|REVIEW_GATE_FAKE_.*|NO_COLOR|CODEX_HOME|QWEN_HOME|GEMINI_CLI_HOME|CLAUDE_CODE_.*|DISABLE_AUTOUPDATER|VIBE_.*|XDG_.*)$/,
+      /^(PWD|OLDPWD|SHLVL|_|PATH|HOME|TMPDIR|LANG|LC_.*|TZ|USER|LOGNAME|DENO_DIR|REVIEW_GATE_CHILD|REVIEW_GATE_FAKE_.*|NO_COLOR|CODEX_HOME|QWEN_HOME|GEMINI_CLI_HOME|COPILOT_HOME|COPILOT_AUTO_UPDATE|COPILOT_PKG_CACHE_HOME|CLAUDE_CODE_.*|DISABLE_AUTOUPDATER|VIBE_.*|XDG_.*)$/,
       `the child got ${name} (PWD, SHLVL and _ come from the fake's shell wrapper)`,
     );
   }
@@ -105,6 +108,16 @@ export function assertFirstCallArgv(provider: Provider, call: FakeInvocation, ro
     assert.doesNotMatch(call.stdin ?? "", /(^|[^\\])@/, "every @ is escaped");
     assert.equal(call.env.HOME?.endsWith("/gemini-home"), true, "a private HOME");
     assert.equal(call.env.GEMINI_CLI_HOME, call.env.HOME);
+  } else if (provider === "copilot") {
+    assert.ok(call.argv.includes("--available-tools=view,grep,glob"));
+    assert.ok(call.argv.includes("--deny-tool=write") && call.argv.includes("--deny-tool=shell"));
+    assert.ok(call.argv.includes("--no-custom-instructions"));
+    for (const flag of ["--allow-all", "--allow-all-tools", "--yolo", "-p"]) {
+      assert.ok(!call.argv.includes(flag), flag);
+    }
+    assert.ok(!call.argv.some((a) => a.startsWith("--resume")));
+    assert.ok(promptOf(call).includes('"verdict"'), "copilot gets the schema in the prompt");
+    assert.equal(call.env.COPILOT_HOME?.endsWith("/copilot-home"), true, "a private COPILOT_HOME");
   } else {
     assert.equal(call.stdin, null);
     assert.equal(call.argv[call.argv.indexOf("--workdir") + 1], call.cwd);

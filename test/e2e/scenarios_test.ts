@@ -93,6 +93,7 @@ for (const provider of PROVIDERS) {
         qwen: [{ inputTokens: 20, outputTokens: 40 }, undefined],
         // each attempt reports its own tokens (capabilities.attemptUsage): the run adds them up
         gemini: [{ inputTokens: 20, outputTokens: 40 }, undefined],
+        copilot: [{ inputTokens: 20, outputTokens: 40 }, undefined],
       }[provider];
       assert.deepEqual(
         run.run.usage &&

@@ -29,6 +29,7 @@ const UNFINISHED = {
   vibe: /Vibe ended without finishing its turn \(exit code 0; its last message is a tool result\)/,
   qwen: /Qwen Code printed no result event \(exit code 0\)/,
   gemini: /Gemini CLI printed no "response" \(exit code 0\)/,
+  copilot: /Copilot printed no result event \(exit code 0\)/,
 } satisfies Record<Provider, RegExp>;
 
 for (const provider of PROVIDERS) {
