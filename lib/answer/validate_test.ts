@@ -32,7 +32,10 @@ Deno.test("compileSchema() compiles every schema in schemas/ in strict mode", as
     "acks.schema.json",
     "compliance.schema.json",
     "config.schema.json",
+    "eval_case.schema.json",
+    "eval_report.schema.json",
     "review.schema.json",
+    "shard.schema.json",
   ]);
 });
 

@@ -28,6 +28,7 @@ export const NOT_CITATIONS: ReadonlySet<string> = new Set([
   "SKILL.md", // agent skills in a reviewed repository
   "QWEN.md", // Qwen Code's context file in a reviewed repository
   "GEMINI.md", // Gemini CLI's context file in a reviewed repository
+  "copilot-instructions.md", // Copilot CLI's instructions file (.github/) in a reviewed repository
 ]);
 
 /** One citation found in a file. */
