@@ -34,12 +34,17 @@ export async function skipRepoOf(
   return await answer;
 }
 
-/** The common dir of the nearest `.git` at or above `dir`. */
+/**
+ * The common dir of the nearest `.git` at or above `dir`. A `.git` folder counts only when it holds
+ * a `HEAD`, as git's own discovery asks: a stray empty `.git` (in the temp dir, say) is walked past.
+ */
 async function walkUp(dir: string): Promise<string | null> {
   for (let at = dir;; at = dirname(at)) {
     const dotGit = `${at === "/" ? "" : at}/.git`;
     const info = await Deno.lstat(dotGit).catch(() => null);
-    if (info?.isDirectory) return await real(dotGit);
+    if (info?.isDirectory && (await Deno.lstat(`${dotGit}/HEAD`).catch(() => null))?.isFile) {
+      return await real(dotGit);
+    }
     if (info?.isFile) {
       const text = await Deno.readTextFile(dotGit).catch(() => "");
       const gitdir = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();

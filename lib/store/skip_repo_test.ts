@@ -12,6 +12,7 @@ async function layout() {
   const common = join(main, ".git");
   await Deno.mkdir(join(common, "worktrees", "wt"), { recursive: true });
   await Deno.writeTextFile(join(common, "worktrees", "wt", "commondir"), "../..\n");
+  await Deno.writeTextFile(join(common, "HEAD"), "ref: refs/heads/main\n");
   const wt = join(dir, "wt");
   await Deno.mkdir(join(wt, "src"), { recursive: true });
   await Deno.writeTextFile(join(wt, ".git"), `gitdir: ${join(common, "worktrees", "wt")}\n`);
@@ -48,6 +49,10 @@ Deno.test("skipRepoOf() finds the common dir from the repo, GIT_DIR, or the dire
       "a submodule",
     );
     assert.equal(await of({ dir: join(dir, "gone") }), null);
+    // an empty `.git` folder is no repository: the walk goes past it
+    await Deno.mkdir(join(dir, "stray", ".git"), { recursive: true });
+    await Deno.mkdir(join(dir, "stray", "src"));
+    assert.equal(await of({ dir: join(dir, "stray", "src") }), null);
     assert.equal(await of({ dir: "relative/path" }), null);
     assert.equal(await of({}), null);
   } finally {
