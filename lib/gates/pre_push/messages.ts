@@ -37,34 +37,43 @@ export const CACHED = " (cached verdict, no model call)";
 export const PRE_PUSH_RECHECK_HINT =
   "This verdict is cached for these commits; to review them again: REVIEW_GATE_CACHE=0 git push";
 
+/** What a push's findings report is given: the ref update, its findings, the review, who reviewed. */
+interface FindingsReport {
+  label: string;
+  findings: readonly GateFinding[];
+  reviewPath: string;
+  reviewer?: PushReviewer;
+}
+
 /**
- * Pre-push stderr text when blocking findings stop the push.
- *
- * @param input what was reviewed (e.g. `refs/heads/main a1b2c3d..e4f5a6b`), the blocking findings,
- *   the run's review.md
- * @returns lines ending in a newline
+ * The findings report both a block and warn mode print: the headline (`push blocked` or `would
+ * block`), the findings, the review, the ack hint when a finding can be accepted, and its last line.
  */
-export function renderPrePushBlock(
-  input: {
-    label: string;
-    findings: readonly GateFinding[];
-    reviewPath: string;
-    reviewer?: PushReviewer;
-  },
-): string {
+function findingsReport(verb: string, input: FindingsReport, last: string): string {
   const acks = input.findings.some((f) => f.fingerprint) ? [PRE_PUSH_ACK_HINT] : [];
   const by = input.reviewer ? `; reviewed by ${reviewerText(input.reviewer)}` : "";
   return sanitizeForTerminal(
     [
-      `review-gate: push blocked: ${
+      `review-gate: ${verb}: ${
         plural(input.findings.length, "blocking finding")
       } in ${input.label}${by}`,
       ...listFindings(input.findings).map((l) => `  ${l}`),
       `Full review: ${input.reviewPath}`,
       ...acks,
-      PRE_PUSH_SKIP_HINT,
+      last,
     ].join("\n") + "\n",
   );
+}
+
+/**
+ * Pre-push stderr text when blocking findings stop the push.
+ *
+ * @param input what was reviewed (e.g. `refs/heads/main a1b2c3d..e4f5a6b`), the blocking findings,
+ *   the run's review.md, who reviewed it
+ * @returns lines ending in a newline
+ */
+export function renderPrePushBlock(input: FindingsReport): string {
+  return findingsReport("push blocked", input, PRE_PUSH_SKIP_HINT);
 }
 
 /**
@@ -76,27 +85,8 @@ export function renderPrePushBlock(
  *   reviewed it
  * @returns lines ending in a newline, control and bidi characters neutralised
  */
-export function renderPrePushWouldBlock(
-  input: {
-    label: string;
-    findings: readonly GateFinding[];
-    reviewPath: string;
-    reviewer?: PushReviewer;
-  },
-): string {
-  const acks = input.findings.some((f) => f.fingerprint) ? [PRE_PUSH_ACK_HINT] : [];
-  const by = input.reviewer ? `; reviewed by ${reviewerText(input.reviewer)}` : "";
-  return sanitizeForTerminal(
-    [
-      `review-gate: would block: ${
-        plural(input.findings.length, "blocking finding")
-      } in ${input.label}${by}`,
-      ...listFindings(input.findings).map((l) => `  ${l}`),
-      `Full review: ${input.reviewPath}`,
-      ...acks,
-      PRE_PUSH_WARN_NOTE,
-    ].join("\n") + "\n",
-  );
+export function renderPrePushWouldBlock(input: FindingsReport): string {
+  return findingsReport("would block", input, PRE_PUSH_WARN_NOTE);
 }
 
 /** The last line of a push warn mode let through. */
