@@ -22,10 +22,22 @@ export interface OldEntry {
 }
 
 /**
+ * Whether `dir` is a folder itself, not a symlink to one: a state folder an agent replaced with a
+ * link to elsewhere is never listed, so pruning never reaches outside the state dir.
+ *
+ * @param dir the folder
+ * @returns false for a symlink, a missing path or anything but a folder
+ */
+export async function isOwnFolder(dir: string): Promise<boolean> {
+  return (await Deno.lstat(dir).catch(() => null))?.isDirectory === true;
+}
+
+/**
  * The entries of `dir` that `match` picks and nobody wrote since `before` (their modification time
  * is earlier), in name order.
  *
- * @param dir the folder (not recursed into); a missing one has none
+ * @param dir the folder (not recursed into); a missing one, or a symlink ({@linkcode isOwnFolder}),
+ *   has none
  * @param at `before` (ms since the epoch) and `match`, which picks entries by name and kind
  * @throws Deno.errors from listing the folder, other than NotFound
  */
@@ -34,6 +46,7 @@ export async function oldEntries(
   at: { before: number; match: (entry: Deno.DirEntry) => boolean },
 ): Promise<OldEntry[]> {
   const out: OldEntry[] = [];
+  if (!await isOwnFolder(dir)) return out;
   try {
     for await (const entry of Deno.readDir(dir)) {
       if (!at.match(entry)) continue;

@@ -25,7 +25,7 @@
  */
 import { join } from "../base/path.ts";
 import { compareCodeUnits } from "../base/compare.ts";
-import { oldEntries } from "./_prune.ts";
+import { isOwnFolder, oldEntries } from "./_prune.ts";
 import { findRun } from "./find_run.ts";
 import {
   ENDED_STATES,
@@ -452,9 +452,10 @@ async function pruneRuns(
   }
 }
 
-/** The run folders of `runs/`, in id order, each with its `run.json` read. */
+/** The run folders of `runs/` (none when it is a symlink), in id order, each with its `run.json` read. */
 async function listRuns(dir: string): Promise<ListedRun[]> {
   const out: ListedRun[] = [];
+  if (!await isOwnFolder(dir)) return out;
   try {
     for await (const entry of Deno.readDir(dir)) {
       if (!entry.isDirectory || !RUN_ID.test(entry.name)) continue;

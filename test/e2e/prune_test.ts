@@ -332,6 +332,26 @@ Deno.test("prune --older-than 0s keeps a run its review is writing, a turn that 
   });
 });
 
+Deno.test("prune never follows a state folder replaced by a symlink out of the state dir", async () => {
+  await withChangedSandbox(async (sb) => {
+    const { state } = dirs(sb);
+    const victim = join(sb.dir, "victim");
+    // files named as push stamps and a run folder would be, all 40 days old, outside the state dir
+    await oldFile(join(victim, "b".repeat(40)), "notes", 40 * DAY);
+    await Deno.mkdir(join(victim, "runs", "20261001T000000Z-aaaaaa"), { recursive: true });
+    await oldFile(join(victim, "runs", "20261001T000000Z-aaaaaa", "run.json"), "{}", 40 * DAY);
+    await Deno.mkdir(join(state, "cache"), { recursive: true });
+    await Deno.remove(join(state, "cache", "push"), { recursive: true }).catch(() => {});
+    await Deno.symlink(victim, join(state, "cache", "push"));
+    await Deno.remove(join(state, "runs"), { recursive: true }).catch(() => {});
+    await Deno.symlink(join(victim, "runs"), join(state, "runs"));
+    const before = await snapshot(victim);
+    const r = await runCli(sb, ["prune"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(await snapshot(victim), before, "nothing outside the state dir was removed");
+  });
+});
+
 Deno.test("prune refuses an age it cannot read with exit 2, naming the forms it takes", async () => {
   await withChangedSandbox(async (sb) => {
     for (const bad of ["30", "1y", "-1d", "soon"]) {
