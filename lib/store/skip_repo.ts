@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { readRegularText } from "../base/regular_file.ts";
 import { dirname, isAbsolute, resolve } from "../base/path.ts";
 import type { SkipRecord } from "./skips.ts";
 
@@ -35,6 +36,12 @@ export async function skipRepoOf(
 }
 
 /**
+ * Most bytes read from a `.git` file or a `commondir` file (one path each). Both are read as
+ * regular files only: a record can name any folder, and a FIFO there must not hang `stats`.
+ */
+const GIT_POINTER_BYTES = 64 * 1024;
+
+/**
  * The common dir of the nearest `.git` at or above `dir`. A `.git` folder counts only when it holds
  * a `HEAD`, as git's own discovery asks: a stray empty `.git` (in the temp dir, say) is walked past.
  */
@@ -46,7 +53,7 @@ async function walkUp(dir: string): Promise<string | null> {
       return await real(dotGit);
     }
     if (info?.isFile) {
-      const text = await Deno.readTextFile(dotGit).catch(() => "");
+      const text = await readRegularText(dotGit, GIT_POINTER_BYTES).catch(() => "");
       const gitdir = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
       return gitdir ? await commonDirOf(resolve(at, gitdir)) : null;
     }
@@ -56,7 +63,8 @@ async function walkUp(dir: string): Promise<string | null> {
 
 /** A git dir's common dir: what its `commondir` file names (relative to it), else itself. */
 async function commonDirOf(gitDir: string): Promise<string | null> {
-  const named = (await Deno.readTextFile(`${gitDir}/commondir`).catch(() => "")).trim();
+  const named = (await readRegularText(`${gitDir}/commondir`, GIT_POINTER_BYTES).catch(() => ""))
+    .trim();
   return await real(named ? resolve(gitDir, named) : gitDir);
 }
 

@@ -60,6 +60,29 @@ Deno.test("skipRepoOf() finds the common dir from the repo, GIT_DIR, or the dire
   }
 });
 
+Deno.test("skipRepoOf() reads a FIFO named as commondir or .git file as nothing, never waiting on it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const fifo = async (path: string) => {
+      const made = await new Deno.Command("mkfifo", { args: [path] }).output();
+      assert.ok(made.success, "mkfifo");
+    };
+    await Deno.mkdir(join(dir, "g"));
+    await fifo(join(dir, "g", "commondir"));
+    await Deno.mkdir(join(dir, "wt"));
+    await fifo(join(dir, "wt", ".git"));
+    // a forged record's GIT_DIR with a FIFO for commondir: the folder itself, read as no pointer
+    assert.equal(
+      await skipRepoOf({ ...base, gitDir: join(dir, "g") }),
+      await Deno.realPath(join(dir, "g")),
+    );
+    // a FIFO where a worktree's .git file would be: no repository
+    assert.equal(await skipRepoOf({ ...base, dir: join(dir, "wt") }), null);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("skipsOfRepo() keeps the records of one repository, in file order", async () => {
   const { dir, main, common, wt } = await layout();
   try {
