@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { readSkips, type SkipRecord } from "../store/skips.ts";
 import { skipsOfRepo } from "../store/skip_repo.ts";
 import {
@@ -62,7 +63,7 @@ export function skipsText(skips: StatsSkips): string {
   const cells = [
     ["gate", "reason", "count", "last", "who"],
     ...skips.groups.map((g) => [g.gate, reasonText(g), String(g.count), when(g.last), who(g)]),
-  ];
+  ].map((row) => row.map(oneLine)); // the records are anyone's to write: no escape, no line break
   const widths = cells[0].map((_, i) => Math.max(...cells.map((row) => row[i].length)));
   const rows = cells.map((row) =>
     "  " + row.map((cell, i) => i === 2 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))
@@ -85,6 +86,13 @@ function who(group: SkipGroup): string {
   return group.fromAgent > 0 ? `${users} (${group.fromAgent} from an agent session)` : users;
 }
 
+/** A record's field as one cell: control characters shown as escapes, line breaks as `\n`. */
+function oneLine(cell: string): string {
+  return sanitizeForTerminal(cell).replaceAll("\n", "\\n").replaceAll("\t", "\\t");
+}
+
 function when(at: string | null): string {
-  return at === null ? "-" : `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  const date = at === null ? null : new Date(at);
+  if (date === null || Number.isNaN(date.getTime())) return "-";
+  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
