@@ -60,7 +60,7 @@ Deno.test("skipsText() shows a forged record's escapes and line breaks as text, 
     user: "m\x1b]8;;https://evil/\x1b\\CLICK\x1b]8;;\x1b\\",
   }];
   const text = skipsText(skips(forged));
-  assert.doesNotMatch(text, /\x1b/, "no escape reaches the terminal");
+  assert.ok(!text.includes("\x1b"), "no escape reaches the terminal");
   assert.match(text, /pre-push\\u\{1b\}\[2J/);
   assert.match(text, /REVIEW_GATE=0\\nREVIEW_GATE=1/, "one row, the break shown");
   assert.match(text, /\n {2}pre-push\S* +REVIEW_GATE=\S+ +1 {2}- +m\\u\{1b\}\]8/);
