@@ -110,7 +110,15 @@ async function oldRuns(sb: Sandbox): Promise<string[]> {
     await sb.repo.write("src/app.ts", `export const a = ${value};\n`);
     assert.equal((await runCli(sb, ["review"], { scenario: "valid" })).code, 0);
   }
-  const runs = (await listRunDirs(sb)).sort();
+  // in the order they finished: ids only sort by the second a run started, and these three may
+  // share one second (then their random tails decide the id order)
+  const finished = await Promise.all(
+    (await listRunDirs(sb)).map(async (run) => ({
+      run,
+      at: JSON.parse(await Deno.readTextFile(join(run, "run.json"))).finishedAt as string,
+    })),
+  );
+  const runs = finished.sort((a, b) => a.at < b.at ? -1 : a.at > b.at ? 1 : 0).map((r) => r.run);
   assert.equal(runs.length, 3);
   for (const run of runs) {
     await age(join(run, "run.json"), 40 * DAY);
