@@ -44,7 +44,10 @@ review_gate_switched_off() {
 review_gate_skip() {
   rgs_dir=${XDG_STATE_HOME:-}
   if [ -z "$rgs_dir" ]; then
-    [ -n "${HOME:-}" ] || return 0
+    if [ -z "${HOME:-}" ]; then
+      printf 'review-gate: could not record this skip: neither XDG_STATE_HOME nor HOME is set\n' >&2
+      return 0
+    fi
     rgs_dir=$HOME/.local/state
   fi
   rgs_dir=$rgs_dir/review-gate

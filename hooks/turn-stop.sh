@@ -150,8 +150,8 @@ $tag" ] || return 1
 
 # skipped <changed: false or null> <review-gate command…>: when the user's switch is on, leave the
 # Stop's skip record (its gate is the word after "hook"; whether the turn changed anything: false
-# when the stamp proved it did not, else unknown) and succeed. Inside a review child
-# (REVIEW_GATE_CHILD=1) it records nothing: review-gate returns at once there. The switch is read
+# when the stamp proved it did not, else unknown) and succeed. Under REVIEW_GATE_CHILD=1 it leaves
+# the Stop to review-gate, which records it as a child skip and returns at once. The switch is read
 # here, as hooks/skip-record.sh reads it, before that file is sourced: its code runs only when the
 # gate is off anyway.
 skipped() {

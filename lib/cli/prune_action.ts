@@ -64,6 +64,7 @@ export async function pruneAction(
     userState,
     jobs,
     openTurnMs: OPEN_TURN_HOURS * 3_600_000,
+    env: deps.env,
   });
   if (flags.json) {
     deps.stdout.write(

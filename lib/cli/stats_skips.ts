@@ -78,6 +78,9 @@ export function skipsText(skips: StatsSkips): string {
 
 function reasonText(group: SkipGroup): string {
   if (group.reason === "disabled") return "gate disabled";
+  if (group.reason === "child") {
+    return `REVIEW_GATE_CHILD=${group.values.length > 0 ? group.values.join(",") : "1"}`;
+  }
   return `REVIEW_GATE=${group.values.length > 0 ? group.values.join(",") : "0"}`;
 }
 

@@ -41,10 +41,13 @@ export async function runHook(
   deps: HookDeps,
 ): Promise<number> {
   if (hooksSwitchedOff(deps.env)) {
-    // the user's switch: a gate leaves its skip record (README "Skips"); no git, no config
-    if (reviewGateSkips(deps.env) && deps.env.REVIEW_GATE_CHILD !== "1") {
-      const skips = await import("./skip_record.ts");
-      if (skips.isGateHook(name)) {
+    // the user's switch, or the review child's marker (anything can set it by hand): a gate
+    // leaves its skip record (README "Skips"); no git, no config
+    const skips = await import("./skip_record.ts");
+    if (skips.isGateHook(name)) {
+      if (deps.env.REVIEW_GATE_CHILD === "1") {
+        await skips.recordChildSkip(name, args, { ...deps, now: deps.now() });
+      } else if (reviewGateSkips(deps.env)) {
         await skips.recordSwitchedOff(name, args, { ...deps, now: deps.now() });
       }
     }

@@ -68,9 +68,20 @@ Deno.test("runHook() returns 0 at once, before git, for every spelling of REVIEW
         ["claude-stop", v, "review-gate"],
       ]),
     );
+    // REVIEW_GATE_CHILD=1 can be set by hand: a gate it skips says so and is recorded
     const child = deps({ REVIEW_GATE: "0", REVIEW_GATE_CHILD: "1", HOME: home });
     assert.equal(await runHook("pre-push", ["origin", "url"], child), 0);
-    assert.deepEqual(child.touched, [], "inside a review child nothing is a skip");
+    assert.equal(child.touched.length, 2, String(child.touched));
+    assert.match(child.touched[0], /^stderr review-gate: REVIEW_GATE_CHILD=1 is set/);
+    assert.equal(child.touched[1], "stdin");
+    const last = JSON.parse(
+      (await Deno.readTextFile(`${home}/.local/state/review-gate/skips.jsonl`)).trim().split("\n")
+        .at(-1)!,
+    );
+    assert.deepEqual([last.gate, last.reason, last.value], ["pre-push", "child", "1"]);
+    const prompt = deps({ REVIEW_GATE_CHILD: "1", HOME: home });
+    assert.equal(await runHook("claude-prompt", [], prompt), 0);
+    assert.deepEqual(prompt.touched, [], "a prompt hook skips no review");
   } finally {
     await Deno.remove(home, { recursive: true });
   }

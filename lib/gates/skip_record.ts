@@ -96,8 +96,44 @@ export async function recordSwitchedOff(
     stderr: { write(text: string): void };
   },
 ): Promise<void> {
+  await recordHookSkip(name, args, deps, { reason: "env", value: deps.env.REVIEW_GATE ?? "" });
+}
+
+/**
+ * Record a gate hook that `REVIEW_GATE_CHILD=1` switched off, and say so on stderr. The variable
+ * marks the reviewers review-gate starts (lib/exec/exec.ts `CHILD_MARKER`), whose provider runs no
+ * hook of ours anyway (docs/providers.md); anything else can set it by hand — an agent's shell
+ * among them — so the skip is never silent: `"reason": "child"` in `skips.jsonl` (README "Skips").
+ *
+ * @param name the hook's name
+ * @param args the hook's arguments (pre-push: remote, url)
+ * @param deps environment, cwd, clock, stdin (read here), stderr
+ */
+export async function recordChildSkip(
+  name: string,
+  args: readonly string[],
+  deps: SkipSource & {
+    readStdin: () => Promise<Uint8Array>;
+    stderr: { write(text: string): void };
+  },
+): Promise<void> {
+  deps.stderr.write(
+    `review-gate: REVIEW_GATE_CHILD=1 is set: this ${name} hook reviewed nothing (the variable is meant only for the reviewers review-gate starts); the skip is recorded (review-gate stats)\n`,
+  );
+  await recordHookSkip(name, args, deps, { reason: "child", value: deps.env.REVIEW_GATE_CHILD });
+}
+
+/** Build and append a gate hook's skip record; a failure is said on stderr. */
+async function recordHookSkip(
+  name: string,
+  args: readonly string[],
+  deps: SkipSource & {
+    readStdin: () => Promise<Uint8Array>;
+    stderr: { write(text: string): void };
+  },
+  why: Pick<SkipRecord, "reason" | "value">,
+): Promise<void> {
   const stdinText = new TextDecoder().decode(await deps.readStdin().catch(() => new Uint8Array()));
-  const why = { reason: "env" as const, value: deps.env.REVIEW_GATE ?? "" };
   let record: SkipRecord;
   if (name === "pre-push") {
     if (deletesOnly(stdinText)) return; // a deletion is never reviewed: nothing was skipped

@@ -68,12 +68,19 @@ export async function oldEntries(
  *
  * @param dir the folder (not recursed into)
  * @param at the clock, the age after which a file goes (ms), the period between prunes (ms), the
- *   name endings pruned (e.g. `.json`)
+ *   name endings pruned (e.g. `.json`), and `keep`: true for an old file that stays all the same
+ *   (a turn no Stop answered for: lib/store/unanswered.ts)
  * @throws Deno.errors from writing the marker or listing the folder
  */
 export async function pruneOldFiles(
   dir: string,
-  at: { now: Date; afterMs: number; everyMs: number; suffixes: readonly string[] },
+  at: {
+    now: Date;
+    afterMs: number;
+    everyMs: number;
+    suffixes: readonly string[];
+    keep?: (entry: OldEntry) => Promise<boolean>;
+  },
 ): Promise<void> {
   const marker = join(dir, ".pruned");
   const last = (await Deno.stat(marker).catch(() => null))?.mtime?.getTime() ?? 0;
@@ -84,5 +91,8 @@ export async function pruneOldFiles(
     before: at.now.getTime() - at.afterMs,
     match: (entry) => entry.isFile && at.suffixes.some((suffix) => entry.name.endsWith(suffix)),
   });
-  for (const entry of old) await Deno.remove(entry.path).catch(() => {});
+  for (const entry of old) {
+    if (await at.keep?.(entry).catch(() => true)) continue;
+    await Deno.remove(entry.path).catch(() => {});
+  }
 }

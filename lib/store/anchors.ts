@@ -6,7 +6,8 @@
  * user, where its baseline went, and the stop reads it back from any cwd. One small JSON file per
  * session under `$XDG_STATE_HOME/review-gate/anchors/` (default `~/.local/state/…`), named like the
  * session files (an untrusted id that is not a plain token is hashed), mode `0600`; files untouched
- * for 30 days are pruned at most once a day. Each is sealed with the user's key for its path
+ * for 30 days are pruned at most once a day, but the anchor of a turn no Stop answered for
+ * (lib/store/unanswered.ts). Each is sealed with the user's key for its path
  * (lib/store/sealed.ts): an anchor that does not verify is absent (named in the gate's output), so
  * a written anchor cannot send the stop to another repository's baseline.
  *
@@ -18,6 +19,7 @@ import { pruneOldFiles } from "./_prune.ts";
 import { noteUnverified, openSealed, sealJson } from "./sealed.ts";
 import { sessionFileName } from "./sessions.ts";
 import { userStateDir } from "./user_state.ts";
+import { unansweredAnchor } from "./unanswered.ts";
 
 /** What the turn's start recorded about where the session's gate lives. */
 export interface SessionAnchor {
@@ -61,6 +63,8 @@ export async function writeAnchor(
   await pruneOldFiles(dir, {
     ...{ now: anchor.now, afterMs: PRUNE_AFTER_MS, everyMs: PRUNE_EVERY_MS },
     suffixes: [".json"],
+    // the anchor of a turn no Stop answered for stays (lib/store/unanswered.ts)
+    keep: async (entry) => (await unansweredAnchor(entry.path, { state: null, env })) !== null,
   }).catch(() => {}); // best effort
 }
 

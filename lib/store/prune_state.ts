@@ -13,6 +13,8 @@
  * - a turn record a Stop holds the lock of, background-work files whose worker holds its lock, and
  *   every turn record, anchor, stop stamp and work file written within `openTurnMs` (a turn may be
  *   open: docs/design.md "Pre-push gate" "Open agent turns"), whatever the age asked for;
+ * - a turn record and its anchor whose last Stop blocked, or whose turn's work no Stop answered for
+ *   (lib/store/unanswered.ts): a resumed session's Stop reviews that work from its baseline;
  * - today's (UTC) ledger lines: the daily budget adds them up (docs/design.md "Ledger and budget");
  * - a pending push stamp younger than an hour (a pre-push hook is sealing it).
  *
@@ -41,6 +43,7 @@ import { recordsPath } from "./records.ts";
 import { RUN_LOCK } from "./run_dir.ts";
 import { workDir } from "./turn_work.ts";
 import { workLedgerPath } from "./work_ledger.ts";
+import { unansweredAnchor, unansweredRecord } from "./unanswered.ts";
 
 /** Every kind of state `prune` removes, in the order it reports them. */
 export const PRUNE_KINDS = [
@@ -75,6 +78,8 @@ export interface PruneRequest {
   jobs: readonly JobRecord[];
   /** How long after its last write a turn may still be open, ms (its files are in use till then). */
   openTurnMs: number;
+  /** Where the user's key is, to read the sealed turn records (default the process's environment). */
+  env?: Record<string, string | undefined>;
 }
 
 /** What went (or would go) of one kind. */
@@ -216,6 +221,7 @@ export async function pruneState(request: PruneRequest): Promise<PruneResult> {
       group: (e) => groupName(e, [".json", ".lock", ".claims"]),
       lock: (name) => `${name}.lock`,
       held: "a Stop of its session holds its lock",
+      inUse: (name) => unansweredRecord(join(state, "sessions", `${name}.json`), request.env),
     });
     await pruneGroups(tally, "background-work files", workDir(state), request, {
       group: (e) => groupName(e, [".poke.json", ".status.json", ".lock"]),
@@ -241,7 +247,8 @@ export async function pruneState(request: PruneRequest): Promise<PruneResult> {
     const floor = openTurnFloor(request);
     await pruneFiles(tally, "anchors", anchors, request, {
       match: (e) => e.isFile && e.name.endsWith(".json"),
-      inUse: floor,
+      inUse: async (e) =>
+        floor(e) ?? await unansweredAnchor(e.path, { state: request.state, env: request.env }),
     });
     await pruneFiles(tally, "stop stamps", anchors, request, {
       match: (e) => e.isFile && (e.name.endsWith(".stop") || e.name.endsWith(".stopped")),
@@ -268,10 +275,13 @@ async function pruneFiles(
   kind: PruneKind,
   dir: string,
   request: PruneRequest,
-  at: { match: (e: Deno.DirEntry) => boolean; inUse?: (e: Candidate) => string | null },
+  at: {
+    match: (e: Deno.DirEntry) => boolean;
+    inUse?: (e: Candidate) => string | null | Promise<string | null>;
+  },
 ): Promise<void> {
   for (const entry of await oldEntries(dir, { before: request.before, match: at.match })) {
-    const why = at.inUse?.(entry) ?? null;
+    const why = (await at.inUse?.(entry)) ?? null;
     if (why !== null) {
       tally.keep(kind, entry.path, why);
       continue;
@@ -305,6 +315,8 @@ async function pruneGroups(
     group: (e: { name: string }) => string | null;
     lock: (name: string) => string;
     held: string;
+    /** Why a group stays whatever its age (a turn no Stop answered for), else `null`. */
+    inUse?: (name: string) => Promise<string | null>;
   },
 ): Promise<void> {
   const groups = new Map<string, { paths: string[]; newest: number }>();
@@ -324,6 +336,11 @@ async function pruneGroups(
     const young = floor({ name, path: where, mtimeMs: group.newest, isDirectory: false });
     if (young !== null) {
       tally.keep(kind, where, young);
+      continue;
+    }
+    const unanswered = (await at.inUse?.(name)) ?? null;
+    if (unanswered !== null) {
+      tally.keep(kind, where, unanswered);
       continue;
     }
     const lock = await tally.lock(join(dir, at.lock(name)));

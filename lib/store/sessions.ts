@@ -219,6 +219,21 @@ export function turnStartOf(from: TurnStart, takenOver = true): TurnStart {
   };
 }
 
+/**
+ * Why a session's record must stay (pure; lib/store/unanswered.ts), or `null` when its work was answered for.
+ *
+ * @param session a verified session record
+ */
+export function unansweredReason(session: SessionState): string | null {
+  if (session.consecutiveBlocks > 0) {
+    return "its last Stop blocked and no Stop answered for the work since (a resumed session's Stop reviews it)";
+  }
+  if (session.answered === undefined) {
+    return "no Stop answered for its turn's work yet (a resumed session's Stop reviews it)";
+  }
+  return null;
+}
+
 /** Most characters of a turn's prompt kept in the session file. */
 export const MAX_PROMPT_CHARS = 16_384;
 
@@ -265,7 +280,15 @@ export type SessionRead =
   | { kind: "none" }
   | { kind: "unverified"; why: string };
 
-async function openSessionFile(
+/**
+ * Read and verify one session file at `path` (as {@linkcode writeSessionState} wrote it: the path
+ * is part of its seal).
+ *
+ * @param path the file
+ * @param env where the user's key is (default the process's environment)
+ * @returns what it holds; never throws (an unreadable file is `none`)
+ */
+export async function openSessionFile(
   path: string,
   env?: Record<string, string | undefined>,
 ): Promise<SessionRead> {
@@ -333,10 +356,15 @@ export async function writeSessionState(
   if (!/^[A-Za-z0-9_-]{1,128}\.json$/.test(name)) throw new Error(`not a session file: ${name}`);
   const path = join(dir, name);
   await writeStoreFile(path, await sealJson(session.value, `session ${path}`));
-  // records no hook wrote for PRUNE_AFTER_MS: every push and new session reads them all
+  // records no hook wrote for PRUNE_AFTER_MS: every push and new session reads them all — but a
+  // turn no Stop answered for stays (lib/store/unanswered.ts)
   await pruneOldFiles(dir, {
     ...{ now: session.now ?? new Date(), afterMs: PRUNE_AFTER_MS, everyMs: PRUNE_EVERY_MS },
     suffixes: [".json"],
+    keep: async (entry) => {
+      const read = await openSessionFile(entry.path);
+      return read.kind === "ok" && unansweredReason(read.state) !== null;
+    },
   }).catch(() => {}); // best effort
 }
 

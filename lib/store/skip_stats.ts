@@ -70,7 +70,7 @@ export function summarizeSkips(records: readonly SkipRecord[]): SkipTotals {
     }
     group.count++;
     widen(group, record.at);
-    if (record.reason === "env" && typeof record.value === "string") {
+    if (record.reason !== "disabled" && typeof record.value === "string") {
       addOnce(group.values, record.value.trim());
     }
     if (typeof record.user === "string" && record.user !== "") addOnce(group.users, record.user);

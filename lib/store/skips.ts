@@ -22,7 +22,12 @@ export type SkipReason =
   /** `REVIEW_GATE` was set to a skip value (lib/gates/hook_io.ts `reviewGateSkips`). */
   | "env"
   /** `gates.<gate>.enabled` was false in the config that applied. */
-  | "disabled";
+  | "disabled"
+  /**
+   * `REVIEW_GATE_CHILD=1` was set (the marker of the reviewers review-gate starts, which anything
+   * can set by hand: lib/gates/skip_record.ts `recordChildSkip`).
+   */
+  | "child";
 
 /** One line of `skips.jsonl` (older or hand-written lines may lack fields). */
 export interface SkipRecord {
@@ -31,7 +36,7 @@ export interface SkipRecord {
   /** The gate that skipped: `pre-push`, `claude-stop`, `codex-stop`. */
   gate: string;
   reason: SkipReason;
-  /** `env`: the value `REVIEW_GATE` had. */
+  /** `env`: the value `REVIEW_GATE` had; `child`: the value `REVIEW_GATE_CHILD` had. */
   value?: string;
   /** `disabled`: where the gate was off, in words. */
   where?: string;
@@ -86,7 +91,10 @@ export async function appendSkip(
   record: SkipRecord,
 ): Promise<string | undefined> {
   const path = skipsPath(env);
-  if (!path) return undefined; // no HOME: no per-user state at all
+  if (!path) {
+    // no per-user state folder at all: said, never silent
+    return "review-gate: could not record this skip: neither XDG_STATE_HOME nor HOME is set";
+  }
   try {
     await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true, mode: 0o700 });
     const line = new TextEncoder().encode(JSON.stringify({ via: "review-gate", ...record }) + "\n");
@@ -148,7 +156,9 @@ function parseSkip(line: string): SkipRecord | null {
   }
   if (!value || typeof value !== "object" || Array.isArray(value)) return null;
   const r = value as Record<string, unknown>;
-  if (typeof r.gate !== "string" || (r.reason !== "env" && r.reason !== "disabled")) return null;
+  if (typeof r.gate !== "string" || !["env", "disabled", "child"].includes(r.reason as string)) {
+    return null;
+  }
   if (r.at !== null && (typeof r.at !== "string" || Number.isNaN(Date.parse(r.at)))) return null;
   return value as SkipRecord;
 }

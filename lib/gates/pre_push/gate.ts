@@ -44,7 +44,12 @@ import type { CacheContext } from "./cached.ts";
 import { renderNotReviewed, renderRulesNotApplied, renderVerdict, reviewerOf } from "./messages.ts";
 import { type PushRange, type PushRangeResult, resolvePushRange } from "./range.ts";
 import { parsePushLines, type PushUpdate } from "./stdin.ts";
-import { type Advertised, rememberedRemote } from "./remote_refs.ts";
+import {
+  type Advertised,
+  type DefaultBranch,
+  rememberedDefaultBranch,
+  rememberedRemote,
+} from "./remote_refs.ts";
 import { recordDisabledPush } from "./disabled_skip.ts";
 
 /** Most ref updates reviewed (cached or by the model) in one push; the rest are NOT reviewed. */
@@ -83,6 +88,11 @@ interface Push {
   fromMemoOnly: boolean;
   /** What the remote advertises, asked at most once per push and only when a range needs it. */
   advertised: () => Promise<Advertised>;
+  /**
+   * The remote's default branch, asked at most once per push and only when a base's config loosens
+   * the gate (lib/gates/pre_push/default_branch.ts).
+   */
+  defaultBranch: () => Promise<DefaultBranch>;
   /** The updates the remote's config let through with the gate disabled (their skip record). */
   disabledByRemote: PushUpdate[];
 }
@@ -153,6 +163,7 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
     // a held user config rests on the turn records, which the push stamp's key does not hold
     fromMemoOnly: user.kind === "file" && reviewer.heldBack.length === 0,
     advertised: rememberedRemote(input.runner, repo.root, args.url || args.remote),
+    defaultBranch: rememberedDefaultBranch(input.runner, repo.root, args.url || args.remote),
     disabledByRemote: [],
   };
   let reviewed = 0;
@@ -236,6 +247,9 @@ async function gateUpdate(
   const { range } = resolved;
   const label = `${update.remoteRef} (${plural(range.commits, "commit")})`;
   const side = await rulesOf(push, range);
+  // an answer resting on the remote's default branch is asked again on every push
+  if (side.askedRemote) push.fromMemoOnly = false;
+  sayOnce(push, side.said);
   if (!side.config.gates.pre_push.enabled) {
     push.stderr.push(notReviewedLine(
       update.remoteRef,
@@ -365,6 +379,7 @@ function rulesOf(push: Push, range: PushRange): Promise<PushRules> {
       base: range.base,
       to: range.to,
       label: `the remote's commit ${short}`,
+      defaultBranch: push.defaultBranch,
     });
     push.rulesByBase.set(range.base, side);
   }
@@ -377,6 +392,15 @@ function sayNotApplied(push: Push, side: PushRules): void {
   if (fresh.length === 0) return;
   for (const item of fresh) push.saidNotApplied.add(item);
   push.stderr.push(renderRulesNotApplied({ remote: push.args.remote, items: fresh }));
+}
+
+/** Say each of `lines` (whole stderr lines) once per push. */
+function sayOnce(push: Push, lines: readonly string[]): void {
+  for (const line of lines) {
+    if (push.saidNotApplied.has(line)) continue;
+    push.saidNotApplied.add(line);
+    push.stderr.push(sanitizeForTerminal(line));
+  }
 }
 
 /** What {@linkcode reviewRange} reviews: the range, its label and memo key, its rules. */

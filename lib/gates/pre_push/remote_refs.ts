@@ -82,3 +82,73 @@ export function rememberedRemote(
   let asked: Promise<Advertised> | undefined;
   return () => asked ??= askRemote(runner, repo, url);
 }
+
+/**
+ * The remote's default branch as it answers for itself: its `HEAD`, the branch that `HEAD` names
+ * and that branch's tip. A loosening in the `.review-gate.json` of a push's base counts only when
+ * this branch has it too (lib/gates/pre_push/default_branch.ts).
+ */
+export type DefaultBranch =
+  | { ok: true; ref: string; id: string }
+  | { ok: false; reason: string };
+
+/**
+ * Ask the remote at `url` for its default branch (one `git ls-remote --symref <url> HEAD`, bounded
+ * like {@linkcode askRemote}). Only the remote's own answer counts: never a local
+ * `refs/remotes/<remote>/HEAD`, which anything can write.
+ *
+ * @param runner the subprocess seam
+ * @param repo any directory inside the repository (its config applies)
+ * @param url the URL or path pushed to (the hook's `$2`)
+ * @param timeoutMs the bound, default {@linkcode LS_REMOTE_TIMEOUT_MS}
+ * @returns the branch and its tip, or `ok: false` with a short reason (git failed or timed out, the
+ *   remote's `HEAD` is not a branch, or names one without commits); never throws for those
+ */
+export async function askDefaultBranch(
+  runner: Runner,
+  repo: string,
+  url: string,
+  timeoutMs = LS_REMOTE_TIMEOUT_MS,
+): Promise<DefaultBranch> {
+  if (url === "") return { ok: false, reason: "git named no URL for the push" };
+  const result = await runGit(runner, repo, ["ls-remote", "--symref", "--", url, "HEAD"], {
+    timeoutMs,
+    processGroup: "own",
+  }).catch((error: Error) => ({ error }));
+  if ("error" in result) return { ok: false, reason: result.error.message };
+  if (result.timedOut) {
+    return { ok: false, reason: `no answer in ${Math.round(timeoutMs / 1000)} s` };
+  }
+  if (result.code !== 0) {
+    const tail = stderrTail(result).trim().split("\n").filter(Boolean).pop();
+    return {
+      ok: false,
+      reason: tail ? `git ls-remote: ${tail}` : `git ls-remote exited ${result.code}`,
+    };
+  }
+  let ref: string | null = null;
+  let id: string | null = null;
+  // `ref: refs/heads/main<TAB>HEAD` then `<id><TAB>HEAD` (git-ls-remote(1) --symref); the pattern
+  // also matches refs ending in /HEAD, which are not the remote's HEAD
+  for (const line of new TextDecoder().decode(result.stdout).split("\n")) {
+    const [left, name] = line.split("\t");
+    if (name !== "HEAD") continue;
+    if (left.startsWith("ref: ")) ref = left.slice("ref: ".length);
+    else if (OID.test(left)) id = left;
+  }
+  if (ref === null || !ref.startsWith("refs/heads/")) {
+    return { ok: false, reason: "the remote's HEAD names no branch" };
+  }
+  if (id === null) return { ok: false, reason: `the remote's ${ref} has no commit` };
+  return { ok: true, ref, id };
+}
+
+/** {@linkcode askDefaultBranch}, asked at most once however often it is called (one push). */
+export function rememberedDefaultBranch(
+  runner: Runner,
+  repo: string,
+  url: string,
+): () => Promise<DefaultBranch> {
+  let asked: Promise<DefaultBranch> | undefined;
+  return () => asked ??= askDefaultBranch(runner, repo, url);
+}

@@ -12,7 +12,11 @@
  * `.review-gate.json` (uncommitted, or committed but not yet on the remote) may only make the push
  * stricter (lib/rules/untrusted.ts); an invalid one is ignored. What was not applied — the
  * worktree's config keys, rule files that differ from the base in the worktree or in the pushed
- * commits — is listed so the gate can say it once; the pushed edits are reviewed as code.
+ * commits — is listed so the gate can say it once; the pushed edits are reviewed as code. A key
+ * the base's file sets looser than the config without it (warn mode, the gate disabled, a higher
+ * `fail_on`…) counts only when the remote's default branch has it too
+ * (lib/gates/pre_push/default_branch.ts): a branch cut in a warn era keeps no warn mode the team
+ * took back.
  *
  * @module
  */
@@ -28,6 +32,8 @@ import type { RulesOptions } from "../../rules/options.ts";
 import { resolveRulesFrom } from "../../rules/source.ts";
 import { ignoredRepoKeys, stricterConfig } from "../../rules/untrusted.ts";
 import { heldUserConfigNote, loadWithUserConfig, type PushUserConfig } from "./user_config.ts";
+import { checkDefaultBranch } from "./default_branch.ts";
+import type { DefaultBranch } from "./remote_refs.ts";
 
 /** The rules of one ref update, read from the remote's side. */
 export interface PushRules {
@@ -40,6 +46,13 @@ export interface PushRules {
   notes: string[];
   /** What differs from the base and was not applied, for people (`src/.gitattributes (pushed)`). */
   notApplied: string[];
+  /**
+   * What the gate says once per push, whole lines: the base's loosenings the remote's default
+   * branch does not share (lib/gates/pre_push/default_branch.ts).
+   */
+  said: string[];
+  /** The remote was asked for its default branch (a push stamp must not replay this). */
+  askedRemote: boolean;
 }
 
 /** git pathspecs of every rule file (lib/rules/rule_files.ts `RULE_FILES`). */
@@ -70,6 +83,8 @@ export async function pushRulesAt(
     base: string;
     to: string;
     label: string;
+    /** Asks the remote for its default branch, at most once per push (remote_refs.ts). */
+    defaultBranch: () => Promise<DefaultBranch>;
   },
 ): Promise<PushRules> {
   const { repo, env, base } = at;
@@ -87,15 +102,25 @@ export async function pushRulesAt(
   if (user.kind === "held") {
     notes.push(heldUserConfigNote(user, onRemote.ignored).replace(/^review-gate: |\n$/g, ""));
   }
-  let config = onRemote.config;
+  const checked = await checkDefaultBranch(runner, {
+    ...{ repo, env, user, base, baseConfig: onRemote.config, label: at.label },
+    ask: at.defaultBranch,
+  });
+  const said: string[] = [];
+  if (checked.note !== null) {
+    notes.push(checked.note);
+    said.push(`review-gate: ${checked.note}\n`);
+  }
+  const fromRemote = checked.config;
+  let config = fromRemote;
   try {
     // the same user config as above: what differs is the worktree's file alone
     const worktree = await loadWithUserConfig(
       user,
       async (userText) => (await loadConfig({ root: repo.root, env, userText })).config,
     );
-    config = stricterConfig(onRemote.config, worktree.config);
-    const ignored = ignoredRepoKeys(onRemote.config, worktree.config, config);
+    config = stricterConfig(fromRemote, worktree.config);
+    const ignored = ignoredRepoKeys(fromRemote, worktree.config, config);
     if (ignored.length > 0) {
       notes.push(
         `the worktree's ${REPO_CONFIG_FILE} may only make a push stricter; ignored: ${
@@ -115,7 +140,7 @@ export async function pushRulesAt(
     if (path === REPO_CONFIG_FILE && where === "worktree") continue; // said above, key by key
     notApplied.push(`${path} (${where})`);
   }
-  return { rules, config, acks, notes, notApplied };
+  return { rules, config, acks, notes, notApplied, said, askedRemote: checked.asked };
 }
 
 /**
