@@ -253,6 +253,30 @@ async function checkCodex(
   return [...checks, await checkCodexGuard(deps.env)];
 }
 
+/** GitHub Copilot CLI: whether Copilot will run each installed hooks file of ours. */
+async function checkCopilot(
+  deps: CliDeps,
+  repo: Repo,
+  config: Config | undefined,
+): Promise<DoctorCheck[]> {
+  const { copilotHookStatuses, copilotTimeoutProblem } = await import(
+    "../install/copilot/status.ts"
+  );
+  const statuses = await copilotHookStatuses({ root: repo.root, env: deps.env });
+  if (statuses.length === 0) {
+    return [{ area: "copilot hooks", ok: false, optional: true, detail: "not installed" }];
+  }
+  return statuses.map((status): DoctorCheck => {
+    const timeout = config &&
+      copilotTimeoutProblem(status, config.gates.copilot_stop.timeout_seconds);
+    return {
+      area: `copilot hooks (${status.scope})`,
+      ok: status.runs && !timeout,
+      detail: timeout ?? status.detail,
+    };
+  });
+}
+
 /**
  * The environment switches that silently turn the gates off: `REVIEW_GATE` set to a skip value
  * (`0`, `false`, `off`, `no`) and `REVIEW_GATE_CHILD=1` (meant only for the children review-gate
@@ -309,7 +333,8 @@ async function checkConfig(
           }); provider ${config.provider}; ` +
           `pre-push ${gateState(config.gates.pre_push)}, ` +
           `claude-stop ${gateState(config.gates.claude_stop)}, ` +
-          `codex-stop ${gateState(config.gates.codex_stop)}`,
+          `codex-stop ${gateState(config.gates.codex_stop)}, ` +
+          `copilot-stop ${gateState(config.gates.copilot_stop)}`,
       },
     };
   } catch (error) {
@@ -382,6 +407,7 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
   if (repo) {
     checks.push(...await checkGitHook(deps, repo), ...await checkClaude(deps, repo, loaded));
     checks.push(...await checkCodex(deps, repo, loaded));
+    checks.push(...await checkCopilot(deps, repo, loaded));
   }
   checks.push(...checkEnvironment(deps.env));
   return checks;

@@ -14,7 +14,8 @@ const GATE_ARGUMENT = {
   kind: "tuple",
   parameters: [{
     placeholder: "gate",
-    brief: "pre-push, claude-stop, codex-stop or all (required: never all by default)",
+    brief:
+      "pre-push, claude-stop, codex-stop, copilot-stop or all (required: never all by default)",
     parse: String,
   }],
 } as const;

@@ -34,6 +34,7 @@ const GATES = {
   "pre-push": "pre_push",
   "claude-stop": "claude_stop",
   "codex-stop": "codex_stop",
+  "copilot-stop": "copilot_stop",
 } as const;
 type GateName = keyof typeof GATES;
 
@@ -46,7 +47,7 @@ type GateName = keyof typeof GATES;
 function pickGates(which: string | undefined, verb: string): GateName[] {
   if (which === "all") return Object.keys(GATES) as GateName[];
   if (which !== undefined && which in GATES) return [which as GateName];
-  const choose = "choose pre-push, claude-stop, codex-stop or all";
+  const choose = "choose pre-push, claude-stop, codex-stop, copilot-stop or all";
   if (which === undefined) {
     throw new UsageError(
       `Name the gate: ${choose} (e.g. "review-gate gate ${verb} pre-push")`,
@@ -230,12 +231,19 @@ export async function status(deps: CliDeps): Promise<void> {
   const skip = deps.env.REVIEW_GATE === "0" ? " (but REVIEW_GATE=0 skips every hook now)" : "";
   const claude = await claudeHookStatuses({ projectDir: repo.root, home: deps.env.HOME });
   const codex = await codexHookStatuses({ root: repo.root, env: deps.env });
+  const { copilotHookStatuses, copilotTimeoutProblem } = await import(
+    "../install/copilot/status.ts"
+  );
+  const copilot = await copilotHookStatuses({ root: repo.root, env: deps.env });
   const installed: Record<GateName, string> = {
     "pre-push": await prePushInstalled(deps, repo.root),
     "claude-stop": await claudeInstalled(deps, repo.root, claude),
     "codex-stop": codex.length > 0
       ? codex.map((h) => `installed in ${h.scope} hooks (${h.path}): ${h.detail}`).join("; ")
       : 'NOT installed, so it never runs (run "review-gate install --codex")',
+    "copilot-stop": copilot.length > 0
+      ? copilot.map((h) => `installed in ${h.scope} hooks (${h.path}): ${h.detail}`).join("; ")
+      : 'NOT installed, so it never runs (run "review-gate install --copilot")',
   };
   // a push reads the repository's file from the remote, never the worktree's (only stricter)
   const userSide = (await loadConfig({ env: deps.env })).config.gates.pre_push;
@@ -259,6 +267,10 @@ export async function status(deps: CliDeps): Promise<void> {
   for (const hook of codex) {
     const problem = codexTimeoutProblem(hook, config.gates.codex_stop.timeout_seconds);
     if (problem) deps.stdout.write(`WARNING: codex-stop (${hook.scope}): ${problem}\n`);
+  }
+  for (const hook of copilot) {
+    const problem = copilotTimeoutProblem(hook, config.gates.copilot_stop.timeout_seconds);
+    if (problem) deps.stdout.write(`WARNING: copilot-stop (${hook.scope}): ${problem}\n`);
   }
 }
 

@@ -92,6 +92,18 @@ export const hookRoutes: CommandRoutes = {
         "codex-work",
         "Codex PostToolUse hook: review the turn's parts while the agent works (stdin: hook payload)",
       ),
+      "copilot-prompt": plainHook(
+        "copilot-prompt",
+        "GitHub Copilot CLI UserPromptSubmit hook: record the turn's baseline (stdin: hook payload)",
+      ),
+      "copilot-stop": plainHook(
+        "copilot-stop",
+        "GitHub Copilot CLI Stop hook: review the turn's changes; block on blocking findings",
+      ),
+      "copilot-work": plainHook(
+        "copilot-work",
+        "GitHub Copilot CLI PostToolUse hook: review the turn's parts while the agent works (stdin: hook payload)",
+      ),
     },
   }),
 };

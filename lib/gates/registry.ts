@@ -19,6 +19,10 @@ const HOOKS = {
   "codex-stop": async () => (await import("./codex/door.ts")).codexStopHook,
   "codex-work": async () => (await import("./codex/door.ts")).codexWorkHook,
   "codex-worker": async () => (await import("./codex/door.ts")).codexWorkerHook,
+  "copilot-prompt": async () => (await import("./copilot/door.ts")).copilotPromptHook,
+  "copilot-stop": async () => (await import("./copilot/door.ts")).copilotStopHook,
+  "copilot-work": async () => (await import("./copilot/door.ts")).copilotWorkHook,
+  "copilot-worker": async () => (await import("./copilot/door.ts")).copilotWorkerHook,
 } as const satisfies Record<string, () => Promise<HookEntry>>;
 
 /** A hook name. */

@@ -300,5 +300,42 @@ const codexTarget: InstallTarget = {
   },
 };
 
+const copilotTarget: InstallTarget = {
+  flag: "copilot",
+  what: "the GitHub Copilot CLI hooks",
+  optIn: true,
+  async plan(install, context) {
+    const { loadConfig } = await import("../config/config.ts");
+    const { installCopilotHooks, uninstallCopilotHooks } = await import("./copilot/install.ts");
+    const { config } = await loadConfig({ root: context.repo.root, env: context.env });
+    const gate = config.gates.copilot_stop;
+    const options = {
+      root: context.repo.root,
+      env: context.env,
+      command: context.command,
+      stopPrefix: context.stopPrefix,
+      stopTimeoutSeconds: gate.timeout_seconds,
+      work: gate.enabled && gate.review_while_working,
+      dryRun: true,
+      diff: context.diff,
+    };
+    // Copilot has no per-user project file: the default scope ("local") means the user's hooks.
+    const scope = context.scope === "project" ? "project" as const : "user" as const;
+    if (install) {
+      const report = await installCopilotHooks({ ...options, scope });
+      return scope === "project" && report.actions.length
+        ? withSharedWarning(report, ".github/hooks/review-gate.json")
+        : report;
+    }
+    const scopes = context.scope ? [scope] : ["user", "project"] as const;
+    return await everyScope(scopes, (s) => uninstallCopilotHooks({ ...options, scope: s }));
+  },
+};
+
 /** Every install target, in the order they are planned, applied and printed. */
-export const INSTALL_TARGETS: readonly InstallTarget[] = [gitTarget, claudeTarget, codexTarget];
+export const INSTALL_TARGETS: readonly InstallTarget[] = [
+  gitTarget,
+  claudeTarget,
+  codexTarget,
+  copilotTarget,
+];

@@ -52,6 +52,7 @@ import { blobId } from "../../git/blob_id.ts";
 import { readUserConfigText } from "../../config/config.ts";
 import { reviewerRecord } from "./reviewer_identity.ts";
 import { otherWorktreeStates } from "./other_worktrees.ts";
+import { isBlockContinuation } from "./continuation.ts";
 
 /**
  * The turn's start: record the baseline tree and prompt of this turn, reset the block counter,
@@ -112,6 +113,10 @@ async function startTurn(input: HookInput, gate: GateContext): Promise<HookOutpu
   const ignoredAtStart = ignored && listingEntries(ignored);
   const sessionId = gate.payload.session_id;
   const previous = await readSessionState(state, sessionId);
+  // the host handing back our block's reason: the same turn goes on (lib/gates/turn/continuation.ts)
+  if (gate.door.blockReasonIsPrompt && isBlockContinuation(previous, gate.payload.prompt ?? "")) {
+    return ALLOW;
+  }
   // anchored here by an earlier prompt, yet no state: what the session did before is unknown
   const lost = !previous && (await readAnchor(input.env, sessionId))?.root === gate.repo.root;
   const fresh: TurnStart = {
@@ -344,6 +349,7 @@ async function keepPrompt(repo: Repo, input: HookInput, door: TurnDoor): Promise
   const session = await readSessionState(state, sessionId).catch(() => null);
   if (!session) return;
   const prompt = parsed.payload.prompt ?? "";
+  if (door.blockReasonIsPrompt && isBlockContinuation(session, prompt)) return;
   const prompts = session.prompt ? `${session.prompt}\n\n${prompt}` : prompt;
   // the user's prompt ends a block streak whatever the config on disk says: a cap the agent sat
   // out once must not keep every later turn allowed

@@ -71,6 +71,12 @@ export interface TurnDoor {
    */
   readonly hookTimeoutSeconds?: number;
   /**
+   * The host continues a blocked turn by sending the block's reason as a new user prompt, firing
+   * the prompt hook on it (GitHub Copilot CLI): such a prompt is the same turn going on, not the
+   * user's (lib/gates/turn/continuation.ts). Absent: every prompt is the user's.
+   */
+  readonly blockReasonIsPrompt?: boolean;
+  /**
    * Claim this stop before reviewing it, when several of our Stop hooks may run for it at once
    * (lib/gates/claude/claim.ts). Absent: every stop is reviewed.
    *

@@ -246,7 +246,7 @@ function gitFiles(
   ];
 }
 
-/** Claude Code's and Codex's settings and hooks, the repository's and the user's. */
+/** Claude Code's, Codex's and Copilot's settings and hooks, the repository's and the user's. */
 function agentFiles(
   repo: Repo,
   env: Record<string, string | undefined>,
@@ -279,6 +279,40 @@ function agentFiles(
     file(codexHome && join(codexHome, "config.toml"), "codex-config", "Codex's config", [
       "config.toml",
     ]),
+    ...copilotFiles(repo, env),
+  ];
+}
+
+/**
+ * The GitHub Copilot CLI's files that decide whether our hooks run (lib/gates/copilot/door.ts):
+ * our hooks file in the repository's `.github/hooks/` and the user's `$COPILOT_HOME/hooks/`, and
+ * the settings whose `hooks` and `disableAllHooks` apply to every hook.
+ */
+function copilotFiles(repo: Repo, env: Record<string, string | undefined>): (GuardedFile | null)[] {
+  const home = env.COPILOT_HOME || (env.HOME ? join(env.HOME, ".copilot") : undefined);
+  const hooks = ["review-gate.json", "copilot hooks"];
+  const settings = ["settings.json", "copilot settings"];
+  return [
+    file(
+      join(repo.root, ".github", "hooks", "review-gate.json"),
+      "whole",
+      "Copilot's hooks",
+      hooks,
+    ),
+    file(home && join(home, "hooks", "review-gate.json"), "whole", "Copilot's hooks", hooks),
+    file(
+      join(repo.root, ".github", "copilot", "settings.json"),
+      "whole",
+      "Copilot's settings",
+      settings,
+    ),
+    file(
+      join(repo.root, ".github", "copilot", "settings.local.json"),
+      "whole",
+      "Copilot's settings",
+      ["settings.local.json", "copilot settings"],
+    ),
+    file(home && join(home, "settings.json"), "whole", "Copilot's user settings", settings),
   ];
 }
 

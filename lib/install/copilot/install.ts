@@ -1,0 +1,152 @@
+/**
+ * Install and uninstall review-gate's GitHub Copilot CLI hooks: one file of our own,
+ * `review-gate.json`, in the user's `$COPILOT_HOME/hooks/` (default `~/.copilot`; Copilot runs
+ * those hooks in every folder) or the repository's `.github/hooks/` (run only in a folder Copilot
+ * trusts). Copilot loads every `*.json` of those folders, so the user's own hooks files and
+ * settings are never opened, let alone edited: uninstall removes our file (and the folder when
+ * install created it), leaving everything else byte for byte as it was. A file of that name
+ * without our marker is the user's: install refuses to touch it. Facts: lib/gates/copilot/door.ts.
+ *
+ * @module
+ */
+import { dirname, join } from "../../base/path.ts";
+import { ConfigError } from "../../base/errors.ts";
+import {
+  type ActionDetail,
+  applyActions,
+  type FileAction,
+  lstatOrNull,
+  readTextOrNull,
+  renderActions,
+} from "../file_actions.ts";
+import { MANAGED_MARKER } from "../git/stub.ts";
+import { buildCopilotHooksText, COPILOT_HOOKS_FILE, type CopilotScope } from "./entries.ts";
+
+/** Inputs of the Copilot installers. */
+export interface CopilotHookOptions {
+  scope: CopilotScope;
+  /** The repository root (scope `project`). */
+  root: string;
+  /** `COPILOT_HOME` and `HOME` (scope `user`). */
+  env: Record<string, string | undefined>;
+  /** Command prefix from `selfCommand()` (install only). */
+  command?: string;
+  /** Words before `command` in the Stop entry (lib/install/self_command.ts `stopScriptPrefix`). */
+  stopPrefix?: string;
+  /** Stop entry `timeout` in seconds (`gates.copilot_stop.timeout_seconds`). */
+  stopTimeoutSeconds?: number;
+  /** Add the `PostToolUse` hook of `gates.copilot_stop.review_while_working`. */
+  work?: boolean;
+  dryRun?: boolean;
+  /** How much of each file change to describe (lib/install/file_actions.ts; default: a diff). */
+  diff?: ActionDetail;
+}
+
+/** What was (or, with `dryRun`, would be) done. */
+export interface CopilotHookReport {
+  path: string;
+  actions: FileAction[];
+  /** Human summary: where, what to do next, the line diff. */
+  text: string;
+}
+
+/** `$COPILOT_HOME`, else `$HOME/.copilot` (`copilot help environment`). */
+export function copilotHome(env: Record<string, string | undefined>): string | undefined {
+  return env.COPILOT_HOME || (env.HOME ? join(env.HOME, ".copilot") : undefined);
+}
+
+/**
+ * Our hooks file in a scope.
+ *
+ * @throws {ConfigError} for scope `user` without `COPILOT_HOME` or `HOME`
+ */
+export function copilotHooksPath(
+  scope: CopilotScope,
+  options: { root: string; env: Record<string, string | undefined> },
+): string {
+  if (scope === "project") return join(options.root, ".github", "hooks", COPILOT_HOOKS_FILE);
+  const home = copilotHome(options.env);
+  if (!home) {
+    throw new ConfigError(
+      "Cannot find the Copilot CLI's home: set COPILOT_HOME or HOME, or use --scope project",
+    );
+  }
+  return join(home, "hooks", COPILOT_HOOKS_FILE);
+}
+
+/** What the user must know before Copilot runs the hooks of a scope. */
+function runNote(scope: CopilotScope): string {
+  return scope === "project"
+    ? 'Copilot runs a repository\'s .github/hooks/ only in a folder you trust: start "copilot" here and trust the folder when it asks (or run it with COPILOT_ALLOW_ALL=true, which trusts the folder). "review-gate doctor" says whether Copilot will run them.'
+    : 'Copilot runs these hooks in every folder, in the TUI and with -p; "review-gate doctor" checks them.';
+}
+
+/**
+ * Write our hooks file in the scope's hooks folder (or refresh it).
+ *
+ * @returns the report; `actions` is empty when the file already holds exactly our hooks
+ * @throws {ConfigError} when a file of that name is not ours (left untouched), or `command` is
+ *   missing
+ */
+export async function installCopilotHooks(options: CopilotHookOptions): Promise<CopilotHookReport> {
+  if (!options.command) {
+    throw new ConfigError("Cannot install the Copilot hooks without a command");
+  }
+  const path = copilotHooksPath(options.scope, options);
+  const current = await readTextOrNull(path);
+  if (current === undefined) throw new ConfigError(`Cannot read the Copilot hooks "${path}"`);
+  if (current !== null && !current.includes(MANAGED_MARKER)) {
+    throw new ConfigError(
+      `Copilot hooks "${path}" is not review-gate's (no "${MANAGED_MARKER}" in it): rename or remove it first`,
+    );
+  }
+  const text = buildCopilotHooksText(options.command, options);
+  const actions: FileAction[] = [];
+  if (text !== current) {
+    if (!(await lstatOrNull(dirname(path)))) actions.push({ op: "mkdir", path: dirname(path) });
+    actions.push({
+      op: "write",
+      path,
+      text,
+      mode: 0o644,
+      before: current,
+      why: "review-gate's UserPromptSubmit and Stop hooks, in a file of their own",
+    });
+  }
+  const notes = actions.length ? [runNote(options.scope)] : ["The hooks are already installed."];
+  return await finish(path, actions, { ...options, notes });
+}
+
+/**
+ * Remove our hooks file from the scope's hooks folder.
+ *
+ * @returns the report; `actions` is empty when it was not there
+ */
+export async function uninstallCopilotHooks(
+  options: CopilotHookOptions,
+): Promise<CopilotHookReport> {
+  if (options.scope === "user" && !copilotHome(options.env)) {
+    return {
+      path: "",
+      actions: [],
+      text: "Copilot hooks: no COPILOT_HOME or HOME, nothing to remove\n",
+    };
+  }
+  const path = copilotHooksPath(options.scope, options);
+  const current = await readTextOrNull(path);
+  const actions: FileAction[] = typeof current === "string" && current.includes(MANAGED_MARKER)
+    ? [{ op: "remove", path, before: current, why: "review-gate's own hooks file" }]
+    : [];
+  return await finish(path, actions, { ...options, notes: [] });
+}
+
+async function finish(
+  path: string,
+  actions: FileAction[],
+  options: { dryRun?: boolean; diff?: ActionDetail; notes: string[] },
+): Promise<CopilotHookReport> {
+  if (!options.dryRun) await applyActions(actions);
+  const notes = options.notes.length ? `${options.notes.join("\n")}\n` : "";
+  const rendered = renderActions(actions, { diff: options.diff });
+  return { path, actions, text: `Copilot hooks: ${path}\n${notes}${rendered}` };
+}
