@@ -12,7 +12,12 @@ import { agentMarker } from "../base/agent_env.ts";
 import { appendSkip, MAX_SKIP_REFS, type SkipRecord } from "../store/skips.ts";
 
 /** The hooks whose skip lets a change through unreviewed. */
-const GATES: ReadonlySet<string> = new Set(["pre-push", "claude-stop", "codex-stop", "copilot-stop"]);
+const GATES: ReadonlySet<string> = new Set([
+  "pre-push",
+  "claude-stop",
+  "codex-stop",
+  "copilot-stop",
+]);
 
 /** True for a hook whose skip is recorded. */
 export function isGateHook(name: string): boolean {

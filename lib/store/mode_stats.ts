@@ -12,7 +12,12 @@ import type { RecordLine } from "./records.ts";
 import { compareCodeUnits } from "../base/compare.ts";
 
 /** The gates a `mode` applies to, as the ledger names them. */
-export const MODE_GATES: readonly string[] = ["pre-push", "claude-stop", "codex-stop", "copilot-stop"];
+export const MODE_GATES: readonly string[] = [
+  "pre-push",
+  "claude-stop",
+  "codex-stop",
+  "copilot-stop",
+];
 
 /** Statuses of a review that gave a verdict (the others were NOT reviewed). */
 const VERDICTS = new Set(["approved", "needs-attention"]);
