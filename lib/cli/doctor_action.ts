@@ -309,7 +309,8 @@ async function checkConfig(
           }); provider ${config.provider}; ` +
           `pre-push ${gateState(config.gates.pre_push)}, ` +
           `claude-stop ${gateState(config.gates.claude_stop)}, ` +
-          `codex-stop ${gateState(config.gates.codex_stop)}`,
+          `codex-stop ${gateState(config.gates.codex_stop)}, ` +
+          `qwen-stop ${gateState(config.gates.qwen_stop)}`,
       },
     };
   } catch (error) {
@@ -382,6 +383,7 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
   if (repo) {
     checks.push(...await checkGitHook(deps, repo), ...await checkClaude(deps, repo, loaded));
     checks.push(...await checkCodex(deps, repo, loaded));
+    checks.push(...await (await import("./doctor_qwen.ts")).checkQwen(deps, repo, loaded));
   }
   checks.push(...checkEnvironment(deps.env));
   return checks;

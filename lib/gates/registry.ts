@@ -19,6 +19,10 @@ const HOOKS = {
   "codex-stop": async () => (await import("./codex/door.ts")).codexStopHook,
   "codex-work": async () => (await import("./codex/door.ts")).codexWorkHook,
   "codex-worker": async () => (await import("./codex/door.ts")).codexWorkerHook,
+  "qwen-prompt": async () => (await import("./qwen/door.ts")).qwenPromptHook,
+  "qwen-stop": async () => (await import("./qwen/door.ts")).qwenStopHook,
+  "qwen-work": async () => (await import("./qwen/door.ts")).qwenWorkHook,
+  "qwen-worker": async () => (await import("./qwen/door.ts")).qwenWorkerHook,
 } as const satisfies Record<string, () => Promise<HookEntry>>;
 
 /** A hook name. */
