@@ -254,6 +254,32 @@ async function checkCodex(
 }
 
 /**
+ * Qwen Code: for each settings file holding our hooks (user, project), whether Qwen Code will run
+ * them (lib/install/qwen/status.ts: `disableAllHooks`, folder trust for the project's file, the
+ * program the hooks name) and whether the installed Stop timeout covers
+ * `gates.qwen_stop.timeout_seconds`.
+ */
+async function checkQwen(
+  deps: CliDeps,
+  repo: Repo,
+  config: Config | undefined,
+): Promise<DoctorCheck[]> {
+  const { qwenHookStatuses, qwenTimeoutProblem } = await import("../install/qwen/status.ts");
+  const statuses = await qwenHookStatuses({ root: repo.root, env: deps.env });
+  if (statuses.length === 0) {
+    return [{ area: "qwen hooks", ok: false, optional: true, detail: "not installed" }];
+  }
+  return statuses.map((status): DoctorCheck => {
+    const timeout = config && qwenTimeoutProblem(status, config.gates.qwen_stop.timeout_seconds);
+    return {
+      area: `qwen hooks (${status.scope})`,
+      ok: status.runs && !timeout,
+      detail: timeout ?? status.detail,
+    };
+  });
+}
+
+/**
  * The environment switches that silently turn the gates off: `REVIEW_GATE` set to a skip value
  * (`0`, `false`, `off`, `no`) and `REVIEW_GATE_CHILD=1` (meant only for the children review-gate
  * starts; set in a user's shell it skips every hook).
@@ -383,7 +409,7 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
   if (repo) {
     checks.push(...await checkGitHook(deps, repo), ...await checkClaude(deps, repo, loaded));
     checks.push(...await checkCodex(deps, repo, loaded));
-    checks.push(...await (await import("./doctor_qwen.ts")).checkQwen(deps, repo, loaded));
+    checks.push(...await checkQwen(deps, repo, loaded));
   }
   checks.push(...checkEnvironment(deps.env));
   return checks;
