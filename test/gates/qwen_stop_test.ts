@@ -56,7 +56,26 @@ async function stop(
     env,
   });
   assert.equal(s.code, 0, s.stderr);
-  return stopDecision(s.stdout);
+  return qwenDecision(s.stdout);
+}
+
+/**
+ * The answer as Qwen Code reads it: the whole trimmed stdout through `JSON.parse` (text that does
+ * not parse becomes a mere note and the turn ends), a block only with `decision` "block" (or
+ * "deny"); our blocks always carry a reason and nothing else decides.
+ */
+function qwenDecision(stdout: string): Record<string, unknown> | null {
+  const decision = stopDecision(stdout);
+  if (decision === null) return null;
+  assert.deepEqual(JSON.parse(stdout.trim()), decision, "one JSON object, the whole stdout");
+  assert.equal(decision.continue, undefined, "continue: false would send the model back too");
+  if (decision.decision !== undefined) {
+    assert.equal(decision.decision, "block");
+    assert.ok(typeof decision.reason === "string" && decision.reason !== "", "a block's reason");
+  } else {
+    assert.equal(typeof decision.systemMessage, "string", JSON.stringify(decision));
+  }
+  return decision;
 }
 
 Deno.test("qwen Stop gate: tool follow-ups and block continuations neither restart the turn nor reset max_blocks", async (t) => {
