@@ -278,6 +278,32 @@ async function checkCopilot(
 }
 
 /**
+ * Qwen Code: for each settings file holding our hooks (user, project), whether Qwen Code will run
+ * them (lib/install/qwen/status.ts: `disableAllHooks`, folder trust for the project's file, the
+ * program the hooks name) and whether the installed Stop timeout covers
+ * `gates.qwen_stop.timeout_seconds`.
+ */
+async function checkQwen(
+  deps: CliDeps,
+  repo: Repo,
+  config: Config | undefined,
+): Promise<DoctorCheck[]> {
+  const { qwenHookStatuses, qwenTimeoutProblem } = await import("../install/qwen/status.ts");
+  const statuses = await qwenHookStatuses({ root: repo.root, env: deps.env });
+  if (statuses.length === 0) {
+    return [{ area: "qwen hooks", ok: false, optional: true, detail: "not installed" }];
+  }
+  return statuses.map((status): DoctorCheck => {
+    const timeout = config && qwenTimeoutProblem(status, config.gates.qwen_stop.timeout_seconds);
+    return {
+      area: `qwen hooks (${status.scope})`,
+      ok: status.runs && !timeout,
+      detail: timeout ?? status.detail,
+    };
+  });
+}
+
+/**
  * The environment switches that silently turn the gates off: `REVIEW_GATE` set to a skip value
  * (`0`, `false`, `off`, `no`) and `REVIEW_GATE_CHILD=1` (meant only for the children review-gate
  * starts; set in a user's shell it skips every hook).
@@ -334,7 +360,8 @@ async function checkConfig(
           `pre-push ${gateState(config.gates.pre_push)}, ` +
           `claude-stop ${gateState(config.gates.claude_stop)}, ` +
           `codex-stop ${gateState(config.gates.codex_stop)}, ` +
-          `copilot-stop ${gateState(config.gates.copilot_stop)}`,
+          `copilot-stop ${gateState(config.gates.copilot_stop)}, ` +
+          `qwen-stop ${gateState(config.gates.qwen_stop)}`,
       },
     };
   } catch (error) {
@@ -408,6 +435,7 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
     checks.push(...await checkGitHook(deps, repo), ...await checkClaude(deps, repo, loaded));
     checks.push(...await checkCodex(deps, repo, loaded));
     checks.push(...await checkCopilot(deps, repo, loaded));
+    checks.push(...await checkQwen(deps, repo, loaded));
   }
   checks.push(...checkEnvironment(deps.env));
   return checks;

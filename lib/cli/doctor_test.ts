@@ -87,7 +87,7 @@ Deno.test("runDoctor()'s config check names each gate's mode", async () => {
     );
     assert.match(
       config?.detail ?? "",
-      /pre-push enabled in block mode, claude-stop enabled in warn mode, codex-stop disabled$/,
+      /pre-push enabled in block mode, claude-stop enabled in warn mode, codex-stop disabled, qwen-stop enabled in block mode$/,
     );
   } finally {
     await Deno.remove(home, { recursive: true });

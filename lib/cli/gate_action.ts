@@ -1,6 +1,6 @@
 /**
  * The work of `review-gate gate` (lib/cli/gate.ts defines the command and loads this when it
- * runs). `gate enable|disable <pre-push|claude-stop|codex-stop|all>` (the name is required), `gate
+ * runs). `gate enable|disable <pre-push|claude-stop|codex-stop|copilot-stop|qwen-stop|all>` (the name is required), `gate
  * warn|block <…>` and `gate status`: turn the gates on and off, or between warn and block mode
  * (README "Warn first"), in config without uninstalling them. Edits keep the file's comments and formatting
  * (lib/config/edit.ts), are validated, and are written atomically (lib/base/atomic_write.ts): a symlinked config
@@ -22,7 +22,7 @@ import { ConfigError, UsageError } from "../base/errors.ts";
 import { resolveRepo } from "../git/repo.ts";
 import { writeFileAtomic } from "../base/atomic_write.ts";
 import { claudeHookStatuses, stopTimeoutProblem } from "../install/claude/status.ts";
-import { codexHookStatuses, codexTimeoutProblem } from "../install/codex/status.ts";
+import { agentHookReport } from "./agent_hook_status.ts";
 import { findEnabledPlugin } from "../install/claude/plugin.ts";
 import { prePushStatus } from "../install/git/status.ts";
 import type { CliDeps } from "./deps.ts";
@@ -35,6 +35,7 @@ const GATES = {
   "claude-stop": "claude_stop",
   "codex-stop": "codex_stop",
   "copilot-stop": "copilot_stop",
+  "qwen-stop": "qwen_stop",
 } as const;
 type GateName = keyof typeof GATES;
 
@@ -47,7 +48,7 @@ type GateName = keyof typeof GATES;
 function pickGates(which: string | undefined, verb: string): GateName[] {
   if (which === "all") return Object.keys(GATES) as GateName[];
   if (which !== undefined && which in GATES) return [which as GateName];
-  const choose = "choose pre-push, claude-stop, codex-stop, copilot-stop or all";
+  const choose = "choose pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop or all";
   if (which === undefined) {
     throw new UsageError(
       `Name the gate: ${choose} (e.g. "review-gate gate ${verb} pre-push")`,
@@ -230,20 +231,11 @@ export async function status(deps: CliDeps): Promise<void> {
   const { config, sources } = await loadConfig({ root: repo.root, env: deps.env });
   const skip = deps.env.REVIEW_GATE === "0" ? " (but REVIEW_GATE=0 skips every hook now)" : "";
   const claude = await claudeHookStatuses({ projectDir: repo.root, home: deps.env.HOME });
-  const codex = await codexHookStatuses({ root: repo.root, env: deps.env });
-  const { copilotHookStatuses, copilotTimeoutProblem } = await import(
-    "../install/copilot/status.ts"
-  );
-  const copilot = await copilotHookStatuses({ root: repo.root, env: deps.env });
+  const agents = await agentHookReport({ root: repo.root, env: deps.env }, config);
   const installed: Record<GateName, string> = {
     "pre-push": await prePushInstalled(deps, repo.root),
     "claude-stop": await claudeInstalled(deps, repo.root, claude),
-    "codex-stop": codex.length > 0
-      ? codex.map((h) => `installed in ${h.scope} hooks (${h.path}): ${h.detail}`).join("; ")
-      : 'NOT installed, so it never runs (run "review-gate install --codex")',
-    "copilot-stop": copilot.length > 0
-      ? copilot.map((h) => `installed in ${h.scope} hooks (${h.path}): ${h.detail}`).join("; ")
-      : 'NOT installed, so it never runs (run "review-gate install --copilot")',
+    ...agents.installed,
   };
   // a push reads the repository's file from the remote, never the worktree's (only stricter)
   const userSide = (await loadConfig({ env: deps.env })).config.gates.pre_push;
@@ -264,14 +256,7 @@ export async function status(deps: CliDeps): Promise<void> {
     const problem = stopTimeoutProblem(hook, config.gates.claude_stop.timeout_seconds);
     if (problem) deps.stdout.write(`WARNING: claude-stop (${hook.scope}): ${problem}\n`);
   }
-  for (const hook of codex) {
-    const problem = codexTimeoutProblem(hook, config.gates.codex_stop.timeout_seconds);
-    if (problem) deps.stdout.write(`WARNING: codex-stop (${hook.scope}): ${problem}\n`);
-  }
-  for (const hook of copilot) {
-    const problem = copilotTimeoutProblem(hook, config.gates.copilot_stop.timeout_seconds);
-    if (problem) deps.stdout.write(`WARNING: copilot-stop (${hook.scope}): ${problem}\n`);
-  }
+  for (const line of agents.warnings) deps.stdout.write(line);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * `review-gate hook pre-push <remote> <url>`, `hook claude-prompt|claude-stop|claude-guard|claude-work`,
- * `hook codex-prompt|codex-stop|codex-work`: the entry points git, Claude Code and Codex call (the
- * background workers, `claude-worker` and `codex-worker`, are started by the tool hooks, never by
+ * `hook codex-prompt|codex-stop|codex-work`, `hook qwen-prompt|qwen-stop|qwen-work`: the entry
+ * points git, Claude Code, Codex and Qwen Code call (the background workers, `claude-worker`,
+ * `codex-worker` and `qwen-worker`, are started by the tool hooks, never by
  * a user, and are left out of help). `main.ts` sends
  * a plain hook call straight to lib/gates/run_hook.ts without loading this file or the parser (the
  * fast path, lib/cli/fast_hook.ts); `--help` and a call the fast path does not take go through the
@@ -103,6 +104,18 @@ export const hookRoutes: CommandRoutes = {
       "copilot-work": plainHook(
         "copilot-work",
         "GitHub Copilot CLI PostToolUse hook: review the turn's parts while the agent works (stdin: hook payload)",
+      ),
+      "qwen-prompt": plainHook(
+        "qwen-prompt",
+        "Qwen Code UserPromptSubmit hook: record the turn's baseline (stdin: hook payload)",
+      ),
+      "qwen-stop": plainHook(
+        "qwen-stop",
+        "Qwen Code Stop hook: review the turn's changes; block on blocking findings",
+      ),
+      "qwen-work": plainHook(
+        "qwen-work",
+        "Qwen Code PostToolUse hook: review the turn's parts while the agent works (stdin: hook payload)",
       ),
     },
   }),

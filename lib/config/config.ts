@@ -82,6 +82,8 @@ export interface Config {
     codex_stop: TurnGateSettings;
     /** The GitHub Copilot CLI Stop gate: the same turn gate behind Copilot's hooks. */
     copilot_stop: TurnGateSettings;
+    /** The Qwen Code Stop gate: the same turn gate behind Qwen Code's hooks. */
+    qwen_stop: TurnGateSettings;
   };
 }
 
@@ -165,6 +167,17 @@ export const DEFAULT_CONFIG: Config = {
       background_call_seconds: 30,
     },
     copilot_stop: {
+      enabled: true,
+      mode: "block",
+      on_error: "allow",
+      on_partial: "allow",
+      max_blocks: 3,
+      timeout_seconds: 300,
+      review_while_working: false,
+      max_background_calls: 16,
+      background_call_seconds: 30,
+    },
+    qwen_stop: {
       enabled: true,
       mode: "block",
       on_error: "allow",

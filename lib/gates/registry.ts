@@ -23,6 +23,10 @@ const HOOKS = {
   "copilot-stop": async () => (await import("./copilot/door.ts")).copilotStopHook,
   "copilot-work": async () => (await import("./copilot/door.ts")).copilotWorkHook,
   "copilot-worker": async () => (await import("./copilot/door.ts")).copilotWorkerHook,
+  "qwen-prompt": async () => (await import("./qwen/door.ts")).qwenPromptHook,
+  "qwen-stop": async () => (await import("./qwen/door.ts")).qwenStopHook,
+  "qwen-work": async () => (await import("./qwen/door.ts")).qwenWorkHook,
+  "qwen-worker": async () => (await import("./qwen/door.ts")).qwenWorkerHook,
 } as const satisfies Record<string, () => Promise<HookEntry>>;
 
 /** A hook name. */

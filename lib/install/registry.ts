@@ -332,10 +332,47 @@ const copilotTarget: InstallTarget = {
   },
 };
 
+const qwenTarget: InstallTarget = {
+  flag: "qwen",
+  what: "the Qwen Code hooks",
+  optIn: true,
+  async plan(install, context) {
+    const { loadConfig } = await import("../config/config.ts");
+    const { BACKUP_SUFFIX, installQwenHooks, qwenSettingsPath, uninstallQwenHooks } = await import(
+      "./qwen/install.ts"
+    );
+    const { config } = await loadConfig({ root: context.repo.root, env: context.env });
+    const root = context.projectDir ?? context.repo.root;
+    const options = {
+      root,
+      env: context.env,
+      command: context.command,
+      stopPrefix: context.stopPrefix,
+      stopTimeoutSeconds: config.gates.qwen_stop.timeout_seconds,
+      work: config.gates.qwen_stop.enabled && config.gates.qwen_stop.review_while_working,
+      dryRun: true,
+      diff: context.diff,
+    };
+    // Qwen Code has no per-user project file: the default scope ("local") means the user's.
+    const scope = context.scope === "project" ? "project" as const : "user" as const;
+    // the shared project settings file is committed; its backup is the user's own copy
+    const backup = qwenSettingsPath("project", { root, env: context.env }) + BACKUP_SUFFIX;
+    if (install) {
+      const report = await installQwenHooks({ ...options, scope });
+      if (scope !== "project" || report.actions.length === 0) return report;
+      return { ...withSharedWarning(report, ".qwen/settings.json"), personal: [backup] };
+    }
+    const scopes = context.scope ? [scope] : ["user", "project"] as const;
+    const plan = await everyScope(scopes, (s) => uninstallQwenHooks({ ...options, scope: s }));
+    return { ...plan, personal: scopes.includes("project") ? [backup] : [] };
+  },
+};
+
 /** Every install target, in the order they are planned, applied and printed. */
 export const INSTALL_TARGETS: readonly InstallTarget[] = [
   gitTarget,
   claudeTarget,
   codexTarget,
   copilotTarget,
+  qwenTarget,
 ];

@@ -1,7 +1,7 @@
 /**
- * The agent session the hook contract tests script (Claude Code and Codex): the model writes a
+ * The agent session the hook contract tests script (Claude Code, Codex and Qwen Code): the model writes a
  * `half()` that doubles its input, the gate's review blocks on that line, the model fixes it and the
- * next review approves. Shared texts, the reviewer's answers, and running `codex exec` on it.
+ * next review approves. Shared texts, the reviewer's answers, and running `codex exec` and `qwen -p` on it.
  *
  * @module
  */
@@ -65,6 +65,38 @@ export async function runCodexSession(
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode("Add a half() helper in src/half.ts."));
   await writer.close();
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone */ }
+  }, timeoutMs);
+  const out = await child.output().finally(() => clearTimeout(timer));
+  const d = new TextDecoder();
+  return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
+}
+
+/**
+ * Run the real `qwen -p <prompt> --yolo -o json` in `repo` (Qwen Code's headless mode, every tool
+ * allowed), killed after `timeoutMs` milliseconds.
+ *
+ * @param prompt the user's prompt (default: the half() session's)
+ * @returns the exit code and decoded output
+ */
+export async function runQwenSession(
+  repo: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+  prompt = "Add a half() helper in src/half.ts.",
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = new Deno.Command(findCli("qwen")!, {
+    args: ["-p", prompt, "--yolo", "-o", "json"],
+    cwd: repo,
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
   const timer = setTimeout(() => {
     try {
       child.kill("SIGKILL");

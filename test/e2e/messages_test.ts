@@ -35,7 +35,10 @@ Deno.test("messages: one prefix, close suggestions only, a chmod hint, a require
     assert.match(gate.stderr, /Unknown gate "pre-pus" \(did you mean "pre-push"\?\): choose/);
     const nameless = await runCli(sandbox, ["gate", "disable"]);
     assert.equal(nameless.code, 2);
-    assert.match(nameless.stderr, /Name the gate: choose pre-push, claude-stop, codex-stop or all/);
+    assert.match(
+      nameless.stderr,
+      /Name the gate: choose pre-push, claude-stop, codex-stop, qwen-stop or all/,
+    );
     const help = await runCli(sandbox, ["gate", "disable", "--help"]);
     assert.match(help.stdout, /review-gate gate disable \[--user\] <gate>\n/);
 

@@ -3,7 +3,7 @@
  * decides, and their fingerprints (for lib/gates/turn/guard.ts). A turn's change is baseline tree →
  * current tree, which never shows the user's review-gate config, the git hooks and `.git/config`
  * (`core.hooksPath`), git-ignored agent settings (`.claude/settings.local.json`) or the user's
- * Claude Code and Codex settings. The turn's start records, per file, a cheap stat fingerprint
+ * Claude Code, Codex and Qwen Code settings. The turn's start records, per file, a cheap stat fingerprint
  * (size, mtime, inode, ctime) and a digest of the part that matters; the stop stats again and reads only
  * a file whose stat changed, so a turn that touched none of them costs a dozen `stat` calls.
  *
@@ -37,6 +37,7 @@ export type GuardKind =
   | "whole"
   | "claude-settings"
   | "codex-config"
+  | "qwen-settings"
   | "git-config"
   | "program"
   | "listing";
@@ -175,7 +176,9 @@ export function guardedFiles(
     ...agentFiles(repo, env),
   ];
   const hookFiles = files.flatMap((f) =>
-    f && (f.kind === "claude-settings" || f.what === "Codex's hooks" || f.what === PRE_PUSH)
+    f &&
+      (f.kind === "claude-settings" || f.kind === "qwen-settings" || f.what === "Codex's hooks" ||
+        f.what === PRE_PUSH)
       ? [f.path]
       : []
   );
@@ -280,6 +283,7 @@ function agentFiles(
       "config.toml",
     ]),
     ...copilotFiles(repo, env),
+    ...qwenFiles(repo, env),
   ];
 }
 
@@ -316,6 +320,31 @@ function copilotFiles(repo: Repo, env: Record<string, string | undefined>): (Gua
   ];
 }
 
+/**
+ * Qwen Code's settings, the project's and the user's (`$QWEN_HOME`, default `~/.qwen`), and the
+ * user's `trustedFolders.json`, which decides whether the project's hooks load
+ * (lib/gates/qwen/door.ts).
+ */
+function qwenFiles(repo: Repo, env: Record<string, string | undefined>): (GuardedFile | null)[] {
+  const qwenHome = env.QWEN_HOME || (env.HOME ? join(env.HOME, ".qwen") : undefined);
+  const names = ["settings.json", "qwen settings"];
+  return [
+    file(join(repo.root, ".qwen", "settings.json"), "qwen-settings", "Qwen Code's settings", names),
+    file(
+      qwenHome && join(qwenHome, "settings.json"),
+      "qwen-settings",
+      "Qwen Code's user settings",
+      names,
+    ),
+    file(
+      env.QWEN_CODE_TRUSTED_FOLDERS_PATH || (qwenHome && join(qwenHome, "trustedFolders.json")),
+      "whole",
+      "Qwen Code's trusted folders",
+      ["trustedfolders.json", "trusted folders"],
+    ),
+  ];
+}
+
 function file(
   path: string | null | undefined,
   kind: GuardKind,
@@ -348,6 +377,8 @@ async function contentDigest(guarded: GuardedFile): Promise<string> {
   switch (guarded.kind) {
     case "claude-settings":
       return await sha256Hex(JSON.stringify(await claudeRelevant(text)));
+    case "qwen-settings":
+      return await sha256Hex(JSON.stringify(await qwenRelevant(text)));
     case "codex-config":
       return await sha256Hex(
         text.split("\n").filter((l) => /hooks|features|notify/.test(l)).join("\n"),
@@ -381,6 +412,23 @@ async function claudeRelevant(text: string): Promise<unknown> {
   if (typeof value !== "object" || value === null) return text;
   const { hooks, env, disableAllHooks, enabledPlugins } = value;
   return { hooks, env, disableAllHooks, enabledPlugins };
+}
+
+/**
+ * The keys of a Qwen Code settings file that decide whether our hooks run: `hooks`,
+ * `disableAllHooks` and `security.folderTrust` (Qwen Code itself writes others, such as `$version`
+ * and the model).
+ */
+async function qwenRelevant(text: string): Promise<unknown> {
+  const { parse } = await import("jsonc-parser");
+  const value = parse(text, [], { allowTrailingComma: true }) ?? null;
+  if (typeof value !== "object" || value === null) return text;
+  const { hooks, disableAllHooks, security } = value as Record<string, unknown>;
+  return {
+    hooks,
+    disableAllHooks,
+    folderTrust: (security as { folderTrust?: unknown })?.folderTrust,
+  };
 }
 
 /**
