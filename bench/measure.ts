@@ -41,6 +41,8 @@ export interface Measurement {
   maxRssMb: number;
   /** stdout of every measured run (text). */
   outputs: string[];
+  /** stderr of every measured run (text): a row may require them empty (a quiet run). */
+  errors: string[];
 }
 
 /**
@@ -90,6 +92,7 @@ export async function measureInterleaved(
   const results = requests.map(() => ({
     samplesMs: [] as number[],
     outputs: [] as string[],
+    errors: [] as string[],
     rss: 0,
   }));
   for (const request of requests) {
@@ -99,9 +102,10 @@ export async function measureInterleaved(
   for (let round = 0; round < rounds; round++) {
     for (const [n, request] of requests.entries()) {
       if (round >= request.runs) continue;
-      const { ms, rssKb, stdout } = await runOnce(request);
+      const { ms, rssKb, stdout, stderr } = await runOnce(request);
       results[n].samplesMs.push(ms);
       results[n].outputs.push(stdout);
+      results[n].errors.push(stderr);
       results[n].rss = Math.max(results[n].rss, rssKb);
     }
   }
@@ -110,12 +114,13 @@ export async function measureInterleaved(
     samplesMs: r.samplesMs,
     maxRssMb: r.rss / 1024,
     outputs: r.outputs,
+    errors: r.errors,
   }));
 }
 
 async function runOnce(
   request: MeasureRequest,
-): Promise<{ ms: number; rssKb: number; stdout: string }> {
+): Promise<{ ms: number; rssKb: number; stdout: string; stderr: string }> {
   const command = new Deno.Command(GNU_TIME, {
     args: ["-f", "%e %M", "-o", request.timeFile, ...request.cmd],
     cwd: request.cwd,
@@ -138,5 +143,6 @@ async function runOnce(
     throw new Error(`"${request.cmd.join(" ")}" exited ${out.code} in ${request.cwd}:\n${tail}`);
   }
   const { maxRssKb } = parseTimeOutput(await Deno.readTextFile(request.timeFile));
-  return { ms, rssKb: maxRssKb, stdout: new TextDecoder().decode(out.stdout) };
+  const text = new TextDecoder();
+  return { ms, rssKb: maxRssKb, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
 }

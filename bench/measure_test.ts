@@ -70,7 +70,11 @@ Deno.test("measureInterleaved() runs every warm-up first, then one run of each p
   const dir = await Deno.makeTempDir({ prefix: "review-gate-bench-test-" });
   try {
     const log = `${dir}/log`;
-    const step = (name: string) => ["sh", "-c", `echo ${name} >> "${log}"; echo ${name}`];
+    const step = (name: string) => [
+      "sh",
+      "-c",
+      `echo ${name} >> "${log}"; echo ${name}; echo ${name}-said >&2`,
+    ];
     const [a, b] = await measureInterleaved([
       { cmd: step("a"), cwd: dir, runs: 3, warmup: 1, timeFile: `${dir}/t` },
       { cmd: step("b"), cwd: dir, runs: 2, warmup: 1, timeFile: `${dir}/t` },
@@ -79,6 +83,8 @@ Deno.test("measureInterleaved() runs every warm-up first, then one run of each p
     assert.equal(order, "ab" + "ab" + "ab" + "a"); // warm-ups, then rounds
     assert.deepEqual([a.samplesMs.length, b.samplesMs.length], [3, 2]);
     assert.deepEqual(b.outputs, ["b\n", "b\n"]);
+    // what each measured run said on stderr is kept: a row can require its runs to be quiet
+    assert.deepEqual(b.errors, ["b-said\n", "b-said\n"]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

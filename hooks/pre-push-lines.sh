@@ -48,7 +48,7 @@ review_gate_deletion() {
 
 # review_gate_skip_push <remote>: the skip record of a push whose ref lines are in $lines (git
 # runs the hook in the worktree's root: its directory, and GIT_DIR when git set it, name the
-# repository; `stats` resolves them).
+# repository; `stats` resolves them), and one stderr line saying the push was NOT reviewed.
 # shellcheck disable=SC2154 # review_gate_json is set by review_gate_json (hooks/skip-record.sh)
 review_gate_skip_push() {
   rgp_members=
@@ -96,5 +96,10 @@ review_gate_skip_push() {
   done
   rgp_members="$rgp_members]"
   [ "$rgp_count" -le 20 ] || rgp_members="$rgp_members,\"moreRefs\":$((rgp_count - 20))"
-  review_gate_skip pre-push "$rgp_members"
+  # one line on stderr (printf only: the shell path stays fast), never silence on a skipped push
+  if review_gate_skip pre-push "$rgp_members"; then
+    printf 'review-gate: REVIEW_GATE is off: this push was NOT reviewed; the skip is recorded (review-gate stats)\n' >&2
+  else
+    printf 'review-gate: REVIEW_GATE is off: this push was NOT reviewed; the skip could not be recorded\n' >&2
+  fi
 }

@@ -40,13 +40,14 @@ review_gate_switched_off() {
 }
 
 # review_gate_skip <gate> <members>: appends {"at":…,"gate":…,"reason":"env","value":…,<members>,
-# "user":…,"via":"hook"} — <members> are JSON members, each with its comma before it.
+# "user":…,"via":"hook"} — <members> are JSON members, each with its comma before it. Returns 0
+# when the line was written, 1 when it was not (no state folder, or it cannot be written).
 review_gate_skip() {
   rgs_dir=${XDG_STATE_HOME:-}
   if [ -z "$rgs_dir" ]; then
     if [ -z "${HOME:-}" ]; then
       printf 'review-gate: could not record this skip: neither XDG_STATE_HOME nor HOME is set\n' >&2
-      return 0
+      return 1
     fi
     rgs_dir=$HOME/.local/state
   fi
@@ -61,7 +62,10 @@ review_gate_skip() {
   review_gate_json "${USER:-${LOGNAME:-}}"
   rgs_line="$rgs_line,\"user\":$review_gate_json,\"via\":\"hook\"}"
   umask 077
-  { [ -d "$rgs_dir" ] || mkdir -p "$rgs_dir"; } 2>/dev/null &&
-    { printf '%s\n' "$rgs_line" >>"$rgs_dir/skips.jsonl"; } 2>/dev/null ||
-    printf 'review-gate: could not record this skip in %s\n' "$rgs_dir/skips.jsonl" >&2
+  if { [ -d "$rgs_dir" ] || mkdir -p "$rgs_dir"; } 2>/dev/null &&
+    { printf '%s\n' "$rgs_line" >>"$rgs_dir/skips.jsonl"; } 2>/dev/null; then
+    return 0
+  fi
+  printf 'review-gate: could not record this skip in %s\n' "$rgs_dir/skips.jsonl" >&2
+  return 1
 }

@@ -287,7 +287,8 @@ function modesLine(config: Config, userMode: GateMode): string {
 async function prePushInstalled(deps: CliDeps, root: string): Promise<string> {
   const hook = await prePushStatus(deps.runner, root);
   if (!hook.installed) {
-    return `NOT installed, so it never runs: ${hook.detail}; run "review-gate install --git"`;
+    // said once: the status's own detail begins "not installed" too
+    return `NOT installed, so it never runs (git runs hooks from "${hook.hooksDir}"; run "review-gate install --git")`;
   }
   return hook.runs ? hook.detail : `installed but NOT run: ${hook.detail}`;
 }

@@ -209,3 +209,21 @@ Deno.test("gate warn --user applies to pushes at once, and names a repository fi
     await repo.cleanup();
   }
 });
+
+Deno.test("gate status says each gate that is not installed once: NOT installed, where git looks, how to install", async () => {
+  const repo = await makeTestRepo({ "a.ts": "export const a = 1;\n" });
+  try {
+    const status = await gate(repo.root, ["status"]);
+    for (
+      const line of status.split("\n").filter((l) => /^(pre-push|claude-stop|codex-stop):/.test(l))
+    ) {
+      assert.equal(line.match(/not installed/gi)?.length, 1, line);
+    }
+    assert.match(
+      status,
+      /^pre-push: enabled; NOT installed, so it never runs \(git runs hooks from ".*\/\.git\/hooks"; run "review-gate install --git"\)$/m,
+    );
+  } finally {
+    await repo.cleanup();
+  }
+});

@@ -85,13 +85,14 @@ export async function act(install: boolean, flags: InstallFlags, deps: CliDeps):
       text: `directories install created\n${renderActions(rmdirs)}`,
     });
   }
-  const prefix = flags.dryRun ? "(dry run: nothing written)\n" : "";
+  // a dry run says so once, above every target's report
+  if (flags.dryRun) deps.stdout.write("(dry run: nothing written)\n");
   if (!flags.dryRun) {
     for (const report of reports) await applyActions(report.actions);
     if (install) await recordCreatedDirs(statePath, planned);
     else await pruneCreatedDirs(statePath);
   }
-  for (const report of reports) deps.stdout.write(`${prefix}${report.text.trimEnd()}\n`);
+  for (const report of reports) deps.stdout.write(`${report.text.trimEnd()}\n`);
   if (flags.dryRun) {
     if (flags.diff !== true && planned.some((a) => a.op === "write")) {
       deps.stdout.write("(add --diff to see each change line by line)\n");

@@ -43,3 +43,32 @@ Deno.test("transientExec() names a Deno inside npx's cache, not an installed one
   assert.equal(transientExec("/opt/homebrew/bin/deno"), false);
   assert.equal(transientExec("/home/u/src/my_npx_tools/deno"), false);
 });
+
+Deno.test("uninstall --dry-run says dry run once, not once per target", async () => {
+  const repo = await makeTestRepo({ "a.txt": "x\n" });
+  try {
+    const out: string[] = [];
+    const deps: CliDeps = {
+      cwd: repo.root,
+      env: { HOME: join(repo.root, ".home"), PATH: "/usr/bin:/bin" },
+      stdout: { isTerminal: false, write: (t) => void out.push(t) },
+      stderr: { isTerminal: false, write: () => {} },
+      readStdin: () => Promise.resolve(new Uint8Array()),
+      runner: runProcess,
+      now: () => new Date(),
+      signal: new AbortController().signal,
+      self: { execPath: "/usr/local/bin/review-gate" },
+    };
+    await act(true, { git: true }, deps);
+    out.length = 0;
+    await act(false, { dryRun: true }, deps);
+    const text = out.join("");
+    assert.equal(text.match(/dry run/g)?.length, 1, text);
+    assert.ok(text.startsWith("(dry run: nothing written)\n"), text);
+    assert.match(text, /^git pre-push hook/m);
+    assert.match(text, /^Claude settings/m);
+    assert.ok(await Deno.stat(join(repo.root, ".git", "hooks", "pre-push")), "nothing removed");
+  } finally {
+    await repo.cleanup();
+  }
+});

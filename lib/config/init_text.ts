@@ -4,12 +4,12 @@
  * point your editor at it), the provider set, and the keys a team changes first written out as
  * comments holding their defaults — uncommented as they stand they change nothing, so the file
  * never pins a default that a later version may improve. Every value shown comes from
- * {@linkcode DEFAULT_CONFIG}.
+ * {@linkcode DEFAULT_CONFIG}, and the providers listed from the registry (lib/providers/registry.ts).
  *
  * @module
  */
 import schema from "../../schemas/config.schema.json" with { type: "json" };
-import type { ProviderName } from "../providers/registry.ts";
+import { PROVIDER_NAMES, type ProviderName } from "../providers/registry.ts";
 import { DEFAULT_CONFIG } from "./config.ts";
 
 /** The `$schema` an initialised config names: the config schema's `$id`. */
@@ -33,7 +33,7 @@ export function initConfigText(provider: ProviderName = DEFAULT_CONFIG.provider)
 {
   "$schema": ${v(CONFIG_SCHEMA_ID)},
 
-  // which coding-agent CLI reviews the change: claude | codex | vibe
+  // which coding-agent CLI reviews the change: ${PROVIDER_NAMES.join(" | ")}
   "provider": ${v(provider)},
   // "model": "…", // the provider's own default when absent
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import schema from "../../schemas/config.schema.json" with { type: "json" };
 import { DEFAULT_CONFIG, mergeLayers, parseConfigText } from "./config.ts";
 import { CONFIG_SCHEMA_ID, initConfigText } from "./init_text.ts";
+import { PROVIDER_NAMES } from "../providers/registry.ts";
 
 /** The text with every commented setting line uncommented (explanations stay comments). */
 function uncommented(text: string): string {
@@ -29,4 +30,12 @@ Deno.test("init's commented settings, uncommented as they stand, validate and ar
   // model and instructions are examples, not defaults
   const { model: _model, instructions: _instructions, ...rest } = layer;
   assert.deepEqual(mergeLayers(DEFAULT_CONFIG, rest), DEFAULT_CONFIG);
+});
+
+Deno.test("init's provider comment lists every registered provider", () => {
+  const comment = initConfigText().split("\n").find((l) => l.includes("which coding-agent CLI"));
+  assert.equal(
+    comment,
+    `  // which coding-agent CLI reviews the change: ${PROVIDER_NAMES.join(" | ")}`,
+  );
 });

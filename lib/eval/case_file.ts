@@ -36,6 +36,12 @@ export async function parseCaseFile(text: string, label: string): Promise<CaseFi
   const file = value as CaseFile;
   if ("defects" in file.oracle) {
     for (const [i, defect] of file.oracle.defects.entries()) {
+      const problem = treePathProblem(defect.file);
+      if (problem) {
+        throw new UsageError(
+          `Invalid ${label}: "oracle.defects.${i}.file" ${problem}: it must be a path inside the case's tree, relative to its root ("src/a.ts")`,
+        );
+      }
       if (defect.line_end < defect.line_start) {
         throw new UsageError(
           `Invalid ${label}: "oracle.defects.${i}" ends at line ${defect.line_end}, before its line_start ${defect.line_start}`,
@@ -44,4 +50,24 @@ export async function parseCaseFile(text: string, label: string): Promise<CaseFi
     }
   }
   return file;
+}
+
+/**
+ * Why a defect's file is not a plain path inside the case's tree, or `undefined` when it is one:
+ * relative, `/`-separated, no `.`, `..` or empty segment, no `.git`, no backslash or control
+ * character. Checked on the text alone — nothing is read — so an oracle naming
+ * `../../etc/shadow` or `/dev/stdin` is refused before any file is opened.
+ *
+ * @param path the defect's `file`
+ */
+export function treePathProblem(path: string): string | undefined {
+  if (path.startsWith("/")) return "is absolute";
+  // deno-lint-ignore no-control-regex -- control characters are what is refused here
+  if (/[\\\x00-\x1f\x7f]/.test(path)) return "holds a backslash or a control character";
+  const segments = path.split("/");
+  if (segments.some((s) => s === "" || s === "." || s === "..")) {
+    return 'has an empty, "." or ".." segment';
+  }
+  if (segments.some((s) => s.toLowerCase() === ".git")) return "is inside .git";
+  return undefined;
 }

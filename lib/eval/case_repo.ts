@@ -147,15 +147,24 @@ async function checkOracle(
   changed: ReadonlyMap<string, readonly LineRange[]>,
 ): Promise<string[]> {
   const notes: string[] = [];
+  const realRoot = await Deno.realPath(root);
   for (const d of evalCase.defects) {
-    let bytes: Uint8Array;
-    try {
-      bytes = await Deno.readFile(join(root, d.file));
-    } catch {
+    // the oracle's path is plain (lib/eval/case_file.ts), but a patch can make any part of it a
+    // symlink: only a regular file whose real path is inside the case's tree is read
+    const path = join(root, d.file);
+    const real = await Deno.realPath(path).catch(() => null);
+    if (real === null) {
       throw new UsageError(
         `Eval case "${evalCase.id}": its defect's file "${d.file}" is not in the tree after the change`,
       );
     }
+    const info = real.startsWith(`${realRoot}/`) ? await Deno.lstat(path) : null;
+    if (!info?.isFile) {
+      throw new UsageError(
+        `Eval case "${evalCase.id}": its defect's file "${d.file}" is not a regular file in the tree after the change (a symlink, or under one)`,
+      );
+    }
+    const bytes = await Deno.readFile(path);
     const lines = countTextLines(bytes);
     if (d.line_end > lines) {
       throw new UsageError(

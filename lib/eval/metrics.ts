@@ -47,6 +47,24 @@ export function spreadText(spread: SpreadOf, key: SpreadKey): string {
   return `${show(spread.min)}–${show(spread.max)} (sd ${stdev})`;
 }
 
+/**
+ * The cost cell: what the providers reported, "not reported" when none did, and the bundled fake's
+ * runs named apart — their cost is made up, never money (lib/providers/bundled_fake.ts).
+ */
+function costCell(s: Scores): string {
+  const fake = s.fakeRuns;
+  if (s.costUsd === null) {
+    return fake > 0 ? "fake (the bundled fake's made-up cost, not counted)" : "not reported";
+  }
+  const notes = [
+    ...(s.costReported < s.runs ? [`${s.costReported} of ${s.runs} runs reported`] : []),
+    ...(fake > 0 ? [`${fake} by the bundled fake not counted`] : []),
+  ];
+  return `${usd(s.costUsd)} (${usd(s.costPerCase ?? 0)}/case${
+    notes.map((n) => `, ${n}`).join("")
+  })`;
+}
+
 /** The summary's rows, in order. */
 export const METRIC_ROWS: readonly MetricRow[] = [
   {
@@ -109,12 +127,7 @@ export const METRIC_ROWS: readonly MetricRow[] = [
   },
   {
     label: "cost",
-    cell: (s) =>
-      s.costUsd === null
-        ? "not reported"
-        : `${usd(s.costUsd)} (${usd(s.costPerCase ?? 0)}/case${
-          s.costReported < s.runs ? `, ${s.costReported} of ${s.runs} runs reported` : ""
-        })`,
+    cell: costCell,
   },
   {
     label: "review time per case",

@@ -37,7 +37,13 @@ export interface RunResult {
   model?: string;
   inputTokens?: number;
   outputTokens?: number;
+  /** The cost the provider reported, USD (never the bundled fake's: see `fake`). */
   costUsd?: number;
+  /**
+   * The bundled fake provider answered (lib/providers/bundled_fake.ts): its cost is made up, so
+   * it is left out of `costUsd` and never counted as spend nor by `--budget`.
+   */
+  fake?: boolean;
   /** The review's own time (the run record's), ms. */
   reviewMs: number;
   /** The eval's time for the run, the review and its scoring together, ms. */
@@ -92,6 +98,8 @@ export interface Scores {
   costPerCase: number | null;
   /** Runs that reported a cost. */
   costReported: number;
+  /** Runs the bundled fake answered: their made-up cost is not in `costUsd`. */
+  fakeRuns: number;
   /** The review's time per run, ms. */
   reviewMs: Timing | null;
 }

@@ -97,7 +97,12 @@ export async function runCase(
       ...(record.usage?.outputTokens !== undefined
         ? { outputTokens: record.usage.outputTokens }
         : {}),
-      ...(record.costUsd !== undefined ? { costUsd: record.costUsd } : {}),
+      // the bundled fake's cost is made up: never summed as spend (lib/providers/bundled_fake.ts)
+      ...(record.fakeProvider
+        ? { fake: true }
+        : record.costUsd !== undefined
+        ? { costUsd: record.costUsd }
+        : {}),
       reviewMs: record.durationMs,
       wallMs: performance.now() - started,
     };

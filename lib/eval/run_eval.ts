@@ -185,7 +185,12 @@ function notesOf(
 ): string[] {
   const notes = prepared.flatMap((p) => p.repo.notes);
   if (options.budgetUsd !== undefined) {
-    const unpriced = columns.filter((_, i) => result.runs[i].some((r) => r.costUsd === undefined));
+    const unpriced = columns.filter((_, i) =>
+      result.runs[i].some((r) => r.costUsd === undefined && !r.fake)
+    );
+    if (result.runs.some((runs) => runs.some((r) => r.fake))) {
+      notes.push("the bundled fake's cost is made up: --budget did not count it");
+    }
     if (unpriced.length > 0) {
       notes.push(
         `--budget counts the cost providers report: ${

@@ -102,6 +102,7 @@ export function scoresOf(runs: readonly RunResult[]): Scores {
     costUsd: cost.sum,
     costPerCase: cost.sum === null ? null : rate(cost.sum, cost.n),
     costReported: cost.n,
+    fakeRuns: runs.filter((r) => r.fake).length,
     reviewMs: timing(runs.map((r) => r.reviewMs)),
   };
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { RunResult } from "./record.ts";
 import type { DefectOutcome, Hit, ScoredFinding } from "./score.ts";
+import { METRIC_ROWS } from "./metrics.ts";
 import { kindScoresOf, scoresOf, spreadOf, timing, unstableCases } from "./scores.ts";
 
 function f(hallucinated = false): ScoredFinding {
@@ -97,8 +98,24 @@ Deno.test("scoresOf() counts hits, blocks, findings, failures, tokens, cost and 
     costUsd: 0.75,
     costPerCase: 0.375,
     costReported: 2,
+    fakeRuns: 0,
     reviewMs: { mean: 325, median: 250, max: 900 },
   });
+});
+
+Deno.test("scoresOf() and the cost row never count the bundled fake's made-up cost as spend", () => {
+  const fake = scoresOf([run({ fake: true }), run({ fake: true, clean: true })]);
+  assert.equal(fake.costUsd, null, "the fake's cost is not money spent");
+  assert.equal(fake.costReported, 0);
+  assert.equal(fake.fakeRuns, 2);
+  const cost = METRIC_ROWS.find((r) => r.label === "cost")!;
+  assert.equal(cost.cell(fake), "fake (the bundled fake's made-up cost, not counted)");
+  const mixed = scoresOf([run({ costUsd: 0.5 }), run({ fake: true })]);
+  assert.equal(mixed.costUsd, 0.5);
+  assert.equal(
+    cost.cell(mixed),
+    "$0.5000 ($0.5000/case, 1 of 2 runs reported, 1 by the bundled fake not counted)",
+  );
 });
 
 Deno.test("scoresOf() says null where there was nothing to count, never 0", () => {

@@ -1,7 +1,8 @@
 /**
  * Loading an eval suite (docs/eval.md "The suite format"): every folder under the suite's folder
  * that holds a `case.json` is a case (its folders are not searched further; names starting with a
- * dot are skipped), named by its path relative to the suite (`ts/off-by-one`). A case holds
+ * dot are skipped, symlinked folders not followed, at most {@linkcode MAX_CASE_DEPTH} folders down),
+ * named by its path relative to the suite (`ts/off-by-one`). A case holds
  * `base/` and exactly one of `after/` and `change.patch`. `--cases` globs choose among them by
  * name, with the rules of the config's path globs (lib/rules/globs.ts): `go/*` names the cases
  * of one folder, `off-by-one` a case name in any folder. Every problem is a usage error naming the case, found before any model is asked.
@@ -36,16 +37,49 @@ async function kindOf(path: string): Promise<"dir" | "file" | "other" | null> {
   }
 }
 
-/** Absolute folders holding a case.json under `dir`, depth first. */
-async function caseFolders(dir: string): Promise<string[]> {
-  if (await kindOf(join(dir, CASE_FILE)) !== null) return [dir];
-  const found: string[] = [];
-  const names: string[] = [];
-  for await (const entry of Deno.readDir(dir)) {
-    if (entry.isDirectory && !entry.name.startsWith(".")) names.push(entry.name);
+/** How deep under the suite's folder a case may sit (`ts/off-by-one` is 2). */
+export const MAX_CASE_DEPTH = 4;
+
+/** Most folders searched for cases: a folder that is no suite (`/`, a home) is not walked whole. */
+export const MAX_SEARCHED_FOLDERS = 5000;
+
+/** What a search for case folders saw. */
+interface Search {
+  /** Folders searched so far. */
+  searched: number;
+  /** Folders that could not be listed (permission denied, gone while listed). */
+  unreadable: string[];
+  /** True once {@linkcode MAX_SEARCHED_FOLDERS} stopped the search. */
+  stopped: boolean;
+}
+
+/**
+ * Absolute folders holding a case.json under `dir`, depth first, at most
+ * {@linkcode MAX_CASE_DEPTH} folders down and {@linkcode MAX_SEARCHED_FOLDERS} in all. Symlinked
+ * folders are not followed; a folder that cannot be listed, for whatever reason, is counted in
+ * `search.unreadable`.
+ */
+async function caseFolders(dir: string, depth: number, search: Search): Promise<string[]> {
+  if (search.searched >= MAX_SEARCHED_FOLDERS) {
+    search.stopped = true;
+    return [];
   }
+  search.searched++;
+  const names: string[] = [];
+  try {
+    if (await kindOf(join(dir, CASE_FILE)) !== null) return [dir];
+    if (depth >= MAX_CASE_DEPTH) return [];
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.isDirectory && !entry.name.startsWith(".")) names.push(entry.name);
+    }
+  } catch {
+    // permission denied, gone while listed, a pseudo-filesystem that refuses (EINVAL under /sys)
+    search.unreadable.push(dir);
+    return [];
+  }
+  const found: string[] = [];
   for (const name of names.sort(compareCodeUnits)) {
-    found.push(...await caseFolders(join(dir, name)));
+    found.push(...await caseFolders(join(dir, name), depth + 1, search));
   }
   return found;
 }
@@ -74,8 +108,13 @@ async function loadCase(suiteDir: string, dir: string): Promise<EvalCase> {
   const label = `${id}/${CASE_FILE}`;
   let text: string;
   try {
+    // not followed: a symlinked case.json could lead out of the case (and its text into a message)
+    if (await kindOf(join(dir, CASE_FILE)) !== "file") {
+      throw new UsageError(`${label} is not a regular file (a symlink, a FIFO, a folder…)`);
+    }
     text = await readRegularText(join(dir, CASE_FILE));
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`Cannot read ${label}: ${(error as Error).message}`);
   }
   const file = await parseCaseFile(text, label);
@@ -115,9 +154,28 @@ export async function loadSuite(dir: string, globs: readonly string[] = []): Pro
   if (await kindOf(root) !== "dir") {
     throw new UsageError(`The eval suite "${dir}" is not a folder`);
   }
-  const folders = await caseFolders(root);
+  const search: Search = { searched: 0, unreadable: [], stopped: false };
+  const folders = await caseFolders(root, 0, search);
+  const format = `docs/eval.md "The suite format"`;
+  if (search.stopped) {
+    // a suite is a folder of case folders: one this large (/, a home folder) is not one
+    throw new UsageError(
+      `Not an eval suite: "${dir}" holds more than ${MAX_SEARCHED_FOLDERS} folders within ${MAX_CASE_DEPTH} levels (a suite is a folder of case folders, each with a ${CASE_FILE}; ${format})`,
+    );
+  }
   if (folders.length === 0) {
-    throw new UsageError(`The eval suite "${dir}" holds no case: no folder with a ${CASE_FILE}`);
+    const unread = search.unreadable.length > 0
+      ? `; ${search.unreadable.length} folder(s) could not be read, e.g. ${search.unreadable[0]}`
+      : "";
+    throw new UsageError(
+      `Not an eval suite: no cases found in "${dir}" (no folder with a ${CASE_FILE} within ${MAX_CASE_DEPTH} folders of it${unread}; ${format})`,
+    );
+  }
+  if (search.unreadable.length > 0) {
+    // a suite only partly seen is never evaluated as if whole
+    throw new UsageError(
+      `The eval suite "${dir}" could not be searched whole: cannot read ${search.unreadable[0]}`,
+    );
   }
   const all = await Promise.all(folders.map((folder) => loadCase(root, folder)));
   const chosen = globs.length === 0 ? all : await choose(all, globs);

@@ -122,7 +122,7 @@ Deno.test("loadSuite() chooses cases by --cases globs, by folder or by name", as
 
 Deno.test("loadSuite() names what is wrong with a case, before anything runs", async (t) => {
   const bad: [string, Record<string, string>, RegExp][] = [
-    ["no case at all", { "README.md": "x" }, /holds no case/],
+    ["no case at all", { "README.md": "x" }, /Not an eval suite: no cases found/],
     ["not JSON", { "c/case.json": "{", "c/base/a.ts": "" }, /Invalid c\/case\.json: not JSON/],
     [
       "a severity the schema does not know",
@@ -233,5 +233,98 @@ Deno.test("buildCaseRepo() sees a change of the same size whose file keeps the b
     const root = await Deno.makeTempDir({ dir });
     const repo = await buildCaseRepo(runProcess, evalCase, root);
     assert.deepEqual([...repo.changed], [["a.ts", [{ start: 2, end: 2 }]]]);
+  });
+});
+
+Deno.test("loadSuite() refuses a defect's file outside the case's tree, without reading anything", async (t) => {
+  for (
+    const file of [
+      "../../etc/passwd",
+      "/etc/passwd",
+      "src/../../x.ts",
+      "./a.ts",
+      "a//b.ts",
+      ".git/config",
+      "a\\b.ts",
+    ]
+  ) {
+    await t.step(file, () =>
+      withSuite(
+        { "c/case.json": DEFECT({ file }), "c/base/a.ts": "", "c/change.patch": "" },
+        async (dir) => {
+          const error = await loadSuite(dir).then(() => null, (e) => e);
+          assert.ok(error instanceof UsageError, `${file}: ${error}`);
+          assert.match(
+            error.message,
+            /Invalid c\/case\.json: "oracle\.defects\.0\.file" .* a path inside the case's tree/,
+          );
+        },
+      ));
+  }
+});
+
+Deno.test("loadSuite() refuses a case.json that is a symlink (it could lead out of the case)", async () => {
+  await withSuite(
+    { "c/base/a.ts": "", "c/change.patch": "", "secret.json": DEFECT() },
+    async (dir) => {
+      await Deno.symlink(join(dir, "secret.json"), join(dir, "c", "case.json"));
+      const error = await loadSuite(dir).then(() => null, (e) => e);
+      assert.ok(error instanceof UsageError, String(error));
+      assert.match(error.message, /c\/case\.json is not a regular file/);
+    },
+  );
+});
+
+Deno.test("buildCaseRepo() refuses a defect's file the patch made a symlink or FIFO, reading nothing through it", async (t) => {
+  const outside = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(join(outside, "secret"), "1\n2\n3\n4\n5\n6\n7\n");
+    const fifo = join(outside, "fifo");
+    await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    for (
+      const [name, target, file] of [
+        ["a symlink to a file outside", join(outside, "secret"), "link.ts"],
+        ["a symlink to a FIFO", fifo, "link.ts"],
+        ["a file under a symlinked folder", outside, "link.ts/secret"],
+      ]
+    ) {
+      await t.step(name, () =>
+        withSuite({
+          "c/base/a.ts": "one\n",
+          "c/case.json": DEFECT({ file, line_start: 1, line_end: 1 }),
+          "c/change.patch":
+            `diff --git a/link.ts b/link.ts\nnew file mode 120000\n--- /dev/null\n+++ b/link.ts\n@@ -0,0 +1 @@\n+${target}\n\\ No newline at end of file\n`,
+        }, async (dir) => {
+          const [evalCase] = (await loadSuite(dir)).cases;
+          const root = await Deno.makeTempDir({ dir });
+          const error = await buildCaseRepo(runProcess, evalCase, root).then(() => null, (e) => e);
+          assert.ok(error instanceof UsageError, `${name}: ${error}`);
+          assert.match(error.message, /is not a regular file in the tree after the change/);
+          assert.doesNotMatch(
+            error.message,
+            /7 lines|lines\)/,
+            "the outside file's size is not told",
+          );
+        }));
+    }
+  } finally {
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("loadSuite() of a folder that is no suite (even /) is a usage error: not an eval suite", async () => {
+  for (const dir of ["/"]) {
+    const error = await loadSuite(dir).then(() => null, (e) => e);
+    assert.ok(error instanceof UsageError, String(error));
+    // no case within reach, or too many folders to be one: either way not a suite, exit 2
+    assert.match(
+      error.message,
+      /^Not an eval suite: (no cases found in "\/"|"\/" holds more than)/,
+    );
+  }
+  await withSuite({ "README.md": "x", "a/b/c/d/e/case.json": DEFECT() }, async (dir) => {
+    const error = await loadSuite(dir).then(() => null, (e) => e);
+    assert.ok(error instanceof UsageError, String(error));
+    assert.match(error.message, /Not an eval suite: no cases found .* within 4 folders/);
   });
 });

@@ -25,6 +25,7 @@ import {
   location,
   partsFromCache,
   unreviewedLines,
+  warnModeNote,
 } from "./view.ts";
 
 /** Untrusted text inside one line of ours. */
@@ -89,16 +90,8 @@ function runFacts(record: RunRecord): string[] {
   out.push(providerLine(record));
   if (record.sessionId) out.push(`- Session: ${code(record.sessionId)}`);
   out.push(`- Run: ${code(record.id)}`);
-  if (record.gateMode === "warn") {
-    const n = record.wouldBlock ?? 0;
-    out.push(
-      n > 0
-        ? `- Gate: warn mode — ${n} ${
-          n === 1 ? "finding" : "findings"
-        } would have blocked; the gate let the change through`
-        : "- Gate: warn mode — nothing would have blocked",
-    );
-  }
+  const warn = warnModeNote(record);
+  if (warn) out.push(`- Gate: ${warn}`);
   const cached = cachedVerdictNote(record);
   if (cached) out.push(`- Verdict: ${line(cached)}`);
   const reused = partsFromCache(record);

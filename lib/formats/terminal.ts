@@ -21,6 +21,7 @@ import {
   location,
   notAskedBecause,
   partsFromCache,
+  warnModeNote,
 } from "./view.ts";
 import { sanitizeForTerminal as clean } from "./sanitize.ts";
 import type { RenderInput, RenderOptions } from "./renderer.ts";
@@ -35,14 +36,25 @@ const SEVERITY_FORMAT = {
 
 export { location } from "./view.ts";
 
-/** The tag after a finding's title: BLOCKING, acknowledged (reason), or why it does not block. */
-function findingTag(view: FindingView, paint: Paint): string {
+/** What a blocking finding is called: BLOCKING, or in a warn-mode gate's run "would block". */
+function blockingWord(record: RunRecord): string {
+  return record.gateMode === "warn" ? "would block (warn mode)" : "blocking";
+}
+
+/**
+ * The tag after a finding's title: BLOCKING (`would block (warn mode)` for a warn-mode gate's run,
+ * which exits 0), acknowledged (reason), or why it does not block.
+ */
+function findingTag(view: FindingView, paint: Paint, record: RunRecord): string {
   if (view.acknowledged) {
     return paint(["green"], ` acknowledged (${clean(view.acknowledged.reason)})`);
   }
-  return view.blocking
-    ? paint(["red", "bold"], " BLOCKING")
-    : paint(["dim"], ` (not blocking: ${clean(view.notBlocking ?? "")})`);
+  if (view.blocking) {
+    return record.gateMode === "warn"
+      ? paint(["yellow", "bold"], ` ${blockingWord(record)}`)
+      : paint(["red", "bold"], " BLOCKING");
+  }
+  return paint(["dim"], ` (not blocking: ${clean(view.notBlocking ?? "")})`);
 }
 
 /** `  src/a.ts:5-7  confidence 0.80  id 3f2a9c1b0d4e` */
@@ -248,10 +260,12 @@ export function renderTerminal(result: RenderInput, options: RenderOptions): str
       : paint(["green", "bold"], "review-gate: approved"))
     : paint(["yellow", "bold"], "review-gate: needs attention");
   const counts = `${answer.findings.length} finding${answer.findings.length === 1 ? "" : "s"}` +
-    (view.blocking > 0 ? `, ${view.blocking} blocking` : "") +
+    (view.blocking > 0 ? `, ${view.blocking} ${blockingWord(record)}` : "") +
     (view.acknowledged > 0 ? `, ${view.acknowledged} acknowledged` : "");
   out.push(`${headline} — ${counts} (${via(record)})`);
   out.push(`Change: ${clean(record.target.label)}`);
+  const warn = warnModeNote(record);
+  if (warn) out.push(`Gate: ${warn}`);
   out.push(...coverageLines(record, paint));
   out.push(...rulesLines(record.rules, paint));
   out.push("", clean(answer.summary));
@@ -259,7 +273,10 @@ export function renderTerminal(result: RenderInput, options: RenderOptions): str
     const f = v.finding;
     const tag = paint([...SEVERITY_FORMAT[f.severity]], `[${f.severity.toUpperCase()}]`);
     // A title is one line: a newline in it could print a line that looks like ours.
-    out.push("", `${tag} ${clean(f.title.replace(/\s+/g, " ").trim())}${findingTag(v, paint)}`);
+    out.push(
+      "",
+      `${tag} ${clean(f.title.replace(/\s+/g, " ").trim())}${findingTag(v, paint, record)}`,
+    );
     out.push(findingWhere(v, paint));
     if (v.agreement) out.push(`  Council: ${clean(v.agreement)}`);
     out.push(indent(clean(f.body), "  "));

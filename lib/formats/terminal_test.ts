@@ -75,6 +75,17 @@ Deno.test("renderTerminal() sorts findings by severity and marks the blocking on
   equal(text.includes("\x1b"), false, "no colour without a paint");
 });
 
+Deno.test("renderTerminal() of a warn-mode gate's run says would block, not BLOCKING (it exits 0)", () => {
+  const warned = record({ blocking: false, gateMode: "warn", wouldBlock: 1 });
+  const text = renderTerminal({ record: warned, answer }, { policy: DEFAULT_POLICY });
+  equal(exitCodeFor(warned.status, warned.blocking), 0);
+  equal(text.includes("BLOCKING"), false, text);
+  equal(/\d blocking/.test(text), false, text);
+  match(text, /\[HIGH\] Off by one would block \(warn mode\)/);
+  match(text, /2 findings, 1 would block \(warn mode\) \(claude, 1\.5 s\)/);
+  match(text, /Gate: warn mode — 1 finding would have blocked; the gate let the change through/);
+});
+
 Deno.test("renderTerminal() and renderMarkdown() show at most max_findings and count the rest", () => {
   const policy: Policy = { ...DEFAULT_POLICY, maxFindings: 1 };
   const text = renderTerminal({ record: record(), answer }, { policy });

@@ -92,6 +92,25 @@ export function partsFromCache(record: Pick<RunRecord, "parts" | "cached" | "cou
 }
 
 /**
+ * What a gate in warn mode did with the run (README "Warn first"): `warn mode — 1 finding would
+ * have blocked; the gate let the change through`, `warn mode — nothing would have blocked`; `""`
+ * when the run was not a warn-mode gate's. Its findings are then said as "would block", never
+ * "blocking": such a run exits 0 (docs/design.md "Statuses and exit codes": its `blocking` is only
+ * what `on_partial` blocks).
+ *
+ * @param record the run
+ */
+export function warnModeNote(record: Pick<RunRecord, "gateMode" | "wouldBlock">): string {
+  if (record.gateMode !== "warn") return "";
+  const n = record.wouldBlock ?? 0;
+  return n > 0
+    ? `warn mode — ${n} ${
+      n === 1 ? "finding" : "findings"
+    } would have blocked; the gate let the change through`
+    : "warn mode — nothing would have blocked";
+}
+
+/**
  * One plain sentence for a verdict taken from the cache: `cached verdict: no model call this run
  * (reviewed by run 20261201-… at 2026-12-01T04:40:12.000Z)`, the parenthesis only when the record
  * names that run; `""` when the model was asked this run.

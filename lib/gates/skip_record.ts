@@ -148,6 +148,19 @@ async function recordHookSkip(
   }
   const failed = await appendSkip(deps.env, record);
   if (failed) deps.stderr.write(`${failed}\n`);
+  if (name === "pre-push") deps.stderr.write(`${pushSkippedLine(!failed)}\n`);
+}
+
+/**
+ * The one stderr line of a push `REVIEW_GATE` let through, the same words as the installed
+ * scripts' (hooks/pre-push-lines.sh `review_gate_skip_push`): never silence on a skipped push.
+ *
+ * @param recorded whether the skip record was written
+ */
+export function pushSkippedLine(recorded: boolean): string {
+  return `review-gate: REVIEW_GATE is off: this push was NOT reviewed; the skip ${
+    recorded ? "is recorded (review-gate stats)" : "could not be recorded"
+  }`;
 }
 
 /**

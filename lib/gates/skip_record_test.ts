@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { isGateHook, pushSkip, stopSkip, withoutUserInfo } from "./skip_record.ts";
+import {
+  isGateHook,
+  pushSkip,
+  recordSwitchedOff,
+  stopSkip,
+  withoutUserInfo,
+} from "./skip_record.ts";
 
 const NOW = new Date("2026-12-03T09:12:00.000Z");
 const A = "a".repeat(40);
@@ -70,4 +76,32 @@ Deno.test("stopSkip() takes the session and cwd from the payload, when it can re
   const unread = stopSkip(source, { gate: "claude-stop", stdinText: "not json" }, why);
   assert.equal(unread.dir, "/hook");
   assert.equal(unread.session, undefined);
+});
+
+Deno.test("recordSwitchedOff() of a push says in one stderr line that it was NOT reviewed, as the scripts do", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const said: string[] = [];
+    const lines = `refs/heads/a ${A} refs/heads/a ${Z}\n`;
+    const deps = {
+      env: { XDG_STATE_HOME: dir, REVIEW_GATE: "off" },
+      cwd: dir,
+      now: NOW,
+      readStdin: () => Promise.resolve(new TextEncoder().encode(lines)),
+      stderr: { write: (t: string) => void said.push(t) },
+    };
+    await recordSwitchedOff("pre-push", ["origin"], deps);
+    assert.deepEqual(said, [
+      "review-gate: REVIEW_GATE is off: this push was NOT reviewed; the skip is recorded (review-gate stats)\n",
+    ]);
+    // a Stop says nothing here: its answer is the agent's, not a terminal's
+    said.length = 0;
+    await recordSwitchedOff("claude-stop", [], {
+      ...deps,
+      readStdin: () => Promise.resolve(new Uint8Array()),
+    });
+    assert.deepEqual(said, []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

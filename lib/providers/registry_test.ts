@@ -109,3 +109,21 @@ Deno.test("missingBinaryMessage() names an override path that does not exist", a
       'REVIEW_GATE_CLAUDE_BIN and install "claude" with "npm i -g @anthropic-ai/claude-code"',
   );
 });
+
+Deno.test("each provider's install hint is README's install command, pinned where the contract suite pins it", async () => {
+  const { PINNED } = await import("../../test/contract/versions.ts");
+  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+  const install = readme.slice(readme.indexOf("\n## Install\n"), readme.indexOf("\n## Usage\n"));
+  const spans = [...install.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]);
+  for (const meta of providerMetas()) {
+    assert.ok(spans.includes(meta.installHint), `${meta.name}: README says ${meta.installHint}`);
+    const pin = (PINNED as Record<string, { pkg: string; version: string }>)[meta.name];
+    const pinned = pin && new RegExp(`${pin.pkg}@`).test(meta.installHint);
+    if (pinned) assert.ok(meta.installHint.endsWith(`${pin.pkg}@${pin.version}`), meta.installHint);
+  }
+  // qwen's newest lines need Node >= 22: the hint must hold the 0.15 line
+  assert.equal(
+    providerMeta("qwen").installHint,
+    `npm i -g ${PINNED.qwen.pkg}@${PINNED.qwen.version}`,
+  );
+});

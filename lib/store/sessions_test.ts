@@ -106,18 +106,22 @@ Deno.test("readAnchor(): an anchor rewritten to another repository is absent, an
 
 Deno.test("writeSessionState() prunes records no hook wrote for 30 days, at most once a day", async () => {
   await withState(async (state) => {
-    const value = { consecutiveBlocks: 0 };
+    // answered for: an unanswered record stays whatever its age (lib/store/unanswered.ts)
+    const value = { consecutiveBlocks: 0, answered: {} };
     const now = new Date("2026-12-01T12:00:00Z");
     const old = new Date(now.getTime() - PRUNE_AFTER_MS - 60_000);
     await writeSessionState(state, { sessionId: "old", value, now: old });
+    const blocked = { consecutiveBlocks: 1, answered: {} };
+    await writeSessionState(state, { sessionId: "blocked", value: blocked, now: old });
     await writeSessionState(state, { sessionId: "recent", value, now: old });
     const dir = join(state, "sessions");
     await Deno.utime(join(dir, "old.json"), old, old);
+    await Deno.utime(join(dir, "blocked.json"), old, old);
     await Deno.writeTextFile(join(dir, "notes.txt"), "kept: not a record");
     await Deno.utime(join(dir, "notes.txt"), old, old);
     await writeSessionState(state, { sessionId: "recent", value, now });
     const names = () => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
-    assert.deepEqual(names(), [".pruned", "notes.txt", "recent.json"]);
+    assert.deepEqual(names(), [".pruned", "blocked.json", "notes.txt", "recent.json"]);
     // pruned less than a day ago: another old record stays until tomorrow
     await writeSessionState(state, { sessionId: "stale", value, now });
     await Deno.utime(join(dir, "stale.json"), old, old);

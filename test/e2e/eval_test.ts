@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import reportSchema from "../../schemas/eval_report.schema.json" with { type: "json" };
 import type { EvalReport, Scores } from "../../lib/eval/record.ts";
-import { FIXTURES, makeSandbox, readFakeLog, runCli, type Sandbox } from "./_cli.ts";
+import { FAKE_BIN, FIXTURES, makeSandbox, readFakeLog, runCli, type Sandbox } from "./_cli.ts";
 
 const SCENARIOS = `${FIXTURES}/fake/scenarios`;
 const validate = new Ajv2020({ strict: true, allErrors: true }).compile(reportSchema);
@@ -48,6 +48,7 @@ function counts(s: Scores) {
     inputTokens: s.inputTokens,
     outputTokens: s.outputTokens,
     costUsd: s.costUsd === null ? null : Number(s.costUsd.toFixed(8)),
+    fakeRuns: s.fakeRuns,
   };
 }
 
@@ -82,7 +83,8 @@ Deno.test("eval of the shipped suite: three scripted reviewers side by side give
       hallucinated: 0,
       inputTokens: 440,
       outputTokens: 880,
-      costUsd: 0.01936, // 44 × 0.00044, the fake's price of a call
+      costUsd: null, // the bundled fake's made-up cost is never counted as spend
+      fakeRuns: 44,
     });
     assert.deepEqual(counts(nothing.scores), {
       ...suite,
@@ -95,6 +97,7 @@ Deno.test("eval of the shipped suite: three scripted reviewers side by side give
       inputTokens: 440,
       outputTokens: 220,
       costUsd: null, // codex reports no cost: not 0
+      fakeRuns: 44,
     });
     assert.deepEqual(counts(every.scores), {
       ...suite,
@@ -107,6 +110,7 @@ Deno.test("eval of the shipped suite: three scripted reviewers side by side give
       inputTokens: null,
       outputTokens: null,
       costUsd: null,
+      fakeRuns: 44,
     });
     assert.equal(first.scores.lineRecall, 3 / 29);
     assert.equal(every.scores.falseBlockRate, 1);
@@ -144,7 +148,8 @@ Deno.test("eval with the hallucinating reviewer: every finding on an untouched l
       hallucinated: 44,
       inputTokens: 440,
       outputTokens: 880,
-      costUsd: 0.01936,
+      costUsd: null,
+      fakeRuns: 44,
     });
     assert.equal(record.providers[0].scores.hallucinationRate, 1);
   } finally {
@@ -182,6 +187,17 @@ Deno.test("a prompt that loses the second file's context changes the score: reca
   }
 });
 
+/**
+ * A claude CLI outside the bundled fake's folder that runs the fake: review-gate takes it for a
+ * real provider, so the cost it reports counts (the bundled fake's never does).
+ */
+async function pricedClaude(sandbox: Sandbox): Promise<string> {
+  const bin = join(sandbox.dir, "priced-claude");
+  await Deno.writeTextFile(bin, `#!/bin/sh\nexec "${FAKE_BIN}/claude" "$@"\n`);
+  await Deno.chmod(bin, 0o755);
+  return bin;
+}
+
 Deno.test("--budget starts no run once the reported cost reaches it, and every format says PARTIAL", async () => {
   const sandbox = await makeSandbox();
   try {
@@ -204,7 +220,10 @@ Deno.test("--budget starts no run once the reported cost reaches it, and every f
       "html",
       "--output",
       html,
-    ], { scenario: `${SCENARIOS}/first_changed_line.json` });
+    ], {
+      scenario: `${SCENARIOS}/first_changed_line.json`,
+      env: { REVIEW_GATE_CLAUDE_BIN: await pricedClaude(sandbox) },
+    });
     assert.equal(result.code, 0, result.stderr);
     const record = JSON.parse(
       await Deno.readTextFile(join(sandbox.dir, "out", "eval.json")),
@@ -216,6 +235,24 @@ Deno.test("--budget starts no run once the reported cost reaches it, and every f
     assert.match(result.stdout, /PARTIAL: 6 runs did not run \(stopped by --budget\)/);
     assert.match(result.stdout, /stopped by --budget 0\.001 USD after 0\.0013 USD reported/);
     assert.match(await Deno.readTextFile(html), /<b>PARTIAL:<\/b> 6 runs did not run/);
+  } finally {
+    await sandbox.cleanup();
+  }
+});
+
+Deno.test("the bundled fake's made-up cost is not spend: --budget never stops it, the table says fake", async () => {
+  const sandbox = await makeSandbox();
+  try {
+    const result = await runCli(
+      sandbox,
+      ["eval", "--provider", "claude", "--cases", "ts/*", "--budget", "0.001"],
+      { scenario: `${SCENARIOS}/first_changed_line.json` },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal((await readFakeLog(sandbox)).length, 9, "every ts/ case ran");
+    assert.doesNotMatch(result.stdout, /PARTIAL|\$0\.0/);
+    assert.match(result.stdout, /^cost\s+fake \(the bundled fake's made-up cost, not counted\)$/m);
+    assert.match(result.stdout, /the bundled fake's cost is made up: --budget did not count it/);
   } finally {
     await sandbox.cleanup();
   }

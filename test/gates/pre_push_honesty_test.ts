@@ -138,7 +138,7 @@ Deno.test("gate status says per gate whether it is installed and where, not only
     assert.equal(before.code, 0, before.stderr);
     assert.match(
       before.stdout,
-      /^pre-push: enabled; NOT installed, so it never runs: .*run "review-gate install --git"$/m,
+      /^pre-push: enabled; NOT installed, so it never runs \(git runs hooks from .*; run "review-gate install --git"\)$/m,
     );
     assert.match(before.stdout, /^claude-stop: enabled; NOT installed, so it never runs/m);
     assert.match(before.stdout, /^codex-stop: enabled; NOT installed, so it never runs/m);

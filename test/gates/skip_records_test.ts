@@ -43,6 +43,10 @@ function timeless(record: SkipRecord, since: number): Omit<SkipRecord, "at"> {
   return rest;
 }
 
+/** The one line a push REVIEW_GATE skips prints on stderr (hooks/pre-push-lines.sh). */
+const SKIPPED_LINE =
+  "review-gate: REVIEW_GATE is off: this push was NOT reviewed; the skip is recorded (review-gate stats)";
+
 Deno.test("skips: REVIEW_GATE=0 git push through the stub is recorded by the script; a deletion is not", async () => {
   const { sb, root, started, push } = await pushSandbox();
   try {
@@ -50,7 +54,8 @@ Deno.test("skips: REVIEW_GATE=0 git push through the stub is recorded by the scr
     const tip = await commitToken(sb, "SKIPPED");
     const since = Date.now();
     const r = await push(["feature"], { REVIEW_GATE: "0", USER: "alice" });
-    assert.deepEqual([r.code, r.stderr], [0, ""]);
+    // one line says the push was not reviewed, and that the skip is recorded
+    assert.deepEqual([r.code, r.stderr], [0, `${SKIPPED_LINE}\n`]);
     assert.equal(await remoteRef(sb, "refs/heads/feature"), tip);
     const off = await push(["feature:refs/heads/other"], {
       REVIEW_GATE: "Off",
@@ -60,6 +65,11 @@ Deno.test("skips: REVIEW_GATE=0 git push through the stub is recorded by the scr
     assert.equal(off.code, 0, off.stderr);
     const deleted = await push(["--delete", "feature"], { REVIEW_GATE: "0" });
     assert.equal(deleted.code, 0, deleted.stderr);
+    assert.doesNotMatch(
+      deleted.stderr,
+      /review-gate:/,
+      "a deletion has nothing to review: nothing said",
+    );
     assert.deepEqual([await started(), await providerCalls(sb)], [0, 0], "review-gate never ran");
     const [first, second, ...rest] = await skips(sb);
     assert.deepEqual(rest, [], "the deletion skipped no review");
@@ -97,7 +107,7 @@ Deno.test("skips: the stub chaining a foreign hook records the skip after the fo
     const r = await runGit(sb, ["push", "-q", "origin", "feature"], {
       env: { REVIEW_GATE: "0" },
     });
-    assert.deepEqual([r.code, r.stderr], [0, ""]);
+    assert.deepEqual([r.code, r.stderr], [0, `${SKIPPED_LINE}\n`]);
     assert.ok(await Deno.stat(ran), "the foreign hook still runs");
     const records = await skips(sb);
     assert.deepEqual(records.map((s) => [s.gate, s.reason, s.remote, s.via]), [
@@ -147,6 +157,7 @@ Deno.test("skips: review-gate's line in .husky/pre-push records REVIEW_GATE=0; H
     });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /HUSKY_USER_HOOK_RAN/, "the user's commands after our line still run");
+    assert.ok(r.stderr.includes(`${SKIPPED_LINE}\n`), r.stderr);
     const records = await skips(sb);
     assert.deepEqual(records.map((s) => [s.gate, s.reason, s.value, s.refs]), [
       ["pre-push", "env", "0", [`refs/heads/feature ${tip} refs/heads/again ${ZERO}`]],

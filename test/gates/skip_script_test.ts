@@ -152,3 +152,51 @@ Deno.test("the Stop script reads the switch as review-gate does before it record
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("review_gate_skip_push() says in one stderr line that the push was NOT reviewed, and whether it was recorded", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const blocker = join(dir, "a-file");
+    await Deno.writeTextFile(blocker, "");
+    for (const shell of SHELLS) {
+      const run = async (state: string) => {
+        const out = await new Deno.Command(shell[0], {
+          args: [
+            ...shell.slice(1),
+            "-c",
+            `. '${HOOKS}pre-push-lines.sh'; . '${HOOKS}skip-record.sh'; lines=$L; review_gate_skip_push origin`,
+          ],
+          env: {
+            PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+            XDG_STATE_HOME: state,
+            REVIEW_GATE: "0",
+            L: `refs/heads/a ${"a".repeat(40)} refs/heads/a ${"0".repeat(40)}`,
+          },
+          clearEnv: true,
+          cwd: dir,
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        const text = new TextDecoder();
+        return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+      };
+      const recorded = await run(join(dir, shell[0]));
+      assert.deepEqual(recorded, {
+        code: 0,
+        stdout: "",
+        stderr:
+          "review-gate: REVIEW_GATE is off: this push was NOT reviewed; the skip is recorded (review-gate stats)\n",
+      });
+      // a state folder that cannot be made: said, and the push still goes ahead unrecorded
+      const lost = await run(join(blocker, "state"));
+      assert.equal(lost.code, 0, shell.join(" "));
+      assert.equal(
+        lost.stderr,
+        `review-gate: could not record this skip in ${blocker}/state/review-gate/skips.jsonl\n` +
+          "review-gate: REVIEW_GATE is off: this push was NOT reviewed; the skip could not be recorded\n",
+      );
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

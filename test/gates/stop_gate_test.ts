@@ -292,11 +292,20 @@ Deno.test("claude Stop gate allows at once on bad input, other events, skip swit
     });
 
     await t.step("REVIEW_GATE=0 and REVIEW_GATE_CHILD=1 return at once", async () => {
-      for (const env of [{ REVIEW_GATE: "0" }, { REVIEW_GATE_CHILD: "1" }]) {
+      const skips: [Record<string, string>, RegExp][] = [
+        [{ REVIEW_GATE: "0" }, /^$/],
+        // a reviewer child's skip is said: an agent that sets it does not pass silently
+        [
+          { REVIEW_GATE_CHILD: "1" },
+          /REVIEW_GATE_CHILD=1 is set: this claude-stop hook reviewed nothing/,
+        ],
+      ];
+      for (const [env, said] of skips) {
         const s = await runHook(sb, "claude-stop", stopPayload(session), {
           env: { ...scenario(blocking), ...env },
         });
-        assert.deepEqual([s.code, s.stdout, s.stderr], [0, "", ""]);
+        assert.deepEqual([s.code, s.stdout], [0, ""], s.stderr);
+        assert.match(s.stderr, said);
       }
       assert.equal(await providerCalls(sb), 0);
     });

@@ -60,7 +60,9 @@ Deno.test("pre-push warn mode: the push goes through, says what it would block, 
     assert.match(r.stderr, /\[high\] src\/app\.ts:1 Exported constant breaks callers/);
     assert.match(r.stderr, /accept it: review-gate ack [0-9a-f]{12}/);
     assert.match(r.stderr, /Full review: .*review\.md/);
-    assert.match(r.stderr, /gates\.pre_push\.mode is "warn"/);
+    assert.match(r.stderr, /gates\.pre_push\.mode is "warn" in your user config/);
+    // warn mode came from the user config: the hint edits that one
+    assert.match(r.stderr, /To have such findings block: review-gate gate block pre-push --user\n/);
     assert.doesNotMatch(r.stderr, /push blocked/);
     const [line] = await ledger(sb);
     assert.equal(line.gate, "pre-push");
@@ -166,6 +168,13 @@ Deno.test("pre-push warn mode from a pushed commit or the worktree is not applie
     const warned = await runGit(sb, ["push", "origin", "main"], { env });
     assert.equal(warned.code, 0, warned.stderr);
     assert.match(warned.stderr, /would block: 1 blocking finding in refs\/heads\/main/);
+    // warn mode came from the team's file: the hint edits that one, not the user config
+    assert.match(
+      warned.stderr,
+      /gates\.pre_push\.mode is "warn" in the \.review-gate\.json the remote has/,
+    );
+    assert.match(warned.stderr, /review-gate gate block pre-push \(then commit/);
+    assert.doesNotMatch(warned.stderr, /--user/);
 
     // a worktree "block" is stricter than the remote's warn: it applies
     await commitToken(sb, "STRICTER");

@@ -274,6 +274,7 @@ async function gateUpdate(
       findings: blockingOf(hit.answer, side.config, hit.findingNotes),
       onPartial: side.config.gates.pre_push.on_partial,
       mode,
+      modeFrom: side.warnFrom,
     });
     report(push, verdict);
     if (context.state !== null) {
@@ -491,6 +492,7 @@ async function reviewRange(
       findingNotes: record.findingNotes,
       excluded: record.rules?.excluded,
       mode: config.gates.pre_push.mode,
+      modeFrom: at.side.warnFrom,
       reviewer: reviewerOf(record),
     }),
   );

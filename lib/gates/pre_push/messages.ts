@@ -12,7 +12,7 @@ import { ACKS_FILE } from "../../acks/types.ts";
 import { omittedLines, reviewedAmount } from "../../git/coverage_text.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import type { Coverage, ExcludedFile } from "../../git/types.ts";
-import type { GateMode } from "../../config/config.ts";
+import { type GateMode, REPO_CONFIG_FILE } from "../../config/config.ts";
 import { excludedList } from "../../rules/report.ts";
 import {
   type GateFinding,
@@ -85,13 +85,30 @@ export function renderPrePushBlock(input: FindingsReport): string {
  *   reviewed it
  * @returns lines ending in a newline, control and bidi characters neutralised
  */
-export function renderPrePushWouldBlock(input: FindingsReport): string {
-  return findingsReport("would block", input, PRE_PUSH_WARN_NOTE);
+export function renderPrePushWouldBlock(
+  input: FindingsReport & { modeFrom?: WarnModeFrom },
+): string {
+  return findingsReport("would block", input, prePushWarnNote(input.modeFrom));
 }
 
-/** The last line of a push warn mode let through. */
-export const PRE_PUSH_WARN_NOTE =
-  'The push goes ahead: gates.pre_push.mode is "warn", so review-gate only says what it would block. To have such findings block: review-gate gate block pre-push';
+/**
+ * Which config chose a push's warn mode: the user's own (`user`) or the `.review-gate.json` the
+ * remote has (`repo`); the environment sets no mode (lib/config/config.ts `ENV_KEYS`).
+ */
+export type WarnModeFrom = "user" | "repo";
+
+/**
+ * The last line of a push warn mode let through: where warn mode was set, and the `gate block`
+ * command that undoes it there (`--user` for the user config; the repository's file counts once it
+ * is on the remote, lib/gates/pre_push/rules.ts).
+ */
+export function prePushWarnNote(from: WarnModeFrom = "repo"): string {
+  const where = from === "user" ? "your user config" : `the ${REPO_CONFIG_FILE} the remote has`;
+  const command = from === "user"
+    ? "review-gate gate block pre-push --user"
+    : `review-gate gate block pre-push (then commit ${REPO_CONFIG_FILE} and push it)`;
+  return `The push goes ahead: gates.pre_push.mode is "warn" in ${where}, so review-gate only says what it would block. To have such findings block: ${command}`;
+}
 
 /**
  * What accepting a finding does, after the ack commands of a pre-push block: a push counts the
@@ -228,6 +245,8 @@ export interface PushVerdict {
   excluded?: readonly ExcludedFile[];
   /** `gates.pre_push.mode`: in `warn` blocking findings are said as "would block" and let through. */
   mode?: GateMode;
+  /** In warn mode, which config chose it (names the `gate block` command that undoes it). */
+  modeFrom?: WarnModeFrom;
   /** Who gave the verdict (named on every report, cached or not). */
   reviewer?: PushReviewer;
 }
@@ -258,6 +277,7 @@ export function renderVerdict(
       findings: verdict.findings,
       reviewPath: `${verdict.runDir}/review.md`,
       reviewer: verdict.reviewer,
+      modeFrom: verdict.modeFrom,
     });
     const partial = verdict.coverage?.status === "partial"
       ? renderVerdict({ ...verdict, findings: [], mode: undefined })

@@ -135,6 +135,7 @@ Deno.test("renderVerdict() in warn mode says what would block and lets the push 
     status: "needs-attention",
     findings: [finding],
     mode: "warn",
+    modeFrom: "repo",
   });
   assert.equal(warned.blocked, false);
   assert.equal(warned.wouldBlock, 1);
@@ -143,8 +144,22 @@ Deno.test("renderVerdict() in warn mode says what would block and lets the push 
     "review-gate: would block: 1 blocking finding in refs/heads/main (1 commit)\n" +
       "  - [high] src/a.ts:3 Null dereference\n" +
       "Full review: /runs/r1/review.md\n" +
-      'The push goes ahead: gates.pre_push.mode is "warn", so review-gate only says what it ' +
-      "would block. To have such findings block: review-gate gate block pre-push\n",
+      'The push goes ahead: gates.pre_push.mode is "warn" in the .review-gate.json the remote ' +
+      "has, so review-gate only says what it would block. To have such findings block: " +
+      "review-gate gate block pre-push (then commit .review-gate.json and push it)\n",
+  );
+  // warn mode from the user's own config: the hint edits that file
+  const user = renderVerdict({
+    ...BASE,
+    source: "model",
+    status: "needs-attention",
+    findings: [finding],
+    mode: "warn",
+    modeFrom: "user",
+  });
+  assert.match(
+    user.text,
+    /gates\.pre_push\.mode is "warn" in your user config, so review-gate only says what it would block\. To have such findings block: review-gate gate block pre-push --user\n$/,
   );
   // a partial review still follows on_partial, and a cached one says so
   const partial = renderVerdict({

@@ -31,6 +31,7 @@ import { loadRulesConfig } from "../../rules/config_at.ts";
 import type { RulesOptions } from "../../rules/options.ts";
 import { resolveRulesFrom } from "../../rules/source.ts";
 import { ignoredRepoKeys, stricterConfig } from "../../rules/untrusted.ts";
+import type { WarnModeFrom } from "./messages.ts";
 import { heldUserConfigNote, loadWithUserConfig, type PushUserConfig } from "./user_config.ts";
 import { checkDefaultBranch } from "./default_branch.ts";
 import type { DefaultBranch } from "./remote_refs.ts";
@@ -53,6 +54,11 @@ export interface PushRules {
   said: string[];
   /** The remote was asked for its default branch (a push stamp must not replay this). */
   askedRemote: boolean;
+  /**
+   * With `gates.pre_push.mode: "warn"`: which config chose it — `repo` when the base's
+   * `.review-gate.json` alone (with no user config) already says warn, else `user`.
+   */
+  warnFrom?: WarnModeFrom;
 }
 
 /** git pathspecs of every rule file (lib/rules/rule_files.ts `RULE_FILES`). */
@@ -87,12 +93,11 @@ export async function pushRulesAt(
     defaultBranch: () => Promise<DefaultBranch>;
   },
 ): Promise<PushRules> {
-  const { repo, env, base } = at;
+  const { repo, env, base, user } = at;
   const resolved = await resolveRulesFrom(runner, repo, base, at.label);
   // the repository's own info/attributes and .git/config are writable by the change's author
   const from = resolved.kind === "tree" ? { ...resolved, attributesFromTreeOnly: true } : resolved;
   const rules: RulesOptions = { from, untrusted: false };
-  const { user } = at;
   const onRemote = await loadWithUserConfig(
     user,
     async (userText) => (await loadRulesConfig({ runner, repo, env, ...rules, userText })).config,
@@ -140,7 +145,32 @@ export async function pushRulesAt(
     if (path === REPO_CONFIG_FILE && where === "worktree") continue; // said above, key by key
     notApplied.push(`${path} (${where})`);
   }
-  return { rules, config, acks, notes, notApplied, said, askedRemote: checked.asked };
+  const warnFrom = config.gates.pre_push.mode === "warn"
+    ? await warnModeFrom(runner, { repo, env, rules })
+    : undefined;
+  return {
+    rules,
+    config,
+    acks,
+    notes,
+    notApplied,
+    said,
+    askedRemote: checked.asked,
+    ...(warnFrom ? { warnFrom } : {}),
+  };
+}
+
+/**
+ * Which config chose `gates.pre_push.mode: "warn"`. The worktree's file can only make a push
+ * stricter and the environment sets no mode, so warn comes from the base's file or the user
+ * config: the base's file read alone tells them apart.
+ */
+async function warnModeFrom(
+  runner: Runner,
+  at: { repo: Repo; env: Record<string, string | undefined>; rules: RulesOptions },
+): Promise<WarnModeFrom> {
+  const repoOnly = await loadRulesConfig({ runner, ...at, ...at.rules, userText: null });
+  return repoOnly.config.gates.pre_push.mode === "warn" ? "repo" : "user";
 }
 
 /**

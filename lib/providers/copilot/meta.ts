@@ -11,7 +11,7 @@ export const COPILOT_META = {
   name: "copilot",
   defaultBin: "copilot",
   binEnv: "REVIEW_GATE_COPILOT_BIN",
-  installHint: "npm i -g @github/copilot",
+  installHint: "npm i -g @github/copilot@1.0.102",
   // no schema flag: the canonical schema goes into the prompt, our decoder judges the answer
   dialect: "canonical",
   // the prompt goes on stdin

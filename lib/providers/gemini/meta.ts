@@ -11,7 +11,7 @@ export const GEMINI_META = {
   name: "gemini",
   defaultBin: "gemini",
   binEnv: "REVIEW_GATE_GEMINI_BIN",
-  installHint: "npm i -g @google/gemini-cli",
+  installHint: "npm i -g @google/gemini-cli@0.61.0",
   // no schema flag: the canonical schema goes into the prompt, the decoder judges the answer
   dialect: "canonical",
   // the prompt goes on stdin

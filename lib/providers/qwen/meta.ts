@@ -11,7 +11,7 @@ export const QWEN_META = {
   name: "qwen",
   defaultBin: "qwen",
   binEnv: "REVIEW_GATE_QWEN_BIN",
-  installHint: "npm i -g @qwen-code/qwen-code",
+  installHint: "npm i -g @qwen-code/qwen-code@0.15.10",
   // `--json-schema` becomes the parameters of a `structured_output` function tool sent to the
   // model API as they are: no root $schema/$id to confuse an OpenAI-compatible endpoint
   dialect: "without-root-ids",
