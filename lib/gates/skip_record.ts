@@ -148,7 +148,10 @@ async function recordHookSkip(
   }
   const failed = await appendSkip(deps.env, record);
   if (failed) deps.stderr.write(`${failed}\n`);
-  if (name === "pre-push") deps.stderr.write(`${pushSkippedLine(!failed)}\n`);
+  // a child skip said its own line (recordChildSkip): REVIEW_GATE need not be off
+  if (name === "pre-push" && why.reason !== "child") {
+    deps.stderr.write(`${pushSkippedLine(!failed)}\n`);
+  }
 }
 
 /**
