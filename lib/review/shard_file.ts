@@ -62,6 +62,8 @@ export interface ShardResult {
   /** Absent when the shard's review ended before it planned one. */
   plan?: { identity: string; id: string; parts: number; assigned: number[] };
   change?: { digest: string; label: string; from: string; to: string };
+  /** Every provider the shard asked was the bundled fake (lib/providers/bundled_fake.ts). */
+  fakeProvider?: true;
   providers: string[];
   status: ReviewStatus;
   message?: string;

@@ -45,6 +45,11 @@ export interface FromShards {
   notes: string[];
   /** When some part has no answer: every shard at fault, its parts, and why (one sentence). */
   problem?: string;
+  /**
+   * True when a shard whose file counted says the bundled fake answered it: the merged run is then
+   * marked as the fake's (its cost made up), as an unsharded run of the fake is.
+   */
+  fake: boolean;
 }
 
 /** A shard's file that may count, checked against the plan. */
@@ -122,7 +127,8 @@ export async function partsFromShards(input: MergeInput): Promise<FromShards> {
       ? `${partsText(parts, total)}: ${why}`
       : `shard ${shard} of ${count} (${partsText(parts, total)}): ${why}`
   ).join("; ");
-  return { results, notes, ...(problem ? { problem } : {}) };
+  const fake = [...usable.values()].some((use) => use.result.fakeProvider === true);
+  return { results, notes, ...(problem ? { problem } : {}), fake };
 }
 
 /** Why a part has no answer when no file fits at all. */
