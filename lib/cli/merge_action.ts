@@ -43,7 +43,7 @@ export async function mergeShards(
       onError: flags.onError,
       onPartial: flags.onPartial,
       useCache: false,
-      shardResults: loaded,
+      shardResults: { files: loaded, ...(listed.refused ? { refused: listed.refused } : {}) },
     },
     { runner: deps.runner, env: deps.env, now: deps.now, signal: deps.signal },
   );

@@ -222,7 +222,8 @@ async function fromShards(
     change: at.change,
     providers: at.providers,
     identity: at.identity ?? "",
-    files: options.shardResults ?? [],
+    files: options.shardResults?.files ?? [],
+    ...(options.shardResults?.refused ? { refused: options.shardResults.refused } : {}),
     decoder: at.decoder,
   });
   const request = { ...at, onPartial: options.onPartial };

@@ -121,8 +121,9 @@ export async function editJson(path: string, edit: (value: Record<string, unknow
 
 /** Recompute a shard file's digest after an edit (as a forger would): only the decoder catches it. */
 export async function redigest(path: string): Promise<void> {
-  const { resultsDigest } = await import("../../lib/review/shard_file.ts");
+  const { shardDigest } = await import("../../lib/review/shard_file.ts");
   const value = JSON.parse(await Deno.readTextFile(path));
-  value.digest = await resultsDigest(value.results);
+  delete value.digest;
+  value.digest = await shardDigest(value);
   await Deno.writeTextFile(path, JSON.stringify(value, null, 2));
 }
