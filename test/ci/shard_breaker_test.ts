@@ -11,7 +11,16 @@ import { join } from "node:path";
 import { providerMetas } from "../../lib/providers/registry.ts";
 import { runCli } from "../e2e/_cli.ts";
 import type { CiSandbox } from "./_ci.ts";
-import { FIRST_LINE, merge, shards, withShards } from "./_shard.ts";
+import {
+  copyDir,
+  editJson,
+  FIRST_LINE,
+  jsonOf,
+  merge,
+  redigest,
+  shards,
+  withShards,
+} from "./_shard.ts";
 
 /** The aggregator job's environment: no provider program configured (merge asks none). */
 function noProviders(env: Record<string, string>): Record<string, string | undefined> {
@@ -65,3 +74,181 @@ Deno.test("merge of shards the bundled fake answered is marked as the fake's, it
     assert.deepEqual([ciMerge.totals.fakeRuns, ciMerge.totals.costReported], [1, 0]);
   });
 });
+
+/** Write a copy of `from` edited by `edit`, its digest recomputed (as a forger or a bug would). */
+async function forge(from: string, to: string, edit: (v: Record<string, unknown>) => void) {
+  await Deno.copyFile(from, to);
+  await editJson(to, edit);
+  await redigest(to);
+}
+
+/** A file of a shard whose review ended before it planned one: no plan, no change, no answer. */
+function unplanned(index: number, count: number): (v: Record<string, unknown>) => void {
+  return (v) => {
+    delete v.plan;
+    delete v.change;
+    v.shard = { index, count };
+    v.status = "provider-error";
+    v.message = "the provider could not start";
+    v.results = [];
+  };
+}
+
+Deno.test("merge: files that planned no review, or of another change, never outvote a valid set", async () => {
+  await withShards(async (sb, env) => {
+    const good = join(sb.dir, "good");
+    await shards(sb, env, good, 3);
+    const sample = join(good, "shard-1.json");
+    // five files that say they are shards of five, with no plan: more of them than the valid three
+    const junk = join(sb.dir, "junk");
+    await copyDir(good, junk);
+    for (let i = 1; i <= 5; i++) {
+      await forge(sample, join(junk, `junk-${i}.json`), unplanned(i, 5));
+    }
+    // and two of another change, of a split into two
+    for (let i = 1; i <= 2; i++) {
+      await forge(sample, join(junk, `other-${i}.json`), (v) => {
+        v.shard = { index: i, count: 2 };
+        (v.change as { digest: string }).digest = "0".repeat(64);
+      });
+    }
+    // and a file of shard 2 of 3 that planned no review, beside the one that did
+    await forge(sample, join(junk, "shard-2-early.json"), unplanned(2, 3));
+    const r = await merge(sb, env, [junk, "--format", "json", "--output", "j.json"]);
+    assert.equal(r.code, 1, `the valid set decides: ${r.stderr}`);
+    const json = await jsonOf(sb, "j.json");
+    assert.equal(json.status, "needs-attention");
+    assert.equal(json.coverage.status, "complete");
+    for (let i = 1; i <= 5; i++) {
+      assert.match(
+        r.stderr,
+        new RegExp(`junk-${i}\\.json \\(shard ${i} of 5\\): foreign — of a split into 5 shards`),
+      );
+    }
+    assert.match(r.stderr, /other-1\.json \(shard 1 of 2\): foreign — a review of another change/);
+    assert.match(
+      r.stderr,
+      /shard-2-early\.json \(shard 2 of 3\): set aside — it planned no review/,
+    );
+
+    // a mix with shard 2 missing: never approved, shard 2 named, the junk named as set aside
+    await Deno.remove(join(junk, "shard-2.json"));
+    const m = await merge(sb, env, [junk, "--format", "json", "--output", "m.json"]);
+    assert.equal(m.code, 3, m.stderr);
+    const mixed = await jsonOf(sb, "m.json");
+    assert.notEqual(mixed.status, "approved");
+    assert.match(
+      mixed.message ?? "",
+      /shard 2 of 3 \(parts? [\d, and]+ of \d+\): that shard planned no review \(provider-error: the provider could not start\)/,
+    );
+  });
+});
+
+Deno.test("merge: an edited shard number or status is tampered, named with its file", async () => {
+  await withShards(async (sb, env) => {
+    const good = join(sb.dir, "good");
+    await shards(sb, env, good, 3);
+    // shard 2's file edited to say 4 of 3: with its digest recomputed, and without
+    for (const recomputed of [true, false]) {
+      const dir = join(sb.dir, `four-of-three-${recomputed}`);
+      await copyDir(good, dir);
+      const file = join(dir, "shard-2.json");
+      await editJson(file, (v) => (v.shard = { index: 4, count: 3 }));
+      if (recomputed) await redigest(file);
+      const r = await merge(sb, env, [dir, "--format", "json", "--output", "t.json"]);
+      assert.equal(r.code, 3, r.stderr);
+      const json = await jsonOf(sb, "t.json");
+      assert.match(
+        json.message ?? "",
+        /shard 2 of 3 \(parts? [\d, and]+ of \d+\): no result found \(missing\); set aside, and may have been its file: \S*shard-2\.json \(tampered\)/,
+      );
+      assert.match(
+        r.stderr,
+        recomputed
+          ? /shard-2\.json: tampered: it says it is shard 4 of 3, a shard no split has; not used/
+          : /shard-2\.json: tampered: it does not match its digest/,
+      );
+    }
+    // an edited status (the shard's own review said needs-attention): the digest covers it
+    const status = join(sb.dir, "status");
+    await copyDir(good, status);
+    await editJson(join(status, "shard-2.json"), (v) => (v.status = "approved"));
+    const s = await merge(sb, env, [status, "--format", "json", "--output", "s.json"]);
+    assert.equal(s.code, 3, s.stderr);
+    assert.match(
+      (await jsonOf(sb, "s.json")).message ?? "",
+      /shard 2 of 3 \(parts? [\d, and]+ of \d+\): \S*shard-2\.json was not used: tampered: it does not match its digest/,
+    );
+    // a FIFO in the folder is named, not skipped silently (the merge still stands on the rest)
+    const fifo = join(sb.dir, "fifo");
+    await copyDir(good, fifo);
+    const made = await new Deno.Command("mkfifo", { args: [join(fifo, "pipe.json")] }).output();
+    assert.ok(made.success);
+    const f = await merge(sb, env, [fifo]);
+    assert.equal(f.code, 1, f.stderr);
+    assert.match(
+      f.stderr,
+      /review-gate merge: \S*pipe\.json: a FIFO, not a regular file; not read/,
+    );
+  });
+});
+
+Deno.test("merge of more than 512 files: every format says NOT reviewed and why, exit as ci's", async () => {
+  await withShards(async (sb, env) => {
+    const many = join(sb.dir, "many");
+    await shards(sb, env, many, 3);
+    const text = await Deno.readTextFile(join(many, "shard-1.json"));
+    await Promise.all(
+      Array.from({ length: 510 }, (_, i) => Deno.writeTextFile(join(many, `copy-${i}.json`), text)),
+    );
+    const args = [many, ...formatArgs()];
+    const r = await merge(sb, env, args);
+    assert.equal(r.code, 3, `not reviewed exits 3, as ci's: ${r.stderr}`);
+    const why = /more than 512 files were given or found/;
+    await assertEveryFormat(sb, env, { status: "not-reviewed", headline: "NOT reviewed", why });
+    const allowed = await merge(sb, env, [...args, "--on-error", "allow"]);
+    assert.equal(allowed.code, 0, allowed.stderr);
+  });
+});
+
+/** Every format merge writes, each to a file of its own. */
+function formatArgs(): string[] {
+  return [
+    ["json", "all.json"],
+    ["sarif", "r.sarif"],
+    ["github", "annotations.txt"],
+    ["rdjson", "r.rdjson"],
+    ["markdown", "review.md"],
+  ].flatMap(([format, file]) => ["--format", format, "--output", file]);
+}
+
+/**
+ * Every format of the last merge (written by {@linkcode formatArgs}) says how much was reviewed:
+ * the JSON status, the headline in markdown, SARIF, GitHub annotations and job summary, rdjson.
+ */
+async function assertEveryFormat(
+  sb: CiSandbox,
+  env: Record<string, string>,
+  want: { status: string; headline: "NOT reviewed" | "Partially reviewed"; why: RegExp },
+): Promise<void> {
+  const read = (file: string) => Deno.readTextFile(join(sb.workspace, file));
+  const json = await jsonOf(sb, "all.json");
+  assert.equal(json.status, want.status);
+  assert.match(json.message ?? "", want.why);
+  const markdown = await read("review.md");
+  assert.match(markdown, new RegExp(want.headline, "i"));
+  assert.match(markdown, want.why);
+  const sarif = await read("r.sarif");
+  assert.match(sarif, new RegExp(want.headline, "i"));
+  const annotations = await read("annotations.txt");
+  assert.match(
+    annotations,
+    new RegExp(`^::(error|warning) title=review-gate%3A ${want.headline}`, "mi"),
+  );
+  assert.match(await Deno.readTextFile(env.GITHUB_STEP_SUMMARY), new RegExp(want.headline, "i"));
+  const rdjson = JSON.parse(await read("r.rdjson")) as {
+    diagnostics: { message: string; location?: unknown }[];
+  };
+  const overall = rdjson.diagnostics.filter((d) => !d.location).map((d) => d.message).join("\n");
+  assert.match(overall, new RegExp(`review-gate: ${want.headline}`, "i"), "rdjson says it overall");
+}
