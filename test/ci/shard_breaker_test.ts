@@ -252,3 +252,31 @@ async function assertEveryFormat(
   const overall = rdjson.diagnostics.filter((d) => !d.location).map((d) => d.message).join("\n");
   assert.match(overall, new RegExp(`review-gate: ${want.headline}`, "i"), "rdjson says it overall");
 }
+
+Deno.test("merge with a shard missing: every format says NOT or partially reviewed, an error where it blocks", async () => {
+  await withShards(async (sb, env) => {
+    const dir = join(sb.dir, "missing");
+    await shards(sb, env, dir, 3, { scenario: "valid" });
+    await Deno.remove(join(dir, "shard-2.json"));
+    const why = /shard 2 of 3 \(parts? [\d, and]+ of \d+\): no result found \(missing\)/;
+    // by default a part no model saw leaves the merge NOT reviewed (exit 3), in every format
+    const merged = await merge(sb, env, [dir, ...formatArgs()]);
+    assert.equal(merged.code, 3, merged.stderr);
+    const status = (await jsonOf(sb, "all.json")).status;
+    await assertEveryFormat(sb, env, { status, headline: "NOT reviewed", why });
+    assert.notEqual(status, "approved");
+    const headline = "Partially reviewed";
+    // --on-partial block: the result blocks, so GitHub gets an error, not a warning
+    const block = await merge(sb, env, [dir, ...formatArgs(), "--on-partial", "block"]);
+    assert.equal(block.code, 1, block.stderr);
+    await assertEveryFormat(sb, env, { status: "approved", headline, why: /shard 2 of 3/ });
+    const annotations = await Deno.readTextFile(join(sb.workspace, "annotations.txt"));
+    assert.match(annotations, /^::error title=review-gate%3A partially reviewed::/m);
+    assert.doesNotMatch(annotations, /^::warning title=review-gate%3A partially reviewed/m);
+    const rdjson = JSON.parse(await Deno.readTextFile(join(sb.workspace, "r.rdjson"))) as {
+      diagnostics: { message: string; severity: string; location?: unknown }[];
+    };
+    const overall = rdjson.diagnostics.find((d) => !d.location && /Partially/.test(d.message))!;
+    assert.equal(overall.severity, "ERROR", "it blocks");
+  });
+});
