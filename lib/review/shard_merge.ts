@@ -4,10 +4,12 @@
  * (another runner wrote them; for a fork's pull request, anyone could have): merge takes nothing
  * from them but per-part answers, and only for this review's own plan. It has collected the change
  * and planned it itself, from the trusted rules (lib/ci/run_ci.ts), so the plan, the coverage and
- * which parts exist are its own. A file counts for shard `i` of `n` only when it is a valid shard
- * result of this change (its digest) and this plan (its identity, lib/review/shard_identity.ts),
- * holds exactly the parts this merge deals shard `i` (lib/git/shards.ts) and is the only result
- * of that shard (two copies of the same bytes are one); each of its answers must be for the part's
+ * which parts exist are its own. How many shards `n` the review was split into is decided by the
+ * files of this change and plan alone, so no junk outvotes a valid set. A file counts for shard
+ * `i` of `n` only when it is a valid shard result of this change (its digest) and this plan (its
+ * identity, lib/review/shard_identity.ts), holds exactly the parts this merge deals shard `i`
+ * (lib/git/shards.ts) and is the only result of that shard (two copies of the same bytes are one);
+ * each of its answers must be for the part's
  * exact diff (the part's digest) and is judged again by the decoder against that part's files, as
  * a provider's answer is. Every part without such an answer is a failed part, named with its shard
  * and why — missing, foreign, duplicated, tampered, or a shard whose own call failed — and the
