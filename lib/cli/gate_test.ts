@@ -119,7 +119,10 @@ Deno.test("gate disable --user says which gates stay on because the repository's
   });
   try {
     const out = await gate(repo.root, ["disable", "all", "--user"]);
-    assert.match(out, /pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop, gemini-stop: disabled/);
+    assert.match(
+      out,
+      /pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop, gemini-stop: disabled/,
+    );
     assert.match(
       out,
       /^Note: pre-push stays enabled in this repository: its \.review-gate\.json sets gates\.pre_push\.enabled, which wins over your user config\./m,

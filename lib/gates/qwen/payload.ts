@@ -57,7 +57,9 @@ export function parseQwenPayload(stdinText: string): TurnPayloadResult<QwenHookP
  * @param prompt the payload's `prompt`
  */
 export function isStopContinuation(prompt: string): boolean {
-  return prompt.split("\n").some((line) => BLOCK_REASON_OPENINGS.some((start) => line.startsWith(start)));
+  return prompt.split("\n").some((line) =>
+    BLOCK_REASON_OPENINGS.some((start) => line.startsWith(start))
+  );
 }
 
 /**
