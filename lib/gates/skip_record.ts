@@ -17,6 +17,8 @@ const GATES: ReadonlySet<string> = new Set([
   "claude-stop",
   "codex-stop",
   "copilot-stop",
+  "qwen-stop",
+  "gemini-stop",
 ]);
 
 /** True for a hook whose skip is recorded. */
