@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the pinned provider CLIs (Claude Code, Codex, Qwen Code, Gemini CLI, GitHub Copilot CLI)
+# Installs the pinned provider CLIs (Claude Code, Codex, Qwen Code, Gemini CLI, GitHub Copilot CLI,
+# OpenCode)
 # used by the contract tests (test/contract/) into a cache directory outside the repo and prints
 # their bin paths.
 #
@@ -9,6 +10,7 @@
 # Usage: scripts/install_provider_clis.sh [--quiet]
 #   env REVIEW_GATE_CLI_CACHE  cache root (default $HOME/.cache/review-gate-clis)
 # Output (stdout), one line per CLI:  claude=<abs bin path>  codex=<…>  qwen=<…>  gemini=<…>  copilot=<…>
+#   opencode=<…>
 # Exit: 0 installed and `--version` ran; 1 install or verification failed.
 set -euo pipefail
 
@@ -19,12 +21,27 @@ QWEN_VERSION="0.15.10"
 # engines node >=20
 GEMINI_VERSION="0.61.0"
 COPILOT_VERSION="1.0.102"
+# its bin is a stub until its postinstall script copies the platform package's binary over it
+OPENCODE_VERSION="1.18.33"
 CACHE="${REVIEW_GATE_CLI_CACHE:-$HOME/.cache/review-gate-clis}"
+mkdir -p "$CACHE"
+CACHE="$(cd "$CACHE" && pwd)"
 # copilot unpacks its ~235 MB runtime on first run into this package cache (never the repo or a
 # throwaway HOME); the contract tests point the CLI at it too (test/contract/env.ts)
 export COPILOT_PKG_CACHE_HOME="${COPILOT_PKG_CACHE_HOME:-$CACHE/copilot-pkg}"
 
 log() { echo "install_provider_clis: $*" >&2; }
+
+# run_skipped_postinstall <package dir> <bin path>: an npm that skips install scripts (npm 11
+# asks for them to be allowed) leaves opencode-ai's bin a stub that exits 1; its postinstall copies
+# the platform package's binary (an optional dependency npm did install) over it.
+run_skipped_postinstall() {
+  local pkgdir="$1" path="$2"
+  if [[ -f "$pkgdir/postinstall.mjs" ]] && ! "$path" --version >/dev/null 2>&1; then
+    log "$path is a stub (its install script did not run): running $pkgdir/postinstall.mjs"
+    (cd "$pkgdir" && node postinstall.mjs) >&2
+  fi
+}
 
 # install_one <package> <version> <bin name> -> prints the bin path
 install_one() {
@@ -40,9 +57,12 @@ install_one() {
     local start=$SECONDS
     # Optional dependencies carry the native binaries, npm picks the one for this os and cpu
     # (codex: the @openai/codex-linux-x64 or -darwin-arm64 alias; claude: the matching
-    # @anthropic-ai/claude-code-<os>-<cpu> + postinstall). Never --omit=optional.
-    npm install --prefix "$dir" --no-audit --no-fund --no-save --loglevel=error \
-      --include=optional "$pkg@$ver" >&2
+    # @anthropic-ai/claude-code-<os>-<cpu> + postinstall; opencode: opencode-<os>-<cpu> copied
+    # into bin/ by its postinstall). Never --omit=optional. Run from / so that a spec cannot name
+    # a folder of the working directory (npm takes "opencode-ai@1.18.33" there for a local path).
+    (cd / && npm install --prefix "$dir" --no-audit --no-fund --no-save --loglevel=error \
+      --include=optional "$pkg@$ver") >&2
+    run_skipped_postinstall "$dir/node_modules/$pkg" "$path"
     log "installed $pkg@$ver in $((SECONDS - start)) s"
     touch "$dir/.complete"
   fi
@@ -74,13 +94,16 @@ codex_bin="$(install_one @openai/codex "$CODEX_VERSION" codex)"
 qwen_bin="$(install_one @qwen-code/qwen-code "$QWEN_VERSION" qwen)"
 gemini_bin="$(install_one @google/gemini-cli "$GEMINI_VERSION" gemini)"
 copilot_bin="$(install_one @github/copilot "$COPILOT_VERSION" copilot)"
+opencode_bin="$(install_one opencode-ai "$OPENCODE_VERSION" opencode)"
 verify "$claude_bin" "$CLAUDE_VERSION"
 verify "$codex_bin" "$CODEX_VERSION"
 verify "$qwen_bin" "$QWEN_VERSION"
 verify "$gemini_bin" "$GEMINI_VERSION"
 verify "$copilot_bin" "$COPILOT_VERSION"
+verify "$opencode_bin" "$OPENCODE_VERSION"
 echo "claude=$claude_bin"
 echo "codex=$codex_bin"
 echo "qwen=$qwen_bin"
 echo "gemini=$gemini_bin"
 echo "copilot=$copilot_bin"
+echo "opencode=$opencode_bin"

@@ -124,3 +124,34 @@ Deno.test("runDoctor() names why a provider's --version failed: copilot's npm lo
   assert.equal(auth?.detail, "GH_TOKEN from the environment (a GitHub token)");
   assert.ok(!JSON.stringify(checks).includes("ghp_secret"));
 });
+
+Deno.test("runDoctor() names opencode's stub left by a skipped npm install script", async () => {
+  // what opencode-ai 1.18.33's bin prints until its postinstall copies the platform binary
+  const stub: Runner = (request) =>
+    request.cmd === "opencode"
+      ? Promise.resolve<ExecResult>({
+        code: 1,
+        stdout: new Uint8Array(),
+        stderr: new TextEncoder().encode(
+          "Error: opencode-ai's postinstall script was not run.\n\nThis occurs when using --ignore-scripts during installation\n",
+        ),
+        durationMs: 1,
+        timedOut: false,
+        aborted: false,
+        truncated: false,
+      })
+      : failing(request);
+  const checks = await runDoctor({
+    ...deps({ REVIEW_GATE_PROVIDER: "opencode", ANTHROPIC_API_KEY: "sk-ant-secret" }),
+    runner: stub,
+  });
+  const provider = checks.find((c) => c.area === "provider opencode")!;
+  assert.equal(provider.ok, false);
+  assert.match(
+    provider.detail,
+    /"opencode" --version exited 1: Error: opencode-ai's postinstall script was not run\.$/,
+  );
+  const auth = checks.find((c) => c.area === "reviewer auth (opencode)");
+  assert.equal(auth?.detail, "ANTHROPIC_API_KEY from the environment");
+  assert.ok(!JSON.stringify(checks).includes("sk-ant-secret"));
+});

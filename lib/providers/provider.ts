@@ -163,7 +163,10 @@ export interface EnvelopeMeta {
   sessionId?: string;
   /** Tokens used by the session so far (this attempt's own with `capabilities.attemptUsage`). */
   usage?: Usage;
-  /** USD spent by the session so far, when the provider reports money (Claude only). */
+  /**
+   * USD spent by the session so far, when the provider reports money (Claude; OpenCode reports
+   * each attempt's own, `capabilities.attemptUsage`).
+   */
   costUsd?: number;
   /** Model the provider reports having used. */
   model?: string;
@@ -201,8 +204,9 @@ export interface ProviderCapabilities {
   /** The same session can be resumed for the corrective attempt. */
   resume: boolean;
   /**
-   * Set when the CLI reports each attempt's own tokens rather than the session's running totals
-   * (Gemini CLI: a resume's `stats` count that process's requests only): the call adds them up.
+   * Set when the CLI reports each attempt's own tokens (and cost) rather than the session's running
+   * totals (Gemini CLI: a resume's `stats` count that process's requests only; OpenCode: a resume's
+   * `step_finish` events are its own steps): the call adds them up.
    */
   attemptUsage?: boolean;
 }

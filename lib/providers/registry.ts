@@ -21,6 +21,7 @@ import { VIBE_META } from "./vibe/meta.ts";
 import { QWEN_META } from "./qwen/meta.ts";
 import { GEMINI_META } from "./gemini/meta.ts";
 import { COPILOT_META } from "./copilot/meta.ts";
+import { OPENCODE_META } from "./opencode/meta.ts";
 
 /** One registered provider: its facts, its adapter, and what its child carries (when it does). */
 interface ProviderEntry<M extends ProviderMeta> {
@@ -62,6 +63,11 @@ const PROVIDERS = [
   entry({
     meta: COPILOT_META,
     adapter: async () => (await import("./copilot/adapter.ts")).copilotAdapter,
+  }),
+  entry({
+    meta: OPENCODE_META,
+    adapter: async () => (await import("./opencode/adapter.ts")).opencodeAdapter,
+    carried: async () => (await import("./opencode/child.ts")).opencodeCarried,
   }),
 ] as const;
 

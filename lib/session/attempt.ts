@@ -243,7 +243,10 @@ async function collectMeta<T>(
   if (sessionId) out.sessionId = sessionId;
   if (envelope.model) out.model = envelope.model;
   if (envelope.costUsd !== undefined) {
-    out.costUsd = Math.max(out.costUsd ?? 0, envelope.costUsd);
+    // an attempt's own cost adds up; a session's running total is the largest seen
+    out.costUsd = options.adapter.capabilities.attemptUsage
+      ? (out.costUsd ?? 0) + envelope.costUsd
+      : Math.max(out.costUsd ?? 0, envelope.costUsd);
   }
   if (envelope.usage) {
     out.usage = options.adapter.capabilities.attemptUsage

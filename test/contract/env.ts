@@ -1,5 +1,5 @@
 /**
- * Environment for running the real `claude`, `codex`, `qwen`, `gemini` and `copilot` binaries against
+ * Environment for running the real `claude`, `codex`, `qwen`, `gemini`, `copilot` and `opencode` binaries against
  * the loopback mocks:
  * locating the pinned installs, throwaway HOME / CODEX_HOME, the env each CLI needs, and a clean
  * skip when the CLIs are not installed.
@@ -221,6 +221,52 @@ export function copilotEnv(sandbox: Sandbox, baseUrl: string): Record<string, st
     COPILOT_PROVIDER_API_KEY: "sk-mock-copilot-key",
     COPILOT_MODEL: "copilot-mock",
     COPILOT_PKG_CACHE_HOME: copilotPkgCache(),
+    NO_PROXY: "127.0.0.1",
+  };
+}
+
+/** The variable the mock provider of the OpenCode config reads its key from (`{env:…}`). */
+export const OPENCODE_KEY_VAR = "MOCK_OPENCODE_KEY";
+
+/**
+ * Write the user's OpenCode config in the sandbox HOME (`~/.config/opencode/opencode.json`): an
+ * OpenAI-compatible provider `mock` at `baseUrl` (…/v1 is added) and its model, the key from
+ * {@linkcode OPENCODE_KEY_VAR} (docs/providers.md "Loopback mock models"). The adapter carries its
+ * `provider` and `model` keys into the review config.
+ *
+ * @param extra more top-level keys (what a review must not carry: agents, MCP servers…)
+ */
+export async function writeOpencodeConfig(
+  sandbox: Sandbox,
+  baseUrl: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const dir = join(sandbox.home, ".config", "opencode");
+  await Deno.mkdir(dir, { recursive: true });
+  const config = {
+    $schema: "https://opencode.ai/config.json",
+    provider: {
+      mock: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "Mock",
+        options: { baseURL: `${baseUrl}/v1`, apiKey: `{env:${OPENCODE_KEY_VAR}}` },
+        models: { "opencode-mock": { name: "OpenCode mock model" } },
+      },
+    },
+    model: "mock/opencode-mock",
+    ...extra,
+  };
+  const path = join(dir, "opencode.json");
+  await Deno.writeTextFile(path, JSON.stringify(config, null, 2));
+  return path;
+}
+
+/** Env for `opencode` (its config must be written with {@linkcode writeOpencodeConfig}). */
+export function opencodeEnv(sandbox: Sandbox): Record<string, string> {
+  return {
+    ...scrubbed(),
+    HOME: sandbox.home,
+    [OPENCODE_KEY_VAR]: "sk-mock-opencode-key",
     NO_PROXY: "127.0.0.1",
   };
 }

@@ -1,5 +1,6 @@
 /**
- * Drives our real adapters (lib/providers/claude/adapter.ts, codex/adapter.ts, qwen/adapter.ts, copilot/adapter.ts) and the real session runner
+ * Drives our real adapters (lib/providers/claude/adapter.ts, codex/adapter.ts, qwen/adapter.ts,
+ * copilot/adapter.ts, opencode/adapter.ts, …) and the real session runner
  * (`callStructured` in lib/session/call.ts) against the real CLIs pointed at the loopback mocks, with
  * the real decoder, runner, workspace (the read-only copy of the worktree's tree the CLI runs in)
  * and read-only proof. Only the model is fake. The CLI's environment is what the adapter builds
@@ -31,13 +32,14 @@ import {
   geminiEnv,
   makeRepo,
   makeSandbox,
+  opencodeEnv,
   qwenEnv,
   type Sandbox,
 } from "./env.ts";
 
 /** Options for {@linkcode runReview}. */
 export interface RunReviewOptions {
-  provider: "claude" | "codex" | "qwen" | "gemini" | "copilot";
+  provider: "claude" | "codex" | "qwen" | "gemini" | "copilot" | "opencode";
   sandbox: Sandbox;
   /** Absolute repo root. */
   repo: string;
@@ -99,6 +101,8 @@ export async function runReview(
       ? geminiEnv(options.sandbox, options.mockUrl)
       : options.provider === "copilot"
       ? copilotEnv(options.sandbox, options.mockUrl)
+      : options.provider === "opencode"
+      ? opencodeEnv(options.sandbox)
       : codexEnv(options.sandbox)),
   };
   const spawns: Spawn[] = [];

@@ -41,7 +41,7 @@ export interface MockChat {
   /** Base URL without `/v1`, e.g. `http://127.0.0.1:40123`. */
   url: string;
   requests: ChatRequest[];
-  /** `POST …/chat/completions` requests only. */
+  /** `POST …/chat/completions` requests only, OpenCode's title requests left out. */
   turns(): ChatRequest[];
   push(...turns: ChatTurn[]): void;
   pending(): number;
@@ -53,6 +53,14 @@ let counter = 0;
 /** A structured_output tool call answering `answer` (Qwen Code's synthetic tool for the schema). */
 export function structuredOutput(answer: unknown): ChatTurn {
   return { kind: "calls", calls: [{ name: "structured_output", args: answer as never }] };
+}
+
+/** True for OpenCode's session-title request (its system prompt is a title generator's). */
+export function isTitleRequest(body: Record<string, unknown> | null): boolean {
+  const messages = (body?.messages ?? []) as { role?: string; content?: unknown }[];
+  const system = messages.find((m) => m.role === "system");
+  return typeof system?.content === "string" &&
+    system.content.startsWith("You are a title generator");
 }
 
 function sse(chunks: unknown[]): Response {
@@ -86,7 +94,11 @@ export function startMockChat(turns: ChatTurn[] = []): MockChat {
     if (!url.pathname.endsWith("/chat/completions") || req.method !== "POST") {
       return Response.json({ error: { message: "mock: not found" } }, { status: 404 });
     }
-    const turn = queue.shift() ?? { kind: "message", text: "(mock: no scripted turn)" };
+    // OpenCode names a session it was given no --title for with a request of its own: answered
+    // here, never from the script (it races the turn's own request)
+    const turn: ChatTurn = isTitleRequest(body)
+      ? { kind: "message", text: "Review" }
+      : queue.shift() ?? { kind: "message", text: "(mock: no scripted turn)" };
     if (turn.kind === "hang") {
       await new Promise<void>((resolve) => hung.push(resolve));
       return new Response("", { status: 503 });
@@ -143,7 +155,8 @@ export function startMockChat(turns: ChatTurn[] = []): MockChat {
   return {
     url: server.url,
     requests,
-    turns: () => requests.filter((r) => r.path.endsWith("/chat/completions")),
+    turns: () =>
+      requests.filter((r) => r.path.endsWith("/chat/completions") && !isTitleRequest(r.body)),
     push: (...more) => queue.push(...more),
     pending: () => queue.length,
     close: async () => {

@@ -70,6 +70,10 @@ Deno.test("the install script pins the same versions as versions.ts", async () =
     script,
     new RegExp(`COPILOT_VERSION="${PINNED.copilot.version.replaceAll(".", "\\.")}"`),
   );
+  assert.match(
+    script,
+    new RegExp(`OPENCODE_VERSION="${PINNED.opencode.version.replaceAll(".", "\\.")}"`),
+  );
 });
 
 /**

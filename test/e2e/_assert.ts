@@ -27,7 +27,10 @@ export function resumedSession(call: FakeInvocation): string | undefined {
   const joined = call.argv.find((arg) => arg.startsWith("--resume="));
   if (joined !== undefined) return joined.slice("--resume=".length);
   const at = call.argv.indexOf("--resume");
-  return at < 0 ? undefined : call.argv[at + 1];
+  if (at >= 0) return call.argv[at + 1];
+  // opencode continues a session with --session <id>
+  const session = call.argv.indexOf("--session");
+  return session < 0 ? undefined : call.argv[session + 1];
 }
 
 /** The prompt's RULES block (the team's guidelines, sent as policy), or "" when there is none. */
@@ -62,7 +65,7 @@ export function assertFirstCallArgv(provider: Provider, call: FakeInvocation, ro
   for (const name of call.envNames) {
     assert.match(
       name,
-      /^(PWD|OLDPWD|SHLVL|_|PATH|HOME|TMPDIR|LANG|LC_.*|TZ|USER|LOGNAME|DENO_DIR|REVIEW_GATE_CHILD|REVIEW_GATE_FAKE_.*|NO_COLOR|CODEX_HOME|QWEN_HOME|GEMINI_CLI_HOME|COPILOT_HOME|COPILOT_AUTO_UPDATE|COPILOT_PKG_CACHE_HOME|CLAUDE_CODE_.*|DISABLE_AUTOUPDATER|VIBE_.*|XDG_.*)$/,
+      /^(PWD|OLDPWD|SHLVL|_|PATH|HOME|TMPDIR|LANG|LC_.*|TZ|USER|LOGNAME|DENO_DIR|REVIEW_GATE_CHILD|REVIEW_GATE_FAKE_.*|NO_COLOR|CODEX_HOME|QWEN_HOME|GEMINI_CLI_HOME|COPILOT_HOME|COPILOT_AUTO_UPDATE|COPILOT_PKG_CACHE_HOME|OPENCODE_DISABLE_.*|OPENCODE_CONFIG_CONTENT|CLAUDE_CODE_.*|DISABLE_AUTOUPDATER|VIBE_.*|XDG_.*)$/,
       `the child got ${name} (PWD, SHLVL and _ come from the fake's shell wrapper)`,
     );
   }
@@ -118,6 +121,22 @@ export function assertFirstCallArgv(provider: Provider, call: FakeInvocation, ro
     assert.ok(!call.argv.some((a) => a.startsWith("--resume")));
     assert.ok(promptOf(call).includes('"verdict"'), "copilot gets the schema in the prompt");
     assert.equal(call.env.COPILOT_HOME?.endsWith("/copilot-home"), true, "a private COPILOT_HOME");
+  } else if (provider === "opencode") {
+    assert.deepEqual(call.argv.slice(0, 6), [
+      "run",
+      "--format",
+      "json",
+      "--pure",
+      "--agent",
+      "review-gate",
+    ]);
+    assert.equal(call.argv[call.argv.indexOf("--dir") + 1], call.cwd);
+    for (const flag of ["--auto", "--share", "--continue", "--session"]) {
+      assert.ok(!call.argv.includes(flag), flag);
+    }
+    assert.ok(promptOf(call).includes('"verdict"'), "opencode gets the schema in the prompt");
+    assert.equal(call.env.OPENCODE_DISABLE_PROJECT_CONFIG, "1");
+    assert.equal(call.env.XDG_DATA_HOME?.endsWith("/data"), true, "a private data folder");
   } else {
     assert.equal(call.stdin, null);
     assert.equal(call.argv[call.argv.indexOf("--workdir") + 1], call.cwd);

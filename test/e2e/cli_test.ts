@@ -217,7 +217,7 @@ Deno.test("schema prints the canonical schema and each provider's dialect", asyn
       assert.equal(dialect.code, 2);
       assert.match(
         dialect.stderr,
-        /--dialect: Expected "bard" to be one of \(claude\|codex\|vibe\|qwen\|gemini\|copilot\)/,
+        /--dialect: Expected "bard" to be one of \(claude\|codex\|vibe\|qwen\|gemini\|copilot\|opencode\)/,
       );
     });
   });

@@ -94,6 +94,7 @@ for (const provider of PROVIDERS) {
         // each attempt reports its own tokens (capabilities.attemptUsage): the run adds them up
         gemini: [{ inputTokens: 20, outputTokens: 40 }, undefined],
         copilot: [{ inputTokens: 20, outputTokens: 40 }, undefined],
+        opencode: [{ inputTokens: 20, outputTokens: 40 }, undefined],
       }[provider];
       assert.deepEqual(
         run.run.usage &&

@@ -30,6 +30,8 @@ const UNFINISHED = {
   qwen: /Qwen Code printed no result event \(exit code 0\)/,
   gemini: /Gemini CLI printed no "response" \(exit code 0\)/,
   copilot: /Copilot printed no result event \(exit code 0\)/,
+  opencode:
+    /OpenCode ended without finishing its turn \(exit code 0; its last step asks for a tool\)/,
 } satisfies Record<Provider, RegExp>;
 
 for (const provider of PROVIDERS) {
