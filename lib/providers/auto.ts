@@ -73,6 +73,14 @@ async function unusable(
     };
   }
   const auth = await authState(meta, env, cwd);
+  if (auth.state === "ok" && auth.fake && !overridden) {
+    // the bundled fake answers only where a variable plugs it in, never found by its name
+    return {
+      why: "is the bundled fake on PATH",
+      fix: `"${program.path}" is the bundled fake: set ${meta.binEnv} to use it, or install ` +
+        `"${meta.installHint}"`,
+    };
+  }
   if (auth.state === "ok" || (auth.state === "none" && auth.unknown)) return null;
   if (auth.state === "none") return { why: "not signed in", fix: `not signed in: ${auth.message}` };
   return { why: "config not usable", fix: `config not usable: ${auth.message}` };
