@@ -13,7 +13,8 @@ import {
 import { isReviewerVar } from "./reviewer_env.ts";
 
 Deno.test("getProvider() returns the adapter for each name", async () => {
-  assert.deepEqual(PROVIDER_NAMES, ["claude", "codex", "vibe", "qwen", "gemini", "copilot"]);
+  // the order `provider: "auto"` tries them in (README "Choosing a provider")
+  assert.deepEqual(PROVIDER_NAMES, ["claude", "codex", "gemini", "qwen", "copilot", "vibe"]);
   for (const name of PROVIDER_NAMES) assert.equal((await getProvider(name)).name, name);
 });
 
@@ -56,7 +57,7 @@ Deno.test("getProvider() refuses an unknown name, listing the choices", async ()
     assert.ok(e instanceof UsageError);
     assert.equal(
       e.message,
-      'Unknown provider "bard": choose one of "claude", "codex", "vibe", "qwen", "gemini", "copilot"',
+      'Unknown provider "bard": choose one of "claude", "codex", "gemini", "qwen", "copilot", "vibe"',
     );
     assert.equal(e.exitCode, 2);
     return true;
