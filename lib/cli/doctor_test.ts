@@ -92,7 +92,7 @@ Deno.test("runDoctor() under provider auto names the one it chooses, or each pro
   assert.match(failed?.detail ?? "", /^No provider CLI can review/);
   assert.match(
     failed?.detail ?? "",
-    /\n {2}copilot: not found \("copilot"\): install with "npm i -g @github\/copilot"/,
+    /\n {2}copilot: not found \("copilot"\): install with "npm i -g @github\/copilot@/,
   );
   assert.equal(none.some((c) => c.area.startsWith("reviewer auth")), false);
 });
