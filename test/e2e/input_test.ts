@@ -85,14 +85,14 @@ Deno.test("review rejects an unknown provider or flag with exit 2 and the valid 
       assert.equal(result.code, 2);
       assert.match(
         result.stderr,
-        /--provider: Expected "bard" to be one of \(claude\|codex\|vibe\|qwen\|gemini\|copilot\)/,
+        /--provider: Expected "bard" to be one of \(auto\|claude\|codex\|gemini\|qwen\|copilot\|vibe\)/,
       );
     });
     await t.step("REVIEW_GATE_PROVIDER", async () => {
       const result = await runCli(sandbox, ["review"], { env: { REVIEW_GATE_PROVIDER: "bard" } });
       assert.equal(result.code, 2);
       assert.match(result.stderr, /REVIEW_GATE_PROVIDER/);
-      assert.match(result.stderr, /"claude", "codex", "vibe", "qwen", "gemini", "copilot"/);
+      assert.match(result.stderr, /"auto", "claude", "codex", "gemini", "qwen", "copilot", "vibe"/);
     });
     await t.step("unknown flag", async () => {
       const result = await runCli(sandbox, ["review", "--stagged"]);

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { makeSandbox, runCli } from "./_cli.ts";
-import { PROVIDER_NAMES } from "../../lib/providers/registry.ts";
+import { PROVIDER_SETTINGS } from "../../lib/providers/registry.ts";
 
 Deno.test("messages: one prefix, close suggestions only, a chmod hint, a required gate name", async () => {
   const sandbox = await makeSandbox({ "src/app.ts": "export const a = 1;\n" });
@@ -23,7 +23,7 @@ Deno.test("messages: one prefix, close suggestions only, a chmod hint, a require
     const far = await runCli(sandbox, ["review", "--provider", "gpt"]);
     assert.equal(far.code, 2);
     assert.ok(
-      far.stderr.includes(`Expected "gpt" to be one of (${PROVIDER_NAMES.join("|")})`),
+      far.stderr.includes(`Expected "gpt" to be one of (${PROVIDER_SETTINGS.join("|")})`),
       far.stderr,
     );
     assert.doesNotMatch(far.stderr, /did you mean/, "no provider name is like gpt");
