@@ -129,9 +129,7 @@ function via(record: RunRecord): string {
     : `${secondsText(record.durationMs)}${reused ? `, ${reused}` : ""}`;
   const who = record.council
     ? `council ${record.council.providers.join(", ")}, council_policy ${record.council.policy}`
-    : `${providerLabel(record.provider, record.providerChoice)}${
-      record.model ? ` ${record.model}` : ""
-    }`;
+    : providerLabel(record.provider, record.providerChoice, record.model);
   return `${clean(who)}, ${took}`;
 }
 

@@ -32,11 +32,14 @@ export function choiceText(choice: ProviderChoice): string {
 }
 
 /**
- * A provider's name as outputs show it: `qwen`, or `qwen (auto: claude not found)`.
+ * A provider's name as outputs show it, with its model when named: `qwen`, `claude sonnet`,
+ * `qwen (auto: claude not found)`, `claude sonnet (auto)`.
  *
  * @param provider the provider that reviewed
  * @param choice how `auto` chose it, when it did
+ * @param model the model, when one was named
  */
-export function providerLabel(provider: string, choice?: ProviderChoice): string {
-  return choice ? `${provider} (${choiceText(choice)})` : provider;
+export function providerLabel(provider: string, choice?: ProviderChoice, model?: string): string {
+  const who = model ? `${provider} ${model}` : provider;
+  return choice ? `${who} (${choiceText(choice)})` : who;
 }

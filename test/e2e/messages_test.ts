@@ -45,7 +45,10 @@ Deno.test("messages: one prefix, close suggestions only, a chmod hint, a require
     const bin = join(sandbox.dir, "claude");
     await Deno.writeTextFile(bin, "#!/bin/sh\nexit 0\n");
     await sandbox.repo.write("src/app.ts", "export const a = 2;\n");
-    const review = await runCli(sandbox, ["review"], { env: { REVIEW_GATE_CLAUDE_BIN: bin } });
+    // named: auto would pass over a program that cannot run (README "Choosing a provider")
+    const review = await runCli(sandbox, ["review", "--provider", "claude"], {
+      env: { REVIEW_GATE_CLAUDE_BIN: bin },
+    });
     assert.equal(review.code, 3, review.stdout + review.stderr);
     assert.ok(
       review.stdout.includes(`"${bin}" is not executable: run chmod +x "${bin}"`),

@@ -203,9 +203,7 @@ export interface PushReviewer {
 export function reviewerText(reviewer: PushReviewer): string {
   const who = reviewer.council && reviewer.council.length > 1
     ? `council ${reviewer.council.join(", ")}`
-    : `${providerLabel(reviewer.provider, reviewer.choice)}${
-      reviewer.model ? ` ${reviewer.model}` : ""
-    }`;
+    : providerLabel(reviewer.provider, reviewer.choice, reviewer.model);
   return `${who}${reviewer.fake ? " (the bundled fake)" : ""}`;
 }
 
