@@ -16,7 +16,7 @@ import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { type CiOutcome, runCi } from "../ci/run_ci.ts";
 import type { CliDeps } from "./deps.ts";
 import type { OutputFlags, OutputRequest } from "./outputs.ts";
-import type { ProviderName } from "../providers/registry.ts";
+import type { ProviderSetting } from "../providers/registry.ts";
 import type { Severity } from "../kinds/review/types.ts";
 import { writeOutputs } from "./write_outputs.ts";
 import { reviewedAmount } from "../git/coverage_text.ts";
@@ -26,7 +26,7 @@ import { shardOf, writeShardResult } from "./shard_action.ts";
 
 /** `ci`'s parsed flags. */
 export type CiFlags = OutputFlags & {
-  provider?: ProviderName;
+  provider?: ProviderSetting;
   model?: string;
   base?: string;
   untrusted?: boolean;

@@ -11,7 +11,7 @@
  * @module
  */
 import { join } from "../base/path.ts";
-import { type Config, loadConfig } from "../config/config.ts";
+import { type Config, DEFAULT_CONFIG, loadConfig } from "../config/config.ts";
 import { ReviewGateError } from "../base/errors.ts";
 import { SpawnError } from "../exec/exec.ts";
 import { notExecutableText } from "../exec/spawn_hint.ts";
@@ -31,8 +31,14 @@ import { findEnabledPlugin } from "../install/claude/plugin.ts";
 import { readTextOrNull } from "../install/file_actions.ts";
 import { MANAGED_MARKER } from "../install/git/stub.ts";
 import { reviewGateSkips } from "../gates/hook_io.ts";
-import { getProvider, PROVIDER_NAMES, resolveBinary } from "../providers/registry.ts";
-import { NoCredentialsError } from "../providers/provider.ts";
+import {
+  AUTO_PROVIDER,
+  getProvider,
+  PROVIDER_NAMES,
+  providerMeta,
+  resolveBinary,
+} from "../providers/registry.ts";
+import { authState, notFoundText } from "../providers/availability.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import type { CliDeps } from "./deps.ts";
 
@@ -89,9 +95,7 @@ async function checkProviders(
         ok: false,
         optional,
         detail: notExecutable ??
-          (missing
-            ? `not found ("${bin}"): install with "${adapter.installHint}" or set ${adapter.binEnv}`
-            : (error as Error).message),
+          (missing ? notFoundText(adapter, bin) : (error as Error).message),
       };
     }
   }));
@@ -396,7 +400,7 @@ async function checkConfig(
   } catch (error) {
     if (!(error instanceof ReviewGateError)) throw error;
     return {
-      provider: "claude",
+      provider: DEFAULT_CONFIG.provider,
       check: { area: "config", ok: false, detail: error.message },
     };
   }
@@ -419,9 +423,12 @@ export async function setupProblems(deps: CliDeps, root: string): Promise<Doctor
       "checks it again)";
     return [{ ...check, detail }];
   }
-  const selected = await checkProviders(deps, provider, [provider]);
+  const chosen = provider === AUTO_PROVIDER ? await checkChoice(deps, root) : null;
+  if (chosen?.provider === null) return [chosen.check];
+  const name = chosen?.provider ?? provider;
+  const selected = await checkProviders(deps, name, [name]);
   const checks = [...selected];
-  if (selected.every((c) => c.ok)) checks.push(await checkReviewerAuth(deps, provider));
+  if (selected.every((c) => c.ok)) checks.push(await checkReviewerAuth(deps, name));
   return checks.filter((c) => !c.ok && !c.optional);
 }
 
@@ -456,10 +463,13 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
       detail: (error as Error).message,
     });
   }
-  const { config: loaded, provider, check } = await checkConfig(deps, repo?.root);
+  const { config: loaded, provider: setting, check } = await checkConfig(deps, repo?.root);
   checks.push(check);
-  checks.push(...await checkProviders(deps, provider));
-  checks.push(await checkReviewerAuth(deps, provider));
+  const chosen = setting === AUTO_PROVIDER ? await checkChoice(deps, repo?.root) : null;
+  if (chosen) checks.push(chosen.check);
+  const provider = chosen ? chosen.provider : setting;
+  checks.push(...await checkProviders(deps, provider ?? ""));
+  if (provider !== null) checks.push(await checkReviewerAuth(deps, provider));
   if (repo) {
     checks.push(...await checkGitHook(deps, repo), ...await checkClaude(deps, repo, loaded));
     checks.push(...await checkCodex(deps, repo, loaded));
@@ -477,23 +487,47 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
  */
 async function checkReviewerAuth(deps: CliDeps, provider: string): Promise<DoctorCheck> {
   const area = `reviewer auth (${provider})`;
-  if (await isBundledFake(provider, deps)) {
-    return { area, ok: true, detail: "the bundled fake provider: it needs no credentials" };
-  }
-  try {
-    const lines = await (await getProvider(provider)).describeAuth(deps.env);
-    return { area: `reviewer auth (${provider})`, ok: true, detail: lines.join("; ") };
-  } catch (error) {
-    const warning = error instanceof NoCredentialsError;
-    return { area, ok: false, ...(warning ? { warning } : {}), detail: (error as Error).message };
-  }
+  const auth = await authState(providerMeta(provider), deps.env, deps.cwd);
+  if (auth.state === "ok") return { area, ok: true, detail: auth.lines.join("; ") };
+  return {
+    area,
+    ok: false,
+    ...(auth.state === "none" ? { warning: true } : {}),
+    detail: auth.message,
+  };
 }
 
 /** Whether the provider's binary is the bundled fake (lib/providers/bundled_fake.ts). */
 async function isBundledFake(provider: string, deps: CliDeps): Promise<boolean> {
   const { isBundledFake } = await import("../providers/bundled_fake.ts");
-  const { providerMeta } = await import("../providers/registry.ts");
   return await isBundledFake(providerMeta(provider), deps.env, deps.cwd);
+}
+
+/**
+ * `provider: "auto"`: which provider it chooses now and why it passed over those before it
+ * (lib/providers/auto.ts), or, when it finds none, a failing check naming each provider's fix.
+ *
+ * @returns the provider the other checks are about (`null` when none was found) and the check
+ */
+async function checkChoice(
+  deps: CliDeps,
+  root: string | undefined,
+): Promise<{ provider: string | null; check: DoctorCheck }> {
+  const { chooseProvider, choiceText, NoProviderError } = await import("../providers/auto.ts");
+  try {
+    const { provider, choice } = await chooseProvider(deps.env, root ?? deps.cwd);
+    return {
+      provider,
+      check: {
+        area: "provider choice",
+        ok: true,
+        detail: `reviewing with ${provider} (${choiceText(choice)})`,
+      },
+    };
+  } catch (error) {
+    if (!(error instanceof NoProviderError)) throw error;
+    return { provider: null, check: { area: "provider choice", ok: false, detail: error.message } };
+  }
 }
 
 /** `doctor`: print every check; sets the exit code (1 when one needs attention). */

@@ -61,7 +61,9 @@ Deno.test("runDoctor() fails on REVIEW_GATE_CHILD=1 in the user's environment", 
 });
 
 Deno.test("runDoctor() says what auth the reviewer will use, never the secret", async () => {
-  const checks = await runDoctor(deps({ ANTHROPIC_API_KEY: "sk-ant-secret-value" }));
+  const checks = await runDoctor(
+    deps({ REVIEW_GATE_PROVIDER: "claude", ANTHROPIC_API_KEY: "sk-ant-secret-value" }),
+  );
   const auth = checks.find((c) => c.area === "reviewer auth (claude)");
   assert.ok(auth?.ok);
   assert.equal(auth.detail, "ANTHROPIC_API_KEY from the environment");
@@ -72,6 +74,27 @@ Deno.test("runDoctor() says what auth the reviewer will use, never the secret", 
     line,
     /^provider "openai" from \/nonexistent\/\.codex\/config\.toml; OPENAI_API_KEY from the environment$/,
   );
+});
+
+Deno.test("runDoctor() under provider auto names the one it chooses, or each provider's fix", async () => {
+  const fake = new URL("../../fixtures/fake/bin/qwen", import.meta.url).pathname;
+  const found = await runDoctor(deps({ PATH: "/nonexistent", REVIEW_GATE_QWEN_BIN: fake }));
+  const choice = found.find((c) => c.area === "provider choice");
+  assert.equal(choice?.ok, true);
+  assert.equal(
+    choice?.detail,
+    "reviewing with qwen (auto: claude not found, codex not found, gemini not found)",
+  );
+  assert.match(found.find((c) => c.area === "reviewer auth (qwen)")?.detail ?? "", /bundled fake/);
+  const none = await runDoctor(deps({ PATH: "/nonexistent" }));
+  const failed = none.find((c) => c.area === "provider choice");
+  assert.equal(failed?.ok, false);
+  assert.match(failed?.detail ?? "", /^No provider CLI can review/);
+  assert.match(
+    failed?.detail ?? "",
+    /\n {2}copilot: not found \("copilot"\): install with "npm i -g @github\/copilot@/,
+  );
+  assert.equal(none.some((c) => c.area.startsWith("reviewer auth")), false);
 });
 
 Deno.test("runDoctor()'s config check names each gate's mode", async () => {

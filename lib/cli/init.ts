@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { PROVIDER_NAMES } from "../providers/registry.ts";
+import { PROVIDER_SETTINGS } from "../providers/registry.ts";
 import { type CliContext, type CommandRoutes, defineCommand, flag } from "./command.ts";
 import type { InitFlags } from "./init_action.ts";
 
@@ -27,10 +27,10 @@ export const initRoutes: CommandRoutes = {
       flags: {
         provider: {
           kind: "enum",
-          values: PROVIDER_NAMES,
+          values: PROVIDER_SETTINGS,
           optional: true,
           placeholder: "name",
-          brief: "the provider the config names (default claude)",
+          brief: "the provider the config names (default auto: the first installed and signed in)",
         },
         force: flag("replace an existing .review-gate.json"),
       },

@@ -9,11 +9,11 @@ import { join } from "../base/path.ts";
 import { DEFAULT_CONFIG, parseConfigText, REPO_CONFIG_FILE } from "../config/config.ts";
 import { initConfigText } from "../config/init_text.ts";
 import { resolveRepo } from "../git/repo.ts";
-import type { ProviderName } from "../providers/registry.ts";
+import type { ProviderSetting } from "../providers/registry.ts";
 import type { CliDeps } from "./deps.ts";
 
 /** `init`'s parsed flags. */
-export type InitFlags = { provider?: ProviderName; force?: boolean };
+export type InitFlags = { provider?: ProviderSetting; force?: boolean };
 
 /**
  * Write the commented config at the root of the repository around `deps.cwd`.

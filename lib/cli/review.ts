@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { PROVIDER_NAMES } from "../providers/registry.ts";
+import { PROVIDER_SETTINGS } from "../providers/registry.ts";
 import { COUNCIL_POLICIES } from "../kinds/review/types.ts";
 import { JOB_ID_OPTION } from "../jobs/job_id_option.ts";
 import {
@@ -62,10 +62,10 @@ export const REVIEW_FLAGS = {
   ...OUTPUT_FLAGS,
   provider: {
     kind: "enum",
-    values: PROVIDER_NAMES,
+    values: PROVIDER_SETTINGS,
     optional: true,
     placeholder: "name",
-    brief: "provider CLI to ask",
+    brief: "provider CLI to ask (auto: the first installed and signed in)",
   },
   providers: text(
     "a,b",

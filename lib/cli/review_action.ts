@@ -12,7 +12,7 @@ import { type Repo, resolveRepo } from "../git/repo.ts";
 import { parseRangeSpec } from "../git/target.ts";
 import { repoPathspecs } from "../git/pathspecs.ts";
 import type { Target } from "../git/types.ts";
-import { PROVIDER_NAMES } from "../providers/registry.ts";
+import { AUTO_PROVIDER, PROVIDER_NAMES } from "../providers/registry.ts";
 import { checkFormatShows } from "../formats/registry.ts";
 import { sanitizeForTerminal } from "../formats/sanitize.ts";
 import { policyOf } from "../kinds/review/policy.ts";
@@ -31,7 +31,7 @@ import type { ReviewAhead } from "./review_ahead.ts";
 import { startProgress } from "./progress.ts";
 import type { OutputFlags, OutputRequest } from "./outputs.ts";
 import type { FlagDefinitions } from "./command.ts";
-import type { ProviderName } from "../providers/registry.ts";
+import type { ProviderSetting } from "../providers/registry.ts";
 import type { CouncilPolicy, Severity } from "../kinds/review/types.ts";
 import { writeOutputs, writeOutputText } from "./write_outputs.ts";
 import { policyFlagLayer } from "./policy_flags.ts";
@@ -42,7 +42,7 @@ import type { ShardSpec } from "../git/shards.ts";
 
 /** `review`'s parsed flags (lib/cli/review.ts `REVIEW_FLAGS`). */
 export type ReviewFlags = OutputFlags & {
-  provider?: ProviderName;
+  provider?: ProviderSetting;
   providers?: string;
   councilPolicy?: CouncilPolicy;
   model?: string;
@@ -134,6 +134,12 @@ function flagLayer(flags: ReviewFlags): ConfigLayer {
  */
 export function parseProviders(value: string): string[] {
   const names = value.split(",").map((n) => n.trim()).filter((n) => n !== "");
+  if (names.includes(AUTO_PROVIDER)) {
+    throw new UsageError(
+      `Invalid --providers "${value}": a council names its providers ("auto" picks one, not a ` +
+        `council); give distinct names among ${PROVIDER_NAMES.join(", ")}, or --provider auto`,
+    );
+  }
   const unknown = names.filter((n) => !(PROVIDER_NAMES as readonly string[]).includes(n));
   if (names.length === 0 || unknown.length > 0 || new Set(names).size !== names.length) {
     throw new UsageError(
@@ -344,7 +350,7 @@ async function planOnly(
   const { planReview } = await import("../review/plan_only.ts");
   const { repo, target, paths, config, rules, rulesNotes, worktreeAhead } = request;
   const planned = await planReview(
-    { repo, target, paths, config, rules, rulesNotes, worktree: worktreeAhead },
+    { repo, target, paths, config, rules, rulesNotes, worktree: worktreeAhead, env: deps.env },
     deps.runner,
   );
   const failures: string[] = [];

@@ -16,7 +16,7 @@ import {
   type Severity,
 } from "../vocabulary/review.ts";
 import { ConfigError } from "../base/errors.ts";
-import type { ProviderName } from "../providers/registry.ts";
+import type { ProviderName, ProviderSetting } from "../providers/registry.ts";
 import { configProblems, configProblemsWithHints } from "./validate.ts";
 import { readRegularText } from "../base/regular_file.ts";
 import { describeJsoncError } from "../base/jsonc_error.ts";
@@ -32,7 +32,11 @@ export type GateMode = "block" | "warn";
 
 /** The effective configuration (keys as in the JSON file). */
 export interface Config {
-  provider: ProviderName;
+  /**
+   * The provider that reviews, or `"auto"`: the first installed and signed-in one
+   * (lib/providers/auto.ts), chosen when a review starts (lib/review/setup.ts).
+   */
+  provider: ProviderSetting;
   model?: string;
   timeout_seconds: number;
   max_turns: number;
@@ -120,7 +124,7 @@ export interface TurnGateSettings {
 
 /** Defaults (also published in the schema). */
 export const DEFAULT_CONFIG: Config = {
-  provider: "claude",
+  provider: "auto",
   timeout_seconds: 600,
   max_turns: 12,
   fail_on: "high",

@@ -14,7 +14,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import schema from "../../schemas/config.schema.json" with { type: "json" };
 import { type Config, DEFAULT_CONFIG } from "./config.ts";
 import { configProblems } from "./validate.ts";
-import { isProviderName, PROVIDER_NAMES } from "../providers/registry.ts";
+import { AUTO_PROVIDER, PROVIDER_NAMES, PROVIDER_SETTINGS } from "../providers/registry.ts";
 
 /** A schema node as the walk reads it. */
 interface SchemaNode {
@@ -125,8 +125,14 @@ Deno.test("the schema's provider choices are the registry's (lib/providers/regis
   // a provider added to the registry is offered by the config schema (and its generated validator,
   // `deno task gen`) or this fails
   const names = [...PROVIDER_NAMES];
-  assert.deepEqual(schema.properties.provider.enum, names, "provider");
+  assert.deepEqual(schema.properties.provider.enum, [...PROVIDER_SETTINGS], "provider");
+  // the order "auto" tries, as the description says it
+  assert.ok(
+    schema.properties.provider.description.includes(`in this order (${names.join(", ")})`),
+    schema.properties.provider.description,
+  );
   assert.deepEqual(schema.properties.council.items.enum, names, "council.items");
   assert.equal(schema.properties.council.maxItems, names.length, "council.maxItems");
-  assert.ok(isProviderName(schema.properties.provider.default));
+  assert.equal(schema.properties.provider.default, AUTO_PROVIDER);
+  assert.ok(!(schema.properties.council.items.enum as string[]).includes(AUTO_PROVIDER));
 });

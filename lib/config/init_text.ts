@@ -9,7 +9,7 @@
  * @module
  */
 import schema from "../../schemas/config.schema.json" with { type: "json" };
-import { PROVIDER_NAMES, type ProviderName } from "../providers/registry.ts";
+import { PROVIDER_NAMES, type ProviderSetting } from "../providers/registry.ts";
 import { DEFAULT_CONFIG } from "./config.ts";
 
 /** The `$schema` an initialised config names: the config schema's `$id`. */
@@ -24,7 +24,7 @@ const v = (value: unknown) => JSON.stringify(value).replace(/,(?=["\d{[tf])/g, "
  * @param provider the provider to set (default: {@linkcode DEFAULT_CONFIG}'s)
  * @returns JSONC text ending in a newline
  */
-export function initConfigText(provider: ProviderName = DEFAULT_CONFIG.provider): string {
+export function initConfigText(provider: ProviderSetting = DEFAULT_CONFIG.provider): string {
   const d = DEFAULT_CONFIG;
   const push = d.gates.pre_push;
   const stop = d.gates.claude_stop;
@@ -33,7 +33,8 @@ export function initConfigText(provider: ProviderName = DEFAULT_CONFIG.provider)
 {
   "$schema": ${v(CONFIG_SCHEMA_ID)},
 
-  // which coding-agent CLI reviews the change: ${PROVIDER_NAMES.join(" | ")}
+  // which coding-agent CLI reviews the change: "auto" (the first installed and signed in, in
+  // this order) | ${PROVIDER_NAMES.join(" | ")}
   "provider": ${v(provider)},
   // "model": "…", // the provider's own default when absent
 

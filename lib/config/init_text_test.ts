@@ -33,9 +33,8 @@ Deno.test("init's commented settings, uncommented as they stand, validate and ar
 });
 
 Deno.test("init's provider comment lists every registered provider", () => {
-  const comment = initConfigText().split("\n").find((l) => l.includes("which coding-agent CLI"));
-  assert.equal(
-    comment,
-    `  // which coding-agent CLI reviews the change: ${PROVIDER_NAMES.join(" | ")}`,
-  );
+  const lines = initConfigText().split("\n");
+  const at = lines.findIndex((l) => l.includes("which coding-agent CLI"));
+  assert.equal(lines[at + 1], `  // this order) | ${PROVIDER_NAMES.join(" | ")}`);
+  assert.match(lines[at], /"auto" \(the first installed and signed in, in$/);
 });

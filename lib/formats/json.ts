@@ -66,6 +66,7 @@ export function buildJsonEnvelope(
     coverage: record.coverage ?? null,
     rules: record.rules ?? null,
     provider: record.provider,
+    providerChoice: record.providerChoice ?? null,
     council: record.council ?? null,
     model: record.model ?? null,
     sessionId: record.sessionId ?? null,

@@ -27,6 +27,7 @@ import {
   unreviewedLines,
   warnModeNote,
 } from "./view.ts";
+import { providerLabel } from "../providers/choice.ts";
 
 /** Untrusted text inside one line of ours. */
 const line = (text: string) => inertMarkdown(text, "line");
@@ -80,7 +81,9 @@ function providerLine(record: RunRecord): string {
   const { council } = record;
   return council
     ? `- Council: ${line(council.providers.join(", "))} (council_policy ${council.policy})`
-    : `- Provider: ${line(record.provider)}${record.model ? ` (${line(record.model)})` : ""}`;
+    : `- Provider: ${line(providerLabel(record.provider, record.providerChoice))}${
+      record.model ? ` (${line(record.model)})` : ""
+    }`;
 }
 
 /** The list of the run's facts under the title: change, provider, session, run, coverage. */

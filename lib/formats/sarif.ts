@@ -18,6 +18,7 @@ import { narrowedLine } from "../git/coverage_text.ts";
 import type { RenderInput, RenderOptions } from "./renderer.ts";
 import { nonBlockingLevel, pathUri, ruleId, SARIF_LEVEL } from "./levels.ts";
 import { buildView, cachedVerdictNote, type FindingView, type ReviewView } from "./view.ts";
+import { choiceText } from "../providers/choice.ts";
 
 /** Where review-gate documents itself (the domain its schema `$id`s use). */
 export const INFORMATION_URI = "https://review-gate.dev";
@@ -162,6 +163,9 @@ function runProperties(record: RunRecord, view: ReviewView): Json {
     target: record.target.label,
     ...(record.coverage?.paths ? { narrowedTo: record.coverage.paths } : {}),
     provider: record.provider,
+    ...(record.providerChoice
+      ? { providerChoice: { ...record.providerChoice, text: choiceText(record.providerChoice) } }
+      : {}),
     ...(record.model ? { model: record.model } : {}),
     ...(record.id ? { runId: record.id } : {}),
     cached: record.cached,

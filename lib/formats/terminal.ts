@@ -26,6 +26,7 @@ import {
 import { sanitizeForTerminal as clean } from "./sanitize.ts";
 import type { RenderInput, RenderOptions } from "./renderer.ts";
 import { type Paint, plain } from "./style.ts";
+import { providerLabel } from "../providers/choice.ts";
 
 const SEVERITY_FORMAT = {
   critical: ["red", "bold"],
@@ -128,7 +129,7 @@ function via(record: RunRecord): string {
     : `${secondsText(record.durationMs)}${reused ? `, ${reused}` : ""}`;
   const who = record.council
     ? `council ${record.council.providers.join(", ")}, council_policy ${record.council.policy}`
-    : `${record.provider}${record.model ? ` ${record.model}` : ""}`;
+    : providerLabel(record.provider, record.providerChoice, record.model);
   return `${clean(who)}, ${took}`;
 }
 

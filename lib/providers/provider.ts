@@ -267,6 +267,15 @@ export interface ProviderAdapter extends ProviderMeta {
  */
 export class NoCredentialsError extends Error {
   override name = "NoCredentialsError";
+  /**
+   * True when a login may exist where review-gate does not look (Claude Code's macOS keychain):
+   * `provider: "auto"` still tries the provider (lib/providers/auto.ts); false when none can.
+   */
+  readonly unknown: boolean;
+  constructor(message: string, options?: { unknown?: boolean }) {
+    super(message);
+    this.unknown = options?.unknown ?? false;
+  }
 }
 
 /**

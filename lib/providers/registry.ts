@@ -5,7 +5,7 @@
  * the names the command line offers (`--provider`, `--providers`, `init --provider`, `schema
  * --dialect`), the config schema's enums (lib/config/config_schema_test.ts holds them to it),
  * prompt limits, the reviewer variables a gate compares, the programs a turn guards, `doctor`'s
- * checks and the fake's personas (fixtures/fake/fake_test.ts). Each adapter module loads when its
+ * checks, the order `provider: "auto"` tries them in and the fake's personas (fixtures/fake/fake_test.ts). Each adapter module loads when its
  * provider is first asked for: a review loads the configured provider's adapter only, a cache hit
  * none (docs/design.md "Performance notes": code loads where it is used).
  *
@@ -34,7 +34,11 @@ function entry<const M extends ProviderMeta>(e: ProviderEntry<M>): ProviderEntry
   return e;
 }
 
-/** Every provider, in the order help lists them. */
+/**
+ * Every provider, in the order help lists them and `provider: "auto"` tries them
+ * (lib/providers/auto.ts; README "Choosing a provider"): a new provider's line goes where it
+ * should be tried.
+ */
 const PROVIDERS = [
   entry({
     meta: CLAUDE_META,
@@ -47,8 +51,9 @@ const PROVIDERS = [
     carried: async () => (await import("./codex/child.ts")).codexCarried,
   }),
   entry({
-    meta: VIBE_META,
-    adapter: async () => (await import("./vibe/adapter.ts")).vibeAdapter,
+    meta: GEMINI_META,
+    adapter: async () => (await import("./gemini/adapter.ts")).geminiAdapter,
+    carried: async () => (await import("./gemini/child.ts")).geminiCarried,
   }),
   entry({
     meta: QWEN_META,
@@ -56,13 +61,12 @@ const PROVIDERS = [
     carried: async () => (await import("./qwen/child.ts")).qwenCarried,
   }),
   entry({
-    meta: GEMINI_META,
-    adapter: async () => (await import("./gemini/adapter.ts")).geminiAdapter,
-    carried: async () => (await import("./gemini/child.ts")).geminiCarried,
-  }),
-  entry({
     meta: COPILOT_META,
     adapter: async () => (await import("./copilot/adapter.ts")).copilotAdapter,
+  }),
+  entry({
+    meta: VIBE_META,
+    adapter: async () => (await import("./vibe/adapter.ts")).vibeAdapter,
   }),
   entry({
     meta: OPENCODE_META,
@@ -76,6 +80,19 @@ export type ProviderName = typeof PROVIDERS[number]["meta"]["name"];
 
 /** Every supported provider name, in display order. */
 export const PROVIDER_NAMES: readonly ProviderName[] = PROVIDERS.map((p) => p.meta.name);
+
+/**
+ * What the config's `provider` and `--provider` accept: a provider's name, or `"auto"` — the first
+ * provider of {@linkcode PROVIDER_NAMES} whose CLI is installed and signed in
+ * (lib/providers/auto.ts).
+ */
+export type ProviderSetting = ProviderName | "auto";
+
+/** The value of {@linkcode ProviderSetting} that asks for the first usable provider. */
+export const AUTO_PROVIDER = "auto";
+
+/** Every {@linkcode ProviderSetting}: `"auto"`, then the provider names in display order. */
+export const PROVIDER_SETTINGS: readonly ProviderSetting[] = [AUTO_PROVIDER, ...PROVIDER_NAMES];
 
 /** A registered provider's facts: its name is one of {@linkcode PROVIDER_NAMES}. */
 export type RegisteredMeta = ProviderMeta<ProviderName>;

@@ -13,13 +13,14 @@ import {
 import { isReviewerVar } from "./reviewer_env.ts";
 
 Deno.test("getProvider() returns the adapter for each name", async () => {
+  // the order `provider: "auto"` tries them in (README "Choosing a provider")
   assert.deepEqual(PROVIDER_NAMES, [
     "claude",
     "codex",
-    "vibe",
-    "qwen",
     "gemini",
+    "qwen",
     "copilot",
+    "vibe",
     "opencode",
   ]);
   for (const name of PROVIDER_NAMES) assert.equal((await getProvider(name)).name, name);
@@ -64,7 +65,7 @@ Deno.test("getProvider() refuses an unknown name, listing the choices", async ()
     assert.ok(e instanceof UsageError);
     assert.equal(
       e.message,
-      'Unknown provider "bard": choose one of "claude", "codex", "vibe", "qwen", "gemini", "copilot", "opencode"',
+      'Unknown provider "bard": choose one of "claude", "codex", "gemini", "qwen", "copilot", "vibe", "opencode"',
     );
     assert.equal(e.exitCode, 2);
     return true;

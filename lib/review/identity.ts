@@ -9,7 +9,7 @@
 import type { KindDefinition, PromptVariant } from "../kinds/definition.ts";
 import type { Config } from "../config/config.ts";
 import type { Budgets } from "../git/types.ts";
-import { providerMeta } from "../providers/registry.ts";
+import { AUTO_PROVIDER, providerMeta } from "../providers/registry.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import type { MemoParts } from "../store/verdict_memo.ts";
 import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
@@ -49,6 +49,8 @@ export type KindIdentity = Pick<KindDefinition, "schema" | "templateText" | "par
  *   hold (default `"none"`), and the answer kind's definition (default: the registry's "review";
  *   a gate's fast path passes it, so as not to load the registry)
  * @throws {import("../base/errors.ts").UsageError} for an unknown provider
+ * @throws {import("../providers/auto.ts").NoProviderError} for `provider: "auto"` when it finds
+ *   none in `options.env`
  */
 export async function verdictIdentity(
   config: Config,
@@ -63,7 +65,10 @@ export async function verdictIdentity(
   },
 ): Promise<VerdictIdentity> {
   const kind = options.definition ?? await (await import("../kinds/registry.ts")).getKind("review");
-  const provider = config.provider;
+  // `auto`: the provider it chooses now (lib/providers/auto.ts), so a verdict of another is no hit
+  const provider = config.provider === AUTO_PROVIDER
+    ? (await (await import("../providers/auto.ts")).chooseProvider(options.env ?? {})).provider
+    : config.provider;
   // an unknown name: the registry throws its UsageError, listing the valid choices (no adapter loads)
   const meta = providerMeta(provider);
   const override = options.env?.[`REVIEW_GATE_${provider.toUpperCase()}_BIN`]?.trim();

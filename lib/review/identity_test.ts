@@ -20,9 +20,23 @@ Deno.test("verdictIdentity() sizes budgets by the provider's prompt limit", asyn
   const vibe = await verdictIdentity({ ...DEFAULT_CONFIG, provider: "vibe" }, { kind: "review" });
   deepEqual(vibe.provider, "vibe");
   deepEqual(vibe.budgets, budgetsFor(DEFAULT_CONFIG, VIBE_META.maxPromptBytes));
-  const claude = await verdictIdentity(DEFAULT_CONFIG, { kind: "review" });
+  const claude = await verdictIdentity({ ...DEFAULT_CONFIG, provider: "claude" }, {
+    kind: "review",
+  });
   deepEqual(claude.provider, "claude");
   deepEqual(claude.budgets, budgetsFor(DEFAULT_CONFIG));
+});
+
+Deno.test("verdictIdentity() under auto keys by the provider auto chooses", async () => {
+  const fake = new URL("../../fixtures/fake/bin/vibe", import.meta.url).pathname;
+  const env = { PATH: "/nonexistent", HOME: "/nonexistent", REVIEW_GATE_VIBE_BIN: fake };
+  const auto = await verdictIdentity(DEFAULT_CONFIG, { kind: "review", env });
+  const vibe = await verdictIdentity({ ...DEFAULT_CONFIG, provider: "vibe" }, {
+    kind: "review",
+    env,
+  });
+  deepEqual(auto, vibe);
+  deepEqual(auto.budgets, budgetsFor(DEFAULT_CONFIG, VIBE_META.maxPromptBytes));
 });
 
 Deno.test("verdictIdentity() throws UsageError naming the choices for an unknown provider", async () => {

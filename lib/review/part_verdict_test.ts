@@ -63,7 +63,11 @@ Deno.test("a change asked once as one part keeps its verdict for that part: the 
       runReview({
         cwd: repo.root,
         kind: "review",
-        config: { ...DEFAULT_CONFIG, budgets: { ...DEFAULT_CONFIG.budgets, total_bytes: 4096 } },
+        config: {
+          ...DEFAULT_CONFIG,
+          provider: "claude",
+          budgets: { ...DEFAULT_CONFIG.budgets, total_bytes: 4096 },
+        },
         useCache: true,
       }, { runner, env: { REVIEW_GATE_CLAUDE_BIN: FAKE_BIN }, now: () => new Date() });
     await repo.write("a.ts", fileText("a", 1));
@@ -110,7 +114,11 @@ Deno.test("a one-part answer with a finding outside the part's files is not kept
       runReview({
         cwd: repo.root,
         kind: "review",
-        config: { ...DEFAULT_CONFIG, budgets: { ...DEFAULT_CONFIG.budgets, total_bytes: 4096 } },
+        config: {
+          ...DEFAULT_CONFIG,
+          provider: "claude",
+          budgets: { ...DEFAULT_CONFIG.budgets, total_bytes: 4096 },
+        },
         useCache: true,
       }, { runner, env: { REVIEW_GATE_CLAUDE_BIN: FAKE_BIN }, now: () => new Date() });
     await repo.write("a.ts", fileText("a", 1));

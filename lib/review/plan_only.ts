@@ -15,6 +15,7 @@ import { guidelinesFor, pathFilterFor } from "../rules/apply.ts";
 import { LOCAL_RULES, type RulesOptions } from "../rules/options.ts";
 import { buildRulesReport, type RulesReport } from "../rules/report.ts";
 import { verdictIdentity } from "./identity.ts";
+import { AUTO_PROVIDER, PROVIDER_NAMES } from "../providers/registry.ts";
 
 /**
  * The planned change.
@@ -39,13 +40,17 @@ export async function planReview(
     rulesNotes?: readonly string[];
     /** The working tree's snapshot, started ahead (used when the target is the working tree). */
     worktree?: Promise<WorktreeSnapshot>;
+    /** The environment `provider: "auto"` chooses from (lib/providers/auto.ts). */
+    env?: Record<string, string | undefined>;
   },
   runner: Runner,
 ): Promise<{ change: Change; rules: RulesReport } | null> {
   const { repo, config } = options;
   const rules = options.rules ?? LOCAL_RULES;
   const target = options.target ?? { kind: "worktree" };
-  const { budgets } = await verdictIdentity(config, { kind: "review" });
+  const { budgets } = await verdictIdentity(await planConfig(config, options.env), {
+    kind: "review",
+  });
   const exclude = pathFilterFor(runner, repo, { config, rules });
   const change = await collectChange(runner, {
     repo,
@@ -63,4 +68,23 @@ export async function planReview(
     change,
     rules: buildRulesReport(rules, { change, guidelines, notes: options.rulesNotes }),
   };
+}
+
+/**
+ * The config to plan with: `provider: "auto"` as the review would choose (its prompt limit sets the
+ * budgets); when it finds none, the first provider's, since a plan asks no model and the review
+ * itself says that none was found.
+ */
+async function planConfig(
+  config: Config,
+  env: Record<string, string | undefined> = {},
+): Promise<Config> {
+  if (config.provider !== AUTO_PROVIDER) return config;
+  const { NoProviderError, resolveProvider } = await import("../providers/auto.ts");
+  try {
+    return (await resolveProvider(config, env)).config;
+  } catch (error) {
+    if (!(error instanceof NoProviderError)) throw error;
+    return { ...config, provider: PROVIDER_NAMES[0] };
+  }
 }

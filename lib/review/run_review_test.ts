@@ -42,7 +42,7 @@ function review(
       cwd: repo.root,
       ...(resolved ? { repo: resolved } : {}),
       kind: "review",
-      config: { ...DEFAULT_CONFIG, cache },
+      config: { ...DEFAULT_CONFIG, provider: "claude", cache },
       useCache: cache,
     },
     { runner, env: { REVIEW_GATE_CLAUDE_BIN: FAKE_BIN }, now: () => new Date(), signal },
@@ -302,7 +302,7 @@ Deno.test("runReview() keeps a blocking verdict when the cache and records write
       {
         cwd: repo.root,
         kind: "review",
-        config: { ...DEFAULT_CONFIG, cache: true },
+        config: { ...DEFAULT_CONFIG, provider: "claude", cache: true },
         useCache: true,
       },
       { runner, env: { REVIEW_GATE_CLAUDE_BIN: FAKE_BIN }, now: () => new Date() },
@@ -440,7 +440,7 @@ Deno.test("runReview() with onPartial block records an approved but partial revi
         {
           cwd: repo.root,
           kind: "review",
-          config: { ...DEFAULT_CONFIG, cache: false },
+          config: { ...DEFAULT_CONFIG, provider: "claude", cache: false },
           useCache: false,
           onPartial,
         },

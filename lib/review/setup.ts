@@ -10,8 +10,15 @@ import { isBundledFake } from "../providers/bundled_fake.ts";
 import { getKind } from "../kinds/registry.ts";
 import type { KindDefinition, KindParts, Policy } from "../kinds/definition.ts";
 import type { Change } from "../git/types.ts";
-import { providerMeta } from "../providers/registry.ts";
-import type { RegisteredMeta } from "../providers/registry.ts";
+import {
+  AUTO_PROVIDER,
+  isProviderName,
+  providerMeta,
+  type ProviderName,
+  type RegisteredMeta,
+} from "../providers/registry.ts";
+import type { ProviderChoice } from "../providers/choice.ts";
+import type { Config } from "../config/config.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import { type VerdictIdentity, verdictIdentity } from "./identity.ts";
 import type { RunBase } from "./open_run.ts";
@@ -65,16 +72,18 @@ export type SetupOptions = Pick<
  * Set a review up.
  *
  * @throws {import("../base/errors.ts").UsageError} unknown provider
+ * @throws {import("../providers/auto.ts").NoProviderError} `provider: "auto"` found none (exit 3)
  */
 export async function setUp(
   options: SetupOptions,
   deps: Pick<ReviewDeps, "now" | "env">,
 ): Promise<Setup> {
-  const { config } = options;
   const started = deps.now();
   const kind = await getKind(options.answerKind ?? "review");
   // a council reviews in parts (one call per provider and part); other kinds ask one provider
-  const council = kind.parts && config.council.length > 1 ? config.council.map(providerMeta) : [];
+  const inCouncil = kind.parts !== undefined && options.config.council.length > 1;
+  const { config, choice } = await providerOf(options, deps, inCouncil);
+  const council = inCouncil ? config.council.map(providerMeta) : [];
   const provider = council[0] ?? providerMeta(config.provider);
   const inputIdentity = kind.inputIdentity(options.kindInput);
   // a run the bundled fake answers says so: its reported cost is play money (`stats`). A merge
@@ -90,6 +99,7 @@ export async function setUp(
     ...(options.gateMode === "warn" ? { gateMode: "warn" as const } : {}),
     focus: options.focus,
     provider: provider.name,
+    ...(choice && council.length === 0 ? { providerChoice: choice } : {}),
     ...(council.length > 0
       ? { council: { providers: council.map((a) => a.name), policy: config.council_policy } }
       : {}),
@@ -117,6 +127,31 @@ export async function setUp(
     // a merge asks no model: it has no call's setting to prepare
     asksAhead: !cached && !budgeted && options.notAsked === undefined && !options.shardResults,
   };
+}
+
+/**
+ * The config with the provider that reviews in place of `"auto"` (lib/providers/auto.ts), and how
+ * it was chosen. A council names its own providers: nothing is chosen. A merge asks no model: it
+ * takes the provider its shards name when they all name the same one.
+ *
+ * @throws {import("../providers/auto.ts").NoProviderError} when `auto` finds none (exit 3)
+ */
+async function providerOf(
+  options: SetupOptions,
+  deps: Pick<ReviewDeps, "env">,
+  inCouncil: boolean,
+): Promise<{ config: Config & { provider: ProviderName }; choice?: ProviderChoice }> {
+  const { config } = options;
+  if (config.provider !== AUTO_PROVIDER || inCouncil) {
+    return { config: config as Config & { provider: ProviderName } };
+  }
+  const named = new Set(options.shardResults?.files.flatMap((s) => s.result?.providers ?? []));
+  const [only] = named;
+  if (named.size === 1 && isProviderName(only)) {
+    return { config: { ...config, provider: only }, choice: { auto: true, skipped: [] } };
+  }
+  const { resolveProvider } = await import("../providers/auto.ts");
+  return await resolveProvider(config, deps.env, options.cwd);
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Refusal } from "../answer/types.ts";
 import type { FindingNote, ReviewAnswer } from "../kinds/review/types.ts";
 import type { Coverage } from "../git/types.ts";
 import type { ProviderName } from "../providers/registry.ts";
+import type { ProviderChoice } from "../providers/choice.ts";
 import type { Usage } from "../providers/provider.ts";
 import type { CouncilPolicy } from "../kinds/review/types.ts";
 import type { AttemptRecord } from "../session/types.ts";
@@ -73,6 +74,11 @@ export interface RunRecord {
   focus?: string;
   target: { kind: string; label: string; from?: string; to?: string };
   provider: ProviderName;
+  /**
+   * Set when `provider: "auto"` chose the provider (lib/providers/auto.ts): the providers passed
+   * over before it, each with why. Absent when the provider was named (or a council asked).
+   */
+  providerChoice?: ProviderChoice;
   model?: string;
   /**
    * True when the provider program was the bundled fake (fixtures/fake, lib/providers/bundled_fake.ts):

@@ -41,6 +41,11 @@ export interface ReviewerRecord {
    * it changes which model answers and where its requests go. Absent in older records.
    */
   carried?: Record<string, string>;
+  /**
+   * For `provider: "auto"`: the provider it chose (lib/providers/auto.ts), `null` when none;
+   * absent for a named provider (and in older records).
+   */
+  chosen?: string | null;
 }
 
 /** What the Stop gate remembers about one Claude session. */

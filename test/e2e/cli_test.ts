@@ -115,6 +115,7 @@ Deno.test("review --json prints the run envelope on success and on failure", asy
         "message",
         "model",
         "provider",
+        "providerChoice",
         "rawOutput",
         "refusal",
         "rules",
@@ -132,6 +133,8 @@ Deno.test("review --json prints the run envelope on success and on failure", asy
       assert.equal(json.answer.verdict, "approve");
       assert.equal(json.rawOutput, null);
       assert.equal(json.provider, "claude");
+      // no provider configured: "auto" chose claude, the first in order (the fake, by its variable)
+      assert.deepEqual(json.providerChoice, { auto: true, skipped: [] });
       assert.equal(json.council, null, "one provider: no council");
       assert.equal(json.model, "claude-fake-1");
       assert.equal(json.sessionId, call.sessionId);
@@ -217,7 +220,7 @@ Deno.test("schema prints the canonical schema and each provider's dialect", asyn
       assert.equal(dialect.code, 2);
       assert.match(
         dialect.stderr,
-        /--dialect: Expected "bard" to be one of \(claude\|codex\|vibe\|qwen\|gemini\|copilot\|opencode\)/,
+        /--dialect: Expected "bard" to be one of \(claude\|codex\|gemini\|qwen\|copilot\|vibe\|opencode\)/,
       );
     });
   });

@@ -44,7 +44,7 @@ Deno.test("init writes a commented config the next review loads, and never overw
     const forced = await runCli(sandbox, ["init", "--force"]);
     assert.equal(forced.code, 0, forced.stdout + forced.stderr);
     assert.match(forced.stdout, /Replaced/);
-    assert.match(await Deno.readTextFile(path), /"provider": "claude"/);
+    assert.match(await Deno.readTextFile(path), /"provider": "auto"/);
   } finally {
     await sandbox.cleanup();
   }

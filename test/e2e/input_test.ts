@@ -85,7 +85,7 @@ Deno.test("review rejects an unknown provider or flag with exit 2 and the valid 
       assert.equal(result.code, 2);
       assert.match(
         result.stderr,
-        /--provider: Expected "bard" to be one of \(claude\|codex\|vibe\|qwen\|gemini\|copilot\|opencode\)/,
+        /--provider: Expected "bard" to be one of \(auto\|claude\|codex\|gemini\|qwen\|copilot\|vibe\|opencode\)/,
       );
     });
     await t.step("REVIEW_GATE_PROVIDER", async () => {
@@ -94,7 +94,7 @@ Deno.test("review rejects an unknown provider or flag with exit 2 and the valid 
       assert.match(result.stderr, /REVIEW_GATE_PROVIDER/);
       assert.match(
         result.stderr,
-        /"claude", "codex", "vibe", "qwen", "gemini", "copilot", "opencode"/,
+        /"auto", "claude", "codex", "gemini", "qwen", "copilot", "vibe", "opencode"/,
       );
     });
     await t.step("unknown flag", async () => {

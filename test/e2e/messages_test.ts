@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { makeSandbox, runCli } from "./_cli.ts";
-import { PROVIDER_NAMES } from "../../lib/providers/registry.ts";
+import { PROVIDER_SETTINGS } from "../../lib/providers/registry.ts";
 
 Deno.test("messages: one prefix, close suggestions only, a chmod hint, a required gate name", async () => {
   const sandbox = await makeSandbox({ "src/app.ts": "export const a = 1;\n" });
@@ -23,7 +23,7 @@ Deno.test("messages: one prefix, close suggestions only, a chmod hint, a require
     const far = await runCli(sandbox, ["review", "--provider", "gpt"]);
     assert.equal(far.code, 2);
     assert.ok(
-      far.stderr.includes(`Expected "gpt" to be one of (${PROVIDER_NAMES.join("|")})`),
+      far.stderr.includes(`Expected "gpt" to be one of (${PROVIDER_SETTINGS.join("|")})`),
       far.stderr,
     );
     assert.doesNotMatch(far.stderr, /did you mean/, "no provider name is like gpt");
@@ -45,7 +45,10 @@ Deno.test("messages: one prefix, close suggestions only, a chmod hint, a require
     const bin = join(sandbox.dir, "claude");
     await Deno.writeTextFile(bin, "#!/bin/sh\nexit 0\n");
     await sandbox.repo.write("src/app.ts", "export const a = 2;\n");
-    const review = await runCli(sandbox, ["review"], { env: { REVIEW_GATE_CLAUDE_BIN: bin } });
+    // named: auto would pass over a program that cannot run (README "Choosing a provider")
+    const review = await runCli(sandbox, ["review", "--provider", "claude"], {
+      env: { REVIEW_GATE_CLAUDE_BIN: bin },
+    });
     assert.equal(review.code, 3, review.stdout + review.stderr);
     assert.ok(
       review.stdout.includes(`"${bin}" is not executable: run chmod +x "${bin}"`),

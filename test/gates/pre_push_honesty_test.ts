@@ -220,7 +220,7 @@ Deno.test("a push answered from the cached verdict appends a ledger line; a repl
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /refs\/heads\/feature \(1 commit\)/);
       // fresh or cached, the line names who reviewed, as review's headline does
-      assert.match(r.stderr, /; reviewed by claude claude-fake-1 \(the bundled fake\)\n/);
+      assert.match(r.stderr, /; reviewed by claude claude-fake-1 \(auto\) \(the bundled fake\)\n/);
       const total = await ledger();
       assert.deepEqual({ runs: total.runs, cacheHits: total.cacheHits }, expected);
     }
@@ -230,7 +230,7 @@ Deno.test("a push answered from the cached verdict appends a ledger line; a repl
     assert.equal(replayed.code, 0, replayed.stderr);
     assert.match(
       replayed.stderr,
-      /refs\/heads\/feature \(1 commit\): approved \(cached verdict, no model call\); reviewed by claude claude-fake-1 \(the bundled fake\)\n/,
+      /refs\/heads\/feature \(1 commit\): approved \(cached verdict, no model call\); reviewed by claude claude-fake-1 \(auto\) \(the bundled fake\)\n/,
       "the hook's own replay names the reviewer too",
     );
     assert.equal((await ledger()).runs, 2);

@@ -21,6 +21,7 @@ import {
   plural,
   renderFindingLine,
 } from "../messages.ts";
+import { type ProviderChoice, providerLabel } from "../../providers/choice.ts";
 
 /** The skip hint every pre-push block carries. */
 export const PRE_PUSH_SKIP_HINT =
@@ -191,6 +192,8 @@ export interface PushReviewer {
   fake?: boolean;
   /** A council's providers. */
   council?: readonly string[];
+  /** How `provider: "auto"` chose the provider, when it did (lib/providers/choice.ts). */
+  choice?: ProviderChoice;
 }
 
 /**
@@ -200,7 +203,7 @@ export interface PushReviewer {
 export function reviewerText(reviewer: PushReviewer): string {
   const who = reviewer.council && reviewer.council.length > 1
     ? `council ${reviewer.council.join(", ")}`
-    : `${reviewer.provider}${reviewer.model ? ` ${reviewer.model}` : ""}`;
+    : providerLabel(reviewer.provider, reviewer.choice, reviewer.model);
   return `${who}${reviewer.fake ? " (the bundled fake)" : ""}`;
 }
 
@@ -210,12 +213,14 @@ export function reviewerOf(record: {
   model?: string;
   fakeProvider?: boolean;
   council?: { providers: readonly string[] };
+  providerChoice?: ProviderChoice;
 }): PushReviewer {
   return {
     provider: record.provider,
     ...(record.model ? { model: record.model } : {}),
     ...(record.fakeProvider ? { fake: true } : {}),
     ...(record.council ? { council: record.council.providers } : {}),
+    ...(record.providerChoice && !record.council ? { choice: record.providerChoice } : {}),
   };
 }
 

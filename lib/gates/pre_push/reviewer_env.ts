@@ -14,7 +14,9 @@
  * used (README "Not protected"; `--guard` refuses moving `XDG_STATE_HOME`, the key's folder). What the review child
  * carries from the user's provider config (Claude Code's settings `env` and credential helpers,
  * Codex's carried `config.toml` keys) cannot be held back — its old content is not kept — so a
- * change to it since the turn's start blocks the push, named. The push names what it held back. A turn recorded by an older version, with no reviewer record, holds nothing back.
+ * change to it since the turn's start blocks the push, named; so does, under `provider: "auto"`, a
+ * change of the provider it chooses (a login written during the turn). The push names what it held
+ * back. A turn recorded by an older version, with no reviewer record, holds nothing back.
  *
  * @module
  */
@@ -102,6 +104,17 @@ export async function pushReviewerEnv(
           }) changed since the turn started`,
         );
       }
+    }
+  }
+  if (start.chosen !== undefined) {
+    // provider "auto" at the start: a login or program that appeared since must not pick another
+    const { autoChoice } = await import("../turn/reviewer_identity.ts");
+    const now = await autoChoice(out);
+    if (now !== start.chosen) {
+      untrusted.push(
+        `the provider "auto" chooses changed since the turn started (${start.chosen ?? "none"} ` +
+          `then, ${now ?? "none"} now)`,
+      );
     }
   }
   return { env: out, heldBack, session: open[0].name.replace(/\.json$/, ""), untrusted };

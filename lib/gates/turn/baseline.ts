@@ -127,7 +127,7 @@ async function startTurn(input: HookInput, gate: GateContext): Promise<HookOutpu
       : undefined,
     ...{ turnStartedAt: startedAt.toISOString(), configAtStart: gate.config },
     ...{ userConfigAtStart: userConfig, lostBefore: lost || undefined },
-    reviewerAtStart: await reviewerRecord(input.env),
+    reviewerAtStart: await reviewerRecord(input.env, gate.config.provider, gate.repo.root),
     otherWorktreeStates: refs && refs.otherHeads.length
       ? await otherWorktreeStates(input.runner, gate.repo, refs.otherHeads)
       : undefined,

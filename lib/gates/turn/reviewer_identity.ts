@@ -11,7 +11,7 @@
  */
 import { sha256Hex } from "../../base/sha256.ts";
 import { reviewerVarDigests } from "../../providers/reviewer_env.ts";
-import { carriedConfigs } from "../../providers/registry.ts";
+import { AUTO_PROVIDER, carriedConfigs } from "../../providers/registry.ts";
 import type { ReviewerRecord } from "../../store/sessions.ts";
 import { providerPrograms } from "./guard_files.ts";
 
@@ -19,16 +19,42 @@ import { providerPrograms } from "./guard_files.ts";
  * The reviewer as `env` would start it.
  *
  * @param env the hook's environment
+ * @param provider the config's `provider`: for `"auto"`, the provider it chooses under `env`
+ *   (lib/providers/auto.ts; `null` when none) is recorded too, so a verdict another provider gave
+ *   is never taken for this one's
+ * @param cwd directory a relative `REVIEW_GATE_<NAME>_BIN` is taken from
  * @returns the programs (provider → real path or `null`) and the variables' digests
  */
 export async function reviewerRecord(
   env: Record<string, string | undefined>,
+  provider?: string,
+  cwd?: string,
 ): Promise<ReviewerRecord> {
   return {
     programs: providerPrograms(env),
     vars: await reviewerVarDigests(env),
     carried: await carriedDigests(env),
+    ...(provider === AUTO_PROVIDER ? { chosen: await autoChoice(env, cwd) } : {}),
   };
+}
+
+/**
+ * The provider `auto` chooses under `env` (lib/providers/auto.ts), or `null` when it finds none.
+ *
+ * @param env the environment
+ * @param cwd directory a relative `REVIEW_GATE_<NAME>_BIN` is taken from
+ */
+export async function autoChoice(
+  env: Record<string, string | undefined>,
+  cwd?: string,
+): Promise<string | null> {
+  const { chooseProvider, NoProviderError } = await import("../../providers/auto.ts");
+  try {
+    return (await chooseProvider(env, cwd)).provider;
+  } catch (error) {
+    if (error instanceof NoProviderError) return null;
+    throw error;
+  }
 }
 
 /**
@@ -50,8 +76,14 @@ export async function carriedDigests(
  * A digest of {@linkcode reviewerRecord}.
  *
  * @param env the hook's environment
+ * @param provider the config's `provider` ({@linkcode reviewerRecord})
+ * @param cwd directory a relative `REVIEW_GATE_<NAME>_BIN` is taken from
  * @returns sha256 hex
  */
-export async function reviewerIdentity(env: Record<string, string | undefined>): Promise<string> {
-  return await sha256Hex(JSON.stringify(await reviewerRecord(env)));
+export async function reviewerIdentity(
+  env: Record<string, string | undefined>,
+  provider?: string,
+  cwd?: string,
+): Promise<string> {
+  return await sha256Hex(JSON.stringify(await reviewerRecord(env, provider, cwd)));
 }

@@ -444,7 +444,7 @@ async function lookNow(input: HookInput, gate: GateContext, session: SessionStat
     turnStartedAt: lookedAt.toISOString(),
     configAtStart: gate.config,
     userConfigAtStart: userConfig,
-    reviewerAtStart: await reviewerRecord(input.env),
+    reviewerAtStart: await reviewerRecord(input.env, gate.config.provider, repo.root),
     otherWorktreeStates: others,
   };
   return { current, outside, entriesNow, refsNow, seen, others };
@@ -514,7 +514,7 @@ async function turnVerdict(
 ): Promise<StoredVerdict> {
   const { session, baseline, current } = turn;
   const { reviewerIdentity } = await import("./reviewer_identity.ts");
-  const reviewer = await reviewerIdentity(input.env);
+  const reviewer = await reviewerIdentity(input.env, turn.config.provider, turn.repo.root);
   if (
     current === session.lastTree && baseline === session.lastBaseline && session.lastVerdict &&
     session.lastReviewer === reviewer

@@ -56,6 +56,7 @@ export async function planParts(request: Omit<RoundRequest, "signal" | "now">): 
     target: options.target,
     config: request.config,
     rules: options.rules,
+    env: request.env,
   }, request.runner);
   const chunks = planned?.change.chunks ?? [];
   return chunks.map((chunk) => ({

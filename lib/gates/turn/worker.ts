@@ -28,6 +28,7 @@ import { resolveRepo } from "../../git/repo.ts";
 import { snapshotWorktree } from "../../git/live_tree.ts";
 import { loadConfig } from "../../config/config.ts";
 import { getProvider, resolveBinary } from "../../providers/registry.ts";
+import { NoProviderError, resolveProvider } from "../../providers/auto.ts";
 import { processInfo } from "../../exec/process_info.ts";
 import { lockFile } from "../../store/lock.ts";
 import { readSessionState, type SessionState } from "../../store/sessions.ts";
@@ -94,7 +95,17 @@ export async function runWorker(
     return ALLOW;
   }
   const config = await workConfig(input, repo, session);
-  const names = config.council.length > 1 ? config.council : [config.provider];
+  const chosen = config.council.length > 1
+    ? config.council
+    : await resolveProvider(config, input.env, repo.root).then((r) => [r.config.provider])
+      .catch((error) => error instanceof NoProviderError ? error : Promise.reject(error));
+  if (chosen instanceof NoProviderError) {
+    // the Stop says so, with each provider's fix; the worker has nothing to ask
+    lock.release();
+    await endJob(state, args, 'provider "auto" found no provider CLI', { calls: 0, answered: 0 });
+    return ALLOW;
+  }
+  const names = chosen;
   const bins = await Promise.all(
     names.map(async (name) => resolveBinary(await getProvider(name), input.env, repo.root)),
   );

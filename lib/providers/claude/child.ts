@@ -236,6 +236,7 @@ export async function checkClaudeLogin(
   if (os === "darwin" && file) {
     throw new NoCredentialsError(
       `unknown: no ANTHROPIC_* variable or apiKeyHelper, and ${checked}; on macOS Claude Code keeps its login in the system keychain, which review-gate does not read. If reviews fail to log in, ${fix}`,
+      { unknown: true },
     );
   }
   throw new NoCredentialsError(

@@ -26,7 +26,7 @@
  */
 import { join } from "../../base/path.ts";
 import { allowlistEnv, type EnvRule, parseDotenv } from "../child_env.ts";
-import type { CarriedConfig } from "../provider.ts";
+import { type CarriedConfig, NoCredentialsError } from "../provider.ts";
 import { pathExists } from "../../base/path_exists.ts";
 
 /** Keys of the user's codex config carried into the private home. */
@@ -203,6 +203,8 @@ export function carriedConfigArgs(carried: Toml): string[] {
  *
  * @param parent the parent environment
  * @param user what {@linkcode readCodexUser} found
+ * @throws {NoCredentialsError} for OpenAI (the default provider) with no key in the environment or
+ *   `.env`, no `auth.json` login and no keyring store
  */
 export function describeCodexAuth(
   parent: Record<string, string | undefined>,
@@ -228,6 +230,16 @@ export function describeCodexAuth(
     );
   }
   if (user.problem) lines.push(`config not used: ${user.problem}`);
+  const openai = String(user.carried.model_provider ?? "openai") === "openai";
+  if (openai && lines.length === 1 && !user.problem) {
+    throw new NoCredentialsError(
+      `no credentials found: no OPENAI_API_KEY or CODEX_API_KEY, no ${
+        join(user.home, ".env")
+      } key and no login in ${
+        join(user.home, "auth.json")
+      }; run "codex login" or set OPENAI_API_KEY`,
+    );
+  }
   return lines;
 }
 
