@@ -27,6 +27,7 @@ import {
   scenario,
   stopDecision,
   stopPayload,
+  writeUserConfig,
 } from "./_gates.ts";
 
 const VALID = scenario("valid"); // the model review approves: only the guard can block
@@ -125,14 +126,16 @@ Deno.test("claude Stop gate blocks a turn that changes what controls the gate, u
     });
 
     await t.step(
-      "the user's config, changed by the agent's `gate disable --user`, is caught",
+      "the user's config, disabled by the agent's edit, is caught (its `gate disable --user` is refused)",
       async () => {
         const decision = await turn(sb, "g-user-config", async () => {
           // Run by the agent's shell tool: Claude Code sets CLAUDECODE=1 there.
           const r = await runCli(sb, ["gate", "disable", "claude-stop", "--user"], {
             env: { CLAUDECODE: "1" },
           });
-          assert.equal(r.code, 0, r.stderr);
+          assert.equal(r.code, 2, r.stderr);
+          assert.match(r.stderr, /Run it yourself in your own terminal/);
+          await writeUserConfig(sb, { gates: { claude_stop: { enabled: false } } });
         });
         assertGuardBlock(decision, /config\.json:1/, /review-gate's user config/);
         assert.equal((await runCli(sb, ["gate", "enable", "claude-stop", "--user"])).code, 0);
