@@ -16,11 +16,13 @@ Deno.test("gate disable and gate warn refuse inside an agent's session; stricter
   const config = join(sb.repo.root, ".review-gate.json");
   const read = () => Deno.readTextFile(config).catch(() => null);
   try {
-    for (const [marker, args] of [
-      ["CLAUDECODE", ["gate", "disable", "claude-stop"]],
-      ["CODEX_SANDBOX", ["gate", "warn", "claude-stop"]],
-      ["CLAUDECODE", ["gate", "disable", "all", "--user"]],
-    ] as const) {
+    for (
+      const [marker, args] of [
+        ["CLAUDECODE", ["gate", "disable", "claude-stop"]],
+        ["CODEX_SANDBOX", ["gate", "warn", "claude-stop"]],
+        ["CLAUDECODE", ["gate", "disable", "all", "--user"]],
+      ] as const
+    ) {
       await t.step(`${args.join(" ")} with ${marker}=1 refuses`, async () => {
         const before = await read();
         const r = await runCli(sb, [...args], { env: { [marker]: "1" } });
