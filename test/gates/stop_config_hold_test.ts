@@ -91,7 +91,7 @@ Deno.test("a config loosening the agent sat out max_blocks on stays held in the 
       const gaveUp = String(decisions[2]?.systemMessage);
       assert.match(gaveUp, /stopped blocking after 2 blocks in a row \(max_blocks\)/);
       assert.match(gaveUp, /gates\.claude_stop\.mode .*was NOT accepted/);
-      assert.match(gaveUp, /name it in a prompt \("warn mode"/);
+      assert.match(gaveUp, /name it in a prompt \("gates\.claude_stop\.mode"/);
     });
 
     await t.step(

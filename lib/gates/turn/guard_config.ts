@@ -141,12 +141,20 @@ export function settingAsked(prompt: string | undefined, setting: string): boole
   const path = setting.toLowerCase();
   const segments = path.split(".");
   const leaf = segments.at(-1) ?? path;
-  const strong = [path, ...(leaf.includes("_") ? [leaf] : [])];
+  // a dotted path or a key with an underscore names it alone; a short top-level key does not
+  const strong = [path, leaf].filter((n) => /[._]/.test(n));
   const phrases = leaf === "enabled" ? ENABLED_PHRASES : leaf === "mode" ? MODE_PHRASES : [];
   const context = [...CONFIG_CONTEXT, ...segments.slice(0, -1).filter((s) => s.includes("_"))];
   const word = new RegExp(`(?:^|[^a-z0-9_])${leaf.replace(/[^a-z0-9_]/g, "")}(?![a-z0-9_])`);
+  // "turn claude_stop off": a gate named with a switch word asks for its `enabled`
+  const gates = segments.slice(0, -1).flatMap((s) =>
+    s.includes("_") ? [s, s.replace("_", "-")] : []
+  );
+  const switched = leaf === "enabled" && gates.length > 0
+    ? (s: string) => namesIt(s, gates) && /\b(off|on|disabled?|enabled?)\b/.test(s)
+    : () => false;
   return askingSentences(prompt).some((sentence) =>
-    namesIt(sentence, strong) || namesIt(sentence, phrases) ||
+    namesIt(sentence, strong) || namesIt(sentence, phrases) || switched(sentence) ||
     (word.test(sentence) && namesIt(sentence, context))
   );
 }
@@ -155,8 +163,8 @@ export function settingAsked(prompt: string | undefined, setting: string): boole
 export function settingWords(setting: string, file: string): string {
   const leaf = setting.split(".").at(-1) ?? setting;
   if (leaf === "enabled") return `"disable the gate"`;
-  if (leaf === "mode") return `"warn mode"`;
-  if (leaf.includes("_")) return `"${leaf}"`;
+  // the path, not "warn mode": a block's reason that says "warn mode" reads as if it were in it
+  if (leaf === "mode" || leaf.includes("_")) return `"${leaf === "mode" ? setting : leaf}"`;
   return `"${leaf}" with "${file}"`;
 }
 
