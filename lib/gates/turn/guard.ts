@@ -12,9 +12,10 @@
  *
  * "Asked for it" is decided conservatively: one sentence of the prompt (recorded by the turn's
  * start) must hold a change verb ({@linkcode promptAsked}: "change", "disable", "ack"…) and name the
- * thing — the file's name (`.review-gate.json`, `REVIEW.md`, `settings.local.json`, `hooks.json`,
- * `pre-push`…) or, for review-gate's own config, the config or a setting by name ("review-gate
- * config", "disable the gate", `fail_on`: guard_files.ts `CONFIG_NAMES`). A prompt that only says
+ * thing — the file's name (`REVIEW.md`, `settings.local.json`, `hooks.json`, `pre-push`…). For
+ * review-gate's own config the decision is per setting (lib/gates/turn/guard_config.ts): a stricter
+ * setting needs no naming, a loosened one is accepted only when a sentence names that setting
+ * (`fail_on`, "disable the gate"), and the others are held back and named. A prompt that only says
  * "fix the build" or "fix what review-gate reported" does not cover an edit to the gate: a user who
  * wants the change, or made it themselves, says so by name in a prompt.
  *
