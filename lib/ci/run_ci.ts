@@ -27,7 +27,7 @@ import { loadRulesConfig } from "../rules/config_at.ts";
 import type { RulesOptions } from "../rules/options.ts";
 import { resolveRulesFrom } from "../rules/source.ts";
 import { type ReviewDeps, type ReviewOutcome, runReview } from "../review/run_review.ts";
-import type { LoadedShard } from "../review/shard_file.ts";
+import type { ShardInput } from "../review/shard_file.ts";
 import type { ShardSpec } from "../git/shards.ts";
 import { type CiContext, detectCi } from "./context.ts";
 import { type CiTarget, resolveCiTarget } from "./target.ts";
@@ -49,7 +49,7 @@ export interface CiOptions {
   /** Review only this shard's parts of the plan (`--shard i/n`). */
   shard?: ShardSpec;
   /** `merge`: the parts' answers from these shard result files, no model call. */
-  shardResults?: readonly LoadedShard[];
+  shardResults?: ShardInput;
 }
 
 /** A finished CI run. */

@@ -1,6 +1,6 @@
 /**
  * `gate status` for the turn gates whose hooks live in an agent's own hooks or settings files
- * (Codex, GitHub Copilot CLI, Qwen Code): one row each — which gate, which install flag, how its
+ * (Codex, GitHub Copilot CLI, Qwen Code, Gemini CLI): one row each — which gate, which install flag, how its
  * installer's status module reads the files (lib/install/<agent>/status.ts), and whether the
  * installed Stop timeout is shorter than the configured one. Adding such an agent is one row.
  *
@@ -17,8 +17,8 @@ export interface AgentHookStatus {
 
 /** One agent whose Stop gate is installed into its own files. */
 interface AgentHooks {
-  gate: "codex-stop" | "copilot-stop" | "qwen-stop";
-  key: "codex_stop" | "copilot_stop" | "qwen_stop";
+  gate: "codex-stop" | "copilot-stop" | "qwen-stop" | "gemini-stop";
+  key: "codex_stop" | "copilot_stop" | "qwen_stop" | "gemini_stop";
   flag: string;
   /** `hooks` or `settings`: what the agent calls the file ours are in. */
   file: string;
@@ -60,6 +60,17 @@ const AGENTS: readonly AgentHooks[] = [
       const m = await import("../install/qwen/status.ts");
       const statuses = await m.qwenHookStatuses(options);
       return { statuses, timeoutProblem: (s, c) => m.qwenTimeoutProblem(s as never, c) };
+    },
+  },
+  {
+    gate: "gemini-stop",
+    key: "gemini_stop",
+    flag: "gemini",
+    file: "settings",
+    async load(options) {
+      const m = await import("../install/gemini/status.ts");
+      const statuses = await m.geminiHookStatuses(options);
+      return { statuses, timeoutProblem: (s, c) => m.geminiTimeoutProblem(s as never, c) };
     },
   },
 ];

@@ -106,7 +106,8 @@ function helpIntegration(): StricliIntegration<CliContext> {
 }
 
 /** The gates `gate enable|disable` takes (lib/cli/gate_action.ts). */
-const GATE_CHOICES = "choose pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop or all";
+const GATE_CHOICES =
+  "choose pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop, gemini-stop or all";
 
 /** The parser's messages: its own words, with flags spelled as they are typed (`--dry-run`). */
 const TEXT: ApplicationText = {

@@ -304,6 +304,34 @@ async function checkQwen(
 }
 
 /**
+ * Gemini CLI: for each settings file holding our hooks (user, project), whether Gemini CLI will
+ * run them (lib/install/gemini/status.ts: `hooksConfig`, folder trust, the program the hooks name)
+ * and whether the installed AfterAgent timeout covers `gates.gemini_stop.timeout_seconds`.
+ */
+async function checkGemini(
+  deps: CliDeps,
+  repo: Repo,
+  config: Config | undefined,
+): Promise<DoctorCheck[]> {
+  const { geminiHookStatuses, geminiTimeoutProblem } = await import(
+    "../install/gemini/status.ts"
+  );
+  const statuses = await geminiHookStatuses({ root: repo.root, env: deps.env });
+  if (statuses.length === 0) {
+    return [{ area: "gemini hooks", ok: false, optional: true, detail: "not installed" }];
+  }
+  return statuses.map((status): DoctorCheck => {
+    const timeout = config &&
+      geminiTimeoutProblem(status, config.gates.gemini_stop.timeout_seconds);
+    return {
+      area: `gemini hooks (${status.scope})`,
+      ok: status.runs && !timeout,
+      detail: timeout ?? status.detail,
+    };
+  });
+}
+
+/**
  * The environment switches that silently turn the gates off: `REVIEW_GATE` set to a skip value
  * (`0`, `false`, `off`, `no`) and `REVIEW_GATE_CHILD=1` (meant only for the children review-gate
  * starts; set in a user's shell it skips every hook).
@@ -361,7 +389,8 @@ async function checkConfig(
           `claude-stop ${gateState(config.gates.claude_stop)}, ` +
           `codex-stop ${gateState(config.gates.codex_stop)}, ` +
           `copilot-stop ${gateState(config.gates.copilot_stop)}, ` +
-          `qwen-stop ${gateState(config.gates.qwen_stop)}`,
+          `qwen-stop ${gateState(config.gates.qwen_stop)}, ` +
+          `gemini-stop ${gateState(config.gates.gemini_stop)}`,
       },
     };
   } catch (error) {
@@ -436,6 +465,7 @@ export async function runDoctor(deps: CliDeps): Promise<DoctorCheck[]> {
     checks.push(...await checkCodex(deps, repo, loaded));
     checks.push(...await checkCopilot(deps, repo, loaded));
     checks.push(...await checkQwen(deps, repo, loaded));
+    checks.push(...await checkGemini(deps, repo, loaded));
   }
   checks.push(...checkEnvironment(deps.env));
   return checks;

@@ -87,7 +87,7 @@ Deno.test("runDoctor()'s config check names each gate's mode", async () => {
     );
     assert.match(
       config?.detail ?? "",
-      /pre-push enabled in block mode, claude-stop enabled in warn mode, codex-stop disabled, copilot-stop enabled in block mode, qwen-stop enabled in block mode$/,
+      /pre-push enabled in block mode, claude-stop enabled in warn mode, codex-stop disabled, copilot-stop enabled in block mode, qwen-stop enabled in block mode, gemini-stop enabled in block mode$/,
     );
   } finally {
     await Deno.remove(home, { recursive: true });

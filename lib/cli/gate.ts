@@ -1,5 +1,5 @@
 /**
- * `review-gate gate enable|disable <pre-push|claude-stop|codex-stop|qwen-stop|all>`, `gate warn|block <…>` and
+ * `review-gate gate enable|disable <pre-push|claude-stop|codex-stop|copilot-stop|qwen-stop|gemini-stop|all>`, `gate warn|block <…>` and
  * `gate status`: turn the gates on and off, or between warn and block mode (README "Warn first"),
  * in config without uninstalling them. This file defines the command; its work,
  * lib/cli/gate_action.ts, loads when it runs.
@@ -15,7 +15,7 @@ const GATE_ARGUMENT = {
   parameters: [{
     placeholder: "gate",
     brief:
-      "pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop or all (required: never all by default)",
+      "pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop, gemini-stop or all (required: never all by default)",
     parse: String,
   }],
 } as const;

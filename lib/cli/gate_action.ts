@@ -1,6 +1,6 @@
 /**
  * The work of `review-gate gate` (lib/cli/gate.ts defines the command and loads this when it
- * runs). `gate enable|disable <pre-push|claude-stop|codex-stop|copilot-stop|qwen-stop|all>` (the name is required), `gate
+ * runs). `gate enable|disable <pre-push|claude-stop|codex-stop|copilot-stop|qwen-stop|gemini-stop|all>` (the name is required), `gate
  * warn|block <…>` and `gate status`: turn the gates on and off, or between warn and block mode
  * (README "Warn first"), in config without uninstalling them. Edits keep the file's comments and formatting
  * (lib/config/edit.ts), are validated, and are written atomically (lib/base/atomic_write.ts): a symlinked config
@@ -37,6 +37,7 @@ const GATES = {
   "codex-stop": "codex_stop",
   "copilot-stop": "copilot_stop",
   "qwen-stop": "qwen_stop",
+  "gemini-stop": "gemini_stop",
 } as const;
 type GateName = keyof typeof GATES;
 
@@ -49,7 +50,8 @@ type GateName = keyof typeof GATES;
 function pickGates(which: string | undefined, verb: string): GateName[] {
   if (which === "all") return Object.keys(GATES) as GateName[];
   if (which !== undefined && which in GATES) return [which as GateName];
-  const choose = "choose pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop or all";
+  const choose =
+    "choose pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop, gemini-stop or all";
   if (which === undefined) {
     throw new UsageError(
       `Name the gate: ${choose} (e.g. "review-gate gate ${verb} pre-push")`,

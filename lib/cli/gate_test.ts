@@ -82,13 +82,13 @@ Deno.test("gate disable and gate enable without a gate name change nothing and e
       assert.equal(code, 2, out);
       assert.match(
         out,
-        /Name the gate: choose pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop or all \(e\.g\. "review-gate gate disable pre-push"; never all by default\)/,
+        /Name the gate: choose pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop, gemini-stop or all \(e\.g\. "review-gate gate disable pre-push"; never all by default\)/,
       );
       await assert.rejects(Deno.lstat(join(repo.root, ".review-gate.json")), Deno.errors.NotFound);
     }
     assert.match(
       await gate(repo.root, ["disable", "all"]),
-      /pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop: disabled/,
+      /pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop, gemini-stop: disabled/,
     );
   } finally {
     await repo.cleanup();
@@ -119,7 +119,10 @@ Deno.test("gate disable --user says which gates stay on because the repository's
   });
   try {
     const out = await gate(repo.root, ["disable", "all", "--user"]);
-    assert.match(out, /pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop: disabled/);
+    assert.match(
+      out,
+      /pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop, gemini-stop: disabled/,
+    );
     assert.match(
       out,
       /^Note: pre-push stays enabled in this repository: its \.review-gate\.json sets gates\.pre_push\.enabled, which wins over your user config\./m,
@@ -155,23 +158,23 @@ Deno.test("gate warn and gate block set the mode, keep the file's other bytes, a
     const status = await gate(repo.root, ["status"]);
     assert.match(
       status,
-      /^modes: pre-push block for your pushes \(the worktree's \.review-gate\.json sets warn, which counts only once that file is on the remote\), claude-stop block, codex-stop block, copilot-stop block, qwen-stop block$/m,
+      /^modes: pre-push block for your pushes \(the worktree's \.review-gate\.json sets warn, which counts only once that file is on the remote\), claude-stop block, codex-stop block, copilot-stop block, qwen-stop block, gemini-stop block$/m,
     );
 
     const stops = await gate(repo.root, ["warn", "claude-stop"]);
     assert.doesNotMatch(stops, /your pushes/);
     assert.match(
       await gate(repo.root, ["status"]),
-      /^modes: .*claude-stop warn, codex-stop block, copilot-stop block, qwen-stop block \(warn: blocking findings are said as "would block"/m,
+      /^modes: .*claude-stop warn, codex-stop block, copilot-stop block, qwen-stop block, gemini-stop block \(warn: blocking findings are said as "would block"/m,
     );
     const block = await gate(repo.root, ["block", "all"]);
     assert.match(
       block,
-      /^pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop: block mode in ".*": blocking findings block$/m,
+      /^pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop, gemini-stop: block mode in ".*": blocking findings block$/m,
     );
     assert.match(
       await gate(repo.root, ["status"]),
-      /^modes: pre-push block, claude-stop block, codex-stop block, copilot-stop block, qwen-stop block$/m,
+      /^modes: pre-push block, claude-stop block, codex-stop block, copilot-stop block, qwen-stop block, gemini-stop block$/m,
     );
     // a mistyped name: did you mean, exit 2, nothing written
     const before = await Deno.readTextFile(path);
@@ -193,7 +196,7 @@ Deno.test("gate warn --user applies to pushes at once, and names a repository fi
     const out = await gate(repo.root, ["warn", "all", "--user"]);
     assert.match(
       out,
-      /pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop: warn mode in ".*config\.json"/,
+      /pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop, gemini-stop: warn mode in ".*config\.json"/,
     );
     assert.doesNotMatch(out, /your pushes are not in warn mode/);
     assert.match(
@@ -203,7 +206,7 @@ Deno.test("gate warn --user applies to pushes at once, and names a repository fi
     assert.doesNotMatch(out, /Note: (pre-push|codex-stop) stays/);
     assert.match(
       await gate(repo.root, ["status"]),
-      /^modes: pre-push warn, claude-stop block, codex-stop warn, copilot-stop warn, qwen-stop warn \(warn: /m,
+      /^modes: pre-push warn, claude-stop block, codex-stop warn, copilot-stop warn, qwen-stop warn, gemini-stop warn \(warn: /m,
     );
   } finally {
     await repo.cleanup();

@@ -1,8 +1,9 @@
 /**
  * `review-gate hook pre-push <remote> <url>`, `hook claude-prompt|claude-stop|claude-guard|claude-work`,
- * `hook codex-prompt|codex-stop|codex-work`, `hook qwen-prompt|qwen-stop|qwen-work`: the entry
- * points git, Claude Code, Codex and Qwen Code call (the background workers, `claude-worker`,
- * `codex-worker` and `qwen-worker`, are started by the tool hooks, never by
+ * `hook codex-prompt|codex-stop|codex-work`, `hook copilot-…`, `hook qwen-…`, `hook
+ * gemini-prompt|gemini-stop|gemini-work`: the entry points git, Claude Code, Codex, Copilot, Qwen
+ * Code and Gemini CLI call (the background workers, `claude-worker`, `codex-worker`,
+ * `copilot-worker`, `qwen-worker` and `gemini-worker`, are started by the tool hooks, never by
  * a user, and are left out of help). `main.ts` sends
  * a plain hook call straight to lib/gates/run_hook.ts without loading this file or the parser (the
  * fast path, lib/cli/fast_hook.ts); `--help` and a call the fast path does not take go through the
@@ -116,6 +117,18 @@ export const hookRoutes: CommandRoutes = {
       "qwen-work": plainHook(
         "qwen-work",
         "Qwen Code PostToolUse hook: review the turn's parts while the agent works (stdin: hook payload)",
+      ),
+      "gemini-prompt": plainHook(
+        "gemini-prompt",
+        "Gemini CLI BeforeAgent hook: record the turn's baseline (stdin: hook payload)",
+      ),
+      "gemini-stop": plainHook(
+        "gemini-stop",
+        "Gemini CLI AfterAgent hook: review the turn's changes; block on blocking findings",
+      ),
+      "gemini-work": plainHook(
+        "gemini-work",
+        "Gemini CLI AfterTool hook: review the turn's parts while the agent works (stdin: hook payload)",
       ),
     },
   }),

@@ -23,8 +23,8 @@ export type MergeFlags = Omit<CiFlags, "timeout" | "noCache" | "shard" | "shardO
  *
  * @param paths shard result files or folders holding them, as given
  * @returns the exit code, as `ci`'s
- * @throws {import("../base/errors.ts").UsageError} too many files; what `ci` throws (no request
- *   found and no `--base`, an unknown base)
+ * @throws {import("../base/errors.ts").UsageError} what `ci` throws (no request found and no
+ *   `--base`, an unknown base); too many files is no error: every format says NOT reviewed and why
  */
 export async function mergeShards(
   flags: MergeFlags,
@@ -43,7 +43,7 @@ export async function mergeShards(
       onError: flags.onError,
       onPartial: flags.onPartial,
       useCache: false,
-      shardResults: loaded,
+      shardResults: { files: loaded, ...(listed.refused ? { refused: listed.refused } : {}) },
     },
     { runner: deps.runner, env: deps.env, now: deps.now, signal: deps.signal },
   );

@@ -84,6 +84,8 @@ export interface Config {
     copilot_stop: TurnGateSettings;
     /** The Qwen Code Stop gate: the same turn gate behind Qwen Code's hooks. */
     qwen_stop: TurnGateSettings;
+    /** The Gemini CLI AfterAgent gate: the same turn gate behind Gemini CLI's hooks. */
+    gemini_stop: TurnGateSettings;
   };
 }
 
@@ -178,6 +180,17 @@ export const DEFAULT_CONFIG: Config = {
       background_call_seconds: 30,
     },
     qwen_stop: {
+      enabled: true,
+      mode: "block",
+      on_error: "allow",
+      on_partial: "allow",
+      max_blocks: 3,
+      timeout_seconds: 300,
+      review_while_working: false,
+      max_background_calls: 16,
+      background_call_seconds: 30,
+    },
+    gemini_stop: {
       enabled: true,
       mode: "block",
       on_error: "allow",

@@ -6,7 +6,9 @@
  * ever appears escaped inside it, so it can never start a line the runner would read as a command.
  * GitHub shows at most 10 error and 10 warning annotations per step: each level lists its most
  * severe 9 and one annotation saying how many more are in the job summary. What was not reviewed
- * comes first: an error when nothing was, a warning per file left out.
+ * comes first: one annotation saying NOT reviewed or partially reviewed — an error when nothing was,
+ * or when the result blocks (`on_partial: block`), else a warning — then a warning per file left
+ * out.
  *
  * @module
  */
@@ -103,14 +105,16 @@ export function renderGithub(input: RenderInput, options: RenderOptions): string
   const prefix = options.pathPrefix ?? "";
   const out: string[] = [];
   const [headline] = view.unreviewed;
+  // NOT reviewed, or partially reviewed where that blocks (`on_partial: block`): an error
+  const level: Level = view.reviewed === "none" || input.record.blocking ? "error" : "warning";
   if (headline) {
     const title = view.reviewed === "none"
       ? "review-gate: NOT reviewed"
       : "review-gate: partially reviewed";
-    out.push(command(view.reviewed === "none" ? "error" : "warning", { title }, headline));
+    out.push(command(level, { title }, headline));
   }
   const parts = view.unreviewedParts;
-  const room = ANNOTATIONS_PER_LEVEL - 1 - (headline && view.reviewed !== "none" ? 1 : 0);
+  const room = ANNOTATIONS_PER_LEVEL - 1 - (headline && level === "warning" ? 1 : 0);
   for (const part of parts.slice(0, room)) {
     out.push(
       command(
@@ -129,7 +133,7 @@ export function renderGithub(input: RenderInput, options: RenderOptions): string
       ),
     );
   }
-  out.push(...findingCommands(view.findings, prefix, headline && view.reviewed === "none" ? 1 : 0));
+  out.push(...findingCommands(view.findings, prefix, headline && level === "error" ? 1 : 0));
   const narrowed = input.record.coverage ? narrowedLine(input.record.coverage) : "";
   if (narrowed) out.push(command("notice", { title: "review-gate" }, narrowed));
   if (view.reviewed === "nothing-to-review") {

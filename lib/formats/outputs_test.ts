@@ -210,10 +210,14 @@ Deno.test("rdjson and every rdjsonl line validate against reviewdog's schemas", 
 
 Deno.test("rdjson: ranges by line, severities, acknowledged as INFO, NOT reviewed as an ERROR", () => {
   const diagnostics = JSON.parse(renderRdjson(CASES.partial, { policy })).diagnostics;
-  assert.deepEqual(diagnostics[0].location, { path: "big file.json" });
-  assert.equal(diagnostics[0].severity, "WARNING");
-  assert.match(diagnostics[0].message, /not reviewed: big file\.json/);
-  const [critical, acknowledged, medium] = diagnostics.slice(1);
+  // the overall line first: partially reviewed, an error as the result blocks
+  assert.equal(diagnostics[0].location, undefined);
+  assert.equal(diagnostics[0].severity, "ERROR");
+  assert.match(diagnostics[0].message, /^review-gate: Partially reviewed: reviewed 10 of 50/);
+  assert.deepEqual(diagnostics[1].location, { path: "big file.json" });
+  assert.equal(diagnostics[1].severity, "WARNING");
+  assert.match(diagnostics[1].message, /not reviewed: big file\.json/);
+  const [critical, acknowledged, medium] = diagnostics.slice(2);
   assert.deepEqual(critical.location.range, { start: { line: 5 }, end: { line: 6 } });
   assert.equal(critical.severity, "ERROR");
   assert.equal(critical.code.value, "review-gate/critical");
@@ -225,6 +229,11 @@ Deno.test("rdjson: ranges by line, severities, acknowledged as INFO, NOT reviewe
   assert.equal(failed.length, 1);
   assert.deepEqual(JSON.parse(failed[0]).severity, "ERROR");
   assert.match(JSON.parse(failed[0]).message, /NOT reviewed: timeout/);
+  // partially reviewed, nothing blocking: the overall line is a warning
+  const allowed = { ...CASES.partial, record: { ...CASES.partial.record, blocking: false } };
+  const [overall] = JSON.parse(renderRdjson(allowed, { policy })).diagnostics;
+  assert.equal(overall.severity, "WARNING");
+  assert.match(overall.message, /^review-gate: Partially reviewed/);
   assert.equal(renderRdjsonl(CASES["nothing to review"], { policy }), "");
   const huge = finding(1, { body: "x".repeat(100_000) });
   const big = renderRdjsonl({ ...CASES.findings, answer: { ...ANSWER, findings: [huge] } }, {
@@ -257,14 +266,18 @@ Deno.test("GitHub workflow commands: the runner's escaping; model text never sta
   assert.match(prefixed, /file=app\/src\/app\.ts/);
 });
 
-Deno.test("GitHub: NOT reviewed is an error, partial a warning per file, 9 per level + a count", () => {
+Deno.test("GitHub: NOT reviewed is an error, partial a warning per file (an error where the result blocks), 9 per level + a count", () => {
   assert.match(
     renderGithub(CASES["could not run"], { policy }),
     /^::error title=review-gate%3A NOT reviewed::NOT reviewed: timeout: took too long$/m,
   );
-  const partial = renderGithub(CASES.partial, { policy });
+  const blocks = renderGithub(CASES.partial, { policy });
+  assert.match(blocks, /^::error title=review-gate%3A partially reviewed::Partially reviewed/m);
+  assert.match(blocks, /^::warning file=big file\.json,title=review-gate%3A NOT reviewed::/m);
+  const allowed = { ...CASES.partial, record: { ...CASES.partial.record, blocking: false } };
+  const partial = renderGithub(allowed, { policy });
   assert.match(partial, /^::warning title=review-gate%3A partially reviewed::Partially reviewed/m);
-  assert.match(partial, /^::warning file=big file\.json,title=review-gate%3A NOT reviewed::/m);
+  assert.doesNotMatch(partial, /^::error title=review-gate%3A partially reviewed/m);
   const many = Array.from({ length: 25 }, (_, i) => finding(i + 1));
   const text = renderGithub(
     { record: record(), answer: { ...ANSWER, findings: many }, exitCode: 1 },

@@ -5,8 +5,9 @@
  * is a diagnostic with a line range (lines only: reviewdog then covers start..end inclusive), a
  * severity, `code` = the rule id, and a message ending with its fingerprint and ack command. An
  * acknowledged finding is INFO, its message starting "acknowledged (reason)". What was not reviewed
- * is a WARNING on each file left out and, for a review that could not run, an ERROR diagnostic
- * with no location; a verdict taken from the cache is an INFO diagnostic with no location saying so.
+ * is a WARNING on each file left out and one diagnostic with no location saying NOT reviewed or
+ * partially reviewed (an ERROR when the review could not run or the result blocks, else a
+ * WARNING); a verdict taken from the cache is an INFO diagnostic with no location saying so.
  * Messages are capped so every rdjsonl line stays far below the 64 KiB reviewdog
  * reads per line. A message is Markdown where reviewdog posts it (a review comment), so every
  * string the model or the change wrote goes through lib/base/inert_markdown.ts (README.md "Security
@@ -96,10 +97,12 @@ export function diagnostics(
   if (narrowed) {
     out.push({ message: `review-gate: ${line(narrowed)}`, severity: "INFO", source: SOURCE });
   }
-  if (view.reviewed === "none" && view.unreviewed[0]) {
+  // the overall line, NOT reviewed or partially reviewed: an error when it is why nothing passes
+  const [headline] = view.unreviewed;
+  if (headline) {
     out.push({
-      message: cap(`review-gate: ${line(view.unreviewed[0])}`),
-      severity: "ERROR",
+      message: cap(`review-gate: ${line(headline)}`),
+      severity: view.reviewed === "none" || input.record.blocking ? "ERROR" : "WARNING",
       source: SOURCE,
     });
   }

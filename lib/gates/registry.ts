@@ -27,6 +27,10 @@ const HOOKS = {
   "qwen-stop": async () => (await import("./qwen/door.ts")).qwenStopHook,
   "qwen-work": async () => (await import("./qwen/door.ts")).qwenWorkHook,
   "qwen-worker": async () => (await import("./qwen/door.ts")).qwenWorkerHook,
+  "gemini-prompt": async () => (await import("./gemini/door.ts")).geminiPromptHook,
+  "gemini-stop": async () => (await import("./gemini/door.ts")).geminiStopHook,
+  "gemini-work": async () => (await import("./gemini/door.ts")).geminiWorkHook,
+  "gemini-worker": async () => (await import("./gemini/door.ts")).geminiWorkerHook,
 } as const satisfies Record<string, () => Promise<HookEntry>>;
 
 /** A hook name. */

@@ -56,7 +56,17 @@ Deno.test("runHook() returns 0 at once, before git, for every spelling of REVIEW
         const d = deps({ REVIEW_GATE: value, HOME: home });
         assert.equal(await runHook(name, ["origin", "url"], d), 0);
         const read = name === "claude-prompt" ? [] : ["stdin"];
-        assert.deepEqual(d.touched, read, `${name} with REVIEW_GATE=${JSON.stringify(value)}`);
+        // a skipped push says so (a Stop's skip is said by the agent's own hook output rules)
+        const said = name === "pre-push"
+          ? [
+            "stderr review-gate: REVIEW_GATE is off: this push was NOT reviewed; the skip is recorded (review-gate stats)\n",
+          ]
+          : [];
+        assert.deepEqual(
+          d.touched,
+          [...read, ...said],
+          `${name} with REVIEW_GATE=${JSON.stringify(value)}`,
+        );
       }
     }
     const lines = (await Deno.readTextFile(`${home}/.local/state/review-gate/skips.jsonl`))

@@ -17,6 +17,8 @@ const GATES: ReadonlySet<string> = new Set([
   "claude-stop",
   "codex-stop",
   "copilot-stop",
+  "qwen-stop",
+  "gemini-stop",
 ]);
 
 /** True for a hook whose skip is recorded. */
@@ -148,7 +150,10 @@ async function recordHookSkip(
   }
   const failed = await appendSkip(deps.env, record);
   if (failed) deps.stderr.write(`${failed}\n`);
-  if (name === "pre-push") deps.stderr.write(`${pushSkippedLine(!failed)}\n`);
+  // a child skip said its own line (recordChildSkip): REVIEW_GATE need not be off
+  if (name === "pre-push" && why.reason !== "child") {
+    deps.stderr.write(`${pushSkippedLine(!failed)}\n`);
+  }
 }
 
 /**

@@ -18,6 +18,12 @@ Deno.test("isGateHook() holds the gates only: prompt, work and guard hooks revie
     ),
     [true, true, true, false, false, false],
   );
+  // every agent's Stop gate: a skip of any of them lets a turn through unreviewed
+  for (const gate of ["copilot-stop", "qwen-stop", "gemini-stop"]) {
+    assert.equal(isGateHook(gate), true, gate);
+  }
+  assert.equal(isGateHook("gemini-prompt"), false);
+  assert.equal(isGateHook("gemini-work"), false);
 });
 
 Deno.test("withoutUserInfo() drops a URL's user and password, nothing else", () => {

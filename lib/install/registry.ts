@@ -332,41 +332,111 @@ const copilotTarget: InstallTarget = {
   },
 };
 
-const qwenTarget: InstallTarget = {
+/** What an agent whose hooks live in its `settings.json` gives {@linkcode settingsTarget}. */
+interface SettingsAgent {
+  flag: string;
+  what: string;
+  /** The agent's gate in config. */
+  gate: "qwen_stop" | "gemini_stop";
+  /** The project's settings file, relative to the root (committed, shared). */
+  projectFile: string;
+  load(): Promise<{
+    BACKUP_SUFFIX: string;
+    settingsPath(
+      scope: "user" | "project",
+      options: { root: string; env: Record<string, string | undefined> },
+    ): string;
+    install(options: SettingsTargetOptions): Promise<InstallPlan>;
+    uninstall(options: SettingsTargetOptions): Promise<InstallPlan>;
+  }>;
+}
+
+/** The options every settings-file installer takes (lib/install/settings_hooks.ts). */
+type SettingsTargetOptions = {
+  scope: "user" | "project";
+  root: string;
+  env: Record<string, string | undefined>;
+  command?: string;
+  stopPrefix?: string;
+  stopTimeoutSeconds?: number;
+  work?: boolean;
+  dryRun?: boolean;
+  diff?: ActionDetail;
+};
+
+/**
+ * The install target of an agent whose hooks live in its `settings.json` (Qwen Code, Gemini CLI):
+ * the user's file by default (these agents have no per-user project file, so the default scope
+ * "local" means the user's), the project's with `--scope project`; uninstall without a scope
+ * looks in both.
+ */
+function settingsTarget(agent: SettingsAgent): InstallTarget {
+  return {
+    flag: agent.flag,
+    what: agent.what,
+    optIn: true,
+    async plan(install, context) {
+      const { loadConfig } = await import("../config/config.ts");
+      const m = await agent.load();
+      const { config } = await loadConfig({ root: context.repo.root, env: context.env });
+      const gate = config.gates[agent.gate];
+      const root = context.projectDir ?? context.repo.root;
+      const options = {
+        root,
+        env: context.env,
+        command: context.command,
+        stopPrefix: context.stopPrefix,
+        stopTimeoutSeconds: gate.timeout_seconds,
+        work: gate.enabled && gate.review_while_working,
+        dryRun: true,
+        diff: context.diff,
+      };
+      const scope = context.scope === "project" ? "project" as const : "user" as const;
+      // the shared project settings file is committed; its backup is the user's own copy
+      const backup = m.settingsPath("project", { root, env: context.env }) + m.BACKUP_SUFFIX;
+      if (install) {
+        const report = await m.install({ ...options, scope });
+        if (scope !== "project" || report.actions.length === 0) return report;
+        return { ...withSharedWarning(report, agent.projectFile), personal: [backup] };
+      }
+      const scopes = context.scope ? [scope] : ["user", "project"] as const;
+      const plan = await everyScope(scopes, (s) => m.uninstall({ ...options, scope: s }));
+      return { ...plan, personal: scopes.includes("project") ? [backup] : [] };
+    },
+  };
+}
+
+const qwenTarget = settingsTarget({
   flag: "qwen",
   what: "the Qwen Code hooks",
-  optIn: true,
-  async plan(install, context) {
-    const { loadConfig } = await import("../config/config.ts");
-    const { BACKUP_SUFFIX, installQwenHooks, qwenSettingsPath, uninstallQwenHooks } = await import(
-      "./qwen/install.ts"
-    );
-    const { config } = await loadConfig({ root: context.repo.root, env: context.env });
-    const root = context.projectDir ?? context.repo.root;
-    const options = {
-      root,
-      env: context.env,
-      command: context.command,
-      stopPrefix: context.stopPrefix,
-      stopTimeoutSeconds: config.gates.qwen_stop.timeout_seconds,
-      work: config.gates.qwen_stop.enabled && config.gates.qwen_stop.review_while_working,
-      dryRun: true,
-      diff: context.diff,
+  gate: "qwen_stop",
+  projectFile: ".qwen/settings.json",
+  async load() {
+    const m = await import("./qwen/install.ts");
+    return {
+      BACKUP_SUFFIX: m.BACKUP_SUFFIX,
+      settingsPath: m.qwenSettingsPath,
+      install: m.installQwenHooks,
+      uninstall: m.uninstallQwenHooks,
     };
-    // Qwen Code has no per-user project file: the default scope ("local") means the user's.
-    const scope = context.scope === "project" ? "project" as const : "user" as const;
-    // the shared project settings file is committed; its backup is the user's own copy
-    const backup = qwenSettingsPath("project", { root, env: context.env }) + BACKUP_SUFFIX;
-    if (install) {
-      const report = await installQwenHooks({ ...options, scope });
-      if (scope !== "project" || report.actions.length === 0) return report;
-      return { ...withSharedWarning(report, ".qwen/settings.json"), personal: [backup] };
-    }
-    const scopes = context.scope ? [scope] : ["user", "project"] as const;
-    const plan = await everyScope(scopes, (s) => uninstallQwenHooks({ ...options, scope: s }));
-    return { ...plan, personal: scopes.includes("project") ? [backup] : [] };
   },
-};
+});
+
+const geminiTarget = settingsTarget({
+  flag: "gemini",
+  what: "the Gemini CLI hooks",
+  gate: "gemini_stop",
+  projectFile: ".gemini/settings.json",
+  async load() {
+    const m = await import("./gemini/install.ts");
+    return {
+      BACKUP_SUFFIX: m.BACKUP_SUFFIX,
+      settingsPath: m.geminiSettingsPath,
+      install: m.installGeminiHooks,
+      uninstall: m.uninstallGeminiHooks,
+    };
+  },
+});
 
 /** Every install target, in the order they are planned, applied and printed. */
 export const INSTALL_TARGETS: readonly InstallTarget[] = [
@@ -375,4 +445,5 @@ export const INSTALL_TARGETS: readonly InstallTarget[] = [
   codexTarget,
   copilotTarget,
   qwenTarget,
+  geminiTarget,
 ];

@@ -152,7 +152,7 @@ async function providersOf(
  *   process was to answer (a shard's; default: all of the plan's)
  */
 function answered(
-  result: PartsOutcome & { sharded?: ShardedOutcome },
+  result: PartsOutcome & { sharded?: ShardedOutcome; fake?: boolean },
   at: {
     change: Change;
     providers: Pick<PartsProvider, "adapter">[];
@@ -172,7 +172,13 @@ function answered(
   return {
     answer: result.outcome.answer,
     outcome: result.outcome,
-    extras: { coverage, parts: result.parts, findingSources: result.sources, cacheable },
+    extras: {
+      coverage,
+      parts: result.parts,
+      findingSources: result.sources,
+      cacheable,
+      ...(result.fake ? { fakeProvider: true } : {}),
+    },
     council: at.council
       ? { providers: at.providers.map((p) => p.adapter.name), answeredBy: result.answeredBy }
       : undefined,
@@ -209,14 +215,15 @@ async function fromShards(
     decoder: DecoderKind<unknown>;
     identity?: string;
   },
-): Promise<PartsOutcome & { sharded: ShardedOutcome }> {
+): Promise<PartsOutcome & { sharded: ShardedOutcome; fake: boolean }> {
   const { partsFromShards } = await import("./shard_merge.ts");
   const { combineParts } = await import("./parts.ts");
   const gathered = await partsFromShards({
     change: at.change,
     providers: at.providers,
     identity: at.identity ?? "",
-    files: options.shardResults ?? [],
+    files: options.shardResults?.files ?? [],
+    ...(options.shardResults?.refused ? { refused: options.shardResults.refused } : {}),
     decoder: at.decoder,
   });
   const request = { ...at, onPartial: options.onPartial };
@@ -225,5 +232,5 @@ async function fromShards(
   if (gathered.problem) {
     result.outcome.message = `not every part of the plan has an answer: ${gathered.problem}`;
   }
-  return { ...result, sharded: { notes: gathered.notes } };
+  return { ...result, sharded: { notes: gathered.notes }, fake: gathered.fake };
 }

@@ -62,7 +62,10 @@ export interface Answered {
   /** The provider call, absent on a cache hit. */
   outcome?: CallOutcome<unknown>;
   /** What a review in parts adds to the record. */
-  extras?: Pick<FinishedRun, "coverage" | "parts" | "findingSources" | "cacheable">;
+  extras?: Pick<
+    FinishedRun,
+    "coverage" | "parts" | "findingSources" | "cacheable" | "fakeProvider"
+  >;
   /** A council's providers and, per part, who answered it (each finding's agreement). */
   council?: CouncilAnswers;
   /** A shard's part results, or what a merge found in the shards' files. */

@@ -77,8 +77,9 @@ export async function setUp(
   const council = kind.parts && config.council.length > 1 ? config.council.map(providerMeta) : [];
   const provider = council[0] ?? providerMeta(config.provider);
   const inputIdentity = kind.inputIdentity(options.kindInput);
-  // a run the bundled fake answers says so: its reported cost is play money (`stats`)
-  const fake = (await Promise.all(
+  // a run the bundled fake answers says so: its reported cost is play money (`stats`). A merge
+  // asks no provider: whether the fake answered is what its shards' files say (shard_merge.ts)
+  const fake = !options.shardResults && (await Promise.all(
     (council.length > 0 ? council : [provider]).map((p) => isBundledFake(p, deps.env, options.cwd)),
   )).every(Boolean);
   const base: RunBase = {

@@ -62,6 +62,8 @@ export interface ShardResult {
   /** Absent when the shard's review ended before it planned one. */
   plan?: { identity: string; id: string; parts: number; assigned: number[] };
   change?: { digest: string; label: string; from: string; to: string };
+  /** Every provider the shard asked was the bundled fake (lib/providers/bundled_fake.ts). */
+  fakeProvider?: true;
   providers: string[];
   status: ReviewStatus;
   message?: string;
@@ -70,7 +72,7 @@ export interface ShardResult {
   usage?: Usage;
   costUsd?: number;
   results: ShardPartResult[];
-  /** sha256 of `JSON.stringify(results)`. */
+  /** sha256 of the JSON of everything else in the file ({@linkcode shardDigest}). */
   digest: string;
 }
 
@@ -78,28 +80,47 @@ export interface ShardResult {
 export interface LoadedShard {
   /** The path as given or found (relative to where merge runs when it was given so). */
   file: string;
-  /** sha256 of the file's text (two copies of the same result are the same bytes). */
+  /** sha256 of the file's text: two copies of one result are the same bytes, so the same hash. */
   textHash?: string;
   result?: ShardResult;
-  /** Why it is not used: unreadable, too large, not JSON, not the schema, digest mismatch. */
+  /**
+   * Why it is not used: unreadable, too large, not JSON, not the schema, digest mismatch, no such
+   * shard (`4/3`).
+   */
   problem?: string;
-  /** The shard it says it is, when it fits the schema (also when its digest does not match). */
+  /**
+   * The shard it says it is, when it fits the schema (also when its digest does not match, or it
+   * names no shard that can exist: `4/3`).
+   */
   claim?: ShardSpec;
 }
 
-/** The digest a shard result carries over its results. */
-export function resultsDigest(results: readonly ShardPartResult[]): Promise<string> {
-  return sha256Hex(JSON.stringify(results));
+/** What `merge` has to go on: the files read, or why none was. */
+export interface ShardInput {
+  files: readonly LoadedShard[];
+  /** Why no file was read at all (more than {@linkcode MAX_SHARD_FILES}): every part then says it. */
+  refused?: string;
 }
 
 /**
- * The text of a shard result file: its content with the digest of its results, as JSON.
+ * The digest a shard result carries: sha256 of the JSON of everything in it but the digest, in the
+ * order written, so no field — results, status, coverage, shard, plan — can be edited unseen.
+ *
+ * @param result the result without its `digest`, its keys in the order of the file
+ * @returns sha256 hex
+ */
+export function shardDigest(result: Omit<ShardResult, "digest">): Promise<string> {
+  return sha256Hex(JSON.stringify(result));
+}
+
+/**
+ * The text of a shard result file: its content with its digest, as JSON.
  *
  * @param result everything but the digest
  * @returns pretty-printed JSON ending in a newline
  */
 export async function shardResultText(result: Omit<ShardResult, "digest">): Promise<string> {
-  const digest = await resultsDigest(result.results);
+  const digest = await shardDigest(result);
   return JSON.stringify({ ...result, digest }, null, 2) + "\n";
 }
 
@@ -108,17 +129,30 @@ export async function shardResultText(result: Omit<ShardResult, "digest">): Prom
  *
  * @param path absolute path of the file
  * @param file how to name it (as given)
+ * @param maxBytes the most bytes to read (at most {@linkcode MAX_SHARD_FILE_BYTES}: what is left of
+ *   {@linkcode MAX_SHARD_TOTAL_BYTES})
+ * @returns the result, or its problem; `bytes` is what was read (0 when nothing was)
  */
-export async function readShardFile(path: string, file: string): Promise<LoadedShard> {
+export async function readShardFile(
+  path: string,
+  file: string,
+  maxBytes = MAX_SHARD_FILE_BYTES,
+): Promise<LoadedShard & { bytes: number }> {
   let text: string;
   try {
-    text = await readRegularText(path, MAX_SHARD_FILE_BYTES);
+    text = await readRegularText(path, Math.min(maxBytes, MAX_SHARD_FILE_BYTES));
   } catch (error) {
     const why = error instanceof Deno.errors.InvalidData
-      ? `not a regular file of at most ${MAX_SHARD_FILE_BYTES} bytes`
+      ? `not a regular file of at most ${MAX_SHARD_FILE_BYTES} bytes (${(error as Error).message})`
       : (error as Error).message;
-    return { file, problem: `cannot be read: ${why}` };
+    return { file, bytes: 0, problem: `cannot be read: ${why}` };
   }
+  const bytes = new TextEncoder().encode(text).length;
+  return { ...await checkShardText(text, file), bytes };
+}
+
+/** Check a shard result file's text: JSON, the schema, its digest, a shard that can exist. */
+async function checkShardText(text: string, file: string): Promise<LoadedShard> {
   const textHash = await sha256Hex(text);
   let value: unknown;
   try {
@@ -137,40 +171,68 @@ export async function readShardFile(path: string, file: string): Promise<LoadedS
       problem: `not a shard result (${problems}; see \`review-gate schema shard\`)`,
     };
   }
-  const result = value as ShardResult;
-  if (await resultsDigest(result.results) !== result.digest) {
+  const { digest, ...rest } = value as ShardResult;
+  const claim = rest.shard;
+  if (await shardDigest(rest) !== digest) {
     return {
       file,
       textHash,
-      claim: result.shard,
-      problem: "tampered: its results do not match its digest (edited or damaged on the way)",
+      claim,
+      problem: "tampered: it does not match its digest (edited or damaged on the way)",
     };
   }
-  return { file, textHash, result };
+  if (claim.index > claim.count) {
+    return {
+      file,
+      textHash,
+      claim,
+      problem:
+        `tampered: it says it is shard ${claim.index} of ${claim.count}, a shard no split has`,
+    };
+  }
+  return { file, textHash, result: value as ShardResult };
+}
+
+/** A file `merge` found: where, how to name it, its size when listed. */
+export interface ListedFile {
+  path: string;
+  file: string;
+  bytes: number;
 }
 
 /**
  * Read the files `merge` found, one at a time, each bounded by {@linkcode MAX_SHARD_FILE_BYTES}
- * and all of them by {@linkcode MAX_SHARD_TOTAL_BYTES}: a file past the total is not read and says
- * so. Never throws.
+ * and all of them by {@linkcode MAX_SHARD_TOTAL_BYTES}, charged what was read: a file larger than
+ * {@linkcode MAX_SHARD_FILE_BYTES} is refused unread (and charged nothing), and one that would take
+ * the total past its bound is not read and says so. Never throws.
  *
  * @param files from {@linkcode listShardFiles}
  */
-export async function readShardFiles(
-  files: readonly { path: string; file: string; bytes: number }[],
-): Promise<LoadedShard[]> {
+export async function readShardFiles(files: readonly ListedFile[]): Promise<LoadedShard[]> {
   const out: LoadedShard[] = [];
   let total = 0;
   for (const { path, file, bytes } of files) {
-    total += Math.min(bytes, MAX_SHARD_FILE_BYTES + 1);
-    out.push(
-      total > MAX_SHARD_TOTAL_BYTES
-        ? {
-          file,
-          problem: `not read: the files given hold more than ${MAX_SHARD_TOTAL_BYTES} bytes in all`,
-        }
-        : await readShardFile(path, file),
-    );
+    if (bytes > MAX_SHARD_FILE_BYTES) {
+      out.push({
+        file,
+        problem:
+          `too large: ${bytes} bytes, more than the ${MAX_SHARD_FILE_BYTES} merge reads of one file (not read)`,
+      });
+    } else if (total + bytes > MAX_SHARD_TOTAL_BYTES) {
+      out.push({
+        file,
+        problem:
+          `not read: with its ${bytes} bytes the files read would hold more than ${MAX_SHARD_TOTAL_BYTES} bytes in all`,
+      });
+    } else {
+      const { bytes: read, ...loaded } = await readShardFile(
+        path,
+        file,
+        MAX_SHARD_TOTAL_BYTES - total,
+      );
+      total += read;
+      out.push(loaded);
+    }
   }
   return out;
 }
@@ -179,45 +241,63 @@ export async function readShardFiles(
  * The files `merge FILE…|DIR` reads: each file given, and every `*.json` regular file in a folder
  * given (its subfolders too, {@linkcode MAX_DEPTH} deep, as `actions/download-artifact` lays out
  * one folder per artifact), in path order. A path that does not exist is a note (a matrix whose
- * every shard failed uploads nothing: merge then says NOT reviewed), never an error.
+ * every shard failed uploads nothing: merge then says NOT reviewed), never an error; so is anything
+ * in a folder that is not read — a FIFO, socket, device or dangling link, a folder too deep.
+ * More than {@linkcode MAX_SHARD_FILES} files: the listing stops, and `refused` says why none may
+ * be read (merge then says NOT reviewed for every part, in every format).
  *
  * @param paths as given on the command line
  * @param cwd where they are relative to
- * @returns the files (absolute path, as named, size in bytes) and notes
- * @throws {import("../base/errors.ts").UsageError} more than {@linkcode MAX_SHARD_FILES} files
+ * @returns the files (absolute path, as named, size in bytes), notes, and why none is to be read
  */
 export async function listShardFiles(
   paths: readonly string[],
   cwd: string,
-): Promise<{ files: { path: string; file: string; bytes: number }[]; notes: string[] }> {
-  const files: { path: string; file: string; bytes: number }[] = [];
+): Promise<{ files: ListedFile[]; notes: string[]; refused?: string }> {
+  const files: ListedFile[] = [];
   const notes: string[] = [];
-  const add = async (path: string, file: string, bytes: number) => {
-    files.push({ path, file, bytes });
-    if (files.length <= MAX_SHARD_FILES) return;
-    const { UsageError } = await import("../base/errors.ts");
-    throw new UsageError(
-      `merge reads at most ${MAX_SHARD_FILES} shard result files; more were given or found: give the folder of one split review`,
-    );
-  };
+  const full = () => files.length > MAX_SHARD_FILES;
   const walk = async (path: string, file: string, depth: number): Promise<void> => {
     const entries: string[] = [];
     for await (const entry of Deno.readDir(path)) entries.push(entry.name);
     for (const name of entries.sort(compareCodeUnits)) {
+      if (full()) return;
       const info = await Deno.stat(join(path, name)).catch(() => null);
-      if (info?.isDirectory && depth < MAX_DEPTH) {
-        await walk(join(path, name), join(file, name), depth + 1);
-      } else if (info?.isFile && name.toLowerCase().endsWith(".json")) {
-        await add(join(path, name), join(file, name), info.size);
+      const named = join(file, name);
+      if (info?.isDirectory) {
+        if (depth < MAX_DEPTH) await walk(join(path, name), named, depth + 1);
+        else notes.push(`${named}: a folder more than ${MAX_DEPTH} levels deep; not searched`);
+      } else if (info?.isFile) {
+        if (name.toLowerCase().endsWith(".json")) {
+          files.push({ path: join(path, name), file: named, bytes: info.size });
+        }
+      } else {
+        notes.push(`${named}: ${notRegular(info)}; not read`);
       }
     }
   };
   for (const given of paths) {
+    if (full()) break;
     const path = resolve(cwd, given);
     const info = await Deno.stat(path).catch(() => null);
     if (info === null) notes.push(`${given}: no such file or folder (no shard result there)`);
     else if (info.isDirectory) await walk(path, given, 0);
-    else await add(path, given, info.size);
+    else files.push({ path, file: given, bytes: info.size });
   }
-  return { files, notes };
+  if (!full()) return { files, notes };
+  return {
+    files: [],
+    notes,
+    refused:
+      `more than ${MAX_SHARD_FILES} files were given or found, more than merge reads: none was read (give merge the folder of one split review)`,
+  };
+}
+
+/** What a folder entry that is neither a folder nor a regular file is, in words. */
+function notRegular(info: Deno.FileInfo | null): string {
+  if (info === null) return "a link to nothing, or unreadable";
+  if (info.isFifo) return "a FIFO, not a regular file";
+  if (info.isSocket) return "a socket, not a regular file";
+  if (info.isCharDevice || info.isBlockDevice) return "a device, not a regular file";
+  return "not a regular file";
 }

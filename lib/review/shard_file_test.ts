@@ -45,7 +45,7 @@ async function inTemp(fn: (dir: string) => Promise<void>): Promise<void> {
   }
 }
 
-Deno.test("a shard result written is read back whole; its digest covers its results", async () => {
+Deno.test("a shard result written is read back whole; its digest covers all of it", async () => {
   await inTemp(async (dir) => {
     const path = join(dir, "s.json");
     await Deno.writeTextFile(path, await shardResultText(result()));
@@ -56,8 +56,36 @@ Deno.test("a shard result written is read back whole; its digest covers its resu
     const text = (await Deno.readTextFile(path)).replace('"Fine."', '"Edited."');
     await Deno.writeTextFile(path, text);
     const edited = await readShardFile(path, "s.json");
-    assert.match(edited.problem ?? "", /^tampered: its results do not match its digest/);
+    assert.match(edited.problem ?? "", /^tampered: it does not match its digest/);
     assert.deepEqual(edited.claim, { index: 2, count: 3 }, "it still says which shard it is");
+    // not only the results: an edited status, coverage or shard number no longer matches either
+    const edits: [string, (v: Record<string, unknown>) => void][] = [
+      ["status", (v) => (v.status = "not-reviewed")],
+      ["coverage", (v) => ((v.coverage as { parts: number }).parts = 4)],
+      ["shard", (v) => (v.shard = { index: 1, count: 3 })],
+      ["fakeProvider", (v) => (v.fakeProvider = true)],
+    ];
+    for (const [what, edit] of edits) {
+      const value = JSON.parse(await shardResultText(result()));
+      edit(value);
+      await Deno.writeTextFile(path, JSON.stringify(value, null, 2));
+      const read = await readShardFile(path, "s.json");
+      assert.match(read.problem ?? "", /^tampered: it does not match its digest/, what);
+    }
+  });
+});
+
+Deno.test("a shard no split has (4 of 3) is tampered, named with the shard it says it is", async () => {
+  await inTemp(async (dir) => {
+    const path = join(dir, "s.json");
+    await Deno.writeTextFile(
+      path,
+      await shardResultText({ ...result(), shard: { index: 4, count: 3 } }),
+    );
+    const read = await readShardFile(path, "s.json");
+    assert.equal(read.result, undefined);
+    assert.match(read.problem ?? "", /^tampered: it says it is shard 4 of 3/);
+    assert.deepEqual(read.claim, { index: 4, count: 3 });
   });
 });
 
@@ -89,17 +117,51 @@ Deno.test(`a file over ${MAX_SHARD_FILE_BYTES} bytes is refused unread, and so i
     await Deno.writeFile(big, new Uint8Array(MAX_SHARD_FILE_BYTES + 1).fill(32));
     const read = await readShardFile(big, "big.json");
     assert.match(read.problem ?? "", /not a regular file of at most 8388608 bytes/);
+    assert.equal(read.bytes, 0, "nothing read");
     const small = join(dir, "s.json");
     await Deno.writeTextFile(small, await shardResultText(result()));
-    // sizes as the listing saw them: eight files of 8 MiB fill the total, the ninth is not read
-    const listed = Array.from({ length: 9 }, (_, i) => ({
+    const size = (await Deno.stat(small)).size;
+    // oversized files are refused unread and charged nothing: the small files after them are read
+    const oversized = Array.from({ length: 9 }, (_, i) => ({
+      path: big,
+      file: `big${i}.json`,
+      bytes: MAX_SHARD_FILE_BYTES + 1,
+    }));
+    const after = await readShardFiles([...oversized, {
+      path: small,
+      file: "s.json",
+      bytes: size,
+    }]);
+    for (const [i, r] of after.slice(0, 9).entries()) {
+      assert.match(r.problem ?? "", /^too large: 8388609 bytes, more than the 8388608/, `big${i}`);
+    }
+    assert.equal(after[9].problem, undefined, "the shard after them is read");
+    assert.ok(after[9].result);
+    // each file is charged the bytes read, not a size the listing saw (the file may have shrunk)
+    const full = Array.from({ length: 9 }, (_, i) => ({
       path: small,
       file: `f${i}.json`,
       bytes: MAX_SHARD_FILE_BYTES,
     }));
-    const all = await readShardFiles(listed);
-    assert.equal(all.filter((r) => r.result).length, 8);
-    assert.match(all[8].problem ?? "", /^not read: the files given hold more than 67108864 bytes/);
+    const all = await readShardFiles(full);
+    assert.equal(
+      all.filter((r) => r.result).length,
+      9,
+      "charged the bytes read, not the listing's",
+    );
+    const listedFull = Array.from({ length: 9 }, (_, i) => ({
+      path: big,
+      file: `f${i}.json`,
+      bytes: MAX_SHARD_FILE_BYTES,
+    }));
+    // eight files of 8 MiB read fill the total: the ninth is not read, and says why
+    await Deno.truncate(big, MAX_SHARD_FILE_BYTES);
+    const heavy = await readShardFiles(listedFull);
+    assert.equal(heavy.filter((r) => r.problem?.startsWith("not JSON")).length, 8, "eight read");
+    assert.match(
+      heavy[8].problem ?? "",
+      /^not read: with its 8388608 bytes the files read would hold more than 67108864 bytes in all/,
+    );
   });
 });
 
@@ -118,9 +180,39 @@ Deno.test("merge's paths: files as given, a folder's *.json files (subfolders to
     ]);
     assert.deepEqual(notes, ["gone: no such file or folder (no shard result there)"]);
     await Deno.mkdir(join(dir, "many"));
-    for (let i = 0; i <= MAX_SHARD_FILES; i++) {
+    for (let i = 0; i < MAX_SHARD_FILES; i++) {
       await Deno.writeTextFile(join(dir, "many", `${i}.json`), "{}");
     }
-    await assert.rejects(() => listShardFiles(["many"], dir), /at most 512 shard result files/);
+    const most = await listShardFiles(["many"], dir);
+    assert.equal(most.files.length, MAX_SHARD_FILES);
+    assert.equal(most.refused, undefined);
+    await Deno.writeTextFile(join(dir, "many", "one-more.json"), "{}");
+    const over = await listShardFiles(["many"], dir);
+    assert.deepEqual(over.files, [], "none is read");
+    assert.match(over.refused ?? "", /^more than 512 files were given or found/);
+  });
+});
+
+Deno.test("merge's folder: a FIFO, a dangling link or a folder too deep is named, never skipped silently", async () => {
+  await inTemp(async (dir) => {
+    await Deno.mkdir(join(dir, "shards", "a", "b", "c", "d", "e"), { recursive: true });
+    await Deno.writeTextFile(join(dir, "shards", "a", "b", "c", "d", "e", "deep.json"), "{}");
+    await Deno.writeTextFile(join(dir, "shards", "ok.json"), "{}");
+    await Deno.symlink(join(dir, "nowhere.json"), join(dir, "shards", "gone.json"));
+    const fifo = await new Deno.Command("mkfifo", { args: [join(dir, "shards", "pipe.json")] })
+      .output();
+    assert.ok(fifo.success, "mkfifo (POSIX: Linux and macOS)");
+    const { files, notes } = await listShardFiles(["shards"], dir);
+    assert.deepEqual(files.map((f) => f.file), ["shards/ok.json"]);
+    assert.deepEqual(notes, [
+      "shards/a/b/c/d/e: a folder more than 4 levels deep; not searched",
+      "shards/gone.json: a link to nothing, or unreadable; not read",
+      "shards/pipe.json: a FIFO, not a regular file; not read",
+    ]);
+    // given by name, a FIFO is named too (never opened: it would block)
+    const given = await readShardFiles(
+      (await listShardFiles(["shards/pipe.json"], dir)).files,
+    );
+    assert.match(given[0].problem ?? "", /^cannot be read: not a regular file/);
   });
 });

@@ -4,10 +4,12 @@
  * (another runner wrote them; for a fork's pull request, anyone could have): merge takes nothing
  * from them but per-part answers, and only for this review's own plan. It has collected the change
  * and planned it itself, from the trusted rules (lib/ci/run_ci.ts), so the plan, the coverage and
- * which parts exist are its own. A file counts for shard `i` of `n` only when it is a valid shard
- * result of this change (its digest) and this plan (its identity, lib/review/shard_identity.ts),
- * holds exactly the parts this merge deals shard `i` (lib/git/shards.ts) and is the only result
- * of that shard (two copies of the same bytes are one); each of its answers must be for the part's
+ * which parts exist are its own. How many shards `n` the review was split into is decided by the
+ * files of this change and plan alone, so no junk outvotes a valid set. A file counts for shard
+ * `i` of `n` only when it is a valid shard result of this change (its digest) and this plan (its
+ * identity, lib/review/shard_identity.ts), holds exactly the parts this merge deals shard `i`
+ * (lib/git/shards.ts) and is the only result of that shard (two copies of the same bytes are one);
+ * each of its answers must be for the part's
  * exact diff (the part's digest) and is judged again by the decoder against that part's files, as
  * a provider's answer is. Every part without such an answer is a failed part, named with its shard
  * and why — missing, foreign, duplicated, tampered, or a shard whose own call failed — and the
@@ -23,7 +25,7 @@ import type { CallOutcome } from "../session/call.ts";
 import type { PartResult, PartsProvider } from "./parts.ts";
 import { chunkDigest, partView } from "./part_verdict.ts";
 import type { LoadedShard, ShardPartResult, ShardResult } from "./shard_file.ts";
-import { assignParts, partsText } from "../git/shards.ts";
+import { assignParts, partsText, type ShardSpec } from "../git/shards.ts";
 
 /** What the merge is checked against: its own change and plan. */
 export interface MergeInput {
@@ -33,6 +35,8 @@ export interface MergeInput {
   /** This review's plan identity. */
   identity: string;
   files: readonly LoadedShard[];
+  /** Why no file was read at all (lib/review/shard_file.ts `listShardFiles`). */
+  refused?: string;
   /** The kind's decoder for this change (each answer is judged against its part's files). */
   decoder: DecoderKind<unknown>;
 }
@@ -45,12 +49,26 @@ export interface FromShards {
   notes: string[];
   /** When some part has no answer: every shard at fault, its parts, and why (one sentence). */
   problem?: string;
+  /**
+   * True when a shard whose file counted says the bundled fake answered it: the merged run is then
+   * marked as the fake's (its cost made up), as an unsharded run of the fake is.
+   */
+  fake: boolean;
 }
 
 /** A shard's file that may count, checked against the plan. */
 interface Usable {
   file: string;
+  /** sha256 of its text: two files of one shard count once only when they are the same bytes. */
+  textHash: string;
   result: ShardResult;
+}
+
+/** A file set aside: the shard it says it is (when it says), and why it is not used. */
+interface SetAside {
+  file: string;
+  claim?: ShardSpec;
+  why: string;
 }
 
 /**
@@ -64,10 +82,15 @@ export async function partsFromShards(input: MergeInput): Promise<FromShards> {
   const { change } = input;
   const total = change.chunks.length;
   const notes: string[] = [];
-  const rejected = new Map<string, string>(); // "i/n" → why the file that says it is that shard was not used
-  const fits = fitting(input, notes, rejected);
-  const count = shardCount(fits, notes);
+  const aside: SetAside[] = [];
+  const fits = fitting(input, notes, aside);
+  const count = shardCount(fits, notes, aside);
   const owners = count === undefined ? [] : assignParts(change.chunks.map((c) => c.bytes), count);
+  const claims = (a: SetAside, shard: number) =>
+    a.claim !== undefined && a.claim.count === count && a.claim.index === shard;
+  const placed = (a: SetAside) =>
+    a.claim !== undefined && a.claim.count === count && a.claim.index <= a.claim.count;
+  const unplaced = setAsideText(aside.filter((a) => !placed(a)));
   const why = new Map<number, string>(); // shard (1-based) → why none of its answers count
   const usable = new Map<number, Usable>();
   for (let shard = 1; shard <= (count ?? 0); shard++) {
@@ -75,41 +98,15 @@ export async function partsFromShards(input: MergeInput): Promise<FromShards> {
       f.result.shard.count === count && f.result.shard.index === shard
     );
     const parts = owners[shard - 1].map((i) => i + 1);
+    const rejected = aside.filter((a) => claims(a, shard))
+      .map((a) => `${a.file} was not used: ${a.why}`).join("; ");
     const label = `shard ${shard} of ${count}`;
-    const chosen = chooseFile(
-      mine,
-      parts,
-      { label, rejected: rejected.get(`${shard}/${count}`) },
-      notes,
-    );
+    const chosen = chooseFile(mine, parts, { label, rejected, unplaced }, notes);
     if (typeof chosen === "string") why.set(shard, chosen);
     else usable.set(shard, chosen);
   }
-  const results: PartResult[] = [];
-  const failed = new Map<number, { parts: number[]; why: string }>(); // by shard (0: none)
-  for (let index = 0; index < total; index++) {
-    const shard = count === undefined ? 0 : owners.findIndex((o) => o.includes(index)) + 1;
-    const label = shard === 0 ? "" : `shard ${shard} of ${count}`;
-    const digest = await chunkDigest(change, index);
-    for (const provider of input.providers) {
-      const use = usable.get(shard);
-      const got = use
-        ? await fromFile(input, use, { index, name: provider.adapter.name, digest })
-        : { reason: shard === 0 ? NONE_FITS : why.get(shard)! };
-      if ("reason" in got) {
-        const at = failed.get(shard) ?? { parts: [], why: got.reason };
-        if (!at.parts.includes(index + 1)) at.parts.push(index + 1);
-        failed.set(shard, at);
-      }
-      results.push({
-        index,
-        provider,
-        digest,
-        ...partResult(got, label),
-        ...(label ? { shard: label } : {}),
-      });
-    }
-  }
+  const none = input.refused ?? `${NONE_FITS}${unplaced}`;
+  const { results, failed } = await gather(input, { count, owners, usable, why, none });
   for (const [shard, use] of usable) {
     notes.push(
       `shard ${shard} of ${count} (${use.file}): ${
@@ -122,7 +119,66 @@ export async function partsFromShards(input: MergeInput): Promise<FromShards> {
       ? `${partsText(parts, total)}: ${why}`
       : `shard ${shard} of ${count} (${partsText(parts, total)}): ${why}`
   ).join("; ");
-  return { results, notes, ...(problem ? { problem } : {}) };
+  const fake = [...usable.values()].some((use) => use.result.fakeProvider === true);
+  return { results, notes, ...(problem ? { problem } : {}), fake };
+}
+
+/** Each part's result per provider from its shard's file, and the parts without one by shard. */
+async function gather(
+  input: MergeInput,
+  at: {
+    count?: number;
+    owners: number[][];
+    usable: Map<number, Usable>;
+    why: Map<number, string>;
+    /** Why a part has no answer when no shard is known. */
+    none: string;
+  },
+): Promise<{ results: PartResult[]; failed: Map<number, { parts: number[]; why: string }> }> {
+  const { change } = input;
+  const { count, owners } = at;
+  const results: PartResult[] = [];
+  const failed = new Map<number, { parts: number[]; why: string }>(); // by shard (0: none)
+  for (let index = 0; index < change.chunks.length; index++) {
+    const shard = count === undefined ? 0 : owners.findIndex((o) => o.includes(index)) + 1;
+    const label = shard === 0 ? "" : `shard ${shard} of ${count}`;
+    const digest = await chunkDigest(change, index);
+    for (const provider of input.providers) {
+      const use = at.usable.get(shard);
+      const got = use
+        ? await fromFile(input, use, { index, name: provider.adapter.name, digest })
+        : { reason: shard === 0 ? at.none : at.why.get(shard)! };
+      if ("reason" in got) {
+        const seen = failed.get(shard) ?? { parts: [], why: got.reason };
+        if (!seen.parts.includes(index + 1)) seen.parts.push(index + 1);
+        failed.set(shard, seen);
+      }
+      results.push({
+        index,
+        provider,
+        digest,
+        ...partResult(got, label),
+        ...(label ? { shard: label } : {}),
+      });
+    }
+  }
+  return { results, failed };
+}
+
+/**
+ * The files set aside that name no shard of this split, for a missing shard's reason: one of them
+ * may be its file, edited or of another split (`; set aside: a.json (tampered), b.json (foreign)`).
+ */
+function setAsideText(aside: readonly SetAside[]): string {
+  if (aside.length === 0) return "";
+  const named = aside.slice(0, 5).map((a) => `${a.file} (${kindOf(a.why)})`);
+  const more = aside.length > 5 ? ` and ${aside.length - 5} more` : "";
+  return `; set aside, and may have been its file: ${named.join(", ")}${more}`;
+}
+
+/** The first words of why a file was set aside: `tampered`, `foreign`, `not JSON`… */
+function kindOf(why: string): string {
+  return why.split(/:| —| \(/, 1)[0];
 }
 
 /** Why a part has no answer when no file fits at all. */
@@ -144,27 +200,22 @@ function partResult(got: Got, label: string): Pick<PartResult, "cached" | "outco
 }
 
 /**
- * The files that are valid shard results of this change and plan; the others noted, and those that
- * say which shard they are kept in `rejected` with why.
+ * The files that are valid shard results of this change and plan (or say their shard planned no
+ * review); the others noted and set aside with why.
  */
-function fitting(input: MergeInput, notes: string[], rejected: Map<string, string>): Usable[] {
+function fitting(input: MergeInput, notes: string[], aside: SetAside[]): Usable[] {
   const out: Usable[] = [];
-  const reject = (loaded: LoadedShard, spec: { index: number; count: number }, why: string) => {
-    const key = `${spec.index}/${spec.count}`;
-    const earlier = rejected.get(key);
-    rejected.set(key, `${earlier ? `${earlier}; ` : ""}${loaded.file} was not used: ${why}`);
-  };
   for (const loaded of input.files) {
     const { file, result } = loaded;
     if (!result) {
       notes.push(`${file}: ${loaded.problem}; not used`);
-      if (loaded.claim) reject(loaded, loaded.claim, loaded.problem!);
+      aside.push({ file, ...(loaded.claim ? { claim: loaded.claim } : {}), why: loaded.problem! });
       continue;
     }
     const claim = `shard ${result.shard.index} of ${result.shard.count}`;
     const foreign = (why: string) => {
       notes.push(`${file} (${claim}): foreign — ${why}; not used`);
-      reject(loaded, result.shard, `foreign — ${why}`);
+      aside.push({ file, claim: result.shard, why: `foreign — ${why}` });
     };
     if (!result.plan || !result.change) {
       notes.push(
@@ -172,71 +223,93 @@ function fitting(input: MergeInput, notes: string[], rejected: Map<string, strin
           result.message ? `: ${result.message}` : ""
         })`,
       );
-      out.push({ file, result });
+      out.push({ file, textHash: loaded.textHash!, result });
     } else if (result.change.digest !== input.change.fingerprint) {
       foreign(`a review of another change (${result.change.label})`);
     } else if (result.plan.identity !== input.identity) {
       foreign(
         "this change planned otherwise (other budgets, max_calls, rules, providers, model or review flags than this merge's: give merge the shards' flags)",
       );
-    } else if (result.shard.index > result.shard.count) {
-      notes.push(`${file}: tampered — it says it is ${claim}; not used`);
     } else {
-      out.push({ file, result });
+      out.push({ file, textHash: loaded.textHash!, result });
     }
   }
   return out;
 }
 
 /**
- * How many shards the review was split into: the count most fitting files give (the smaller on a
- * tie); files of another count are noted as foreign. `undefined` when no file fits.
+ * How many shards the review was split into, decided by the files of this plan alone (a file that
+ * planned no review, or of another change or plan, has no say): a split every one of whose shards
+ * gave such a file first, then the split most of whose shards did, then the fewer shards. Only when
+ * no file planned a review do those that did not decide (every part then fails anyway). The files
+ * of another split are noted and set aside as foreign. `undefined` when no file fits.
  */
-function shardCount(fits: Usable[], notes: string[]): number | undefined {
-  const counts = new Map<number, number>();
-  for (const f of fits) {
-    counts.set(f.result.shard.count, (counts.get(f.result.shard.count) ?? 0) + 1);
+function shardCount(fits: Usable[], notes: string[], aside: SetAside[]): number | undefined {
+  const planned = fits.filter((f) => f.result.plan);
+  const present = new Map<number, Set<number>>(); // count → the shards of it that gave a file
+  for (const f of planned.length > 0 ? planned : fits) {
+    const { index, count } = f.result.shard;
+    present.set(count, (present.get(count) ?? new Set()).add(index));
   }
-  const best = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0];
+  const ranked = [...present].map(([count, shards]) => ({
+    count,
+    given: shards.size,
+    complete: shards.size === count,
+  })).sort((a, b) =>
+    Number(b.complete) - Number(a.complete) || b.given - a.given || a.count - b.count
+  );
+  const best = ranked[0]?.count;
   for (const f of fits) {
-    if (f.result.shard.count !== best) {
-      notes.push(
-        `${f.file} (shard ${f.result.shard.index} of ${f.result.shard.count}): foreign — the other results split the review into ${best} shards; not used`,
-      );
-    }
+    if (f.result.shard.count === best) continue;
+    const why =
+      `of a split into ${f.result.shard.count} shards, where this review's results split it into ${best}`;
+    notes.push(
+      `${f.file} (shard ${f.result.shard.index} of ${f.result.shard.count}): foreign — ${why}; not used`,
+    );
+    aside.push({ file: f.file, claim: f.result.shard, why: `foreign — ${why}` });
   }
   return best;
 }
 
 /**
- * The one file of a shard that counts, or why none does: missing, planned no review, duplicated
- * (different results for one shard), or not holding exactly the shard's parts.
+ * The one file of a shard that counts, or why none does: missing (with the files set aside that
+ * may have been its own), planned no review, duplicated (results of other bytes for one shard), or
+ * not holding exactly the shard's parts. A file saying its shard planned no review does not stand
+ * against one holding this plan's result of the shard: it is set aside, noted.
  */
 function chooseFile(
   mine: Usable[],
   parts: number[],
-  at: { label: string; rejected?: string },
+  at: { label: string; rejected: string; unplaced: string },
   notes: string[],
 ): Usable | string {
   const { label } = at;
   if (mine.length === 0) {
     if (parts.length === 0) notes.push(`${label}: no result, and no part of the plan is its`);
-    return at.rejected ?? "no result found (missing)";
+    return at.rejected || `no result found (missing)${at.unplaced}`;
   }
-  const same = new Set(mine.map((f) => JSON.stringify(f.result))).size === 1;
-  if (!same) {
-    return `duplicated — ${mine.length} different results (${
-      mine.map((f) => f.file).join(", ")
+  const planned = mine.filter((f) => f.result.plan);
+  const candidates = planned.length > 0 ? planned : mine;
+  for (const f of mine.filter((f) => !candidates.includes(f))) {
+    notes.push(
+      `${f.file} (${label}): set aside — it planned no review, and ${
+        planned.map((p) => p.file).join(", ")
+      } hold${planned.length === 1 ? "s" : ""} this plan's result of the shard`,
+    );
+  }
+  if (new Set(candidates.map((f) => f.textHash)).size > 1) {
+    return `duplicated — ${candidates.length} different results (${
+      candidates.map((f) => f.file).join(", ")
     }); none counts`;
   }
-  if (mine.length > 1) {
+  if (candidates.length > 1) {
     notes.push(
-      `${label}: the same result given ${mine.length} times (${
-        mine.map((f) => f.file).join(", ")
+      `${label}: the same result given ${candidates.length} times (${
+        candidates.map((f) => f.file).join(", ")
       })`,
     );
   }
-  const [one] = mine;
+  const [one] = candidates;
   if (!one.result.plan) {
     return `that shard planned no review (${one.result.status}${
       one.result.message ? `: ${one.result.message}` : ""

@@ -52,6 +52,7 @@ export function shardResultOf(
         },
       }
       : {}),
+    ...(record.fakeProvider ? { fakeProvider: true as const } : {}),
     providers: at.providers,
     status: record.status,
     ...(record.message ? { message: record.message.slice(0, 4000) } : {}),

@@ -61,6 +61,11 @@ export interface FinishedRun {
   /** The parts of a multi-call review, and per merged finding who reported it. */
   parts?: PartRecord[];
   findingSources?: { parts: number[]; providers: string[] }[];
+  /**
+   * A merge (`review-gate merge`): the shards' files say the bundled fake answered, so the run is
+   * marked as the fake's, as the shards' own runs are (lib/review/shard_merge.ts).
+   */
+  fakeProvider?: boolean;
   /** Why the run failed, when there is no call outcome to say it (an exception after `openRun`). */
   message?: string;
   /** Stops waiting for the records lock (Ctrl-C); the records line is then skipped. */
@@ -97,6 +102,7 @@ export async function storeRun(start: RunStart, run: FinishedRun): Promise<Store
   const { outcome, answer, hit, config, state } = run;
   const record: RunRecord = {
     ...start,
+    ...(run.fakeProvider ? { fakeProvider: true } : {}),
     status: run.status,
     blocking: run.blocking,
     ...(run.wouldBlock ? { wouldBlock: run.wouldBlock } : {}),

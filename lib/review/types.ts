@@ -15,7 +15,7 @@ import type { RulesOptions } from "../rules/options.ts";
 import type { ReviewResult } from "../store/run_record.ts";
 import type { Ack } from "../acks/types.ts";
 import type { ProofScope } from "../session/proof.ts";
-import type { LoadedShard, ShardPartResult } from "./shard_file.ts";
+import type { ShardInput, ShardPartResult } from "./shard_file.ts";
 import type { ShardSpec } from "../git/shards.ts";
 
 /** The I/O a review needs. */
@@ -135,9 +135,10 @@ export interface ReviewOptions {
   /**
    * `review-gate merge`: the parts' answers come from these shard result files (checked against
    * this review's own plan and judged again by the decoder, lib/review/shard_merge.ts) instead of
-   * a model; no model is asked, no budget applies, nothing is cached.
+   * a model; no model is asked, no budget applies, nothing is cached. With `refused`, none was
+   * read: every part says why.
    */
-  shardResults?: readonly LoadedShard[];
+  shardResults?: ShardInput;
 }
 
 /** What a shard's review or a merge adds to its outcome. */

@@ -17,6 +17,8 @@ export const MODE_GATES: readonly string[] = [
   "claude-stop",
   "codex-stop",
   "copilot-stop",
+  "qwen-stop",
+  "gemini-stop",
 ];
 
 /** Statuses of a review that gave a verdict (the others were NOT reviewed). */

@@ -89,6 +89,40 @@ Deno.test("a broken copy of each split example is refused by its CI's schema", a
   }
 });
 
+/**
+ * What is wrong with how a GitHub split workflow wires its aggregator: it must have a stable name
+ * (`review-gate`), need the shard job, and run even when a shard failed (`if: always()`), else a
+ * failed shard skips the merge and nothing says NOT reviewed.
+ */
+function aggregatorErrors(text: string): string[] {
+  const jobs = parse(text).jobs as Record<string, Record<string, unknown>>;
+  const aggregator = jobs["review-gate"];
+  if (!aggregator) return ["no aggregator job named review-gate"];
+  const errors: string[] = [];
+  if (aggregator.needs !== "review-shard") errors.push("the aggregator does not need review-shard");
+  if (aggregator.if !== "always()") errors.push("the aggregator lacks if: always()");
+  const steps = aggregator.steps as { uses?: string; with?: Record<string, unknown> }[];
+  if (!steps.some((s) => s.uses?.startsWith("OWNER/review-gate@") && s.with?.merge)) {
+    errors.push("the aggregator runs no merge");
+  }
+  return errors;
+}
+
+Deno.test("the GitHub split example's aggregator always runs merge; a copy without if: always() is refused", () => {
+  const [github] = SPLIT.github;
+  assert.deepEqual(aggregatorErrors(github), []);
+  const without = github.replace(
+    "    needs: review-shard\n    if: always()\n",
+    "    needs: review-shard\n",
+  );
+  assert.notEqual(without, github, "the example has the aggregator's if: always()");
+  assert.deepEqual(aggregatorErrors(without), ["the aggregator lacks if: always()"]);
+  // action.yml says so to those who read it instead of the README
+  const header = Deno.readTextFileSync(new URL("../../action.yml", import.meta.url))
+    .split("\n").filter((l) => l.startsWith("#")).join("\n");
+  assert.match(header, /aggregator job[^]*`needs: <the matrix\s*#?\s*job>` and `if: always\(\)`/);
+});
+
 Deno.test("the GitHub split example: a shard matrix, an artifact per shard, one aggregator that always runs merge", () => {
   const workflow = parse(SPLIT.github[0]);
   const jobs = workflow.jobs as Record<string, Record<string, unknown>>;

@@ -1,7 +1,8 @@
 /**
- * The agent session the hook contract tests script (Claude Code, Codex and Qwen Code): the model writes a
+ * The agent session the hook contract tests script (Claude Code, Codex, Qwen Code, Gemini CLI): the model writes a
  * `half()` that doubles its input, the gate's review blocks on that line, the model fixes it and the
- * next review approves. Shared texts, the reviewer's answers, and running `codex exec` and `qwen -p` on it.
+ * next review approves. Shared texts, the reviewer's answers, and running `codex exec`, `qwen -p` and
+ * `gemini -p` on it.
  *
  * @module
  */
@@ -89,6 +90,39 @@ export async function runQwenSession(
   prompt = "Add a half() helper in src/half.ts.",
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = new Deno.Command(findCli("qwen")!, {
+    args: ["-p", prompt, "--yolo", "-o", "json"],
+    cwd: repo,
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone */ }
+  }, timeoutMs);
+  const out = await child.output().finally(() => clearTimeout(timer));
+  const d = new TextDecoder();
+  return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
+}
+
+/**
+ * Run the real `gemini -p <prompt> --yolo -o json` in `repo` (Gemini CLI's headless mode, every
+ * tool allowed; the folder must be trusted, as a user's would be), killed after `timeoutMs`
+ * milliseconds.
+ *
+ * @param prompt the user's prompt (default: the half() session's)
+ * @returns the exit code and decoded output
+ */
+export async function runGeminiSession(
+  repo: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+  prompt = "Add a half() helper in src/half.ts.",
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = new Deno.Command(findCli("gemini")!, {
     args: ["-p", prompt, "--yolo", "-o", "json"],
     cwd: repo,
     env,

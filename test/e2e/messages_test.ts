@@ -37,7 +37,7 @@ Deno.test("messages: one prefix, close suggestions only, a chmod hint, a require
     assert.equal(nameless.code, 2);
     assert.match(
       nameless.stderr,
-      /Name the gate: choose pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop or all/,
+      /Name the gate: choose pre-push, claude-stop, codex-stop, copilot-stop, qwen-stop, gemini-stop or all/,
     );
     const help = await runCli(sandbox, ["gate", "disable", "--help"]);
     assert.match(help.stdout, /review-gate gate disable \[--user\] <gate>\n/);

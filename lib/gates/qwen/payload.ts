@@ -16,6 +16,7 @@
  */
 import type { TurnPayload, TurnPayloadResult } from "../turn/door.ts";
 import { optionalString, parseBasePayload } from "../turn/payload.ts";
+import { BLOCK_REASON_OPENINGS } from "../turn/continuation.ts";
 
 /** The fields review-gate uses; unknown fields are kept in `raw`. */
 export interface QwenHookPayload extends TurnPayload {
@@ -49,23 +50,16 @@ export function parseQwenPayload(stdinText: string): TurnPayloadResult<QwenHookP
 }
 
 /**
- * The first words of every reason review-gate's Stop hook blocks with (lib/gates/turn/answer.ts):
- * Qwen Code sends the reason back as the next request's text, and fires `UserPromptSubmit` with it.
- */
-const OUR_REASONS = [
-  "review-gate found ",
-  "review-gate could not review this turn's changes",
-  "review-gate reviewed only part of this turn's changes",
-];
-
-/**
  * True when a `UserPromptSubmit` prompt is the continuation Qwen Code sends after a Stop hook
- * blocked: the blocking hooks' reasons joined by newlines, one of them ours.
+ * blocked: the blocking hooks' reasons joined by newlines, one of them ours (it opens like one of
+ * lib/gates/turn/continuation.ts `BLOCK_REASON_OPENINGS`).
  *
  * @param prompt the payload's `prompt`
  */
 export function isStopContinuation(prompt: string): boolean {
-  return prompt.split("\n").some((line) => OUR_REASONS.some((start) => line.startsWith(start)));
+  return prompt.split("\n").some((line) =>
+    BLOCK_REASON_OPENINGS.some((start) => line.startsWith(start))
+  );
 }
 
 /**

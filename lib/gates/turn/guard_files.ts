@@ -38,6 +38,7 @@ export type GuardKind =
   | "claude-settings"
   | "codex-config"
   | "qwen-settings"
+  | "gemini-settings"
   | "git-config"
   | "program"
   | "listing";
@@ -178,7 +179,8 @@ export function guardedFiles(
   ];
   const hookFiles = files.flatMap((f) =>
     f &&
-      (f.kind === "claude-settings" || f.kind === "qwen-settings" || f.what === "Codex's hooks" ||
+      (f.kind === "claude-settings" || f.kind === "qwen-settings" ||
+        f.kind === "gemini-settings" || f.what === "Codex's hooks" ||
         f.what === PRE_PUSH)
       ? [f.path]
       : []
@@ -285,6 +287,7 @@ function agentFiles(
     ]),
     ...copilotFiles(repo, env),
     ...qwenFiles(repo, env),
+    ...geminiFiles(repo, env),
   ];
 }
 
@@ -346,6 +349,34 @@ function qwenFiles(repo: Repo, env: Record<string, string | undefined>): (Guarde
   ];
 }
 
+/**
+ * Gemini CLI's settings, the project's and the user's (`$GEMINI_CLI_HOME/.gemini`, default
+ * `~/.gemini`), and the user's `trustedFolders.json`, which decides whether any hook runs
+ * (lib/gates/gemini/door.ts).
+ */
+function geminiFiles(repo: Repo, env: Record<string, string | undefined>): (GuardedFile | null)[] {
+  const home = env.GEMINI_CLI_HOME || env.HOME;
+  const dir = home ? join(home, ".gemini") : undefined;
+  const names = ["settings.json", "gemini settings"];
+  return [
+    file(join(repo.root, ".gemini", "settings.json"), "gemini-settings", "Gemini CLI's settings", [
+      ...names,
+    ]),
+    file(
+      dir && join(dir, "settings.json"),
+      "gemini-settings",
+      "Gemini CLI's user settings",
+      names,
+    ),
+    file(
+      env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || (dir && join(dir, "trustedFolders.json")),
+      "whole",
+      "Gemini CLI's trusted folders",
+      ["trustedfolders.json", "trusted folders"],
+    ),
+  ];
+}
+
 function file(
   path: string | null | undefined,
   kind: GuardKind,
@@ -380,6 +411,8 @@ async function contentDigest(guarded: GuardedFile): Promise<string> {
       return await sha256Hex(JSON.stringify(await claudeRelevant(text)));
     case "qwen-settings":
       return await sha256Hex(JSON.stringify(await qwenRelevant(text)));
+    case "gemini-settings":
+      return await sha256Hex(JSON.stringify(await geminiRelevant(text)));
     case "codex-config":
       return await sha256Hex(
         text.split("\n").filter((l) => /hooks|features|notify/.test(l)).join("\n"),
@@ -429,6 +462,25 @@ async function qwenRelevant(text: string): Promise<unknown> {
     hooks,
     disableAllHooks,
     folderTrust: (security as { folderTrust?: unknown })?.folderTrust,
+  };
+}
+
+/**
+ * The keys of a Gemini CLI settings file that decide whether our hooks run and with what:
+ * `hooks`, `hooksConfig` (`enabled`, `disabled`), `security.folderTrust` and
+ * `security.environmentVariableRedaction` (Gemini CLI itself writes others, such as the model).
+ */
+async function geminiRelevant(text: string): Promise<unknown> {
+  const { parse } = await import("jsonc-parser");
+  const value = parse(text, [], { allowTrailingComma: true }) ?? null;
+  if (typeof value !== "object" || value === null) return text;
+  const { hooks, hooksConfig, security } = value as Record<string, unknown>;
+  const guarded = security as { folderTrust?: unknown; environmentVariableRedaction?: unknown };
+  return {
+    hooks,
+    hooksConfig,
+    folderTrust: guarded?.folderTrust,
+    redaction: guarded?.environmentVariableRedaction,
   };
 }
 

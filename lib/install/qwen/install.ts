@@ -2,38 +2,25 @@
  * Install and uninstall review-gate's Qwen Code hooks (`UserPromptSubmit` → `hook qwen-prompt`,
  * `Stop` → `hook qwen-stop`) in a Qwen Code `settings.json`: the user's `$QWEN_HOME/settings.json`
  * (default `~/.qwen`) or the project's `.qwen/settings.json` (lib/gates/qwen/door.ts has the
- * verified contract). The file is the user's whole Qwen Code settings and is edited as text
- * (lib/install/settings_text.ts): the user's keys, hooks and formatting stay byte for byte, ours go
- * after theirs; the first change keeps the original beside it as `settings.json.review-gate.bak`,
- * and uninstall writes those bytes back when the file minus our entries equals them. Qwen Code
+ * verified contract). The file is the user's whole Qwen Code settings and is edited as text by
+ * the shared settings installer (lib/install/settings_hooks.ts): the user's keys, hooks and
+ * formatting stay byte for byte, ours go after theirs, a backup is kept and uninstall restores
+ * the original bytes when it can. Qwen Code
  * runs user hooks at once; project hooks only in a trusted folder (`doctor` checks both).
  *
  * @module
  */
-import { dirname, join } from "../../base/path.ts";
-import { isDeepStrictEqual } from "node:util";
+import { join } from "../../base/path.ts";
 import { ConfigError } from "../../base/errors.ts";
+import type { ActionDetail, FileAction } from "../file_actions.ts";
 import {
-  type ActionDetail,
-  applyActions,
-  type FileAction,
-  fileMode,
-  lstatOrNull,
-  readTextOrNull,
-  renderActions,
-} from "../file_actions.ts";
-import {
-  editSettingsText,
-  isOurHook,
-  parseSettingsText,
-  sameAsBackup,
-  type Settings,
-} from "../settings_text.ts";
+  installSettingsHooks,
+  type SettingsHooksFile,
+  uninstallSettingsHooks,
+} from "../settings_hooks.ts";
 import { buildQwenEntries, QWEN_HOOK_EVENTS, type QwenScope } from "./entries.ts";
-import { MANAGED_MARKER } from "../git/stub.ts";
 
-/** Suffix of the backup kept beside a hooks file on our first change. */
-export const BACKUP_SUFFIX = ".review-gate.bak";
+export { BACKUP_SUFFIX } from "../settings_hooks.ts";
 
 /** Inputs of the Qwen Code installers. */
 export interface QwenHookOptions {
@@ -87,54 +74,10 @@ export function qwenSettingsPath(
   return join(home, "settings.json");
 }
 
-async function readHooksFile(path: string): Promise<{ text: string | null; settings: Settings }> {
-  const text = await readTextOrNull(path);
-  if (text === undefined) throw new ConfigError(`Cannot read Qwen Code settings "${path}"`);
-  if (text === null) return { text: null, settings: {} };
-  const value = await parseSettingsText(text, path);
-  const hooks = (value as Settings | null)?.hooks;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new ConfigError(
-      `Qwen Code settings "${path}": the top level is not a JSON object; fix it first`,
-    );
-  }
-  if (
-    hooks !== undefined && (typeof hooks !== "object" || hooks === null || Array.isArray(hooks))
-  ) {
-    throw new ConfigError(`Qwen Code settings "${path}": "hooks" is not an object; fix it first`);
-  }
-  for (const event of Object.keys(QWEN_HOOK_EVENTS)) {
-    const groups = (hooks as Settings | undefined)?.[event];
-    if (groups !== undefined && !Array.isArray(groups)) {
-      throw new ConfigError(
-        `Qwen Code settings "${path}": "hooks.${event}" is not an array; fix it first`,
-      );
-    }
-  }
-  return { text, settings: value as Settings };
-}
-
-/** The hooks file with our entries dropped (pure). */
-function withoutOurs(settings: Settings): Settings {
-  const hooks = settings.hooks as Record<string, unknown> | undefined;
-  if (!hooks) return settings;
-  const out: Record<string, unknown> = {};
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) {
-      out[event] = groups;
-      continue;
-    }
-    const kept = groups.flatMap((g) => {
-      const inner = (g as Settings)?.hooks;
-      if (!Array.isArray(inner) || !inner.some(isOurHook)) return [g];
-      const rest = inner.filter((h) => !isOurHook(h));
-      return rest.length ? [{ ...(g as Settings), hooks: rest }] : [];
-    });
-    if (kept.length) out[event] = kept;
-  }
-  const next = { ...settings, hooks: out };
-  if (Object.keys(out).length === 0) delete (next as Settings).hooks;
-  return next;
+/** The scope's settings file as the shared installer takes it (lib/install/settings_hooks.ts). */
+function settingsFile(options: QwenHookOptions): SettingsHooksFile {
+  const path = qwenSettingsPath(options.scope, options);
+  return { product: "Qwen Code", path, events: Object.keys(QWEN_HOOK_EVENTS) };
 }
 
 /** When Qwen Code runs the hooks. */
@@ -155,46 +98,17 @@ export async function installQwenHooks(options: QwenHookOptions): Promise<QwenHo
   if (!options.command) {
     throw new ConfigError("Cannot install the Qwen Code hooks without a command");
   }
-  const path = qwenSettingsPath(options.scope, options);
-  const current = await readHooksFile(path);
   const entries = buildQwenEntries(options.command, {
     stopTimeoutSeconds: options.stopTimeoutSeconds,
     stopPrefix: options.stopPrefix,
     work: options.work,
   });
-  const text = current.text === null
-    ? JSON.stringify(
-      { hooks: Object.fromEntries(Object.entries(entries).map(([e, g]) => [e, [g]])) },
-      null,
-      2,
-    ) + "\n"
-    : await editSettingsText(current.text, entries, { inPlace: true });
-  const actions: FileAction[] = [];
-  if (text !== current.text) {
-    const mode = current.text === null ? 0o644 : (await fileMode(path, 0o644)) & 0o777;
-    if (current.text === null && !(await lstatOrNull(dirname(path)))) {
-      actions.push({ op: "mkdir", path: dirname(path) });
-    } else if (current.text !== null && !(await lstatOrNull(path + BACKUP_SUFFIX))) {
-      actions.push({
-        op: "write",
-        path: path + BACKUP_SUFFIX,
-        text: current.text,
-        mode,
-        before: null,
-        why: "backup of the settings before review-gate changed them",
-      });
-    }
-    actions.push({
-      op: "write",
-      path,
-      text,
-      mode,
-      before: current.text,
-      why: "add review-gate's UserPromptSubmit and Stop hooks after yours",
-    });
-  }
-  const notes = actions.length ? [runNote(options.scope)] : ["The hooks are already installed."];
-  return await finish(path, actions, { dryRun: options.dryRun, diff: options.diff, notes });
+  return await installSettingsHooks(settingsFile(options), entries, {
+    dryRun: options.dryRun,
+    diff: options.diff,
+    why: "add review-gate's UserPromptSubmit and Stop hooks after yours",
+    runNote: runNote(options.scope),
+  });
 }
 
 /**
@@ -211,65 +125,8 @@ export async function uninstallQwenHooks(options: QwenHookOptions): Promise<Qwen
       text: "Qwen Code hooks: no QWEN_HOME or HOME, nothing to remove\n",
     };
   }
-  const path = qwenSettingsPath(options.scope, options);
-  const raw = await readTextOrNull(path);
-  if (typeof raw !== "string" || !raw.includes(MANAGED_MARKER)) {
-    return await finish(path, [], { dryRun: options.dryRun, diff: options.diff, notes: [] }); // nothing of ours: not parsed
-  }
-  const current = await readHooksFile(path);
-  const rest = withoutOurs(current.settings);
-  if (current.text === null || isDeepStrictEqual(rest, current.settings)) {
-    return await finish(path, [], { dryRun: options.dryRun, diff: options.diff, notes: [] });
-  }
-  const backupPath = path + BACKUP_SUFFIX;
-  const backupText = await readTextOrNull(backupPath);
-  const backup = typeof backupText === "string"
-    ? await parseSettingsText(backupText, backupPath).catch(() => undefined)
-    : undefined;
-  const mode = (await fileMode(path, 0o644)) & 0o777;
-  const actions: FileAction[] = [];
-  if (typeof backupText === "string" && sameAsBackup(backup, rest)) {
-    actions.push({
-      op: "write",
-      path,
-      text: backupText,
-      mode,
-      before: current.text,
-      why: "restore the settings saved before install",
-    });
-    actions.push({ op: "remove", path: backupPath, before: backupText, why: "backup restored" });
-  } else if (backupText === null && Object.keys(rest).length === 0) {
-    actions.push({
-      op: "remove",
-      path,
-      before: current.text,
-      why: "created by review-gate install",
-    });
-  } else {
-    const text = await editSettingsText(current.text, null);
-    actions.push({
-      op: "write",
-      path,
-      text,
-      mode,
-      before: current.text,
-      why: "remove review-gate's hooks",
-    });
-  }
-  return await finish(path, actions, {
+  return await uninstallSettingsHooks(settingsFile(options), {
     dryRun: options.dryRun,
     diff: options.diff,
-    notes: [],
   });
-}
-
-async function finish(
-  path: string,
-  actions: FileAction[],
-  options: { dryRun?: boolean; diff?: ActionDetail; notes: string[] },
-): Promise<QwenHookReport> {
-  if (!options.dryRun) await applyActions(actions);
-  const notes = options.notes.length ? `${options.notes.join("\n")}\n` : "";
-  const rendered = renderActions(actions, { diff: options.diff });
-  return { path, actions, text: `Qwen Code hooks: ${path}\n${notes}${rendered}` };
 }

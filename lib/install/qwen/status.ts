@@ -11,7 +11,8 @@
  */
 import { dirname, join, normalize } from "../../base/path.ts";
 import { readTextOrNull } from "../file_actions.ts";
-import { isOurHook, parseSettingsText, type Settings } from "../settings_text.ts";
+import { parseSettingsText, type Settings } from "../settings_text.ts";
+import { ourSettingsHooks } from "../settings_hooks.ts";
 import { QWEN_HOOK_EVENTS, type QwenScope } from "./entries.ts";
 import { qwenHome, qwenSettingsPath } from "./install.ts";
 import { missingProgramPath, missingProgramText } from "../missing_program.ts";
@@ -41,20 +42,6 @@ async function readSettings(path: string): Promise<Settings | null> {
   if (typeof text !== "string") return null;
   const value = await parseSettingsText(text, path).catch(() => null);
   return value && typeof value === "object" && !Array.isArray(value) ? value as Settings : null;
-}
-
-function ourHooks(settings: Settings): { event: string; hook: Settings }[] {
-  const hooks = (settings.hooks ?? {}) as Record<string, unknown>;
-  return Object.keys(QWEN_HOOK_EVENTS).flatMap((event) => {
-    const groups = hooks[event];
-    if (!Array.isArray(groups)) return [];
-    return groups.flatMap((group) => {
-      const inner = (group as Settings)?.hooks;
-      return Array.isArray(inner)
-        ? inner.filter(isOurHook).map((hook) => ({ event, hook: hook as Settings }))
-        : [];
-    });
-  });
 }
 
 /**
@@ -104,7 +91,7 @@ export async function qwenHookStatuses(
       out.push({ scope, path, runs: false, detail: (error as Error).message });
       continue;
     }
-    const entries = ourHooks(settings);
+    const entries = ourSettingsHooks(settings, Object.keys(QWEN_HOOK_EVENTS));
     if (entries.length === 0) continue;
     const stop = entries.find((e) => e.event === "Stop")?.hook.timeout;
     const base = {
