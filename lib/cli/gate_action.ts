@@ -29,6 +29,7 @@ import type { CliDeps } from "./deps.ts";
 import { gateChangeNote } from "./gate_change_note.ts";
 import { readRegularText } from "../base/regular_file.ts";
 import { didYouMean } from "../base/closest.ts";
+import { agentMarker } from "../base/agent_env.ts";
 
 const GATES = {
   "pre-push": "pre_push",
@@ -60,7 +61,27 @@ function pickGates(which: string | undefined, verb: string): GateName[] {
   throw new UsageError(`Unknown gate "${which}"${near}: ${choose}`);
 }
 
-/** `gate enable|disable`: set the gates' `enabled` in the repository's or the user's config. */
+/**
+ * Refuse a loosening edit (`gate disable`, `gate warn`) run inside a coding agent's session
+ * (lib/base/agent_env.ts). A courtesy line of defence only: the markers can be unset, and the turn
+ * gate's guard holds the change back all the same (lib/gates/turn/guard.ts). Stricter edits
+ * (`gate enable`, `gate block`) stay allowed.
+ *
+ * @throws UsageError (exit 2) when an agent marker is set
+ */
+function refuseInsideAgent(command: string, deps: CliDeps): void {
+  const agent = agentMarker(deps.env);
+  if (!agent) return;
+  throw new UsageError(
+    `Refusing to run "review-gate gate ${command}" from inside a coding agent's session (${agent} is set): loosening the review gate is the user's decision. Run it yourself in your own terminal.`,
+  );
+}
+
+/**
+ * `gate enable|disable`: set the gates' `enabled` in the repository's or the user's config.
+ *
+ * @throws UsageError for `disable` run inside a coding agent's session ({@linkcode refuseInsideAgent})
+ */
 export async function toggle(
   enabled: boolean,
   which: string | undefined,
@@ -68,6 +89,7 @@ export async function toggle(
   deps: CliDeps,
 ) {
   const gates = pickGates(which, enabled ? "enable" : "disable");
+  if (!enabled) refuseInsideAgent(`disable ${which}${flags.user ? " --user" : ""}`, deps);
   const { path, named } = await configTarget(flags, deps);
   const changed = await editConfigFile(
     path,
@@ -91,6 +113,8 @@ export async function toggle(
  * first"). Warn mode loosens a gate, so it counts only from a trusted side: a push reads the
  * repository's file as the remote has it (the worktree's may only make it stricter), and an agent
  * turn that is running keeps the mode it started with — both are said.
+ *
+ * @throws UsageError for `warn` run inside a coding agent's session ({@linkcode refuseInsideAgent})
  */
 export async function setMode(
   mode: GateMode,
@@ -99,6 +123,7 @@ export async function setMode(
   deps: CliDeps,
 ) {
   const gates = pickGates(which, mode);
+  if (mode === "warn") refuseInsideAgent(`warn ${which}${flags.user ? " --user" : ""}`, deps);
   const { path, named } = await configTarget(flags, deps);
   const changed = await editConfigFile(
     path,

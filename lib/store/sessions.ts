@@ -48,6 +48,19 @@ export interface ReviewerRecord {
   chosen?: string | null;
 }
 
+/**
+ * A config change a Stop held back and then stopped blocking on at `max_blocks`
+ * (lib/gates/turn/guard_config.ts): carried into the next turns' starts until a prompt names it.
+ */
+export interface HeldConfig {
+  /** The settings held back, dotted (`gates.claude_stop.enabled`). */
+  settings: string[];
+  /** ISO time the change was first held. */
+  since: string;
+  /** The config on disk did not load: the whole file is held. */
+  invalid?: boolean;
+}
+
 /** What the Stop gate remembers about one Claude session. */
 export interface SessionState {
   /**
@@ -142,6 +155,11 @@ export interface SessionState {
    */
   configAtStart?: import("../config/config.ts").Config;
   /**
+   * A config change held back since an earlier turn whose Stop gave up at `max_blocks`: the
+   * start's `configAtStart`, `userConfigAtStart` and config fingerprints are from before it.
+   */
+  heldConfig?: HeldConfig;
+  /**
    * The user's review-gate config file when the turn started (its path and text, `null` text when
    * there was none): while the turn is open, a push uses it instead of the file's later values,
    * which may only make the push stricter (lib/gates/pre_push/user_config.ts). Absent in sessions an
@@ -180,6 +198,7 @@ export type TurnStart = Pick<
   | "otherWorktrees"
   | "guard"
   | "configAtStart"
+  | "heldConfig"
   | "userConfigAtStart"
   | "reviewerAtStart"
   | "otherWorktreeStates"
@@ -216,6 +235,7 @@ export function turnStartOf(from: TurnStart, takenOver = true): TurnStart {
     ignoredAtStart: from.ignoredAtStart,
     turnStartedAt: from.turnStartedAt,
     configAtStart: from.configAtStart,
+    heldConfig: from.heldConfig,
     userConfigAtStart: from.userConfigAtStart,
     reviewerAtStart: from.reviewerAtStart,
     otherWorktreeStates: from.otherWorktreeStates,

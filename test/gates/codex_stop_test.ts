@@ -148,8 +148,10 @@ Deno.test("codex Stop gate across turns: block, fix, idle turn, subagent prompt,
       "gate disable codex-stop switches it off; SubagentStop is never reviewed",
       async () => {
         assert.equal((await runCli(sb, ["gate", "disable", "codex-stop"])).code, 0);
+        // the user's change between turns counts once their prompt names the setting
         const turn = { ...session, turnId: "turn-4" };
-        await runHook(sb, "codex-prompt", codexPromptPayload(turn));
+        const prompt = "I disabled the codex-stop gate; change the constants\n";
+        await runHook(sb, "codex-prompt", codexPromptPayload({ ...turn, prompt }));
         await addTokenLine(root, "CODEX_OFF");
         const calls = await providerCalls(sb);
         const off = await runHook(sb, "codex-stop", codexStopPayload(turn), { env: blocking });

@@ -5,8 +5,9 @@
  * Claude Code prompt hook (its sealed session record) and closed by its Stop hook. A mid-turn user
  * config that disables the gate, excludes `src/**`, says `on_error: "allow"` or is invalid does not
  * apply and is named; a stricter one does; an edit made before the turn started, one made after its
- * Stop answered, or one the turn's prompt asked for applies; a forged record or a deleted one (its
- * anchor remains) does not loosen either.
+ * Stop answered, or one the turn's prompt asked for applies — every loosened setting named: a
+ * prompt naming `fail_on` does not accept the gate disabled beside it; a forged record or a deleted
+ * one (its anchor remains) does not loosen either.
  *
  * @module
  */
@@ -190,6 +191,19 @@ Deno.test("pre-push: a user config change the turn's prompt asked for applies", 
     assert.equal(r.code, 0, r.stderr);
     assert.doesNotMatch(r.stderr, HELD);
     assert.equal(await providerCalls(sb), 0);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("pre-push: a prompt naming fail_on does not accept the gate disabled in the same user config", async () => {
+  const sb = await withBug();
+  try {
+    await openTurn(sb, "Set fail_on to critical in my review-gate config.");
+    await writeUserConfig(sb, { fail_on: "critical", gates: { pre_push: { enabled: false } } });
+    const r = await pushBlocking(sb);
+    assertBlocked(r);
+    assert.match(r.stderr, HELD);
   } finally {
     await sb.cleanup();
   }

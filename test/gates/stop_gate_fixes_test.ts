@@ -69,10 +69,10 @@ Deno.test("claude Stop gate internal error follows on_error: block is counted an
     await t.step(
       "the default on_error allows with a loud systemMessage naming the file",
       async () => {
-        // The user changes the config between turns and says so; the new turn's start (whose
-        // snapshot fails on broken.bin) still records the prompt.
+        // The user changes the config between turns and says so, naming the loosened setting; the
+        // new turn's start (whose snapshot fails on broken.bin) still records the prompt.
         await writeRepoConfig(sb, null);
-        const prompt = "I removed the review-gate config; change the constants.";
+        const prompt = "I removed the review-gate config, on_error included; change the constants.";
         const p = await runHook(sb, "claude-prompt", promptPayload({ ...session, prompt }));
         assert.match(p.stderr, /could not record the turn baseline: .*broken\.bin/);
         const s = await runHook(sb, "claude-stop", stopPayload(session), {

@@ -27,6 +27,7 @@ import {
   scenario,
   stopDecision,
   stopPayload,
+  writeUserConfig,
 } from "./_gates.ts";
 
 const VALID = scenario("valid"); // the model review approves: only the guard can block
@@ -75,7 +76,7 @@ Deno.test("claude Stop gate blocks a turn that changes what controls the gate, u
       assert.doesNotMatch(reason, /Full review:|Fix it|Undo the change/);
       assert.match(
         reason,
-        /If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to ask for it by name \("\.review-gate\.json", "review-gate config" or "disable the gate", in a sentence with a verb such as "change", "disable" or "ack"\)\. If you made it without being asked, revert it/,
+        /If the user made this change, do not undo it: tell the user that review-gate needs their next prompt to ask for it by name \("disable the gate" for \.review-gate\.json, in a sentence with a verb such as "change", "disable" or "ack"\)\. If you made it without being asked, revert it/,
       );
     });
 
@@ -125,14 +126,16 @@ Deno.test("claude Stop gate blocks a turn that changes what controls the gate, u
     });
 
     await t.step(
-      "the user's config, changed by the agent's `gate disable --user`, is caught",
+      "the user's config, disabled by the agent's edit, is caught (its `gate disable --user` is refused)",
       async () => {
         const decision = await turn(sb, "g-user-config", async () => {
           // Run by the agent's shell tool: Claude Code sets CLAUDECODE=1 there.
           const r = await runCli(sb, ["gate", "disable", "claude-stop", "--user"], {
             env: { CLAUDECODE: "1" },
           });
-          assert.equal(r.code, 0, r.stderr);
+          assert.equal(r.code, 2, r.stderr);
+          assert.match(r.stderr, /Run it yourself in your own terminal/);
+          await writeUserConfig(sb, { gates: { claude_stop: { enabled: false } } });
         });
         assertGuardBlock(decision, /config\.json:1/, /review-gate's user config/);
         assert.equal((await runCli(sb, ["gate", "enable", "claude-stop", "--user"])).code, 0);
@@ -163,12 +166,9 @@ Deno.test("claude Stop gate blocks a turn that changes what controls the gate, u
             user ? /review-gate's user config/ : /review-gate's config/,
           );
           assert.equal(await providerCalls(sb), before + 1, "the turn is still reviewed");
-          const again = await runCli(sb, [
-            "gate",
-            "enable",
-            "claude-stop",
-            ...(user ? ["--user"] : []),
-          ]);
+          // the repository's file, once written, would win over the user config's next change
+          if (!user) await Deno.remove(join(root, ".review-gate.json"));
+          const again = await runCli(sb, ["gate", "enable", "claude-stop", "--user"]);
           assert.equal(again.code, 0, again.stderr);
           await gitOk(sb, ["checkout", "--", "src/app.ts"]);
         },

@@ -81,9 +81,13 @@ export async function openTurns(
   return out;
 }
 
-/** A record of a turn started and not yet answered for, written since `since` (ms). */
+/**
+ * A record of a turn started and not yet answered for, written since `since` (ms) — or answered by
+ * a Stop that gave up at `max_blocks` on a config change it held back (`answered.heldConfig`,
+ * lib/gates/turn/guard_config.ts): that change is not the user's yet.
+ */
 function isOpen(session: SessionState, since: number): boolean {
-  if (session.answered) return false;
+  if (session.answered && !session.answered.heldConfig) return false;
   const started = session.baselineTree !== undefined || session.guard !== undefined ||
     session.userConfigAtStart !== undefined;
   if (!started) return false; // a session forgotten (gate off) or never started

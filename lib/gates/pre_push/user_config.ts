@@ -11,8 +11,11 @@
  * taken). An invalid file now is ignored, the turn's start still applies.
  *
  * Which start: with several open turns, the earliest one's (it predates every open turn's edits);
- * the others' only where stricter. A turn whose prompt named the user config (the Stop gate's rule,
- * lib/gates/turn/guard.ts `promptAsked`) asked for the change: it does not hold the file back. A
+ * the others' only where stricter. A turn whose prompts named the user config and every setting
+ * the file loosens (the Stop gate's rule, lib/gates/turn/guard_config.ts `settingAsked`: one named
+ * setting does not accept another) asked for the change: it does not hold the file back. A turn that carries a change an earlier Stop held back (`heldConfig`)
+ * holds it back too, and so does a record whose last Stop gave up on one
+ * (lib/gates/pre_push/open_turns.ts). A
  * turn whose start is unknown (its record does not verify or is gone, or an older version recorded
  * no text and the file changed since) has no start to use: the push then starts from no user config
  * at all (the defaults and the environment), and the file applies only where stricter. An edit made
@@ -20,13 +23,19 @@
  *
  * @module
  */
-import { type Config, type LoadConfigOptions, readUserConfigText } from "../../config/config.ts";
+import {
+  type Config,
+  loadConfig,
+  type LoadConfigOptions,
+  readUserConfigText,
+} from "../../config/config.ts";
 import { ConfigError } from "../../base/errors.ts";
 import type { Runner } from "../../exec/exec.ts";
 import type { Repo } from "../../git/repo.ts";
 import { ignoredRepoKeys, stricterConfig } from "../../rules/untrusted.ts";
 import { changedFiles, userConfigFile } from "../turn/guard_files.ts";
 import { promptAsked } from "../turn/guard.ts";
+import { settingAsked } from "../turn/guard_config.ts";
 import { type OpenTurn, openTurns } from "./open_turns.ts";
 import type { SessionState } from "../../store/sessions.ts";
 
@@ -68,7 +77,7 @@ export async function pushUserConfig(
   const unknown: string[] = [];
   const starts: { text: UserText; at: string; name: string }[] = [];
   for (const turn of turns) {
-    const start = await startOf(runner, at.repo, turn, { now, guarded });
+    const start = await startOf(runner, at.repo, turn, { now, guarded, env: at.env });
     if (start.kind === "unknown") unknown.push(start.what);
     else if (start.kind === "changed") starts.push(start.start);
   }
@@ -110,6 +119,7 @@ async function startOf(
   at: {
     now: { path: string | null; text: string | null };
     guarded: ReturnType<typeof userConfigFile>;
+    env: Record<string, string | undefined>;
   },
 ): Promise<Start> {
   if (turn.kind === "unknown") return { kind: "unknown", what: turn.what };
@@ -120,7 +130,12 @@ async function startOf(
     ? recorded.path !== at.now.path || recorded.text !== at.now.text
     : await changedSinceGuard(runner, repo, session, at.guarded);
   if (changed === false) return { kind: "same" };
-  if (at.guarded && promptAsked(session.prompt, at.guarded.names)) return { kind: "same" };
+  if (
+    recorded && at.guarded && promptAsked(session.prompt, at.guarded.names) &&
+    await everyLooseningAsked(session, recorded, at.env)
+  ) {
+    return { kind: "same" };
+  }
   if (!recorded) {
     return {
       kind: "unknown",
@@ -131,6 +146,31 @@ async function startOf(
   const source = `the user config at the start of session ${turn.name.replace(/\.json$/, "")}`;
   const text = recorded.text === null ? null : { text: recorded.text, source };
   return { kind: "changed", start: { text, at: started, name: turn.name } };
+}
+
+/**
+ * Whether the turn's prompts asked for every setting the user config now loosens against the one
+ * its start recorded (lib/gates/turn/guard_config.ts `settingAsked`, the Stop gate's rule: one
+ * named setting does not accept another). A file that does not load now is not asked for.
+ */
+async function everyLooseningAsked(
+  session: SessionState,
+  recorded: { path: string | null; text: string | null },
+  env: Record<string, string | undefined>,
+): Promise<boolean> {
+  const source = "the user config at the turn's start";
+  try {
+    const start = (await loadConfig({
+      env,
+      userText: recorded.text === null ? null : { text: recorded.text, source },
+    })).config;
+    const now = (await loadConfig({ env })).config;
+    const loosened = ignoredRepoKeys(start, now, stricterConfig(start, now));
+    return loosened.every((setting) => settingAsked(session.prompt, setting));
+  } catch (error) {
+    if (error instanceof ConfigError) return false;
+    throw error;
+  }
 }
 
 /** For a record without a copy of the user config: whether its fingerprint differs now. */

@@ -15,6 +15,8 @@ import { type HookInput, hooksSwitchedOff } from "../hook_io.ts";
 import { locatePromptRepo, locateStopRepo } from "./locate.ts";
 import { readSessionState } from "../../store/sessions.ts";
 import { stateDir } from "../../store/state.ts";
+import type { ConfigHold, TrustedConfig } from "./guard_config.ts";
+import { isBlockContinuation } from "./continuation.ts";
 
 /** What a gate works with once it is open. */
 export interface GateContext {
@@ -27,6 +29,11 @@ export interface GateContext {
   gate: TurnGateConfig;
   /** Notes the stop's answer must carry (e.g. the agent's cwd is in another repository). */
   notes: string[];
+  /**
+   * What of review-gate's config on disk the gate holds back (lib/gates/turn/guard_config.ts):
+   * `config` is the trusted one. Absent or `null` when nothing is held.
+   */
+  hold?: ConfigHold | null;
 }
 
 /** What opening a gate gave. */
@@ -91,19 +98,39 @@ export async function openGate(
     repo = found.repo;
     notes = found.notes;
   }
-  const load = async () => (await loadConfig({ root: repo.root, env: input.env })).config;
-  let config: Config;
-  if (event === "stop") {
-    // The config the turn started with, when the turn changed the config unasked.
-    const session = await readSessionState(stateDir(repo.commonDir), payload.session_id);
-    const { trustedConfig } = await import("./guard.ts");
-    config = await trustedConfig(input.runner, { repo, env: input.env, session }, load);
-  } else {
-    config = await load();
-  }
+  const { config, hold } = await judgedConfig(input, { door, repo, payload, event });
   const gate = door.gateConfig(config);
   if (!gate.enabled) return { kind: "skip", disabledIn: repo };
-  return { kind: "open", gate: { door, payload, repo, config, gate, notes } };
+  return { kind: "open", gate: { door, payload, repo, config, gate, notes, hold } };
+}
+
+/**
+ * The config a hook uses (lib/gates/turn/guard_config.ts): a stop's, the one the turn started with
+ * for the settings the turn loosened unasked; a prompt's, the one on disk — unless the start this
+ * turn takes carries a held config change, which holds on unless this prompt names it.
+ *
+ * @throws {import("../../base/errors.ts").ConfigError} a config on disk that is used and invalid
+ */
+async function judgedConfig(
+  input: HookInput,
+  at: { door: TurnDoor; repo: Repo; payload: TurnPayload; event: "prompt" | "stop" },
+): Promise<TrustedConfig> {
+  const { repo, payload } = at;
+  const load = async () => (await loadConfig({ root: repo.root, env: input.env })).config;
+  const session = await readSessionState(stateDir(repo.commonDir), payload.session_id);
+  const start = session?.answered ?? session;
+  if (at.event === "prompt" && !start?.heldConfig) return { config: await load(), hold: null };
+  const { trustedConfig } = await import("./guard_config.ts");
+  // our own block reason handed back as a prompt names the change but is not the user's
+  const spoken = at.door.blockReasonIsPrompt && isBlockContinuation(session, payload.prompt ?? "")
+    ? undefined
+    : payload.prompt;
+  const judged = at.event === "stop" ? session : {
+    ...start,
+    // the prompts the start goes on with (lib/gates/turn/baseline.ts `turnStart`), and this one
+    prompt: [session?.answered ? undefined : session?.prompt, spoken].filter(Boolean).join("\n\n"),
+  };
+  return await trustedConfig(input.runner, { repo, env: input.env, session: judged }, load);
 }
 
 /**

@@ -81,6 +81,11 @@ export interface StopDecisionOptions {
    * stop reviews that work again.
    */
   answered?: TurnStart;
+  /**
+   * What the `max_blocks` give-up adds when this turn's config change is held back
+   * (lib/gates/turn/guard_config.ts `heldAtCap`): it says the change was NOT accepted.
+   */
+  heldAtCap?: string;
 }
 
 /** How a verdict asks to be treated. */
@@ -196,9 +201,10 @@ async function decideOnMerits(
       ? `could not review this turn: it was NOT reviewed (${reason})`
       : `reviewed only part of this turn: it was only PARTIALLY reviewed (${verdict.partial})`;
     const see = reviewPath ? `; see ${reviewPath}` : runPath ? `; details: ${runPath}` : "";
+    const held = options.heldAtCap ? `. ${options.heldAtCap}` : "";
     const message = `review-gate ${what} but stopped blocking after ${
       plural(maxBlocks, "block")
-    } in a row (max_blocks)${see}`;
+    } in a row (max_blocks)${see}${held}`;
     return { stdout: buildStopMessage(message), stderr: "", exitCode: 0 };
   }
   await options.save({ consecutiveBlocks: streak + 1 });

@@ -12,9 +12,10 @@
  *
  * "Asked for it" is decided conservatively: one sentence of the prompt (recorded by the turn's
  * start) must hold a change verb ({@linkcode promptAsked}: "change", "disable", "ack"…) and name the
- * thing — the file's name (`.review-gate.json`, `REVIEW.md`, `settings.local.json`, `hooks.json`,
- * `pre-push`…) or, for review-gate's own config, the config or a setting by name ("review-gate
- * config", "disable the gate", `fail_on`: guard_files.ts `CONFIG_NAMES`). A prompt that only says
+ * thing — the file's name (`REVIEW.md`, `settings.local.json`, `hooks.json`, `pre-push`…). For
+ * review-gate's own config the decision is per setting (lib/gates/turn/guard_config.ts): a stricter
+ * setting needs no naming, a loosened one is accepted only when a sentence names that setting
+ * (`fail_on`, "disable the gate"), and the others are held back and named. A prompt that only says
  * "fix the build" or "fix what review-gate reported" does not cover an edit to the gate: a user who
  * wants the change, or made it themselves, says so by name in a prompt.
  *
@@ -42,8 +43,6 @@ import {
   type GuardRecord,
   providerPrograms,
 } from "./guard_files.ts";
-import type { SessionState } from "../../store/sessions.ts";
-import type { Config } from "../../config/config.ts";
 
 /** What a guarded path is, and the words that name it in a prompt (lowercase). */
 interface Guarded {
@@ -184,10 +183,18 @@ export function namesIt(text: string, names: readonly string[]): boolean {
  * @param names lowercase words, any of which names the thing
  */
 export function promptAsked(prompt: string | undefined, names: readonly string[]): boolean {
-  if (!prompt) return false;
-  return prompt.toLowerCase().split(/[.!?;](?:\s|$)|\n/).some((sentence) =>
-    namesIt(sentence, names) && hasChangeVerb(sentence)
-  );
+  return askingSentences(prompt).some((sentence) => namesIt(sentence, names));
+}
+
+/**
+ * The sentences of a prompt that ask for a change (lowercase): split as {@linkcode promptAsked}
+ * splits, each holding a change verb not negated just before it.
+ *
+ * @param prompt the turn's prompt text, as recorded (`undefined`: none)
+ */
+export function askingSentences(prompt: string | undefined): string[] {
+  if (!prompt) return [];
+  return prompt.toLowerCase().split(/[.!?;](?:\s|$)|\n/).filter(hasChangeVerb);
 }
 
 function hasChangeVerb(sentence: string): boolean {
@@ -274,13 +281,20 @@ export interface GuardTurn {
   env: Record<string, string | undefined>;
   /** Recorded at the turn's start; without it (an older session) nothing is checked. */
   record?: GuardRecord;
+  /**
+   * Whether review-gate's config files are judged setting by setting elsewhere
+   * (lib/gates/turn/guard_config.ts, when the turn's start recorded its config): then they are
+   * left out here.
+   */
+  configJudged?: boolean;
   prompt?: string;
   baseline: string;
   current: string;
 }
 
 /**
- * The blocking findings of a turn that changed what controls the gate without being asked to.
+ * The blocking findings of a turn that changed what controls the gate without being asked to
+ * (review-gate's own config, setting by setting: lib/gates/turn/guard_config.ts).
  *
  * @returns one finding per changed guarded file the prompt did not name (empty when none)
  * @throws {import("../../base/errors.ts").GitError} when git cannot diff the two trees
@@ -288,12 +302,10 @@ export interface GuardTurn {
 export async function guardFindings(runner: Runner, turn: GuardTurn): Promise<GateFinding[]> {
   const { repo, record } = turn;
   if (!record) return [];
-  const files = await changedFiles(
-    runner,
-    repo,
-    guardedFiles(repo, turn.env, record.hooksDir, record),
-    record,
+  const guarded = guardedFiles(repo, turn.env, record.hooksDir, record).filter((f) =>
+    !(turn.configJudged && CONFIG_KINDS.has(f.what))
   );
+  const files = await changedFiles(runner, repo, guarded, record);
   const changed: Guarded[] = files.map((f) => {
     const rel = relative(repo.root, f.path);
     return { file: rel.startsWith("..") ? f.path : rel, what: f.what, names: f.names };
@@ -324,29 +336,4 @@ export async function guardFindings(runner: Runner, turn: GuardTurn): Promise<Ga
     }
   }
   return changed.filter((g) => !promptAsked(turn.prompt, g.names)).map(guardFinding);
-}
-
-/**
- * The config a stop must use: the one on disk, unless this turn changed review-gate's config (the
- * repository's `.review-gate.json` or the user's) without the user naming it in the prompt — then
- * the config in force when the turn started, so an agent cannot disable the gate, make its config
- * invalid, raise `max_blocks`, lower `fail_on` or switch the provider for the stop that judges its
- * own turn (the guard's finding still blocks that turn).
- *
- * @param turn the repository, environment and the session as the turn's start left it
- * @param load reads the config on disk (may throw a `ConfigError`)
- * @returns the config to use
- * @throws whatever `load` throws when the config on disk is to be used
- */
-export async function trustedConfig(
-  runner: Runner,
-  turn: { repo: Repo; env: Record<string, string | undefined>; session: SessionState | null },
-  load: () => Promise<Config>,
-): Promise<Config> {
-  const { session, repo } = turn;
-  if (!session?.guard || !session.configAtStart) return await load();
-  const configs = guardedFiles(repo, turn.env, null).filter((f) => CONFIG_KINDS.has(f.what));
-  const changed = await changedFiles(runner, repo, configs, session.guard);
-  if (changed.every((f) => promptAsked(session.prompt, f.names))) return await load();
-  return session.configAtStart;
 }

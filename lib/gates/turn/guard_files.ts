@@ -137,7 +137,8 @@ const GIT_CONFIG_NAMES = [
   "trustctime",
   "git config",
 ];
-const USER_CONFIG = "review-gate's user config";
+/** The `what` of the user's review-gate config. */
+export const USER_CONFIG = "review-gate's user config";
 const GLOBAL_ATTRIBUTES = "git's global attributes file";
 const PRE_PUSH = "the git pre-push hook";
 const PROGRAM = "the review-gate program the hooks run";

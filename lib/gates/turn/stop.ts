@@ -58,6 +58,7 @@ import { removeStopStamp } from "../../store/stop_stamps.ts";
 import { pokedInTurn } from "../../store/turn_work.ts";
 import type { StoredVerdict } from "./decision.ts";
 import { guardFindings } from "./guard.ts";
+import { carryHold, configFindings, heldAtCap, heldNote } from "./guard_config.ts";
 import { snapshotTurn, withUnseen } from "./unseen.ts";
 import { ignoredByTurn, ignoredListing, listingEntries, MAX_IGNORED_ENTRIES } from "./ignored.ts";
 import { checkedOutElsewhere, othersWillReview } from "./busy.ts";
@@ -292,11 +293,10 @@ async function reviewSinceStart(
   },
 ): Promise<HookOutput> {
   const { payload, repo, session, save } = gate;
-  const { current, outside, entriesNow, refsNow, seen, others } = await lookNow(
-    input,
-    gate,
-    session,
-  );
+  const looked = await lookNow(input, gate, session);
+  const { current, outside, entriesNow, refsNow, others } = looked;
+  // a config change held back stays held in the start this stop leaves the next turn
+  const seen = carryHold(looked.seen, session, { hold: gate.hold ?? null, now: input.now() });
   const baseline = session.baselineTree;
   if (!baseline) {
     await removeStopStamp(input.env, payload.session_id);
@@ -306,14 +306,42 @@ async function reviewSinceStart(
     ...{ repo, session, baseline, current, entriesNow, refsNow, outside, state: gate.state },
     others,
   });
-  const guard = await guardFindings(input.runner, {
-    repo,
-    env: input.env,
-    record: session.guard,
-    prompt: session.prompt,
-    baseline,
-    current,
+  const guard = [
+    ...configFindings(repo, gate.hold ?? null),
+    ...await guardFindings(input.runner, {
+      ...{ repo, env: input.env, record: session.guard, prompt: session.prompt },
+      configJudged: session.configAtStart !== undefined,
+      ...{ baseline, current },
+    }),
+  ];
+  const held = heldNote(repo, gate.hold ?? null);
+  const out = await decideSinceStart(input, {
+    ...{ gate, seen, guard, baseline, current, moved, unseen },
   });
+  return held ? (await import("./answer.ts")).withNotes(out, [held]) : out;
+}
+
+/** The stop's answer once it knows what changed since the baseline and what the guard found. */
+async function decideSinceStart(
+  input: HookInput,
+  at: {
+    gate: GateContext & {
+      state: string;
+      deadline: number;
+      session: SessionState;
+      save: (patch: Partial<SessionState>) => Promise<void>;
+      work: TurnWork;
+    };
+    seen: TurnStart;
+    guard: import("../messages.ts").GateFinding[];
+    baseline: string;
+    current: string;
+    moved: { parts: RefPart[] };
+    unseen: string[];
+  },
+): Promise<HookOutput> {
+  const { gate, seen, guard, baseline, current, moved, unseen } = at;
+  const { payload, session, save } = gate;
   if (
     current === baseline && guard.length === 0 && unseen.length === 0 && moved.parts.length === 0
   ) {
@@ -345,6 +373,7 @@ async function reviewSinceStart(
     gateName: gate.door.gateName,
     save,
     answered: seen,
+    heldAtCap: heldAtCap(gate.repo, gate.hold ?? null),
   });
 }
 

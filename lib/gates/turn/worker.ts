@@ -121,11 +121,11 @@ export async function runWorker(
   return ALLOW;
 }
 
-/** The config the Stop will review with (lib/gates/turn/guard.ts `trustedConfig`). */
+/** The config the Stop will review with (lib/gates/turn/guard_config.ts `trustedConfig`). */
 async function workConfig(input: HookInput, repo: Repo, session: SessionState): Promise<Config> {
-  const { trustedConfig } = await import("./guard.ts");
+  const { trustedConfig } = await import("./guard_config.ts");
   const load = async () => (await loadConfig({ root: repo.root, env: input.env })).config;
-  return await trustedConfig(input.runner, { repo, env: input.env, session }, load);
+  return (await trustedConfig(input.runner, { repo, env: input.env, session }, load)).config;
 }
 
 /** End the worker's job with why and what it did (`jobs` and `status` show them, lib/jobs/worker_job.ts). */
