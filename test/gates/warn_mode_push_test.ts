@@ -102,6 +102,22 @@ Deno.test("pre-push warn mode: the push goes through, says what it would block, 
     assert.match(markdown, /- Gate: warn mode — 1 finding would have blocked; the gate let/);
     assert.match(markdown, /### HIGH \(would block: warn mode\): Exported constant/);
     assert.doesNotMatch(markdown, /\(blocking\)/);
+    // re-rendered for CI, the run says the same in every format
+    const github = await runCli(sb, ["show", String(line.id), "--format", "github"]);
+    assert.equal(github.code, 0, github.stderr);
+    assert.match(
+      github.stdout,
+      /::warning .*title=review-gate \[high%2C would block \(warn mode\)\]/,
+    );
+    assert.match(github.stdout, /1 finding\(s\), 1 would block \(warn mode\)/);
+    assert.doesNotMatch(github.stdout, /::error|[ ,]blocking[\],]|\d blocking/);
+    const sarif = JSON.parse(
+      (await runCli(sb, ["show", String(line.id), "--format", "sarif"])).stdout,
+    );
+    assert.equal(sarif.runs[0].results[0].level, "warning");
+    assert.equal(sarif.runs[0].results[0].properties.wouldBlock, true);
+    const json = JSON.parse((await runCli(sb, ["show", String(line.id), "--json"])).stdout);
+    assert.deepEqual([json.blockingFindings, json.wouldBlockFindings], [0, 1]);
 
     // an approving review in warn mode is an ordinary pass, recorded in warn mode
     await commitToken(sb, "CLEAN");
