@@ -3,7 +3,8 @@
  * `npm install -g --offline` into a prefix under the bench's temp dir, then `review-gate --version`
  * through the command npm put on PATH (`npm/review-gate`: `sh`, then the bundled deno with
  * Deno's cache inside the package) against a plain `deno run … main.ts --version` of the checkout,
- * measured in turns. Target: the installed command starts within 10% of the plain run (issue 25).
+ * measured in turns. Target: the installed command starts within 10% of the plain run (issue 25);
+ * bench/README.md "(h)" records what it costs and why it is not met.
  * The install needs `deno@2.9.6` in npm's cache (any earlier `npm i -g deno@2.9.6` put it there).
  *
  * @module

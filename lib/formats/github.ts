@@ -16,7 +16,7 @@ import { SHORT_FINGERPRINT } from "../kinds/review/fingerprint.ts";
 import { narrowedLine } from "../git/coverage_text.ts";
 import type { RenderInput, RenderOptions } from "./renderer.ts";
 import { GITHUB_COMMAND, nonBlockingLevel } from "./levels.ts";
-import { buildView, cachedVerdictNote, type FindingView } from "./view.ts";
+import { buildView, cachedVerdictNote, type FindingView, WOULD_BLOCK } from "./view.ts";
 
 /** Annotations GitHub shows per level and step; one of them is kept to count the rest. */
 export const ANNOTATIONS_PER_LEVEL = 10;
@@ -57,7 +57,10 @@ export function command(
   return `::${level}${props ? ` ${props}` : ""}::${escapeData(text)}\n`;
 }
 
-/** A finding's annotation level: acknowledged → notice; one that does not block is never an error. */
+/**
+ * A finding's annotation level: acknowledged → notice; one that does not block (one a warn-mode
+ * gate let through included) is never an error.
+ */
 function githubLevel(view: FindingView): Level {
   if (view.acknowledged) return "notice";
   const level = GITHUB_COMMAND[view.finding.severity];
@@ -71,6 +74,8 @@ function findingCommand(view: FindingView, pathPrefix: string): string {
     ? `acknowledged (${view.acknowledged.reason})`
     : view.blocking
     ? "blocking"
+    : view.wouldBlock
+    ? WOULD_BLOCK
     : `not blocking: ${view.notBlocking}`;
   const id = view.fingerprint?.slice(0, SHORT_FINGERPRINT);
   const ack = id && !view.acknowledged
@@ -145,9 +150,9 @@ export function renderGithub(input: RenderInput, options: RenderOptions): string
   out.push(
     `review-gate: ${input.record.status}${
       view.reviewed === "partial" ? " (partially reviewed)" : ""
-    } — ${view.findings.length} finding(s), ${view.blocking} blocking, ${view.acknowledged} acknowledged${
-      cached ? ` — ${cached}` : ""
-    }\n`,
+    } — ${view.findings.length} finding(s), ${
+      view.wouldBlock > 0 ? `${view.wouldBlock} ${WOULD_BLOCK}` : `${view.blocking} blocking`
+    }, ${view.acknowledged} acknowledged${cached ? ` — ${cached}` : ""}\n`,
   );
   return out.join("");
 }

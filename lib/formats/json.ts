@@ -53,6 +53,10 @@ export function buildJsonEnvelope(
     answerKind,
     answer: answer ?? null,
     blockingFindings: view.blocking,
+    // a warn-mode gate's run (README "Warn first"): what would have blocked, none of it blocking
+    ...(record.gateMode === "warn"
+      ? { gateMode: record.gateMode, wouldBlockFindings: view.wouldBlock }
+      : {}),
     acknowledgedFindings: view.acknowledged,
     findingNotes: record.findingNotes ?? null,
     unreviewed: view.unreviewed,

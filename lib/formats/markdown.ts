@@ -40,10 +40,11 @@ const code = (text: string) => inertMarkdown(text, "code");
  * ` (blocking)`, ` (would block: warn mode)` for a gate in warn mode (README "Warn first"),
  * ` (acknowledged)` or why it does not block, after the severity in a finding's heading.
  */
-function findingState(view: FindingView, record: RunRecord): string {
+function findingState(view: FindingView): string {
   if (view.acknowledged) return " (acknowledged)";
+  if (view.wouldBlock) return " (would block: warn mode)";
   if (!view.blocking) return ` (not blocking: ${view.notBlocking})`;
-  return record.gateMode === "warn" ? " (would block: warn mode)" : " (blocking)";
+  return " (blocking)";
 }
 
 /**
@@ -189,7 +190,7 @@ export function renderMarkdown(record: RunRecord, answer: ReviewAnswer, policy: 
   if (answer.findings.length === 0) out.push("None.", "");
   for (const v of view.findings) {
     const f = v.finding;
-    out.push(`### ${f.severity.toUpperCase()}${findingState(v, record)}: ${line(f.title)}`, "");
+    out.push(`### ${f.severity.toUpperCase()}${findingState(v)}: ${line(f.title)}`, "");
     const id = v.fingerprint
       ? ` · fingerprint \`${v.fingerprint.slice(0, SHORT_FINGERPRINT)}\``
       : "";
@@ -198,7 +199,7 @@ export function renderMarkdown(record: RunRecord, answer: ReviewAnswer, policy: 
     out.push(block(f.body), "", `**Recommendation:** ${block(f.recommendation)}`, "");
     if (v.acknowledged) {
       out.push(`**Acknowledged** (${line(v.acknowledged.reason)}): never blocks.`, "");
-    } else if (v.fingerprint && v.blocking) {
+    } else if (v.fingerprint && (v.blocking || v.wouldBlock)) {
       const ack = `review-gate ack ${v.fingerprint.slice(0, SHORT_FINGERPRINT)} --reason "…"`;
       out.push(`Not a problem? Accept it: \`${ack}\``, "");
     }

@@ -25,7 +25,7 @@ import { narrowedLine } from "../git/coverage_text.ts";
 import type { RenderInput, RenderOptions } from "./renderer.ts";
 import { nonBlockingLevel, RDJSON_SEVERITY, ruleId } from "./levels.ts";
 import { INFORMATION_URI } from "./sarif.ts";
-import { buildView, cachedVerdictNote, type FindingView } from "./view.ts";
+import { buildView, cachedVerdictNote, type FindingView, WOULD_BLOCK } from "./view.ts";
 
 /** Longest diagnostic message, characters (reviewdog's rdjsonl reader stops at a 64 KiB line). */
 export const MAX_MESSAGE_CHARS = 16_000;
@@ -57,7 +57,9 @@ function findingDiagnostic(view: FindingView): Diagnostic {
   const f = view.finding;
   const head = view.acknowledged
     ? `acknowledged (${line(view.acknowledged.reason)}): [${f.severity}] ${line(f.title)}`
-    : `[${f.severity}${view.blocking ? ", blocking" : ""}] ${line(f.title)}`;
+    : `[${f.severity}${view.blocking ? ", blocking" : view.wouldBlock ? `, ${WOULD_BLOCK}` : ""}] ${
+      line(f.title)
+    }`;
   const id = view.fingerprint?.slice(0, SHORT_FINGERPRINT);
   const tail = !id
     ? ""

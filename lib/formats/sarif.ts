@@ -86,6 +86,7 @@ function result(view: FindingView, suppressions: boolean): Json {
     confidence: f.confidence,
     recommendation: f.recommendation,
     blocking: view.blocking,
+    ...(view.wouldBlock ? { wouldBlock: true } : {}),
     index: view.index,
   };
   if (view.fingerprint) {
@@ -171,6 +172,9 @@ function runProperties(record: RunRecord, view: ReviewView): Json {
     cached: record.cached,
     ...(record.cachedFrom ? { cachedFrom: record.cachedFrom } : {}),
     blockingFindings: view.blocking,
+    ...(record.gateMode === "warn"
+      ? { gateMode: record.gateMode, wouldBlockFindings: view.wouldBlock }
+      : {}),
     acknowledgedFindings: view.acknowledged,
   };
 }

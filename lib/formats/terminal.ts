@@ -22,6 +22,7 @@ import {
   notAskedBecause,
   partsFromCache,
   warnModeNote,
+  WOULD_BLOCK,
 } from "./view.ts";
 import { sanitizeForTerminal as clean } from "./sanitize.ts";
 import type { RenderInput, RenderOptions } from "./renderer.ts";
@@ -37,24 +38,16 @@ const SEVERITY_FORMAT = {
 
 export { location } from "./view.ts";
 
-/** What a blocking finding is called: BLOCKING, or in a warn-mode gate's run "would block". */
-function blockingWord(record: RunRecord): string {
-  return record.gateMode === "warn" ? "would block (warn mode)" : "blocking";
-}
-
 /**
  * The tag after a finding's title: BLOCKING (`would block (warn mode)` for a warn-mode gate's run,
  * which exits 0), acknowledged (reason), or why it does not block.
  */
-function findingTag(view: FindingView, paint: Paint, record: RunRecord): string {
+function findingTag(view: FindingView, paint: Paint): string {
   if (view.acknowledged) {
     return paint(["green"], ` acknowledged (${clean(view.acknowledged.reason)})`);
   }
-  if (view.blocking) {
-    return record.gateMode === "warn"
-      ? paint(["yellow", "bold"], ` ${blockingWord(record)}`)
-      : paint(["red", "bold"], " BLOCKING");
-  }
+  if (view.wouldBlock) return paint(["yellow", "bold"], ` ${WOULD_BLOCK}`);
+  if (view.blocking) return paint(["red", "bold"], " BLOCKING");
   return paint(["dim"], ` (not blocking: ${clean(view.notBlocking ?? "")})`);
 }
 
@@ -261,7 +254,8 @@ export function renderTerminal(result: RenderInput, options: RenderOptions): str
       : paint(["green", "bold"], "review-gate: approved"))
     : paint(["yellow", "bold"], "review-gate: needs attention");
   const counts = `${answer.findings.length} finding${answer.findings.length === 1 ? "" : "s"}` +
-    (view.blocking > 0 ? `, ${view.blocking} ${blockingWord(record)}` : "") +
+    (view.blocking > 0 ? `, ${view.blocking} blocking` : "") +
+    (view.wouldBlock > 0 ? `, ${view.wouldBlock} ${WOULD_BLOCK}` : "") +
     (view.acknowledged > 0 ? `, ${view.acknowledged} acknowledged` : "");
   out.push(`${headline} — ${counts} (${via(record)})`);
   out.push(`Change: ${clean(record.target.label)}`);
@@ -276,7 +270,7 @@ export function renderTerminal(result: RenderInput, options: RenderOptions): str
     // A title is one line: a newline in it could print a line that looks like ours.
     out.push(
       "",
-      `${tag} ${clean(f.title.replace(/\s+/g, " ").trim())}${findingTag(v, paint, record)}`,
+      `${tag} ${clean(f.title.replace(/\s+/g, " ").trim())}${findingTag(v, paint)}`,
     );
     out.push(findingWhere(v, paint));
     if (v.agreement) out.push(`  Council: ${clean(v.agreement)}`);

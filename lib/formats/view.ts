@@ -26,9 +26,17 @@ export interface FindingView {
   fingerprint?: string;
   /** The acknowledgement that covers it: it never blocks. */
   acknowledged?: FindingNote["acknowledged"];
-  /** True when it blocks under the policy. */
+  /**
+   * True when it blocks under the policy — never in a warn-mode gate's run, whose findings that the
+   * policy blocks are {@linkcode FindingView.wouldBlock} instead (the run exits 0).
+   */
   blocking: boolean;
-  /** Why it does not block, in a few words (absent when it blocks). */
+  /**
+   * In a warn-mode gate's run (README "Warn first"): it would block, and warn mode let it through.
+   * Formats say {@linkcode WOULD_BLOCK}, never "blocking", and give it a non-blocking level.
+   */
+  wouldBlock?: true;
+  /** Why it does not block, in a few words (absent when it blocks or would block). */
   notBlocking?: string;
   /** In a council review: who reported it, in words (`agreed: claude, codex (2 of 2)`). */
   agreement?: string;
@@ -64,11 +72,16 @@ export interface ReviewView {
   findings: FindingView[];
   /** Findings not shown because of `maxFindings` (0 when all are). */
   hidden: number;
-  /** How many of them block. */
+  /** How many of them block (0 in a warn-mode gate's run). */
   blocking: number;
+  /** In a warn-mode gate's run, how many would block (0 otherwise). */
+  wouldBlock: number;
   /** How many are acknowledged. */
   acknowledged: number;
 }
+
+/** What every format calls a finding a warn-mode gate let through: never "blocking". */
+export const WOULD_BLOCK = "would block (warn mode)";
 
 /** The line saying how many findings `max_findings` left out. */
 export function hiddenNote(hidden: number, policy: Policy): string {
@@ -211,6 +224,7 @@ export function buildView(
   const { record, answer } = input;
   const notes = record.findingNotes;
   const blocking = new Set(answer ? blockingFindings(answer, policy, notes) : []);
+  const warn = record.gateMode === "warn";
   const index = new Map<Finding, number>(answer?.findings.map((f, i) => [f, i]) ?? []);
   const shown = answer ? shownFindings(answer, policy, notes) : { shown: [], hidden: 0 };
   const findings = answer
@@ -225,7 +239,8 @@ export function buildView(
         ...(note?.agreement && record.council
           ? { agreement: agreementText(note.agreement, record.council.policy) }
           : {}),
-        blocking: blocking.has(finding),
+        blocking: blocking.has(finding) && !warn,
+        ...(blocking.has(finding) && warn ? { wouldBlock: true as const } : {}),
         ...(blocking.has(finding) ? {} : {
           notBlocking: notBlockingReason(finding, { verdict: answer.verdict, policy, note }) ??
             "not blocking under the policy",
@@ -249,7 +264,8 @@ export function buildView(
     unreviewedParts: unreviewed.length > 0 ? unreviewedParts(record) : [],
     findings,
     hidden: shown.hidden,
-    blocking: blocking.size,
+    blocking: warn ? 0 : blocking.size,
+    wouldBlock: warn ? blocking.size : 0,
     acknowledged: findings.filter((f) => f.acknowledged).length,
   };
 }

@@ -74,6 +74,17 @@ Deno.test("npm pack + npm install -g gives a review-gate command that runs offli
     const [program, ...rest] = await offline([command]);
     const version = await run(program, [...rest, "--version"], tmp, user);
     assert.equal(version.out.trim(), "0.1.0", version.out);
+    // the launcher starts no helper process (it runs on every push and stop): with nothing on PATH
+    // it still finds its deno and prints the version, and nothing else
+    const bare = await new Deno.Command(command, {
+      args: ["--version"],
+      cwd: tmp,
+      env: { HOME: env.HOME, TMPDIR: tmp, PATH: join(tmp, "no-such-dir") },
+      clearEnv: true,
+      stdin: "null",
+    }).output();
+    const decoded = [bare.stdout, bare.stderr].map((b) => new TextDecoder().decode(b));
+    assert.deepEqual([bare.code, ...decoded], [0, "0.1.0\n", ""]);
     const demo = await run(program, [...rest, "demo"], tmp, user);
     assert.equal(demo.code, 0, demo.out);
     assert.match(demo.out, /found a blocking \(high\) finding, as it should/);

@@ -36,6 +36,23 @@ async function installed(): Promise<GateSandbox> {
   return sb;
 }
 
+/**
+ * Run the `gate block` command a would-block push names as the user would (the words after "To
+ * have such findings block: review-gate"), then check that the next push with a blocking finding
+ * is blocked.
+ */
+async function flipByHint(sb: GateSandbox, stderr: string, env: Record<string, string>) {
+  const hint = /To have such findings block: review-gate (gate block pre-push(?: --user)?)( \(|\n)/
+    .exec(stderr);
+  assert.ok(hint, stderr);
+  const flipped = await runCli(sb, hint[1].split(" "));
+  assert.equal(flipped.code, 0, flipped.stderr);
+  await commitToken(sb, "AFTER_FLIP");
+  const next = await runGit(sb, ["push", "origin", "main"], { env });
+  assert.notEqual(next.code, 0, next.stderr);
+  assert.match(next.stderr, /push blocked: 1 blocking finding/);
+}
+
 /** The ledger's lines (records.jsonl), parsed. */
 async function ledger(sb: GateSandbox): Promise<Record<string, unknown>[]> {
   const path = join(sb.repo.root, ".git", "review-gate", "records.jsonl");
@@ -85,6 +102,22 @@ Deno.test("pre-push warn mode: the push goes through, says what it would block, 
     assert.match(markdown, /- Gate: warn mode — 1 finding would have blocked; the gate let/);
     assert.match(markdown, /### HIGH \(would block: warn mode\): Exported constant/);
     assert.doesNotMatch(markdown, /\(blocking\)/);
+    // re-rendered for CI, the run says the same in every format
+    const github = await runCli(sb, ["show", String(line.id), "--format", "github"]);
+    assert.equal(github.code, 0, github.stderr);
+    assert.match(
+      github.stdout,
+      /::warning .*title=review-gate \[high%2C would block \(warn mode\)\]/,
+    );
+    assert.match(github.stdout, /1 finding\(s\), 1 would block \(warn mode\)/);
+    assert.doesNotMatch(github.stdout, /::error|[ ,]blocking[\],]|\d blocking/);
+    const sarif = JSON.parse(
+      (await runCli(sb, ["show", String(line.id), "--format", "sarif"])).stdout,
+    );
+    assert.equal(sarif.runs[0].results[0].level, "warning");
+    assert.equal(sarif.runs[0].results[0].properties.wouldBlock, true);
+    const json = JSON.parse((await runCli(sb, ["show", String(line.id), "--json"])).stdout);
+    assert.deepEqual([json.blockingFindings, json.wouldBlockFindings], [0, 1]);
 
     // an approving review in warn mode is an ordinary pass, recorded in warn mode
     await commitToken(sb, "CLEAN");
@@ -94,6 +127,7 @@ Deno.test("pre-push warn mode: the push goes through, says what it would block, 
     const last = (await ledger(sb)).at(-1)!;
     assert.equal(last.mode, "warn");
     assert.equal(last.would_block, undefined);
+    await flipByHint(sb, r.stderr, scenario(await blockingScenario(sb)));
   } finally {
     await sb.cleanup();
   }
@@ -173,15 +207,15 @@ Deno.test("pre-push warn mode from a pushed commit or the worktree is not applie
       warned.stderr,
       /gates\.pre_push\.mode is "warn" in the \.review-gate\.json the remote has/,
     );
-    assert.match(warned.stderr, /review-gate gate block pre-push \(then commit/);
+    assert.match(
+      warned.stderr,
+      /To have such findings block: review-gate gate block pre-push \(your pushes block at once; commit \.review-gate\.json and push it so everyone's do\)\n/,
+    );
     assert.doesNotMatch(warned.stderr, /--user/);
 
-    // a worktree "block" is stricter than the remote's warn: it applies
-    await commitToken(sb, "STRICTER");
-    await writeRepoConfig(sb, { gates: { pre_push: { mode: "block" } } });
-    const strict = await runGit(sb, ["push", "origin", "main"], { env });
-    assert.notEqual(strict.code, 0, strict.stderr);
-    assert.match(strict.stderr, /push blocked: 1 blocking finding/);
+    // the hint's command writes "block" to the worktree's file, stricter than the remote's warn: it
+    // applies to the next push at once
+    await flipByHint(sb, warned.stderr, env);
   } finally {
     await sb.cleanup();
   }

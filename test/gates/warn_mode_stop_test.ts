@@ -22,6 +22,7 @@ import {
   gitOk,
   makeGateSandbox,
   promptPayload,
+  runCli,
   runHook,
   scenario,
   stopDecision,
@@ -35,6 +36,28 @@ async function ledger(sb: GateSandbox): Promise<Record<string, unknown>[]> {
   const path = join(sb.repo.root, ".git", "review-gate", "records.jsonl");
   const text = await Deno.readTextFile(path).catch(() => "");
   return text.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+}
+
+/**
+ * Run the `gate block` command a would-block message names (its last words) as the user would,
+ * then check that the next turn with a blocking finding blocks.
+ */
+async function flipByHint(
+  sb: GateSandbox,
+  message: string,
+  turn: { sessionId: string; token: string; env: Record<string, string> },
+): Promise<void> {
+  const hint = /To have such findings block: review-gate (gate block [^\n]+)$/.exec(message);
+  assert.ok(hint, message);
+  const flipped = await runCli(sb, hint[1].split(" "));
+  assert.equal(flipped.code, 0, flipped.stderr);
+  const next = await claudeTurn(
+    sb,
+    turn.sessionId,
+    () => addTokenLine(sb.repo.root, turn.token),
+    turn.env,
+  );
+  assert.equal(next?.decision, "block", JSON.stringify(next));
 }
 
 /** One Claude turn: prompt, `edit`, stop; the stop's decision (`null`: allowed silently). */
@@ -64,7 +87,12 @@ Deno.test("claude Stop in warn mode: no block decision, the user is shown what w
     assert.match(message, /^review-gate \(warn mode\): would block this turn: 1 blocking finding/);
     assert.match(message, /\[high\] src\/app\.ts:1 Exported constant breaks callers/);
     assert.match(message, /Full review: .*review\.md/);
-    assert.match(message, /gates\.claude_stop\.mode is "warn"/);
+    assert.match(message, /gates\.claude_stop\.mode is "warn" in your user config/);
+    // warn mode came from the user config: the hint edits that file
+    assert.match(
+      message,
+      /To have such findings block: review-gate gate block claude-stop --user$/,
+    );
     const [line] = await ledger(sb);
     assert.deepEqual(
       [line.gate, line.mode, line.blocking, line.would_block, line.would_block_findings],
@@ -73,6 +101,28 @@ Deno.test("claude Stop in warn mode: no block decision, the user is shown what w
     // the work was answered for: the next turn that changes nothing passes at once
     const idle = await claudeTurn(sb, "warn-1", () => Promise.resolve(), env);
     assert.equal(idle, null);
+    await flipByHint(sb, message, { sessionId: "warn-2", token: "W2", env });
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("claude Stop in warn mode from the repository's .review-gate.json: the hint edits that file and flips it", async () => {
+  const sb = await makeGateSandbox({ remote: false });
+  try {
+    await writeRepoConfig(sb, { gates: { claude_stop: { mode: "warn" } } });
+    await gitOk(sb, ["add", ".review-gate.json"]);
+    await gitOk(sb, ["commit", "-q", "-m", "team: warn first"]);
+    // the user's own config says warn too: the repository's file still decides here
+    await writeUserConfig(sb, { gates: { claude_stop: { mode: "warn" } } });
+    const env = scenario(await blockingScenario(sb));
+    const decision = await claudeTurn(sb, "repo-warn", () => addTokenLine(sb.repo.root, "R"), env);
+    assert.equal(decision?.decision, undefined, JSON.stringify(decision));
+    const message = String(decision?.systemMessage);
+    assert.match(message, /gates\.claude_stop\.mode is "warn" in \.review-gate\.json/);
+    assert.match(message, /To have such findings block: review-gate gate block claude-stop$/);
+    await gitOk(sb, ["commit", "-qam", "the turn's work"]);
+    await flipByHint(sb, message, { sessionId: "repo-warn-2", token: "R2", env });
   } finally {
     await sb.cleanup();
   }
@@ -92,6 +142,7 @@ Deno.test("codex Stop in warn mode gives no block decision and says what would b
     assert.equal(decision?.decision, undefined, s.stdout);
     assert.match(String(decision?.systemMessage), /would block this turn: 1 blocking finding/);
     assert.match(String(decision?.systemMessage), /gates\.codex_stop\.mode is "warn"/);
+    assert.match(String(decision?.systemMessage), /review-gate gate block codex-stop --user$/);
     assert.equal((await ledger(sb))[0].would_block, true);
   } finally {
     await sb.cleanup();

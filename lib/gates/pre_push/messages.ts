@@ -100,14 +100,16 @@ export type WarnModeFrom = "user" | "repo";
 
 /**
  * The last line of a push warn mode let through: where warn mode was set, and the `gate block`
- * command that undoes it there (`--user` for the user config; the repository's file counts once it
- * is on the remote, lib/gates/pre_push/rules.ts).
+ * command that undoes it there: `--user` for the user config; without it, the worktree's
+ * `.review-gate.json`, whose `block` is stricter than the remote's `warn` and so applies to the
+ * user's pushes at once, and to the team's once that file is on the remote
+ * (lib/gates/pre_push/rules.ts).
  */
 export function prePushWarnNote(from: WarnModeFrom = "repo"): string {
   const where = from === "user" ? "your user config" : `the ${REPO_CONFIG_FILE} the remote has`;
   const command = from === "user"
     ? "review-gate gate block pre-push --user"
-    : `review-gate gate block pre-push (then commit ${REPO_CONFIG_FILE} and push it)`;
+    : `review-gate gate block pre-push (your pushes block at once; commit ${REPO_CONFIG_FILE} and push it so everyone's do)`;
   return `The push goes ahead: gates.pre_push.mode is "warn" in ${where}, so review-gate only says what it would block. To have such findings block: ${command}`;
 }
 

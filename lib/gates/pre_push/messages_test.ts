@@ -146,7 +146,8 @@ Deno.test("renderVerdict() in warn mode says what would block and lets the push 
       "Full review: /runs/r1/review.md\n" +
       'The push goes ahead: gates.pre_push.mode is "warn" in the .review-gate.json the remote ' +
       "has, so review-gate only says what it would block. To have such findings block: " +
-      "review-gate gate block pre-push (then commit .review-gate.json and push it)\n",
+      "review-gate gate block pre-push (your pushes block at once; commit .review-gate.json and " +
+      "push it so everyone's do)\n",
   );
   // warn mode from the user's own config: the hint edits that file
   const user = renderVerdict({

@@ -19,6 +19,7 @@ import {
   withNotes,
 } from "./answer.ts";
 import { ALLOW, type HookOutput } from "../hook_io.ts";
+import type { WarnModeFrom } from "../pre_push/messages.ts";
 
 /** Status of a stop the gate itself failed on (not a review status). */
 export const GATE_ERROR = "gate-error";
@@ -71,6 +72,8 @@ export interface StopDecisionOptions {
    * as "would block" and let through (lib/gates/turn/warn.ts); gate-control findings still block.
    */
   mode?: "block" | "warn";
+  /** In warn mode, which config chose it (names the `gate block` command that undoes it). */
+  modeFrom?: WarnModeFrom;
   /** Saves the new block counter (`consecutiveBlocks`) to the session file. */
   save: (patch: Partial<SessionState>) => Promise<void>;
   /**
@@ -123,6 +126,7 @@ export async function decideStop(
       wouldBlock: split.wouldBlock,
       runDir: verdict.runDir,
       gateName: options.gateName,
+      modeFrom: options.modeFrom,
     });
   }
   if (!verdict.excluded) return out;

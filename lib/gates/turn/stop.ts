@@ -370,6 +370,15 @@ async function decideSinceStart(
     onError: gate.gate.on_error,
     onPartial: gate.gate.on_partial,
     mode: gate.gate.mode,
+    ...(gate.gate.mode === "warn"
+      ? {
+        modeFrom: await (await import("./warn_from.ts")).turnWarnFrom({
+          root: repo.root,
+          env: input.env,
+          gateConfig: (c) => gate.door.gateConfig(c),
+        }),
+      }
+      : {}),
     gateName: gate.door.gateName,
     save,
     answered: seen,

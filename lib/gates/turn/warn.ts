@@ -11,8 +11,10 @@
  * @module
  */
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
+import { REPO_CONFIG_FILE } from "../../config/config.ts";
 import type { HookOutput } from "../hook_io.ts";
 import { type GateFinding, listFindings, plural } from "../messages.ts";
+import type { WarnModeFrom } from "../pre_push/messages.ts";
 
 /** A verdict split for warn mode: what is still decided, and the findings that would block. */
 export interface WarnSplit<V> {
@@ -63,17 +65,38 @@ export function wouldBlockLines(
 }
 
 /**
+ * The last line of a stop warn mode let through: where warn mode is set, and the `gate block`
+ * command that undoes it there (lib/cli/gate_action.ts: without `--user` it edits the repository's
+ * `.review-gate.json`, which a Stop reads from the worktree; with `--user`, the user config).
+ *
+ * @param gateName the gate's name (`claude-stop`)
+ * @param from which config set warn mode (lib/gates/turn/warn_from.ts); `repo` when not known
+ */
+export function turnWarnNote(gateName: string, from: WarnModeFrom = "repo"): string {
+  const where = from === "user" ? "your user config" : REPO_CONFIG_FILE;
+  const command = `review-gate gate block ${gateName}${from === "user" ? " --user" : ""}`;
+  return `The turn goes ahead: ${
+    modeKey(gateName)
+  } is "warn" in ${where}, so review-gate only says what it would block. To have such findings block: ${command}`;
+}
+
+/**
  * What warn mode let through, on a stop it allows: the answer becomes (or leads) a `systemMessage`
  * saying "would block", with the findings, the review and how to make such findings block.
  *
  * @param output the stop's allow (empty stdout or a `systemMessage` line: lib/gates/turn/answer.ts)
- * @param at the findings that would block, the run folder of the review (`""`: none) and the gate's
- *   name (`claude-stop`)
+ * @param at the findings that would block, the run folder of the review (`""`: none), the gate's
+ *   name (`claude-stop`) and which config set warn mode (lib/gates/turn/warn_from.ts)
  * @returns the answer, exit 0
  */
 export function withWouldBlock(
   output: HookOutput,
-  at: { wouldBlock: readonly GateFinding[]; runDir: string; gateName: string },
+  at: {
+    wouldBlock: readonly GateFinding[];
+    runDir: string;
+    gateName: string;
+    modeFrom?: WarnModeFrom;
+  },
 ): HookOutput {
   const said = output.stdout.trim() === ""
     ? undefined
@@ -84,9 +107,7 @@ export function withWouldBlock(
     }:`,
     ...listFindings(at.wouldBlock),
     ...(at.runDir ? [`Full review: ${at.runDir}/review.md`] : []),
-    `The turn goes ahead: ${
-      modeKey(at.gateName)
-    } is "warn", so review-gate only says what it would block. To have such findings block: review-gate gate block ${at.gateName}`,
+    turnWarnNote(at.gateName, at.modeFrom),
     ...(typeof said === "string" ? [said] : []),
   ].join("\n");
   return {
