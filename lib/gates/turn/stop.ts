@@ -373,7 +373,7 @@ async function decideSinceStart(
     ...(gate.gate.mode === "warn"
       ? {
         modeFrom: await (await import("./warn_from.ts")).turnWarnFrom({
-          root: repo.root,
+          root: gate.repo.root,
           env: input.env,
           gateConfig: (c) => gate.door.gateConfig(c),
         }),
