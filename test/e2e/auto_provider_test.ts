@@ -47,7 +47,8 @@ Deno.test("auto reviews with the first provider found and every output names the
         join(sandbox.dir, "missing", name)
       }" from REVIEW_GATE_${name.toUpperCase()}_BIN)`;
     const words = `qwen (auto: ${missing("claude")}, ${missing("codex")}, ${missing("gemini")})`;
-    assert.ok(result.stdout.includes(words), result.stdout);
+    // the headline names the model the answer reported, between the provider and the choice
+    assert.ok(result.stdout.includes(words.replace("qwen (", "qwen qwen-fake (")), result.stdout);
     assert.ok((await Deno.readTextFile(md)).includes(`- Provider: ${words}`));
     const run = JSON.parse(await Deno.readTextFile(sarif)).runs[0];
     assert.equal(run.properties.provider, "qwen");

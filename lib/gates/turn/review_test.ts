@@ -18,7 +18,8 @@ Deno.test("reviewTurn: the Stop deadline passing before the provider starts is '
       PATH: Deno.env.get("PATH"),
     };
     const repo = await resolveRepo(runProcess, root);
-    const { config } = await loadConfig({ root, env });
+    // a named provider: "auto" would find none on this PATH before the deadline is reached
+    const config = { ...(await loadConfig({ root, env })).config, provider: "claude" as const };
     // Collection is slow: every git call waits until the deadline has passed.
     const slow = async (request: ExecRequest) => {
       if (request.cmd === "git") await new Promise((r) => setTimeout(r, 1500));
