@@ -123,7 +123,9 @@ function via(record: RunRecord): string {
   const who = record.council
     ? `council ${record.council.providers.join(", ")}, council_policy ${record.council.policy}`
     : providerLabel(record.provider, record.providerChoice, record.model);
-  return `${clean(who)}, ${took}`;
+  // as a push names it (lib/gates/pre_push/messages.ts `reviewerText`)
+  const fake = record.fakeProvider ? " (the bundled fake)" : "";
+  return `${clean(who)}${fake}, ${took}`;
 }
 
 /** The loud warning of a partial review (how much, and every part left out) and exclusions. */
