@@ -134,12 +134,17 @@ async function review(
       ...asked,
       prompt: await prompted.prompt(),
     });
-    await keepAsPart(setup, options, deps, {
+    // the answer is kept as its part's verdict beside the run's judging and storing (never throws)
+    const kept = keepAsPart(setup, options, deps, {
       ...{ state, change, guidelines: prompted.guidelines, chooser: prompted.chooser },
       acks: prompted.acks.digest,
       answered,
     });
-    return await finish(store, judging, answered);
+    try {
+      return await finish(store, judging, answered);
+    } finally {
+      await kept;
+    }
   } catch (error) {
     // the run folder exists: never leave its run.json "running" for a run that has ended (also
     // when judging the answer throws: fingerprinting its findings reads the tree)
