@@ -140,11 +140,7 @@ async function review(
       acks: prompted.acks.digest,
       answered,
     });
-    try {
-      return await finish(store, judging, answered);
-    } finally {
-      await kept;
-    }
+    return await settledWith(finish(store, judging, answered), kept);
   } catch (error) {
     // the run folder exists: never leave its run.json "running" for a run that has ended (also
     // when judging the answer throws: fingerprinting its findings reads the tree)
@@ -152,6 +148,15 @@ async function review(
     throw error;
   } finally {
     release(); // the final run.json is written (or could not be): prune may take the run now
+  }
+}
+
+/** What `outcome` gives (or throws), once `alongside` (which never rejects) has ended too. */
+async function settledWith<T>(outcome: Promise<T>, alongside: Promise<void>): Promise<T> {
+  try {
+    return await outcome;
+  } finally {
+    await alongside;
   }
 }
 
