@@ -29,7 +29,7 @@ import type { ReviewDeps, ReviewOptions } from "./types.ts";
  * @throws whatever the setting (the copy, the proof's snapshots) or the call's set-up throws
  */
 export async function askOnce(
-  setup: Pick<Setup, "kind" | "provider">,
+  setup: Pick<Setup, "kind" | "provider" | "council" | "kindInputHash">,
   options: Pick<ReviewOptions, "config" | "kindInput" | "cwd">,
   deps: Pick<ReviewDeps, "runner" | "env" | "signal" | "onProviderStart">,
   at: { repo: Repo; change: Change; prompt: string; setting: SettingAhead },
@@ -41,6 +41,8 @@ export async function askOnce(
   deps.onProviderStart?.(adapter.name);
   const bin = resolveBinary(adapter, deps.env, options.cwd);
   const setting = at.setting.prepare(at.repo, at.change.toTree ?? at.change.to);
+  // the code that keeps the answer as a part's verdict loads while the provider works, not after
+  if (keepsAsPart(setup, at.change)) import("./part_verdict.ts").catch(() => {});
   const { callStructured } = await import("../session/call.ts");
   const { corrective } = await kind.prompts();
   const outcome = await setting.use((workspace, proof) =>
@@ -94,8 +96,7 @@ export async function keepAsPart(
   const { kind } = setup;
   const adapter = setup.provider;
   const { change, answered } = at;
-  if (!kind.parts || setup.council.length > 0 || setup.kindInputHash !== undefined) return;
-  if (change.chunks.length !== 1 || answered.answer === undefined) return;
+  if (!keepsAsPart(setup, change) || answered.answer === undefined) return;
   if (answered.outcome?.status !== "ok") return;
   try {
     const { cacheWholeAsPart } = await import("./part_verdict.ts");
@@ -123,6 +124,18 @@ export async function keepAsPart(
   } catch {
     // the whole-change verdict is stored by the run either way
   }
+}
+
+/**
+ * True when an accepted answer about `change` is kept as its one part's verdict too (see
+ * {@linkcode keepAsPart}): a kind reviewed in parts, one provider, no kind input, one part.
+ */
+function keepsAsPart(
+  setup: Pick<Setup, "kind" | "council" | "kindInputHash">,
+  change: Change,
+): boolean {
+  return setup.kind.parts !== undefined && setup.council.length === 0 &&
+    setup.kindInputHash === undefined && change.chunks.length === 1;
 }
 
 /**

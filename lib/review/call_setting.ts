@@ -41,7 +41,9 @@ export interface CallSetting {
   readonly tree: string;
   /**
    * Run the review's provider calls in the workspace, inside the proof (whose first `take` is the
-   * snapshot under way); the workspace is removed after, on every path. Called at most once.
+   * snapshot under way); the workspace is removed after, on every path — begun once the calls have
+   * ended, not awaited here: {@linkcode CallSetting.end} resolves once it is gone. Called at most
+   * once.
    *
    * @returns what `fn` returns
    * @throws {import("../base/errors.ts").GitError} when the tree could not be copied
@@ -52,7 +54,8 @@ export interface CallSetting {
   ): Promise<T>;
   /**
    * Give the setting up unless it is in use: kill its git children, remove the copy, and resolve
-   * once nothing of it is left. After `use`, it waits for `use` to have cleaned up. Never throws.
+   * once nothing of it is left. After `use`, it waits for the copy `use` left to be removed and
+   * the setting's git children to have ended. Never throws.
    */
   end(): Promise<void>;
 }
@@ -113,21 +116,20 @@ export function prepareCallSetting(
     tree: at.tree,
     use(fn) {
       if (using) return Promise.reject(new Error("a call setting is used once"));
+      let proofInUse = false;
       const run = async () => {
-        let proofInUse = false;
-        try {
-          const [started, workspace] = await Promise.all([proof, held.workspace]);
-          if ("error" in workspace) throw workspace.error;
-          if ("error" in started) throw started.error;
-          proofInUse = true;
-          children.keep();
-          return await fn(workspace.value, started.value(workspace.value));
-        } finally {
-          await cleanUp(proofInUse);
-        }
+        const [started, workspace] = await Promise.all([proof, held.workspace]);
+        if ("error" in workspace) throw workspace.error;
+        if ("error" in started) throw started.error;
+        proofInUse = true;
+        children.keep();
+        return await fn(workspace.value, started.value(workspace.value));
       };
       const result = run();
-      using = result.catch(() => {});
+      // the copy is removed once the calls have ended, beside what the review does next (judging,
+      // storing, printing): `end` resolves once it is gone, and the review awaits `end` before it
+      // returns
+      using = result.then(() => cleanUp(proofInUse), () => cleanUp(proofInUse));
       return result;
     },
     async end() {

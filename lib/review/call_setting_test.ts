@@ -56,7 +56,7 @@ async function withRepo(fn: (repo: TestRepo, tree: string, home: string) => Prom
   }
 }
 
-Deno.test("prepareCallSetting() takes the first snapshot and copies the tree at once; use() runs in them, then removes the copy", async () => {
+Deno.test("prepareCallSetting() takes the first snapshot and copies the tree at once; use() runs in them, then the copy is removed by end()", async () => {
   await withRepo(async (repo, tree, home) => {
     const resolved = await resolveRepo(runProcess, repo.root);
     const watched = watchedRunner();
@@ -79,10 +79,10 @@ Deno.test("prepareCallSetting() takes the first snapshot and copies the tree at 
     assert.deepEqual(changed, ["new.txt"]);
     // made ahead, the setting's calls could be killed; the proof in use must finish
     assert.deepEqual(watched.killable, [true, true, true, false]);
+    await setting.end(); // after use: the copy's removal, begun when use() returned, has ended
     await assert.rejects(Deno.lstat(dir), Deno.errors.NotFound);
     assert.deepEqual(liveTempDirs(), []);
     assert.equal(watched.running(), 0);
-    await setting.end(); // after use: nothing left to do
   });
 });
 
@@ -130,7 +130,8 @@ Deno.test("prepareCallSetting() use() throws a failed copy without running the c
       called = true;
       return Promise.resolve();
     }).catch((e) => e);
-    assert.ok(performance.now() - t0 < 10_000, "use() waited for the stalled status");
+    await setting.end();
+    assert.ok(performance.now() - t0 < 10_000, "the set-up waited for the stalled status");
     assert.ok(error instanceof GitError, String(error));
     assert.equal(called, false);
     assert.equal(watched.running(), 0, "the stalled status was left running");
@@ -149,6 +150,7 @@ Deno.test("prepareCallSetting() a failed first snapshot is thrown by the proof's
     });
     await new Promise((r) => setTimeout(r, 300)); // the snapshot has failed by now: never unhandled
     await assert.rejects(setting.use((_, proof) => proof.take()), GitError);
+    await setting.end();
     assert.equal(watched.running(), 0);
     assert.deepEqual(liveTempDirs(), []);
   });

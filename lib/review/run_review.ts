@@ -134,12 +134,13 @@ async function review(
       ...asked,
       prompt: await prompted.prompt(),
     });
-    await keepAsPart(setup, options, deps, {
+    // the answer is kept as its part's verdict beside the run's judging and storing (never throws)
+    const kept = keepAsPart(setup, options, deps, {
       ...{ state, change, guidelines: prompted.guidelines, chooser: prompted.chooser },
       acks: prompted.acks.digest,
       answered,
     });
-    return await finish(store, judging, answered);
+    return await settledWith(finish(store, judging, answered), kept);
   } catch (error) {
     // the run folder exists: never leave its run.json "running" for a run that has ended (also
     // when judging the answer throws: fingerprinting its findings reads the tree)
@@ -147,6 +148,15 @@ async function review(
     throw error;
   } finally {
     release(); // the final run.json is written (or could not be): prune may take the run now
+  }
+}
+
+/** What `outcome` gives (or throws), once `alongside` (which never rejects) has ended too. */
+async function settledWith<T>(outcome: Promise<T>, alongside: Promise<void>): Promise<T> {
+  try {
+    return await outcome;
+  } finally {
+    await alongside;
   }
 }
 

@@ -11,9 +11,18 @@
 import { join } from "../base/path.ts";
 
 /** Signature of one path: "absent", "unreadable", or "<type> <size> <mode> <ino> <mtime ms>". */
-export async function statSignature(path: string): Promise<string> {
+export function statSignature(path: string): Promise<string> {
+  return Promise.resolve(signatureOf(path));
+}
+
+/**
+ * {@linkcode statSignature}, with one synchronous `lstat`: a walk signs every entry of a tree, and
+ * a synchronous call costs one syscall where an asynchronous one costs a trip through Deno's thread
+ * pool and a wake-up of the review's thread per entry (docs/design.md "Performance notes").
+ */
+function signatureOf(path: string): string {
   try {
-    const info = await Deno.lstat(path);
+    const info = Deno.lstatSync(path);
     const type = info.isSymlink ? "link" : info.isDirectory ? "dir" : "file";
     return `${type} ${info.size} ${(info.mode ?? 0).toString(8)} ${info.ino ?? 0} ${
       info.mtime?.getTime() ?? 0
@@ -44,24 +53,29 @@ export interface DirOptions {
  * @returns keys → signatures; nothing for a missing or empty directory (a CLI creating an empty
  *   folder is no change), `{label: signature}` when `dir` is not a directory
  */
-export async function fingerprintDir(
+export function fingerprintDir(
   dir: string,
   label: string,
   options: DirOptions = {},
 ): Promise<Record<string, string>> {
+  return Promise.resolve(signDir(dir, label, options));
+}
+
+function signDir(dir: string, label: string, options: DirOptions): Record<string, string> {
   const out: Record<string, string> = {};
   const budget = { left: options.maxEntries ?? Infinity };
-  const top = await statSignature(dir);
+  const top = signatureOf(dir);
   if (top === "absent") return out;
   if (!top.startsWith("dir")) {
     out[label] = top;
     return out;
   }
-  await walk(dir, "", options.depth ?? Infinity, { out, label, budget, options });
+  walk(dir, "", options.depth ?? Infinity, { out, label, budget, options });
   return out;
 }
 
-async function walk(
+/** Sign the entries under `dir/rel`, in name order, descending `depth` more levels. */
+function walk(
   dir: string,
   rel: string,
   depth: number,
@@ -71,16 +85,16 @@ async function walk(
     budget: { left: number };
     options: DirOptions;
   },
-): Promise<void> {
+): void {
   let names: string[];
   try {
     names = [];
-    for await (const entry of Deno.readDir(join(dir, rel))) names.push(entry.name);
+    for (const entry of Deno.readDirSync(join(dir, rel))) names.push(entry.name);
   } catch {
     at.out[`${at.label}/${rel}`] = "unreadable";
     return;
   }
-  const entries: { path: string; signature: Promise<string> }[] = [];
+  const entries: { path: string; signature: string }[] = [];
   for (const name of names.sort()) {
     const path = rel === "" ? name : `${rel}/${name}`;
     if (at.options.exclude?.includes(path)) continue;
@@ -88,12 +102,11 @@ async function walk(
       at.out[`${at.label}/…`] = "truncated";
       break;
     }
-    entries.push({ path, signature: statSignature(join(dir, path)) });
+    entries.push({ path, signature: signatureOf(join(dir, path)) });
   }
-  // one directory's entries are signed in parallel; subdirectories one after the other
-  for (const { path, signature } of entries) {
-    const sig = await signature;
-    if (sig.startsWith("dir") && depth > 0) await walk(dir, path, depth - 1, at);
+  // a directory's entries are all signed before its subdirectories are walked
+  for (const { path, signature: sig } of entries) {
+    if (sig.startsWith("dir") && depth > 0) walk(dir, path, depth - 1, at);
     else at.out[`${at.label}/${path}`] = sig.startsWith("dir") ? "dir" : sig;
   }
 }
