@@ -65,7 +65,7 @@ Deno.test("validateValue() reports every config problem with its path", async ()
   assert.ok(
     refusal.some((r) =>
       r.problem ===
-        'must be one of "claude", "codex", "vibe", "qwen", "gemini", "copilot", "opencode", got "bard"'
+        'must be one of "auto", "claude", "codex", "gemini", "qwen", "copilot", "vibe", "opencode", got "bard"'
     ),
   );
 });
