@@ -14,7 +14,10 @@
  *   `.github/hooks/*.json` and `.github/copilot/settings.json` `hooks`, which run **only in a
  *   trusted folder**: one listed in `trustedFolders` of `$COPILOT_HOME/config.json` (the TUI asks
  *   at start-up), or any folder with `COPILOT_ALLOW_ALL=true` (exactly "true": it trusts the
- *   working directory), in `-p` / piped prompt mode too. Hooks of one event run one after another.
+ *   working directory), in `-p` / piped prompt mode too, or `--trust-folder` for one `-p` run.
+ *   Hooks of one event run one after another. What else switches them off (`disableAllHooks` in
+ *   the repository's `.github/copilot/settings*.json`, `disabledHooks` in the user's settings) is
+ *   verified and read in lib/install/copilot/status.ts.
  * - **Events.** Native camelCase names (`userPromptSubmitted`, `agentStop`, `subagentStop`,
  *   `postToolUse`) get camelCase payloads without an event name (`sessionId`, `timestamp` in ms);
  *   the Claude-compatible names `UserPromptSubmit`, `Stop`, `SubagentStop`, `PostToolUse` fire at
