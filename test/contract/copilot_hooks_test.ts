@@ -21,6 +21,31 @@ const FAKE_CLAUDE = new URL("../../fixtures/fake/bin/claude", import.meta.url).p
 const haveMain = await exists(MAIN);
 if (!haveMain) warn(`contract: ${MAIN} does not exist yet (skipping the Copilot hook case)`);
 
+/** One headless `copilot -p` session in `repo` (tools allowed, nothing else loaded). */
+async function runCopilot(
+  repo: string,
+  env: Record<string, string>,
+  prompt = "Add a half() helper in src/half.ts.",
+): Promise<{ code: number; stderr: string }> {
+  const out = await new Deno.Command(findCli("copilot")!, {
+    args: [
+      "-p",
+      prompt,
+      "--output-format",
+      "json",
+      "--allow-all-tools",
+      "--no-auto-update",
+      "--disable-builtin-mcps",
+    ],
+    cwd: repo,
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+}
+
 Deno.test({
   name:
     "copilot -p with our hooks installed: the Stop gate blocks, Copilot continues with our reason, the model fixes the file; uninstall restores the user's files",
@@ -78,25 +103,9 @@ Deno.test({
       );
 
       const started = performance.now();
-      const out = await new Deno.Command(findCli("copilot")!, {
-        args: [
-          "-p",
-          "Add a half() helper in src/half.ts.",
-          "--output-format",
-          "json",
-          "--allow-all-tools",
-          "--no-auto-update",
-          "--disable-builtin-mcps",
-        ],
-        cwd: repo,
-        env,
-        clearEnv: true,
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
+      const out = await runCopilot(repo, env);
       warn(`contract: copilot session took ${Math.round(performance.now() - started)} ms`);
-      const stderr = new TextDecoder().decode(out.stderr);
-      assert.equal(out.code, 0, stderr);
+      assert.equal(out.code, 0, out.stderr);
       assert.equal(mock.pending(), 0, "the model's scripted turns were not all used");
       const turns = mock.turns();
       assert.equal(turns.length, 4);
@@ -117,6 +126,17 @@ Deno.test({
       const calls = (await Deno.readTextFile(join(sb.dir, "fake.jsonl"))).trim().split("\n");
       assert.equal(calls.length, 2, "one review per stop, none for the handed-back reason");
       for (const call of calls) assert.equal(JSON.parse(call).env.REVIEW_GATE_CHILD, "1");
+
+      // a prompt that edits nothing: the Stop hook runs, makes no model call of ours
+      mock.push({ kind: "message", text: "half() divides by two." });
+      const idle = await runCopilot(repo, env, "What does half() do?");
+      assert.equal(idle.code, 0, idle.stderr);
+      assert.equal(mock.pending(), 0);
+      assert.equal(mock.turns().length, 5, "the session's one model call, no review");
+      assert.equal(
+        (await Deno.readTextFile(join(sb.dir, "fake.jsonl"))).trim().split("\n").length,
+        2,
+      );
 
       await runMain(repo, ["uninstall", "--copilot"], env);
       assert.equal(await exists(join(copilotHome, "hooks", "review-gate.json")), false);
