@@ -18,6 +18,10 @@
  * - **`disabledHooks`** in the user's `settings.json` (what `/hooks` writes when you switch one
  *   off) lists content-hash keys of hooks Copilot discovers but does not run; review-gate cannot
  *   compute those keys, so any entry there is reported as a hook that may be ours.
+ * - **The hooks' environment.** Copilot starts its hooks without the variables it reads itself
+ *   (seen: `ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `COPILOT_OFFLINE`, `COPILOT_PROVIDER_*`; other
+ *   `*_KEY`/`*_TOKEN` variables pass), so a reviewer that takes its key from one of those cannot
+ *   run in the Stop hook: every installed row says so ({@linkcode COPILOT_HOOK_ENV_NOTE}).
  * The settings files are read as JSON with comments (Copilot may reject a file that has them and
  * then ignore its `disableAllHooks`: the doctor then says NOT where Copilot would run them, never
  * the other way round).
@@ -45,6 +49,10 @@ export interface CopilotHookStatus {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** What a running hook of ours lacks (see the module doc), appended to every running row. */
+export const COPILOT_HOOK_ENV_NOTE =
+  "; Copilot strips ANTHROPIC_API_KEY, OPENAI_API_KEY and COPILOT_PROVIDER_* (its own variables) from its hooks' environment: a reviewer that needs one of them from there cannot run, and the turn is NOT reviewed";
 
 /** A settings file parsed (JSON with comments), or null when missing, unreadable or not an object. */
 async function readSettings(path: string | undefined): Promise<Settings | null> {
@@ -192,15 +200,13 @@ function scopeVerdict(
     return {
       runs: true,
       detail:
-        "installed; Copilot runs the user's hooks in every folder, in the TUI and headless (-p, piped prompts)",
+        `installed; Copilot runs the user's hooks in every folder, in the TUI and headless (-p, piped prompts)${COPILOT_HOOK_ENV_NOTE}`,
     };
   }
-  return {
-    runs: true,
-    detail: trust!.startsWith("COPILOT_ALLOW_ALL")
-      ? "installed; COPILOT_ALLOW_ALL=true in this environment trusts the folder, so Copilot runs them where it starts with that setting — and without it, it will NOT"
-      : `installed; ${trust}, so Copilot runs the repository's hooks, in the TUI and headless`,
-  };
+  const detail = trust!.startsWith("COPILOT_ALLOW_ALL")
+    ? "installed; COPILOT_ALLOW_ALL=true in this environment trusts the folder, so Copilot runs them where it starts with that setting — and without it, it will NOT"
+    : `installed; ${trust}, so Copilot runs the repository's hooks, in the TUI and headless`;
+  return { runs: true, detail: detail + COPILOT_HOOK_ENV_NOTE };
 }
 
 /**

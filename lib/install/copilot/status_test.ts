@@ -47,6 +47,7 @@ Deno.test("copilot doctor: the user's hooks run anywhere, the repository's only 
     let { user, project } = await statuses(root, env);
     assert.deepEqual([user.runs, project.runs], [true, false]);
     assert.match(user.detail, /runs the user's hooks in every folder/);
+    assert.match(user.detail, /strips ANTHROPIC_API_KEY, OPENAI_API_KEY and COPILOT_PROVIDER_\*/);
     assert.match(project.detail, /Copilot will NOT run it: this folder is not trusted/);
     assert.match(project.detail, /--trust-folder/);
     assert.equal(user.stopTimeout, 300);
