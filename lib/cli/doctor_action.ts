@@ -236,6 +236,21 @@ async function checkCodexGuard(env: Record<string, string | undefined>): Promise
   };
 }
 
+/**
+ * The GitHub Copilot CLI has no guard of review-gate's: `install --copilot --guard` writes nothing
+ * for it (README "Guard"), and this says what that leaves open.
+ */
+function checkCopilotGuard(env: Record<string, string | undefined>): DoctorCheck {
+  const dir = userStateDir(env) ?? "the per-user state folder";
+  return {
+    area: "state protection (copilot)",
+    ok: false,
+    optional: true,
+    detail:
+      `none: review-gate has no guard for the GitHub Copilot CLI (--guard writes nothing for it): nothing refuses its shell's gate escapes (git push --no-verify, REVIEW_GATE=0), and its commands can read the key in ${dir} and forge the state; the Stop gate's own findings on changed config, hooks and settings remain`,
+  };
+}
+
 async function checkCodex(
   deps: CliDeps,
   repo: Repo,
@@ -278,7 +293,7 @@ async function checkCopilot(
       ok: status.runs && !timeout,
       detail: timeout ?? status.detail,
     };
-  });
+  }).concat(checkCopilotGuard(deps.env));
 }
 
 /**
@@ -446,6 +461,7 @@ export async function guardChecks(
   const checks: DoctorCheck[] = [];
   if (targets.includes("claude")) checks.push(await checkClaudeGuard(deps, repo));
   if (targets.includes("codex")) checks.push(await checkCodexGuard(deps.env));
+  if (targets.includes("copilot")) checks.push(checkCopilotGuard(deps.env));
   return checks;
 }
 

@@ -81,3 +81,20 @@ Deno.test("install --claude --guard says which guard it installed", async () => 
     await sandbox.cleanup();
   }
 });
+
+Deno.test("install --copilot --guard says there is no Copilot guard, and what that leaves open", async () => {
+  const sandbox = await makeSandbox({ "a.txt": "a\n" });
+  try {
+    const env = { REVIEW_GATE_CLAUDE_BIN: join(FAKE_BIN, "claude") };
+    const result = await runCli(sandbox, ["install", "--copilot", "--guard"], { env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stdout,
+      /^guard: state protection \(copilot\): none: review-gate has no guard for the GitHub Copilot CLI/m,
+    );
+    const doctor = await runCli(sandbox, ["doctor"], { env });
+    assert.match(doctor.stdout, /state protection \(copilot\): none: .*git push --no-verify/);
+  } finally {
+    await sandbox.cleanup();
+  }
+});

@@ -14,7 +14,10 @@
  *   `.github/hooks/*.json` and `.github/copilot/settings.json` `hooks`, which run **only in a
  *   trusted folder**: one listed in `trustedFolders` of `$COPILOT_HOME/config.json` (the TUI asks
  *   at start-up), or any folder with `COPILOT_ALLOW_ALL=true` (exactly "true": it trusts the
- *   working directory), in `-p` / piped prompt mode too. Hooks of one event run one after another.
+ *   working directory), in `-p` / piped prompt mode too, or `--trust-folder` for one `-p` run.
+ *   Hooks of one event run one after another. What else switches them off (`disableAllHooks` in
+ *   the repository's `.github/copilot/settings*.json`, `disabledHooks` in the user's settings) is
+ *   verified and read in lib/install/copilot/status.ts.
  * - **Events.** Native camelCase names (`userPromptSubmitted`, `agentStop`, `subagentStop`,
  *   `postToolUse`) get camelCase payloads without an event name (`sessionId`, `timestamp` in ms);
  *   the Claude-compatible names `UserPromptSubmit`, `Stop`, `SubagentStop`, `PostToolUse` fire at
@@ -36,8 +39,11 @@
  * - **Loop limit.** Copilot ends a turn after 8 consecutive blocks (measured: 9 model turns with
  *   a hook that always blocks); `max_blocks` (default 3) is the cap that holds.
  * - **Process.** The command runs with `sh -c` (`bash` key) in the project root (`cwd` key to
- *   move it), the session's environment, `timeoutSec` (default 30 s) then killed; stdin is the
- *   payload.
+ *   move it), the session's environment less the variables Copilot reads itself (seen missing:
+ *   `ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `COPILOT_OFFLINE`, `COPILOT_PROVIDER_*`; added:
+ *   `COPILOT_PROJECT_DIR`, `CLAUDE_PROJECT_DIR`, `COPILOT_HOOK_DIR`, and git config
+ *   `safe.bareRepository=explicit` through `GIT_CONFIG_*`), `timeoutSec` (default 30 s) then
+ *   killed; stdin is the payload.
  * - **Review children.** The Copilot reviewer child (lib/providers/copilot/child.ts) gets a private
  *   empty `COPILOT_HOME` (none of the user's hooks), trusts no folder (the copy's `.github/hooks/`
  *   do not load) and never gets `COPILOT_ALLOW_ALL`; whatever slips through returns at once under

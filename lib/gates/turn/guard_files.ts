@@ -3,7 +3,7 @@
  * decides, and their fingerprints (for lib/gates/turn/guard.ts). A turn's change is baseline tree →
  * current tree, which never shows the user's review-gate config, the git hooks and `.git/config`
  * (`core.hooksPath`), git-ignored agent settings (`.claude/settings.local.json`) or the user's
- * Claude Code, Codex and Qwen Code settings. The turn's start records, per file, a cheap stat fingerprint
+ * Claude Code, Codex, Copilot, Qwen Code and Gemini CLI settings and hooks. The turn's start records, per file, a cheap stat fingerprint
  * (size, mtime, inode, ctime) and a digest of the part that matters; the stop stats again and reads only
  * a file whose stat changed, so a turn that touched none of them costs a dozen `stat` calls.
  *
@@ -39,6 +39,9 @@ export type GuardKind =
   | "codex-config"
   | "qwen-settings"
   | "gemini-settings"
+  | "copilot-settings"
+  | "copilot-config"
+  | "hooks-folder"
   | "git-config"
   | "program"
   | "listing";
@@ -183,6 +186,8 @@ export function guardedFiles(
         f.kind === "gemini-settings" || f.what === "Codex's hooks" ||
         f.what === PRE_PUSH)
       ? [f.path]
+      : f?.kind === "hooks-folder"
+      ? [join(f.path, COPILOT_HOOKS_FILE)] // our hooks file in Copilot's hooks folders
       : []
   );
   files.push(
@@ -252,7 +257,7 @@ function gitFiles(
   ];
 }
 
-/** Claude Code's, Codex's and Copilot's settings and hooks, the repository's and the user's. */
+/** Every agent's settings and hooks, the repository's and the user's. */
 function agentFiles(
   repo: Repo,
   env: Record<string, string | undefined>,
@@ -291,36 +296,50 @@ function agentFiles(
   ];
 }
 
+/** review-gate's own file in a Copilot hooks folder (lib/install/copilot/entries.ts; gates may not import install). */
+const COPILOT_HOOKS_FILE = "review-gate.json";
+
 /**
- * The GitHub Copilot CLI's files that decide whether our hooks run (lib/gates/copilot/door.ts):
- * our hooks file in the repository's `.github/hooks/` and the user's `$COPILOT_HOME/hooks/`, and
- * the settings whose `hooks` and `disableAllHooks` apply to every hook.
+ * The GitHub Copilot CLI's files that decide whether our hooks run and what runs beside them
+ * (lib/gates/copilot/door.ts, lib/install/copilot/status.ts): the hooks folders — the
+ * repository's `.github/hooks/` and the user's `$COPILOT_HOME/hooks/`, every `*.json` in them,
+ * ours included, and a file added or removed — the settings whose `hooks`, `disableAllHooks` and
+ * `disabledHooks` switch hooks on and off (the repository's `.github/copilot/settings*.json`, the
+ * user's `settings.json`), and the user's `config.json`, whose `trustedFolders` decides whether
+ * the repository's hooks run.
  */
 function copilotFiles(repo: Repo, env: Record<string, string | undefined>): (GuardedFile | null)[] {
   const home = env.COPILOT_HOME || (env.HOME ? join(env.HOME, ".copilot") : undefined);
-  const hooks = ["review-gate.json", "copilot hooks"];
+  const hooks = [COPILOT_HOOKS_FILE, "copilot hooks", "hooks folder", ".github/hooks"];
   const settings = ["settings.json", "copilot settings"];
   return [
-    file(
-      join(repo.root, ".github", "hooks", "review-gate.json"),
-      "whole",
-      "Copilot's hooks",
-      hooks,
-    ),
-    file(home && join(home, "hooks", "review-gate.json"), "whole", "Copilot's hooks", hooks),
+    file(join(repo.root, ".github", "hooks"), "hooks-folder", "Copilot's hooks", hooks),
+    file(home && join(home, "hooks"), "hooks-folder", "Copilot's user hooks", hooks),
     file(
       join(repo.root, ".github", "copilot", "settings.json"),
-      "whole",
+      "copilot-settings",
       "Copilot's settings",
       settings,
     ),
     file(
       join(repo.root, ".github", "copilot", "settings.local.json"),
-      "whole",
+      "copilot-settings",
       "Copilot's settings",
       ["settings.local.json", "copilot settings"],
     ),
-    file(home && join(home, "settings.json"), "whole", "Copilot's user settings", settings),
+    file(
+      home && join(home, "settings.json"),
+      "copilot-settings",
+      "Copilot's user settings",
+      settings,
+    ),
+    file(home && join(home, "config.json"), "copilot-config", "Copilot's trusted folders", [
+      "config.json",
+      "trustedfolders",
+      "trusted folders",
+      "trust the folder",
+      "trust this folder",
+    ]),
   ];
 }
 
@@ -397,9 +416,46 @@ async function statPrint(path: string): Promise<string> {
     : "-";
 }
 
+/** Most `*.json` files of a hooks folder whose stat the fast path reads (the digest reads all). */
+const MAX_FOLDER_FILES = 64;
+
+/**
+ * A hooks folder's stat: its own (a file added, removed or renamed) and each `*.json` file's (an
+ * edit in place changes only the file's), `;`-separated.
+ */
+async function folderPrint(path: string): Promise<string> {
+  const own = await statPrint(path);
+  if (own === "-") return own;
+  const names = (await jsonNames(path)).slice(0, MAX_FOLDER_FILES);
+  const prints = await Promise.all(names.map((name) => statPrint(join(path, name))));
+  return [own, ...names.map((name, i) => `${name}=${prints[i]}`)].join(";");
+}
+
+/** A guarded file's stat fingerprint ({@linkcode statPrint}; a hooks folder's {@linkcode folderPrint}). */
+function printOf(guarded: GuardedFile): Promise<string> {
+  return guarded.kind === "hooks-folder" ? folderPrint(guarded.path) : statPrint(guarded.path);
+}
+
+/** The `*.json` entries of a folder (any case of the extension), sorted; none when missing. */
+async function jsonNames(path: string): Promise<string[]> {
+  return ((await listing(path)) ?? []).filter((name) => name.toLowerCase().endsWith(".json"));
+}
+
+/** Digest of every `*.json` file of a hooks folder: its name and its text (`-` when no folder). */
+async function folderDigest(path: string): Promise<string> {
+  if ((await listing(path)) === null) return "-";
+  const parts: string[] = [];
+  for (const name of await jsonNames(path)) {
+    const text = await readRegularText(join(path, name)).catch(() => null);
+    parts.push(`${name}\0${text === null ? "-" : await sha256Hex(text)}`);
+  }
+  return await sha256Hex(parts.join("\0"));
+}
+
 /** The part of a file that matters for its kind, digested (`-` when missing or unreadable). */
 async function contentDigest(guarded: GuardedFile): Promise<string> {
   if (guarded.kind === "program") return await programDigest(guarded.path);
+  if (guarded.kind === "hooks-folder") return await folderDigest(guarded.path);
   if (guarded.kind === "listing") {
     const names = await listing(guarded.path);
     return names === null ? "-" : await sha256Hex(names.join("\0"));
@@ -413,6 +469,10 @@ async function contentDigest(guarded: GuardedFile): Promise<string> {
       return await sha256Hex(JSON.stringify(await qwenRelevant(text)));
     case "gemini-settings":
       return await sha256Hex(JSON.stringify(await geminiRelevant(text)));
+    case "copilot-settings":
+      return await sha256Hex(JSON.stringify(await copilotRelevant(text, "settings")));
+    case "copilot-config":
+      return await sha256Hex(JSON.stringify(await copilotRelevant(text, "config")));
     case "codex-config":
       return await sha256Hex(
         text.split("\n").filter((l) => /hooks|features|notify/.test(l)).join("\n"),
@@ -482,6 +542,25 @@ async function geminiRelevant(text: string): Promise<unknown> {
     folderTrust: guarded?.folderTrust,
     redaction: guarded?.environmentVariableRedaction,
   };
+}
+
+/**
+ * The keys of a Copilot settings or config file that decide whether hooks run (Copilot itself
+ * writes others: the model, `firstLaunchAt`, `recentModelIds`…): in the settings `hooks`,
+ * `disableAllHooks` and `disabledHooks`; in `config.json` `trustedFolders` (lib/install/copilot/status.ts
+ * has the verified facts; `hooks` and `disableAllHooks` there do nothing today, but are kept).
+ */
+async function copilotRelevant(text: string, file: "settings" | "config"): Promise<unknown> {
+  const { parse } = await import("jsonc-parser");
+  const value = parse(text, [], { allowTrailingComma: true }) ?? null;
+  if (typeof value !== "object" || value === null) return text;
+  const { hooks, disableAllHooks, disabledHooks, trustedFolders } = value as Record<
+    string,
+    unknown
+  >;
+  return file === "config"
+    ? { trustedFolders, hooks, disableAllHooks }
+    : { hooks, disableAllHooks, disabledHooks };
 }
 
 /**
@@ -597,7 +676,7 @@ export async function fingerprintFiles(
   files: readonly GuardedFile[],
 ): Promise<Record<string, string>> {
   const prints = await Promise.all(
-    files.map(async (f) => `${await statPrint(f.path)}|${await contentDigest(f)}`),
+    files.map(async (f) => `${await printOf(f)}|${await contentDigest(f)}`),
   );
   return Object.fromEntries(files.map((f, i) => [f.path, prints[i]]));
 }
@@ -621,7 +700,7 @@ export async function changedFiles(
     const before = recorded.files[f.path];
     if (before === undefined) continue; // not known at the turn's start
     const [beforeStat, beforeDigest] = before.split("|");
-    if ((await statPrint(f.path)) === beforeStat) continue;
+    if ((await printOf(f)) === beforeStat) continue;
     if (f.kind === "git-config") {
       if (configMoved !== undefined) continue; // one finding for git config, whichever file
       configMoved = (await hooksDirOf(runner, repo)) !== recorded.hooksDir ||

@@ -68,3 +68,37 @@ Deno.test("guardedFiles() guards the provider programs a review would start", as
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("guardedFiles() guards Copilot's hooks folders, config.json and the program our hooks file names", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const home = join(dir, "copilot");
+    await Deno.mkdir(join(home, "hooks"), { recursive: true });
+    const program = join(dir, "review-gate");
+    await Deno.writeTextFile(program, "#!/bin/sh\n");
+    await Deno.writeTextFile(
+      join(home, "hooks", "review-gate.json"),
+      JSON.stringify({
+        version: 1,
+        hooks: {
+          Stop: [{
+            hooks: [{ command: `'${program}' hook copilot-stop # managed-by: review-gate` }],
+          }],
+        },
+      }),
+    );
+    const files = guardedFiles(REPO, { COPILOT_HOME: home }, null);
+    const kind = (path: string) => files.find((f) => f.path === path)?.kind;
+    assert.equal(kind(join(home, "hooks")), "hooks-folder");
+    assert.equal(kind("/r/.github/hooks"), "hooks-folder");
+    assert.equal(kind(join(home, "config.json")), "copilot-config");
+    assert.equal(kind(join(home, "settings.json")), "copilot-settings");
+    assert.equal(kind("/r/.github/copilot/settings.local.json"), "copilot-settings");
+    assert.equal(
+      files.find((f) => f.path === program)?.what,
+      "the review-gate program the hooks run",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
