@@ -236,18 +236,31 @@ async function checkCodexGuard(env: Record<string, string | undefined>): Promise
   };
 }
 
+/** The agents review-gate has no guard for, by the name `install` takes, and how people call them. */
+const UNGUARDED_AGENTS = {
+  copilot: "the GitHub Copilot CLI",
+  qwen: "Qwen Code",
+  gemini: "Gemini CLI",
+} as const;
+
 /**
- * The GitHub Copilot CLI has no guard of review-gate's: `install --copilot --guard` writes nothing
- * for it (README "Guard"), and this says what that leaves open.
+ * An agent with no guard of review-gate's: `install --<agent> --guard` writes nothing for it
+ * (README "Guard"), and this says what that leaves open.
+ *
+ * @param agent `copilot`, `qwen` or `gemini`
  */
-function checkCopilotGuard(env: Record<string, string | undefined>): DoctorCheck {
+function checkNoGuard(
+  agent: keyof typeof UNGUARDED_AGENTS,
+  env: Record<string, string | undefined>,
+): DoctorCheck {
   const dir = userStateDir(env) ?? "the per-user state folder";
   return {
-    area: "state protection (copilot)",
+    area: `state protection (${agent})`,
     ok: false,
     optional: true,
-    detail:
-      `none: review-gate has no guard for the GitHub Copilot CLI (--guard writes nothing for it): nothing refuses its shell's gate escapes (git push --no-verify, REVIEW_GATE=0), and its commands can read the key in ${dir} and forge the state; the Stop gate's own findings on changed config, hooks and settings remain`,
+    detail: `none: review-gate has no guard for ${
+      UNGUARDED_AGENTS[agent]
+    } (--guard writes nothing for it): nothing refuses its shell's gate escapes (git push --no-verify, REVIEW_GATE=0), and its commands can read the key in ${dir} and forge the state; the Stop gate's own findings on changed config, hooks and settings remain`,
   };
 }
 
@@ -293,7 +306,7 @@ async function checkCopilot(
       ok: status.runs && !timeout,
       detail: timeout ?? status.detail,
     };
-  }).concat(checkCopilotGuard(deps.env));
+  }).concat(checkNoGuard("copilot", deps.env));
 }
 
 /**
@@ -319,7 +332,7 @@ async function checkQwen(
       ok: status.runs && !timeout,
       detail: timeout ?? status.detail,
     };
-  });
+  }).concat(checkNoGuard("qwen", deps.env));
 }
 
 /**
@@ -347,7 +360,7 @@ async function checkGemini(
       ok: status.runs && !timeout,
       detail: timeout ?? status.detail,
     };
-  });
+  }).concat(checkNoGuard("gemini", deps.env));
 }
 
 /**
@@ -461,7 +474,9 @@ export async function guardChecks(
   const checks: DoctorCheck[] = [];
   if (targets.includes("claude")) checks.push(await checkClaudeGuard(deps, repo));
   if (targets.includes("codex")) checks.push(await checkCodexGuard(deps.env));
-  if (targets.includes("copilot")) checks.push(checkCopilotGuard(deps.env));
+  for (const agent of ["copilot", "qwen", "gemini"] as const) {
+    if (targets.includes(agent)) checks.push(checkNoGuard(agent, deps.env));
+  }
   return checks;
 }
 

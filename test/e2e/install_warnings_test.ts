@@ -11,7 +11,11 @@ import { join } from "node:path";
 import { FAKE_BIN, makeSandbox, runCli } from "./_cli.ts";
 
 Deno.test("install warns about an invalid config, a missing or non-executable provider and no credentials, with the fix", async () => {
-  const sandbox = await makeSandbox({ "a.txt": "a\n" });
+  // a named provider: with "auto" another provider's fake would be chosen in its place
+  const sandbox = await makeSandbox({
+    "a.txt": "a\n",
+    ".review-gate.json": '{"provider": "claude"}\n',
+  });
   try {
     const missing = join(sandbox.dir, "no-such-claude");
     const gone = await runCli(sandbox, ["install", "--git"], {
@@ -20,7 +24,7 @@ Deno.test("install warns about an invalid config, a missing or non-executable pr
     assert.equal(gone.code, 0, gone.stderr);
     assert.match(
       gone.stderr,
-      /review-gate: warning: provider claude: not found \(".*no-such-claude"\): install with "npm i -g @anthropic-ai\/claude-code" or set REVIEW_GATE_CLAUDE_BIN/,
+      /review-gate: warning: provider claude: not found \(".*no-such-claude" from REVIEW_GATE_CLAUDE_BIN\): fix the path, or unset REVIEW_GATE_CLAUDE_BIN and install with "npm i -g @anthropic-ai\/claude-code"/,
     );
 
     const script = join(sandbox.dir, "claude");
@@ -96,5 +100,27 @@ Deno.test("install --copilot --guard says there is no Copilot guard, and what th
     assert.match(doctor.stdout, /state protection \(copilot\): none: .*git push --no-verify/);
   } finally {
     await sandbox.cleanup();
+  }
+});
+
+Deno.test("install --qwen|--gemini --guard says there is no guard for it either", async () => {
+  for (const [agent, name] of [["qwen", "Qwen Code"], ["gemini", "Gemini CLI"]]) {
+    const sandbox = await makeSandbox({ "a.txt": "a\n" });
+    try {
+      const env = { REVIEW_GATE_CLAUDE_BIN: join(FAKE_BIN, "claude") };
+      const result = await runCli(sandbox, ["install", `--${agent}`, "--guard"], { env });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(
+        result.stdout,
+        new RegExp(
+          `^guard: state protection \\(${agent}\\): none: review-gate has no guard for ${name}`,
+          "m",
+        ),
+      );
+      const doctor = await runCli(sandbox, ["doctor"], { env });
+      assert.match(doctor.stdout, new RegExp(`state protection \\(${agent}\\): none: `));
+    } finally {
+      await sandbox.cleanup();
+    }
   }
 });
