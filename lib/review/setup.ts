@@ -118,7 +118,8 @@ export async function setUp(
     council,
     kindInputHash: inputIdentity === undefined ? undefined : await sha256Hex(inputIdentity),
     policy: kind.policy(config),
-    identity: await verdictIdentity(config, {
+    // a council's config may still say "auto": the identity names the provider that leads it
+    identity: await verdictIdentity({ ...config, provider: provider.name }, {
       kind: options.kind,
       focus: options.focus,
       definition: kind,
