@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   listShardFiles,
+  MAX_LISTED_ENTRIES,
   MAX_SHARD_FILE_BYTES,
   MAX_SHARD_FILES,
   MAX_SHARD_TOTAL_BYTES,
@@ -92,7 +93,8 @@ Deno.test("a shard no split has (4 of 3) is tampered, named with the shard it sa
 Deno.test("a file that is not a shard result is named with why, never used", async () => {
   await inTemp(async (dir) => {
     const cases: [string, string | null, RegExp][] = [
-      ["not.json", "{ not json", /^not JSON/],
+      ["not.json", "{ not json", /^not JSON \(it does not parse at character 2\)$/],
+      ["late.json", '{"a": 1, "b": ghp_SECRET}', /^not JSON$/],
       ["other.json", JSON.stringify({ version: 1 }), /^not a shard result \(/],
       ["extra.json", JSON.stringify({ ...result(), digest: HEX, extra: 1 }), /unknown key "extra"/],
       ["missing.json", null, /^cannot be read/],
@@ -102,6 +104,7 @@ Deno.test("a file that is not a shard result is named with why, never used", asy
       const read = await readShardFile(join(dir, name), name);
       assert.equal(read.result, undefined, name);
       assert.match(read.problem ?? "", why, name);
+      assert.doesNotMatch(read.problem ?? "", /SECRET|not json/, "nothing of the file is echoed");
     }
     await Deno.mkdir(join(dir, "folder.json"));
     assert.match(
@@ -214,5 +217,95 @@ Deno.test("merge's folder: a FIFO, a dangling link or a folder too deep is named
       (await listShardFiles(["shards/pipe.json"], dir)).files,
     );
     assert.match(given[0].problem ?? "", /^cannot be read: not a regular file/);
+  });
+});
+
+/** A folder this process cannot list, or `null` when it can list anything (root, no /proc). */
+async function unreadableFolder(dir: string): Promise<string | null> {
+  const locked = join(dir, "locked");
+  await Deno.mkdir(locked);
+  await Deno.chmod(locked, 0o000);
+  const lists = (path: string) => Array.fromAsync(Deno.readDir(path)).then(() => true, () => false);
+  if (!await lists(locked)) return locked;
+  await Deno.chmod(locked, 0o755);
+  // root lists a mode-000 folder; a sandbox still refuses it another process's fd folder (Linux)
+  if (await Deno.stat("/proc/1/fdinfo").then(() => true, () => false)) {
+    if (!await lists("/proc/1/fdinfo")) return "/proc/1/fdinfo";
+  }
+  return null;
+}
+
+Deno.test("merge's folder: one that cannot be read is named and skipped, the rest listed", async () => {
+  await inTemp(async (dir) => {
+    await Deno.mkdir(join(dir, "shards"));
+    await Deno.writeTextFile(join(dir, "shards", "ok.json"), "{}");
+    const locked = await unreadableFolder(join(dir, "shards"));
+    if (locked === null) {
+      console.warn("skipped: this process can list every folder");
+      return;
+    }
+    const given = locked.startsWith(dir) ? ["shards"] : ["shards", locked];
+    const { files, notes, refused } = await listShardFiles(given, dir);
+    await Deno.chmod(join(dir, "shards", "locked"), 0o755);
+    assert.equal(refused, undefined);
+    assert.deepEqual(files.map((f) => f.file), ["shards/ok.json"]);
+    const named = locked.startsWith(dir) ? "shards/locked" : locked;
+    assert.equal(notes.length, 1, notes.join("\n"));
+    assert.match(
+      notes[0],
+      new RegExp(`^${named}: a folder that cannot be read \\(.+\\); not searched$`),
+    );
+  });
+});
+
+Deno.test("merge's folder: no link into a folder is followed, a link to a file outside is not read", async () => {
+  await inTemp(async (dir) => {
+    const shards = join(dir, "shards");
+    await Deno.mkdir(join(shards, "sub"), { recursive: true });
+    await Deno.writeTextFile(join(shards, "sub", "one.json"), "{}");
+    // thirty links to the folder itself, one to its parent: each would list it all again
+    for (let i = 0; i < 30; i++) await Deno.symlink(".", join(shards, `l${i}`));
+    await Deno.symlink("..", join(shards, "sub", "up"));
+    await Deno.writeTextFile(join(dir, "secret.txt"), "token=ghp_SECRET\n");
+    await Deno.symlink(join(dir, "secret.txt"), join(shards, "secret.json"));
+    await Deno.symlink("sub/one.json", join(shards, "again.json"));
+    const { files, notes } = await listShardFiles(["shards", "shards/sub"], dir);
+    assert.deepEqual(files.map((f) => f.file), ["shards/again.json", "shards/sub/one.json"]);
+    assert.equal(files[0].path, await Deno.realPath(join(shards, "sub", "one.json")));
+    assert.equal(notes.filter((n) => /: a link to a folder; not searched/.test(n)).length, 31);
+    assert.ok(
+      notes.includes("shards/secret.json: a link to a file outside the folder given; not read"),
+    );
+    assert.equal(notes.length, 32, "the folder given twice is listed once");
+    assert.doesNotMatch(notes.join("\n"), /SECRET/);
+  });
+});
+
+Deno.test("merge's folder: notes and entries are bounded", async () => {
+  await inTemp(async (dir) => {
+    await Deno.mkdir(join(dir, "junk"));
+    for (let i = 0; i < 100; i++) {
+      await Deno.symlink(
+        join(dir, "nowhere"),
+        join(dir, "junk", `gone-${String(i).padStart(3, "0")}`),
+      );
+    }
+    const { notes, refused } = await listShardFiles(["junk"], dir);
+    assert.equal(refused, undefined);
+    assert.equal(notes.length, 65);
+    assert.equal(notes.at(-1), "and 36 more entries not read (not named)");
+    await Deno.mkdir(join(dir, "big"));
+    await Promise.all(
+      Array.from(
+        { length: MAX_LISTED_ENTRIES + 1 },
+        (_, i) => Deno.writeTextFile(join(dir, "big", `${i}.txt`), ""),
+      ),
+    );
+    const big = await listShardFiles(["big"], dir);
+    assert.deepEqual(big.files, []);
+    assert.match(
+      big.refused ?? "",
+      /^more than 8192 folder entries were found, more than merge reads: none was read/,
+    );
   });
 });
