@@ -280,3 +280,68 @@ Deno.test("merge with a shard missing: every format says NOT or partially review
     assert.equal(overall.severity, "ERROR", "it blocks");
   });
 });
+
+const FINDS_NOTHING =
+  new URL("../../fixtures/fake/scenarios/finds_nothing.json", import.meta.url).pathname;
+
+Deno.test("merge of two complete sets (an older approving split into 4, the current blocking one into 3): the findings of both stand", async () => {
+  await withShards(async (sb, env) => {
+    // an output path the change holds as a link out of the repository: the file replaces the link
+    const victim = join(sb.dir, "victim.txt");
+    await Deno.writeTextFile(victim, "mine\n");
+    const older = join(sb.dir, "mix", "older");
+    const current = join(sb.dir, "mix", "current");
+    await Deno.mkdir(current, { recursive: true });
+    await Deno.symlink(victim, join(current, "shard-1.json"));
+    await shards(sb, env, older, 4, { scenario: FINDS_NOTHING, args: ["--no-cache"] });
+    await shards(sb, env, current, 3, { args: ["--no-cache"] });
+    assert.equal(
+      await Deno.readTextFile(victim),
+      "mine\n",
+      "--shard-output never writes a link's target",
+    );
+    assert.equal((await Deno.lstat(join(current, "shard-1.json"))).isSymlink, false);
+    const approving = await merge(sb, env, [older, "--format", "json", "--output", "old.json"]);
+    assert.equal(approving.code, 0, `the older set alone approves: ${approving.stderr}`);
+    const blocking = await merge(sb, env, [current, "--format", "json", "--output", "new.json"]);
+    assert.equal(blocking.code, 1, blocking.stderr);
+    const alone = await jsonOf(sb, "new.json");
+    assert.ok(alone.answer!.findings.length > 0);
+
+    await Deno.symlink(victim, join(sb.workspace, "review.md"));
+    const both = await merge(sb, env, [
+      join(sb.dir, "mix"),
+      "--format",
+      "json",
+      "--output",
+      "both.json",
+      "--format",
+      "markdown",
+      "--output",
+      "review.md",
+    ]);
+    assert.equal(both.code, 1, `never less strict than the blocking set: ${both.stderr}`);
+    const merged = await jsonOf(sb, "both.json");
+    assert.equal(merged.status, "needs-attention");
+    assert.equal(merged.coverage.status, "complete");
+    assert.deepEqual(
+      merged.answer!.findings.map((f) => [f.file, f.line_start]),
+      alone.answer!.findings.map((f) => [f.file, f.line_start]),
+      "every finding of the blocking set, once",
+    );
+    assert.match(
+      both.stderr,
+      /review-gate merge: 2 complete sets of shard results of this change and plan \(split into 3 and 4 shards\)/,
+    );
+    assert.doesNotMatch(both.stderr, /foreign — of a split into/);
+    assert.equal(
+      await Deno.readTextFile(victim),
+      "mine\n",
+      "--output never writes a link's target",
+    );
+    assert.match(
+      await Deno.readTextFile(join(sb.workspace, "review.md")),
+      /^# Review: needs-attention/,
+    );
+  });
+});
