@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { providerMetas } from "../../lib/providers/registry.ts";
 import { runCli } from "../e2e/_cli.ts";
-import type { CiSandbox } from "./_ci.ts";
+import { type CiSandbox, githubEnv } from "./_ci.ts";
 import {
   copyDir,
   editJson,
@@ -344,4 +344,43 @@ Deno.test("merge of two complete sets (an older approving split into 4, the curr
       /^# Review: needs-attention/,
     );
   });
+});
+
+Deno.test("merge with a binary file in the change and a shard missing: every format names the shard, not 'none could be shown'", async () => {
+  await withShards(async (sb, env) => {
+    const dir = join(sb.dir, "missing");
+    await shards(sb, env, dir, 3, { only: [1, 3] });
+    const why = /shard 2 of 3 \(parts? [\d, and]+ of \d+\): no result found \(missing\)/;
+    const merged = await merge(sb, env, [dir, ...formatArgs(), "--format", "terminal"]);
+    assert.equal(merged.code, 3, merged.stderr);
+    await assertEveryFormat(sb, env, { status: "not-reviewed", headline: "NOT reviewed", why });
+    assert.match(merged.stdout, /NOT reviewed — .*shard 2 of 3/);
+    for (const file of ["review.md", "r.sarif", "annotations.txt", "r.rdjson"]) {
+      const text = await Deno.readTextFile(join(sb.workspace, file));
+      assert.doesNotMatch(text, /none of this change could be shown/, file);
+      assert.match(text, /shard 2 of 3/, file);
+    }
+    // --on-partial block: what is not shown at all is the binary file alone, counted as listed
+    const block = await merge(sb, env, [dir, ...formatArgs(), "--on-partial", "block"]);
+    assert.equal(block.code, 1, block.stderr);
+    const markdown = await Deno.readTextFile(join(sb.workspace, "review.md"));
+    assert.match(markdown, /not shown at all: 1 binary file \("z\.bin"\)/);
+    // an unsharded ci of a fork's pull request: its own reason, not "none could be shown"
+    const fork = await runCli(sb, [
+      "ci",
+      "--format",
+      "github",
+      "--format",
+      "markdown",
+      "--output",
+      "fork.md",
+    ], {
+      cwd: sb.workspace,
+      scenario: FIRST_LINE,
+      env: await githubEnv(sb, { fork: true }),
+    });
+    assert.equal(fork.code, 3, fork.stderr);
+    assert.match(fork.stdout, /NOT reviewed: this pull request #1 comes from a fork/);
+    assert.match(await Deno.readTextFile(join(sb.workspace, "fork.md")), /comes from a fork/);
+  }, { "z.bin": "\u0000\u0001binary\u0000\n" });
 });
