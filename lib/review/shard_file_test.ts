@@ -90,6 +90,31 @@ Deno.test("a shard no split has (4 of 3) is tampered, named with the shard it sa
   });
 });
 
+Deno.test("a cost or token count past any review's (1e308) is not a shard result: sums stay finite", async () => {
+  await inTemp(async (dir) => {
+    const huge = [
+      (r: Omit<ShardResult, "digest">) => (r.results[0].costUsd = 1e308),
+      (r: Omit<ShardResult, "digest">) => (r.results[0].usage = { inputTokens: 1e308 }),
+      (r: Omit<ShardResult, "digest">) => (r.costUsd = 1e7),
+      (r: Omit<ShardResult, "digest">) => (r.coverage.reviewedLines = 1e308),
+    ];
+    for (const [i, edit] of huge.entries()) {
+      const value = result();
+      edit(value);
+      const path = join(dir, `huge-${i}.json`);
+      await Deno.writeTextFile(path, await shardResultText(value));
+      const read = await readShardFile(path, `huge-${i}.json`);
+      assert.equal(read.result, undefined, `huge-${i}`);
+      assert.match(read.problem ?? "", /^not a shard result \(.*must be <= /, `huge-${i}`);
+    }
+    const real = result();
+    real.results[0].costUsd = 12.5;
+    real.results[0].usage = { inputTokens: 2_000_000, outputTokens: 40_000 };
+    await Deno.writeTextFile(join(dir, "real.json"), await shardResultText(real));
+    assert.equal((await readShardFile(join(dir, "real.json"), "real.json")).problem, undefined);
+  });
+});
+
 Deno.test("a file that is not a shard result is named with why, never used", async () => {
   await inTemp(async (dir) => {
     const cases: [string, string | null, RegExp][] = [
