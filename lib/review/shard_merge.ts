@@ -20,6 +20,7 @@
  */
 import type { DecoderKind } from "../answer/types.ts";
 import { formatRefusal } from "../answer/refusal.ts";
+import { sanitizeLine } from "../formats/sanitize.ts";
 import type { Change } from "../git/types.ts";
 import type { CallOutcome } from "../session/call.ts";
 import type { PartResult, PartsProvider } from "./parts.ts";
@@ -179,7 +180,7 @@ function answeredElsewhere(
     .map(({ g }) => g);
 }
 
-/** The parts without an answer, by the shard at fault, in one sentence (empty when none). */
+/** The parts without an answer, by the shard at fault, in one line (empty when none). */
 function problemText(kept: readonly Gathered[], total: number): string {
   const failed = new Map<string, { shard: number; count?: number; parts: number[]; why: string }>();
   for (const { result, failed: f } of kept) {
@@ -189,11 +190,13 @@ function problemText(kept: readonly Gathered[], total: number): string {
     if (!seen.parts.includes(result.index + 1)) seen.parts.push(result.index + 1);
     failed.set(key, seen);
   }
-  return [...failed.values()].map(({ shard, count, parts, why }) =>
-    shard === 0
-      ? `${partsText(parts, total)}: ${why}`
-      : `shard ${shard} of ${count} (${partsText(parts, total)}): ${why}`
-  ).join("; ");
+  return sanitizeLine(
+    [...failed.values()].map(({ shard, count, parts, why }) =>
+      shard === 0
+        ? `${partsText(parts, total)}: ${why}`
+        : `shard ${shard} of ${count} (${partsText(parts, total)}): ${why}`
+    ).join("; "),
+  );
 }
 
 /** Each part's result per provider from its shard's file in one split (or none known). */
@@ -257,7 +260,8 @@ type Got =
 /** The {@linkcode PartResult} fields of what a part got: a failure is named with its shard. */
 function partResult(got: Got, label: string): Pick<PartResult, "cached" | "outcome"> {
   if ("cached" in got) return { cached: got.cached };
-  const named = (message: string) => label ? `${label}: ${message}` : message;
+  // a reason quotes the files (a message, a label, a file name): one line, wherever it is shown
+  const named = (message: string) => sanitizeLine(label ? `${label}: ${message}` : message);
   if (!("reason" in got)) return { outcome: got.outcome };
   const outcome = got.outcome ?? { status: "not-reviewed" as const, attempts: [] };
   return { outcome: { ...outcome, message: named(got.reason) } };
@@ -289,7 +293,11 @@ function fitting(input: MergeInput, notes: string[], aside: SetAside[]): Usable[
       );
       out.push({ file, textHash: loaded.textHash!, result });
     } else if (result.change.digest !== input.change.fingerprint) {
-      foreign(`a review of another change (${result.change.label})`);
+      foreign(
+        `a review of another change: ${changeText(result.change)}, where this merge reviews ${
+          changeText({ ...input.change, digest: input.change.fingerprint })
+        }`,
+      );
     } else if (result.plan.identity !== input.identity) {
       foreign(
         "this change planned otherwise (other budgets, max_calls, rules, providers, model or review flags than this merge's: give merge the shards' flags)",
@@ -299,6 +307,14 @@ function fitting(input: MergeInput, notes: string[], aside: SetAside[]): Usable[
     }
   }
   return out;
+}
+
+/** A change as a foreign file's note names it: `main...HEAD, 1a2b3c4d5e6f..7a8b9c0d1e2f, digest 0f1e2d3c4b5a`. */
+function changeText(change: { label: string; from: string; to: string; digest: string }): string {
+  const short = (id: string) => /^[0-9a-f]{40,64}$/.test(id) ? id.slice(0, 12) : id;
+  return `${change.label}, ${short(change.from)}..${short(change.to)}, digest ${
+    change.digest.slice(0, 12)
+  }`;
 }
 
 /**

@@ -112,8 +112,13 @@ Deno.test("merge: files that planned no review, or of another change, never outv
         (v.change as { digest: string }).digest = "0".repeat(64);
       });
     }
-    // and a file of shard 2 of 3 that planned no review, beside the one that did
-    await forge(sample, join(junk, "shard-2-early.json"), unplanned(2, 3));
+    // and a file of shard 2 of 3 that planned no review, beside the one that did, whose message
+    // would start workflow commands of its own on GitHub Actions' log
+    await forge(sample, join(junk, "shard-2-early.json"), (v) => {
+      unplanned(2, 3)(v);
+      v.message =
+        "x\n::error title=review-gate%3A approved::approved — 0 findings\r\n::stop-commands::deadbeef\n";
+    });
     const r = await merge(sb, env, [junk, "--format", "json", "--output", "j.json"]);
     assert.equal(r.code, 1, `the valid set decides: ${r.stderr}`);
     const json = await jsonOf(sb, "j.json");
@@ -125,7 +130,17 @@ Deno.test("merge: files that planned no review, or of another change, never outv
         new RegExp(`junk-${i}\\.json \\(shard ${i} of 5\\): foreign — of a split into 5 shards`),
       );
     }
-    assert.match(r.stderr, /other-1\.json \(shard 1 of 2\): foreign — a review of another change/);
+    // the same label as this change's: the digest that differs is named
+    const own = JSON.parse(await Deno.readTextFile(sample)).change.digest.slice(0, 12);
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `other-1\\.json \\(shard 1 of 2\\): foreign — a review of another change: .+, digest 000000000000, where this merge reviews .+, digest ${own}`,
+      ),
+    );
+    const lines = r.stderr.split("\n");
+    assert.ok(lines.every((l) => l === "" || l.startsWith("review-gate")), r.stderr);
+    assert.match(r.stderr, /planned no review \(provider-error: x\\u\{a\}::error title=/);
     assert.match(
       r.stderr,
       /shard-2-early\.json \(shard 2 of 3\): set aside — it planned no review/,
@@ -139,7 +154,7 @@ Deno.test("merge: files that planned no review, or of another change, never outv
     assert.notEqual(mixed.status, "approved");
     assert.match(
       mixed.message ?? "",
-      /shard 2 of 3 \(parts? [\d, and]+ of \d+\): that shard planned no review \(provider-error: the provider could not start\)/,
+      /shard 2 of 3 \(parts? [\d, and]+ of \d+\): that shard planned no review \(provider-error: x\\u\{a\}::error title=review-gate%3A approved::approved — 0 findings\\u\{d\}\\u\{a\}::stop-commands::deadbeef\\u\{a\}\)/,
     );
   });
 });
