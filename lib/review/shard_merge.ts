@@ -91,9 +91,9 @@ interface Gathered {
 
 /**
  * Gather the parts' answers of the plan from the shard result files. When the files hold more than
- * one complete set of this change and plan (an older split into 4 beside the current one into 3),
- * every such set counts: each part gets the answers of every set (the kind's merge deduplicates
- * their findings, so no set's finding is dropped), and a part fails only when no set answered it.
+ * one set of this change and plan (an older split into 4 beside the current one into 3), every set
+ * counts: each part gets the answers of every set (the kind's merge deduplicates their findings,
+ * so no set's finding is dropped), and a part fails only when no set answered it.
  *
  * @param input the change and its plan, the providers, the plan identity, the files read, and the
  *   decoder
@@ -126,10 +126,11 @@ export async function partsFromShards(input: MergeInput): Promise<FromShards> {
     }
   }
   if (splits.length > 1) {
+    const complete = splits.filter((x) => x.usable.size === x.count).length;
     notes.push(
-      `${splits.length} complete sets of shard results of this change and plan (split into ${
+      `${splits.length} sets of shard results of this change and plan (split into ${
         counts.join(" and ")
-      } shards): the answers of every one count, so no finding of any is dropped`,
+      } shards, ${complete} complete): the answers of every one count, so no finding of any is dropped; a part is not reviewed only when none answered it`,
     );
   }
   const problem = problemText(kept, total);
@@ -319,30 +320,26 @@ function changeText(change: { label: string; from: string; to: string; digest: s
 
 /**
  * How many shards the review was split into, decided by the files of this plan alone (a file that
- * planned no review, or of another change or plan, has no say): every split each of whose shards
- * gave such a file (more than one complete set: all of them, in shard-count order); else the split
- * most of whose shards did, then the fewer shards. Only when no file planned a review do those that
- * did not decide (every part then fails anyway). The files of another split are noted and set
- * aside as foreign. Empty when no file fits.
+ * planned no review, or of another change or plan, has no say): every split some shard of which
+ * gave such a file, in shard-count order — an older split beside the current one counts too, so
+ * no valid answer of this plan is dropped. Only when no file planned a review do those that did
+ * not decide: the split most of whose shards gave one, then the fewer shards (every part then
+ * fails anyway). The files of another split are noted and set aside as foreign. Empty when no file
+ * fits.
  */
 function shardCounts(fits: Usable[], notes: string[], aside: SetAside[]): number[] {
   const planned = fits.filter((f) => f.result.plan);
-  const present = new Map<number, Set<number>>(); // count → the shards of it that gave a file
-  for (const f of planned.length > 0 ? planned : fits) {
-    const { index, count } = f.result.shard;
-    present.set(count, (present.get(count) ?? new Set()).add(index));
+  let counts: number[];
+  if (planned.length > 0) {
+    counts = [...new Set(planned.map((f) => f.result.shard.count))].sort((a, b) => a - b);
+  } else {
+    const present = new Map<number, Set<number>>(); // count → the shards of it that gave a file
+    for (const { result: { shard } } of fits) {
+      present.set(shard.count, (present.get(shard.count) ?? new Set()).add(shard.index));
+    }
+    const ranked = [...present].sort(([a, x], [b, y]) => y.size - x.size || a - b);
+    counts = ranked.slice(0, 1).map(([count]) => count);
   }
-  const ranked = [...present].map(([count, shards]) => ({
-    count,
-    given: shards.size,
-    complete: shards.size === count,
-  })).sort((a, b) =>
-    Number(b.complete) - Number(a.complete) || b.given - a.given || a.count - b.count
-  );
-  const complete = planned.length > 0
-    ? ranked.filter((r) => r.complete).map((r) => r.count).sort((a, b) => a - b)
-    : [];
-  const counts = complete.length > 0 ? complete : ranked.slice(0, 1).map((r) => r.count);
   const into = counts.join(" and ");
   for (const f of fits) {
     if (counts.includes(f.result.shard.count)) continue;

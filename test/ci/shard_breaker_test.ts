@@ -299,7 +299,7 @@ Deno.test("merge with a shard missing: every format says NOT or partially review
 const FINDS_NOTHING =
   new URL("../../fixtures/fake/scenarios/finds_nothing.json", import.meta.url).pathname;
 
-Deno.test("merge of two complete sets (an older approving split into 4, the current blocking one into 3): the findings of both stand", async () => {
+Deno.test("merge of two sets (an older approving split into 4, the current blocking one into 3): the findings of both stand", async () => {
   await withShards(async (sb, env) => {
     // an output path the change holds as a link out of the repository: the file replaces the link
     const victim = join(sb.dir, "victim.txt");
@@ -346,7 +346,7 @@ Deno.test("merge of two complete sets (an older approving split into 4, the curr
     );
     assert.match(
       both.stderr,
-      /review-gate merge: 2 complete sets of shard results of this change and plan \(split into 3 and 4 shards\)/,
+      /review-gate merge: 2 sets of shard results of this change and plan \(split into 3 and 4 shards, 2 complete\)/,
     );
     assert.doesNotMatch(both.stderr, /foreign — of a split into/);
     assert.equal(
@@ -358,6 +358,21 @@ Deno.test("merge of two complete sets (an older approving split into 4, the curr
       await Deno.readTextFile(join(sb.workspace, "review.md")),
       /^# Review: needs-attention/,
     );
+    // the current set with a shard missing beside the complete older one: the current shards'
+    // findings still stand, and the older set's answers cover the missing shard's parts
+    await Deno.remove(join(current, "shard-2.json"));
+    const partly = await merge(sb, env, [
+      join(sb.dir, "mix"),
+      "--format",
+      "json",
+      "--output",
+      "p.json",
+    ]);
+    assert.equal(partly.code, 1, partly.stderr);
+    const p = await jsonOf(sb, "p.json");
+    assert.equal(p.coverage.status, "complete");
+    assert.ok(p.answer!.findings.length > 0, "the current shards' findings");
+    assert.match(partly.stderr, /\(split into 3 and 4 shards, 1 complete\)/);
   });
 });
 
