@@ -2,7 +2,13 @@
  * Atomic file writes, shared by the store, the installers and `gate enable|disable`: the data goes
  * to a temp file beside the target (same directory, so the rename stays on one file system), gets
  * its mode, and is renamed over the target — a reader sees the old content or the new, never a
- * half-written file. A symlink is followed: its target is written in place and the link is kept.
+ * half-written file. A symlink at the path is followed by default — its target is written and the
+ * link kept — because the files written so are the user's own (a dotfiles manager links
+ * `~/.claude/settings.json` or a hook into a repository of its own: replacing the link would
+ * silently cut it loose) or review-gate's state. A file whose path the change under review may
+ * control — a `--output` file inside the repository, a shard's result — is written with
+ * `replaceSymlink`: a link there is replaced by the file itself, its target never touched (a pull
+ * request committing `review.md -> ~/.bashrc` must not make CI overwrite `~/.bashrc`).
  * An existing target keeps its permission bits (unless a mode is forced); a new file gets the
  * given mode. No write ever leaves a world-writable file. Temp names start with "." and end in
  * ".tmp" so directory readers can skip them.
@@ -17,6 +23,11 @@ export interface AtomicWriteOptions {
   newFileMode?: number;
   /** Permission bits to set whether or not the target exists (the installers' planned mode). */
   mode?: number;
+  /**
+   * A symlink at the path is replaced by the file (renamed onto the link's own path, so its target
+   * is neither written nor read), which then gets `newFileMode`; default: the link is followed.
+   */
+  replaceSymlink?: boolean;
 }
 
 /** What a file is written from: text (UTF-8), bytes, or text in pieces, in order. */
@@ -31,13 +42,15 @@ export interface StagedFile {
 }
 
 /**
- * Write `data` to a temp file beside the file `path` names (a symlink's target), with the mode the
- * file will have, without renaming it yet. Rename with `Deno.rename(temp, target)`.
+ * Write `data` to a temp file beside the file `path` names (a symlink's target, unless
+ * `replaceSymlink`), with the mode the file will have, without renaming it yet. Rename with
+ * `Deno.rename(temp, target)`.
  *
  * @param path the final path, or a symlink to it (its directory must exist)
  * @param data text (UTF-8), bytes, or text in pieces (lib/base/json_pieces.ts), written one piece
  *   at a time so the whole text is never one buffer
- * @param options new-file mode (default 0o644) or a forced mode; the world-writable bit is dropped
+ * @param options new-file mode (default 0o644) or a forced mode (the world-writable bit is
+ *   dropped); whether a symlink at `path` is replaced rather than followed
  * @returns the temp and target paths
  * @throws {Deno.errors.NotFound} for a dangling symlink or a missing directory, and other
  *   file-system errors as they come; no temp file is left behind
@@ -47,8 +60,11 @@ export async function stageFile(
   data: FileData,
   options: AtomicWriteOptions = {},
 ): Promise<StagedFile> {
-  const target = (await lstatOrNull(path))?.isSymlink ? await Deno.realPath(path) : path;
-  const existing = options.mode === undefined ? await lstatOrNull(target) : null;
+  const link = (await lstatOrNull(path))?.isSymlink === true;
+  const target = link && !options.replaceSymlink ? await Deno.realPath(path) : path;
+  const existing = options.mode === undefined && !(link && options.replaceSymlink)
+    ? await lstatOrNull(target)
+    : null;
   const mode = options.mode ?? (existing?.mode ?? options.newFileMode ?? 0o644);
   const temp = await Deno.makeTempFile({
     dir: dirname(target),
@@ -70,9 +86,11 @@ export async function stageFile(
 /**
  * Write `data` to `path` atomically: {@linkcode stageFile}, then rename over the target.
  *
- * @param path the final path, or a symlink to it (kept; its target is written)
+ * @param path the final path, or a symlink to it (kept and its target written; replaced by the file
+ *   with `replaceSymlink`)
  * @param data text (UTF-8), bytes, or text in pieces ({@linkcode stageFile})
- * @param options new-file mode (default 0o644) or a forced mode; never world-writable
+ * @param options new-file mode (default 0o644) or a forced mode, never world-writable; whether a
+ *   symlink at `path` is replaced
  * @throws {Deno.errors.NotFound} for a dangling symlink or a missing directory, and other
  *   file-system errors as they come; no temp file is left behind
  */

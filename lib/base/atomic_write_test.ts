@@ -59,6 +59,29 @@ Deno.test("writeFileAtomic() writes a symlink's target in place and keeps the li
   });
 });
 
+Deno.test("writeFileAtomic() with replaceSymlink replaces a link by the file, its target untouched", async () => {
+  await withDir(async (dir) => {
+    const victim = join(dir, "victim.txt");
+    await Deno.writeTextFile(victim, "mine\n");
+    await Deno.chmod(victim, 0o600);
+    await Deno.mkdir(join(dir, "repo"));
+    const link = join(dir, "repo", "review.md");
+    await Deno.symlink(victim, link);
+    await writeFileAtomic(link, "# Review\n", { replaceSymlink: true });
+    assert.equal((await Deno.lstat(link)).isSymlink, false, "the link is gone");
+    assert.equal(await Deno.readTextFile(link), "# Review\n");
+    assert.equal(await modeOf(link), 0o644, "a new file's mode, not the target's");
+    assert.equal(await Deno.readTextFile(victim), "mine\n", "the target is never written");
+    // a dangling link is replaced too (nothing is created where it pointed)
+    const dangling = join(dir, "repo", "r.sarif");
+    await Deno.symlink(join(dir, "created.txt"), dangling);
+    await writeFileAtomic(dangling, "{}\n", { replaceSymlink: true });
+    assert.equal(await Deno.readTextFile(dangling), "{}\n");
+    assert.deepEqual(names(dir), ["repo", "victim.txt"]);
+    assert.deepEqual(names(join(dir, "repo")), ["r.sarif", "review.md"]);
+  });
+});
+
 Deno.test("writeFileAtomic() refuses a dangling symlink and leaves no temp file", async () => {
   await withDir(async (dir) => {
     await Deno.symlink("missing", join(dir, "link"));

@@ -12,7 +12,7 @@ import { UsageError } from "../base/errors.ts";
 import type { ConfigLayer } from "../config/config.ts";
 import { relative } from "../base/path.ts";
 import { policyOf } from "../kinds/review/policy.ts";
-import { sanitizeForTerminal } from "../formats/sanitize.ts";
+import { sanitizeForTerminal, sanitizeLine } from "../formats/sanitize.ts";
 import { type CiOutcome, runCi } from "../ci/run_ci.ts";
 import type { CliDeps } from "./deps.ts";
 import type { OutputFlags, OutputRequest } from "./outputs.ts";
@@ -72,7 +72,7 @@ export async function reviewRequest(
     { runner: deps.runner, env: deps.env, now: deps.now, signal: deps.signal },
   );
   for (const note of ci.notes) {
-    deps.stderr.write(sanitizeForTerminal(`review-gate ci: ${note}\n`));
+    deps.stderr.write(`review-gate ci: ${sanitizeLine(note)}\n`);
   }
   if (shard) {
     const { record } = ci.outcome;

@@ -22,11 +22,13 @@ Give it the files "review-gate ci --shard i/n --shard-output FILE" wrote, or a f
 (its *.json files, subfolders too: one per downloaded artifact), and the same review flags the
 shards had (--provider, --model, --max-calls, --base, --untrusted). It finds and plans the request
 itself, as ci does, and takes from each file only its parts' answers, each judged again by the
-decoder: a file of another change, plan or split (foreign), a second result of one shard that is
-not the same bytes (duplicate), a file that fails the schema or its digest (tampered), and a missing
-or failed shard leave their parts NOT reviewed, named with the shard. Files are untrusted: at most
-8 MiB each, 64 MiB and 512 files in all (more files: none is read, NOT reviewed). Asks no model, so
-it needs no provider or secrets.
+decoder: a file of another change or plan (foreign), a second result of one shard that is not
+the same bytes (duplicate), a file that fails the schema or its digest (tampered), and a missing
+or failed shard leave their parts NOT reviewed, named with the shard. Results of more than one
+split of this change and plan (an older run's beside this one's) all count: no finding is dropped.
+Files are untrusted: at most 8 MiB each, 64 MiB, 512 files and 8192 folder entries in all (more:
+none is read, NOT reviewed); no link in a folder is followed into a folder or out of it. Asks no
+model, so it needs no provider or secrets.
 
 Exit codes: as ci's — 0 nothing blocks (or not reviewed with --on-error allow), 1 blocking
 findings, 2 usage or config error, 3 not every part reviewed or could not run, 130 interrupted.`;

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { sanitizeForTerminal } from "../formats/sanitize.ts";
+import { sanitizeLine } from "../formats/sanitize.ts";
 import { runCi } from "../ci/run_ci.ts";
 import { listShardFiles, readShardFiles } from "../review/shard_file.ts";
 import { ciFlagLayer, type CiFlags, writeCiOutputs } from "./ci_action.ts";
@@ -47,8 +47,8 @@ export async function mergeShards(
     },
     { runner: deps.runner, env: deps.env, now: deps.now, signal: deps.signal },
   );
-  const say = (line: string) =>
-    deps.stderr.write(sanitizeForTerminal(`review-gate merge: ${line}\n`));
+  // every note is one line: a shard file's text must never start a line (a workflow command)
+  const say = (line: string) => deps.stderr.write(`review-gate merge: ${sanitizeLine(line)}\n`);
   for (const note of ci.notes) say(note);
   say(`${loaded.length} shard result file${loaded.length === 1 ? "" : "s"} read`);
   for (const note of [...listed.notes, ...ci.outcome.sharded?.notes ?? []]) say(note);

@@ -9,7 +9,7 @@
  * @module
  */
 import { ExitCode, UsageError } from "../base/errors.ts";
-import { sanitizeForTerminal } from "../formats/sanitize.ts";
+import { sanitizeLine } from "../formats/sanitize.ts";
 import { shardResultText } from "../review/shard_file.ts";
 import { shardResultOf } from "../review/shard_out.ts";
 import { parseShardSpec, partsText, type ShardSpec } from "../git/shards.ts";
@@ -89,19 +89,21 @@ export async function writeShardResult(
   const parts = result.plan ? partsText(result.plan.assigned, result.plan.parts) : "no plan";
   const answered = result.results.filter((r) => r.status === "ok").length;
   const ended = `${record.status}${record.message ? `: ${record.message}` : ""}`;
-  deps.stderr.write(sanitizeForTerminal(
-    `${label} of ${record.target.label}: ${parts}; ${answered} of ${result.results.length} answered (${ended})\n`,
-  ));
+  deps.stderr.write(
+    `${label} of ${
+      sanitizeLine(record.target.label)
+    }: ${parts}; ${answered} of ${result.results.length} answered (${sanitizeLine(ended)})\n`,
+  );
   if (failure) {
     deps.stderr.write(
-      sanitizeForTerminal(`${label}: ${failure}: review-gate merge will name this shard missing\n`),
+      `${label}: ${sanitizeLine(failure)}: review-gate merge will name this shard missing\n`,
     );
     return ExitCode.couldNotRun;
   }
   deps.stderr.write(
-    sanitizeForTerminal(
-      `${label}: wrote ${at.output}. A shard does not gate: review-gate merge of every shard's result decides\n`,
-    ),
+    `${label}: wrote ${
+      sanitizeLine(at.output)
+    }. A shard does not gate: review-gate merge of every shard's result decides\n`,
   );
   return record.status === "interrupted" ? ExitCode.interrupted : ExitCode.ok;
 }

@@ -62,7 +62,8 @@ export async function writeOutputs(
 
 /**
  * Write one output's rendered text: to stdout (fenced under GitHub Actions), or atomically to its
- * `--output` file, creating the file's directory. Text in pieces (the json format's: ~12 MB for a
+ * `--output` file, creating the file's directory; a symlink at that path is replaced by the file,
+ * its target never written (the path may be inside the repository under review). Text in pieces (the json format's: ~12 MB for a
  * 1M-line change) goes to stdout piece by piece, never whole; fenced, or to a file inside a
  * repository (whose write is stamped by its content), it is joined first.
  *
@@ -89,7 +90,8 @@ export async function writeOutputText(
   const path = resolve(deps.cwd, request.output);
   return await Deno.mkdir(dirname(path), { recursive: true })
     .then(() => stampOutput(deps, path, text))
-    .then(() => writeFileAtomic(path, text))
+    // the path may be the change's own (`review.md -> ~/.bashrc` committed): never write a link's target
+    .then(() => writeFileAtomic(path, text, { replaceSymlink: true }))
     .then(
       () => undefined,
       (error) => `Cannot write ${request.output}: ${(error as Error).message}`,

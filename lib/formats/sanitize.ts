@@ -28,3 +28,27 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u20
 export function sanitizeForTerminal(text: string): string {
   return text.replace(CONTROL, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`);
 }
+
+const LINE_BREAKS = /[\t\n\r\u0085\u2028\u2029]/g;
+
+/**
+ * Make untrusted text safe as one line of a log: {@linkcode sanitizeForTerminal}, and line breaks
+ * and tabs too (`\n` → `\u{a}`, also CR, NEL, U+2028/U+2029), so no part of it starts a line of
+ * its own — under GitHub Actions a line of stderr that starts with `::` is a workflow command
+ * (`::error …`, `::stop-commands::`), so a shard file's message must never begin one.
+ *
+ * @param text untrusted text (a shard file's message, a file name, a change's label)
+ * @returns one line, no control character left
+ * @example
+ * ```ts
+ * import { sanitizeLine } from "./sanitize.ts";
+ * import { equal } from "node:assert/strict";
+ * equal(sanitizeLine("x\n::error::y"), "x\\u{a}::error::y");
+ * ```
+ */
+export function sanitizeLine(text: string): string {
+  return sanitizeForTerminal(text).replace(
+    LINE_BREAKS,
+    (c) => `\\u{${c.charCodeAt(0).toString(16)}}`,
+  );
+}

@@ -1,5 +1,5 @@
 import { equal } from "node:assert/strict";
-import { sanitizeForTerminal } from "./sanitize.ts";
+import { sanitizeForTerminal, sanitizeLine } from "./sanitize.ts";
 
 Deno.test("sanitizeForTerminal() neutralises escape sequences and keeps newlines and tabs", () => {
   equal(sanitizeForTerminal("ok\tline\nnext"), "ok\tline\nnext");
@@ -28,4 +28,17 @@ Deno.test("sanitizeForTerminal() neutralises Unicode bidi controls and LRM/RLM m
     equal(sanitizeForTerminal(`a${c}b`), `a\\u{${code.toString(16)}}b`);
   }
   equal(sanitizeForTerminal("é ü — ✓ \u200b"), "é ü — ✓ \u200b", "other non-ASCII text stays");
+});
+
+Deno.test("sanitizeLine() leaves one line: no line break, tab or control character starts another", () => {
+  const injected = "x\n::error title=a::approved\r\n::stop-commands::t\u2028y\tz\x1b[2K";
+  const line = sanitizeLine(injected);
+  equal(
+    line,
+    "x\\u{a}::error title=a::approved\\u{d}\\u{a}::stop-commands::t\\u{2028}y\\u{9}z\\u{1b}[2K",
+  );
+  equal(
+    sanitizeLine("shard 2 of 3 (parts 1 and 4 of 6): é — ✓"),
+    "shard 2 of 3 (parts 1 and 4 of 6): é — ✓",
+  );
 });

@@ -178,11 +178,16 @@ export function unreviewedParts(record: RunRecord): UnreviewedPart[] {
 }
 
 /**
- * Why a `not-reviewed` run asked no model: none of its change could be shown (every part omitted),
- * or the caller's own reason (CI: a fork's pull request has no secrets), kept in its message.
+ * Why a `not-reviewed` run asked no model: none of its change could be shown (its plan shows not a
+ * line or byte of it: every file omitted), or the caller's own reason, kept in its message (CI: a
+ * fork's pull request has no secrets; a merge: the shards whose parts have no answer). A file left
+ * out of an otherwise shown change (a binary) does not make the reason "none could be shown".
  */
 export function notAskedBecause(record: Pick<RunRecord, "message" | "coverage">): string {
-  const nothingShown = (record.coverage?.omitted.length ?? 0) > 0 || !record.message;
+  const coverage = record.coverage;
+  const nothingShown = !record.message ||
+    (coverage !== undefined && coverage.omitted.length > 0 && coverage.reviewedLines === 0 &&
+      coverage.reviewedBytes === 0);
   return nothingShown ? "none of this change could be shown to the model" : record.message!;
 }
 

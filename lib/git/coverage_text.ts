@@ -62,11 +62,20 @@ export function reviewedAmount(coverage: Coverage, verb = "reviewed"): string {
 const NAMED_UNLINED = 3;
 
 /**
+ * Reasons a whole part of the plan was not reviewed: its lines are counted once, on its last file
+ * (lib/review/parts.ts), so its other files' `lines: 0` is no "not shown at all".
+ */
+const PART_REASONS: ReadonlySet<OmitReason> = new Set(["failed", "shard", "unmerged"]);
+
+/**
  * The whole files left out that have no countable lines (binary, undecodable, submodules), which
  * a line count alone would hide: `; not shown at all: 1 binary file ("logo.png")`. Empty when none.
+ * The files of a part not reviewed are not among them: their lines are counted.
  */
 function unlinedFiles(omitted: readonly OmittedPart[]): string {
-  const files = omitted.filter((o) => !o.hunks?.length && o.lines === 0);
+  const files = omitted.filter((o) =>
+    !o.hunks?.length && o.lines === 0 && !PART_REASONS.has(o.reason)
+  );
   if (files.length === 0) return "";
   const kinds = [...new Set(files.map((f) => OMIT_REASON_TEXT[f.reason]))].join(" or ");
   const named = files.slice(0, NAMED_UNLINED).map((f) => JSON.stringify(f.path)).join(", ");

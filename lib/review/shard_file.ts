@@ -12,7 +12,7 @@
  * @module
  */
 import { compareCodeUnits } from "../base/compare.ts";
-import { join, resolve } from "../base/path.ts";
+import { join, resolve, sep } from "../base/path.ts";
 import { readRegularText } from "../base/regular_file.ts";
 import { sha256Hex } from "../base/sha256.ts";
 import { type AjvError, describeError } from "../config/validate.ts";
@@ -32,6 +32,12 @@ export const MAX_SHARD_TOTAL_BYTES = 64 * 1024 * 1024;
 
 /** Most folder levels `merge` looks into below a folder it is given. */
 const MAX_DEPTH = 4;
+
+/** Most folder entries (files, folders, anything) `merge` looks at in all the folders given. */
+export const MAX_LISTED_ENTRIES = 8192;
+
+/** Most notes the listing of the folders gives (then one saying how many more there were). */
+const MAX_LIST_NOTES = 64;
 
 /** One part's result, for one provider. */
 export interface ShardPartResult {
@@ -158,7 +164,13 @@ async function checkShardText(text: string, file: string): Promise<LoadedShard> 
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
-    return { file, textHash, problem: `not JSON (${(error as Error).message})` };
+    // the parser's message quotes the text: say where it fails, never what the file holds
+    const at = /position (\d+)/.exec((error as Error).message)?.[1];
+    return {
+      file,
+      textHash,
+      problem: `not JSON${at ? ` (it does not parse at character ${at})` : ""}`,
+    };
   }
   // the generated validator (lib/generated/, `deno task gen`) loads only when a file is read
   const { default: validate } = await import("../generated/shard_validator.js");
@@ -242,55 +254,158 @@ export async function readShardFiles(files: readonly ListedFile[]): Promise<Load
  * given (its subfolders too, {@linkcode MAX_DEPTH} deep, as `actions/download-artifact` lays out
  * one folder per artifact), in path order. A path that does not exist is a note (a matrix whose
  * every shard failed uploads nothing: merge then says NOT reviewed), never an error; so is anything
- * in a folder that is not read — a FIFO, socket, device or dangling link, a folder too deep.
- * More than {@linkcode MAX_SHARD_FILES} files: the listing stops, and `refused` says why none may
- * be read (merge then says NOT reviewed for every part, in every format).
+ * in a folder that is not read — a FIFO, socket, device or dangling link, a folder too deep or
+ * that cannot be read (named with why, the rest read on). A folder's content is untrusted, so no
+ * link in it is followed into a folder (`ln -s . loop` would list the folder again and again), and
+ * a link to a file is read only when the file is inside the folder given (a `*.json` link to a
+ * secret is never read, so nothing of it can be echoed). A folder reached twice (given twice, or
+ * inside another given) is listed once. At most {@linkcode MAX_LISTED_ENTRIES} entries are looked
+ * at and {@linkcode MAX_LIST_NOTES} notes given (then how many more). More than
+ * {@linkcode MAX_SHARD_FILES} files, or more entries than that: the listing stops, and `refused`
+ * says why none may be read (merge then says NOT reviewed for every part, in every format).
  *
- * @param paths as given on the command line
+ * @param paths as given on the command line (a path given is followed, a link too: the user chose
+ *   it)
  * @param cwd where they are relative to
- * @returns the files (absolute path, as named, size in bytes), notes, and why none is to be read
+ * @returns the files (absolute path, as named, size in bytes), notes, and why none is to be read;
+ *   never throws
  */
 export async function listShardFiles(
   paths: readonly string[],
   cwd: string,
 ): Promise<{ files: ListedFile[]; notes: string[]; refused?: string }> {
-  const files: ListedFile[] = [];
-  const notes: string[] = [];
-  const full = () => files.length > MAX_SHARD_FILES;
-  const walk = async (path: string, file: string, depth: number): Promise<void> => {
-    const entries: string[] = [];
-    for await (const entry of Deno.readDir(path)) entries.push(entry.name);
-    for (const name of entries.sort(compareCodeUnits)) {
-      if (full()) return;
-      const info = await Deno.stat(join(path, name)).catch(() => null);
-      const named = join(file, name);
-      if (info?.isDirectory) {
-        if (depth < MAX_DEPTH) await walk(join(path, name), named, depth + 1);
-        else notes.push(`${named}: a folder more than ${MAX_DEPTH} levels deep; not searched`);
-      } else if (info?.isFile) {
-        if (name.toLowerCase().endsWith(".json")) {
-          files.push({ path: join(path, name), file: named, bytes: info.size });
-        }
-      } else {
-        notes.push(`${named}: ${notRegular(info)}; not read`);
-      }
-    }
-  };
+  const listing = new Listing();
   for (const given of paths) {
-    if (full()) break;
+    if (listing.full()) break;
     const path = resolve(cwd, given);
-    const info = await Deno.stat(path).catch(() => null);
-    if (info === null) notes.push(`${given}: no such file or folder (no shard result there)`);
-    else if (info.isDirectory) await walk(path, given, 0);
-    else files.push({ path, file: given, bytes: info.size });
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.stat(path);
+    } catch (error) {
+      listing.note(
+        error instanceof Deno.errors.NotFound
+          ? `${given}: no such file or folder (no shard result there)`
+          : `${given}: cannot be read (${(error as Error).message}); not searched`,
+      );
+      continue;
+    }
+    if (info.isDirectory) {
+      const root = await Deno.realPath(path).catch(() => path);
+      await listing.walk({ path, file: given, depth: 0, root });
+    } else listing.files.push({ path, file: given, bytes: info.size });
   }
-  if (!full()) return { files, notes };
+  const notes = listing.notesText();
+  if (!listing.full()) return { files: listing.files, notes };
+  const what = listing.entries > MAX_LISTED_ENTRIES
+    ? `more than ${MAX_LISTED_ENTRIES} folder entries were found`
+    : `more than ${MAX_SHARD_FILES} files were given or found`;
   return {
     files: [],
     notes,
     refused:
-      `more than ${MAX_SHARD_FILES} files were given or found, more than merge reads: none was read (give merge the folder of one split review)`,
+      `${what}, more than merge reads: none was read (give merge the folder of one split review)`,
   };
+}
+
+/** One folder to list: where, how to name it, how deep, and the real path of the folder given. */
+interface FolderAt {
+  path: string;
+  file: string;
+  depth: number;
+  root: string;
+}
+
+/** {@linkcode listShardFiles}' state: what was found, the notes, and its bounds. */
+class Listing {
+  readonly files: ListedFile[] = [];
+  /** Entries looked at in all folders. */
+  entries = 0;
+  private readonly notes: string[] = [];
+  private unsaid = 0;
+  /** Real paths of the folders listed. */
+  private readonly listed = new Set<string>();
+
+  full(): boolean {
+    return this.files.length > MAX_SHARD_FILES || this.entries > MAX_LISTED_ENTRIES;
+  }
+
+  note(line: string): void {
+    if (this.notes.length < MAX_LIST_NOTES) this.notes.push(line);
+    else this.unsaid++;
+  }
+
+  notesText(): string[] {
+    if (this.unsaid === 0) return this.notes;
+    return [...this.notes, `and ${this.unsaid} more entries not read (not named)`];
+  }
+
+  /** List one folder's entries, and its subfolders' (never through a link). */
+  async walk(at: FolderAt): Promise<void> {
+    const real = await Deno.realPath(at.path).catch(() => at.path);
+    if (this.listed.has(real)) return;
+    this.listed.add(real);
+    const names: string[] = [];
+    try {
+      for await (const entry of Deno.readDir(at.path)) {
+        names.push(entry.name);
+        if (++this.entries > MAX_LISTED_ENTRIES) return;
+      }
+    } catch (error) {
+      this.note(
+        `${at.file}: a folder that cannot be read (${(error as Error).message}); not searched`,
+      );
+      return;
+    }
+    for (const name of names.sort(compareCodeUnits)) {
+      if (this.full()) return;
+      await this.entry(at, name);
+    }
+  }
+
+  /** One entry of a folder: a subfolder listed, a `*.json` file kept, anything else noted. */
+  private async entry(at: FolderAt, name: string): Promise<void> {
+    const path = join(at.path, name);
+    const named = join(at.file, name);
+    const own = await Deno.lstat(path).catch(() => null);
+    if (own?.isSymlink) return await this.link(at, { path, named, name });
+    if (own?.isDirectory) {
+      if (at.depth < MAX_DEPTH) await this.walk({ ...at, path, file: named, depth: at.depth + 1 });
+      else this.note(`${named}: a folder more than ${MAX_DEPTH} levels deep; not searched`);
+    } else if (own?.isFile) {
+      if (isJson(name)) this.files.push({ path, file: named, bytes: own.size });
+    } else this.note(`${named}: ${notRegular(own)}; not read`);
+  }
+
+  /** A link in a folder: never into a folder; to a file only inside the folder given. */
+  private async link(at: FolderAt, e: { path: string; named: string; name: string }) {
+    const info = await Deno.stat(e.path).catch(() => null);
+    if (info?.isDirectory) {
+      this.note(`${e.named}: a link to a folder; not searched (merge follows no link in a folder)`);
+      return;
+    }
+    if (!info?.isFile) {
+      this.note(`${e.named}: ${notRegular(info)}; not read`);
+      return;
+    }
+    if (!isJson(e.name)) return;
+    const real = await Deno.realPath(e.path).catch(() => null);
+    if (real === null || !inside(real, at.root)) {
+      this.note(`${e.named}: a link to a file outside the folder given; not read`);
+      return;
+    }
+    this.files.push({ path: real, file: e.named, bytes: info.size });
+  }
+}
+
+/** Is `name` a `*.json` file's (any case, as a case-insensitive file system names it)? */
+function isJson(name: string): boolean {
+  return name.toLowerCase().endsWith(".json");
+}
+
+/** Is the real path `path` inside the real folder `root` (both from `Deno.realPath`)? */
+function inside(path: string, root: string): boolean {
+  const folder = root.endsWith(sep) ? root : root + sep;
+  return path.startsWith(folder);
 }
 
 /** What a folder entry that is neither a folder nor a regular file is, in words. */

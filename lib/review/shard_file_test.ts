@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   listShardFiles,
+  MAX_LISTED_ENTRIES,
   MAX_SHARD_FILE_BYTES,
   MAX_SHARD_FILES,
   MAX_SHARD_TOTAL_BYTES,
@@ -89,10 +90,36 @@ Deno.test("a shard no split has (4 of 3) is tampered, named with the shard it sa
   });
 });
 
+Deno.test("a cost or token count past any review's (1e308) is not a shard result: sums stay finite", async () => {
+  await inTemp(async (dir) => {
+    const huge = [
+      (r: Omit<ShardResult, "digest">) => (r.results[0].costUsd = 1e308),
+      (r: Omit<ShardResult, "digest">) => (r.results[0].usage = { inputTokens: 1e308 }),
+      (r: Omit<ShardResult, "digest">) => (r.costUsd = 1e7),
+      (r: Omit<ShardResult, "digest">) => (r.coverage.reviewedLines = 1e308),
+    ];
+    for (const [i, edit] of huge.entries()) {
+      const value = result();
+      edit(value);
+      const path = join(dir, `huge-${i}.json`);
+      await Deno.writeTextFile(path, await shardResultText(value));
+      const read = await readShardFile(path, `huge-${i}.json`);
+      assert.equal(read.result, undefined, `huge-${i}`);
+      assert.match(read.problem ?? "", /^not a shard result \(.*must be <= /, `huge-${i}`);
+    }
+    const real = result();
+    real.results[0].costUsd = 12.5;
+    real.results[0].usage = { inputTokens: 2_000_000, outputTokens: 40_000 };
+    await Deno.writeTextFile(join(dir, "real.json"), await shardResultText(real));
+    assert.equal((await readShardFile(join(dir, "real.json"), "real.json")).problem, undefined);
+  });
+});
+
 Deno.test("a file that is not a shard result is named with why, never used", async () => {
   await inTemp(async (dir) => {
     const cases: [string, string | null, RegExp][] = [
-      ["not.json", "{ not json", /^not JSON/],
+      ["not.json", "{ not json", /^not JSON \(it does not parse at character 2\)$/],
+      ["late.json", '{"a": 1, "b": ghp_SECRET}', /^not JSON$/],
       ["other.json", JSON.stringify({ version: 1 }), /^not a shard result \(/],
       ["extra.json", JSON.stringify({ ...result(), digest: HEX, extra: 1 }), /unknown key "extra"/],
       ["missing.json", null, /^cannot be read/],
@@ -102,6 +129,7 @@ Deno.test("a file that is not a shard result is named with why, never used", asy
       const read = await readShardFile(join(dir, name), name);
       assert.equal(read.result, undefined, name);
       assert.match(read.problem ?? "", why, name);
+      assert.doesNotMatch(read.problem ?? "", /SECRET|not json/, "nothing of the file is echoed");
     }
     await Deno.mkdir(join(dir, "folder.json"));
     assert.match(
@@ -214,5 +242,107 @@ Deno.test("merge's folder: a FIFO, a dangling link or a folder too deep is named
       (await listShardFiles(["shards/pipe.json"], dir)).files,
     );
     assert.match(given[0].problem ?? "", /^cannot be read: not a regular file/);
+  });
+});
+
+/** Can this process list `path`? */
+function lists(path: string): boolean {
+  try {
+    [...Deno.readDirSync(path)];
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A folder this process cannot list: a mode-000 folder, or — as root, who lists that — another
+ * process's fd folder where a sandbox refuses it (Linux). `null` where there is none.
+ */
+const PROC_LOCKED = Deno.uid() === 0 && !lists("/proc/1/fdinfo") &&
+    (() => {
+      try {
+        return Deno.statSync("/proc/1/fdinfo").isDirectory;
+      } catch {
+        return false;
+      }
+    })()
+  ? "/proc/1/fdinfo"
+  : null;
+
+Deno.test({
+  name: "merge's folder: one that cannot be read is named and skipped, the rest listed",
+  ignore: Deno.uid() === 0 && PROC_LOCKED === null,
+  fn: () =>
+    inTemp(async (dir) => {
+      await Deno.mkdir(join(dir, "shards"));
+      await Deno.writeTextFile(join(dir, "shards", "ok.json"), "{}");
+      let given = ["shards"];
+      let named = "shards/locked";
+      if (PROC_LOCKED === null) {
+        await Deno.mkdir(join(dir, "shards", "locked"), { mode: 0o000 });
+        await Deno.chmod(join(dir, "shards", "locked"), 0o000);
+      } else [given, named] = [["shards", PROC_LOCKED], PROC_LOCKED];
+      const { files, notes, refused } = await listShardFiles(given, dir);
+      if (PROC_LOCKED === null) await Deno.chmod(join(dir, "shards", "locked"), 0o755);
+      assert.equal(refused, undefined);
+      assert.deepEqual(files.map((f) => f.file), ["shards/ok.json"]);
+      assert.equal(notes.length, 1, notes.join("\n"));
+      assert.match(
+        notes[0],
+        new RegExp(`^${named}: a folder that cannot be read \\(.+\\); not searched$`),
+      );
+    }),
+});
+
+Deno.test("merge's folder: no link into a folder is followed, a link to a file outside is not read", async () => {
+  await inTemp(async (dir) => {
+    const shards = join(dir, "shards");
+    await Deno.mkdir(join(shards, "sub"), { recursive: true });
+    await Deno.writeTextFile(join(shards, "sub", "one.json"), "{}");
+    // thirty links to the folder itself, one to its parent: each would list it all again
+    for (let i = 0; i < 30; i++) await Deno.symlink(".", join(shards, `l${i}`));
+    await Deno.symlink("..", join(shards, "sub", "up"));
+    await Deno.writeTextFile(join(dir, "secret.txt"), "token=ghp_SECRET\n");
+    await Deno.symlink(join(dir, "secret.txt"), join(shards, "secret.json"));
+    await Deno.symlink("sub/one.json", join(shards, "again.json"));
+    const { files, notes } = await listShardFiles(["shards", "shards/sub"], dir);
+    assert.deepEqual(files.map((f) => f.file), ["shards/again.json", "shards/sub/one.json"]);
+    assert.equal(files[0].path, await Deno.realPath(join(shards, "sub", "one.json")));
+    assert.equal(notes.filter((n) => /: a link to a folder; not searched/.test(n)).length, 31);
+    assert.ok(
+      notes.includes("shards/secret.json: a link to a file outside the folder given; not read"),
+    );
+    assert.equal(notes.length, 32, "the folder given twice is listed once");
+    assert.doesNotMatch(notes.join("\n"), /SECRET/);
+  });
+});
+
+Deno.test("merge's folder: notes and entries are bounded", async () => {
+  await inTemp(async (dir) => {
+    await Deno.mkdir(join(dir, "junk"));
+    for (let i = 0; i < 100; i++) {
+      await Deno.symlink(
+        join(dir, "nowhere"),
+        join(dir, "junk", `gone-${String(i).padStart(3, "0")}`),
+      );
+    }
+    const { notes, refused } = await listShardFiles(["junk"], dir);
+    assert.equal(refused, undefined);
+    assert.equal(notes.length, 65);
+    assert.equal(notes.at(-1), "and 36 more entries not read (not named)");
+    await Deno.mkdir(join(dir, "big"));
+    await Promise.all(
+      Array.from(
+        { length: MAX_LISTED_ENTRIES + 1 },
+        (_, i) => Deno.writeTextFile(join(dir, "big", `${i}.txt`), ""),
+      ),
+    );
+    const big = await listShardFiles(["big"], dir);
+    assert.deepEqual(big.files, []);
+    assert.match(
+      big.refused ?? "",
+      /^more than 8192 folder entries were found, more than merge reads: none was read/,
+    );
   });
 });

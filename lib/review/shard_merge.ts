@@ -20,6 +20,7 @@
  */
 import type { DecoderKind } from "../answer/types.ts";
 import { formatRefusal } from "../answer/refusal.ts";
+import { sanitizeLine } from "../formats/sanitize.ts";
 import type { Change } from "../git/types.ts";
 import type { CallOutcome } from "../session/call.ts";
 import type { PartResult, PartsProvider } from "./parts.ts";
@@ -71,8 +72,28 @@ interface SetAside {
   why: string;
 }
 
+/** One split of the review into shards: its deal of the parts, and each shard's file or why not. */
+interface Split {
+  count: number;
+  /** Per shard (0-based), the parts (0-based) dealt to it. */
+  owners: number[][];
+  usable: Map<number, Usable>;
+  /** Shard (1-based) → why none of its answers count. */
+  why: Map<number, string>;
+}
+
+/** One part's result for one provider, and why it has no answer (when it has none). */
+interface Gathered {
+  result: PartResult;
+  /** The shard at fault (0: none known) and why, when the part has no answer from it. */
+  failed?: { shard: number; count?: number; why: string };
+}
+
 /**
- * Gather the parts' answers of the plan from the shard result files.
+ * Gather the parts' answers of the plan from the shard result files. When the files hold more than
+ * one set of this change and plan (an older split into 4 beside the current one into 3), every set
+ * counts: each part gets the answers of every set (the kind's merge deduplicates their findings,
+ * so no set's finding is dropped), and a part fails only when no set answered it.
  *
  * @param input the change and its plan, the providers, the plan identity, the files read, and the
  *   decoder
@@ -84,85 +105,132 @@ export async function partsFromShards(input: MergeInput): Promise<FromShards> {
   const notes: string[] = [];
   const aside: SetAside[] = [];
   const fits = fitting(input, notes, aside);
-  const count = shardCount(fits, notes, aside);
-  const owners = count === undefined ? [] : assignParts(change.chunks.map((c) => c.bytes), count);
-  const claims = (a: SetAside, shard: number) =>
-    a.claim !== undefined && a.claim.count === count && a.claim.index === shard;
+  const counts = shardCounts(fits, notes, aside);
   const placed = (a: SetAside) =>
-    a.claim !== undefined && a.claim.count === count && a.claim.index <= a.claim.count;
+    a.claim !== undefined && counts.includes(a.claim.count) && a.claim.index <= a.claim.count;
   const unplaced = setAsideText(aside.filter((a) => !placed(a)));
-  const why = new Map<number, string>(); // shard (1-based) → why none of its answers count
+  const splits = counts.map((count) => splitOf(change, { count, fits, aside, unplaced }, notes));
+  const none = input.refused ?? `${NONE_FITS}${unplaced}`;
+  const gathered: Gathered[] = [];
+  for (const split of splits.length > 0 ? splits : [undefined]) {
+    gathered.push(...await gather(input, split, none));
+  }
+  const kept = answeredElsewhere(gathered, input.providers);
+  for (const { count, usable } of splits) {
+    for (const [shard, use] of usable) {
+      notes.push(
+        `shard ${shard} of ${count} (${use.file}): ${
+          partsText(use.result.plan!.assigned, total)
+        }, ${use.result.status}`,
+      );
+    }
+  }
+  if (splits.length > 1) {
+    const complete = splits.filter((x) => x.usable.size === x.count).length;
+    notes.push(
+      `${splits.length} sets of shard results of this change and plan (split into ${
+        counts.join(" and ")
+      } shards, ${complete} complete): the answers of every one count, so no finding of any is dropped; a part is not reviewed only when none answered it`,
+    );
+  }
+  const problem = problemText(kept, total);
+  const fake = splits.some((s) => [...s.usable.values()].some((u) => u.result.fakeProvider));
+  return { results: kept.map((g) => g.result), notes, ...(problem ? { problem } : {}), fake };
+}
+
+/** The shards of one split: each one's file that counts, or why none does. */
+function splitOf(
+  change: Change,
+  at: { count: number; fits: Usable[]; aside: SetAside[]; unplaced: string },
+  notes: string[],
+): Split {
+  const { count } = at;
+  const owners = assignParts(change.chunks.map((c) => c.bytes), count);
+  const why = new Map<number, string>();
   const usable = new Map<number, Usable>();
-  for (let shard = 1; shard <= (count ?? 0); shard++) {
-    const mine = fits.filter((f) =>
+  for (let shard = 1; shard <= count; shard++) {
+    const mine = at.fits.filter((f) =>
       f.result.shard.count === count && f.result.shard.index === shard
     );
     const parts = owners[shard - 1].map((i) => i + 1);
-    const rejected = aside.filter((a) => claims(a, shard))
+    const rejected = at.aside.filter((a) => a.claim?.count === count && a.claim.index === shard)
       .map((a) => `${a.file} was not used: ${a.why}`).join("; ");
     const label = `shard ${shard} of ${count}`;
-    const chosen = chooseFile(mine, parts, { label, rejected, unplaced }, notes);
+    const chosen = chooseFile(mine, parts, { label, rejected, unplaced: at.unplaced }, notes);
     if (typeof chosen === "string") why.set(shard, chosen);
     else usable.set(shard, chosen);
   }
-  const none = input.refused ?? `${NONE_FITS}${unplaced}`;
-  const { results, failed } = await gather(input, { count, owners, usable, why, none });
-  for (const [shard, use] of usable) {
-    notes.push(
-      `shard ${shard} of ${count} (${use.file}): ${
-        partsText(use.result.plan!.assigned, total)
-      }, ${use.result.status}`,
-    );
-  }
-  const problem = [...failed].map(([shard, { parts, why }]) =>
-    shard === 0
-      ? `${partsText(parts, total)}: ${why}`
-      : `shard ${shard} of ${count} (${partsText(parts, total)}): ${why}`
-  ).join("; ");
-  const fake = [...usable.values()].some((use) => use.result.fakeProvider === true);
-  return { results, notes, ...(problem ? { problem } : {}), fake };
+  return { count, owners, usable, why };
 }
 
-/** Each part's result per provider from its shard's file, and the parts without one by shard. */
+/**
+ * The results to merge, in part order then provider order (a split's before the next's): a part's
+ * failure from one split is dropped when another split answered that part for that provider.
+ */
+function answeredElsewhere(
+  gathered: readonly Gathered[],
+  providers: readonly Pick<PartsProvider, "adapter">[],
+): Gathered[] {
+  const key = (g: Gathered) => `${g.result.index} ${g.result.provider.adapter.name}`;
+  const answered = new Set(gathered.filter((g) => !g.failed).map(key));
+  const order = (g: Gathered) =>
+    g.result.index * 8 + providers.findIndex((p) => p.adapter === g.result.provider.adapter);
+  return gathered.filter((g) => !g.failed || !answered.has(key(g)))
+    .map((g, at) => ({ g, at }))
+    .sort((x, y) => order(x.g) - order(y.g) || x.at - y.at)
+    .map(({ g }) => g);
+}
+
+/** The parts without an answer, by the shard at fault, in one line (empty when none). */
+function problemText(kept: readonly Gathered[], total: number): string {
+  const failed = new Map<string, { shard: number; count?: number; parts: number[]; why: string }>();
+  for (const { result, failed: f } of kept) {
+    if (!f) continue;
+    const key = `${f.shard} ${f.count}`;
+    const seen = failed.get(key) ?? { ...f, parts: [] };
+    if (!seen.parts.includes(result.index + 1)) seen.parts.push(result.index + 1);
+    failed.set(key, seen);
+  }
+  return sanitizeLine(
+    [...failed.values()].map(({ shard, count, parts, why }) =>
+      shard === 0
+        ? `${partsText(parts, total)}: ${why}`
+        : `shard ${shard} of ${count} (${partsText(parts, total)}): ${why}`
+    ).join("; "),
+  );
+}
+
+/** Each part's result per provider from its shard's file in one split (or none known). */
 async function gather(
   input: MergeInput,
-  at: {
-    count?: number;
-    owners: number[][];
-    usable: Map<number, Usable>;
-    why: Map<number, string>;
-    /** Why a part has no answer when no shard is known. */
-    none: string;
-  },
-): Promise<{ results: PartResult[]; failed: Map<number, { parts: number[]; why: string }> }> {
+  split: Split | undefined,
+  none: string,
+): Promise<Gathered[]> {
   const { change } = input;
-  const { count, owners } = at;
-  const results: PartResult[] = [];
-  const failed = new Map<number, { parts: number[]; why: string }>(); // by shard (0: none)
+  const out: Gathered[] = [];
   for (let index = 0; index < change.chunks.length; index++) {
-    const shard = count === undefined ? 0 : owners.findIndex((o) => o.includes(index)) + 1;
-    const label = shard === 0 ? "" : `shard ${shard} of ${count}`;
+    const shard = split === undefined ? 0 : split.owners.findIndex((o) => o.includes(index)) + 1;
+    const label = shard === 0 ? "" : `shard ${shard} of ${split!.count}`;
     const digest = await chunkDigest(change, index);
     for (const provider of input.providers) {
-      const use = at.usable.get(shard);
+      const use = split?.usable.get(shard);
       const got = use
         ? await fromFile(input, use, { index, name: provider.adapter.name, digest })
-        : { reason: shard === 0 ? at.none : at.why.get(shard)! };
-      if ("reason" in got) {
-        const seen = failed.get(shard) ?? { parts: [], why: got.reason };
-        if (!seen.parts.includes(index + 1)) seen.parts.push(index + 1);
-        failed.set(shard, seen);
-      }
-      results.push({
+        : { reason: shard === 0 ? none : split!.why.get(shard)! };
+      const result: PartResult = {
         index,
         provider,
         digest,
         ...partResult(got, label),
         ...(label ? { shard: label } : {}),
-      });
+      };
+      const failed = "reason" in got
+        ? { shard, ...(split ? { count: split.count } : {}), why: got.reason }
+        : undefined;
+      out.push({ result, ...(failed ? { failed } : {}) });
     }
   }
-  return { results, failed };
+  return out;
 }
 
 /**
@@ -193,7 +261,8 @@ type Got =
 /** The {@linkcode PartResult} fields of what a part got: a failure is named with its shard. */
 function partResult(got: Got, label: string): Pick<PartResult, "cached" | "outcome"> {
   if ("cached" in got) return { cached: got.cached };
-  const named = (message: string) => label ? `${label}: ${message}` : message;
+  // a reason quotes the files (a message, a label, a file name): one line, wherever it is shown
+  const named = (message: string) => sanitizeLine(label ? `${label}: ${message}` : message);
   if (!("reason" in got)) return { outcome: got.outcome };
   const outcome = got.outcome ?? { status: "not-reviewed" as const, attempts: [] };
   return { outcome: { ...outcome, message: named(got.reason) } };
@@ -225,7 +294,11 @@ function fitting(input: MergeInput, notes: string[], aside: SetAside[]): Usable[
       );
       out.push({ file, textHash: loaded.textHash!, result });
     } else if (result.change.digest !== input.change.fingerprint) {
-      foreign(`a review of another change (${result.change.label})`);
+      foreign(
+        `a review of another change: ${changeText(result.change)}, where this merge reviews ${
+          changeText({ ...input.change, digest: input.change.fingerprint })
+        }`,
+      );
     } else if (result.plan.identity !== input.identity) {
       foreign(
         "this change planned otherwise (other budgets, max_calls, rules, providers, model or review flags than this merge's: give merge the shards' flags)",
@@ -237,38 +310,47 @@ function fitting(input: MergeInput, notes: string[], aside: SetAside[]): Usable[
   return out;
 }
 
+/** A change as a foreign file's note names it: `main...HEAD, 1a2b3c4d5e6f..7a8b9c0d1e2f, digest 0f1e2d3c4b5a`. */
+function changeText(change: { label: string; from: string; to: string; digest: string }): string {
+  const short = (id: string) => /^[0-9a-f]{40,64}$/.test(id) ? id.slice(0, 12) : id;
+  return `${change.label}, ${short(change.from)}..${short(change.to)}, digest ${
+    change.digest.slice(0, 12)
+  }`;
+}
+
 /**
  * How many shards the review was split into, decided by the files of this plan alone (a file that
- * planned no review, or of another change or plan, has no say): a split every one of whose shards
- * gave such a file first, then the split most of whose shards did, then the fewer shards. Only when
- * no file planned a review do those that did not decide (every part then fails anyway). The files
- * of another split are noted and set aside as foreign. `undefined` when no file fits.
+ * planned no review, or of another change or plan, has no say): every split some shard of which
+ * gave such a file, in shard-count order — an older split beside the current one counts too, so
+ * no valid answer of this plan is dropped. Only when no file planned a review do those that did
+ * not decide: the split most of whose shards gave one, then the fewer shards (every part then
+ * fails anyway). The files of another split are noted and set aside as foreign. Empty when no file
+ * fits.
  */
-function shardCount(fits: Usable[], notes: string[], aside: SetAside[]): number | undefined {
+function shardCounts(fits: Usable[], notes: string[], aside: SetAside[]): number[] {
   const planned = fits.filter((f) => f.result.plan);
-  const present = new Map<number, Set<number>>(); // count → the shards of it that gave a file
-  for (const f of planned.length > 0 ? planned : fits) {
-    const { index, count } = f.result.shard;
-    present.set(count, (present.get(count) ?? new Set()).add(index));
+  let counts: number[];
+  if (planned.length > 0) {
+    counts = [...new Set(planned.map((f) => f.result.shard.count))].sort((a, b) => a - b);
+  } else {
+    const present = new Map<number, Set<number>>(); // count → the shards of it that gave a file
+    for (const { result: { shard } } of fits) {
+      present.set(shard.count, (present.get(shard.count) ?? new Set()).add(shard.index));
+    }
+    const ranked = [...present].sort(([a, x], [b, y]) => y.size - x.size || a - b);
+    counts = ranked.slice(0, 1).map(([count]) => count);
   }
-  const ranked = [...present].map(([count, shards]) => ({
-    count,
-    given: shards.size,
-    complete: shards.size === count,
-  })).sort((a, b) =>
-    Number(b.complete) - Number(a.complete) || b.given - a.given || a.count - b.count
-  );
-  const best = ranked[0]?.count;
+  const into = counts.join(" and ");
   for (const f of fits) {
-    if (f.result.shard.count === best) continue;
+    if (counts.includes(f.result.shard.count)) continue;
     const why =
-      `of a split into ${f.result.shard.count} shards, where this review's results split it into ${best}`;
+      `of a split into ${f.result.shard.count} shards, where this review's results split it into ${into}`;
     notes.push(
       `${f.file} (shard ${f.result.shard.index} of ${f.result.shard.count}): foreign — ${why}; not used`,
     );
     aside.push({ file: f.file, claim: f.result.shard, why: `foreign — ${why}` });
   }
-  return best;
+  return counts;
 }
 
 /**

@@ -39,12 +39,14 @@ export interface Json {
   message?: string;
 }
 
+/** Run `fn` on the twelve-file request ({@linkcode requestFiles}) and `extra` files of the request. */
 export async function withShards(
   fn: (sb: CiSandbox, env: Record<string, string>) => Promise<void>,
+  extra: Record<string, string> = {},
 ) {
   const sb = await makeCiSandbox("merge", {
     base: { ".review-gate.json": BUDGETS },
-    request: requestFiles(),
+    request: { ...requestFiles(), ...extra },
   });
   try {
     await fn(sb, await githubEnv(sb));

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { providerMetas } from "../../lib/providers/registry.ts";
 import { runCli } from "../e2e/_cli.ts";
-import type { CiSandbox } from "./_ci.ts";
+import { type CiSandbox, githubEnv } from "./_ci.ts";
 import {
   copyDir,
   editJson,
@@ -112,8 +112,13 @@ Deno.test("merge: files that planned no review, or of another change, never outv
         (v.change as { digest: string }).digest = "0".repeat(64);
       });
     }
-    // and a file of shard 2 of 3 that planned no review, beside the one that did
-    await forge(sample, join(junk, "shard-2-early.json"), unplanned(2, 3));
+    // and a file of shard 2 of 3 that planned no review, beside the one that did, whose message
+    // would start workflow commands of its own on GitHub Actions' log
+    await forge(sample, join(junk, "shard-2-early.json"), (v) => {
+      unplanned(2, 3)(v);
+      v.message =
+        "x\n::error title=review-gate%3A approved::approved — 0 findings\r\n::stop-commands::deadbeef\n";
+    });
     const r = await merge(sb, env, [junk, "--format", "json", "--output", "j.json"]);
     assert.equal(r.code, 1, `the valid set decides: ${r.stderr}`);
     const json = await jsonOf(sb, "j.json");
@@ -125,7 +130,17 @@ Deno.test("merge: files that planned no review, or of another change, never outv
         new RegExp(`junk-${i}\\.json \\(shard ${i} of 5\\): foreign — of a split into 5 shards`),
       );
     }
-    assert.match(r.stderr, /other-1\.json \(shard 1 of 2\): foreign — a review of another change/);
+    // the same label as this change's: the digest that differs is named
+    const own = JSON.parse(await Deno.readTextFile(sample)).change.digest.slice(0, 12);
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `other-1\\.json \\(shard 1 of 2\\): foreign — a review of another change: .+, digest 000000000000, where this merge reviews .+, digest ${own}`,
+      ),
+    );
+    const lines = r.stderr.split("\n");
+    assert.ok(lines.every((l) => l === "" || l.startsWith("review-gate")), r.stderr);
+    assert.match(r.stderr, /planned no review \(provider-error: x\\u\{a\}::error title=/);
     assert.match(
       r.stderr,
       /shard-2-early\.json \(shard 2 of 3\): set aside — it planned no review/,
@@ -139,7 +154,7 @@ Deno.test("merge: files that planned no review, or of another change, never outv
     assert.notEqual(mixed.status, "approved");
     assert.match(
       mixed.message ?? "",
-      /shard 2 of 3 \(parts? [\d, and]+ of \d+\): that shard planned no review \(provider-error: the provider could not start\)/,
+      /shard 2 of 3 \(parts? [\d, and]+ of \d+\): that shard planned no review \(provider-error: x\\u\{a\}::error title=review-gate%3A approved::approved — 0 findings\\u\{d\}\\u\{a\}::stop-commands::deadbeef\\u\{a\}\)/,
     );
   });
 });
@@ -279,4 +294,123 @@ Deno.test("merge with a shard missing: every format says NOT or partially review
     const overall = rdjson.diagnostics.find((d) => !d.location && /Partially/.test(d.message))!;
     assert.equal(overall.severity, "ERROR", "it blocks");
   });
+});
+
+const FINDS_NOTHING =
+  new URL("../../fixtures/fake/scenarios/finds_nothing.json", import.meta.url).pathname;
+
+Deno.test("merge of two sets (an older approving split into 4, the current blocking one into 3): the findings of both stand", async () => {
+  await withShards(async (sb, env) => {
+    // an output path the change holds as a link out of the repository: the file replaces the link
+    const victim = join(sb.dir, "victim.txt");
+    await Deno.writeTextFile(victim, "mine\n");
+    const older = join(sb.dir, "mix", "older");
+    const current = join(sb.dir, "mix", "current");
+    await Deno.mkdir(current, { recursive: true });
+    await Deno.symlink(victim, join(current, "shard-1.json"));
+    await shards(sb, env, older, 4, { scenario: FINDS_NOTHING, args: ["--no-cache"] });
+    await shards(sb, env, current, 3, { args: ["--no-cache"] });
+    assert.equal(
+      await Deno.readTextFile(victim),
+      "mine\n",
+      "--shard-output never writes a link's target",
+    );
+    assert.equal((await Deno.lstat(join(current, "shard-1.json"))).isSymlink, false);
+    const approving = await merge(sb, env, [older, "--format", "json", "--output", "old.json"]);
+    assert.equal(approving.code, 0, `the older set alone approves: ${approving.stderr}`);
+    const blocking = await merge(sb, env, [current, "--format", "json", "--output", "new.json"]);
+    assert.equal(blocking.code, 1, blocking.stderr);
+    const alone = await jsonOf(sb, "new.json");
+    assert.ok(alone.answer!.findings.length > 0);
+
+    await Deno.symlink(victim, join(sb.workspace, "review.md"));
+    const both = await merge(sb, env, [
+      join(sb.dir, "mix"),
+      "--format",
+      "json",
+      "--output",
+      "both.json",
+      "--format",
+      "markdown",
+      "--output",
+      "review.md",
+    ]);
+    assert.equal(both.code, 1, `never less strict than the blocking set: ${both.stderr}`);
+    const merged = await jsonOf(sb, "both.json");
+    assert.equal(merged.status, "needs-attention");
+    assert.equal(merged.coverage.status, "complete");
+    assert.deepEqual(
+      merged.answer!.findings.map((f) => [f.file, f.line_start]),
+      alone.answer!.findings.map((f) => [f.file, f.line_start]),
+      "every finding of the blocking set, once",
+    );
+    assert.match(
+      both.stderr,
+      /review-gate merge: 2 sets of shard results of this change and plan \(split into 3 and 4 shards, 2 complete\)/,
+    );
+    assert.doesNotMatch(both.stderr, /foreign — of a split into/);
+    assert.equal(
+      await Deno.readTextFile(victim),
+      "mine\n",
+      "--output never writes a link's target",
+    );
+    assert.match(
+      await Deno.readTextFile(join(sb.workspace, "review.md")),
+      /^# Review: needs-attention/,
+    );
+    // the current set with a shard missing beside the complete older one: the current shards'
+    // findings still stand, and the older set's answers cover the missing shard's parts
+    await Deno.remove(join(current, "shard-2.json"));
+    const partly = await merge(sb, env, [
+      join(sb.dir, "mix"),
+      "--format",
+      "json",
+      "--output",
+      "p.json",
+    ]);
+    assert.equal(partly.code, 1, partly.stderr);
+    const p = await jsonOf(sb, "p.json");
+    assert.equal(p.coverage.status, "complete");
+    assert.ok(p.answer!.findings.length > 0, "the current shards' findings");
+    assert.match(partly.stderr, /\(split into 3 and 4 shards, 1 complete\)/);
+  });
+});
+
+Deno.test("merge with a binary file in the change and a shard missing: every format names the shard, not 'none could be shown'", async () => {
+  await withShards(async (sb, env) => {
+    const dir = join(sb.dir, "missing");
+    await shards(sb, env, dir, 3, { only: [1, 3] });
+    const why = /shard 2 of 3 \(parts? [\d, and]+ of \d+\): no result found \(missing\)/;
+    const merged = await merge(sb, env, [dir, ...formatArgs(), "--format", "terminal"]);
+    assert.equal(merged.code, 3, merged.stderr);
+    await assertEveryFormat(sb, env, { status: "not-reviewed", headline: "NOT reviewed", why });
+    assert.match(merged.stdout, /NOT reviewed — .*shard 2 of 3/);
+    for (const file of ["review.md", "r.sarif", "annotations.txt", "r.rdjson"]) {
+      const text = await Deno.readTextFile(join(sb.workspace, file));
+      assert.doesNotMatch(text, /none of this change could be shown/, file);
+      assert.match(text, /shard 2 of 3/, file);
+    }
+    // --on-partial block: what is not shown at all is the binary file alone, counted as listed
+    const block = await merge(sb, env, [dir, ...formatArgs(), "--on-partial", "block"]);
+    assert.equal(block.code, 1, block.stderr);
+    const markdown = await Deno.readTextFile(join(sb.workspace, "review.md"));
+    assert.match(markdown, /not shown at all: 1 binary file \("z\.bin"\)/);
+    // an unsharded ci of a fork's pull request: its own reason, not "none could be shown"
+    const fork = await runCli(sb, [
+      "ci",
+      "--format",
+      "github",
+      "--format",
+      "markdown",
+      "--output",
+      "fork.md",
+    ], {
+      cwd: sb.workspace,
+      scenario: FIRST_LINE,
+      env: await githubEnv(sb, { fork: true }),
+    });
+    assert.equal(fork.code, 3, fork.stderr);
+    assert.match(fork.stdout, /NOT reviewed: this pull request #1 comes from a fork/);
+    assert.match(await Deno.readTextFile(join(sb.workspace, "fork.md")), /comes from a fork/);
+  }, { "z.bin": "\u0000\u0001binary\u0000\n" });
 });

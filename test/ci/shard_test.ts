@@ -240,7 +240,7 @@ Deno.test("merge: a missing, duplicated, foreign, tampered or failed shard leave
     await redigest(join(otherChange, "shard-2.json"));
     await notReviewed(
       otherChange,
-      /shard-2\.json was not used: foreign — a review of another change \(pull request #2\)/,
+      /shard-2\.json was not used: foreign — a review of another change: pull request #2, [0-9a-f]{12}\.\.[0-9a-f]{12}, digest 000000000000, where this merge reviews pull request #1/,
     );
 
     // tampered: an edited answer (digest mismatch), and a forged one with its digest recomputed
