@@ -8,12 +8,22 @@
  * cached outside the repo) when they are missing, so `deno task test:contract` runs them from a clean
  * clone; `REVIEW_GATE_CONTRACT_INSTALL=0` turns that off (the CLI cases are then skipped with a
  * message).
- * Facts: docs/providers.md "Loopback mock models".
+ * What points each CLI at a mock is shared with `deno task mock-model`
+ * (fixtures/mock_model/cli_setup.ts). Facts: docs/providers.md "Loopback mock models".
  *
  * @module
  */
 import { join } from "node:path";
+import {
+  CODEX_KEY_VAR,
+  codexMockConfig,
+  mockEndpointEnv,
+  OPENCODE_KEY_VAR,
+  opencodeMockConfig,
+} from "../../fixtures/mock_model/cli_setup.ts";
 import { PINNED } from "./versions.ts";
+
+export { CODEX_KEY_VAR, OPENCODE_KEY_VAR };
 
 /** Cache root the install script uses. */
 export function cliCacheRoot(): string {
@@ -152,14 +162,12 @@ export function claudeEnv(sandbox: Sandbox, baseUrl: string): Record<string, str
   return {
     ...scrubbed(),
     HOME: sandbox.home,
-    ANTHROPIC_BASE_URL: baseUrl,
-    ANTHROPIC_API_KEY: "sk-ant-mock-key",
+    ...mockEndpointEnv("claude", baseUrl),
     CLAUDE_CODE_MAX_RETRIES: "0",
     DISABLE_AUTOUPDATER: "1",
     DISABLE_TELEMETRY: "1",
     DISABLE_ERROR_REPORTING: "1",
     DISABLE_BUG_COMMAND: "1",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     CLAUDE_CODE_DISABLE_TERMINAL_TITLE: "1",
     NO_PROXY: "127.0.0.1",
   };
@@ -175,9 +183,7 @@ export function qwenEnv(sandbox: Sandbox, baseUrl: string): Record<string, strin
   return {
     ...scrubbed(),
     HOME: sandbox.home,
-    OPENAI_API_KEY: "sk-mock-qwen-key",
-    OPENAI_BASE_URL: `${baseUrl}/v1`,
-    OPENAI_MODEL: "qwen-mock",
+    ...mockEndpointEnv("qwen", baseUrl),
     NO_PROXY: "127.0.0.1",
   };
 }
@@ -191,9 +197,7 @@ export function geminiEnv(sandbox: Sandbox, baseUrl: string): Record<string, str
   return {
     ...scrubbed(),
     HOME: sandbox.home,
-    GEMINI_API_KEY: "mock-gemini-key",
-    GOOGLE_GEMINI_BASE_URL: baseUrl,
-    GEMINI_MODEL: "gemini-mock",
+    ...mockEndpointEnv("gemini", baseUrl),
     NO_PROXY: "127.0.0.1",
   };
 }
@@ -216,17 +220,11 @@ export function copilotEnv(sandbox: Sandbox, baseUrl: string): Record<string, st
   return {
     ...scrubbed(),
     HOME: sandbox.home,
-    COPILOT_OFFLINE: "true",
-    COPILOT_PROVIDER_BASE_URL: `${baseUrl}/v1`,
-    COPILOT_PROVIDER_API_KEY: "sk-mock-copilot-key",
-    COPILOT_MODEL: "copilot-mock",
+    ...mockEndpointEnv("copilot", baseUrl),
     COPILOT_PKG_CACHE_HOME: copilotPkgCache(),
     NO_PROXY: "127.0.0.1",
   };
 }
-
-/** The variable the mock provider of the OpenCode config reads its key from (`{env:…}`). */
-export const OPENCODE_KEY_VAR = "MOCK_OPENCODE_KEY";
 
 /**
  * Write the user's OpenCode config in the sandbox HOME (`~/.config/opencode/opencode.json`): an
@@ -243,19 +241,7 @@ export async function writeOpencodeConfig(
 ): Promise<string> {
   const dir = join(sandbox.home, ".config", "opencode");
   await Deno.mkdir(dir, { recursive: true });
-  const config = {
-    $schema: "https://opencode.ai/config.json",
-    provider: {
-      mock: {
-        npm: "@ai-sdk/openai-compatible",
-        name: "Mock",
-        options: { baseURL: `${baseUrl}/v1`, apiKey: `{env:${OPENCODE_KEY_VAR}}` },
-        models: { "opencode-mock": { name: "OpenCode mock model" } },
-      },
-    },
-    model: "mock/opencode-mock",
-    ...extra,
-  };
+  const config = opencodeMockConfig(baseUrl, extra);
   const path = join(dir, "opencode.json");
   await Deno.writeTextFile(path, JSON.stringify(config, null, 2));
   return path;
@@ -266,13 +252,10 @@ export function opencodeEnv(sandbox: Sandbox): Record<string, string> {
   return {
     ...scrubbed(),
     HOME: sandbox.home,
-    [OPENCODE_KEY_VAR]: "sk-mock-opencode-key",
+    ...mockEndpointEnv("opencode", ""),
     NO_PROXY: "127.0.0.1",
   };
 }
-
-/** Name of the env var holding codex's mock Bearer token (`model_providers.mock.env_key`). */
-export const CODEX_KEY_VAR = "REVIEW_GATE_MOCK_OPENAI_KEY";
 
 /**
  * Write `CODEX_HOME/config.toml` selecting the mock model provider at `baseUrl` (…/v1), so the
@@ -286,20 +269,7 @@ export async function writeCodexConfig(
   extra = "",
   streamRetries = 0,
 ): Promise<void> {
-  const toml = [
-    `model_provider = "mock"`,
-    `model = "gpt-mock"`,
-    extra,
-    ``,
-    `[model_providers.mock]`,
-    `name = "mock"`,
-    `base_url = "${baseUrl}/v1"`,
-    `wire_api = "responses"`,
-    `env_key = "${CODEX_KEY_VAR}"`,
-    `request_max_retries = 0`,
-    `stream_max_retries = ${streamRetries}`,
-    ``,
-  ].join("\n");
+  const toml = codexMockConfig(baseUrl, { extra, streamRetries });
   await Deno.writeTextFile(join(sandbox.codexHome, "config.toml"), toml);
 }
 
@@ -309,7 +279,7 @@ export function codexEnv(sandbox: Sandbox): Record<string, string> {
     ...scrubbed(),
     HOME: sandbox.home,
     CODEX_HOME: sandbox.codexHome,
-    [CODEX_KEY_VAR]: "sk-mock-key",
+    ...mockEndpointEnv("codex", ""),
     NO_PROXY: "127.0.0.1",
     RUST_LOG: "error",
   };

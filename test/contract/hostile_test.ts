@@ -25,7 +25,11 @@ import {
   INJECTED,
   startAttacker,
 } from "./hostile_fixture.ts";
-import { type ClaudeTurn, startMockAnthropic, structured } from "../../fixtures/mock_model/anthropic.ts";
+import {
+  type ClaudeTurn,
+  startMockAnthropic,
+  structured,
+} from "../../fixtures/mock_model/anthropic.ts";
 import { type CodexTurn, startMockOpenAI } from "../../fixtures/mock_model/responses.ts";
 
 /** The change under review: its diff mentions skills by name (codex injects a named SKILL.md). */
