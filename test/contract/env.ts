@@ -153,14 +153,14 @@ const SCRUB = [
 ];
 
 /** Empty-string overrides for {@linkcode SCRUB} (ExecRequest.env merges over the parent). */
-function scrubbed(): Record<string, string> {
+export function scrubbedEnv(): Record<string, string> {
   return Object.fromEntries(SCRUB.filter((k) => Deno.env.get(k) !== undefined).map((k) => [k, ""]));
 }
 
 /** Env for `claude` pointed at the Anthropic mock at `baseUrl`. */
 export function claudeEnv(sandbox: Sandbox, baseUrl: string): Record<string, string> {
   return {
-    ...scrubbed(),
+    ...scrubbedEnv(),
     HOME: sandbox.home,
     ...mockEndpointEnv("claude", baseUrl),
     CLAUDE_CODE_MAX_RETRIES: "0",
@@ -181,7 +181,7 @@ export function claudeEnv(sandbox: Sandbox, baseUrl: string): Record<string, str
  */
 export function qwenEnv(sandbox: Sandbox, baseUrl: string): Record<string, string> {
   return {
-    ...scrubbed(),
+    ...scrubbedEnv(),
     HOME: sandbox.home,
     ...mockEndpointEnv("qwen", baseUrl),
     NO_PROXY: "127.0.0.1",
@@ -195,7 +195,7 @@ export function qwenEnv(sandbox: Sandbox, baseUrl: string): Record<string, strin
  */
 export function geminiEnv(sandbox: Sandbox, baseUrl: string): Record<string, string> {
   return {
-    ...scrubbed(),
+    ...scrubbedEnv(),
     HOME: sandbox.home,
     ...mockEndpointEnv("gemini", baseUrl),
     NO_PROXY: "127.0.0.1",
@@ -218,7 +218,7 @@ export function copilotPkgCache(): string {
  */
 export function copilotEnv(sandbox: Sandbox, baseUrl: string): Record<string, string> {
   return {
-    ...scrubbed(),
+    ...scrubbedEnv(),
     HOME: sandbox.home,
     ...mockEndpointEnv("copilot", baseUrl),
     COPILOT_PKG_CACHE_HOME: copilotPkgCache(),
@@ -250,7 +250,7 @@ export async function writeOpencodeConfig(
 /** Env for `opencode` (its config must be written with {@linkcode writeOpencodeConfig}). */
 export function opencodeEnv(sandbox: Sandbox): Record<string, string> {
   return {
-    ...scrubbed(),
+    ...scrubbedEnv(),
     HOME: sandbox.home,
     ...mockEndpointEnv("opencode", ""),
     NO_PROXY: "127.0.0.1",
@@ -276,7 +276,7 @@ export async function writeCodexConfig(
 /** Env for `codex` (its config.toml must be written with {@linkcode writeCodexConfig}). */
 export function codexEnv(sandbox: Sandbox): Record<string, string> {
   return {
-    ...scrubbed(),
+    ...scrubbedEnv(),
     HOME: sandbox.home,
     CODEX_HOME: sandbox.codexHome,
     ...mockEndpointEnv("codex", ""),
