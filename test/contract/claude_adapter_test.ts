@@ -25,7 +25,7 @@ import {
   type MockAnthropic,
   startMockAnthropic,
   structured,
-} from "./mock_anthropic.ts";
+} from "../../fixtures/mock_model/anthropic.ts";
 import { assertClaudeResultShape } from "./shapes.ts";
 
 const ignore = !haveCli("claude");

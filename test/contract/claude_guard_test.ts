@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { claudeEnv, findCli, haveCli, makeRepo, makeSandbox, warn } from "./env.ts";
 import { DENO_DIR, exists, MAIN, runMain } from "./harness.ts";
-import { bash, startMockAnthropic } from "./mock_anthropic.ts";
+import { bash, startMockAnthropic } from "../../fixtures/mock_model/anthropic.ts";
 
 const haveMain = await exists(MAIN);
 if (!haveMain) warn(`contract: ${MAIN} does not exist yet (skipping the guard case)`);

@@ -14,7 +14,11 @@ import { join } from "node:path";
 import { claudeEnv, findCli, haveCli, makeRepo, makeSandbox, type Sandbox, warn } from "./env.ts";
 import { HALF_FIXED, HALF_SCENARIO, halfBuggy } from "./half_session.ts";
 import { DENO_DIR, exists, MAIN, runMain } from "./harness.ts";
-import { type ClaudeTurn, type MockAnthropic, startMockAnthropic } from "./mock_anthropic.ts";
+import {
+  type ClaudeTurn,
+  type MockAnthropic,
+  startMockAnthropic,
+} from "../../fixtures/mock_model/anthropic.ts";
 import { assertClaudeResultShape } from "./shapes.ts";
 
 const FAKE_CLAUDE = new URL("../../fixtures/fake/bin/claude", import.meta.url).pathname;

@@ -18,7 +18,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { claudeEnv, findCli, haveCli, makeRepo, makeSandbox, type Sandbox } from "./env.ts";
 import { DENO_DIR, exists, MAIN } from "./harness.ts";
-import { type ClaudeTurn, startMockAnthropic, structured } from "./mock_anthropic.ts";
+import {
+  type ClaudeTurn,
+  startMockAnthropic,
+  structured,
+} from "../../fixtures/mock_model/anthropic.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
 const FAKE_CLAUDE = new URL("../../fixtures/fake/bin/claude", import.meta.url).pathname;

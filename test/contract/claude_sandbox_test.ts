@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { claudeEnv, findCli, haveCli, makeRepo, makeSandbox, warn } from "./env.ts";
 import { DENO_DIR, exists, MAIN, runMain, runMainResult } from "./harness.ts";
-import { bash, type ClaudeTurn, startMockAnthropic } from "./mock_anthropic.ts";
+import { bash, type ClaudeTurn, startMockAnthropic } from "../../fixtures/mock_model/anthropic.ts";
 
 const haveMain = await exists(MAIN);
 const sandboxRuns = Deno.build.os === "darwin" ||

@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { claudeEnv, findCli, haveCli, makeRepo, makeSandbox, warn } from "./env.ts";
 import { DENO_DIR, exists, MAIN, runMain } from "./harness.ts";
-import { type ClaudeTurn, startMockAnthropic } from "./mock_anthropic.ts";
+import { type ClaudeTurn, startMockAnthropic } from "../../fixtures/mock_model/anthropic.ts";
 import { parseHookPayload } from "../../lib/gates/claude/payload.ts";
 import { CLAUDE_DOOR } from "../../lib/gates/claude/door.ts";
 

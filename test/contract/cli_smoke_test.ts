@@ -17,8 +17,8 @@ import {
   makeSandbox,
   writeCodexConfig,
 } from "./env.ts";
-import { startMockAnthropic, structured } from "./mock_anthropic.ts";
-import { startMockOpenAI } from "./mock_openai.ts";
+import { startMockAnthropic, structured } from "../../fixtures/mock_model/anthropic.ts";
+import { startMockOpenAI } from "../../fixtures/mock_model/responses.ts";
 import { assertClaudeResultShape, assertCodexEventShape } from "./shapes.ts";
 
 const SCHEMA = {

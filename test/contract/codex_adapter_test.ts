@@ -20,7 +20,11 @@ import {
   withCase,
   WRITE_REFUSED,
 } from "./harness.ts";
-import { type CodexTurn, type MockOpenAI, startMockOpenAI } from "./mock_openai.ts";
+import {
+  type CodexTurn,
+  type MockOpenAI,
+  startMockOpenAI,
+} from "../../fixtures/mock_model/responses.ts";
 import { assertCodexEventShape } from "./shapes.ts";
 
 const ignore = !haveCli("codex");

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { codexEnv, findCli, git, haveCli, makeRepo, makeSandbox, writeCodexConfig } from "./env.ts";
 import { DENO_DIR, MAIN, NEEDS_ATTENTION } from "./harness.ts";
-import { type CodexTurn, startMockOpenAI } from "./mock_openai.ts";
+import { type CodexTurn, startMockOpenAI } from "../../fixtures/mock_model/responses.ts";
 
 /** A model that calls the shell again and again (far more than the bound, far less than 600 s). */
 const forever = (): CodexTurn[] =>

@@ -33,7 +33,11 @@ import {
 } from "./env.ts";
 import { DENO_DIR, exists, MAIN, runMain, runMainResult } from "./harness.ts";
 import { HALF_FINDING, HALF_FIXED, halfBuggy, runCodexSession } from "./half_session.ts";
-import { type CodexTurn, type MockOpenAI, startMockOpenAI } from "./mock_openai.ts";
+import {
+  type CodexTurn,
+  type MockOpenAI,
+  startMockOpenAI,
+} from "../../fixtures/mock_model/responses.ts";
 
 const haveMain = await exists(MAIN);
 if (!haveMain) warn(`contract: ${MAIN} does not exist yet (skipping the Codex project-hook case)`);

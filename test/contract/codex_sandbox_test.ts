@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { codexEnv, findCli, haveCli, makeRepo, makeSandbox, writeCodexConfig } from "./env.ts";
 import { DENO_DIR, exists, MAIN, runMain, runMainResult } from "./harness.ts";
-import { startMockOpenAI } from "./mock_openai.ts";
+import { startMockOpenAI } from "../../fixtures/mock_model/responses.ts";
 
 const KEY = "KEY-51ab-not-for-the-model";
 

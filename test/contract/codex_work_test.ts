@@ -25,7 +25,7 @@ import {
 } from "./env.ts";
 import { DENO_DIR, exists, MAIN, runMain } from "./harness.ts";
 import { HALF_FIXED, runCodexSession } from "./half_session.ts";
-import { type MockOpenAI, startMockOpenAI } from "./mock_openai.ts";
+import { type MockOpenAI, startMockOpenAI } from "../../fixtures/mock_model/responses.ts";
 
 const FAKE_CLAUDE = new URL("../../fixtures/fake/bin/claude", import.meta.url).pathname;
 const haveMain = await exists(MAIN);

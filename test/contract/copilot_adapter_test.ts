@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { copilotEnv, git, haveCli } from "./env.ts";
 import { APPROVE, type CaseContext, DEFAULT_PROMPT, exists, withCase } from "./harness.ts";
-import { type ChatTurn, type MockChat, startMockChat } from "./mock_chat.ts";
+import { type ChatTurn, type MockChat, startMockChat } from "../../fixtures/mock_model/chat.ts";
 
 const ignore = !haveCli("copilot");
 

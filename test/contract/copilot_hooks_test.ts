@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { copilotEnv, findCli, git, haveCli, makeRepo, makeSandbox, warn } from "./env.ts";
 import { DENO_DIR, exists, MAIN, runMain, runMainResult } from "./harness.ts";
 import { HALF_FINDING, HALF_FIXED, HALF_SCENARIO, halfBuggy } from "./half_session.ts";
-import { type ChatTurn, type MockChat, startMockChat } from "./mock_chat.ts";
+import { type ChatTurn, type MockChat, startMockChat } from "../../fixtures/mock_model/chat.ts";
 
 const FAKE_CLAUDE = new URL("../../fixtures/fake/bin/claude", import.meta.url).pathname;
 const haveMain = await exists(MAIN);

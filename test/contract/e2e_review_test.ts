@@ -20,8 +20,13 @@ import {
   writeCodexConfig,
 } from "./env.ts";
 import { APPROVE, DENO_DIR, exists, MAIN, NEEDS_ATTENTION } from "./harness.ts";
-import { bash, type ClaudeTurn, startMockAnthropic, structured } from "./mock_anthropic.ts";
-import { type CodexTurn, startMockOpenAI } from "./mock_openai.ts";
+import {
+  bash,
+  type ClaudeTurn,
+  startMockAnthropic,
+  structured,
+} from "../../fixtures/mock_model/anthropic.ts";
+import { type CodexTurn, startMockOpenAI } from "../../fixtures/mock_model/responses.ts";
 import { assertClaudeResultShape, assertCodexEventShape } from "./shapes.ts";
 
 const haveMain = await exists(MAIN);

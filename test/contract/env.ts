@@ -8,12 +8,22 @@
  * cached outside the repo) when they are missing, so `deno task test:contract` runs them from a clean
  * clone; `REVIEW_GATE_CONTRACT_INSTALL=0` turns that off (the CLI cases are then skipped with a
  * message).
- * Facts: docs/providers.md "Loopback mock models".
+ * What points each CLI at a mock is shared with `deno task mock-model`
+ * (fixtures/mock_model/cli_setup.ts). Facts: docs/providers.md "Loopback mock models".
  *
  * @module
  */
 import { join } from "node:path";
+import {
+  CODEX_KEY_VAR,
+  codexMockConfig,
+  mockEndpointEnv,
+  OPENCODE_KEY_VAR,
+  opencodeMockConfig,
+} from "../../fixtures/mock_model/cli_setup.ts";
 import { PINNED } from "./versions.ts";
+
+export { CODEX_KEY_VAR, OPENCODE_KEY_VAR };
 
 /** Cache root the install script uses. */
 export function cliCacheRoot(): string {
@@ -143,23 +153,21 @@ const SCRUB = [
 ];
 
 /** Empty-string overrides for {@linkcode SCRUB} (ExecRequest.env merges over the parent). */
-function scrubbed(): Record<string, string> {
+export function scrubbedEnv(): Record<string, string> {
   return Object.fromEntries(SCRUB.filter((k) => Deno.env.get(k) !== undefined).map((k) => [k, ""]));
 }
 
 /** Env for `claude` pointed at the Anthropic mock at `baseUrl`. */
 export function claudeEnv(sandbox: Sandbox, baseUrl: string): Record<string, string> {
   return {
-    ...scrubbed(),
+    ...scrubbedEnv(),
     HOME: sandbox.home,
-    ANTHROPIC_BASE_URL: baseUrl,
-    ANTHROPIC_API_KEY: "sk-ant-mock-key",
+    ...mockEndpointEnv("claude", baseUrl),
     CLAUDE_CODE_MAX_RETRIES: "0",
     DISABLE_AUTOUPDATER: "1",
     DISABLE_TELEMETRY: "1",
     DISABLE_ERROR_REPORTING: "1",
     DISABLE_BUG_COMMAND: "1",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     CLAUDE_CODE_DISABLE_TERMINAL_TITLE: "1",
     NO_PROXY: "127.0.0.1",
   };
@@ -173,11 +181,9 @@ export function claudeEnv(sandbox: Sandbox, baseUrl: string): Record<string, str
  */
 export function qwenEnv(sandbox: Sandbox, baseUrl: string): Record<string, string> {
   return {
-    ...scrubbed(),
+    ...scrubbedEnv(),
     HOME: sandbox.home,
-    OPENAI_API_KEY: "sk-mock-qwen-key",
-    OPENAI_BASE_URL: `${baseUrl}/v1`,
-    OPENAI_MODEL: "qwen-mock",
+    ...mockEndpointEnv("qwen", baseUrl),
     NO_PROXY: "127.0.0.1",
   };
 }
@@ -189,11 +195,9 @@ export function qwenEnv(sandbox: Sandbox, baseUrl: string): Record<string, strin
  */
 export function geminiEnv(sandbox: Sandbox, baseUrl: string): Record<string, string> {
   return {
-    ...scrubbed(),
+    ...scrubbedEnv(),
     HOME: sandbox.home,
-    GEMINI_API_KEY: "mock-gemini-key",
-    GOOGLE_GEMINI_BASE_URL: baseUrl,
-    GEMINI_MODEL: "gemini-mock",
+    ...mockEndpointEnv("gemini", baseUrl),
     NO_PROXY: "127.0.0.1",
   };
 }
@@ -214,19 +218,13 @@ export function copilotPkgCache(): string {
  */
 export function copilotEnv(sandbox: Sandbox, baseUrl: string): Record<string, string> {
   return {
-    ...scrubbed(),
+    ...scrubbedEnv(),
     HOME: sandbox.home,
-    COPILOT_OFFLINE: "true",
-    COPILOT_PROVIDER_BASE_URL: `${baseUrl}/v1`,
-    COPILOT_PROVIDER_API_KEY: "sk-mock-copilot-key",
-    COPILOT_MODEL: "copilot-mock",
+    ...mockEndpointEnv("copilot", baseUrl),
     COPILOT_PKG_CACHE_HOME: copilotPkgCache(),
     NO_PROXY: "127.0.0.1",
   };
 }
-
-/** The variable the mock provider of the OpenCode config reads its key from (`{env:…}`). */
-export const OPENCODE_KEY_VAR = "MOCK_OPENCODE_KEY";
 
 /**
  * Write the user's OpenCode config in the sandbox HOME (`~/.config/opencode/opencode.json`): an
@@ -243,19 +241,7 @@ export async function writeOpencodeConfig(
 ): Promise<string> {
   const dir = join(sandbox.home, ".config", "opencode");
   await Deno.mkdir(dir, { recursive: true });
-  const config = {
-    $schema: "https://opencode.ai/config.json",
-    provider: {
-      mock: {
-        npm: "@ai-sdk/openai-compatible",
-        name: "Mock",
-        options: { baseURL: `${baseUrl}/v1`, apiKey: `{env:${OPENCODE_KEY_VAR}}` },
-        models: { "opencode-mock": { name: "OpenCode mock model" } },
-      },
-    },
-    model: "mock/opencode-mock",
-    ...extra,
-  };
+  const config = opencodeMockConfig(baseUrl, extra);
   const path = join(dir, "opencode.json");
   await Deno.writeTextFile(path, JSON.stringify(config, null, 2));
   return path;
@@ -264,15 +250,12 @@ export async function writeOpencodeConfig(
 /** Env for `opencode` (its config must be written with {@linkcode writeOpencodeConfig}). */
 export function opencodeEnv(sandbox: Sandbox): Record<string, string> {
   return {
-    ...scrubbed(),
+    ...scrubbedEnv(),
     HOME: sandbox.home,
-    [OPENCODE_KEY_VAR]: "sk-mock-opencode-key",
+    ...mockEndpointEnv("opencode", ""),
     NO_PROXY: "127.0.0.1",
   };
 }
-
-/** Name of the env var holding codex's mock Bearer token (`model_providers.mock.env_key`). */
-export const CODEX_KEY_VAR = "REVIEW_GATE_MOCK_OPENAI_KEY";
 
 /**
  * Write `CODEX_HOME/config.toml` selecting the mock model provider at `baseUrl` (…/v1), so the
@@ -286,30 +269,17 @@ export async function writeCodexConfig(
   extra = "",
   streamRetries = 0,
 ): Promise<void> {
-  const toml = [
-    `model_provider = "mock"`,
-    `model = "gpt-mock"`,
-    extra,
-    ``,
-    `[model_providers.mock]`,
-    `name = "mock"`,
-    `base_url = "${baseUrl}/v1"`,
-    `wire_api = "responses"`,
-    `env_key = "${CODEX_KEY_VAR}"`,
-    `request_max_retries = 0`,
-    `stream_max_retries = ${streamRetries}`,
-    ``,
-  ].join("\n");
+  const toml = codexMockConfig(baseUrl, { extra, streamRetries });
   await Deno.writeTextFile(join(sandbox.codexHome, "config.toml"), toml);
 }
 
 /** Env for `codex` (its config.toml must be written with {@linkcode writeCodexConfig}). */
 export function codexEnv(sandbox: Sandbox): Record<string, string> {
   return {
-    ...scrubbed(),
+    ...scrubbedEnv(),
     HOME: sandbox.home,
     CODEX_HOME: sandbox.codexHome,
-    [CODEX_KEY_VAR]: "sk-mock-key",
+    ...mockEndpointEnv("codex", ""),
     NO_PROXY: "127.0.0.1",
     RUST_LOG: "error",
   };

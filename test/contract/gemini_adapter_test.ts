@@ -19,7 +19,7 @@ import {
   jsonAnswer,
   type MockGemini,
   startMockGemini,
-} from "./mock_gemini.ts";
+} from "../../fixtures/mock_model/gemini.ts";
 
 const ignore = !haveCli("gemini");
 

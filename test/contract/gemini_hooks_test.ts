@@ -31,7 +31,7 @@ import {
   jsonAnswer,
   type MockGemini,
   startMockGemini,
-} from "./mock_gemini.ts";
+} from "../../fixtures/mock_model/gemini.ts";
 
 const FAKE_CLAUDE = new URL("../../fixtures/fake/bin/claude", import.meta.url).pathname;
 const haveMain = await exists(MAIN);

@@ -11,7 +11,7 @@
  * @module
  */
 import { join } from "node:path";
-import { readJsonBody, serveLoopback } from "./_mock_server.ts";
+import { readJsonBody, serveLoopback } from "../../fixtures/mock_model/http.ts";
 import { CODEX_KEY_VAR, git, type Sandbox } from "./env.ts";
 
 /** Secrets of the parent environment (a developer shell, a CI runner). */

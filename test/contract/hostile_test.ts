@@ -25,8 +25,12 @@ import {
   INJECTED,
   startAttacker,
 } from "./hostile_fixture.ts";
-import { type ClaudeTurn, startMockAnthropic, structured } from "./mock_anthropic.ts";
-import { type CodexTurn, startMockOpenAI } from "./mock_openai.ts";
+import {
+  type ClaudeTurn,
+  startMockAnthropic,
+  structured,
+} from "../../fixtures/mock_model/anthropic.ts";
+import { type CodexTurn, startMockOpenAI } from "../../fixtures/mock_model/responses.ts";
 
 /** The change under review: its diff mentions skills by name (codex injects a named SKILL.md). */
 const CHANGE = "export const a = 2; // use $evil-skill $evil-skill2 $user-skill\n";

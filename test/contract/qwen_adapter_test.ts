@@ -11,7 +11,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { git, haveCli } from "./env.ts";
 import { APPROVE, type CaseContext, DEFAULT_PROMPT, exists, withCase } from "./harness.ts";
-import { type ChatTurn, type MockChat, startMockChat, structuredOutput } from "./mock_chat.ts";
+import {
+  type ChatTurn,
+  type MockChat,
+  startMockChat,
+  structuredOutput,
+} from "../../fixtures/mock_model/chat.ts";
 
 const ignore = !haveCli("qwen");
 

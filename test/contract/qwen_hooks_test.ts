@@ -21,7 +21,12 @@ import {
   halfBuggy,
   runQwenSession,
 } from "./half_session.ts";
-import { type ChatTurn, type MockChat, startMockChat, structuredOutput } from "./mock_chat.ts";
+import {
+  type ChatTurn,
+  type MockChat,
+  startMockChat,
+  structuredOutput,
+} from "../../fixtures/mock_model/chat.ts";
 
 const FAKE_CLAUDE = new URL("../../fixtures/fake/bin/claude", import.meta.url).pathname;
 const haveMain = await exists(MAIN);

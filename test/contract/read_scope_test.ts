@@ -15,8 +15,16 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { haveCli, makeSandbox, type Sandbox } from "./env.ts";
 import { MAIN, NEEDS_ATTENTION } from "./harness.ts";
-import { type ClaudeTurn, startMockAnthropic, structured } from "./mock_anthropic.ts";
-import { type CodexTurn, type MockOpenAI, startMockOpenAI } from "./mock_openai.ts";
+import {
+  type ClaudeTurn,
+  startMockAnthropic,
+  structured,
+} from "../../fixtures/mock_model/anthropic.ts";
+import {
+  type CodexTurn,
+  type MockOpenAI,
+  startMockOpenAI,
+} from "../../fixtures/mock_model/responses.ts";
 import {
   BEARER,
   buildReadWorld,
