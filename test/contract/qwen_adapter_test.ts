@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { git, haveCli } from "./env.ts";
+import { ESCAPED_AT_NOTE } from "../../lib/providers/at_commands.ts";
 import { APPROVE, type CaseContext, DEFAULT_PROMPT, exists, withCase } from "./harness.ts";
 import {
   type ChatTurn,
@@ -61,7 +62,7 @@ Deno.test({
       assert.deepEqual(outcome.answer, APPROVE);
       assert.equal(spawns.length, 1);
       assert.notEqual(spawns[0].cwd, repo, "runs in the private copy");
-      assert.equal(spawns[0].stdin, DEFAULT_PROMPT);
+      assert.equal(spawns[0].stdin, DEFAULT_PROMPT + ESCAPED_AT_NOTE);
       const [turn] = mock.turns();
       assert.deepEqual(toolNames(turn.body), [
         "glob",

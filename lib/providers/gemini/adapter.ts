@@ -39,18 +39,10 @@ import type {
 } from "../provider.ts";
 import { describeGeminiAuth, GEMINI_TOOLS, prepareGeminiChild, readGeminiUser } from "./child.ts";
 import { GEMINI_META } from "./meta.ts";
+import { escapeAtCommands, ESCAPED_AT_NOTE } from "../at_commands.ts";
 
 export { GEMINI_TOOLS };
-
-/**
- * Escape every `@` as `\@`: Gemini CLI reads an unescaped `@path` of its input as a file to attach
- * (its at-command processor, also in headless mode) and leaves `\@` as it is.
- *
- * @param text any prompt text
- */
-export function escapeAtCommands(text: string): string {
-  return text.replaceAll("@", "\\@");
-}
+export { escapeAtCommands };
 
 /**
  * The text Gemini CLI gets on stdin: the review prompt, the schema text and the reply rule, every
@@ -68,7 +60,7 @@ export function buildGeminiPrompt(request: ProviderRequest): string {
       "",
       "Reply with the JSON object only.",
     ].join("\n"),
-  ) + "\n(Every at sign in this message is written with a backslash before it.)";
+  ) + ESCAPED_AT_NOTE;
 }
 
 /**

@@ -34,6 +34,7 @@ import type {
 } from "../provider.ts";
 import { describeQwenAuth, prepareQwenChild, readQwenUser } from "./child.ts";
 import { QWEN_META } from "./meta.ts";
+import { escapeAtCommands, ESCAPED_AT_NOTE } from "../at_commands.ts";
 
 /** The tools the reviewer may use: reading the copy. */
 export const QWEN_TOOLS = ["read_file", "grep_search", "glob", "list_directory"];
@@ -89,7 +90,8 @@ export function buildQwenInvocation(request: ProviderRequest): Invocation {
   if (request.resumeSessionId) args.push("--resume", request.resumeSessionId);
   return {
     args,
-    stdin: request.prompt,
+    // a diff's `@path` is never an at-command that attaches a file (lib/providers/at_commands.ts)
+    stdin: escapeAtCommands(request.prompt) + ESCAPED_AT_NOTE,
     env: request.child?.env ?? {},
     ...(request.child ? { clearEnv: true } : {}),
     cwd: request.workdir ?? request.root,

@@ -1,3 +1,4 @@
+import { ESCAPED_AT_NOTE } from "../at_commands.ts";
 import assert from "node:assert/strict";
 import reviewSchema from "../../../schemas/review.schema.json" with { type: "json" };
 import { output, REQUEST, sample } from "../_test_support.ts";
@@ -24,10 +25,13 @@ Deno.test("buildQwenInvocation() asks for plan mode, read tools only and the sch
   const schema = JSON.parse(flag(inv.args, "--json-schema")!);
   const { $schema: _s, $id: _i, ...rest } = reviewSchema;
   assert.deepEqual(schema, rest);
-  assert.equal(inv.stdin, "Review this change.");
+  assert.equal(inv.stdin, "Review this change." + ESCAPED_AT_NOTE);
   assert.equal(inv.cwd, "/tmp/copy");
   assert.ok(!inv.args.includes("--bare") && !inv.args.includes("--yolo"));
   assert.ok(!inv.args.includes("--resume") && !inv.args.includes("--model"));
+  // a diff's `@path` would make Qwen Code attach that file after the prompt, outside the fence
+  const at = buildQwenInvocation({ ...REQUEST, prompt: "+see @notes.md and me@example.com" });
+  assert.equal(at.stdin, "+see \\@notes.md and me\\@example.com" + ESCAPED_AT_NOTE);
   for (const tool of ["run_shell_command", "write_file", "edit", "web_fetch", "agent"]) {
     assert.ok(QWEN_EXCLUDED_TOOLS.includes(tool), tool);
   }
