@@ -39,9 +39,20 @@ async function reviewer(sb: GateSandbox, name: string, scenario: string): Promis
   return path;
 }
 
-/** The hook installed, a bug committed, the user's reviewer (it blocks) and an agent's (it approves). */
+/** The user's Claude Code login in the sandbox's home: provider "auto" then chooses claude. */
+function claudeLogin(sb: GateSandbox): string {
+  return join(sb.env.HOME, ".claude", ".credentials.json");
+}
+
+/**
+ * The hook installed, a bug committed, the user's reviewer (it blocks) and an agent's (it
+ * approves). The reviewers wrap the fake, so they are not the bundled fake and need a login for
+ * provider "auto" (the default) to choose claude: the user has one, as a claude user does.
+ */
 async function setUp() {
   const sb = await makeGateSandbox();
+  await Deno.mkdir(join(sb.env.HOME, ".claude"), { recursive: true });
+  await Deno.writeTextFile(claudeLogin(sb), "{}");
   const user = await reviewer(sb, "user", await blockingScenario(sb));
   const agent = await reviewer(sb, "agent", "valid");
   const r = await runCli(sb, ["install", "--git"]);
@@ -152,6 +163,24 @@ Deno.test("pre-push during an open agent turn: a reviewer endpoint written into 
     const again = await runGit(sb, ["push", "origin", "main"], { env });
     assert.doesNotMatch(again.stderr, /config the reviewer carries/);
     assert.match(again.stderr, /push blocked: 1 blocking finding/);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test('pre-push during an open agent turn: a provider "auto" would choose in place of the start\'s blocks the push', async () => {
+  const { sb, env } = await setUp();
+  try {
+    // the agent removes the claude login: "auto" would pick the next provider (codex's fake, which
+    // approves); the push must not be approved by a reviewer the turn did not start with
+    await Deno.remove(claudeLogin(sb));
+    const r = await runGit(sb, ["push", "origin", "main"], { env });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      /push blocked: an agent turn is open[^\n]*the provider "auto" chooses changed since the turn started \(claude then, codex now\)/,
+    );
+    assert.doesNotMatch(r.stderr, /approved/);
   } finally {
     await sb.cleanup();
   }
