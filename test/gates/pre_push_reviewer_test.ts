@@ -21,6 +21,7 @@ import {
   runCli,
   runGit,
   runHook,
+  signInClaude,
   stopPayload,
 } from "./_gates.ts";
 
@@ -39,11 +40,6 @@ async function reviewer(sb: GateSandbox, name: string, scenario: string): Promis
   return path;
 }
 
-/** The user's Claude Code login in the sandbox's home: provider "auto" then chooses claude. */
-function claudeLogin(sb: GateSandbox): string {
-  return join(sb.env.HOME, ".claude", ".credentials.json");
-}
-
 /**
  * The hook installed, a bug committed, the user's reviewer (it blocks) and an agent's (it
  * approves). The reviewers wrap the fake, so they are not the bundled fake and need a login for
@@ -51,8 +47,7 @@ function claudeLogin(sb: GateSandbox): string {
  */
 async function setUp() {
   const sb = await makeGateSandbox();
-  await Deno.mkdir(join(sb.env.HOME, ".claude"), { recursive: true });
-  await Deno.writeTextFile(claudeLogin(sb), "{}");
+  const login = await signInClaude(sb);
   const user = await reviewer(sb, "user", await blockingScenario(sb));
   const agent = await reviewer(sb, "agent", "valid");
   const r = await runCli(sb, ["install", "--git"]);
@@ -67,7 +62,7 @@ async function setUp() {
     { env },
   );
   assert.equal(p.code, 0, p.stderr);
-  return { sb, user, agent, env };
+  return { sb, user, agent, env, login };
 }
 
 Deno.test("pre-push during an open agent turn: the agent's own reviewer program does not approve", async (t) => {
@@ -169,11 +164,11 @@ Deno.test("pre-push during an open agent turn: a reviewer endpoint written into 
 });
 
 Deno.test('pre-push during an open agent turn: a provider "auto" would choose in place of the start\'s blocks the push', async () => {
-  const { sb, env } = await setUp();
+  const { sb, env, login } = await setUp();
   try {
     // the agent removes the claude login: "auto" would pick the next provider (codex's fake, which
     // approves); the push must not be approved by a reviewer the turn did not start with
-    await Deno.remove(claudeLogin(sb));
+    await Deno.remove(login);
     const r = await runGit(sb, ["push", "origin", "main"], { env });
     assert.equal(r.code, 1, r.stderr);
     assert.match(
