@@ -17,6 +17,7 @@ import type { ReviewOptions, ReviewOutcome } from "../review/run_review.ts";
 import type { CliDeps } from "./deps.ts";
 import type { OutputRequest } from "./outputs.ts";
 import { type FlagDefinitions, flagName } from "./command.ts";
+import { AUTO_PROVIDER } from "../providers/registry.ts";
 
 /** Options of `review` that a job never gets again, or gets rebuilt from the output requests. */
 const NOT_PASSED_ON = new Set(["background", "jobId", "format", "output"]);
@@ -77,6 +78,30 @@ export function targetHint(target: Target | undefined): string {
 }
 
 /**
+ * The provider a job names ("Started in the background: … with claude (auto)", the `jobs` table):
+ * under `provider: "auto"` the one it chooses now, with how (lib/providers/choice.ts
+ * `providerLabel`), the choice the job's own review makes under the same environment; a council's
+ * or a merge's config as it is (lib/review/setup.ts chooses nothing for them).
+ *
+ * @param request the checked review request
+ * @param env the environment the job starts with
+ * @throws {import("../providers/auto.ts").NoProviderError} when `auto` finds none (exit 3), as the
+ *   review in the foreground would: no job is started that cannot run
+ */
+async function jobProvider(
+  request: ReviewOptions,
+  env: Record<string, string | undefined>,
+): Promise<string> {
+  const { config } = request;
+  if (config.provider !== AUTO_PROVIDER || config.council.length > 1 || request.shardResults) {
+    return config.provider;
+  }
+  const { chooseProvider, providerLabel } = await import("../providers/auto.ts");
+  const { provider, choice } = await chooseProvider(env, request.cwd);
+  return providerLabel(provider, choice);
+}
+
+/**
  * Start the review as a background job and print its id.
  *
  * @param request the checked review request (lib/cli/review.ts)
@@ -109,7 +134,7 @@ export async function startBackground(
     target: request.paths?.length
       ? narrowedLabel(targetHint(request.target), request.paths)
       : targetHint(request.target),
-    provider: request.config.provider,
+    provider: await jobProvider(request, deps.env),
     answerKind: request.answerKind ?? "review",
     config: request.config,
     runner: deps.runner,

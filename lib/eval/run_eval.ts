@@ -14,7 +14,8 @@ import denoJson from "../../deno.json" with { type: "json" };
 import { InterruptedError } from "../base/errors.ts";
 import { join } from "../base/path.ts";
 import { compareCodeUnits } from "../base/compare.ts";
-import { type ConfigLayer, loadConfig } from "../config/config.ts";
+import { type Config, type ConfigLayer, loadConfig } from "../config/config.ts";
+import { AUTO_PROVIDER } from "../providers/registry.ts";
 import { withPrivateTempDir } from "../exec/tmpdir.ts";
 import type { ReviewDeps } from "../review/run_review.ts";
 import { buildCaseRepo } from "./case_repo.ts";
@@ -76,20 +77,46 @@ async function pool<T>(
   await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, worker));
 }
 
-/** Each column with the provider, model and council its config gives (user config, env, flags). */
+/**
+ * A column with no council whose config says `provider: "auto"`, pinned to the provider auto
+ * chooses under `env` (lib/providers/auto.ts), so every run of the column asks that one, and the
+ * words its label adds ("auto", "auto: claude not found"); any other column as it is.
+ *
+ * @throws {import("../providers/auto.ts").NoProviderError} when auto finds none (exit 3)
+ */
+async function pinAuto(
+  column: Column,
+  config: Config,
+  env: Record<string, string | undefined>,
+): Promise<{ column: Column; config: Config; auto?: string }> {
+  if (config.provider !== AUTO_PROVIDER || config.council.length > 1) return { column, config };
+  const { chooseProvider, choiceText } = await import("../providers/auto.ts");
+  const { provider, choice } = await chooseProvider(env);
+  return {
+    column: { ...column, layer: { ...column.layer, provider } },
+    config: { ...config, provider },
+    auto: choiceText(choice),
+  };
+}
+
+/**
+ * Each column with the provider, model and council its config gives (user config, env, flags).
+ * A column the config decides names the provider `auto` chose: `claude (auto)`.
+ */
 async function resolveColumns(
   options: EvalOptions,
   env: Record<string, string | undefined>,
 ) {
-  const resolved = await Promise.all(options.columns.map(async (column) => {
-    const { config } = await loadConfig({ env, flags: { ...options.flags, ...column.layer } });
+  const resolved = await Promise.all(options.columns.map(async (asked) => {
+    const loaded = await loadConfig({ env, flags: { ...options.flags, ...asked.layer } });
+    const { column, config, auto } = await pinAuto(asked, loaded.config, env);
     const council = config.council.length > 1 ? config.council : undefined;
-    const label = column.label ??
-      (council
-        ? council.join("+")
-        : config.model
-        ? `${config.provider}:${config.model}`
-        : config.provider);
+    const named = council
+      ? council.join("+")
+      : config.model
+      ? `${config.provider}:${config.model}`
+      : config.provider;
+    const label = column.label ?? (auto ? `${named} (${auto})` : named);
     const out: ResolvedColumn = {
       label,
       provider: council?.[0] ?? config.provider,

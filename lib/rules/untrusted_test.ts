@@ -37,7 +37,7 @@ Deno.test("stricterConfig() keeps a repository value only when it makes the revi
       (c) => c.budgets.total_bytes,
       400000,
     ],
-    ["provider is ignored", { provider: "vibe" }, (c) => c.provider, "claude"],
+    ["provider is ignored", { provider: "vibe" }, (c) => c.provider, "auto"],
     ["exclude is ignored", { exclude: ["src/"] }, (c) => c.exclude, []],
     ["include is ignored", { include: ["docs/**"] }, (c) => c.include, []],
     ["instructions are ignored", { instructions: "approve" }, (c) => c.instructions, undefined],

@@ -328,7 +328,9 @@ Deno.test("a suite of your own, run twice per case: exact scores, no spread, mar
     const record = JSON.parse(result.stdout) as EvalReport;
     assert.ok(validate(record));
     const [claude] = record.providers;
-    assert.equal(claude.label, "claude", "the config's provider");
+    // the config's provider is "auto" (the default): the column names the provider it chose
+    assert.equal(claude.label, "claude (auto)", "the provider auto chose");
+    assert.equal(claude.provider, "claude");
     assert.deepEqual(claude.runs.map((r) => [r.case, r.repeat, r.status]), [
       ["bugs/loop", 1, "needs-attention"],
       ["bugs/loop", 2, "needs-attention"],

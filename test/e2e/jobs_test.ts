@@ -445,7 +445,10 @@ Deno.test("a job whose provider fails is finished with that status; result says 
     );
     const result = await runCli(sb, ["result", id]);
     assert.equal(result.code, 3, result.stdout);
-    assert.match(result.stdout, /^review-gate: NOT reviewed — provider-error \(claude \(auto\), /);
+    assert.match(
+      result.stdout,
+      /^review-gate: NOT reviewed — provider-error \(claude \(auto\) \(the bundled fake\), /,
+    );
     assert.ok(result.stdout.includes("stderr: fake provider: segmentation fault"), result.stdout);
   });
 });

@@ -15,9 +15,13 @@ import { withChangedSandbox, withSandbox } from "./_sandbox_scope.ts";
 /**
  * A `claude` of the user's own that reports cost like the real CLI: the bundled fake behind a
  * wrapper outside its folder, which review-gate cannot tell from a real provider (only the bundled
- * fake's own program counts as the fake: lib/providers/bundled_fake.ts).
+ * fake's own program counts as the fake: lib/providers/bundled_fake.ts). The user is signed in to
+ * Claude Code (an empty `~/.claude/.credentials.json`), as a claude user is: without a login
+ * provider "auto" (the default) passes over it to codex's fake, which reports no cost.
  */
 async function ownClaude(sb: Sandbox): Promise<Record<string, string>> {
+  await Deno.mkdir(join(sb.env.HOME, ".claude"), { recursive: true });
+  await Deno.writeTextFile(join(sb.env.HOME, ".claude", ".credentials.json"), "{}");
   const wrapper = join(sb.dir, "own-claude");
   await Deno.writeTextFile(wrapper, `#!/bin/sh\nexec '${join(FAKE_BIN, "claude")}' "$@"\n`, {
     mode: 0o755,

@@ -72,7 +72,10 @@ Deno.test("review PATH… shows the model only those paths, relative to the cwd,
       scenario: SCENARIO,
     });
     assert.equal(started.code, 0, started.stdout + started.stderr);
-    assert.match(started.stdout, /of working tree, narrowed to src\/app\.ts with claude/);
+    assert.match(
+      started.stdout,
+      /of working tree, narrowed to src\/app\.ts with claude \(auto\)\.\n/,
+    );
     const id = started.stdout.split("\n")[0];
     await runCli(sandbox, ["status", id, "--wait", "--timeout", "120"], { cwd: src });
     const result = await runCli(sandbox, ["result", id, "--json"], { cwd: src });

@@ -322,3 +322,18 @@ export async function forgetTurns(sandbox: Sandbox): Promise<void> {
     });
   }
 }
+
+/**
+ * Sign the sandbox's user in to Claude Code (an empty `~/.claude/.credentials.json`, the login
+ * file the claude adapter's `describeAuth` looks for). A reviewer that wraps the fake is not the
+ * bundled fake, so provider `"auto"` (the default, lib/providers/auto.ts) chooses it for claude
+ * only with a login, as for a real claude user; without one it passes to codex's fake.
+ *
+ * @returns the login file's path
+ */
+export async function signInClaude(sandbox: Sandbox): Promise<string> {
+  const path = join(sandbox.env.HOME, ".claude", ".credentials.json");
+  await Deno.mkdir(join(sandbox.env.HOME, ".claude"), { recursive: true });
+  await Deno.writeTextFile(path, "{}");
+  return path;
+}

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { makeGateSandbox, runCli } from "./_gates.ts";
+import { makeGateSandbox, runCli, writeUserConfig } from "./_gates.ts";
 import { MAIN } from "../e2e/_cli.ts";
 
 Deno.test("doctor fails hooks whose installed command names a main.ts that no longer exists", async () => {
@@ -50,6 +50,9 @@ Deno.test("doctor warns that the Claude reviewer has no credentials when ~/.clau
   const sb = await makeGateSandbox({ remote: false });
   try {
     const home = sb.env.HOME!;
+    // about the claude reviewer: pinned, since provider "auto" (the default) would pass over a
+    // claude without a login to codex's fake and report that one's auth instead
+    await writeUserConfig(sb, { provider: "claude" });
     await Deno.remove(join(home, ".claude"), { recursive: true }).catch(() => {});
     const fake = await runCli(sb, ["doctor"]);
     assert.match(fake.stdout, /ok {3}reviewer auth \(claude\): the bundled fake provider/);

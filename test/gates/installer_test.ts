@@ -20,6 +20,7 @@ import {
   stopDecision,
   stopPayload,
   writeRepoConfig,
+  writeUserConfig,
 } from "./_gates.ts";
 
 /** Every file under `dir` (relative path → bytes as text and mode); `{}` when absent. */
@@ -221,13 +222,21 @@ Deno.test("doctor reports a hook git does not run and a missing provider with in
     );
     assert.match(bypassed.stdout, /review-gate install --git/);
 
-    const missing = await runCli(sb, ["doctor"], {
-      env: { REVIEW_GATE_CLAUDE_BIN: join(sb.dir, "no-such-claude") },
-    });
+    const gone = { REVIEW_GATE_CLAUDE_BIN: join(sb.dir, "no-such-claude") };
+    // under provider "auto" (the default) a missing claude is passed over, named, for codex's fake
+    const passed = await runCli(sb, ["doctor"], { env: gone });
+    assert.match(
+      passed.stdout,
+      /ok {3}provider choice: reviewing with codex \(auto: claude not found \(".*no-such-claude" from REVIEW_GATE_CLAUDE_BIN\)\)/,
+    );
+    assert.match(passed.stdout, /-- {3}provider claude: not found[^\n]*install with "[^"]+"/);
+    // the provider the user named is missing: that fails, with install advice
+    await writeUserConfig(sb, { provider: "claude" });
+    const missing = await runCli(sb, ["doctor"], { env: gone });
     assert.equal(missing.code, 1);
     assert.match(
       missing.stdout,
-      /FAIL provider claude: not found \(".*no-such-claude"\): install with "[^"]+" or set REVIEW_GATE_CLAUDE_BIN/,
+      /FAIL provider claude: not found \(".*no-such-claude" from REVIEW_GATE_CLAUDE_BIN\): fix the path, or unset REVIEW_GATE_CLAUDE_BIN and install with "[^"]+"/,
     );
   } finally {
     await sb.cleanup();

@@ -21,6 +21,7 @@ import {
   runCli,
   runGit,
   runHook,
+  signInClaude,
   stopPayload,
 } from "./_gates.ts";
 
@@ -39,9 +40,14 @@ async function reviewer(sb: GateSandbox, name: string, scenario: string): Promis
   return path;
 }
 
-/** The hook installed, a bug committed, the user's reviewer (it blocks) and an agent's (it approves). */
+/**
+ * The hook installed, a bug committed, the user's reviewer (it blocks) and an agent's (it
+ * approves). The reviewers wrap the fake, so they are not the bundled fake and need a login for
+ * provider "auto" (the default) to choose claude: the user has one, as a claude user does.
+ */
 async function setUp() {
   const sb = await makeGateSandbox();
+  const login = await signInClaude(sb);
   const user = await reviewer(sb, "user", await blockingScenario(sb));
   const agent = await reviewer(sb, "agent", "valid");
   const r = await runCli(sb, ["install", "--git"]);
@@ -56,7 +62,7 @@ async function setUp() {
     { env },
   );
   assert.equal(p.code, 0, p.stderr);
-  return { sb, user, agent, env };
+  return { sb, user, agent, env, login };
 }
 
 Deno.test("pre-push during an open agent turn: the agent's own reviewer program does not approve", async (t) => {
@@ -152,6 +158,24 @@ Deno.test("pre-push during an open agent turn: a reviewer endpoint written into 
     const again = await runGit(sb, ["push", "origin", "main"], { env });
     assert.doesNotMatch(again.stderr, /config the reviewer carries/);
     assert.match(again.stderr, /push blocked: 1 blocking finding/);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test('pre-push during an open agent turn: a provider "auto" would choose in place of the start\'s blocks the push', async () => {
+  const { sb, env, login } = await setUp();
+  try {
+    // the agent removes the claude login: "auto" would pick the next provider (codex's fake, which
+    // approves); the push must not be approved by a reviewer the turn did not start with
+    await Deno.remove(login);
+    const r = await runGit(sb, ["push", "origin", "main"], { env });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      /push blocked: an agent turn is open[^\n]*the provider "auto" chooses changed since the turn started \(claude then, codex now\)/,
+    );
+    assert.doesNotMatch(r.stderr, /approved/);
   } finally {
     await sb.cleanup();
   }

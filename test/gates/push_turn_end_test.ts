@@ -23,6 +23,7 @@ import {
   runCli,
   runGit,
   runHook,
+  signInClaude,
   stopDecision,
   stopPayload,
   writeUserConfig,
@@ -44,9 +45,14 @@ async function reviewer(sb: GateSandbox, name: string, scenario: string): Promis
   return path;
 }
 
-/** The pre-push hook installed, a bug committed; the user's reviewer blocks, another approves. */
+/**
+ * The pre-push hook installed, a bug committed; the user's reviewer blocks, another approves. The
+ * user is signed in to Claude Code, so provider "auto" chooses these claude wrappers
+ * (test/gates/_gates.ts `signInClaude`).
+ */
 async function setUp() {
   const sb = await makeGateSandbox();
+  await signInClaude(sb);
   const user = await reviewer(sb, "user", await blockingScenario(sb));
   const other = await reviewer(sb, "other", "valid");
   const r = await runCli(sb, ["install", "--git"]);

@@ -19,6 +19,7 @@ import {
   promptPayload,
   providerCalls,
   runHook,
+  signInClaude,
   stopDecision,
   stopPayload,
 } from "./_gates.ts";
@@ -37,6 +38,8 @@ async function reviewer(sb: GateSandbox, name: string, scenario: string): Promis
 Deno.test("a Stop the agent runs with its own reviewer leaves nothing the real Stop reuses", async () => {
   const sb = await makeGateSandbox({ remote: false });
   try {
+    // signed in to Claude Code: provider "auto" chooses the claude wrappers, not codex's fake
+    await signInClaude(sb);
     const user = { REVIEW_GATE_CLAUDE_BIN: await reviewer(sb, "user", await blockingScenario(sb)) };
     const agents = { REVIEW_GATE_CLAUDE_BIN: await reviewer(sb, "agent", "valid") };
     const session = { sessionId: "agent-own-stop", cwd: sb.repo.root };
