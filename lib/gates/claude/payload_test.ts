@@ -104,7 +104,8 @@ Deno.test("README names every field the hooks read from Claude Code's payload", 
 
 Deno.test("README's Try it section needs only Node.js/npm: the npm package, or Deno through npx", async () => {
   const readme = await Deno.readTextFile(new URL("../../../README.md", import.meta.url));
-  const tryIt = readme.slice(readme.indexOf("## Try it"), readme.indexOf("## Install"));
+  const start = readme.indexOf("## Try it (");
+  const tryIt = readme.slice(start, readme.indexOf("\n## ", start + 1));
   assert.match(tryIt, /Node\.js\/npm and git are all you need/);
   const commands = [...tryIt.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split("\n"));
   const bare = commands.filter((line) => /(^|'|\s)deno\s/.test(line));
