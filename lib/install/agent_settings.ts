@@ -1,0 +1,140 @@
+/**
+ * The scoped `settings.json` of an agent whose hooks the shared settings installer edits
+ * (lib/install/settings_hooks.ts) — Qwen Code's (lib/install/qwen/install.ts) and Gemini CLI's
+ * (lib/install/gemini/install.ts): where the user's and the project's file are, and installing,
+ * uninstalling and reading our entries in them the same way for each agent.
+ *
+ * @module
+ */
+import { join } from "../base/path.ts";
+import { ConfigError } from "../base/errors.ts";
+import type { ActionDetail } from "./file_actions.ts";
+import {
+  installSettingsHooks,
+  type SettingsHooksFile,
+  type SettingsHooksReport,
+  uninstallSettingsHooks,
+} from "./settings_hooks.ts";
+
+/** Environment variables, as `Deno.env.toObject()` gives them. */
+type Env = Record<string, string | undefined>;
+
+/** Which settings file: the user's or the project's. */
+export type AgentScope = "user" | "project";
+
+/** One agent's settings files, for paths and messages. */
+export interface AgentSettings {
+  /** The agent as messages name it, e.g. "Qwen Code". */
+  product: string;
+  /** The folder below the project root holding `settings.json`, e.g. ".qwen". */
+  projectDir: string;
+  /** The folder holding the user's `settings.json`, `undefined` when the environment has none. */
+  userDir: (env: Env) => string | undefined;
+  /** The variables `userDir` reads, as messages name them, e.g. "QWEN_HOME or HOME". */
+  homeVars: string;
+  /** The events our groups go on. */
+  events: readonly string[];
+}
+
+/** Inputs of an agent's installers (lib/install/qwen/install.ts, lib/install/gemini/install.ts). */
+export interface AgentHookOptions {
+  scope: AgentScope;
+  /** Where the agent is started (scope `project`): it reads `<projectDir>/` of its cwd. */
+  root: string;
+  /** The variables of `userDir` (scope `user`). */
+  env: Env;
+  /** Command prefix from `selfCommand()` (install only). */
+  command?: string;
+  /** Words before `command` in the stop entry (lib/install/self_command.ts `stopScriptPrefix`). */
+  stopPrefix?: string;
+  /** Stop entry timeout in seconds (the gate's `timeout_seconds`; written in ms). */
+  stopTimeoutSeconds?: number;
+  /** Add the hook of the gate's `review_while_working`. */
+  work?: boolean;
+  dryRun?: boolean;
+  /** How much of each file change to describe (lib/install/file_actions.ts; default: a diff). */
+  diff?: ActionDetail;
+}
+
+/**
+ * The settings file of a scope: `<root>/<projectDir>/settings.json` or `<userDir>/settings.json`.
+ *
+ * @throws {ConfigError} for scope `user` when `userDir` finds no folder in `env`
+ */
+export function agentSettingsPath(
+  agent: AgentSettings,
+  scope: AgentScope,
+  where: { root: string; env: Env },
+): string {
+  if (scope === "project") return join(where.root, agent.projectDir, "settings.json");
+  const dir = agent.userDir(where.env);
+  if (!dir) {
+    throw new ConfigError(
+      `Cannot find ${agent.product}'s home: set ${agent.homeVars}, or use --scope project`,
+    );
+  }
+  return join(dir, "settings.json");
+}
+
+/** The scope's settings file as the shared installer takes it. */
+function settingsFile(agent: AgentSettings, options: AgentHookOptions): SettingsHooksFile {
+  const path = agentSettingsPath(agent, options.scope, options);
+  return { product: agent.product, path, events: agent.events };
+}
+
+/**
+ * Add (or refresh in place) our groups, built from `options.command`, in the scope's file.
+ *
+ * @param build the agent's entries builder (its entries module)
+ * @param text `why`: the write's reason; `runNote`: when the agent runs the hooks
+ * @returns the report; `actions` is empty when the file already holds exactly ours
+ * @throws {ConfigError} when `command` is missing, or from the shared installer (the file is left
+ *   untouched)
+ */
+export async function installAgentHooks(
+  agent: AgentSettings,
+  options: AgentHookOptions,
+  build: (
+    command: string,
+    opts: { stopTimeoutSeconds?: number; stopPrefix?: string; work?: boolean },
+  ) => Record<string, Record<string, unknown>>,
+  text: { why: string; runNote: string },
+): Promise<SettingsHooksReport> {
+  if (!options.command) {
+    throw new ConfigError(`Cannot install the ${agent.product} hooks without a command`);
+  }
+  const entries = build(options.command, {
+    stopTimeoutSeconds: options.stopTimeoutSeconds,
+    stopPrefix: options.stopPrefix,
+    work: options.work,
+  });
+  return await installSettingsHooks(settingsFile(agent, options), entries, {
+    dryRun: options.dryRun,
+    diff: options.diff,
+    ...text,
+  });
+}
+
+/**
+ * Remove our groups from the scope's file, restoring the pre-install bytes when possible; scope
+ * `user` without a home is nothing to remove.
+ *
+ * @returns the report; `actions` is empty when none of ours were there
+ * @throws {ConfigError} when the file is not valid JSON (left untouched)
+ */
+export async function uninstallAgentHooks(
+  agent: AgentSettings,
+  options: AgentHookOptions,
+): Promise<SettingsHooksReport> {
+  if (options.scope === "user" && !agent.userDir(options.env)) {
+    return {
+      path: "",
+      actions: [],
+      text: `${agent.product} hooks: no ${agent.homeVars}, nothing to remove\n`,
+    };
+  }
+  return await uninstallSettingsHooks(settingsFile(agent, options), {
+    dryRun: options.dryRun,
+    diff: options.diff,
+  });
+}
