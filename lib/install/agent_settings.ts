@@ -8,9 +8,11 @@
  */
 import { join } from "../base/path.ts";
 import { ConfigError } from "../base/errors.ts";
-import type { ActionDetail } from "./file_actions.ts";
+import { type ActionDetail, readTextOrNull } from "./file_actions.ts";
+import { parseSettingsText, type Settings } from "./settings_text.ts";
 import {
   installSettingsHooks,
+  ourSettingsHooks,
   type SettingsHooksFile,
   type SettingsHooksReport,
   uninstallSettingsHooks,
@@ -137,4 +139,39 @@ export async function uninstallAgentHooks(
     dryRun: options.dryRun,
     diff: options.diff,
   });
+}
+
+/** One scope's file holding entries of ours, or one that does not parse (`error`). */
+export type AgentScopeHooks =
+  & { scope: AgentScope; path: string }
+  & ({ entries: { event: string; hook: Settings }[] } | { error: string });
+
+/**
+ * Our entries in the user's file (when the environment has a home) and the project's, for the
+ * agent's status module; a missing file or one without entries of ours is left out.
+ *
+ * @returns per file, in scope order `user`, `project`: our entries in file order, or the parse
+ *   error's message
+ */
+export async function agentScopeHooks(
+  agent: AgentSettings,
+  where: { root: string; env: Env },
+): Promise<AgentScopeHooks[]> {
+  const out: AgentScopeHooks[] = [];
+  for (const scope of ["user", "project"] as AgentScope[]) {
+    if (scope === "user" && !agent.userDir(where.env)) continue;
+    const path = agentSettingsPath(agent, scope, where);
+    const text = await readTextOrNull(path);
+    if (typeof text !== "string") continue;
+    let settings: Settings;
+    try {
+      settings = await parseSettingsText(text, path) as Settings;
+    } catch (error) {
+      out.push({ scope, path, error: (error as Error).message });
+      continue;
+    }
+    const entries = ourSettingsHooks(settings, agent.events);
+    if (entries.length) out.push({ scope, path, entries });
+  }
+  return out;
 }

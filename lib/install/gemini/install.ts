@@ -42,7 +42,7 @@ export function geminiDir(env: Record<string, string | undefined>): string | und
 }
 
 /** Gemini CLI's settings files (lib/install/agent_settings.ts). */
-const GEMINI: AgentSettings = {
+export const GEMINI_SETTINGS: AgentSettings = {
   product: "Gemini CLI",
   projectDir: ".gemini",
   userDir: geminiDir,
@@ -59,7 +59,7 @@ export function geminiSettingsPath(
   scope: GeminiScope,
   options: { root: string; env: Record<string, string | undefined> },
 ): string {
-  return agentSettingsPath(GEMINI, scope, options);
+  return agentSettingsPath(GEMINI_SETTINGS, scope, options);
 }
 
 /** When Gemini CLI runs the hooks. */
@@ -78,7 +78,7 @@ function runNote(scope: GeminiScope): string {
  *   untouched), or `command` is missing
  */
 export async function installGeminiHooks(options: GeminiHookOptions): Promise<SettingsHooksReport> {
-  return await installAgentHooks(GEMINI, options, buildGeminiEntries, {
+  return await installAgentHooks(GEMINI_SETTINGS, options, buildGeminiEntries, {
     why: "add review-gate's BeforeAgent and AfterAgent hooks after yours",
     runNote: runNote(options.scope),
   });
@@ -94,5 +94,5 @@ export async function installGeminiHooks(options: GeminiHookOptions): Promise<Se
 export async function uninstallGeminiHooks(
   options: GeminiHookOptions,
 ): Promise<SettingsHooksReport> {
-  return await uninstallAgentHooks(GEMINI, options);
+  return await uninstallAgentHooks(GEMINI_SETTINGS, options);
 }

@@ -39,7 +39,7 @@ export function qwenHome(env: Record<string, string | undefined>): string | unde
 }
 
 /** Qwen Code's settings files (lib/install/agent_settings.ts). */
-const QWEN: AgentSettings = {
+export const QWEN_SETTINGS: AgentSettings = {
   product: "Qwen Code",
   projectDir: ".qwen",
   userDir: qwenHome,
@@ -56,7 +56,7 @@ export function qwenSettingsPath(
   scope: QwenScope,
   options: { root: string; env: Record<string, string | undefined> },
 ): string {
-  return agentSettingsPath(QWEN, scope, options);
+  return agentSettingsPath(QWEN_SETTINGS, scope, options);
 }
 
 /** When Qwen Code runs the hooks. */
@@ -74,7 +74,7 @@ function runNote(scope: QwenScope): string {
  *   untouched), or `command` is missing
  */
 export async function installQwenHooks(options: QwenHookOptions): Promise<QwenHookReport> {
-  return await installAgentHooks(QWEN, options, buildQwenEntries, {
+  return await installAgentHooks(QWEN_SETTINGS, options, buildQwenEntries, {
     why: "add review-gate's UserPromptSubmit and Stop hooks after yours",
     runNote: runNote(options.scope),
   });
@@ -87,5 +87,5 @@ export async function installQwenHooks(options: QwenHookOptions): Promise<QwenHo
  * @throws {ConfigError} when the file is not valid JSON (left untouched)
  */
 export async function uninstallQwenHooks(options: QwenHookOptions): Promise<QwenHookReport> {
-  return await uninstallAgentHooks(QWEN, options);
+  return await uninstallAgentHooks(QWEN_SETTINGS, options);
 }
