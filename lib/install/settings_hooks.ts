@@ -234,17 +234,30 @@ export async function uninstallSettingsHooks(
   return await finish(file, actions, { ...options, notes });
 }
 
-async function finish(
-  file: SettingsHooksFile,
+/**
+ * Apply `actions` (unless `dryRun`) and describe them: `<product> hooks: <path>`, the notes, one a
+ * line, then the rendered actions (lib/install/file_actions.ts). Shared with the installers that
+ * write a hooks file of their own (lib/install/copilot/install.ts).
+ *
+ * @throws whatever applying an action throws (lib/install/file_actions.ts `applyActions`)
+ */
+export async function finishHooksReport(
+  product: string,
+  path: string,
   actions: FileAction[],
   options: SettingsHooksRun & { notes: string[] },
 ): Promise<SettingsHooksReport> {
   if (!options.dryRun) await applyActions(actions);
   const notes = options.notes.length ? `${options.notes.join("\n")}\n` : "";
   const rendered = renderActions(actions, { diff: options.diff });
-  return {
-    path: file.path,
-    actions,
-    text: `${file.product} hooks: ${file.path}\n${notes}${rendered}`,
-  };
+  return { path, actions, text: `${product} hooks: ${path}\n${notes}${rendered}` };
+}
+
+/** {@linkcode finishHooksReport} for a settings file. */
+function finish(
+  file: SettingsHooksFile,
+  actions: FileAction[],
+  options: SettingsHooksRun & { notes: string[] },
+): Promise<SettingsHooksReport> {
+  return finishHooksReport(file.product, file.path, actions, options);
 }
