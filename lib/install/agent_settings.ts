@@ -38,18 +38,25 @@ export interface AgentSettings {
   events: readonly string[];
 }
 
-/** Inputs of an agent's installers (lib/install/qwen/install.ts, lib/install/gemini/install.ts). */
+/**
+ * Inputs of an agent's hook installers (lib/install/qwen/install.ts, lib/install/gemini/install.ts,
+ * lib/install/codex/install.ts, lib/install/copilot/install.ts; lib/install/registry.ts calls them
+ * all with these).
+ */
 export interface AgentHookOptions {
   scope: AgentScope;
-  /** Where the agent is started (scope `project`): it reads `<projectDir>/` of its cwd. */
+  /** The repository root, where the agent is started (scope `project`). */
   root: string;
-  /** The variables of `userDir` (scope `user`). */
+  /** The variables of the agent's home, e.g. `QWEN_HOME` and `HOME` (scope `user`). */
   env: Env;
   /** Command prefix from `selfCommand()` (install only). */
   command?: string;
   /** Words before `command` in the stop entry (lib/install/self_command.ts `stopScriptPrefix`). */
   stopPrefix?: string;
-  /** Stop entry timeout in seconds (the gate's `timeout_seconds`; written in ms). */
+  /**
+   * Stop entry timeout in seconds (the gate's `timeout_seconds`; the agent's entries module writes
+   * it in the agent's unit).
+   */
   stopTimeoutSeconds?: number;
   /** Add the hook of the gate's `review_while_working`. */
   work?: boolean;

@@ -16,37 +16,24 @@
  */
 import { join } from "../../base/path.ts";
 import { ConfigError } from "../../base/errors.ts";
-import type { ActionDetail } from "../file_actions.ts";
 import {
   installSettingsHooks,
   type SettingsHooksFile,
   type SettingsHooksReport,
   uninstallSettingsHooks,
 } from "../settings_hooks.ts";
+import type { AgentHookOptions } from "../agent_settings.ts";
 import { isOurHook, type Settings } from "../settings_text.ts";
 import { buildCodexEntries, CODEX_HOOK_EVENTS, type CodexScope } from "./entries.ts";
 
 export { BACKUP_SUFFIX } from "../settings_hooks.ts";
 
-/** Inputs of the Codex installers. */
-export interface CodexHookOptions {
-  scope: CodexScope;
-  /** The repository root (scope `project`). */
-  root: string;
-  /** `CODEX_HOME` and `HOME` (scope `user`). */
-  env: Record<string, string | undefined>;
-  /** Command prefix from `selfCommand()` (install only). */
-  command?: string;
-  /** Words before `command` in the Stop entry (lib/install/self_command.ts `stopScriptPrefix`). */
-  stopPrefix?: string;
-  /** Stop entry `timeout` in seconds (`gates.codex_stop.timeout_seconds`). */
-  stopTimeoutSeconds?: number;
-  /** Add the `PostToolUse` hook of `gates.codex_stop.review_while_working`. */
-  work?: boolean;
-  dryRun?: boolean;
-  /** How much of each file change to describe (lib/install/file_actions.ts; default: a diff). */
-  diff?: ActionDetail;
-}
+/**
+ * Inputs of the Codex installers (lib/install/agent_settings.ts): `env` holds `CODEX_HOME` and `HOME`,
+ * the stop options are `gates.codex_stop.timeout_seconds` (written in seconds) and
+ * `gates.codex_stop.review_while_working` (`PostToolUse`).
+ */
+export type CodexHookOptions = AgentHookOptions & { scope: CodexScope };
 
 /** What was (or, with `dryRun`, would be) done. */
 export type CodexHookReport = SettingsHooksReport;

@@ -11,35 +11,18 @@
  */
 import { dirname, join } from "../../base/path.ts";
 import { ConfigError } from "../../base/errors.ts";
-import {
-  type ActionDetail,
-  type FileAction,
-  lstatOrNull,
-  readTextOrNull,
-} from "../file_actions.ts";
+import { type FileAction, lstatOrNull, readTextOrNull } from "../file_actions.ts";
 import { finishHooksReport, type SettingsHooksReport } from "../settings_hooks.ts";
+import type { AgentHookOptions } from "../agent_settings.ts";
 import { MANAGED_MARKER } from "../git/stub.ts";
 import { buildCopilotHooksText, COPILOT_HOOKS_FILE, type CopilotScope } from "./entries.ts";
 
-/** Inputs of the Copilot installers. */
-export interface CopilotHookOptions {
-  scope: CopilotScope;
-  /** The repository root (scope `project`). */
-  root: string;
-  /** `COPILOT_HOME` and `HOME` (scope `user`). */
-  env: Record<string, string | undefined>;
-  /** Command prefix from `selfCommand()` (install only). */
-  command?: string;
-  /** Words before `command` in the Stop entry (lib/install/self_command.ts `stopScriptPrefix`). */
-  stopPrefix?: string;
-  /** Stop entry `timeout` in seconds (`gates.copilot_stop.timeout_seconds`). */
-  stopTimeoutSeconds?: number;
-  /** Add the `PostToolUse` hook of `gates.copilot_stop.review_while_working`. */
-  work?: boolean;
-  dryRun?: boolean;
-  /** How much of each file change to describe (lib/install/file_actions.ts; default: a diff). */
-  diff?: ActionDetail;
-}
+/**
+ * Inputs of the Copilot installers (lib/install/agent_settings.ts): `env` holds `COPILOT_HOME` and
+ * `HOME`, the stop options are `gates.copilot_stop.timeout_seconds` (written in seconds) and
+ * `gates.copilot_stop.review_while_working` (`PostToolUse`).
+ */
+export type CopilotHookOptions = AgentHookOptions & { scope: CopilotScope };
 
 /** What was (or, with `dryRun`, would be) done. */
 export type CopilotHookReport = SettingsHooksReport;
