@@ -10,6 +10,7 @@ import { join } from "../base/path.ts";
 import { ConfigError } from "../base/errors.ts";
 import { type ActionDetail, readTextOrNull } from "./file_actions.ts";
 import { parseSettingsText, type Settings } from "./settings_text.ts";
+import { missingProgramPath, missingProgramText } from "./missing_program.ts";
 import {
   installSettingsHooks,
   ourSettingsHooks,
@@ -181,4 +182,35 @@ export async function agentScopeHooks(
     if (entries.length) out.push({ scope, path, entries });
   }
   return out;
+}
+
+/**
+ * The installed stop entry's timeout in seconds: the `timeout` (milliseconds) of our entry on
+ * `stopEvent`, `defaultSeconds` when it has none (the agent's own default), `undefined` when it is
+ * not a number.
+ */
+export function stopTimeoutSeconds(
+  entries: { event: string; hook: Settings }[],
+  stopEvent: string,
+  defaultSeconds: number,
+): number | undefined {
+  const stop = entries.find((e) => e.event === stopEvent)?.hook.timeout;
+  return typeof stop === "number" ? stop / 1000 : stop === undefined ? defaultSeconds : undefined;
+}
+
+/**
+ * Why none of our hooks run when the program our first entry's command starts is gone
+ * (lib/install/missing_program.ts), else `null`.
+ *
+ * @param reinstall the command that writes the entries again, e.g. `review-gate install --qwen`
+ */
+export async function missingProgramDetail(
+  agent: AgentSettings,
+  entries: { event: string; hook: Settings }[],
+  reinstall: string,
+): Promise<string | null> {
+  const missing = await missingProgramPath(String(entries[0]?.hook.command ?? ""));
+  return missing
+    ? missingProgramText(missing, `every ${agent.product} turn's hooks`, reinstall)
+    : null;
 }

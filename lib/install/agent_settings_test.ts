@@ -5,6 +5,8 @@ import {
   type AgentSettings,
   agentSettingsPath,
   installAgentHooks,
+  missingProgramDetail,
+  stopTimeoutSeconds,
   uninstallAgentHooks,
 } from "./agent_settings.ts";
 import { withSettingsDirs } from "./test_settings_dirs.ts";
@@ -84,4 +86,24 @@ Deno.test("agentScopeHooks(): our entries per scope, a parse error named, files 
       "no home: the user's scope is skipped",
     );
   });
+});
+
+Deno.test("stopTimeoutSeconds(): ms to seconds, the default without one, undefined for a non-number", () => {
+  const on = (timeout: unknown) => [{ event: "Stop", hook: { timeout } }];
+  assert.equal(stopTimeoutSeconds(on(120_000), "Stop", 60), 120);
+  assert.equal(stopTimeoutSeconds(on(undefined), "Stop", 60), 60);
+  assert.equal(stopTimeoutSeconds(on("300"), "Stop", 60), undefined);
+  assert.equal(stopTimeoutSeconds(on(5000), "AfterAgent", 45), 45, "another event's entry");
+});
+
+Deno.test("missingProgramDetail(): names the gone program, the agent and the reinstall; null when it exists", async () => {
+  const gone = "/nonexistent-review-gate-dir/review-gate";
+  const entries = (command: string) => [{ event: "Stop", hook: { command } }];
+  const detail = await missingProgramDetail(AGENT, entries(`'${gone}' hook x-stop`), "rg again");
+  assert.match(
+    String(detail),
+    /"\/nonexistent-review-gate-dir\/review-gate", which does not exist/,
+  );
+  assert.match(String(detail), /every Agent X turn's hooks will fail until you run "rg again"/);
+  assert.equal(await missingProgramDetail(AGENT, entries("'/bin/sh' hook x-stop"), "rg"), null);
 });

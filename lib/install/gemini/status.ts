@@ -12,9 +12,8 @@ import { dirname, join, normalize } from "../../base/path.ts";
 import { readTextOrNull } from "../file_actions.ts";
 import { parseSettingsText, type Settings } from "../settings_text.ts";
 import { GEMINI_HOOK_EVENTS, type GeminiScope } from "./entries.ts";
-import { agentScopeHooks } from "../agent_settings.ts";
+import { agentScopeHooks, missingProgramDetail, stopTimeoutSeconds } from "../agent_settings.ts";
 import { GEMINI_SETTINGS, geminiDir, geminiSettingsPath } from "./install.ts";
-import { missingProgramPath, missingProgramText } from "../missing_program.ts";
 
 /** One of our Gemini CLI hook files and whether Gemini CLI will run it. */
 export interface GeminiHookStatus {
@@ -117,21 +116,10 @@ async function statusOf(
   layers: Record<"system" | "user" | "project", Settings | null>,
 ): Promise<GeminiHookStatus> {
   const { scope, path, entries } = at;
-  const stop = entries.find((e) => e.event === "AfterAgent")?.hook.timeout;
-  const base = {
-    scope,
-    path,
-    stopTimeout: typeof stop === "number" ? stop / 1000 : stop === undefined ? 60 : undefined,
-  };
-  const missing = await missingProgramPath(String(entries[0].hook.command ?? ""));
-  if (missing) {
-    const again = `review-gate install --gemini --scope ${scope}`;
-    return {
-      ...base,
-      runs: false,
-      detail: missingProgramText(missing, "every Gemini CLI turn's hooks", again),
-    };
-  }
+  const base = { scope, path, stopTimeout: stopTimeoutSeconds(entries, "AfterAgent", 60) };
+  const again = `review-gate install --gemini --scope ${scope}`;
+  const missing = await missingProgramDetail(GEMINI_SETTINGS, entries, again);
+  if (missing) return { ...base, runs: false, detail: missing };
   const problems: string[] = [];
   if (entries.length < Object.keys(GEMINI_HOOK_EVENTS).length) {
     problems.push("one of the two hooks is missing");

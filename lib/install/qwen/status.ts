@@ -13,9 +13,8 @@ import { dirname, join, normalize } from "../../base/path.ts";
 import { readTextOrNull } from "../file_actions.ts";
 import { parseSettingsText, type Settings } from "../settings_text.ts";
 import { QWEN_HOOK_EVENTS, type QwenScope } from "./entries.ts";
-import { agentScopeHooks } from "../agent_settings.ts";
+import { agentScopeHooks, missingProgramDetail, stopTimeoutSeconds } from "../agent_settings.ts";
 import { QWEN_SETTINGS, qwenHome, qwenSettingsPath } from "./install.ts";
-import { missingProgramPath, missingProgramText } from "../missing_program.ts";
 
 /** One of our Qwen Code hook files and whether Qwen Code will run it. */
 export interface QwenHookStatus {
@@ -86,23 +85,11 @@ export async function qwenHookStatuses(
       continue;
     }
     const { entries } = found;
-    const stop = entries.find((e) => e.event === "Stop")?.hook.timeout;
-    const base = {
-      scope,
-      path,
-      stopTimeout: typeof stop === "number" ? stop / 1000 : stop === undefined ? 60 : undefined,
-    };
-    const missing = await missingProgramPath(String(entries[0].hook.command ?? ""));
+    const base = { scope, path, stopTimeout: stopTimeoutSeconds(entries, "Stop", 60) };
+    const again = `review-gate install --qwen --scope ${scope}`;
+    const missing = await missingProgramDetail(QWEN_SETTINGS, entries, again);
     if (missing) {
-      out.push({
-        ...base,
-        runs: false,
-        detail: missingProgramText(
-          missing,
-          "every Qwen Code turn's hooks",
-          `review-gate install --qwen --scope ${scope}`,
-        ),
-      });
+      out.push({ ...base, runs: false, detail: missing });
       continue;
     }
     const problems: string[] = [];
