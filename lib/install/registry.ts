@@ -12,6 +12,7 @@ import type { Runner } from "../exec/exec.ts";
 import type { Repo } from "../git/repo.ts";
 import type { ClaudeScope } from "./claude/install.ts";
 import type { ActionDetail, FileAction } from "./file_actions.ts";
+import type { AgentHookOptions } from "./agent_settings.ts";
 
 /** Everything a target's plan may use. */
 export interface InstallContext {
@@ -351,18 +352,8 @@ interface SettingsAgent {
   }>;
 }
 
-/** The options every settings-file installer takes (lib/install/settings_hooks.ts). */
-type SettingsTargetOptions = {
-  scope: "user" | "project";
-  root: string;
-  env: Record<string, string | undefined>;
-  command?: string;
-  stopPrefix?: string;
-  stopTimeoutSeconds?: number;
-  work?: boolean;
-  dryRun?: boolean;
-  diff?: ActionDetail;
-};
+/** The options every settings-file installer takes (lib/install/agent_settings.ts). */
+type SettingsTargetOptions = AgentHookOptions;
 
 /**
  * The install target of an agent whose hooks live in its `settings.json` (Qwen Code, Gemini CLI):

@@ -1,7 +1,8 @@
 /**
  * Install and uninstall review-gate's hook groups in an agent's whole `settings.json` whose `hooks`
  * key holds `{<Event>: [{matcher?, hooks: [{type: "command", command, name, timeout}]}]}` — Qwen
- * Code's (lib/install/qwen/install.ts) and Gemini CLI's (lib/install/gemini/install.ts). The file
+ * Code's (lib/install/qwen/install.ts), Gemini CLI's (lib/install/gemini/install.ts) and Codex's
+ * `hooks.json` (lib/install/codex/install.ts). The file
  * is the user's whole settings and is edited as text (lib/install/settings_text.ts): their keys,
  * hooks and formatting stay byte for byte, ours go after theirs; the first change keeps the
  * original beside it as `settings.json.review-gate.bak`, and uninstall writes those bytes back when
@@ -42,6 +43,8 @@ export interface SettingsHooksFile {
   path: string;
   /** The events our groups go on (their arrays are checked before an edit). */
   events: readonly string[];
+  /** What messages call the file after `product`: "settings" (default), or "hooks" (Codex's). */
+  kind?: string;
 }
 
 /** What was (or, with `dryRun`, would be) done. */
@@ -69,27 +72,28 @@ export interface SettingsHooksRun {
 export async function readHooksSettings(
   file: SettingsHooksFile,
 ): Promise<{ text: string | null; settings: Settings }> {
-  const { product, path } = file;
+  const { path } = file;
+  const label = `${file.product} ${file.kind ?? "settings"}`;
   const text = await readTextOrNull(path);
-  if (text === undefined) throw new ConfigError(`Cannot read ${product} settings "${path}"`);
+  if (text === undefined) throw new ConfigError(`Cannot read ${label} "${path}"`);
   if (text === null) return { text: null, settings: {} };
   const value = await parseSettingsText(text, path);
   const hooks = (value as Settings | null)?.hooks;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ConfigError(
-      `${product} settings "${path}": the top level is not a JSON object; fix it first`,
+      `${label} "${path}": the top level is not a JSON object; fix it first`,
     );
   }
   if (
     hooks !== undefined && (typeof hooks !== "object" || hooks === null || Array.isArray(hooks))
   ) {
-    throw new ConfigError(`${product} settings "${path}": "hooks" is not an object; fix it first`);
+    throw new ConfigError(`${label} "${path}": "hooks" is not an object; fix it first`);
   }
   for (const event of file.events) {
     const groups = (hooks as Settings | undefined)?.[event];
     if (groups !== undefined && !Array.isArray(groups)) {
       throw new ConfigError(
-        `${product} settings "${path}": "hooks.${event}" is not an array; fix it first`,
+        `${label} "${path}": "hooks.${event}" is not an array; fix it first`,
       );
     }
   }
@@ -176,7 +180,7 @@ export async function installSettingsHooks(
         text: current.text,
         mode,
         before: null,
-        why: "backup of the settings before review-gate changed them",
+        why: `backup of the ${file.kind ?? "settings"} before review-gate changed them`,
       });
     }
     actions.push({ op: "write", path, text, mode, before: current.text, why: options.why });
@@ -189,12 +193,14 @@ export async function installSettingsHooks(
  * Remove our groups from a settings file, restoring the pre-install bytes when the rest equals the
  * backup, removing the file when review-gate created it and nothing else is left.
  *
+ * @param options dry run, diff; `removalNotes`: the report's notes when ours are removed, from the
+ *   settings before the removal (default none)
  * @returns the report; `actions` is empty when none of ours were there
  * @throws {ConfigError} when the file is not valid JSON (left untouched)
  */
 export async function uninstallSettingsHooks(
   file: SettingsHooksFile,
-  options: SettingsHooksRun,
+  options: SettingsHooksRun & { removalNotes?: (settings: Settings) => string[] },
 ): Promise<SettingsHooksReport> {
   const { path } = file;
   const raw = await readTextOrNull(path);
@@ -215,7 +221,7 @@ export async function uninstallSettingsHooks(
   const actions: FileAction[] = [];
   const before = current.text;
   if (typeof backupText === "string" && sameAsBackup(backup, rest)) {
-    const why = "restore the settings saved before install";
+    const why = `restore the ${file.kind ?? "settings"} saved before install`;
     actions.push({ op: "write", path, text: backupText, mode, before, why });
     actions.push({ op: "remove", path: backupPath, before: backupText, why: "backup restored" });
   } else if (backupText === null && Object.keys(rest).length === 0) {
@@ -224,20 +230,34 @@ export async function uninstallSettingsHooks(
     const text = await editSettingsText(current.text, null);
     actions.push({ op: "write", path, text, mode, before, why: "remove review-gate's hooks" });
   }
-  return await finish(file, actions, { ...options, notes: [] });
+  const notes = options.removalNotes?.(current.settings) ?? [];
+  return await finish(file, actions, { ...options, notes });
 }
 
-async function finish(
-  file: SettingsHooksFile,
+/**
+ * Apply `actions` (unless `dryRun`) and describe them: `<product> hooks: <path>`, the notes, one a
+ * line, then the rendered actions (lib/install/file_actions.ts). Shared with the installers that
+ * write a hooks file of their own (lib/install/copilot/install.ts).
+ *
+ * @throws whatever applying an action throws (lib/install/file_actions.ts `applyActions`)
+ */
+export async function finishHooksReport(
+  product: string,
+  path: string,
   actions: FileAction[],
   options: SettingsHooksRun & { notes: string[] },
 ): Promise<SettingsHooksReport> {
   if (!options.dryRun) await applyActions(actions);
   const notes = options.notes.length ? `${options.notes.join("\n")}\n` : "";
   const rendered = renderActions(actions, { diff: options.diff });
-  return {
-    path: file.path,
-    actions,
-    text: `${file.product} hooks: ${file.path}\n${notes}${rendered}`,
-  };
+  return { path, actions, text: `${product} hooks: ${path}\n${notes}${rendered}` };
+}
+
+/** {@linkcode finishHooksReport} for a settings file. */
+function finish(
+  file: SettingsHooksFile,
+  actions: FileAction[],
+  options: SettingsHooksRun & { notes: string[] },
+): Promise<SettingsHooksReport> {
+  return finishHooksReport(file.product, file.path, actions, options);
 }

@@ -20,19 +20,14 @@ import {
   providerCalls,
   runCli,
   scenario,
-  stopDecision,
   writeRepoConfig,
 } from "./_gates.ts";
+import { runSettingsStop, settingsHookPayload } from "./_settings_agents.ts";
 
+/** A Gemini CLI hook payload (transcripts under `~/.gemini/tmp/<project>/chats/`). */
 function payload(sb: GateSandbox, session: string, event: string, extra: object): string {
-  return JSON.stringify({
-    session_id: session,
-    transcript_path: join(sb.env.HOME, ".gemini", "tmp", "repo", "chats", `${session}.jsonl`),
-    cwd: sb.repo.root,
-    hook_event_name: event,
-    timestamp: new Date().toISOString(),
-    ...extra,
-  });
+  const transcriptDir = [".gemini", "tmp", "repo", "chats"];
+  return settingsHookPayload(sb, { session, event, transcriptDir }, extra);
 }
 
 const prompt = (sb: GateSandbox, session: string, text: string) =>
@@ -40,7 +35,12 @@ const prompt = (sb: GateSandbox, session: string, text: string) =>
     stdin: payload(sb, session, "BeforeAgent", { prompt: text }),
   });
 
-async function stop(
+/**
+ * An AfterAgent stop, answered as Gemini CLI reads it (test/gates/_settings_agents.ts): a block
+ * with `decision` "block" or "deny" hands the reason back as the next prompt; `continue: false`
+ * would end the session instead.
+ */
+function stop(
   sb: GateSandbox,
   session: string,
   env: Record<string, string>,
@@ -50,31 +50,10 @@ async function stop(
     prompt_response: "Done.",
     stop_hook_active: false,
   };
-  const s = await runCli(sb, ["hook", "gemini-stop"], {
-    stdin: payload(sb, session, "AfterAgent", extra),
+  return runSettingsStop(sb, "gemini-stop", payload(sb, session, "AfterAgent", extra), {
     env,
+    continueWould: "end the session",
   });
-  assert.equal(s.code, 0, s.stderr);
-  return geminiDecision(s.stdout);
-}
-
-/**
- * The answer as Gemini CLI reads it: the whole trimmed stdout through `JSON.parse` (text that
- * does not parse becomes a note and the turn ends), a block only with `decision` "block" or
- * "deny" and the reason as the next prompt; `continue: false` would end the session instead.
- */
-function geminiDecision(stdout: string): Record<string, unknown> | null {
-  const decision = stopDecision(stdout);
-  if (decision === null) return null;
-  assert.deepEqual(JSON.parse(stdout.trim()), decision, "one JSON object, the whole stdout");
-  assert.equal(decision.continue, undefined, "continue: false would end the session");
-  if (decision.decision !== undefined) {
-    assert.equal(decision.decision, "block");
-    assert.ok(typeof decision.reason === "string" && decision.reason !== "", "a block's reason");
-  } else {
-    assert.equal(typeof decision.systemMessage, "string", JSON.stringify(decision));
-  }
-  return decision;
 }
 
 Deno.test("gemini AfterAgent gate: the reason handed back as BeforeAgent neither restarts the turn nor resets max_blocks", async (t) => {

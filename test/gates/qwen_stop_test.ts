@@ -20,19 +20,14 @@ import {
   providerCalls,
   runCli,
   scenario,
-  stopDecision,
   writeRepoConfig,
 } from "./_gates.ts";
+import { runSettingsStop, settingsHookPayload } from "./_settings_agents.ts";
 
+/** A Qwen Code hook payload (transcripts under `~/.qwen/projects/<project>/chats/`). */
 function payload(sb: GateSandbox, session: string, event: string, extra: object): string {
-  return JSON.stringify({
-    session_id: session,
-    transcript_path: join(sb.env.HOME, ".qwen", "projects", "p", "chats", `${session}.jsonl`),
-    cwd: sb.repo.root,
-    hook_event_name: event,
-    timestamp: new Date().toISOString(),
-    ...extra,
-  });
+  const transcriptDir = [".qwen", "projects", "p", "chats"];
+  return settingsHookPayload(sb, { session, event, transcriptDir }, extra);
 }
 
 const prompt = (sb: GateSandbox, session: string, text: string) =>
@@ -40,7 +35,12 @@ const prompt = (sb: GateSandbox, session: string, text: string) =>
     stdin: payload(sb, session, "UserPromptSubmit", { prompt: text }),
   });
 
-async function stop(
+/**
+ * A Stop (or `SubagentStop`), answered as Qwen Code reads it (test/gates/_settings_agents.ts): a
+ * block with `decision` "block" (or "deny"); our blocks always carry a reason and nothing else
+ * decides.
+ */
+function stop(
   sb: GateSandbox,
   session: string,
   env: Record<string, string>,
@@ -51,31 +51,10 @@ async function stop(
     agent_id: "general-purpose-call_1",
     agent_type: "general-purpose",
   };
-  const s = await runCli(sb, ["hook", "qwen-stop"], {
-    stdin: payload(sb, session, event, extra),
+  return runSettingsStop(sb, "qwen-stop", payload(sb, session, event, extra), {
     env,
+    continueWould: "send the model back too",
   });
-  assert.equal(s.code, 0, s.stderr);
-  return qwenDecision(s.stdout);
-}
-
-/**
- * The answer as Qwen Code reads it: the whole trimmed stdout through `JSON.parse` (text that does
- * not parse becomes a mere note and the turn ends), a block only with `decision` "block" (or
- * "deny"); our blocks always carry a reason and nothing else decides.
- */
-function qwenDecision(stdout: string): Record<string, unknown> | null {
-  const decision = stopDecision(stdout);
-  if (decision === null) return null;
-  assert.deepEqual(JSON.parse(stdout.trim()), decision, "one JSON object, the whole stdout");
-  assert.equal(decision.continue, undefined, "continue: false would send the model back too");
-  if (decision.decision !== undefined) {
-    assert.equal(decision.decision, "block");
-    assert.ok(typeof decision.reason === "string" && decision.reason !== "", "a block's reason");
-  } else {
-    assert.equal(typeof decision.systemMessage, "string", JSON.stringify(decision));
-  }
-  return decision;
 }
 
 Deno.test("qwen Stop gate: tool follow-ups and block continuations neither restart the turn nor reset max_blocks", async (t) => {

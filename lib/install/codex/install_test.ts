@@ -127,6 +127,30 @@ Deno.test("installCodexHooks() refuses a hooks file that is not JSON, leaving it
   });
 });
 
+Deno.test("the Codex installer calls its file hooks: the shape error, the backup and the restore say so", async () => {
+  await withHome(async (home, root) => {
+    const path = join(home, "hooks.json");
+    const env = { CODEX_HOME: home };
+    await Deno.writeTextFile(path, '{"hooks": []}');
+    await assert.rejects(
+      installCodexHooks({ scope: "user", root, env, command: COMMAND }),
+      (error: Error) => error.message.includes(`Codex hooks "${path}": "hooks" is not an object`),
+    );
+    await Deno.writeTextFile(path, USER_HOOKS);
+    const installed = await installCodexHooks({ scope: "user", root, env, command: COMMAND });
+    assert.deepEqual(installed.actions.map((a) => "why" in a ? a.why : a.op), [
+      "backup of the hooks before review-gate changed them",
+      "add review-gate's UserPromptSubmit and Stop hooks after yours",
+    ]);
+    assert.match(installed.text, /^Codex hooks: /);
+    const removed = await uninstallCodexHooks({ scope: "user", root, env });
+    assert.deepEqual(removed.actions.map((a) => "why" in a ? a.why : a.op), [
+      "restore the hooks saved before install",
+      "backup restored",
+    ]);
+  });
+});
+
 Deno.test("uninstallCodexHooks() leaves a broken hooks file that holds nothing of ours alone", async () => {
   await withHome(async (home, root) => {
     const path = join(home, "hooks.json");

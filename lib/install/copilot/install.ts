@@ -11,44 +11,21 @@
  */
 import { dirname, join } from "../../base/path.ts";
 import { ConfigError } from "../../base/errors.ts";
-import {
-  type ActionDetail,
-  applyActions,
-  type FileAction,
-  lstatOrNull,
-  readTextOrNull,
-  renderActions,
-} from "../file_actions.ts";
+import { type FileAction, lstatOrNull, readTextOrNull } from "../file_actions.ts";
+import { finishHooksReport, type SettingsHooksReport } from "../settings_hooks.ts";
+import type { AgentHookOptions } from "../agent_settings.ts";
 import { MANAGED_MARKER } from "../git/stub.ts";
 import { buildCopilotHooksText, COPILOT_HOOKS_FILE, type CopilotScope } from "./entries.ts";
 
-/** Inputs of the Copilot installers. */
-export interface CopilotHookOptions {
-  scope: CopilotScope;
-  /** The repository root (scope `project`). */
-  root: string;
-  /** `COPILOT_HOME` and `HOME` (scope `user`). */
-  env: Record<string, string | undefined>;
-  /** Command prefix from `selfCommand()` (install only). */
-  command?: string;
-  /** Words before `command` in the Stop entry (lib/install/self_command.ts `stopScriptPrefix`). */
-  stopPrefix?: string;
-  /** Stop entry `timeout` in seconds (`gates.copilot_stop.timeout_seconds`). */
-  stopTimeoutSeconds?: number;
-  /** Add the `PostToolUse` hook of `gates.copilot_stop.review_while_working`. */
-  work?: boolean;
-  dryRun?: boolean;
-  /** How much of each file change to describe (lib/install/file_actions.ts; default: a diff). */
-  diff?: ActionDetail;
-}
+/**
+ * Inputs of the Copilot installers (lib/install/agent_settings.ts): `env` holds `COPILOT_HOME` and
+ * `HOME`, the stop options are `gates.copilot_stop.timeout_seconds` (written in seconds) and
+ * `gates.copilot_stop.review_while_working` (`PostToolUse`).
+ */
+export type CopilotHookOptions = AgentHookOptions & { scope: CopilotScope };
 
 /** What was (or, with `dryRun`, would be) done. */
-export interface CopilotHookReport {
-  path: string;
-  actions: FileAction[];
-  /** Human summary: where, what to do next, the line diff. */
-  text: string;
-}
+export type CopilotHookReport = SettingsHooksReport;
 
 /** `$COPILOT_HOME`, else `$HOME/.copilot` (`copilot help environment`). */
 export function copilotHome(env: Record<string, string | undefined>): string | undefined {
@@ -114,7 +91,7 @@ export async function installCopilotHooks(options: CopilotHookOptions): Promise<
     });
   }
   const notes = actions.length ? [runNote(options.scope)] : ["The hooks are already installed."];
-  return await finish(path, actions, { ...options, notes });
+  return await finishHooksReport("Copilot", path, actions, { ...options, notes });
 }
 
 /**
@@ -137,16 +114,5 @@ export async function uninstallCopilotHooks(
   const actions: FileAction[] = typeof current === "string" && current.includes(MANAGED_MARKER)
     ? [{ op: "remove", path, before: current, why: "review-gate's own hooks file" }]
     : [];
-  return await finish(path, actions, { ...options, notes: [] });
-}
-
-async function finish(
-  path: string,
-  actions: FileAction[],
-  options: { dryRun?: boolean; diff?: ActionDetail; notes: string[] },
-): Promise<CopilotHookReport> {
-  if (!options.dryRun) await applyActions(actions);
-  const notes = options.notes.length ? `${options.notes.join("\n")}\n` : "";
-  const rendered = renderActions(actions, { diff: options.diff });
-  return { path, actions, text: `Copilot hooks: ${path}\n${notes}${rendered}` };
+  return await finishHooksReport("Copilot", path, actions, { ...options, notes: [] });
 }

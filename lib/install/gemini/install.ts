@@ -12,37 +12,25 @@
  * @module
  */
 import { join } from "../../base/path.ts";
-import { ConfigError } from "../../base/errors.ts";
-import type { ActionDetail } from "../file_actions.ts";
 import {
-  installSettingsHooks,
-  type SettingsHooksFile,
-  type SettingsHooksReport,
-  uninstallSettingsHooks,
-} from "../settings_hooks.ts";
+  type AgentHookOptions,
+  type AgentSettings,
+  agentSettingsPath,
+  installAgentHooks,
+  uninstallAgentHooks,
+} from "../agent_settings.ts";
+import type { SettingsHooksReport } from "../settings_hooks.ts";
 import { buildGeminiEntries, GEMINI_HOOK_EVENTS, type GeminiScope } from "./entries.ts";
 
 export { BACKUP_SUFFIX } from "../settings_hooks.ts";
 
-/** Inputs of the Gemini CLI installers. */
-export interface GeminiHookOptions {
-  scope: GeminiScope;
-  /** Where gemini is started (scope `project`): Gemini CLI reads `.gemini/` of its cwd. */
-  root: string;
-  /** `GEMINI_CLI_HOME` and `HOME` (scope `user`). */
-  env: Record<string, string | undefined>;
-  /** Command prefix from `selfCommand()` (install only). */
-  command?: string;
-  /** Words before `command` in the AfterAgent entry (lib/install/self_command.ts `stopScriptPrefix`). */
-  stopPrefix?: string;
-  /** AfterAgent entry timeout in seconds (`gates.gemini_stop.timeout_seconds`; written in ms). */
-  stopTimeoutSeconds?: number;
-  /** Add the `AfterTool` hook of `gates.gemini_stop.review_while_working`. */
-  work?: boolean;
-  dryRun?: boolean;
-  /** How much of each file change to describe (lib/install/file_actions.ts; default: a diff). */
-  diff?: ActionDetail;
-}
+/**
+ * Inputs of the Gemini CLI installers: `root` is where gemini is started (Gemini CLI reads
+ * `.gemini/` of its cwd), `env` holds `GEMINI_CLI_HOME` and `HOME`, the stop options are
+ * `gates.gemini_stop.timeout_seconds` (the AfterAgent entry) and
+ * `gates.gemini_stop.review_while_working` (`AfterTool`).
+ */
+export type GeminiHookOptions = AgentHookOptions & { scope: GeminiScope };
 
 /**
  * Gemini CLI's user folder: `$GEMINI_CLI_HOME/.gemini`, else `$HOME/.gemini` (Gemini CLI's
@@ -53,6 +41,15 @@ export function geminiDir(env: Record<string, string | undefined>): string | und
   return home ? join(home, ".gemini") : undefined;
 }
 
+/** Gemini CLI's settings files (lib/install/agent_settings.ts). */
+export const GEMINI_SETTINGS: AgentSettings = {
+  product: "Gemini CLI",
+  projectDir: ".gemini",
+  userDir: geminiDir,
+  homeVars: "GEMINI_CLI_HOME or HOME",
+  events: [...Object.keys(GEMINI_HOOK_EVENTS), "AfterTool"],
+};
+
 /**
  * The settings file of a scope.
  *
@@ -62,19 +59,7 @@ export function geminiSettingsPath(
   scope: GeminiScope,
   options: { root: string; env: Record<string, string | undefined> },
 ): string {
-  if (scope === "project") return join(options.root, ".gemini", "settings.json");
-  const dir = geminiDir(options.env);
-  if (!dir) {
-    throw new ConfigError(
-      "Cannot find Gemini CLI's home: set GEMINI_CLI_HOME or HOME, or use --scope project",
-    );
-  }
-  return join(dir, "settings.json");
-}
-
-function settingsFile(options: GeminiHookOptions): SettingsHooksFile {
-  const path = geminiSettingsPath(options.scope, options);
-  return { product: "Gemini CLI", path, events: [...Object.keys(GEMINI_HOOK_EVENTS), "AfterTool"] };
+  return agentSettingsPath(GEMINI_SETTINGS, scope, options);
 }
 
 /** When Gemini CLI runs the hooks. */
@@ -93,17 +78,7 @@ function runNote(scope: GeminiScope): string {
  *   untouched), or `command` is missing
  */
 export async function installGeminiHooks(options: GeminiHookOptions): Promise<SettingsHooksReport> {
-  if (!options.command) {
-    throw new ConfigError("Cannot install the Gemini CLI hooks without a command");
-  }
-  const entries = buildGeminiEntries(options.command, {
-    stopTimeoutSeconds: options.stopTimeoutSeconds,
-    stopPrefix: options.stopPrefix,
-    work: options.work,
-  });
-  return await installSettingsHooks(settingsFile(options), entries, {
-    dryRun: options.dryRun,
-    diff: options.diff,
+  return await installAgentHooks(GEMINI_SETTINGS, options, buildGeminiEntries, {
     why: "add review-gate's BeforeAgent and AfterAgent hooks after yours",
     runNote: runNote(options.scope),
   });
@@ -119,15 +94,5 @@ export async function installGeminiHooks(options: GeminiHookOptions): Promise<Se
 export async function uninstallGeminiHooks(
   options: GeminiHookOptions,
 ): Promise<SettingsHooksReport> {
-  if (options.scope === "user" && !geminiDir(options.env)) {
-    return {
-      path: "",
-      actions: [],
-      text: "Gemini CLI hooks: no GEMINI_CLI_HOME or HOME, nothing to remove\n",
-    };
-  }
-  return await uninstallSettingsHooks(settingsFile(options), {
-    dryRun: options.dryRun,
-    diff: options.diff,
-  });
+  return await uninstallAgentHooks(GEMINI_SETTINGS, options);
 }

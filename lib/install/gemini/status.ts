@@ -11,10 +11,9 @@
 import { dirname, join, normalize } from "../../base/path.ts";
 import { readTextOrNull } from "../file_actions.ts";
 import { parseSettingsText, type Settings } from "../settings_text.ts";
-import { ourSettingsHooks } from "../settings_hooks.ts";
 import { GEMINI_HOOK_EVENTS, type GeminiScope } from "./entries.ts";
-import { geminiDir, geminiSettingsPath } from "./install.ts";
-import { missingProgramPath, missingProgramText } from "../missing_program.ts";
+import { agentScopeHooks, missingProgramDetail, stopTimeoutSeconds } from "../agent_settings.ts";
+import { GEMINI_SETTINGS, geminiDir, geminiSettingsPath } from "./install.ts";
 
 /** One of our Gemini CLI hook files and whether Gemini CLI will run it. */
 export interface GeminiHookStatus {
@@ -102,21 +101,10 @@ export async function geminiHookStatuses(
     project: await readSettings(geminiSettingsPath("project", options)),
   };
   const out: GeminiHookStatus[] = [];
-  for (const scope of ["user", "project"] as GeminiScope[]) {
-    if (scope === "user" && !dir) continue;
-    const path = geminiSettingsPath(scope, options);
-    const text = await readTextOrNull(path);
-    if (typeof text !== "string") continue;
-    let settings: Settings;
-    try {
-      settings = await parseSettingsText(text, path) as Settings;
-    } catch (error) {
-      out.push({ scope, path, runs: false, detail: (error as Error).message });
-      continue;
-    }
-    const entries = ourSettingsHooks(settings, Object.keys(GEMINI_HOOK_EVENTS));
-    if (entries.length === 0) continue;
-    out.push(await statusOf({ scope, path, entries }, options, layers));
+  for (const found of await agentScopeHooks(GEMINI_SETTINGS, options)) {
+    const { scope, path } = found;
+    if ("error" in found) out.push({ scope, path, runs: false, detail: found.error });
+    else out.push(await statusOf({ scope, path, entries: found.entries }, options, layers));
   }
   return out;
 }
@@ -128,21 +116,10 @@ async function statusOf(
   layers: Record<"system" | "user" | "project", Settings | null>,
 ): Promise<GeminiHookStatus> {
   const { scope, path, entries } = at;
-  const stop = entries.find((e) => e.event === "AfterAgent")?.hook.timeout;
-  const base = {
-    scope,
-    path,
-    stopTimeout: typeof stop === "number" ? stop / 1000 : stop === undefined ? 60 : undefined,
-  };
-  const missing = await missingProgramPath(String(entries[0].hook.command ?? ""));
-  if (missing) {
-    const again = `review-gate install --gemini --scope ${scope}`;
-    return {
-      ...base,
-      runs: false,
-      detail: missingProgramText(missing, "every Gemini CLI turn's hooks", again),
-    };
-  }
+  const base = { scope, path, stopTimeout: stopTimeoutSeconds(entries, "AfterAgent", 60) };
+  const again = `review-gate install --gemini --scope ${scope}`;
+  const missing = await missingProgramDetail(GEMINI_SETTINGS, entries, again);
+  if (missing) return { ...base, runs: false, detail: missing };
   const problems: string[] = [];
   if (entries.length < Object.keys(GEMINI_HOOK_EVENTS).length) {
     problems.push("one of the two hooks is missing");

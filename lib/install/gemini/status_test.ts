@@ -1,23 +1,16 @@
 import assert from "node:assert/strict";
 import { join } from "../../base/path.ts";
+import { withSettingsDirs } from "../test_settings_dirs.ts";
 import { installGeminiHooks, uninstallGeminiHooks } from "./install.ts";
 import { geminiFolderTrust, geminiHookStatuses, geminiTimeoutProblem } from "./status.ts";
 
 const COMMAND = "/bin/sh";
 
-async function withDirs(fn: (root: string, env: Record<string, string>) => Promise<void>) {
-  const dir = await Deno.realPath(await Deno.makeTempDir());
-  const root = join(dir, "repo");
-  await Deno.mkdir(root);
-  const env = {
-    HOME: join(dir, "home"),
-    GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(dir, "system.json"),
-  };
-  try {
-    await fn(root, env);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+/** Fresh folders (lib/install/test_settings_dirs.ts). */
+function withDirs(
+  fn: (root: string, env: Record<string, string> & { HOME: string }) => Promise<void>,
+) {
+  return withSettingsDirs("GEMINI_CLI_SYSTEM_SETTINGS_PATH", fn);
 }
 
 /** Trust `folder` in the user's trustedFolders.json. */

@@ -11,49 +11,41 @@
  * @module
  */
 import { join } from "../../base/path.ts";
-import { ConfigError } from "../../base/errors.ts";
-import type { ActionDetail, FileAction } from "../file_actions.ts";
 import {
-  installSettingsHooks,
-  type SettingsHooksFile,
-  uninstallSettingsHooks,
-} from "../settings_hooks.ts";
+  type AgentHookOptions,
+  type AgentSettings,
+  agentSettingsPath,
+  installAgentHooks,
+  uninstallAgentHooks,
+} from "../agent_settings.ts";
+import type { SettingsHooksReport } from "../settings_hooks.ts";
 import { buildQwenEntries, QWEN_HOOK_EVENTS, type QwenScope } from "./entries.ts";
 
 export { BACKUP_SUFFIX } from "../settings_hooks.ts";
 
-/** Inputs of the Qwen Code installers. */
-export interface QwenHookOptions {
-  scope: QwenScope;
-  /** Where qwen is started (scope `project`): Qwen Code reads `.qwen/` of its cwd only. */
-  root: string;
-  /** `QWEN_HOME` and `HOME` (scope `user`). */
-  env: Record<string, string | undefined>;
-  /** Command prefix from `selfCommand()` (install only). */
-  command?: string;
-  /** Words before `command` in the Stop entry (lib/install/self_command.ts `stopScriptPrefix`). */
-  stopPrefix?: string;
-  /** Stop entry timeout in seconds (`gates.qwen_stop.timeout_seconds`; written in ms). */
-  stopTimeoutSeconds?: number;
-  /** Add the `PostToolUse` hook of `gates.qwen_stop.review_while_working`. */
-  work?: boolean;
-  dryRun?: boolean;
-  /** How much of each file change to describe (lib/install/file_actions.ts; default: a diff). */
-  diff?: ActionDetail;
-}
+/**
+ * Inputs of the Qwen Code installers: `root` is where qwen is started (Qwen Code reads `.qwen/` of
+ * its cwd only), `env` holds `QWEN_HOME` and `HOME`, the stop options are
+ * `gates.qwen_stop.timeout_seconds` and `gates.qwen_stop.review_while_working` (`PostToolUse`).
+ */
+export type QwenHookOptions = AgentHookOptions & { scope: QwenScope };
 
 /** What was (or, with `dryRun`, would be) done. */
-export interface QwenHookReport {
-  path: string;
-  actions: FileAction[];
-  /** Human summary: where, what to do next, the line diff. */
-  text: string;
-}
+export type QwenHookReport = SettingsHooksReport;
 
 /** Qwen Code's home: `$QWEN_HOME`, else `$HOME/.qwen`. */
 export function qwenHome(env: Record<string, string | undefined>): string | undefined {
   return env.QWEN_HOME || (env.HOME ? join(env.HOME, ".qwen") : undefined);
 }
+
+/** Qwen Code's settings files (lib/install/agent_settings.ts). */
+export const QWEN_SETTINGS: AgentSettings = {
+  product: "Qwen Code",
+  projectDir: ".qwen",
+  userDir: qwenHome,
+  homeVars: "QWEN_HOME or HOME",
+  events: Object.keys(QWEN_HOOK_EVENTS),
+};
 
 /**
  * The settings file of a scope.
@@ -64,20 +56,7 @@ export function qwenSettingsPath(
   scope: QwenScope,
   options: { root: string; env: Record<string, string | undefined> },
 ): string {
-  if (scope === "project") return join(options.root, ".qwen", "settings.json");
-  const home = qwenHome(options.env);
-  if (!home) {
-    throw new ConfigError(
-      "Cannot find Qwen Code's home: set QWEN_HOME or HOME, or use --scope project",
-    );
-  }
-  return join(home, "settings.json");
-}
-
-/** The scope's settings file as the shared installer takes it (lib/install/settings_hooks.ts). */
-function settingsFile(options: QwenHookOptions): SettingsHooksFile {
-  const path = qwenSettingsPath(options.scope, options);
-  return { product: "Qwen Code", path, events: Object.keys(QWEN_HOOK_EVENTS) };
+  return agentSettingsPath(QWEN_SETTINGS, scope, options);
 }
 
 /** When Qwen Code runs the hooks. */
@@ -95,17 +74,7 @@ function runNote(scope: QwenScope): string {
  *   untouched), or `command` is missing
  */
 export async function installQwenHooks(options: QwenHookOptions): Promise<QwenHookReport> {
-  if (!options.command) {
-    throw new ConfigError("Cannot install the Qwen Code hooks without a command");
-  }
-  const entries = buildQwenEntries(options.command, {
-    stopTimeoutSeconds: options.stopTimeoutSeconds,
-    stopPrefix: options.stopPrefix,
-    work: options.work,
-  });
-  return await installSettingsHooks(settingsFile(options), entries, {
-    dryRun: options.dryRun,
-    diff: options.diff,
+  return await installAgentHooks(QWEN_SETTINGS, options, buildQwenEntries, {
     why: "add review-gate's UserPromptSubmit and Stop hooks after yours",
     runNote: runNote(options.scope),
   });
@@ -118,15 +87,5 @@ export async function installQwenHooks(options: QwenHookOptions): Promise<QwenHo
  * @throws {ConfigError} when the file is not valid JSON (left untouched)
  */
 export async function uninstallQwenHooks(options: QwenHookOptions): Promise<QwenHookReport> {
-  if (options.scope === "user" && !qwenHome(options.env)) {
-    return {
-      path: "",
-      actions: [],
-      text: "Qwen Code hooks: no QWEN_HOME or HOME, nothing to remove\n",
-    };
-  }
-  return await uninstallSettingsHooks(settingsFile(options), {
-    dryRun: options.dryRun,
-    diff: options.diff,
-  });
+  return await uninstallAgentHooks(QWEN_SETTINGS, options);
 }

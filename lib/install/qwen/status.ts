@@ -12,10 +12,9 @@
 import { dirname, join, normalize } from "../../base/path.ts";
 import { readTextOrNull } from "../file_actions.ts";
 import { parseSettingsText, type Settings } from "../settings_text.ts";
-import { ourSettingsHooks } from "../settings_hooks.ts";
 import { QWEN_HOOK_EVENTS, type QwenScope } from "./entries.ts";
-import { qwenHome, qwenSettingsPath } from "./install.ts";
-import { missingProgramPath, missingProgramText } from "../missing_program.ts";
+import { agentScopeHooks, missingProgramDetail, stopTimeoutSeconds } from "../agent_settings.ts";
+import { QWEN_SETTINGS, qwenHome, qwenSettingsPath } from "./install.ts";
 
 /** One of our Qwen Code hook files and whether Qwen Code will run it. */
 export interface QwenHookStatus {
@@ -79,37 +78,18 @@ export async function qwenHookStatuses(
   const user = home ? await readSettings(join(home, "settings.json")) : null;
   const project = await readSettings(qwenSettingsPath("project", options));
   const out: QwenHookStatus[] = [];
-  for (const scope of ["user", "project"] as QwenScope[]) {
-    if (scope === "user" && !home) continue;
-    const path = qwenSettingsPath(scope, options);
-    const text = await readTextOrNull(path);
-    if (typeof text !== "string") continue;
-    let settings: Settings;
-    try {
-      settings = await parseSettingsText(text, path) as Settings;
-    } catch (error) {
-      out.push({ scope, path, runs: false, detail: (error as Error).message });
+  for (const found of await agentScopeHooks(QWEN_SETTINGS, options)) {
+    const { scope, path } = found;
+    if ("error" in found) {
+      out.push({ scope, path, runs: false, detail: found.error });
       continue;
     }
-    const entries = ourSettingsHooks(settings, Object.keys(QWEN_HOOK_EVENTS));
-    if (entries.length === 0) continue;
-    const stop = entries.find((e) => e.event === "Stop")?.hook.timeout;
-    const base = {
-      scope,
-      path,
-      stopTimeout: typeof stop === "number" ? stop / 1000 : stop === undefined ? 60 : undefined,
-    };
-    const missing = await missingProgramPath(String(entries[0].hook.command ?? ""));
+    const { entries } = found;
+    const base = { scope, path, stopTimeout: stopTimeoutSeconds(entries, "Stop", 60) };
+    const again = `review-gate install --qwen --scope ${scope}`;
+    const missing = await missingProgramDetail(QWEN_SETTINGS, entries, again);
     if (missing) {
-      out.push({
-        ...base,
-        runs: false,
-        detail: missingProgramText(
-          missing,
-          "every Qwen Code turn's hooks",
-          `review-gate install --qwen --scope ${scope}`,
-        ),
-      });
+      out.push({ ...base, runs: false, detail: missing });
       continue;
     }
     const problems: string[] = [];

@@ -28,8 +28,8 @@
  */
 
 import { join } from "../../base/path.ts";
-import { dialectText } from "../../answer/dialect.ts";
-import { excerptOf, isObject, type Json, num } from "../envelope_values.ts";
+import { isObject, type Json, num } from "../envelope_values.ts";
+import { promptWithSchema, readJsonLines, textAnswer, withStderr } from "../jsonl_answer.ts";
 import type {
   Envelope,
   EnvelopeMeta,
@@ -54,14 +54,7 @@ export const COPILOT_DENIED = ["write", "shell"];
  * @param request prompt and canonical schema
  */
 export function buildCopilotPrompt(request: ProviderRequest): string {
-  return [
-    request.prompt.trimEnd(),
-    "",
-    "Your answer must be one JSON object matching this JSON Schema:",
-    dialectText(request.schema, COPILOT_META.dialect).trim(),
-    "",
-    "Reply with the JSON object only.",
-  ].join("\n");
+  return promptWithSchema(request, COPILOT_META.dialect);
 }
 
 /** Where an attempt's usage file goes (`--usage-output-file`: the session's token totals). */
@@ -106,19 +99,6 @@ export function buildCopilotInvocation(request: ProviderRequest): Invocation {
     files: {},
     readBack: [usage],
   };
-}
-
-/** The JSON objects of stdout, one a line (other lines skipped). */
-function readEvents(stdout: string): Json[] {
-  return stdout.split("\n").flatMap((line) => {
-    if (!line.startsWith("{")) return [];
-    try {
-      const parsed: unknown = JSON.parse(line);
-      return isObject(parsed) ? [parsed] : [];
-    } catch {
-      return [];
-    }
-  });
 }
 
 /**
@@ -178,11 +158,6 @@ function readMeta(events: Json[], output: ProcessOutput): EnvelopeMeta {
   return meta;
 }
 
-function withStderr(message: string, stderr: string): string {
-  const tail = excerptOf(stderr);
-  return tail === "" ? message : `${message}; stderr: ${tail}`;
-}
-
 /**
  * Classify what `copilot --output-format json` produced (docs/providers.md "GitHub Copilot CLI
  * events"). An answer only when exit 0, the last line is a `result` with `exitCode: 0`, no
@@ -196,7 +171,7 @@ function withStderr(message: string, stderr: string): string {
  * @returns the envelope with session id, usage, turns, model and retry notices when present
  */
 export function parseCopilotEnvelope(output: ProcessOutput): Envelope {
-  const events = readEvents(output.stdout);
+  const events = readJsonLines(output.stdout);
   const meta = readMeta(events, output);
   const failure = events.findLast((e) => e.type === "session.error");
   if (failure) {
@@ -241,15 +216,7 @@ export function parseCopilotEnvelope(output: ProcessOutput): Envelope {
     };
   }
   const text = typeof data.content === "string" ? data.content : "";
-  if (text.trim() === "") {
-    return {
-      ...meta,
-      outcome: "refused",
-      text: "",
-      problem: "Copilot finished without an assistant message",
-    };
-  }
-  return { ...meta, outcome: "answer", text };
+  return textAnswer(meta, text, "Copilot finished without an assistant message");
 }
 
 /**

@@ -26,8 +26,8 @@
  * @module
  */
 
-import { dialectText } from "../../answer/dialect.ts";
-import { excerptOf, isObject, type Json, num } from "../envelope_values.ts";
+import { isObject, type Json, num } from "../envelope_values.ts";
+import { promptWithSchema, readJsonLines, textAnswer, withStderr } from "../jsonl_answer.ts";
 import type {
   Envelope,
   EnvelopeMeta,
@@ -54,14 +54,7 @@ export const SESSION_TITLE = "review-gate review";
  * @param request prompt (the corrective one on a resume) and canonical schema
  */
 export function buildOpencodePrompt(request: ProviderRequest): string {
-  return [
-    request.prompt.trimEnd(),
-    "",
-    "Your answer must be one JSON object matching this JSON Schema:",
-    dialectText(request.schema, OPENCODE_META.dialect).trim(),
-    "",
-    "Reply with the JSON object only.",
-  ].join("\n");
+  return promptWithSchema(request, OPENCODE_META.dialect);
 }
 
 /**
@@ -97,19 +90,6 @@ export function buildOpencodeInvocation(request: ProviderRequest): Invocation {
     files: {},
     readBack: [],
   };
-}
-
-/** The JSON objects of stdout, one a line (other lines skipped). */
-function readEvents(stdout: string): Json[] {
-  return stdout.split("\n").flatMap((line) => {
-    if (!line.startsWith("{")) return [];
-    try {
-      const parsed: unknown = JSON.parse(line);
-      return isObject(parsed) ? [parsed] : [];
-    } catch {
-      return [];
-    }
-  });
 }
 
 /** The `part` object of an event (`{}` when it has none). */
@@ -156,11 +136,6 @@ function readMeta(events: Json[]): EnvelopeMeta {
   return meta;
 }
 
-function withStderr(message: string, stderr: string): string {
-  const tail = excerptOf(stderr);
-  return tail === "" ? message : `${message}; stderr: ${tail}`;
-}
-
 /** The readable text of an `error` event: `name: message (HTTP status)`. */
 function errorText(event: Json): string {
   const error = isObject(event.error) ? event.error : {};
@@ -197,7 +172,7 @@ function lastStepText(events: Json[]): string {
  * @returns the envelope with session id, usage, cost and turns when present
  */
 export function parseOpencodeEnvelope(output: ProcessOutput): Envelope {
-  const events = readEvents(output.stdout);
+  const events = readJsonLines(output.stdout);
   const meta = readMeta(events);
   const failure = events.findLast((e) => e.type === "error");
   if (failure) {
@@ -226,15 +201,7 @@ export function parseOpencodeEnvelope(output: ProcessOutput): Envelope {
     };
   }
   const text = lastStepText(events);
-  if (text.trim() === "") {
-    return {
-      ...meta,
-      outcome: "refused",
-      text: "",
-      problem: "OpenCode finished without a text answer",
-    };
-  }
-  return { ...meta, outcome: "answer", text };
+  return textAnswer(meta, text, "OpenCode finished without a text answer");
 }
 
 /**
