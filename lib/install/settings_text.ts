@@ -169,6 +169,35 @@ function appendElement(
   return text.slice(0, end) + json + text.slice(end);
 }
 
+/**
+ * Add `"key": value` after the object's last property, on its own line at that property's indent,
+ * without touching any other text (jsonc-parser's `modify` re-formats the line before an insertion:
+ * a user's one-line `"model": {"name": "x"}` became four lines).
+ *
+ * @returns the new text, or `null` when the object has no property to follow (the caller uses
+ *   `modify`, which then only writes inside the empty braces)
+ */
+function appendProperty(
+  text: string,
+  object: import("jsonc-parser").Node,
+  property: { key: string; value: unknown },
+  format: import("jsonc-parser").FormattingOptions,
+): string | null {
+  const last = object.type === "object" ? object.children?.at(-1) : undefined;
+  if (!last) return null;
+  const end = last.offset + last.length;
+  const indent = lineIndent(text, last.offset);
+  const unit = format.insertSpaces ? " ".repeat(format.tabSize ?? 2) : "\t";
+  const eol = format.eol ?? "\n";
+  const key = JSON.stringify(property.key);
+  const json = indent === null
+    ? `, ${key}: ${JSON.stringify(property.value)}`
+    : `,${eol}${indent}${key}: ${
+      JSON.stringify(property.value, null, unit).split("\n").join(eol + indent)
+    }`;
+  return text.slice(0, end) + json + text.slice(end);
+}
+
 /** Replace one element's text with `value`, rendered at the element's indent. */
 function replaceElement(
   text: string,
@@ -237,13 +266,24 @@ export async function editSettingsText(
       out = cutElement(out, array.children ?? [], ours.index);
     }
   }
+  // a new event's array (or the `hooks` object itself) after the last property already there
+  const addProperty = (text: string, event: string, group: Settings): string | null => {
+    const root = parseTree(text, [], opts)!;
+    const hooks = findNodeAtLocation(root, ["hooks"]);
+    if (hooks) {
+      return appendProperty(text, hooks, { key: event, value: [group] }, formattingOptions);
+    }
+    const value = { [event]: [group] };
+    return appendProperty(text, root, { key: "hooks", value }, formattingOptions);
+  };
   for (const [event, group] of Object.entries(groups ?? {})) {
     if (kept.has(event)) continue;
     const array = findNodeAtLocation(parseTree(out, [], opts)!, ["hooks", event]);
     const last = array?.type === "array" ? array.children?.at(-1) : undefined;
     out = last
       ? appendElement(out, last, group, formattingOptions)
-      : applyEdits(out, modify(out, ["hooks", event], [group], { formattingOptions }));
+      : addProperty(out, event, group) ??
+        applyEdits(out, modify(out, ["hooks", event], [group], { formattingOptions }));
   }
   return out;
 }
