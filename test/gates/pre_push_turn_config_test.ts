@@ -16,6 +16,7 @@ import { join } from "node:path";
 import {
   addTokenLine,
   blockingScenario,
+  FAKE_BIN,
   type GateSandbox,
   gitOk,
   makeGateSandbox,
@@ -26,6 +27,7 @@ import {
   runGit,
   runHook,
   scenario,
+  signInClaude,
   stopPayload,
   writeUserConfig,
 } from "./_gates.ts";
@@ -59,10 +61,24 @@ async function openTurn(sb: GateSandbox, prompt?: string): Promise<void> {
   assert.equal(r.stderr, "", "the turn's start is recorded");
 }
 
-async function pushBlocking(sb: GateSandbox) {
+async function pushBlocking(sb: GateSandbox, extra: Record<string, string> = {}) {
   return await runGit(sb, ["push", "origin", "main"], {
-    env: scenario(await blockingScenario(sb)),
+    env: { ...scenario(await blockingScenario(sb)), ...extra },
   });
+}
+
+/**
+ * A `PATH` that finds the user's reviewer (a wrapper of the fake named `claude`, signed in): with a turn whose
+ * start is unknown the push holds every `REVIEW_GATE_*_BIN` back (lib/gates/pre_push/reviewer_env.ts).
+ */
+async function fakeOnPath(sb: GateSandbox): Promise<Record<string, string>> {
+  await signInClaude(sb); // provider "auto" takes a claude on PATH that is signed in
+  const dir = join(sb.dir, "user-bin");
+  await Deno.mkdir(dir, { recursive: true });
+  const path = join(dir, "claude");
+  await Deno.writeTextFile(path, `#!/bin/sh\nexec '${join(FAKE_BIN, "claude")}' "$@"\n`);
+  await Deno.chmod(path, 0o755);
+  return { PATH: `${dir}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}` };
 }
 
 function assertBlocked(r: { code: number; stderr: string }): void {
@@ -216,7 +232,11 @@ Deno.test("pre-push: a forged turn record does not loosen the push", async () =>
     await Deno.mkdir(sessions, { recursive: true });
     await Deno.writeTextFile(join(sessions, "forged.json"), '{"consecutiveBlocks":0}\n');
     await writeUserConfig(sb, { exclude: ["src/**"] });
-    const r = await pushBlocking(sb);
+    const r = await pushBlocking(sb, await fakeOnPath(sb));
+    assert.match(
+      r.stderr,
+      /without the reviewer variables set in its environment \([^)]*REVIEW_GATE_CLAUDE_BIN/,
+    );
     assertBlocked(r);
     assert.match(r.stderr, /an agent turn may be open in this repository whose start is unknown/);
     assert.match(r.stderr, /sessions\/forged\.json does not verify/);
@@ -233,7 +253,11 @@ Deno.test("pre-push: a turn record deleted during the turn does not loosen the p
     await writeUserConfig(sb, { gates: { pre_push: { enabled: false } } });
     const sessions = join(sb.repo.root, ".git", "review-gate", "sessions");
     await Deno.remove(join(sessions, `${SESSION}.json`));
-    const r = await pushBlocking(sb);
+    const r = await pushBlocking(sb, await fakeOnPath(sb));
+    assert.match(
+      r.stderr,
+      /without the reviewer variables set in its environment \([^)]*REVIEW_GATE_CLAUDE_BIN/,
+    );
     assertBlocked(r);
     assert.match(r.stderr, /whose start is unknown/);
     assert.match(r.stderr, new RegExp(`anchors/${SESSION}\\.json\\) has no turn record here`));

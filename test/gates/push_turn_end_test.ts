@@ -11,7 +11,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import {
   addTokenLine,
   blockingScenario,
@@ -214,8 +214,10 @@ Deno.test("README's way to drop a session by hand: its record and its anchor tog
             if (entry.name.startsWith(`${SESSION}.`)) await Deno.remove(join(anchors, entry.name));
           }
         }
+        // a turn whose start is unknown holds REVIEW_GATE_CLAUDE_BIN back: PATH finds the user's
+        const path = `${dirname(user)}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
         const r = await runGit(sb, ["push", "origin", "main"], {
-          env: { REVIEW_GATE_CLAUDE_BIN: user },
+          env: { REVIEW_GATE_CLAUDE_BIN: user, PATH: path },
         });
         assert.doesNotMatch(r.stderr, OPEN_NOTE);
         assert.equal(r.code, 1, r.stderr);

@@ -17,7 +17,7 @@
  * @module
  */
 import { openTurns } from "./open_turns.ts";
-import { type PushReviewerEnv, pushReviewerEnv } from "./reviewer_env.ts";
+import { type PushReviewerEnv, pushReviewerEnv, unknownStartNote } from "./reviewer_env.ts";
 import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 import type { ReviewAnswer } from "../../kinds/review/types.ts";
 import { type Config, envConfigKey, loadConfig, REPO_CONFIG_FILE } from "../../config/config.ts";
@@ -132,7 +132,7 @@ export async function runPrePushGate(input: HookInput, args: PrePushArgs): Promi
   const user = await pushUserConfig(input.runner, {
     ...{ repo, env: input.env, now: input.now(), turns },
   });
-  const { config, ignored } = await pushWideConfig(repo, input.env, user);
+  const { config, ignored } = heldStrict(await pushWideConfig(repo, input.env, user), reviewer);
   // the note names the value that applies instead of each setting held back
   stderr.push(heldReviewerNote(reviewer, config));
   if (user.kind === "held") stderr.push(sanitizeForTerminal(heldUserConfigNote(user, ignored)));
@@ -559,6 +559,9 @@ function reviewerBlock(reviewer: PushReviewerEnv): string | null {
  * the value that applies instead once the push's config is known; `""` when nothing was held back.
  */
 function heldReviewerNote(reviewer: PushReviewerEnv, config?: Config): string {
+  if (reviewer.unknownStart) {
+    return config ? sanitizeForTerminal(`review-gate: ${unknownStartNote(reviewer)}\n`) : "";
+  }
   if (reviewer.heldBack.length === 0) return "";
   const held = reviewer.heldBack.map((what) => config ? withApplied(what, config) : what);
   return sanitizeForTerminal(
@@ -566,6 +569,14 @@ function heldReviewerNote(reviewer: PushReviewerEnv, config?: Config): string {
       held.join(", ")
     }. A change you made applies once that turn's Stop answers for the work.\n`,
   );
+}
+
+/** Under a turn whose start is unknown, a review that cannot run blocks (`on_error: "block"`). */
+function heldStrict<T extends { config: Config }>(loaded: T, reviewer: PushReviewerEnv): T {
+  if (!reviewer.unknownStart) return loaded;
+  const { config } = loaded;
+  const pre_push = { ...config.gates.pre_push, on_error: "block" as const };
+  return { ...loaded, config: { ...config, gates: { ...config.gates, pre_push } } };
 }
 
 /**

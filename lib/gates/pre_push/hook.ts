@@ -13,6 +13,7 @@ import { runPrePushGate } from "./gate.ts";
 import { PRE_PUSH_SKIP_HINT } from "./messages.ts";
 import { preCommitPush } from "./pre_commit.ts";
 import { readRegularText } from "../../base/regular_file.ts";
+import { sanitizeForTerminal } from "../../formats/sanitize.ts";
 
 /**
  * `hook pre-push <remote> <url>`: exit 0 (push goes ahead), 1 (blocked) or 130 (interrupted).
@@ -34,8 +35,33 @@ export const prePushHook: HookEntry = {
     }
     return runPrePushGate(input, { remote: args[0] ?? "", url: args[1] ?? args[0] ?? "" });
   },
-  failed: async (error, input) => prePushFailed(error, { block: await blocksOnError(input) }),
+  failed: async (error, input) => {
+    const unknown = await unknownTurn(input);
+    return prePushFailed(
+      error,
+      unknown ? { block: true, why: unknown } : {
+        block: await blocksOnError(input),
+      },
+    );
+  },
 };
+
+/**
+ * The note of a turn whose start is unknown (lib/gates/pre_push/reviewer_env.ts): a push held
+ * back for it blocks when its review cannot run. `""` when there is none or it cannot be read.
+ */
+async function unknownTurn(input: HookInput): Promise<string> {
+  try {
+    const { resolveRepo } = await import("../../git/repo.ts");
+    const { openTurns } = await import("./open_turns.ts");
+    const { pushReviewerEnv, unknownStartNote } = await import("./reviewer_env.ts");
+    const repo = await resolveRepo(input.runner, input.cwd);
+    const turns = await openTurns(repo, input.env, input.now());
+    return unknownStartNote(await pushReviewerEnv(turns, input.env));
+  } catch {
+    return "";
+  }
+}
 
 /**
  * What the pre-push hook says when the gate threw (pure): a loud one-paragraph warning on stderr,
@@ -43,13 +69,19 @@ export const prePushHook: HookEntry = {
  * and bidi characters of the error message are neutralised.
  *
  * @param error what was thrown; a `ConfigError` message names the file or variable and key
- * @param options `block`: `gates.pre_push.on_error` is `"block"`
+ * @param options `block`: `gates.pre_push.on_error` is `"block"`; `why`: it blocks for another
+ *   reason (a turn whose start is unknown), said instead
  */
-export function prePushFailed(error: unknown, options: { block?: boolean } = {}): HookOutput {
+export function prePushFailed(
+  error: unknown,
+  options: { block?: boolean; why?: string } = {},
+): HookOutput {
   if (error instanceof Error && error.name === "InterruptedError") {
     return { stdout: "", stderr: "review-gate: interrupted; the push is stopped\n", exitCode: 130 };
   }
-  const outcome = options.block
+  const outcome = options.why
+    ? `The push is blocked: ${sanitizeForTerminal(options.why)} ${PRE_PUSH_SKIP_HINT}`
+    : options.block
     ? `The push is blocked because gates.pre_push.on_error is "block". ${PRE_PUSH_SKIP_HINT}`
     : "The push goes ahead unreviewed.";
   return {

@@ -10,8 +10,11 @@
  * missing), and without every answer-changing variable (lib/providers/reviewer_env.ts) whose value
  * differs from the start's or that the start did not have — values are stored only as digests, so
  * a variable is dropped, never restored. A turn that may be open but whose start cannot be read
- * (lib/gates/pre_push/open_turns.ts "unknown") gives no reviewer to hold to: the push's own is
- * used (README "Not protected"; `--guard` refuses moving `XDG_STATE_HOME`, the key's folder). What the review child
+ * (lib/gates/pre_push/open_turns.ts "unknown": a forged record, or the user's key not found because
+ * the agent moved `XDG_STATE_HOME` or `HOME` for its push) is held at least as strictly as an open
+ * turn whose start set none of these variables: every one set now is dropped, the push names them
+ * and the key it could not find, and a review that then cannot run blocks (`on_error: "block"`,
+ * lib/gates/pre_push/gate.ts and hook.ts) — never the agent's own reviewer. What the review child
  * carries from the user's provider config (Claude Code's settings `env` and credential helpers,
  * Codex's carried `config.toml` keys) cannot be held back — its old content is not kept — so a
  * change to it since the turn's start blocks the push, named; so does, under `provider: "auto"`, a
@@ -22,6 +25,7 @@
  */
 import { isReviewerVar, reviewerVarDigests } from "../../providers/reviewer_env.ts";
 import { providerPrograms } from "../turn/guard_files.ts";
+import { loadStateKey } from "../../store/state_key.ts";
 import type { OpenTurn } from "./open_turns.ts";
 
 /** Where each provider's carried config lives, for people. */
@@ -37,6 +41,12 @@ export interface PushReviewerEnv {
   heldBack: string[];
   /** The session whose start was used, when one was. */
   session?: string;
+  /**
+   * Set when the push held back for a turn whose start is unknown: every reviewer variable was
+   * dropped, and the review must run (`on_error` is `block`). `key` names why the user's key was not
+   * found, when it was not (a moved `XDG_STATE_HOME` or `HOME`).
+   */
+  unknownStart?: { key?: string };
   /**
    * What changed since the turn's start that cannot be held back (the provider config the review
    * child carries: its old content is not stored): the push is then blocked, naming it.
@@ -63,9 +73,10 @@ export async function pushReviewerEnv(
       ? 1
       : 0
   );
-  // a turn whose start cannot be read gives no reviewer to hold to; dropping variables could only
-  // make the review fail to run, which lets the push through NOT reviewed (README Not protected)
-  if (open.length === 0) return { env, heldBack: [], untrusted: [] };
+  if (open.length === 0) {
+    const unknown = turns.find((t) => t.kind === "unknown");
+    return unknown ? await unknownStart(unknown.name, env) : { env, heldBack: [], untrusted: [] };
+  }
   const start = open[0].session.reviewerAtStart!;
   const out = { ...env };
   const heldBack: string[] = [];
@@ -118,4 +129,53 @@ export async function pushReviewerEnv(
     }
   }
   return { env: out, heldBack, session: open[0].name.replace(/\.json$/, ""), untrusted };
+}
+
+/**
+ * A turn that may be open but whose start cannot be read (its record does not verify, or the key
+ * it was sealed with is not found: `XDG_STATE_HOME` or `HOME` moved for the push) is held at least
+ * as strictly as an open turn whose start set none of them: every reviewer variable set now
+ * (lib/providers/reviewer_env.ts, the list an open turn holds back) is dropped, so no program or
+ * setting the agent chose reviews the push.
+ */
+async function unknownStart(
+  name: string,
+  env: Record<string, string | undefined>,
+): Promise<PushReviewerEnv> {
+  const out = { ...env };
+  const heldBack: string[] = [];
+  for (const variable of Object.keys(await reviewerVarDigests(env))) {
+    delete out[variable];
+    heldBack.push(variable);
+  }
+  for (const variable of Object.keys(out)) {
+    if (isReviewerVar(variable) && out[variable] === undefined) delete out[variable];
+  }
+  const key = await loadStateKey(env);
+  const moved = key.ok
+    ? undefined
+    : `review-gate's key ${key.path ?? ""} is not usable (${key.problem}): XDG_STATE_HOME=${
+      env.XDG_STATE_HOME ?? "(unset)"
+    }, HOME=${env.HOME ?? "(unset)"} may not be yours`;
+  return {
+    env: out,
+    heldBack,
+    session: name.replace(/\.json$/, ""),
+    untrusted: [],
+    unknownStart: moved ? { key: moved } : {},
+  };
+}
+
+/**
+ * What a push says when a turn whose start is unknown held its environment back, one sentence
+ * with no prefix or newline: what was dropped, why the user's key was not found, and that a review
+ * that cannot run blocks. `""` when the turn's start was known.
+ */
+export function unknownStartNote(reviewer: PushReviewerEnv): string {
+  if (!reviewer.unknownStart) return "";
+  const held = reviewer.heldBack.length > 0
+    ? `without the reviewer variables set in its environment (${reviewer.heldBack.join(", ")})`
+    : "with no reviewer variable of its own";
+  const key = reviewer.unknownStart.key ? ` (${reviewer.unknownStart.key})` : "";
+  return `an agent turn may be open in this repository whose start is unknown (session ${reviewer.session})${key}: the push reviews ${held}, and blocks when the review cannot run (on_error "block"). That session's next prompt records its start again.`;
 }

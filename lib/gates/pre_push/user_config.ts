@@ -18,7 +18,8 @@
  * (lib/gates/pre_push/open_turns.ts). A
  * turn whose start is unknown (its record does not verify or is gone, or an older version recorded
  * no text and the file changed since) has no start to use: the push then starts from no user config
- * at all (the defaults and the environment), and the file applies only where stricter. An edit made
+ * at all (the defaults, with every `REVIEW_GATE_*` variable held back: reviewer_env.ts), and the
+ * file applies only where stricter. An edit made
  * before the turn started, or after its Stop answered for the work, is yours and applies whole.
  *
  * @module
