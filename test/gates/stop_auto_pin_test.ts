@@ -9,6 +9,7 @@ import {
   addTokenLine,
   blockingScenario,
   FAKE_BIN,
+  gitOk,
   makeGateSandbox,
   promptPayload,
   readFakeLog,
@@ -81,4 +82,16 @@ Deno.test("auto Stop: the start's claude gone, the review could not run — neve
   const text = String(decision?.reason ?? decision?.systemMessage ?? "");
   assert.match(text, /could not run/);
   assert.match(text, /provider "auto" chose claude when this turn started/);
+});
+
+Deno.test("auto Stop: commits moved onto a side branch are reviewed by the start's claude too", async () => {
+  const { decision, clis } = await autoTurn(async (sb, login) => {
+    await Deno.remove(login);
+    // the token goes onto a side branch; the worktree is back at the baseline
+    await gitOk(sb, ["checkout", "-q", "-b", "side"]);
+    await gitOk(sb, ["commit", "-qam", "side work"]);
+    await gitOk(sb, ["checkout", "-q", "-"]);
+  });
+  assert.equal(decision?.decision, "block");
+  assert.ok(clis.length > 0 && clis.every((c) => c === "claude"), `asked: ${clis}`);
 });

@@ -356,8 +356,13 @@ async function decideSinceStart(
     ? { status: "nothing-to-review", runDir: "", blocking: [] }
     : await turnVerdict(input, { ...turn, keep: guard.length === 0 });
   if (moved.parts.length > 0) {
+    // the moved refs' commits too are reviewed by the provider "auto" chose at the turn's start
+    const { pinnedConfig } = await import("./reviewer_identity.ts");
+    const config = pinnedConfig(turn.config, session.reviewerAtStart);
     const { reviewRefParts } = await import("./ref_review.ts");
-    verdict = await reviewRefParts(input, { ...turn, worktree: verdict, parts: moved.parts });
+    verdict = config === null
+      ? await noProviderAtStart()
+      : await reviewRefParts(input, { ...turn, config, worktree: verdict, parts: moved.parts });
   }
   // Nested repositories and uncommitted submodule edits are not in the tree: named, never silent.
   verdict = withUnseen(verdict, unseen);
