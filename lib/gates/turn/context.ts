@@ -2,7 +2,8 @@
  * Opening a turn gate (docs/design.md "Turn gate"): the fast paths every turn hook takes before any
  * heavy
  * module loads — skip switches (`REVIEW_GATE=0`, `REVIEW_GATE_CHILD=1`), malformed stdin (allowed:
- * the prompt hook says why on stderr, the stop says "NOT reviewed" and why) or another event, no repository, gate disabled — then the parsed
+ * the prompt hook says why on stderr, the stop says "NOT reviewed" and why) or another event, no repository, gate disabled (unless a session of the repository holds that change back:
+ * lib/gates/turn/held_elsewhere.ts; the records are read only on that path) — then the parsed
  * payload, the anchored repository (lib/gates/turn/locate.ts: not the agent's moving cwd) and the
  * config.
  *
@@ -100,8 +101,37 @@ export async function openGate(
   }
   const { config, hold } = await judgedConfig(input, { door, repo, payload, event });
   const gate = door.gateConfig(config);
-  if (!gate.enabled) return { kind: "skip", disabledIn: repo };
+  if (!gate.enabled) {
+    const on = await heldOn(input, { door, repo, payload, event });
+    if (!on) return { kind: "skip", disabledIn: repo };
+    // a prompt lifting the hold still records its start: the session's Stop reads the prompt there
+    const kept = on.asked ? config : on.config;
+    const opened = { door, payload, repo, config: kept, gate: door.gateConfig(kept), hold };
+    return { kind: "open", gate: { ...opened, notes: on.asked ? notes : [...notes, on.note] } };
+  }
   return { kind: "open", gate: { door, payload, repo, config, gate, notes, hold } };
+}
+
+/**
+ * A gate disabled on disk that a session of this repository holds on (lib/gates/turn/held_elsewhere.ts):
+ * the config from before the change, and the sentence the Stop says.
+ */
+async function heldOn(
+  input: HookInput,
+  at: { door: TurnDoor; repo: Repo; payload: TurnPayload; event: "prompt" | "stop" },
+): Promise<{ config: Config; note: string; asked: boolean } | null> {
+  const { heldOnElsewhere } = await import("./held_elsewhere.ts");
+  const state = stateDir(at.repo.commonDir);
+  const own = at.event === "stop" ? await readSessionState(state, at.payload.session_id) : null;
+  const prompt = at.event === "prompt" ? at.payload.prompt : own?.prompt;
+  const on = await heldOnElsewhere(state, { door: at.door, env: input.env, prompt });
+  // a Stop whose prompts lift the hold finds the gate disabled, as the user asked
+  if (!on || (on.asked && at.event === "stop")) return null;
+  const note = `review-gate: the ${at.door.gateName} gate is disabled in the config, but that ` +
+    `change (${on.setting}) is held back: session ${on.session} made it without a prompt of the ` +
+    `user's asking for it, so the gate stays on with the config from before it until a prompt ` +
+    `asks for it by name.`;
+  return { config: on.config, note, asked: on.asked };
 }
 
 /**

@@ -87,3 +87,35 @@ export async function reviewerIdentity(
 ): Promise<string> {
   return await sha256Hex(JSON.stringify(await reviewerRecord(env, provider, cwd)));
 }
+
+/**
+ * The config a turn's review runs with (docs/design.md "Turn gate"): under `provider: "auto"`, the
+ * provider auto chose at the turn's start, whatever it would choose now — a login the agent deletes
+ * or writes during the turn must not hand the review to another provider. A council, a named
+ * provider, or a start recorded without a choice (an older version) is left as it is.
+ *
+ * @param config the trusted config of the turn (its `provider` may be `"auto"`)
+ * @param start the turn start's reviewer record (`SessionState.reviewerAtStart`)
+ * @returns the config with the start's provider in place of `"auto"`, or `null` when auto found no
+ *   provider at the turn's start (the review then cannot run: `on_error` decides)
+ */
+export function pinnedConfig<C extends { provider: string }>(
+  config: C,
+  start: ReviewerRecord | undefined,
+): C | null {
+  if (config.provider !== AUTO_PROVIDER || start?.chosen === undefined) return config;
+  if (start.chosen === null) return null;
+  return { ...config, provider: start.chosen as C["provider"] };
+}
+
+/**
+ * Said when the provider auto would choose now is not the one it chose at the turn's start.
+ *
+ * @param start the provider chosen at the turn's start
+ * @param now the provider auto chooses now (`null`: none)
+ */
+export function autoSwitchNote(start: string, now: string | null): string {
+  return `provider "auto" chose ${start} when this turn started and would choose ${
+    now ?? "no provider"
+  } now (a CLI login or program changed during the turn): the review stays with ${start}`;
+}

@@ -356,8 +356,13 @@ async function decideSinceStart(
     ? { status: "nothing-to-review", runDir: "", blocking: [] }
     : await turnVerdict(input, { ...turn, keep: guard.length === 0 });
   if (moved.parts.length > 0) {
+    // the moved refs' commits too are reviewed by the provider "auto" chose at the turn's start
+    const { pinnedConfig } = await import("./reviewer_identity.ts");
+    const config = pinnedConfig(turn.config, session.reviewerAtStart);
     const { reviewRefParts } = await import("./ref_review.ts");
-    verdict = await reviewRefParts(input, { ...turn, worktree: verdict, parts: moved.parts });
+    verdict = config === null
+      ? await noProviderAtStart()
+      : await reviewRefParts(input, { ...turn, config, worktree: verdict, parts: moved.parts });
   }
   // Nested repositories and uncommitted submodule edits are not in the tree: named, never silent.
   verdict = withUnseen(verdict, unseen);
@@ -551,8 +556,10 @@ async function turnVerdict(
   },
 ): Promise<StoredVerdict> {
   const { session, baseline, current } = turn;
-  const { reviewerIdentity } = await import("./reviewer_identity.ts");
-  const reviewer = await reviewerIdentity(input.env, turn.config.provider, turn.repo.root);
+  const { autoSwitchNote, pinnedConfig } = await import("./reviewer_identity.ts");
+  const { sha256Hex } = await import("../../base/sha256.ts");
+  const now = await reviewerRecord(input.env, turn.config.provider, turn.repo.root);
+  const reviewer = await sha256Hex(JSON.stringify(now));
   if (
     current === session.lastTree && baseline === session.lastBaseline && session.lastVerdict &&
     session.lastReviewer === reviewer
@@ -570,10 +577,14 @@ async function turnVerdict(
       ...{ tree: current, until: waitLimit(input.now().getTime(), turn.deadline) },
     });
   }
+  // provider "auto" reviews with what it chose at the turn's start (reviewer_identity.ts)
+  const start = session.reviewerAtStart?.chosen;
+  const config = pinnedConfig(turn.config, session.reviewerAtStart);
+  if (config === null) return noProviderAtStart();
   const { reviewTurn } = await import("./review.ts");
-  const { verdict, couldNotRun, parts } = await reviewTurn(input, {
+  const reviewed = await reviewTurn(input, {
     repo: turn.repo,
-    config: turn.config,
+    config,
     baseline,
     current,
     deadline: turn.deadline,
@@ -584,6 +595,13 @@ async function turnVerdict(
     seconds: hookSeconds(turn),
     agentMessage: turn.payload.last_assistant_message,
   });
+  const { couldNotRun, parts } = reviewed;
+  const verdict = start && now.chosen !== start && couldNotRun
+    ? {
+      ...reviewed.verdict,
+      message: joinText(reviewed.verdict.message, autoSwitchNote(start, now.chosen ?? null)),
+    }
+    : reviewed.verdict;
   turn.work.parts = parts;
   // a verdict given while the gate's own controls changed (another reviewer, a rewritten hook…)
   // is told once, never remembered
@@ -594,4 +612,25 @@ async function turnVerdict(
     });
   }
   return verdict;
+}
+
+/** `a; b`, or whichever of them there is. */
+function joinText(a: string | undefined, b: string): string {
+  return a ? `${a}; ${b}` : b;
+}
+
+/**
+ * The verdict of a turn whose start found no provider for `provider: "auto"`: the review cannot
+ * run (`on_error` decides) — a provider that appeared during the turn (a login the agent wrote)
+ * is not trusted to review it; the next turn's start chooses again.
+ */
+async function noProviderAtStart(): Promise<StoredVerdict> {
+  const { GATE_ERROR } = await import("./decision.ts");
+  return {
+    status: GATE_ERROR,
+    runDir: "",
+    message:
+      "provider \"auto\" found no provider CLI signed in when this turn started, and one found since is not trusted to review it (the next turn's start chooses again; `review-gate doctor` shows each provider's fix)",
+    blocking: [],
+  };
 }

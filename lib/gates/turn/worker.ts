@@ -94,7 +94,17 @@ export async function runWorker(
     await endJob(state, args, why, { calls: 0, answered: 0 });
     return ALLOW;
   }
-  const config = await workConfig(input, repo, session);
+  // provider "auto" works with what it chose at the turn's start, as the Stop does
+  const { pinnedConfig } = await import("./reviewer_identity.ts");
+  const config = pinnedConfig(await workConfig(input, repo, session), session.reviewerAtStart);
+  if (config === null) {
+    lock.release();
+    await endJob(state, args, 'provider "auto" found no provider CLI at the turn\'s start', {
+      calls: 0,
+      answered: 0,
+    });
+    return ALLOW;
+  }
   const chosen = config.council.length > 1
     ? config.council
     : await resolveProvider(config, input.env, repo.root).then((r) => [r.config.provider])
