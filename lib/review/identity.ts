@@ -65,9 +65,13 @@ export async function verdictIdentity(
   },
 ): Promise<VerdictIdentity> {
   const kind = options.definition ?? await (await import("../kinds/registry.ts")).getKind("review");
-  // `auto`: the provider it chooses now (lib/providers/auto.ts), so a verdict of another is no hit
+  // `auto`: the provider it chooses now (lib/providers/auto.ts), so a verdict of another is no hit.
+  // Chosen from the caller's environment only: an empty one would choose a provider no review runs
+  if (config.provider === AUTO_PROVIDER && !options.env) {
+    throw new Error('verdictIdentity(): provider "auto" needs the environment it chooses from');
+  }
   const provider = config.provider === AUTO_PROVIDER
-    ? (await (await import("../providers/auto.ts")).chooseProvider(options.env ?? {})).provider
+    ? (await (await import("../providers/auto.ts")).chooseProvider(options.env!)).provider
     : config.provider;
   // an unknown name: the registry throws its UsageError, listing the valid choices (no adapter loads)
   const meta = providerMeta(provider);
